@@ -1,0 +1,57 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type { Database } from './schema.js';
+import { migrationProvider } from './migrations.js';
+import type { Dialect } from './migrations.js';
+
+export type { Dialect };
+
+export type StoreLocation =
+  | { dialect: 'sqlite'; file: string }
+  | { dialect: 'postgres'; url: string; schema?: string; poolSize?: number };
+
+export interface Db {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+}
+
+// int8 (bigint) columns hold epoch milliseconds and balances: well inside 2^53.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+export function sqliteFileIn(dataDir: string): string {
+  mkdirSync(resolve(dataDir), { recursive: true });
+  return join(resolve(dataDir), 'haberci.sqlite');
+}
+
+export function openDb(location: StoreLocation): Db {
+  if (location.dialect === 'sqlite') {
+    const sqlite = new BetterSqlite3(location.file);
+    // WAL lets the admin CLI and readers work while the server writes; busy_timeout makes a
+    // second process wait for the write lock instead of failing at once.
+    sqlite.pragma('journal_mode = WAL');
+    sqlite.pragma('synchronous = NORMAL');
+    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma('foreign_keys = ON');
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    return { db, dialect: 'sqlite', close: () => db.destroy() };
+  }
+  const options = location.schema ? `-c search_path=${location.schema}` : undefined;
+  const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10, options });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}
+
+export class MigrationError extends Error {}
+
+export async function migrate(handle: Db): Promise<void> {
+  const migrator = new Migrator({ db: handle.db, provider: migrationProvider(handle.dialect) });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
+    throw new MigrationError(`store migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

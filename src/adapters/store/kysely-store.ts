@@ -1,0 +1,280 @@
+import { sql } from 'kysely';
+import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { Database, AccountsTable, ApiKeysTable, SenderIdsTable } from './schema.js';
+import type { Db, Dialect } from './database.js';
+import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
+import type { PermissionSet } from '../../domain/permissions.js';
+import type { StoredKeyState } from '../../domain/api-key.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+function parseList(text: string): string[] {
+  const value: unknown = JSON.parse(text);
+  return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+export function toAccount(row: Selectable<AccountsTable>): Account {
+  return {
+    id: row.id,
+    name: row.name,
+    status: row.status,
+    balanceMain: Number(row.balance_main),
+    balanceInternational: Number(row.balance_international),
+    perMinuteLimit: row.per_minute_limit,
+    otpBrand: row.otp_brand,
+    ipAllow: parseList(row.ip_allow),
+    globalSending: row.global_sending === 1,
+    createdAt: Number(row.created_at),
+  };
+}
+
+function toKey(row: Selectable<ApiKeysTable>): ApiKey {
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    keyHint: row.key_hint,
+    state: row.state,
+    permissions: JSON.parse(row.permissions) as PermissionSet,
+    ipAllow: parseList(row.ip_allow),
+    hourlyLimit: row.hourly_limit,
+    dailyLimit: row.daily_limit,
+    monthlyLimit: row.monthly_limit,
+    expiresOn: row.expires_on,
+    validUntil: row.valid_until === null ? null : Number(row.valid_until),
+    replacedBy: row.replaced_by,
+    webhookUrl: row.webhook_url,
+    webhookSecret: row.webhook_secret,
+    webhookAttempts: row.webhook_attempts,
+    sandbox: row.sandbox === 1,
+    createdAt: Number(row.created_at),
+    updatedAt: Number(row.updated_at),
+  };
+}
+
+function toSenderId(row: Selectable<SenderIdsTable>): SenderId {
+  return { id: row.id, accountId: row.account_id, title: row.title, status: row.status, createdAt: Number(row.created_at) };
+}
+
+type KeyPatch = Partial<KeySettings> & { state?: StoredKeyState; validUntil?: number | null; replacedBy?: number | null };
+
+function keyColumns(patch: KeyPatch): Updateable<ApiKeysTable> {
+  const out: Updateable<ApiKeysTable> = {};
+  if (patch.permissions !== undefined) out.permissions = JSON.stringify(patch.permissions);
+  if (patch.ipAllow !== undefined) out.ip_allow = JSON.stringify(patch.ipAllow);
+  if (patch.hourlyLimit !== undefined) out.hourly_limit = patch.hourlyLimit;
+  if (patch.dailyLimit !== undefined) out.daily_limit = patch.dailyLimit;
+  if (patch.monthlyLimit !== undefined) out.monthly_limit = patch.monthlyLimit;
+  if (patch.expiresOn !== undefined) out.expires_on = patch.expiresOn;
+  if (patch.webhookUrl !== undefined) out.webhook_url = patch.webhookUrl;
+  if (patch.webhookSecret !== undefined) out.webhook_secret = patch.webhookSecret;
+  if (patch.webhookAttempts !== undefined) out.webhook_attempts = patch.webhookAttempts;
+  if (patch.sandbox !== undefined) out.sandbox = patch.sandbox ? 1 : 0;
+  if (patch.state !== undefined) out.state = patch.state;
+  if (patch.validUntil !== undefined) out.valid_until = patch.validUntil;
+  if (patch.replacedBy !== undefined) out.replaced_by = patch.replacedBy;
+  return out;
+}
+
+export class KyselyStore implements Store {
+  constructor(
+    private readonly db: Executor,
+    readonly dialect: Dialect,
+    private readonly handle: Db | null,
+  ) {}
+
+  static open(handle: Db): KyselyStore {
+    return new KyselyStore(handle.db, handle.dialect, handle);
+  }
+
+  async transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return work(this);
+    return (this.db as Kysely<Database>).transaction().execute((trx) => work(new KyselyStore(trx, this.dialect, null)));
+  }
+
+  async close(): Promise<void> {
+    await this.handle?.close();
+  }
+
+  async createAccount(input: AccountInput, now: number): Promise<Account> {
+    return this.transaction(async (store) => {
+      const self = store as KyselyStore;
+      const row = await self.db
+        .insertInto('accounts')
+        .values({
+          name: input.name,
+          status: 'Active',
+          balance_main: 0,
+          balance_international: 0,
+          per_minute_limit: input.perMinuteLimit,
+          otp_brand: input.otpBrand,
+          ip_allow: JSON.stringify(input.ipAllow),
+          global_sending: input.globalSending ? 1 : 0,
+          created_at: now,
+        })
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      if (input.balanceMain > 0) await self.adjustBalance(row.id, 'main', input.balanceMain, 'opening balance', null, now);
+      if (input.balanceInternational > 0) await self.adjustBalance(row.id, 'international', input.balanceInternational, 'opening balance', null, now);
+      const account = await self.getAccount(row.id);
+      if (!account) throw new Error('account vanished inside its own transaction');
+      return account;
+    });
+  }
+
+  async hasAccounts(): Promise<boolean> {
+    return (await this.db.selectFrom('accounts').select('id').limit(1).executeTakeFirst()) !== undefined;
+  }
+
+  async getAccount(id: number): Promise<Account | null> {
+    const row = await this.db.selectFrom('accounts').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toAccount(row) : null;
+  }
+
+  async updateAccount(id: number, patch: AccountPatch): Promise<Account | null> {
+    const values: Updateable<AccountsTable> = {};
+    if (patch.name !== undefined) values.name = patch.name;
+    if (patch.status !== undefined) values.status = patch.status;
+    if (patch.perMinuteLimit !== undefined) values.per_minute_limit = patch.perMinuteLimit;
+    if (patch.otpBrand !== undefined) values.otp_brand = patch.otpBrand;
+    if (patch.ipAllow !== undefined) values.ip_allow = JSON.stringify(patch.ipAllow);
+    if (patch.globalSending !== undefined) values.global_sending = patch.globalSending ? 1 : 0;
+    if (Object.keys(values).length > 0) {
+      await this.db.updateTable('accounts').set(values).where('id', '=', id).execute();
+    }
+    return this.getAccount(id);
+  }
+
+  async adjustBalance(id: number, bucket: BalanceBucket, delta: number, reason: string, reference: string | null, now: number): Promise<Account | 'insufficient' | null> {
+    const column = bucket === 'main' ? 'balance_main' : 'balance_international';
+    return this.transaction(async (store) => {
+      const self = store as KyselyStore;
+      // The guard in WHERE keeps concurrent spenders from racing below zero; the CHECK
+      // constraint on the column is the last line behind it.
+      const updated = await self.db
+        .updateTable('accounts')
+        .set({ [column]: sql`${sql.ref(column)} + ${delta}` })
+        .where('id', '=', id)
+        .where(sql.ref(column), '>=', -delta)
+        .returning([column])
+        .executeTakeFirst();
+      if (!updated) {
+        const exists = await self.db.selectFrom('accounts').select('id').where('id', '=', id).executeTakeFirst();
+        return exists ? 'insufficient' : null;
+      }
+      const balanceAfter = Number((updated as Record<string, unknown>)[column]);
+      await self.db
+        .insertInto('ledger')
+        .values({ account_id: id, bucket, delta, balance_after: balanceAfter, reason, reference, created_at: now })
+        .execute();
+      return self.getAccount(id);
+    });
+  }
+
+  async addSenderId(accountId: number, title: string, status: SenderId['status'], now: number): Promise<SenderId> {
+    const row = await this.db
+      .insertInto('sender_ids')
+      .values({ account_id: accountId, title, status, created_at: now })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toSenderId(row);
+  }
+
+  async approvedSenderIds(accountId: number): Promise<SenderId[]> {
+    const rows = await this.db
+      .selectFrom('sender_ids')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('status', '=', 'approved')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map(toSenderId);
+  }
+
+  async createKey(accountId: number, hash: string, hint: string, settings: KeySettings, now: number): Promise<ApiKey> {
+    const row = await this.db
+      .insertInto('api_keys')
+      .values({
+        account_id: accountId,
+        key_hash: hash,
+        key_hint: hint,
+        state: 'Active',
+        permissions: JSON.stringify(settings.permissions),
+        ip_allow: JSON.stringify(settings.ipAllow),
+        hourly_limit: settings.hourlyLimit,
+        daily_limit: settings.dailyLimit,
+        monthly_limit: settings.monthlyLimit,
+        expires_on: settings.expiresOn,
+        valid_until: null,
+        replaced_by: null,
+        webhook_url: settings.webhookUrl,
+        webhook_secret: settings.webhookSecret,
+        webhook_attempts: settings.webhookAttempts,
+        sandbox: settings.sandbox ? 1 : 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    return toKey(row);
+  }
+
+  async getKey(id: number): Promise<ApiKey | null> {
+    const row = await this.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toKey(row) : null;
+  }
+
+  async findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
+    const key = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
+    if (!key) return null;
+    const account = await this.db.selectFrom('accounts').selectAll().where('id', '=', key.account_id).executeTakeFirst();
+    if (!account) return null;
+    return { key: toKey(key), account: toAccount(account) };
+  }
+
+  async updateKey(id: number, patch: KeyPatch, now: number): Promise<ApiKey | null> {
+    const values = keyColumns(patch);
+    if (Object.keys(values).length > 0) {
+      await this.db
+        .updateTable('api_keys')
+        .set({ ...values, updated_at: now })
+        .where('id', '=', id)
+        .execute();
+    }
+    return this.getKey(id);
+  }
+
+  async consumeRequest(keyId: number, limits: { hourly: number; daily: number; monthly: number }, windows: UsageWindows): Promise<LimitHit | null> {
+    // One statement: count the request in every window unless a window with a limit is
+    // full. A window whose bucket has moved on starts again at one.
+    const under = (bucket: 'hour' | 'day' | 'month', limit: number) =>
+      sql`(${limit} = 0 OR key_usage.${sql.raw(`${bucket}_bucket`)} <> excluded.${sql.raw(`${bucket}_bucket`)} OR key_usage.${sql.raw(`${bucket}_count`)} < ${limit})`;
+    const next = (bucket: 'hour' | 'day' | 'month') =>
+      sql<number>`CASE WHEN key_usage.${sql.raw(`${bucket}_bucket`)} = excluded.${sql.raw(`${bucket}_bucket`)} THEN key_usage.${sql.raw(`${bucket}_count`)} + 1 ELSE 1 END`;
+    const counted = await this.db
+      .insertInto('key_usage')
+      .values({ key_id: keyId, hour_bucket: windows.hour, hour_count: 1, day_bucket: windows.day, day_count: 1, month_bucket: windows.month, month_count: 1 })
+      .onConflict((oc) =>
+        oc
+          .column('key_id')
+          .doUpdateSet({
+            hour_count: next('hour'),
+            day_count: next('day'),
+            month_count: next('month'),
+            hour_bucket: sql`excluded.hour_bucket`,
+            day_bucket: sql`excluded.day_bucket`,
+            month_bucket: sql`excluded.month_bucket`,
+          })
+          .where(sql<boolean>`${under('hour', limits.hourly)} AND ${under('day', limits.daily)} AND ${under('month', limits.monthly)}`),
+      )
+      .returning('key_id')
+      .executeTakeFirst();
+    if (counted) return null;
+    const row = await this.db.selectFrom('key_usage').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+    if (!row) return null;
+    // The longest window is named first: its wait is the one the caller must honour.
+    if (limits.monthly > 0 && row.month_bucket === windows.month && row.month_count >= limits.monthly) return 'monthly';
+    if (limits.daily > 0 && row.day_bucket === windows.day && row.day_count >= limits.daily) return 'daily';
+    return 'hourly';
+  }
+}

@@ -1,0 +1,156 @@
+import { Command } from 'commander';
+import { loadConfig, processEnv } from '../config.js';
+import { openRuntime, storeLocation } from '../main.js';
+import type { Runtime } from '../main.js';
+import { accountView, AdminError, defaultKeySettings, keyView } from '../services/admin.js';
+import type { KeySettings } from '../ports/store.js';
+import type { PermissionSet } from '../domain/permissions.js';
+import { parse } from './option-parsers.js';
+
+type Options = Record<string, unknown>;
+
+/** Runs one admin action against the store and prints its JSON; failures are one line on stderr. */
+async function run(options: Options, action: (runtime: Runtime, o: Options) => Promise<unknown>): Promise<void> {
+  const config = loadConfig(
+    { data: options.data as string | undefined, database: options.database as string | undefined },
+    processEnv(),
+  );
+  const runtime = await openRuntime(storeLocation(config));
+  try {
+    const result = await action(runtime, options);
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+  } finally {
+    await runtime.close();
+  }
+}
+
+function leaf(parent: Command, name: string, description: string): Command {
+  return parent
+    .command(name)
+    .description(description)
+    .option('--data <dir>', 'folder of the embedded SQLite store (HABERCI_DATA)')
+    .option('--database <url>', 'postgres:// URL (HABERCI_DATABASE)');
+}
+
+function accountOptions(cmd: Command): Command {
+  return cmd
+    .option('--balance <n>', 'SMS credit', parse.integer(0))
+    .option('--international-balance <n>', 'international SMS credit', parse.integer(0))
+    .option('--per-minute-limit <n>', 'recipients per minute, 0 = none', parse.integer(0))
+    .option('--otp-brand <text>', 'brand name in OTP templates')
+    .option('--ip-allow <cidrs>', 'account IP allowlist, comma-separated', parse.allowlist)
+    .option('--global-sending <bool>', 'true or false', parse.bool);
+}
+
+function keyOptions(cmd: Command): Command {
+  return cmd
+    .option('--permissions <list>', 'all, or comma-separated permission names', parse.permissions)
+    .option('--ip-allow <cidrs>', 'key IP allowlist, comma-separated', parse.allowlist)
+    .option('--hourly-limit <n>', 'requests per Istanbul hour, 0 = none', parse.integer(0))
+    .option('--daily-limit <n>', 'requests per Istanbul day, 0 = none', parse.integer(0))
+    .option('--monthly-limit <n>', 'requests per Istanbul month, 0 = none', parse.integer(0))
+    .option('--expires <date>', 'valid until the end of this Istanbul day, YYYY-MM-DD', parse.date)
+    .option('--webhook-url <url>', 'http(s) URL that receives events', parse.url)
+    .option('--webhook-secret <text>', 'HMAC secret that signs events', parse.nonEmpty)
+    .option('--webhook-attempts <n>', 'delivery attempts per event', parse.integer(1, 50))
+    .option('--sandbox [bool]', 'sandbox key: simulator outcomes only', parse.bool);
+}
+
+function keyPatch(o: Options): Partial<KeySettings> {
+  const patch: Partial<KeySettings> = {};
+  if (o.permissions !== undefined) patch.permissions = o.permissions as PermissionSet;
+  if (o.ipAllow !== undefined) patch.ipAllow = o.ipAllow as string[];
+  if (o.hourlyLimit !== undefined) patch.hourlyLimit = o.hourlyLimit as number;
+  if (o.dailyLimit !== undefined) patch.dailyLimit = o.dailyLimit as number;
+  if (o.monthlyLimit !== undefined) patch.monthlyLimit = o.monthlyLimit as number;
+  if (o.expires !== undefined) patch.expiresOn = o.expires as string;
+  if (o.webhookUrl !== undefined) patch.webhookUrl = o.webhookUrl as string;
+  if (o.webhookSecret !== undefined) patch.webhookSecret = o.webhookSecret as string;
+  if (o.webhookAttempts !== undefined) patch.webhookAttempts = o.webhookAttempts as number;
+  if (o.sandbox !== undefined) patch.sandbox = o.sandbox === true;
+  return patch;
+}
+
+export function adminCommand(): Command {
+  const admin = new Command('admin').description('provider administration against the store (works while the server runs)');
+
+  const account = admin.command('account').description('customer accounts');
+  accountOptions(leaf(account, 'create', 'create an account'))
+    .requiredOption('--name <text>', 'account name', parse.nonEmpty)
+    .action((o: Options) =>
+      run(o, (r) =>
+        r.admin.createAccount({
+          name: o.name as string,
+          balanceMain: (o.balance as number | undefined) ?? 0,
+          balanceInternational: (o.internationalBalance as number | undefined) ?? 0,
+          perMinuteLimit: (o.perMinuteLimit as number | undefined) ?? 0,
+          otpBrand: (o.otpBrand as string | undefined) ?? '',
+          ipAllow: (o.ipAllow as string[] | undefined) ?? [],
+          globalSending: (o.globalSending as boolean | undefined) ?? false,
+        }),
+      ),
+    );
+  accountOptions(leaf(account, 'update', 'change an account'))
+    .requiredOption('--id <n>', 'account id', parse.integer(1))
+    .option('--name <text>', 'account name', parse.nonEmpty)
+    .option('--status <status>', 'Active or Suspended', parse.oneOf(['Active', 'Suspended'] as const))
+    .action((o: Options) =>
+      run(o, (r) =>
+        r.admin.updateAccount(
+          o.id as number,
+          {
+            ...(o.name !== undefined ? { name: o.name as string } : {}),
+            ...(o.status !== undefined ? { status: o.status as 'Active' | 'Suspended' } : {}),
+            ...(o.perMinuteLimit !== undefined ? { perMinuteLimit: o.perMinuteLimit as number } : {}),
+            ...(o.otpBrand !== undefined ? { otpBrand: o.otpBrand as string } : {}),
+            ...(o.ipAllow !== undefined ? { ipAllow: o.ipAllow as string[] } : {}),
+            ...(o.globalSending !== undefined ? { globalSending: o.globalSending as boolean } : {}),
+          },
+          { main: o.balance as number | undefined, international: o.internationalBalance as number | undefined },
+        ),
+      ),
+    );
+  leaf(account, 'topup', 'add SMS credit through the ledger')
+    .requiredOption('--id <n>', 'account id', parse.integer(1))
+    .requiredOption('--amount <n>', 'credit to add (negative takes credit back, never below zero)', parse.integer(-1e12, 1e12))
+    .option('--international', 'add to the international balance')
+    .action((o: Options) => run(o, (r) => r.admin.topup(o.id as number, o.amount as number, o.international === true)));
+  leaf(account, 'show', 'show an account with its balances')
+    .requiredOption('--id <n>', 'account id', parse.integer(1))
+    .action((o: Options) => run(o, async (r) => accountView(await r.admin.account(o.id as number))));
+
+  const senderId = admin.command('sender-id').description('sender IDs');
+  leaf(senderId, 'add', 'add a sender ID to an account')
+    .requiredOption('--account <n>', 'account id', parse.integer(1))
+    .requiredOption('--title <text>', 'the sender ID', parse.nonEmpty)
+    .option('--status <status>', 'approved, pending or rejected', parse.oneOf(['approved', 'pending', 'rejected'] as const), 'approved')
+    .action((o: Options) => run(o, (r) => r.admin.addSenderId(o.account as number, o.title as string, o.status as 'approved')));
+
+  const key = admin.command('key').description('API keys');
+  keyOptions(leaf(key, 'create', 'create a key; prints it once'))
+    .requiredOption('--account <n>', 'account id', parse.integer(1))
+    .action((o: Options) => run(o, (r) => r.admin.createKey(o.account as number, { ...defaultKeySettings, ...keyPatch(o) })));
+  keyOptions(leaf(key, 'update', 'change a key\u2019s settings'))
+    .requiredOption('--id <n>', 'key id', parse.integer(1))
+    .action((o: Options) => run(o, (r) => r.admin.updateKey(o.id as number, keyPatch(o))));
+  for (const [verb, action] of [
+    ['pause', 'pause'],
+    ['reactivate', 'reactivate'],
+    ['revoke', 'revoke'],
+  ] as const) {
+    leaf(key, verb, `${verb} a key`)
+      .requiredOption('--id <n>', 'key id', parse.integer(1))
+      .action((o: Options) => run(o, (r) => r.admin.changeKeyState(o.id as number, action)));
+  }
+  leaf(key, 'rotate', 'replace a key by a new one with the same settings')
+    .requiredOption('--id <n>', 'key id', parse.integer(1))
+    .option('--keep-old', 'keep the old key valid for 24 hours')
+    .action((o: Options) => run(o, (r) => r.admin.rotateKey(o.id as number, o.keepOld === true)));
+  leaf(key, 'show', 'show a key\u2019s settings (never the key)')
+    .requiredOption('--id <n>', 'key id', parse.integer(1))
+    .action((o: Options) => run(o, async (r) => keyView(await r.admin.key(o.id as number), Date.now())));
+
+  return admin;
+}
+
+export { AdminError };

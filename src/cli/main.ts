@@ -1,0 +1,37 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError, envName, loadConfig, optionSpecs, processEnv } from '../config.js';
+import type { OptionName } from '../config.js';
+import { adminCommand } from './admin.js';
+import { AdminError } from '../services/admin.js';
+import { serve } from './serve.js';
+
+const program = new Command('haberci').description('haberci: an SMS messaging service (Messaging Service API v4)').showHelpAfterError(false);
+
+const serveCommand = program.command('serve').description('start the HTTP API with the dispatcher and the built-in operator simulator');
+for (const spec of Object.values(optionSpecs)) {
+  serveCommand.option(`--${spec.flag} <value>`, `${spec.description} (${envName(spec)}; default ${JSON.stringify(spec.default)})`);
+}
+serveCommand.action(async (raw: Record<string, string>) => {
+  const flags: Partial<Record<OptionName, string>> = {};
+  for (const name of Object.keys(optionSpecs) as OptionName[]) {
+    const value = raw[name];
+    if (value !== undefined) flags[name] = value;
+  }
+  await serve(loadConfig(flags, processEnv()));
+});
+
+program.addCommand(adminCommand());
+
+function fatal(message: string): never {
+  process.stderr.write(`haberci: ${message}\n`);
+  process.exit(1);
+}
+
+program.exitOverride();
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 1);
+  if (error instanceof ConfigError || error instanceof AdminError) fatal(error.message);
+  fatal(error instanceof Error ? error.message.split('\n')[0] ?? 'failed' : String(error));
+}

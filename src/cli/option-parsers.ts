@@ -1,0 +1,58 @@
+import { InvalidArgumentError } from 'commander';
+import { invalidAllowlistEntries, splitAllowlist } from '../domain/ip-allowlist.js';
+import { parseDate } from '../domain/istanbul-time.js';
+import { parsePermissionList } from '../domain/permissions.js';
+import type { PermissionSet } from '../domain/permissions.js';
+
+/** Option value parsers for the CLI: a bad value is refused before anything changes. */
+export const parse = {
+  integer:
+    (min: number, max = Number.MAX_SAFE_INTEGER) =>
+    (raw: string): number => {
+      if (!/^-?\d+$/.test(raw.trim())) throw new InvalidArgumentError('must be a whole number.');
+      const n = Number(raw);
+      if (n < min || n > max) throw new InvalidArgumentError(`must be between ${min} and ${max}.`);
+      return n;
+    },
+  bool: (raw: string): boolean => {
+    if (raw === 'true') return true;
+    if (raw === 'false') return false;
+    throw new InvalidArgumentError('must be true or false.');
+  },
+  allowlist: (raw: string): string[] => {
+    const list = splitAllowlist(raw);
+    const bad = invalidAllowlistEntries(list);
+    if (bad.length > 0) throw new InvalidArgumentError(`not an IP address or CIDR range: ${bad.join(', ')}.`);
+    return list;
+  },
+  date: (raw: string): string => {
+    if (!parseDate(raw)) throw new InvalidArgumentError('must be a real date YYYY-MM-DD.');
+    return raw;
+  },
+  permissions: (raw: string): PermissionSet => {
+    const set = parsePermissionList(raw);
+    if ('unknown' in set) throw new InvalidArgumentError(`unknown permission "${set.unknown}" (use all, or names such as send_single_sms,check_balance).`);
+    return set;
+  },
+  url: (raw: string): string => {
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      throw new InvalidArgumentError('must be an http:// or https:// URL.');
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('must be an http:// or https:// URL.');
+    return raw;
+  },
+  nonEmpty: (raw: string): string => {
+    if (raw.trim() === '') throw new InvalidArgumentError('must not be empty.');
+    return raw;
+  },
+  oneOf:
+    <T extends string>(values: readonly T[]) =>
+    (raw: string): T => {
+      const found = values.find((v) => v === raw);
+      if (found === undefined) throw new InvalidArgumentError(`must be one of ${values.join(', ')}.`);
+      return found;
+    },
+};

@@ -1,0 +1,71 @@
+import type { Config } from '../config.js';
+import { createHttp, createLogger, openRuntime, storeLocation } from '../main.js';
+import type { Runtime } from '../main.js';
+import { defaultKeySettings } from '../services/admin.js';
+
+/** On first start with an empty store: a demo account, sender ID and sandbox key, shown once. */
+async function createDemo(runtime: Runtime, address: string): Promise<void> {
+  if (await runtime.store.hasAccounts()) return;
+  const account = await runtime.admin.createAccount({
+    name: 'Demo',
+    balanceMain: 1000,
+    balanceInternational: 100,
+    perMinuteLimit: 0,
+    otpBrand: 'Haberci',
+    ipAllow: [],
+    globalSending: false,
+  });
+  await runtime.admin.addSenderId(account.id, 'HABERCI', 'approved');
+  const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, sandbox: true });
+  process.stdout.write(
+    [
+      '',
+      `First start: created demo account ${account.id} (1000 SMS credit, sender ID HABERCI) and a sandbox key.`,
+      'The key is shown only this once; keep it:',
+      '',
+      `  ${key.api_key}`,
+      '',
+      'Try it:',
+      `  curl -s -X POST ${address}/balance/ -H 'Content-Type: application/json' -d '{"api_key":"${key.api_key}"}'`,
+      '',
+    ].join('\n') + '\n',
+  );
+}
+
+export async function serve(config: Config): Promise<void> {
+  const logger = createLogger(config.logLevel);
+  let runtime: Runtime;
+  try {
+    runtime = await openRuntime(storeLocation(config));
+  } catch (error) {
+    throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  const app = await createHttp(runtime, config, logger);
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await runtime.close();
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${config.host}:${config.port}: the port is already in use`);
+    if (code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${config.host}:${config.port}: the address is not on this machine`);
+    throw new Error(`cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (config.demo) await createDemo(runtime, address);
+  logger.info({ address }, `haberci ready on ${address}`);
+
+  let stopping = false;
+  const stop = async (signal: string): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping: no new requests, finishing the ones in flight');
+    // close() stops accepting connections and waits for in-flight requests to finish.
+    await app.close();
+    await runtime.close();
+    logger.info('stopped');
+    logger.flush();
+    process.exit(0);
+  };
+  process.once('SIGTERM', (s) => void stop(s));
+  process.once('SIGINT', (s) => void stop(s));
+}

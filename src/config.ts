@@ -1,0 +1,104 @@
+/**
+ * Every option of the service, once: its flag, its HABERCI_* variable, its default and its
+ * check. Nothing else in the code reads process.env. A bad value stops start-up with a
+ * message that names the flag and the variable.
+ */
+import { splitAllowlist, invalidAllowlistEntries } from './domain/ip-allowlist.js';
+
+type Parser<T> = (raw: string) => T | { error: string };
+
+interface OptionSpec<T> {
+  flag: string;
+  description: string;
+  default: T;
+  parse: Parser<T>;
+}
+
+const integer =
+  (min: number, max: number): Parser<number> =>
+  (raw) => {
+    if (!/^-?\d+$/.test(raw.trim())) return { error: `must be a whole number, got "${raw}"` };
+    const n = Number(raw);
+    if (n < min || n > max) return { error: `must be between ${min} and ${max}, got ${n}` };
+    return n;
+  };
+
+const text: Parser<string> = (raw) => raw;
+
+const bool: Parser<boolean> = (raw) => {
+  const v = raw.trim().toLowerCase();
+  if (['true', '1', 'yes', 'on'].includes(v)) return true;
+  if (['false', '0', 'no', 'off'].includes(v)) return false;
+  return { error: `must be true or false, got "${raw}"` };
+};
+
+const databaseUrl: Parser<string> = (raw) => {
+  if (raw === '') return raw;
+  if (!/^postgres(ql)?:\/\//.test(raw)) return { error: 'must be a postgres:// URL (leave it unset for the embedded SQLite store)' };
+  return raw;
+};
+
+const addressList: Parser<string[]> = (raw) => {
+  const list = splitAllowlist(raw);
+  const bad = invalidAllowlistEntries(list);
+  return bad.length > 0 ? { error: `not an address or CIDR range: ${bad.join(', ')}` } : list;
+};
+
+const logLevel: Parser<string> = (raw) =>
+  ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw) ? raw : { error: `unknown log level "${raw}"` };
+
+export const optionSpecs = {
+  port: { flag: 'port', description: 'TCP port to listen on', default: 8080, parse: integer(0, 65535) },
+  host: { flag: 'host', description: 'address to listen on', default: '127.0.0.1', parse: text },
+  data: { flag: 'data', description: 'folder of the embedded SQLite store', default: './data', parse: text },
+  database: { flag: 'database', description: 'postgres:// URL; unset uses SQLite under --data', default: '', parse: databaseUrl },
+  simDelayMs: { flag: 'sim-delay-ms', description: 'delay of the simulator carrier before a delivery report', default: 300, parse: integer(0, 3_600_000) },
+  trustedProxies: {
+    flag: 'trusted-proxies',
+    description: 'proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed; empty believes none',
+    default: [] as string[],
+    parse: addressList,
+  },
+  requestsPerSecond: { flag: 'requests-per-second', description: 'general request rate per API key (0 turns it off)', default: 100, parse: integer(0, 1_000_000) },
+  logLevel: { flag: 'log-level', description: 'pino log level', default: 'info', parse: logLevel },
+  demo: { flag: 'demo', description: 'create a demo account and sandbox key on first start with an empty store', default: true, parse: bool },
+} satisfies Record<string, OptionSpec<unknown>>;
+
+type Specs = typeof optionSpecs;
+export type Config = { [K in keyof Specs]: Specs[K]['default'] };
+export type OptionName = keyof Specs;
+
+export function envName(spec: { flag: string }): string {
+  return `HABERCI_${spec.flag.toUpperCase().replace(/-/g, '_')}`;
+}
+
+export class ConfigError extends Error {}
+
+/**
+ * Builds the config from flag values (as given on the command line, strings) and the
+ * environment. Flags win over variables, variables over defaults.
+ */
+export function loadConfig(flags: Partial<Record<OptionName, string>>, env: Record<string, string | undefined>): Config {
+  const out: Record<string, unknown> = {};
+  for (const [name, spec] of Object.entries(optionSpecs) as [OptionName, OptionSpec<unknown>][]) {
+    const fromFlag = flags[name];
+    const fromEnv = env[envName(spec)];
+    const raw = fromFlag ?? fromEnv;
+    if (raw === undefined) {
+      out[name] = spec.default;
+      continue;
+    }
+    const parsed = spec.parse(raw);
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) && 'error' in parsed) {
+      const source = fromFlag !== undefined ? `--${spec.flag}` : envName(spec);
+      throw new ConfigError(`invalid ${source}: ${(parsed as { error: string }).error}`);
+    }
+    out[name] = parsed;
+  }
+  return out as Config;
+}
+
+/** The process environment, read here and nowhere else. */
+export function processEnv(): Record<string, string | undefined> {
+  return process.env;
+}

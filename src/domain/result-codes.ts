@@ -1,0 +1,111 @@
+/**
+ * The closed catalogue of result codes of Messaging Service API v4. Every response body
+ * carries one of these in `result_code`; the English message is informative only.
+ * HTTP statuses are not here: they differ per endpoint (see each endpoint's `statuses`).
+ */
+export const resultCodes = {
+  /** Key check successful. */
+  'TS-1000': 'API key is valid',
+  /** No message of the caller found with this id. */
+  'TS-1020': 'No message found with this id',
+  /** No delivery confirmation yet (result true, HTTP 200). */
+  'TS-1022': 'No delivery confirmation for this message',
+  /** Send accepted. */
+  'TS-1024': 'Message accepted for sending',
+  /** Recipient/number field missing or too short; or api_key missing or short (per endpoint). */
+  'TS-1025': 'Number field missing or too short',
+  /** Text empty or too long; or sentto missing or not an array (group). */
+  'TS-1026': 'Text empty or longer than 2000 characters',
+  /** Insufficient balance. */
+  'TS-1027': 'Insufficient balance',
+  /** Sender ID not found on the account or not approved. */
+  'TS-1028': 'Sender ID not found or not approved',
+  /** title too long; title missing (group); raporid missing/invalid or report not found. */
+  'TS-1029': 'Invalid title or report id',
+  /** Account not active. */
+  'TS-1030': 'Account is not active',
+  /** Key invalid, not found or not active. */
+  'TS-1031': 'API key is invalid',
+  /** Body invalid; group text invalid; or save error on blocking add. */
+  'TS-1033': 'Request body is invalid',
+  /** Number format invalid (OTP). */
+  'TS-1034': 'Number format is invalid',
+  /** Key paused, expired or revoked. */
+  'TS-1035': 'API key is paused, expired or revoked',
+  /** Permission off: Send OTP. */
+  'TS-1036': 'This key may not send OTP',
+  /** Permission off: Advanced OTP. */
+  'TS-1037': 'This key may not send advanced OTP',
+  /** Permission off: Check Sender ID. */
+  'TS-1038': 'This key may not check sender IDs',
+  /** Balance or sender ID query successful. */
+  'TS-1040': 'Query successful',
+  /** api_key missing or too short. */
+  'TS-1050': 'api_key is missing or too short',
+  /** title missing (/sms/send). */
+  'TS-1051': 'title is missing',
+  /** sms_id missing, not a number or not above zero. */
+  'TS-1052': 'sms_id is missing or invalid',
+  /** Per-minute send limit exceeded (429), recipient count limit exceeded (400), request rate exceeded (429). */
+  'TS-1060': 'Limit exceeded',
+  /** Permission off: Allow POST requests. */
+  'TS-1061': 'POST requests are not allowed for this key',
+  /** Permission off: Send SMS. */
+  'TS-1062': 'This key may not send SMS',
+  /** Permission off: Check SMS status. */
+  'TS-1063': 'This key may not check SMS status',
+  /** Operation successful / message delivered / report returned. */
+  'TS-1064': 'Operation successful',
+  /** Permission off: Add number, Block number, Check balance. */
+  'TS-1065': 'This key lacks the permission for this operation',
+  /** Request address not on the IP allowlist. */
+  'TS-1066': 'Request address is not allowed for this key',
+  /** Permission off: Send to group. */
+  'TS-1067': 'This key may not send to groups',
+  /** Hourly request limit reached. */
+  'TS-1068': 'Hourly request limit reached',
+  /** Daily request limit reached. */
+  'TS-1069': 'Daily request limit reached',
+  /** scheduled_date not YYYY-MM-DD, or scheduled_time missing. */
+  'TS-1070': 'scheduled_date is invalid or scheduled_time is missing',
+  /** scheduled_time not HH:MM or HH:MM:ss. */
+  'TS-1071': 'scheduled_time is invalid',
+  /** Scheduled time in the past or invalid. */
+  'TS-1072': 'Scheduled time is in the past or invalid',
+  /** Monthly request limit reached. */
+  'TS-1073': 'Monthly request limit reached',
+  /** Permission off: Create group. */
+  'TS-1081': 'This key may not create groups',
+  /** Permission off: Edit group. */
+  'TS-1084': 'This key may not edit groups',
+  /** Permission off: Delete group. */
+  'TS-1085': 'This key may not delete groups',
+  /** Permission off: List groups. */
+  'TS-1089': 'This key may not list groups',
+  /** Number already on the blocking list. */
+  'TS-1140': 'Number is already on the blocking list',
+  /** Number added to the blocking list. */
+  'TS-1141': 'Number added to the blocking list',
+  /** Number not on the blocking list. */
+  'TS-1142': 'Number is not on the blocking list',
+  /** Number on the blocking list. */
+  'TS-1143': 'Number is on the blocking list',
+  /** Not a valid Türkiye mobile number. */
+  'TS-1144': 'Not a valid Türkiye mobile number',
+  /** Wrong path (blocking endpoints). */
+  'TS-404': 'Not found',
+  /** Unexpected server error (key check); OTP message could not be saved. */
+  'TS-5000': 'Unexpected server error',
+  /** Unexpected server error. */
+  'SRV-ERR': 'Unexpected server error',
+} as const;
+
+export type ResultCode = keyof typeof resultCodes;
+
+export function isResultCode(value: string): value is ResultCode {
+  return Object.hasOwn(resultCodes, value);
+}
+
+export function messageOf(code: ResultCode): string {
+  return resultCodes[code];
+}

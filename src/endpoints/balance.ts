@@ -1,0 +1,28 @@
+import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { noFields } from './fields.js';
+import { ok } from '../domain/result.js';
+
+/** POST /balance/: the account's SMS credit. */
+export const balance = defineEndpoint({
+  path: '/balance/',
+  summary: 'Read the SMS credit of the account',
+  envelope: 'result',
+  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1025' },
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['check_balance'],
+  limited: true,
+  statuses: {
+    ...commonStatuses,
+    'TS-1033': 400,
+    'TS-1050': 400,
+    'TS-1025': 400,
+    'TS-1031': 403,
+    'TS-1065': 403,
+    'TS-1030': 403,
+  },
+  request: noFields,
+  async handle({ caller }) {
+    return ok({ code: 'TS-1040', fields: { balance_main: caller.account.balanceMain } });
+  },
+});

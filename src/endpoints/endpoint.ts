@@ -1,0 +1,70 @@
+import type { z } from 'zod';
+import type { ResultCode } from '../domain/result-codes.js';
+import type { Permission } from '../domain/permissions.js';
+import type { Result } from '../domain/result.js';
+import type { Caller } from '../services/auth.js';
+import type { Services } from '../services/services.js';
+
+export type Envelope = 'result' | 'status';
+
+/** The spec's per-endpoint rule for `api_key`: its length and the codes when it is off. */
+export interface KeyRule {
+  min: number;
+  max: number;
+  /** Code when api_key is absent or empty. */
+  missing: ResultCode;
+  /** Code when api_key is not a string or its length is outside min..max. */
+  malformed: ResultCode;
+}
+
+/** A successful answer: the code and the endpoint's own fields. */
+export interface Reply {
+  code: ResultCode;
+  fields?: Record<string, unknown>;
+}
+
+/** HTTP statuses by `code` or by `code:variant`, the endpoint's row of the spec's error table. */
+export type StatusMap = Partial<Record<ResultCode | `${ResultCode}:${string}`, number>>;
+
+export interface HandlerContext<Body> {
+  body: Body;
+  caller: Caller;
+  services: Services;
+}
+
+export interface Endpoint<S extends z.ZodTypeAny = z.ZodTypeAny> {
+  path: string;
+  summary: string;
+  envelope: Envelope;
+  key: KeyRule;
+  /** Code for a body that is not a JSON or form object, is too large, or is poisoned. */
+  invalidBody: ResultCode;
+  /** Code for an unexpected error (always HTTP 500). */
+  serverError: 'SRV-ERR' | 'TS-5000';
+  permissions: readonly Permission[];
+  /** Whether the key's hourly/daily/monthly request limits apply. */
+  limited: boolean;
+  statuses: StatusMap;
+  /** Body fields besides api_key. Each issue's message is the result code it answers with. */
+  request: S;
+  /** Report responses leave result_message out on success (spec, Response envelopes). */
+  omitMessageOnSuccess?: boolean;
+  /** Largest body accepted, in bytes; the default is the server's. */
+  bodyLimit?: number;
+  handle(ctx: HandlerContext<z.output<S>>): Promise<Result<Reply>>;
+}
+
+/** Codes every endpoint but the key check can answer with (spec, Errors). */
+export const commonStatuses: StatusMap = {
+  'TS-1035': 403,
+  'TS-1066': 403,
+  'TS-1068': 429,
+  'TS-1069': 429,
+  'TS-1073': 429,
+  'TS-1060:rate': 429,
+  'SRV-ERR': 500,
+};
+
+export function defineEndpoint<S extends z.ZodTypeAny>(endpoint: Endpoint<S>): Endpoint<S> {
+  return endpoint;
+}

@@ -1,0 +1,44 @@
+import type { Endpoint, Reply } from '../endpoints/endpoint.js';
+import { firstCode } from '../endpoints/fields.js';
+import { isResultCode } from '../domain/result-codes.js';
+import { permissionOffCode } from '../domain/permissions.js';
+import { fail } from '../domain/result.js';
+import type { Result } from '../domain/result.js';
+import type { Services } from '../services/services.js';
+
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * One request through one endpoint, in the documented order: body shape, api_key rule,
+ * key and account, request limits, permissions, fields, then the handler.
+ */
+export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp: string, services: Services): Promise<Result<Reply>> {
+  const body = rawBody === undefined || rawBody === null || rawBody === '' ? {} : rawBody;
+  if (!isPlainObject(body)) return fail(endpoint.invalidBody, { variant: 'body' });
+
+  const apiKey = body.api_key;
+  if (apiKey === undefined || apiKey === null || apiKey === '') return fail(endpoint.key.missing, { variant: 'key-missing' });
+  if (typeof apiKey !== 'string' || apiKey.length < endpoint.key.min || apiKey.length > endpoint.key.max) {
+    return fail(endpoint.key.malformed, { variant: 'key-malformed' });
+  }
+
+  const auth = await services.auth.authenticate(apiKey, clientIp);
+  if (!auth.ok) return auth;
+  const caller = auth.value;
+
+  if (endpoint.limited) {
+    const limited = await services.auth.countRequest(caller);
+    if (limited) return limited;
+  }
+
+  for (const permission of endpoint.permissions) {
+    if (!caller.key.permissions[permission]) return fail(permissionOffCode[permission], { variant: 'permission' });
+  }
+
+  const parsed = endpoint.request.safeParse(body);
+  if (!parsed.success) return fail(firstCode(parsed.error, endpoint.invalidBody, isResultCode), { variant: 'field' });
+
+  return endpoint.handle({ body: parsed.data, caller, services });
+}

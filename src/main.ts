@@ -1,0 +1,65 @@
+/**
+ * The composition root: the only place that picks adapters (store dialect, clock, carrier)
+ * and wires services to them.
+ */
+import pino from 'pino';
+import type { Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from './config.js';
+import { migrate, openDb, sqliteFileIn } from './adapters/store/database.js';
+import type { StoreLocation } from './adapters/store/database.js';
+import { KyselyStore } from './adapters/store/kysely-store.js';
+import { systemClock } from './ports/clock.js';
+import type { Clock } from './ports/clock.js';
+import { AuthService } from './services/auth.js';
+import { AccountQueries } from './services/account-queries.js';
+import { AdminService } from './services/admin.js';
+import type { Services } from './services/services.js';
+import { buildApp } from './http/app.js';
+
+export interface Runtime {
+  store: KyselyStore;
+  services: Services;
+  admin: AdminService;
+  close(): Promise<void>;
+}
+
+export function storeLocation(config: Pick<Config, 'data' | 'database'>): StoreLocation {
+  return config.database ? { dialect: 'postgres', url: config.database } : { dialect: 'sqlite', file: sqliteFileIn(config.data) };
+}
+
+/** Opens (and migrates) the store and builds the services on it. */
+export async function openRuntime(location: StoreLocation, clock: Clock = systemClock): Promise<Runtime> {
+  const handle = openDb(location);
+  try {
+    await migrate(handle);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  const store = KyselyStore.open(handle);
+  const services: Services = {
+    clock,
+    auth: new AuthService(store, clock),
+    accounts: new AccountQueries(store),
+  };
+  return { store, services, admin: new AdminService(store, clock), close: () => store.close() };
+}
+
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    base: { service: 'haberci' },
+    // Secrets never reach the logs, whatever object is logged.
+    redact: { paths: ['api_key', '*.api_key', '*.*.api_key', 'webhook_secret', '*.webhook_secret', 'otp_code', '*.otp_code'], censor: '[redacted]' },
+  });
+}
+
+export async function createHttp(runtime: Runtime, config: Config, logger: Logger): Promise<FastifyInstance> {
+  return buildApp({
+    services: runtime.services,
+    logger,
+    trustedProxies: config.trustedProxies,
+    requestsPerSecond: config.requestsPerSecond,
+  });
+}

@@ -1,0 +1,103 @@
+import type { PermissionSet } from '../domain/permissions.js';
+import type { StoredKeyState } from '../domain/api-key.js';
+
+export interface Account {
+  id: number;
+  name: string;
+  status: 'Active' | 'Suspended';
+  balanceMain: number;
+  balanceInternational: number;
+  perMinuteLimit: number;
+  otpBrand: string;
+  ipAllow: string[];
+  globalSending: boolean;
+  createdAt: number;
+}
+
+export type AccountInput = Pick<Account, 'name' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending'> & {
+  balanceMain: number;
+  balanceInternational: number;
+};
+
+export type AccountPatch = Partial<Pick<Account, 'name' | 'status' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending'>>;
+
+export type BalanceBucket = 'main' | 'international';
+
+export interface SenderId {
+  id: number;
+  accountId: number;
+  title: string;
+  status: 'approved' | 'pending' | 'rejected';
+  createdAt: number;
+}
+
+export interface KeySettings {
+  permissions: PermissionSet;
+  ipAllow: string[];
+  hourlyLimit: number;
+  dailyLimit: number;
+  monthlyLimit: number;
+  expiresOn: string | null;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  webhookAttempts: number;
+  sandbox: boolean;
+}
+
+export interface ApiKey extends KeySettings {
+  id: number;
+  accountId: number;
+  keyHint: string;
+  state: StoredKeyState;
+  validUntil: number | null;
+  replacedBy: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A key found by its hash, with the account fields the request path needs. */
+export interface KeyWithAccount {
+  key: ApiKey;
+  account: Account;
+}
+
+export interface UsageWindows {
+  hour: string;
+  day: string;
+  month: string;
+}
+
+export type LimitHit = 'hourly' | 'daily' | 'monthly';
+
+export interface AccountStore {
+  hasAccounts(): Promise<boolean>;
+  createAccount(input: AccountInput, now: number): Promise<Account>;
+  getAccount(id: number): Promise<Account | null>;
+  updateAccount(id: number, patch: AccountPatch): Promise<Account | null>;
+  /** Adds (or with a negative amount, takes) balance through the ledger, in one transaction. */
+  adjustBalance(id: number, bucket: BalanceBucket, delta: number, reason: string, reference: string | null, now: number): Promise<Account | 'insufficient' | null>;
+}
+
+export interface SenderIdStore {
+  addSenderId(accountId: number, title: string, status: SenderId['status'], now: number): Promise<SenderId>;
+  /** Approved sender IDs of an account, newest first. */
+  approvedSenderIds(accountId: number): Promise<SenderId[]>;
+}
+
+export interface KeyStore {
+  createKey(accountId: number, hash: string, hint: string, settings: KeySettings, now: number): Promise<ApiKey>;
+  getKey(id: number): Promise<ApiKey | null>;
+  findKeyByHash(hash: string): Promise<KeyWithAccount | null>;
+  updateKey(id: number, patch: Partial<KeySettings> & { state?: StoredKeyState; validUntil?: number | null; replacedBy?: number | null }, now: number): Promise<ApiKey | null>;
+  /**
+   * Counts one request against the key's limits unless one of them is reached, atomically
+   * (one statement), and says which limit was reached otherwise.
+   */
+  consumeRequest(keyId: number, limits: { hourly: number; daily: number; monthly: number }, windows: UsageWindows): Promise<LimitHit | null>;
+}
+
+export interface Store extends AccountStore, SenderIdStore, KeyStore {
+  /** Runs work in one transaction against a store bound to it. */
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,205 @@
+import type { Clock } from '../ports/clock.js';
+import type { Account, AccountInput, AccountPatch, ApiKey, KeySettings, SenderId, Store } from '../ports/store.js';
+import { applyKeyAction, keepOldKeyMs, keyStateAt } from '../domain/api-key.js';
+import type { KeyAction, KeyState } from '../domain/api-key.js';
+import { allPermissions } from '../domain/permissions.js';
+import { newApiKey } from './key-secrets.js';
+
+/** A failure of a provider command: the message is shown to the operator as is. */
+export class AdminError extends Error {}
+
+/** What admin commands print for a key: its settings, never the key or its hash. */
+export interface KeyView {
+  id: number;
+  account_id: number;
+  key_hint: string;
+  state: KeyState;
+  permissions: ApiKey['permissions'];
+  ip_allow: string[];
+  hourly_limit: number;
+  daily_limit: number;
+  monthly_limit: number;
+  expires: string | null;
+  valid_until: string | null;
+  replaced_by: number | null;
+  webhook_url: string | null;
+  webhook_secret_set: boolean;
+  webhook_attempts: number;
+  sandbox: boolean;
+  created_at: string;
+}
+
+export function keyView(key: ApiKey, now: number): KeyView {
+  return {
+    id: key.id,
+    account_id: key.accountId,
+    key_hint: key.keyHint,
+    state: keyStateAt(key, now),
+    permissions: key.permissions,
+    ip_allow: key.ipAllow,
+    hourly_limit: key.hourlyLimit,
+    daily_limit: key.dailyLimit,
+    monthly_limit: key.monthlyLimit,
+    expires: key.expiresOn,
+    valid_until: key.validUntil === null ? null : new Date(key.validUntil).toISOString(),
+    replaced_by: key.replacedBy,
+    webhook_url: key.webhookUrl,
+    webhook_secret_set: key.webhookSecret !== null && key.webhookSecret !== '',
+    webhook_attempts: key.webhookAttempts,
+    sandbox: key.sandbox,
+    created_at: new Date(key.createdAt).toISOString(),
+  };
+}
+
+export interface AccountView {
+  id: number;
+  name: string;
+  status: Account['status'];
+  balance_main: number;
+  balance_international: number;
+  per_minute_limit: number;
+  otp_brand: string;
+  ip_allow: string[];
+  global_sending: boolean;
+  created_at: string;
+}
+
+export function accountView(a: Account): AccountView {
+  return {
+    id: a.id,
+    name: a.name,
+    status: a.status,
+    balance_main: a.balanceMain,
+    balance_international: a.balanceInternational,
+    per_minute_limit: a.perMinuteLimit,
+    otp_brand: a.otpBrand,
+    ip_allow: a.ipAllow,
+    global_sending: a.globalSending,
+    created_at: new Date(a.createdAt).toISOString(),
+  };
+}
+
+export const defaultKeySettings: KeySettings = {
+  permissions: allPermissions(true),
+  ipAllow: [],
+  hourlyLimit: 0,
+  dailyLimit: 0,
+  monthlyLimit: 0,
+  expiresOn: null,
+  webhookUrl: null,
+  webhookSecret: null,
+  webhookAttempts: 5,
+  sandbox: false,
+};
+
+/** Provider use cases behind `haberci admin` (and the demo set-up at first start). */
+export class AdminService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async createAccount(input: AccountInput): Promise<AccountView> {
+    return accountView(await this.store.createAccount(input, this.clock.now()));
+  }
+
+  async account(id: number): Promise<Account> {
+    const account = await this.store.getAccount(id);
+    if (!account) throw new AdminError(`no account with id ${id}`);
+    return account;
+  }
+
+  async updateAccount(id: number, patch: AccountPatch, balances: { main?: number; international?: number }): Promise<AccountView> {
+    return this.store.transaction(async (store) => {
+      const before = await store.getAccount(id);
+      if (!before) throw new AdminError(`no account with id ${id}`);
+      await store.updateAccount(id, patch);
+      // Setting a balance is recorded in the ledger as the difference it makes.
+      for (const bucket of ['main', 'international'] as const) {
+        const target = balances[bucket];
+        if (target === undefined) continue;
+        const current = bucket === 'main' ? before.balanceMain : before.balanceInternational;
+        if (target !== current) await store.adjustBalance(id, bucket, target - current, 'set by provider', null, this.clock.now());
+      }
+      return accountView(await new AdminService(store, this.clock).account(id));
+    });
+  }
+
+  async topup(id: number, amount: number, international: boolean): Promise<{ id: number; balance_main: number; balance_international: number }> {
+    const result = await this.store.adjustBalance(id, international ? 'international' : 'main', amount, 'top-up', null, this.clock.now());
+    if (result === null) throw new AdminError(`no account with id ${id}`);
+    if (result === 'insufficient') throw new AdminError('the balance cannot go below zero');
+    return { id: result.id, balance_main: result.balanceMain, balance_international: result.balanceInternational };
+  }
+
+  async addSenderId(accountId: number, title: string, status: SenderId['status']): Promise<SenderId> {
+    await this.account(accountId);
+    return this.store.addSenderId(accountId, title, status, this.clock.now());
+  }
+
+  async createKey(accountId: number, settings: KeySettings): Promise<{ api_key: string } & KeyView> {
+    await this.account(accountId);
+    const secret = newApiKey(settings.sandbox);
+    const key = await this.store.createKey(accountId, secret.hash, secret.hint, settings, this.clock.now());
+    return { ...keyView(key, this.clock.now()), api_key: secret.key };
+  }
+
+  async key(id: number): Promise<ApiKey> {
+    const key = await this.store.getKey(id);
+    if (!key) throw new AdminError(`no key with id ${id}`);
+    return key;
+  }
+
+  async updateKey(id: number, patch: Partial<KeySettings>): Promise<KeyView> {
+    const key = await this.key(id);
+    if (keyStateAt(key, this.clock.now()) === 'Revoked') throw new AdminError('a revoked key cannot be changed');
+    const updated = await this.store.updateKey(id, patch, this.clock.now());
+    if (!updated) throw new AdminError(`no key with id ${id}`);
+    return keyView(updated, this.clock.now());
+  }
+
+  async changeKeyState(id: number, action: KeyAction): Promise<KeyView> {
+    const key = await this.key(id);
+    const next = applyKeyAction(keyStateAt(key, this.clock.now()), action);
+    if (typeof next !== 'string') throw new AdminError(next.refused);
+    const updated = await this.store.updateKey(id, { state: next }, this.clock.now());
+    if (!updated) throw new AdminError(`no key with id ${id}`);
+    return keyView(updated, this.clock.now());
+  }
+
+  /**
+   * A new key takes over the old one's permissions and settings. The old key stays valid
+   * for 24 hours with keep-old, and is invalid at once otherwise.
+   */
+  async rotateKey(id: number, keepOld: boolean): Promise<{ id: number; api_key: string; old_key_id: number; old_key_valid_until: string | null }> {
+    return this.store.transaction(async (store) => {
+      const now = this.clock.now();
+      const old = await store.getKey(id);
+      if (!old) throw new AdminError(`no key with id ${id}`);
+      const state = keyStateAt(old, now);
+      if (state !== 'Active') throw new AdminError(`only an Active key can be rotated (the key is ${state})`);
+      const secret = newApiKey(old.sandbox);
+      const settings: KeySettings = {
+        permissions: old.permissions,
+        ipAllow: old.ipAllow,
+        hourlyLimit: old.hourlyLimit,
+        dailyLimit: old.dailyLimit,
+        monthlyLimit: old.monthlyLimit,
+        expiresOn: old.expiresOn,
+        webhookUrl: old.webhookUrl,
+        webhookSecret: old.webhookSecret,
+        webhookAttempts: old.webhookAttempts,
+        sandbox: old.sandbox,
+      };
+      const fresh = await store.createKey(old.accountId, secret.hash, secret.hint, settings, now);
+      const validUntil = keepOld ? now + keepOldKeyMs : null;
+      await store.updateKey(id, keepOld ? { validUntil, replacedBy: fresh.id } : { state: 'Revoked', replacedBy: fresh.id }, now);
+      return {
+        id: fresh.id,
+        api_key: secret.key,
+        old_key_id: id,
+        old_key_valid_until: validUntil === null ? null : new Date(validUntil).toISOString(),
+      };
+    });
+  }
+}

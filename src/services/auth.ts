@@ -1,0 +1,70 @@
+import type { Clock } from '../ports/clock.js';
+import type { Account, ApiKey, KeyStore, LimitHit } from '../ports/store.js';
+import { keyStateAt } from '../domain/api-key.js';
+import { effectiveAllowlist, isAllowed } from '../domain/ip-allowlist.js';
+import { dayBucket, endOfLocalDay, fromLocal, hourBucket, localDate, localParts, monthBucket } from '../domain/istanbul-time.js';
+import { fail, ok } from '../domain/result.js';
+import type { Failure, Result } from '../domain/result.js';
+import { hashApiKey } from './key-secrets.js';
+
+/** Who is calling: an Active key, allowed from this address, of an Active account. */
+export interface Caller {
+  key: ApiKey;
+  account: Account;
+  clientIp: string;
+}
+
+const limitCode = { hourly: 'TS-1068', daily: 'TS-1069', monthly: 'TS-1073' } as const;
+
+/** Seconds from an instant to the start of the next Istanbul hour, day or month. */
+export function secondsToNextWindow(now: number, window: LimitHit): number {
+  const p = localParts(now);
+  let next: number | null;
+  if (window === 'hourly') {
+    next = Math.floor(now / 3600_000) * 3600_000 + 3600_000;
+    // Istanbul's offset is a whole number of hours, so UTC hours and local hours align.
+  } else if (window === 'daily') {
+    next = endOfLocalDay(localDate(now));
+  } else {
+    const year = p.month === 12 ? p.year + 1 : p.year;
+    const month = p.month === 12 ? 1 : p.month + 1;
+    next = fromLocal(year, month, 1, 0, 0, 0);
+  }
+  return Math.max(1, Math.ceil(((next ?? now + 3600_000) - now) / 1000));
+}
+
+export class AuthService {
+  constructor(
+    private readonly keys: KeyStore,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Key, state, address and account checks, in that order (docs/decisions.md). */
+  async authenticate(apiKey: string, clientIp: string): Promise<Result<Caller>> {
+    const found = await this.keys.findKeyByHash(hashApiKey(apiKey));
+    if (!found) return fail('TS-1031', { variant: 'key-unknown' });
+    const { key, account } = found;
+    if (keyStateAt(key, this.clock.now()) !== 'Active') return fail('TS-1035');
+    if (!isAllowed(effectiveAllowlist(key.ipAllow, account.ipAllow), clientIp)) return fail('TS-1066');
+    if (account.status !== 'Active') return fail('TS-1030');
+    return ok({ key, account, clientIp });
+  }
+
+  /**
+   * Counts the request against the key's hourly, daily and monthly limits. A key with no
+   * limits is not counted at all (no write on the hot path); counting starts when a limit
+   * is set. Requests the limits reject are not counted.
+   */
+  async countRequest(caller: Caller): Promise<Failure | null> {
+    const { hourlyLimit, dailyLimit, monthlyLimit } = caller.key;
+    if (hourlyLimit <= 0 && dailyLimit <= 0 && monthlyLimit <= 0) return null;
+    const now = this.clock.now();
+    const hit = await this.keys.consumeRequest(
+      caller.key.id,
+      { hourly: hourlyLimit, daily: dailyLimit, monthly: monthlyLimit },
+      { hour: hourBucket(now), day: dayBucket(now), month: monthBucket(now) },
+    );
+    if (!hit) return null;
+    return fail(limitCode[hit], { retryAfterSeconds: secondsToNextWindow(now, hit) });
+  }
+}

@@ -1,0 +1,10 @@
+import type { AuthService } from './auth.js';
+import type { AccountQueries } from './account-queries.js';
+import type { Clock } from '../ports/clock.js';
+
+/** What endpoint handlers may use. Built in main.ts. */
+export interface Services {
+  clock: Clock;
+  auth: AuthService;
+  accounts: AccountQueries;
+}
