@@ -1,0 +1,67 @@
+/**
+ * The boundary between the delivery pipeline and a mobile operator (the built-in
+ * simulator, or an SMSC over SMPP). A carrier never touches the store: it submits, and
+ * reports what the operator says through the listener.
+ */
+
+/** `sms_lang` of the spec: 0 GSM 7-bit, 1 GSM 7-bit with the Turkish shift table, 2 UCS-2. */
+export type SmsLang = 0 | 1 | 2;
+
+export interface CarrierMessage {
+  /** Our message id (one recipient of one send). */
+  messageId: number;
+  /** Normalised recipient, for example 905321234567. */
+  to: string;
+  /** Sender ID (title) or OTPSMS. */
+  from: string;
+  /** Text with TS-L already turned into a line break. */
+  text: string;
+  lang: SmsLang;
+}
+
+/**
+ * accepted: the operator took every part; one carrier message id per part, in order.
+ * retry: a passing refusal (throttled, queue full, no connection): submit again later.
+ * rejected: a permanent refusal: the message fails.
+ */
+export type SubmitOutcome =
+  | { kind: 'accepted'; carrierMessageIds: string[] }
+  | { kind: 'retry'; reason: string; afterMs?: number }
+  | { kind: 'rejected'; reason: string };
+
+export type ReportStatus = 'delivered' | 'failed' | 'expired';
+
+/** A delivery report for one part, matched by the operator's message id. */
+export interface CarrierReport {
+  carrierMessageId: string;
+  status: ReportStatus;
+  /** Operator's error or state text, shown as `details` on a failure. */
+  detail?: string;
+  doneAt?: number;
+}
+
+/** A mobile-originated message that is not a delivery receipt. */
+export interface InboundSms {
+  from: string;
+  to: string;
+  text: string;
+  receivedAt: number;
+}
+
+/**
+ * The pipeline's side. A carrier acknowledges a report or an inbound message to the
+ * operator only after the returned promise resolves, so nothing is acknowledged that was
+ * not stored.
+ */
+export interface CarrierListener {
+  onReport(report: CarrierReport): Promise<void>;
+  onInbound(message: InboundSms): Promise<void>;
+}
+
+export interface Carrier {
+  readonly name: string;
+  start(listener: CarrierListener): Promise<void>;
+  submit(message: CarrierMessage): Promise<SubmitOutcome>;
+  /** Stops taking submits and closes connections; pending reports may be lost to the operator's retry. */
+  stop(): Promise<void>;
+}
