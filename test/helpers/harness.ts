@@ -1,0 +1,98 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { buildApp } from '../../src/http/app.js';
+import type { AppOptions } from '../../src/http/app.js';
+import { openRuntime } from '../../src/main.js';
+import type { Runtime } from '../../src/main.js';
+import type { StoreLocation } from '../../src/adapters/store/database.js';
+import { FixedClock } from '../../src/ports/clock.js';
+import { defaultKeySettings } from '../../src/services/admin.js';
+import type { AccountInput, KeySettings } from '../../src/ports/store.js';
+
+/** 2026-03-15 12:00:00 in Istanbul (UTC+3). */
+export const defaultNow = Date.UTC(2026, 2, 15, 9, 0, 0);
+
+export interface Harness {
+  app: FastifyInstance;
+  runtime: Runtime;
+  clock: FixedClock;
+  post(path: string, body: unknown, options?: PostOptions): Promise<Answer>;
+  provision(options?: ProvisionOptions): Promise<Provisioned>;
+  close(): Promise<void>;
+}
+
+export interface PostOptions {
+  ip?: string;
+  contentType?: string;
+  /** Send this exact payload instead of JSON-encoding the body. */
+  raw?: string;
+  method?: 'POST' | 'GET' | 'PUT' | 'DELETE' | 'PATCH';
+  headers?: Record<string, string>;
+}
+
+export interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  headers: LightMyRequestResponse['headers'];
+  raw: string;
+}
+
+export interface ProvisionOptions {
+  account?: Partial<AccountInput>;
+  key?: Partial<KeySettings>;
+  senderIds?: { title: string; status?: 'approved' | 'pending' | 'rejected' }[];
+}
+
+export interface Provisioned {
+  accountId: number;
+  keyId: number;
+  apiKey: string;
+}
+
+export async function createHarness(location: StoreLocation = { dialect: 'sqlite', file: ':memory:' }, appOptions: Partial<AppOptions> = {}): Promise<Harness> {
+  const clock = new FixedClock(defaultNow);
+  const runtime = await openRuntime(location, clock);
+  const app = await buildApp({ services: runtime.services, requestsPerSecond: 0, ...appOptions });
+  let counter = 0;
+  return {
+    app,
+    runtime,
+    clock,
+    async post(path, body, options = {}) {
+      const payload = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
+      const response = await app.inject({
+        method: options.method ?? 'POST',
+        url: path,
+        remoteAddress: options.ip ?? '127.0.0.1',
+        headers: { ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}), ...(options.headers ?? {}) },
+        ...(payload !== undefined ? { payload } : {}),
+      });
+      let parsed: Record<string, unknown> = {};
+      try {
+        parsed = JSON.parse(response.body) as Record<string, unknown>;
+      } catch {
+        parsed = {};
+      }
+      return { status: response.statusCode, body: parsed, headers: response.headers, raw: response.body };
+    },
+    async provision(options = {}) {
+      counter += 1;
+      const account = await runtime.admin.createAccount({
+        name: `Account ${counter}`,
+        balanceMain: 1000,
+        balanceInternational: 100,
+        perMinuteLimit: 0,
+        otpBrand: 'Acme',
+        ipAllow: [],
+        globalSending: false,
+        ...options.account,
+      });
+      for (const s of options.senderIds ?? [{ title: 'ACME' }]) await runtime.admin.addSenderId(account.id, s.title, s.status ?? 'approved');
+      const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, ...options.key });
+      return { accountId: account.id, keyId: key.id, apiKey: key.api_key };
+    },
+    async close() {
+      await app.close();
+      await runtime.close();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * Shared endpoint tests, generated from the endpoint table: every endpoint answers the
+ * key, state, address, account, limit and permission failures with its own code and the
+ * HTTP status of its row in the spec's error table.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { endpoints } from '../../src/endpoints/index.js';
+import { statusOf } from '../../src/http/envelope.js';
+import { permissionOffCode } from '../../src/domain/permissions.js';
+import type { Endpoint } from '../../src/endpoints/endpoint.js';
+import type { ResultCode } from '../../src/domain/result-codes.js';
+import { createHarness } from '../helpers/harness.js';
+import type { Answer, Harness } from '../helpers/harness.js';
+
+function assertFailure(endpoint: Endpoint, answer: Answer, code: ResultCode, variant?: string): void {
+  assert.equal(answer.body.result_code, code, `${endpoint.path}: ${answer.raw}`);
+  if (endpoint.envelope === 'result') assert.equal(answer.body.result, false);
+  else assert.equal(answer.body.status, 'error');
+  assert.equal(typeof answer.body.result_message, 'string');
+  assert.equal(answer.status, statusOf(endpoint, code, variant, false), `${endpoint.path} ${code}`);
+  assert.ok(answer.status >= 400, `${endpoint.path} ${code} is a failure status`);
+}
+
+for (const endpoint of endpoints) {
+  describe(`endpoint table: ${endpoint.path}`, () => {
+    let h: Harness;
+    before(async () => {
+      h = await createHarness();
+    });
+    after(async () => h.close());
+
+    it('answers a missing api_key with its missing-key code', async () => {
+      assertFailure(endpoint, await h.post(endpoint.path, {}), endpoint.key.missing, 'key-missing');
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: '' }), endpoint.key.missing, 'key-missing');
+    });
+
+    it('answers a key shorter than its minimum, longer than its maximum or not a string with its malformed-key code', async () => {
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: 'x'.repeat(endpoint.key.min - 1) }), endpoint.key.malformed, 'key-malformed');
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: 'x'.repeat(endpoint.key.max + 1) }), endpoint.key.malformed, 'key-malformed');
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: 12345 }), endpoint.key.malformed, 'key-malformed');
+    });
+
+    it('answers an unknown key of a valid length with TS-1031', async () => {
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: 'k'.repeat(Math.max(endpoint.key.min, 40)) }), 'TS-1031', 'key-unknown');
+    });
+
+    for (const action of ['pause', 'revoke'] as const) {
+      it(`answers a ${action}d key with TS-1035`, async () => {
+        const p = await h.provision();
+        await h.runtime.admin.changeKeyState(p.keyId, action);
+        assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), 'TS-1035');
+      });
+    }
+
+    it('answers an expired key with TS-1035', async () => {
+      const p = await h.provision({ key: { expiresOn: '2026-03-14' } });
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), 'TS-1035');
+    });
+
+    it('answers a request from outside the IP allowlist with TS-1066', async () => {
+      const p = await h.provision({ key: { ipAllow: ['10.0.0.0/8'] } });
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }, { ip: '192.0.2.7' }), 'TS-1066');
+    });
+
+    it('answers a key of a suspended account with TS-1030', async () => {
+      const p = await h.provision();
+      await h.runtime.admin.updateAccount(p.accountId, { status: 'Suspended' }, {});
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), 'TS-1030');
+    });
+
+    it('answers a body that is not JSON with its invalid-body code', async () => {
+      assertFailure(endpoint, await h.post(endpoint.path, undefined, { raw: '{"api_key":' }), endpoint.invalidBody, 'body');
+    });
+
+    for (const permission of endpoint.permissions) {
+      it(`answers with ${permissionOffCode[permission]} when ${permission} is off`, async () => {
+        const p = await h.provision();
+        const key = await h.runtime.admin.key(p.keyId);
+        await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, [permission]: false } });
+        assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), permissionOffCode[permission], 'permission');
+      });
+    }
+
+    if (endpoint.limited) {
+      for (const [limit, code] of [
+        ['hourlyLimit', 'TS-1068'],
+        ['dailyLimit', 'TS-1069'],
+        ['monthlyLimit', 'TS-1073'],
+      ] as const) {
+        it(`answers with ${code} and Retry-After once the ${limit} is reached`, async () => {
+          const p = await h.provision({ key: { [limit]: 1 } });
+          const first = await h.post(endpoint.path, { api_key: p.apiKey });
+          assert.notEqual(first.body.result_code, code);
+          const second = await h.post(endpoint.path, { api_key: p.apiKey });
+          assertFailure(endpoint, second, code);
+          assert.equal(second.status, 429);
+          assert.ok(Number(second.headers['retry-after']) >= 1);
+        });
+      }
+    }
+  });
+}
+
+describe('endpoint table: general request rate', () => {
+  it('answers TS-1060 with HTTP 429, Retry-After and rate-limit headers past the per-key rate', async () => {
+    const h = await createHarness(undefined, { requestsPerSecond: 3 });
+    try {
+      const p = await h.provision();
+      const answers: Answer[] = [];
+      for (let i = 0; i < 4; i++) answers.push(await h.post('/balance/', { api_key: p.apiKey }));
+      assert.deepEqual(
+        answers.map((a) => a.status),
+        [200, 200, 200, 429],
+      );
+      assert.equal(answers[0]?.headers['x-ratelimit-limit'], '3');
+      assert.equal(answers[0]?.headers['x-ratelimit-remaining'], '2');
+      const last = answers[3];
+      assert.equal(last?.body.result_code, 'TS-1060');
+      assert.equal(last?.body.result, false);
+      assert.ok(Number(last?.headers['retry-after']) >= 1);
+      // Another key is not held back by the first one's rate.
+      const other = await h.provision();
+      assert.equal((await h.post('/balance/', { api_key: other.apiKey })).status, 200);
+    } finally {
+      await h.close();
+    }
+  });
+});
