@@ -1,3 +1,4 @@
+import type { MessageStore } from './message-store.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { StoredKeyState } from '../domain/api-key.js';
 
@@ -97,6 +98,7 @@ export interface KeyStore {
 }
 
 export interface Store extends AccountStore, SenderIdStore, KeyStore {
+  readonly messages: MessageStore;
   /** Runs work in one transaction against a store bound to it. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database, AccountsTable, ApiKeysTable, SenderIdsTable } from './schema.js';
 import type { Db, Dialect } from './database.js';
+import { KyselyMessageStore } from './kysely-message-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
 import type { StoredKeyState } from '../../domain/api-key.js';
@@ -76,11 +77,15 @@ function keyColumns(patch: KeyPatch): Updateable<ApiKeysTable> {
 }
 
 export class KyselyStore implements Store {
+  readonly messages: KyselyMessageStore;
+
   constructor(
     private readonly db: Executor,
     readonly dialect: Dialect,
     private readonly handle: Db | null,
-  ) {}
+  ) {
+    this.messages = new KyselyMessageStore(db, dialect);
+  }
 
   static open(handle: Db): KyselyStore {
     return new KyselyStore(handle.db, handle.dialect, handle);

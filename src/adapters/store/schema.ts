@@ -68,7 +68,85 @@ export interface KeyUsageTable {
   month_count: number;
 }
 
+export interface IdCounterTable {
+  name: string;
+  next_id: number;
+}
+
+export interface SendsTable {
+  id: number;
+  account_id: number;
+  key_id: number;
+  kind: 'sms' | 'group' | 'mixed' | 'otp';
+  sender: string;
+  text: string | null;
+  lang: number;
+  content_type: number;
+  scheduled_at: number | null;
+  sandbox: number;
+  total_numbers: number;
+  invalid_numbers: number;
+  blocked_numbers: number;
+  sms_cost: number;
+  pending_recipients: string | null;
+  created_at: number;
+  updated_at: number;
+}
+
+export interface MessagesTable {
+  id: number;
+  send_id: number;
+  account_id: number;
+  key_id: number;
+  recipient: string;
+  text: string | null;
+  sms_count: number;
+  operator: string;
+  state: 'queued' | 'submitting' | 'sent' | 'delivered' | 'failed' | 'expired';
+  priority: number;
+  due_at: number;
+  lease_until: number | null;
+  attempts: number;
+  carrier: string | null;
+  submitted_at: number | null;
+  done_at: number | null;
+  detail: string | null;
+  sandbox: number;
+  created_at: number;
+}
+
+export interface MessagePartsTable {
+  carrier_message_id: string;
+  message_id: number;
+  part_no: number;
+  state: 'sent' | 'delivered' | 'failed' | 'expired';
+  detail: string | null;
+  done_at: number | null;
+}
+
+export interface UnmatchedReportsTable {
+  carrier_message_id: string;
+  state: 'delivered' | 'failed' | 'expired';
+  detail: string | null;
+  done_at: number | null;
+  received_at: number;
+}
+
+export interface IdempotencyKeysTable {
+  account_id: number;
+  idem_key: string;
+  request_hash: string;
+  response: string;
+  created_at: number;
+}
+
 export interface Database {
+  id_counter: IdCounterTable;
+  sends: SendsTable;
+  messages: MessagesTable;
+  message_parts: MessagePartsTable;
+  unmatched_reports: UnmatchedReportsTable;
+  idempotency_keys: IdempotencyKeysTable;
   accounts: AccountsTable;
   ledger: LedgerTable;
   sender_ids: SenderIdsTable;

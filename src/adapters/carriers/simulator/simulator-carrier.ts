@@ -1,0 +1,60 @@
+import type { Carrier, CarrierListener, CarrierMessage, SubmitOutcome } from '../../../ports/carrier.js';
+import type { Clock } from '../../../ports/clock.js';
+import { simulatedDetail, simulatedOutcome } from '../../../domain/simulator-outcome.js';
+
+/**
+ * The built-in operator: accepts every message and, after a delay, reports the outcome
+ * the number's last four digits decide. It keeps no state of its own, so after a restart
+ * the pipeline hands it the messages still waiting (`replay`) and it reports them again.
+ */
+export class SimulatorCarrier implements Carrier {
+  readonly name = 'simulator';
+  private listener: CarrierListener | null = null;
+  private readonly timers = new Set<NodeJS.Timeout>();
+  private sequence = 0;
+
+  constructor(
+    private readonly delayMs: number,
+    private readonly clock: Clock,
+  ) {}
+
+  async start(listener: CarrierListener): Promise<void> {
+    this.listener = listener;
+  }
+
+  async submit(message: CarrierMessage): Promise<SubmitOutcome> {
+    if (!this.listener) return { kind: 'retry', reason: 'simulator not started' };
+    this.sequence += 1;
+    const carrierMessageId = `sim-${message.messageId}-${Date.now().toString(36)}-${this.sequence}`;
+    this.scheduleReport(carrierMessageId, message.to);
+    return { kind: 'accepted', carrierMessageIds: [carrierMessageId] };
+  }
+
+  /** Reports again for messages submitted before a restart that never got their report. */
+  replay(parts: readonly { carrierMessageId: string; recipient: string }[]): void {
+    for (const p of parts) this.scheduleReport(p.carrierMessageId, p.recipient);
+  }
+
+  private scheduleReport(carrierMessageId: string, to: string): void {
+    const outcome = simulatedOutcome(to);
+    if (outcome === 'no-report') return;
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      const listener = this.listener;
+      if (!listener) return;
+      listener
+        .onReport({ carrierMessageId, status: outcome, detail: simulatedDetail(outcome), doneAt: this.clock.now() })
+        .catch(() => {
+          // The store refused the report (shutting down): a real SMSC would resend it; the
+          // simulator does so through replay() at the next start.
+        });
+    }, this.delayMs);
+    this.timers.add(timer);
+  }
+
+  async stop(): Promise<void> {
+    this.listener = null;
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
+  }
+}

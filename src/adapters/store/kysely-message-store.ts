@@ -1,0 +1,344 @@
+import { sql } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from './schema.js';
+import type { Dialect } from './migrations.js';
+import type { ClaimedMessage, MessageRecord, MessageStore, NewMessage, NewSend, SendRecord, Transition } from '../../ports/message-store.js';
+import type { CarrierReport, SmsLang } from '../../ports/carrier.js';
+import { combineParts, isFinal } from '../../domain/delivery-state.js';
+import type { PartState } from '../../domain/delivery-state.js';
+
+type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Rows per multi-row INSERT: well inside SQLite's and PostgreSQL's bound-parameter limits. */
+const insertChunk = 1000;
+
+export class KyselyMessageStore implements MessageStore {
+  constructor(
+    private readonly db: Executor,
+    private readonly dialect: Dialect,
+  ) {}
+
+  private inTransaction<T>(work: (store: KyselyMessageStore) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return work(this);
+    return (this.db as Kysely<Database>).transaction().execute((trx) => work(new KyselyMessageStore(trx, this.dialect)));
+  }
+
+  async allocateIds(count: number): Promise<number[]> {
+    if (count <= 0) return [];
+    if (this.dialect === 'postgres') {
+      const result = await sql<{ id: number }>`SELECT nextval('haberci_ids')::int8 AS id FROM generate_series(1, ${count})`.execute(this.db);
+      return result.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
+    }
+    const row = await this.db
+      .updateTable('id_counter')
+      .set({ next_id: sql`next_id + ${count}` })
+      .where('name', '=', 'ids')
+      .returning('next_id')
+      .executeTakeFirstOrThrow();
+    const end = Number(row.next_id);
+    return Array.from({ length: count }, (_, i) => end - count + i);
+  }
+
+  async insertSend(id: number, s: NewSend): Promise<void> {
+    await this.db
+      .insertInto('sends')
+      .values({
+        id,
+        account_id: s.accountId,
+        key_id: s.keyId,
+        kind: s.kind,
+        sender: s.sender,
+        text: s.text,
+        lang: s.lang,
+        content_type: s.contentType,
+        scheduled_at: s.scheduledAt,
+        sandbox: s.sandbox ? 1 : 0,
+        total_numbers: s.totalNumbers,
+        invalid_numbers: s.invalidNumbers,
+        blocked_numbers: s.blockedNumbers,
+        sms_cost: s.smsCost,
+        pending_recipients: null,
+        created_at: s.createdAt,
+        updated_at: s.createdAt,
+      })
+      .execute();
+  }
+
+  async insertMessages(
+    send: { id: number; accountId: number; keyId: number; sandbox: boolean; createdAt: number; dueAt: number; priority: number },
+    ids: readonly number[],
+    messages: readonly NewMessage[],
+  ): Promise<void> {
+    for (let start = 0; start < messages.length; start += insertChunk) {
+      const rows = messages.slice(start, start + insertChunk).map((m, i) => ({
+        id: ids[start + i] ?? 0,
+        send_id: send.id,
+        account_id: send.accountId,
+        key_id: send.keyId,
+        recipient: m.recipient,
+        text: m.text,
+        sms_count: m.smsCount,
+        operator: m.operator,
+        state: 'queued' as const,
+        priority: send.priority,
+        due_at: send.dueAt,
+        lease_until: null,
+        attempts: 0,
+        carrier: null,
+        submitted_at: null,
+        done_at: null,
+        detail: null,
+        sandbox: send.sandbox ? 1 : 0,
+        created_at: send.createdAt,
+      }));
+      await this.db.insertInto('messages').values(rows).execute();
+    }
+  }
+
+  async recipientsSince(accountId: number, since: number, cap: number): Promise<number> {
+    const row = await this.db
+      .selectFrom((eb) =>
+        eb.selectFrom('messages').select('id').where('account_id', '=', accountId).where('created_at', '>', since).limit(cap).as('recent'),
+      )
+      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]> {
+    return this.inTransaction(async (self) => {
+      const due = self.db
+        .selectFrom('messages')
+        .select('id')
+        .where('state', '=', 'queued')
+        .where('due_at', '<=', now)
+        .orderBy('priority')
+        .orderBy('due_at')
+        .orderBy('id')
+        .limit(limit)
+        // Several workers on PostgreSQL: each skips rows another is claiming.
+        .$if(self.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+      const claimed = await self.db
+        .updateTable('messages')
+        .set({ state: 'submitting', lease_until: leaseUntil, attempts: sql`attempts + 1` })
+        .where('id', 'in', due)
+        .returning('id')
+        .execute();
+      if (claimed.length === 0) return [];
+      const rows = await self.db
+        .selectFrom('messages as m')
+        .innerJoin('sends as s', 's.id', 'm.send_id')
+        .select(['m.id', 'm.send_id', 'm.key_id', 'm.recipient', 'm.text', 's.text as send_text', 's.sender', 's.lang', 'm.sandbox', 'm.attempts', 'm.priority', 'm.due_at'])
+        .where(
+          'm.id',
+          'in',
+          claimed.map((c) => c.id),
+        )
+        .orderBy('m.priority')
+        .orderBy('m.due_at')
+        .orderBy('m.id')
+        .execute();
+      return rows.map((r) => ({
+        id: Number(r.id),
+        sendId: Number(r.send_id),
+        keyId: r.key_id,
+        recipient: r.recipient,
+        text: r.text ?? r.send_text ?? '',
+        sender: r.sender,
+        lang: r.lang as SmsLang,
+        sandbox: r.sandbox === 1,
+        attempts: r.attempts,
+      }));
+    });
+  }
+
+  async requeueExpiredLeases(now: number): Promise<number> {
+    const result = await this.db
+      .updateTable('messages')
+      .set({ state: 'queued', lease_until: null })
+      .where('state', '=', 'submitting')
+      .where('lease_until', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async markSent(messageId: number, carrier: string, carrierMessageIds: readonly string[], now: number): Promise<Transition[]> {
+    return this.inTransaction(async (self) => {
+      const updated = await self.db
+        .updateTable('messages')
+        .set({ state: 'sent', carrier, submitted_at: now, lease_until: null, detail: null })
+        .where('id', '=', messageId)
+        .where('state', '=', 'submitting')
+        .returning('key_id')
+        .executeTakeFirst();
+      if (carrierMessageIds.length > 0) {
+        await self.db
+          .insertInto('message_parts')
+          .values(carrierMessageIds.map((id, i) => ({ carrier_message_id: id, message_id: messageId, part_no: i + 1, state: 'sent' as const, detail: null, done_at: null })))
+          .onConflict((oc) => oc.column('carrier_message_id').doNothing())
+          .execute();
+      }
+      const transitions: Transition[] = updated ? [{ messageId, keyId: updated.key_id, state: 'sent' }] : [];
+      // A receipt may have come before this submit response: apply it now.
+      const early = await self.db.selectFrom('unmatched_reports').selectAll().where('carrier_message_id', 'in', [...carrierMessageIds, '']).execute();
+      for (const report of early) {
+        await self.db.deleteFrom('unmatched_reports').where('carrier_message_id', '=', report.carrier_message_id).execute();
+        const t = await self.applyReport(
+          { carrierMessageId: report.carrier_message_id, status: report.state, detail: report.detail ?? undefined, doneAt: report.done_at ?? undefined },
+          now,
+        );
+        if (t && t !== 'unmatched') transitions.push(t);
+      }
+      return transitions;
+    });
+  }
+
+  async markRetry(messageId: number, dueAt: number, detail: string): Promise<void> {
+    await this.db
+      .updateTable('messages')
+      .set({ state: 'queued', due_at: dueAt, lease_until: null, detail })
+      .where('id', '=', messageId)
+      .where('state', '=', 'submitting')
+      .execute();
+  }
+
+  async markFailed(messageId: number, detail: string, now: number): Promise<Transition | null> {
+    const row = await this.db
+      .updateTable('messages')
+      .set({ state: 'failed', done_at: now, lease_until: null, detail })
+      .where('id', '=', messageId)
+      .where('state', 'in', ['queued', 'submitting'])
+      .returning('key_id')
+      .executeTakeFirst();
+    return row ? { messageId, keyId: row.key_id, state: 'failed' } : null;
+  }
+
+  async applyReport(report: CarrierReport, now: number): Promise<Transition | 'unmatched' | null> {
+    return this.inTransaction(async (self) => {
+      const part = await self.db.selectFrom('message_parts').select(['message_id', 'state']).where('carrier_message_id', '=', report.carrierMessageId).executeTakeFirst();
+      if (!part) {
+        await self.db
+          .insertInto('unmatched_reports')
+          .values({ carrier_message_id: report.carrierMessageId, state: report.status, detail: report.detail ?? null, done_at: report.doneAt ?? now, received_at: now })
+          .onConflict((oc) => oc.column('carrier_message_id').doUpdateSet({ state: report.status, detail: report.detail ?? null }))
+          .execute();
+        return 'unmatched';
+      }
+      const messageId = Number(part.message_id);
+      // Parts of one message are settled one at a time, so the last part sees all others.
+      const message = await self.db
+        .selectFrom('messages')
+        .select(['state', 'key_id'])
+        .where('id', '=', messageId)
+        .$if(self.dialect === 'postgres', (qb) => qb.forUpdate())
+        .executeTakeFirst();
+      if (!message) return null;
+      const changed = await self.db
+        .updateTable('message_parts')
+        .set({ state: report.status, detail: report.detail ?? null, done_at: report.doneAt ?? now })
+        .where('carrier_message_id', '=', report.carrierMessageId)
+        .where('state', '=', 'sent')
+        .executeTakeFirst();
+      if (Number(changed.numUpdatedRows) === 0 || isFinal(message.state)) return null;
+      const parts = await self.db.selectFrom('message_parts').select('state').where('message_id', '=', messageId).execute();
+      const final = combineParts(parts.map((p) => p.state as PartState));
+      if (!final) return null;
+      await self.db
+        .updateTable('messages')
+        .set({ state: final, done_at: report.doneAt ?? now, detail: report.detail ?? null })
+        .where('id', '=', messageId)
+        .execute();
+      return { messageId, keyId: message.key_id, state: final };
+    });
+  }
+
+  async retryUnmatchedReports(now: number): Promise<Transition[]> {
+    const known = await this.db
+      .selectFrom('unmatched_reports as u')
+      .innerJoin('message_parts as p', 'p.carrier_message_id', 'u.carrier_message_id')
+      .select(['u.carrier_message_id', 'u.state', 'u.detail', 'u.done_at'])
+      .limit(1000)
+      .execute();
+    const transitions: Transition[] = [];
+    for (const r of known) {
+      await this.inTransaction(async (self) => {
+        await self.db.deleteFrom('unmatched_reports').where('carrier_message_id', '=', r.carrier_message_id).execute();
+        const t = await self.applyReport({ carrierMessageId: r.carrier_message_id, status: r.state, detail: r.detail ?? undefined, doneAt: r.done_at ?? undefined }, now);
+        if (t && t !== 'unmatched') transitions.push(t);
+      });
+    }
+    return transitions;
+  }
+
+  async awaitingReports(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
+    const rows = await this.db
+      .selectFrom('message_parts as p')
+      .innerJoin('messages as m', 'm.id', 'p.message_id')
+      .select(['p.carrier_message_id', 'm.recipient'])
+      .where('m.carrier', '=', carrier)
+      .where('p.state', '=', 'sent')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ carrierMessageId: r.carrier_message_id, recipient: r.recipient }));
+  }
+
+  async findMessage(id: number, accountId: number): Promise<MessageRecord | null> {
+    const r = await this.db
+      .selectFrom('messages as m')
+      .innerJoin('sends as s', 's.id', 'm.send_id')
+      .select(['m.id', 'm.send_id', 'm.account_id', 'm.key_id', 'm.recipient', 'm.sms_count', 'm.operator', 'm.state', 'm.detail', 'm.created_at', 'm.submitted_at', 'm.done_at', 's.sender', 's.kind', 's.scheduled_at'])
+      .where('m.id', '=', id)
+      .where('m.account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!r) return null;
+    return {
+      id: Number(r.id),
+      sendId: Number(r.send_id),
+      accountId: r.account_id,
+      keyId: r.key_id,
+      recipient: r.recipient,
+      smsCount: r.sms_count,
+      operator: r.operator,
+      state: r.state,
+      detail: r.detail,
+      createdAt: Number(r.created_at),
+      submittedAt: r.submitted_at === null ? null : Number(r.submitted_at),
+      doneAt: r.done_at === null ? null : Number(r.done_at),
+      sender: r.sender,
+      sendKind: r.kind,
+      scheduled: r.scheduled_at !== null,
+    };
+  }
+
+  async findSend(id: number, accountId: number): Promise<SendRecord | null> {
+    const r = await this.db.selectFrom('sends').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    if (!r) return null;
+    return {
+      id: Number(r.id),
+      accountId: r.account_id,
+      kind: r.kind,
+      sender: r.sender,
+      scheduledAt: r.scheduled_at === null ? null : Number(r.scheduled_at),
+      totalNumbers: r.total_numbers,
+      invalidNumbers: r.invalid_numbers,
+      blockedNumbers: r.blocked_numbers,
+      smsCost: r.sms_cost,
+      createdAt: Number(r.created_at),
+      updatedAt: Number(r.updated_at),
+    };
+  }
+
+  async findIdempotent(accountId: number, key: string): Promise<{ requestHash: string; response: string; createdAt: number } | null> {
+    const r = await this.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('idem_key', '=', key).executeTakeFirst();
+    return r ? { requestHash: r.request_hash, response: r.response, createdAt: Number(r.created_at) } : null;
+  }
+
+  async saveIdempotent(accountId: number, key: string, requestHash: string, response: string, now: number): Promise<boolean> {
+    const result = await this.db
+      .insertInto('idempotency_keys')
+      .values({ account_id: accountId, idem_key: key, request_hash: requestHash, response, created_at: now })
+      .onConflict((oc) => oc.columns(['account_id', 'idem_key']).doUpdateSet({ request_hash: requestHash, response, created_at: now }).where('idempotency_keys.created_at', '<', now - 24 * 3600_000))
+      .executeTakeFirst();
+    return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+  }
+}

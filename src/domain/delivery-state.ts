@@ -1,0 +1,89 @@
+/**
+ * One delivery state machine per message. Every place that reports a state (/sms/status,
+ * the detailed report's status_code, webhook data.status, the summary counters) derives it
+ * from here, so they cannot disagree.
+ *
+ *   queued ──claim──▶ submitting ──accepted──▶ sent ──report──▶ delivered | failed | expired
+ *      ▲                  │  │
+ *      └──── retry ───────┘  └──rejected──▶ failed
+ *
+ * "No report yet" is `sent` (or earlier) with no final report: it is not a state of its own.
+ */
+export type DeliveryState = 'queued' | 'submitting' | 'sent' | 'delivered' | 'failed' | 'expired';
+export type FinalState = 'delivered' | 'failed' | 'expired';
+export type PartState = 'sent' | FinalState;
+
+const transitions: Record<DeliveryState, readonly DeliveryState[]> = {
+  queued: ['submitting', 'failed'],
+  submitting: ['queued', 'sent', 'failed'],
+  sent: ['delivered', 'failed', 'expired'],
+  delivered: [],
+  failed: [],
+  expired: [],
+};
+
+export function canMove(from: DeliveryState, to: DeliveryState): boolean {
+  return transitions[from].includes(to);
+}
+
+export function isFinal(state: DeliveryState): state is FinalState {
+  return state === 'delivered' || state === 'failed' || state === 'expired';
+}
+
+/**
+ * The state of a multi-part message from its parts: delivered only when every part is;
+ * failed as soon as any part failed; expired when every part is final and one expired;
+ * otherwise not final yet (null).
+ */
+export function combineParts(parts: readonly PartState[]): FinalState | null {
+  if (parts.length === 0) return null;
+  if (parts.includes('failed')) return 'failed';
+  if (parts.includes('sent')) return null;
+  return parts.includes('expired') ? 'expired' : 'delivered';
+}
+
+/** /sms/status: TS-1064 only when delivered; TS-1022 (no confirmation) otherwise. */
+export function statusQueryAnswer(state: DeliveryState): { code: 'TS-1064' | 'TS-1022'; text: string } {
+  return state === 'delivered'
+    ? { code: 'TS-1064', text: 'Number received the message' }
+    : { code: 'TS-1022', text: 'The number did not receive the message' };
+}
+
+/** Detailed report: 1 delivered, 2 validity expired, 0 not delivered or no report yet. */
+export function reportStatus(state: DeliveryState): { statusCode: 0 | 1 | 2; text: string } {
+  if (state === 'delivered') return { statusCode: 1, text: 'Number received the message' };
+  if (state === 'expired') return { statusCode: 2, text: 'Expiration time' };
+  return { statusCode: 0, text: "Number didn't receive the message" };
+}
+
+/** Webhook data.status of an event caused by entering a state; an expired message is a failure. */
+export function webhookStatus(state: DeliveryState): 'sent' | 'delivered' | 'failed' | null {
+  if (state === 'sent') return 'sent';
+  if (state === 'delivered') return 'delivered';
+  if (state === 'failed' || state === 'expired') return 'failed';
+  return null;
+}
+
+/** Summary counters: success, failed (incl. expired), pending (everything not final). */
+export function summaryBucket(state: DeliveryState): 'success' | 'failed' | 'pending' {
+  if (state === 'delivered') return 'success';
+  if (state === 'failed' || state === 'expired') return 'failed';
+  return 'pending';
+}
+
+/** The `details` text of a message in a state, unless the operator gave its own. */
+export function detailText(state: DeliveryState): string {
+  switch (state) {
+    case 'queued':
+    case 'submitting':
+      return 'Queued for sending';
+    case 'sent':
+      return 'Sent to the operator, waiting for the delivery report';
+    case 'delivered':
+      return 'Delivered';
+    case 'failed':
+      return 'Not delivered';
+    case 'expired':
+      return 'Validity period expired before delivery';
+  }
+}

@@ -1,0 +1,110 @@
+import type { DeliveryState, FinalState } from '../domain/delivery-state.js';
+import type { CarrierReport, SmsLang } from './carrier.js';
+
+export type SendKind = 'sms' | 'group' | 'mixed' | 'otp';
+
+export interface NewSend {
+  accountId: number;
+  keyId: number;
+  kind: SendKind;
+  sender: string;
+  /** The one text of the send; null when every message has its own (sendMixed). */
+  text: string | null;
+  lang: SmsLang;
+  contentType: number;
+  scheduledAt: number | null;
+  sandbox: boolean;
+  totalNumbers: number;
+  invalidNumbers: number;
+  blockedNumbers: number;
+  smsCost: number;
+  createdAt: number;
+}
+
+export interface NewMessage {
+  recipient: string;
+  /** null: the send's text. */
+  text: string | null;
+  smsCount: number;
+  operator: string;
+}
+
+/** A message claimed for submission, with what the carrier needs. */
+export interface ClaimedMessage {
+  id: number;
+  sendId: number;
+  keyId: number;
+  recipient: string;
+  text: string;
+  sender: string;
+  lang: SmsLang;
+  sandbox: boolean;
+  attempts: number;
+}
+
+export interface MessageRecord {
+  id: number;
+  sendId: number;
+  accountId: number;
+  keyId: number;
+  recipient: string;
+  smsCount: number;
+  operator: string;
+  state: DeliveryState;
+  detail: string | null;
+  createdAt: number;
+  submittedAt: number | null;
+  doneAt: number | null;
+  sender: string;
+  sendKind: SendKind;
+  scheduled: boolean;
+}
+
+export interface SendRecord {
+  id: number;
+  accountId: number;
+  kind: SendKind;
+  sender: string;
+  scheduledAt: number | null;
+  totalNumbers: number;
+  invalidNumbers: number;
+  blockedNumbers: number;
+  smsCost: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** A state change the pipeline made; events (webhooks) are derived from these. */
+export interface Transition {
+  messageId: number;
+  keyId: number;
+  state: DeliveryState;
+}
+
+export interface MessageStore {
+  /** `count` unused ids from the one id space of sends and messages, ascending. */
+  allocateIds(count: number): Promise<number[]>;
+  insertSend(id: number, send: NewSend): Promise<void>;
+  insertMessages(send: { id: number; accountId: number; keyId: number; sandbox: boolean; createdAt: number; dueAt: number; priority: number }, ids: readonly number[], messages: readonly NewMessage[]): Promise<void>;
+  /** Recipients the account recorded since an instant, counted up to `cap`. */
+  recipientsSince(accountId: number, since: number, cap: number): Promise<number>;
+  /** Claims due queued messages (priority first), leasing them until `leaseUntil`. */
+  claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]>;
+  /** Returns messages whose lease ran out (a worker died mid-submit) to the queue. */
+  requeueExpiredLeases(now: number): Promise<number>;
+  markSent(messageId: number, carrier: string, carrierMessageIds: readonly string[], now: number): Promise<Transition[]>;
+  markRetry(messageId: number, dueAt: number, detail: string): Promise<void>;
+  markFailed(messageId: number, detail: string, now: number): Promise<Transition | null>;
+  /** Applies a delivery report; an unknown carrier id is kept until its message is known. */
+  applyReport(report: CarrierReport, now: number): Promise<Transition | 'unmatched' | null>;
+  /** Applies kept reports whose message has become known since. */
+  retryUnmatchedReports(now: number): Promise<Transition[]>;
+  /** Messages sent to a carrier and still waiting for a report (for a carrier that can replay reports). */
+  awaitingReports(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]>;
+  findMessage(id: number, accountId: number): Promise<MessageRecord | null>;
+  findSend(id: number, accountId: number): Promise<SendRecord | null>;
+  findIdempotent(accountId: number, key: string): Promise<{ requestHash: string; response: string; createdAt: number } | null>;
+  saveIdempotent(accountId: number, key: string, requestHash: string, response: string, now: number): Promise<boolean>;
+}
+
+export type { FinalState };
