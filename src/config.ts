@@ -61,6 +61,7 @@ export const optionSpecs = {
   },
   requestsPerSecond: { flag: 'requests-per-second', description: 'general request rate per API key (0 turns it off)', default: 100, parse: integer(0, 1_000_000) },
   logLevel: { flag: 'log-level', description: 'pino log level', default: 'info', parse: logLevel },
+  worker: { flag: 'worker', description: 'run the delivery worker (dispatcher) in this process', default: true, parse: bool },
   demo: { flag: 'demo', description: 'create a demo account and sandbox key on first start with an empty store', default: true, parse: bool },
 } satisfies Record<string, OptionSpec<unknown>>;
 

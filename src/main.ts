@@ -16,11 +16,20 @@ import { AccountQueries } from './services/account-queries.js';
 import { AdminService } from './services/admin.js';
 import type { Services } from './services/services.js';
 import { buildApp } from './http/app.js';
+import { SendService } from './services/send-service.js';
+import { StatusQueries } from './services/status-queries.js';
+import { WakeSignal } from './jobs/wake-signal.js';
+import { Dispatcher, defaultDispatcherOptions } from './jobs/dispatcher.js';
+import type { DispatcherOptions } from './jobs/dispatcher.js';
+import { SimulatorCarrier } from './adapters/carriers/simulator/simulator-carrier.js';
 
 export interface Runtime {
   store: KyselyStore;
   services: Services;
   admin: AdminService;
+  clock: Clock;
+  /** Wakes this process's dispatcher when a send is committed. */
+  dispatchWake: WakeSignal;
   close(): Promise<void>;
 }
 
@@ -38,12 +47,15 @@ export async function openRuntime(location: StoreLocation, clock: Clock = system
     throw error;
   }
   const store = KyselyStore.open(handle);
+  const dispatchWake = new WakeSignal();
   const services: Services = {
     clock,
     auth: new AuthService(store, clock),
     accounts: new AccountQueries(store),
+    sends: new SendService(store, clock, () => dispatchWake.notify()),
+    status: new StatusQueries(store.messages),
   };
-  return { store, services, admin: new AdminService(store, clock), close: () => store.close() };
+  return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, close: () => store.close() };
 }
 
 export function createLogger(level: string): Logger {
@@ -62,4 +74,25 @@ export async function createHttp(runtime: Runtime, config: Config, logger: Logge
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
   });
+}
+
+/**
+ * The delivery worker of this process: the configured carrier for live keys and the
+ * built-in simulator for sandbox keys (and for live keys unless another carrier is set).
+ */
+export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simDelayMs'>, logger: Logger, options: Partial<DispatcherOptions> = {}): Promise<Dispatcher> {
+  const simulator = new SimulatorCarrier(config.simDelayMs, runtime.clock);
+  const dispatcher = new Dispatcher(
+    runtime.store.messages,
+    { live: simulator, sandbox: simulator },
+    runtime.clock,
+    logger,
+    { ...defaultDispatcherOptions, ...options },
+    () => undefined,
+    runtime.dispatchWake,
+  );
+  await dispatcher.start();
+  // The simulator keeps nothing: reports it owed before a restart are owed again.
+  simulator.replay(await runtime.store.messages.awaitingReports(simulator.name, 1_000_000));
+  return dispatcher;
 }

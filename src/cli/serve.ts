@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { createHttp, createLogger, openRuntime, storeLocation } from '../main.js';
+import { createHttp, createLogger, openRuntime, startDelivery, storeLocation } from '../main.js';
 import type { Runtime } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
 
@@ -52,6 +52,7 @@ export async function serve(config: Config): Promise<void> {
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (config.demo) await createDemo(runtime, address);
+  const dispatcher = config.worker ? await startDelivery(runtime, config, logger) : null;
   logger.info({ address }, `haberci ready on ${address}`);
 
   let stopping = false;
@@ -61,6 +62,8 @@ export async function serve(config: Config): Promise<void> {
     logger.info({ signal }, 'stopping: no new requests, finishing the ones in flight');
     // close() stops accepting connections and waits for in-flight requests to finish.
     await app.close();
+    // Submits in flight finish and their outcomes are stored before the store closes.
+    await dispatcher?.stop();
     await runtime.close();
     logger.info('stopped');
     logger.flush();

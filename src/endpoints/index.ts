@@ -2,6 +2,8 @@ import type { Endpoint } from './endpoint.js';
 import { authPostCheck } from './auth.post.check.js';
 import { balance } from './balance.js';
 import { senderidCheck } from './senderid.check.js';
+import { smsSend } from './sms.send.js';
+import { smsStatus } from './sms.status.js';
 
 /** The endpoint table: routing, auth, validation and the shared tests are built from it. */
-export const endpoints: readonly Endpoint[] = [authPostCheck, balance, senderidCheck];
+export const endpoints: readonly Endpoint[] = [authPostCheck, balance, senderidCheck, smsSend, smsStatus];

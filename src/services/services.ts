@@ -1,10 +1,14 @@
 import type { AuthService } from './auth.js';
 import type { AccountQueries } from './account-queries.js';
 import type { Clock } from '../ports/clock.js';
+import type { SendService } from './send-service.js';
+import type { StatusQueries } from './status-queries.js';
 
 /** What endpoint handlers may use. Built in main.ts. */
 export interface Services {
   clock: Clock;
   auth: AuthService;
   accounts: AccountQueries;
+  sends: SendService;
+  status: StatusQueries;
 }

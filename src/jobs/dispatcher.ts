@@ -1,0 +1,163 @@
+import type { Logger } from 'pino';
+import type { Carrier, CarrierListener, CarrierReport, InboundSms, SubmitOutcome } from '../ports/carrier.js';
+import type { Clock } from '../ports/clock.js';
+import type { ClaimedMessage, MessageStore, Transition } from '../ports/message-store.js';
+import { WakeSignal } from './wake-signal.js';
+
+export interface DispatcherOptions {
+  /** Messages claimed per store round trip. */
+  batchSize: number;
+  /** Submits awaiting the carrier's answer at once. */
+  maxInFlight: number;
+  /** A claimed message returns to the queue if its worker has not settled it by then. */
+  leaseMs: number;
+  /** Poll interval when the queue is empty (another process may add work). */
+  idleMs: number;
+  retryBaseMs: number;
+  retryMaxMs: number;
+  /** A message refused this many times in a row for passing reasons is failed. */
+  maxAttempts: number;
+  maintenanceMs: number;
+}
+
+export const defaultDispatcherOptions: DispatcherOptions = {
+  batchSize: 200,
+  maxInFlight: 400,
+  leaseMs: 60_000,
+  idleMs: 200,
+  retryBaseMs: 1_000,
+  retryMaxMs: 60_000,
+  maxAttempts: 500,
+  maintenanceMs: 2_000,
+};
+
+export interface CarrierRoutes {
+  live: Carrier;
+  /** Sandbox keys' messages never reach a real carrier. */
+  sandbox: Carrier;
+}
+
+/** Backoff for passing refusals: doubling from the base, capped. */
+export function retryDelay(attempt: number, options: Pick<DispatcherOptions, 'retryBaseMs' | 'retryMaxMs'>, hintMs?: number): number {
+  const exp = options.retryBaseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 20);
+  return Math.max(hintMs ?? 0, Math.min(exp, options.retryMaxMs));
+}
+
+/**
+ * Claims due messages from the store and submits them; the store is the queue, so several
+ * dispatchers (processes) can run side by side and a restart loses nothing. A message whose
+ * submit was in flight when its worker died is submitted again when its lease runs out: that
+ * window (at most `maxInFlight` messages per dead worker) bounds duplicates.
+ */
+export class Dispatcher implements CarrierListener {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private inFlight = 0;
+  private readonly settled = new WakeSignal();
+  private lastMaintenance = 0;
+
+  constructor(
+    private readonly store: MessageStore,
+    private readonly carriers: CarrierRoutes,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly options: DispatcherOptions = defaultDispatcherOptions,
+    private readonly onTransitions: (t: Transition[]) => void = () => undefined,
+    readonly wake: WakeSignal = new WakeSignal(),
+  ) {}
+
+  async start(): Promise<void> {
+    const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
+    for (const c of carriers) await c.start(this);
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake.notify();
+    await this.loop;
+    while (this.inFlight > 0) await this.settled.wait(50);
+    const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
+    for (const c of carriers) await c.stop();
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        if (this.clock.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
+        const started = await this.fill();
+        if (started === 0) await this.wake.wait(this.options.idleMs);
+      } catch (error) {
+        this.log.error({ err: error }, 'dispatcher: store error; retrying shortly');
+        await this.wake.wait(this.options.idleMs * 5);
+      }
+    }
+  }
+
+  /** Claims up to the free window and starts submitting; returns how many were claimed. */
+  private async fill(): Promise<number> {
+    while (this.inFlight >= this.options.maxInFlight) await this.settled.wait(1000);
+    const room = Math.min(this.options.batchSize, this.options.maxInFlight - this.inFlight);
+    const now = this.clock.now();
+    const claimed = await this.store.claimDue(now, room, now + this.options.leaseMs);
+    for (const m of claimed) {
+      this.inFlight += 1;
+      void this.submit(m).finally(() => {
+        this.inFlight -= 1;
+        this.settled.notify();
+      });
+    }
+    return claimed.length;
+  }
+
+  /** Claims and submits one batch and waits until every submit is settled (for tests and tools). */
+  async runOnce(): Promise<number> {
+    const now = this.clock.now();
+    const claimed = await this.store.claimDue(now, this.options.batchSize, now + this.options.leaseMs);
+    await Promise.all(claimed.map((m) => this.submit(m)));
+    return claimed.length;
+  }
+
+  async maintain(): Promise<void> {
+    this.lastMaintenance = this.clock.now();
+    const requeued = await this.store.requeueExpiredLeases(this.clock.now());
+    if (requeued > 0) this.log.warn({ requeued }, 'dispatcher: leases ran out; messages returned to the queue');
+    const transitions = await this.store.retryUnmatchedReports(this.clock.now());
+    if (transitions.length > 0) this.onTransitions(transitions);
+  }
+
+  private async submit(m: ClaimedMessage): Promise<void> {
+    const carrier = m.sandbox ? this.carriers.sandbox : this.carriers.live;
+    let outcome: SubmitOutcome;
+    try {
+      outcome = await carrier.submit({ messageId: m.id, to: m.recipient, from: m.sender, text: m.text, lang: m.lang });
+    } catch (error) {
+      outcome = { kind: 'retry', reason: error instanceof Error ? error.message : 'carrier error' };
+    }
+    const now = this.clock.now();
+    try {
+      if (outcome.kind === 'accepted') {
+        this.onTransitions(await this.store.markSent(m.id, carrier.name, outcome.carrierMessageIds, now));
+      } else if (outcome.kind === 'rejected' || m.attempts >= this.options.maxAttempts) {
+        const detail = outcome.kind === 'rejected' ? `Rejected by the operator: ${outcome.reason}` : `Not submitted after ${m.attempts} attempts: ${outcome.reason}`;
+        const t = await this.store.markFailed(m.id, detail, now);
+        if (t) this.onTransitions([t]);
+      } else {
+        await this.store.markRetry(m.id, now + retryDelay(m.attempts, this.options, outcome.afterMs), `Waiting to retry: ${outcome.reason}`);
+      }
+    } catch (error) {
+      // The lease brings the message back if this write did not happen.
+      this.log.error({ err: error, messageId: m.id }, 'dispatcher: could not record a submit outcome');
+    }
+  }
+
+  async onReport(report: CarrierReport): Promise<void> {
+    const t = await this.store.applyReport(report, this.clock.now());
+    if (t && t !== 'unmatched') this.onTransitions([t]);
+  }
+
+  async onInbound(message: InboundSms): Promise<void> {
+    this.log.info({ from: message.from, to: message.to }, 'inbound message received (not routed yet)');
+  }
+}
