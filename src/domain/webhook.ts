@@ -1,0 +1,145 @@
+/**
+ * Webhook events as the receiver sees them (spec, Events): the JSON body, its signature,
+ * its headers, and when a failed attempt is tried again. Pure: the attempt time and the
+ * randomness of the backoff jitter come in as parameters.
+ */
+// node:crypto is used only for HMAC, a pure computation with no I/O, so it is allowed here.
+import { createHmac } from 'node:crypto';
+
+export type WebhookEventType = 'sms.sent' | 'sms.delivered' | 'sms.failed' | 'otp.verified' | 'key.test' | 'sms.received';
+
+/** `data.status` of the spec. */
+export type WebhookStatus = 'sent' | 'delivered' | 'failed';
+
+export interface WebhookEvent {
+  /** Stable across every attempt of one event, so receivers can drop duplicates. */
+  eventId: string;
+  eventType: WebhookEventType;
+  /** Our message id. Absent only for key.test, which concerns no message (sent as 0). */
+  smsId?: number;
+  /** Used for event types that do not name a status themselves (otp.verified). */
+  status?: WebhookStatus;
+  /** Additive fields of `data` (for example the inbound text of sms.received). */
+  extra?: Readonly<Record<string, unknown>>;
+}
+
+/** The spec's default number of attempts (first try included). */
+export const DEFAULT_WEBHOOK_ATTEMPTS = 5;
+
+export const WEBHOOK_USER_AGENT = 'haberci-webhooks/1';
+
+const impliedStatus: Partial<Record<WebhookEventType, WebhookStatus>> = {
+  'sms.sent': 'sent',
+  'sms.delivered': 'delivered',
+  'sms.failed': 'failed',
+};
+
+/** ISO 8601 in UTC with milliseconds, the form of both `timestamp` and X-Service-Timestamp. */
+export function webhookTimestamp(attemptTime: number): string {
+  return new Date(attemptTime).toISOString();
+}
+
+/**
+ * The exact JSON body of one attempt. The timestamp is the time of this attempt, so the
+ * body is rebuilt for every attempt and a receiver's freshness check covers signed data;
+ * `event_id` stays the same across attempts.
+ *
+ * Invariants: for sms.* events `data.status` always agrees with `event_type` (the event
+ * type wins over a conflicting `status`); key.test never carries a status; `sms_id` is
+ * always an integer (the spec lists it without an "absent" case), 0 when no message is
+ * concerned; `extra` cannot replace `sms_id` or `status`.
+ */
+export function buildPayload(event: WebhookEvent, attemptTime: number): string {
+  const smsId = event.smsId ?? 0;
+  if (!Number.isSafeInteger(smsId)) throw new RangeError(`sms_id must be an integer, got ${smsId}`);
+  const status = event.eventType === 'key.test' ? undefined : (impliedStatus[event.eventType] ?? event.status);
+  const data: Record<string, unknown> = { ...event.extra, sms_id: smsId };
+  if (status === undefined) delete data.status;
+  else data.status = status;
+  return JSON.stringify({
+    event_type: event.eventType,
+    event_id: event.eventId,
+    timestamp: webhookTimestamp(attemptTime),
+    data,
+  });
+}
+
+/** `sha256=<lowercase hex HMAC-SHA256 of the raw UTF-8 body, keyed with the secret>`. */
+export function sign(body: string, secret: string): string {
+  return 'sha256=' + createHmac('sha256', secret).update(body, 'utf8').digest('hex');
+}
+
+/** An empty secret counts as no secret, as in the key settings (`webhook_secret_set`). */
+export function hasSecret(secret: string | null): secret is string {
+  return secret !== null && secret !== '';
+}
+
+/**
+ * Request headers of one attempt. `timestamp` must be the body's `timestamp`: the header
+ * is not signed on its own, so receivers are told to trust the (signed) body's copy.
+ */
+export function headersFor(body: string, timestamp: string, secret: string | null): Record<string, string> {
+  const headers: Record<string, string> = {
+    'Content-Type': 'application/json',
+    'User-Agent': WEBHOOK_USER_AGENT,
+    'X-Service-Timestamp': timestamp,
+  };
+  if (hasSecret(secret)) headers['X-Service-Signature'] = sign(body, secret);
+  return headers;
+}
+
+/** Body and headers of one attempt, built together so the two timestamps cannot differ. */
+export function buildAttempt(
+  event: WebhookEvent,
+  attemptTime: number,
+  secret: string | null,
+): { body: string; headers: Record<string, string> } {
+  const body = buildPayload(event, attemptTime);
+  return { body, headers: headersFor(body, webhookTimestamp(attemptTime), secret) };
+}
+
+export interface BackoffOptions {
+  /** Nominal delay after the first failed attempt; doubles after each further failure. */
+  baseMs?: number;
+  /** Upper bound of the nominal delay. */
+  capMs?: number;
+}
+
+export const DEFAULT_BACKOFF = { baseMs: 10_000, capMs: 3_600_000 } as const;
+
+/** Nominal (un-jittered) delay after failed attempt number `attemptNumber` (1-based). */
+function nominalDelay(attemptNumber: number, options: BackoffOptions): number {
+  const base = options.baseMs ?? DEFAULT_BACKOFF.baseMs;
+  const cap = options.capMs ?? DEFAULT_BACKOFF.capMs;
+  const exponent = Math.min(Math.max(attemptNumber, 1) - 1, 52);
+  return Math.min(cap, base * 2 ** exponent);
+}
+
+/**
+ * Delay before the next attempt, after attempt `attemptNumber` (1-based) failed.
+ * Exponential backoff with "equal jitter": half the nominal delay is fixed, the other half
+ * random, so retries of many events spread out while each retry still waits at least half
+ * its nominal delay (the schedule stays describable to receivers). `random` returns [0, 1).
+ */
+export function nextAttemptDelay(attemptNumber: number, random: () => number, options: BackoffOptions = {}): number {
+  const nominal = nominalDelay(attemptNumber, options);
+  const half = nominal / 2;
+  return Math.floor(half + random() * half);
+}
+
+export interface ScheduledRetry {
+  /** The attempt this delay leads to (2 for the first retry). */
+  attempt: number;
+  minDelayMs: number;
+  maxDelayMs: number;
+}
+
+/** The retry delays of `attempts` attempts in all (first try included), for documentation. */
+export function retrySchedule(attempts: number = DEFAULT_WEBHOOK_ATTEMPTS, options: BackoffOptions = {}): ScheduledRetry[] {
+  const out: ScheduledRetry[] = [];
+  for (let failed = 1; failed < attempts; failed++) {
+    const nominal = nominalDelay(failed, options);
+    out.push({ attempt: failed + 1, minDelayMs: Math.floor(nominal / 2), maxDelayMs: nominal });
+  }
+  return out;
+}
