@@ -16,6 +16,8 @@ export type StoreLocation =
 export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
+  /** PostgreSQL schema the store lives in, when not the default. */
+  schema?: string;
   close(): Promise<void>;
 }
 
@@ -42,13 +44,18 @@ export function openDb(location: StoreLocation): Db {
   const options = location.schema ? `-c search_path=${location.schema}` : undefined;
   const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10, options });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  return { db, dialect: 'postgres', schema: location.schema, close: () => db.destroy() };
 }
 
 export class MigrationError extends Error {}
 
 export async function migrate(handle: Db): Promise<void> {
-  const migrator = new Migrator({ db: handle.db, provider: migrationProvider(handle.dialect) });
+  // The migration tables live beside the store's own, not in whichever schema has them first.
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: migrationProvider(handle.dialect),
+    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';

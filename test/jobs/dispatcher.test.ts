@@ -1,0 +1,123 @@
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import pino from 'pino';
+import { Dispatcher, defaultDispatcherOptions, retryDelay } from '../../src/jobs/dispatcher.js';
+import { openRuntime } from '../../src/main.js';
+import type { Runtime } from '../../src/main.js';
+import { FixedClock, systemClock } from '../../src/ports/clock.js';
+import { defaultKeySettings } from '../../src/services/admin.js';
+import { testDialects } from '../helpers/dialects.js';
+import { RecordingCarrier } from '../helpers/recording-carrier.js';
+import type { StoreLocation } from '../../src/adapters/store/database.js';
+
+const silent = pino({ level: 'silent' });
+
+/** Queues `count` messages of one send straight through the send service's store path. */
+async function queueMessages(runtime: Runtime, count: number): Promise<number[]> {
+  const account = await runtime.admin.createAccount({ name: 'A', balanceMain: count * 2, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+  const key = await runtime.admin.createKey(account.id, defaultKeySettings);
+  const ids = await runtime.store.messages.allocateIds(count + 1);
+  const [sendId = 0, ...messageIds] = ids;
+  const now = runtime.clock.now();
+  await runtime.store.messages.insertSend(sendId, { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'ACME', text: 'hello', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now });
+  await runtime.store.messages.insertMessages(
+    { id: sendId, accountId: account.id, keyId: key.id, sandbox: false, createdAt: now, dueAt: now, priority: 0 },
+    messageIds,
+    messageIds.map((_, i) => ({ recipient: `9053212${String(i).padStart(5, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })),
+  );
+  return messageIds;
+}
+
+async function drain(dispatcher: Dispatcher): Promise<void> {
+  while ((await dispatcher.runOnce()) > 0) {
+    /* keep claiming until the queue is empty */
+  }
+}
+
+describe('dispatcher', () => {
+  it('backs off exponentially with a cap and honours a carrier hint', () => {
+    const o = { retryBaseMs: 1000, retryMaxMs: 60_000 };
+    assert.deepEqual([1, 2, 3, 4, 7, 8, 30].map((a) => retryDelay(a, o)), [1000, 2000, 4000, 8000, 60_000, 60_000, 60_000]);
+    assert.equal(retryDelay(1, o, 5000), 5000);
+  });
+
+  for (const dialect of testDialects()) {
+    describe(dialect.name, { skip: dialect.skipReason ?? undefined }, () => {
+      after(() => dialect.cleanup());
+
+      it('retries passing refusals with backoff and fails permanent ones, never losing a message', async () => {
+        const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
+        const runtime = await openRuntime(await dialect.location(), clock);
+        try {
+          const ids = await queueMessages(runtime, 3);
+          const [retried = 0, rejected = 0] = ids;
+          const carrier = new RecordingCarrier('rec', (m, attempt) => {
+            if (m.messageId === retried && attempt < 3) return { kind: 'retry', reason: 'throttled' };
+            if (m.messageId === rejected) return { kind: 'rejected', reason: 'ESME_RINVDSTADR' };
+            return { kind: 'accepted', carrierMessageIds: [] };
+          });
+          const d = new Dispatcher(runtime.store.messages, { live: carrier, sandbox: carrier }, clock, silent, { ...defaultDispatcherOptions, retryBaseMs: 1000 });
+          await carrier.start(d);
+          assert.equal(await d.runOnce(), 3);
+          assert.equal(await d.runOnce(), 0, 'the retried message waits for its backoff');
+          clock.advance(1000);
+          assert.equal(await d.runOnce(), 1);
+          clock.advance(2000);
+          assert.equal(await d.runOnce(), 1);
+          const states = await Promise.all(ids.map(async (id) => (await runtime.store.messages.findMessage(id, 1))?.state));
+          assert.deepEqual(states, ['sent', 'failed', 'sent']);
+          assert.equal(carrier.submitted.filter((m) => m.messageId === retried).length, 3);
+        } finally {
+          await runtime.close();
+        }
+      });
+
+      it('returns a message whose worker died mid-submit to the queue when its lease runs out', async () => {
+        const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
+        const runtime = await openRuntime(await dialect.location(), clock);
+        try {
+          const [id = 0] = await queueMessages(runtime, 1);
+          // A worker claims and then "dies": nothing settles the claim.
+          assert.equal((await runtime.store.messages.claimDue(clock.now(), 10, clock.now() + 60_000)).length, 1);
+          const carrier = new RecordingCarrier();
+          const d = new Dispatcher(runtime.store.messages, { live: carrier, sandbox: carrier }, clock, silent);
+          assert.equal(await d.runOnce(), 0);
+          clock.advance(60_000);
+          await d.maintain();
+          assert.equal(await d.runOnce(), 1);
+          assert.equal((await runtime.store.messages.findMessage(id, 1))?.state, 'sent');
+        } finally {
+          await runtime.close();
+        }
+      });
+    });
+  }
+
+  const pg = testDialects().find((d) => d.name === 'postgres');
+  if (pg) {
+    describe('two dispatchers on one PostgreSQL store', { skip: pg.skipReason ?? undefined }, () => {
+      after(() => pg.cleanup());
+      it('submits every message exactly once', async () => {
+        const location: StoreLocation = await pg.location();
+        const first = await openRuntime(location, systemClock);
+        const second = await openRuntime(location, systemClock);
+        try {
+          const ids = await queueMessages(first, 3000);
+          const a = new RecordingCarrier('a');
+          const b = new RecordingCarrier('b');
+          const options = { ...defaultDispatcherOptions, batchSize: 50 };
+          const da = new Dispatcher(first.store.messages, { live: a, sandbox: a }, systemClock, silent, options);
+          const db = new Dispatcher(second.store.messages, { live: b, sandbox: b }, systemClock, silent, options);
+          await Promise.all([drain(da), drain(db)]);
+          const submitted = [...a.submitted, ...b.submitted].map((m) => m.messageId);
+          assert.equal(submitted.length, ids.length, 'no message submitted twice');
+          assert.deepEqual([...new Set(submitted)].sort((x, y) => x - y), ids);
+          assert.ok(a.submitted.length > 0 && b.submitted.length > 0, `both dispatchers worked (${a.submitted.length} / ${b.submitted.length})`);
+        } finally {
+          await first.close();
+          await second.close();
+        }
+      });
+    });
+  }
+});
