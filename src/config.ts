@@ -61,6 +61,12 @@ export const optionSpecs = {
   },
   requestsPerSecond: { flag: 'requests-per-second', description: 'general request rate per API key (0 turns it off)', default: 100, parse: integer(0, 1_000_000) },
   logLevel: { flag: 'log-level', description: 'pino log level', default: 'info', parse: logLevel },
+  leaseMs: {
+    flag: 'lease-ms',
+    description: 'how long a claimed message may stay unsettled before another worker takes it again (longer than the slowest submit)',
+    default: 60_000,
+    parse: integer(1000, 3_600_000),
+  },
   worker: { flag: 'worker', description: 'run the delivery worker (dispatcher) in this process', default: true, parse: bool },
   demo: { flag: 'demo', description: 'create a demo account and sandbox key on first start with an empty store', default: true, parse: bool },
 } satisfies Record<string, OptionSpec<unknown>>;

@@ -80,14 +80,14 @@ export async function createHttp(runtime: Runtime, config: Config, logger: Logge
  * The delivery worker of this process: the configured carrier for live keys and the
  * built-in simulator for sandbox keys (and for live keys unless another carrier is set).
  */
-export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simDelayMs'>, logger: Logger, options: Partial<DispatcherOptions> = {}): Promise<Dispatcher> {
+export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simDelayMs' | 'leaseMs'>, logger: Logger, options: Partial<DispatcherOptions> = {}): Promise<Dispatcher> {
   const simulator = new SimulatorCarrier(config.simDelayMs, runtime.clock);
   const dispatcher = new Dispatcher(
     runtime.store.messages,
     { live: simulator, sandbox: simulator },
     runtime.clock,
     logger,
-    { ...defaultDispatcherOptions, ...options },
+    { ...defaultDispatcherOptions, leaseMs: config.leaseMs, ...options },
     () => undefined,
     runtime.dispatchWake,
   );

@@ -53,7 +53,8 @@ export async function serve(config: Config): Promise<void> {
   }
   if (config.demo) await createDemo(runtime, address);
   const dispatcher = config.worker ? await startDelivery(runtime, config, logger) : null;
-  logger.info({ address }, `haberci ready on ${address}`);
+  // The ready line is written whatever the log level: scripts wait for it.
+  logger.child({}, { level: 'info' }).info({ address }, `haberci ready on ${address}`);
 
   let stopping = false;
   const stop = async (signal: string): Promise<void> => {

@@ -1,0 +1,43 @@
+import { spawn, execFile } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { promisify } from 'node:util';
+import { resolve } from 'node:path';
+
+const run = promisify(execFile);
+export const binPath = resolve('bin/haberci');
+
+/** A real `haberci serve` child process, started on an ephemeral port. */
+export interface ServerProcess {
+  child: ChildProcess;
+  url: string;
+  output(): string;
+  exited: Promise<number | null>;
+}
+
+export async function startServer(args: string[], env: Record<string, string> = {}, timeoutMs = 15_000): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [binPath, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
+  child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
+  const exited = new Promise<number | null>((res) => child.on('exit', (code) => res(code)));
+  const started = Date.now();
+  while (Date.now() - started < timeoutMs) {
+    const m = /haberci ready on (http:\/\/[^"\s]+)/.exec(out);
+    if (m?.[1]) return { child, url: m[1], output: () => out, exited };
+    if (child.exitCode !== null) break;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`server did not become ready:\n${out}`);
+}
+
+/** Runs `haberci admin ...` and parses its JSON answer. */
+export async function admin(args: string[]): Promise<Record<string, unknown>> {
+  const { stdout } = await run(process.execPath, [binPath, 'admin', ...args]);
+  return JSON.parse(stdout) as Record<string, unknown>;
+}
+
+export async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
