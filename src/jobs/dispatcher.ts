@@ -3,6 +3,7 @@ import type { Carrier, CarrierListener, CarrierReport, InboundSms, SubmitOutcome
 import type { Clock } from '../ports/clock.js';
 import type { ClaimedMessage, MessageStore, Transition } from '../ports/message-store.js';
 import { WakeSignal } from './wake-signal.js';
+import { MicroBatcher } from './micro-batcher.js';
 
 export interface DispatcherOptions {
   /** Messages claimed per store round trip. */
@@ -55,6 +56,11 @@ export class Dispatcher implements CarrierListener {
   private inFlight = 0;
   private readonly settled = new WakeSignal();
   private lastMaintenance = 0;
+  /** Submit outcomes and reports are written a batch per transaction. */
+  private readonly sent = new MicroBatcher((items: { messageId: number; carrier: string; carrierMessageIds: readonly string[] }[]) =>
+    this.store.markSentMany(items, this.clock.now()),
+  );
+  private readonly reports = new MicroBatcher((items: CarrierReport[]) => this.store.applyReports(items, this.clock.now()));
 
   constructor(
     private readonly store: MessageStore,
@@ -138,7 +144,7 @@ export class Dispatcher implements CarrierListener {
     const now = this.clock.now();
     try {
       if (outcome.kind === 'accepted') {
-        this.onTransitions(await this.store.markSent(m.id, carrier.name, outcome.carrierMessageIds, now));
+        this.onTransitions(await this.sent.add({ messageId: m.id, carrier: carrier.name, carrierMessageIds: outcome.carrierMessageIds }));
       } else if (outcome.kind === 'rejected' || m.attempts >= this.options.maxAttempts) {
         const detail = outcome.kind === 'rejected' ? `Rejected by the operator: ${outcome.reason}` : `Not submitted after ${m.attempts} attempts: ${outcome.reason}`;
         const t = await this.store.markFailed(m.id, detail, now);
@@ -153,7 +159,7 @@ export class Dispatcher implements CarrierListener {
   }
 
   async onReport(report: CarrierReport): Promise<void> {
-    const t = await this.store.applyReport(report, this.clock.now());
+    const t = await this.reports.add(report);
     if (t && t !== 'unmatched') this.onTransitions([t]);
   }
 

@@ -93,10 +93,13 @@ export interface MessageStore {
   /** Returns messages whose lease ran out (a worker died mid-submit) to the queue. */
   requeueExpiredLeases(now: number): Promise<number>;
   markSent(messageId: number, carrier: string, carrierMessageIds: readonly string[], now: number): Promise<Transition[]>;
+  /** markSent for many messages in one transaction; one list of transitions per item. */
+  markSentMany(items: readonly { messageId: number; carrier: string; carrierMessageIds: readonly string[] }[], now: number): Promise<Transition[][]>;
   markRetry(messageId: number, dueAt: number, detail: string): Promise<void>;
   markFailed(messageId: number, detail: string, now: number): Promise<Transition | null>;
   /** Applies a delivery report; an unknown carrier id is kept until its message is known. */
   applyReport(report: CarrierReport, now: number): Promise<Transition | 'unmatched' | null>;
+  applyReports(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]>;
   /** Applies kept reports whose message has become known since. */
   retryUnmatchedReports(now: number): Promise<Transition[]>;
   /** Messages sent to a carrier and still waiting for a report (for a carrier that can replay reports). */

@@ -77,12 +77,15 @@ export interface AccountStore {
   updateAccount(id: number, patch: AccountPatch): Promise<Account | null>;
   /** Adds (or with a negative amount, takes) balance through the ledger, in one transaction. */
   adjustBalance(id: number, bucket: BalanceBucket, delta: number, reason: string, reference: string | null, now: number): Promise<Account | 'insufficient' | null>;
+  /** Takes `amount` through the ledger if the balance covers it; call inside the paying transaction. */
+  charge(id: number, bucket: BalanceBucket, amount: number, reason: string, reference: string, now: number): Promise<boolean>;
 }
 
 export interface SenderIdStore {
   addSenderId(accountId: number, title: string, status: SenderId['status'], now: number): Promise<SenderId>;
   /** Approved sender IDs of an account, newest first. */
   approvedSenderIds(accountId: number): Promise<SenderId[]>;
+  hasApprovedSender(accountId: number, title: string): Promise<boolean>;
 }
 
 export interface KeyStore {

@@ -59,8 +59,7 @@ export class SendService {
   ) {}
 
   async isApprovedSender(accountId: number, title: string): Promise<boolean> {
-    const ids = await this.store.approvedSenderIds(accountId);
-    return ids.some((s) => s.title === title);
+    return this.store.hasApprovedSender(accountId, title);
   }
 
   /** The account's per-minute limit: recipients recorded in the last 60 s, sliding. */
@@ -103,10 +102,10 @@ export class SendService {
           ['international', international],
         ] as const) {
           if (amount === 0) continue;
-          const charged = await store.adjustBalance(caller.account.id, bucket, -amount, `${plan.kind} send`, `send:${sendId}`, now);
+          const charged = await store.charge(caller.account.id, bucket, amount, `${plan.kind} send`, `send:${sendId}`, now);
           // Throwing rolls back the whole transaction, including a charge already made to
           // the other balance.
-          if (charged === 'insufficient') throw new InsufficientBalance();
+          if (!charged) throw new InsufficientBalance();
         }
         await store.messages.insertSend(sendId, {
           accountId: caller.account.id,

@@ -3,6 +3,7 @@ import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
 import type { Dialect } from './migrations.js';
@@ -29,6 +30,26 @@ export function sqliteFileIn(dataDir: string): string {
   return join(resolve(dataDir), 'haberci.sqlite');
 }
 
+/**
+ * Kysely prepares every query afresh; parsing SQL is a large share of a query's cost on
+ * SQLite, so prepared statements are kept by their text (bounded, cleared when full).
+ */
+function withStatementCache(sqlite: BetterSqlite3.Database, limit = 2000): SqliteDatabase {
+  const cache = new Map<string, SqliteStatement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(text: string): SqliteStatement {
+      let statement = cache.get(text);
+      if (!statement) {
+        statement = sqlite.prepare(text);
+        if (cache.size >= limit) cache.clear();
+        cache.set(text, statement);
+      }
+      return statement;
+    },
+  };
+}
+
 export function openDb(location: StoreLocation): Db {
   if (location.dialect === 'sqlite') {
     const sqlite = new BetterSqlite3(location.file);
@@ -38,7 +59,7 @@ export function openDb(location: StoreLocation): Db {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
     return { db, dialect: 'sqlite', close: () => db.destroy() };
   }
   const options = location.schema ? `-c search_path=${location.schema}` : undefined;

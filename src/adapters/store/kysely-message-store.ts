@@ -9,6 +9,16 @@ import type { PartState } from '../../domain/delivery-state.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
+export interface SentItem {
+  messageId: number;
+  carrier: string;
+  carrierMessageIds: readonly string[];
+}
+
+function toReport(r: { carrier_message_id: string; state: CarrierReport['status']; detail: string | null; done_at: number | null }): CarrierReport {
+  return { carrierMessageId: r.carrier_message_id, status: r.state, detail: r.detail ?? undefined, doneAt: r.done_at === null ? undefined : Number(r.done_at) };
+}
+
 /** Rows per multi-row INSERT: well inside SQLite's and PostgreSQL's bound-parameter limits. */
 const insertChunk = 1000;
 
@@ -163,33 +173,52 @@ export class KyselyMessageStore implements MessageStore {
   }
 
   async markSent(messageId: number, carrier: string, carrierMessageIds: readonly string[], now: number): Promise<Transition[]> {
+    return (await this.markSentMany([{ messageId, carrier, carrierMessageIds }], now))[0] ?? [];
+  }
+
+  async markSentMany(items: readonly SentItem[], now: number): Promise<Transition[][]> {
+    if (items.length === 0) return [];
     return this.inTransaction(async (self) => {
-      const updated = await self.db
-        .updateTable('messages')
-        .set({ state: 'sent', carrier, submitted_at: now, lease_until: null, detail: null })
-        .where('id', '=', messageId)
-        .where('state', '=', 'submitting')
-        .returning('key_id')
-        .executeTakeFirst();
-      if (carrierMessageIds.length > 0) {
+      const sentKeys = new Map<number, number>();
+      for (const carrier of new Set(items.map((i) => i.carrier))) {
+        const rows = await self.db
+          .updateTable('messages')
+          .set({ state: 'sent', carrier, submitted_at: now, lease_until: null, detail: null })
+          .where(
+            'id',
+            'in',
+            items.filter((i) => i.carrier === carrier).map((i) => i.messageId),
+          )
+          .where('state', '=', 'submitting')
+          .returning(['id', 'key_id'])
+          .execute();
+        for (const r of rows) sentKeys.set(Number(r.id), r.key_id);
+      }
+      const parts = items.flatMap((i) => i.carrierMessageIds.map((id, n) => ({ carrier_message_id: id, message_id: i.messageId, part_no: n + 1, state: 'sent' as const, detail: null, done_at: null })));
+      for (let start = 0; start < parts.length; start += insertChunk) {
         await self.db
           .insertInto('message_parts')
-          .values(carrierMessageIds.map((id, i) => ({ carrier_message_id: id, message_id: messageId, part_no: i + 1, state: 'sent' as const, detail: null, done_at: null })))
+          .values(parts.slice(start, start + insertChunk))
           .onConflict((oc) => oc.column('carrier_message_id').doNothing())
           .execute();
       }
-      const transitions: Transition[] = updated ? [{ messageId, keyId: updated.key_id, state: 'sent' }] : [];
-      // A receipt may have come before this submit response: apply it now.
-      const early = await self.db.selectFrom('unmatched_reports').selectAll().where('carrier_message_id', 'in', [...carrierMessageIds, '']).execute();
-      for (const report of early) {
-        await self.db.deleteFrom('unmatched_reports').where('carrier_message_id', '=', report.carrier_message_id).execute();
-        const t = await self.applyReport(
-          { carrierMessageId: report.carrier_message_id, status: report.state, detail: report.detail ?? undefined, doneAt: report.done_at ?? undefined },
-          now,
-        );
-        if (t && t !== 'unmatched') transitions.push(t);
+      const result = items.map((i): Transition[] => {
+        const keyId = sentKeys.get(i.messageId);
+        return keyId === undefined ? [] : [{ messageId: i.messageId, keyId, state: 'sent' }];
+      });
+      // Receipts may have come before these submit responses: apply them now.
+      const early = parts.length === 0 ? [] : await self.db.selectFrom('unmatched_reports').selectAll().where('carrier_message_id', 'in', parts.map((p) => p.carrier_message_id)).execute();
+      if (early.length > 0) {
+        await self.db.deleteFrom('unmatched_reports').where('carrier_message_id', 'in', early.map((r) => r.carrier_message_id)).execute();
+        const applied = await self.applyReports(early.map(toReport), now);
+        const byMessage = new Map(items.map((i, n) => [i.messageId, n]));
+        for (const t of applied) {
+          if (!t || t === 'unmatched') continue;
+          const n = byMessage.get(t.messageId);
+          if (n !== undefined) result[n]?.push(t);
+        }
       }
-      return transitions;
+      return result;
     });
   }
 
@@ -214,41 +243,67 @@ export class KyselyMessageStore implements MessageStore {
   }
 
   async applyReport(report: CarrierReport, now: number): Promise<Transition | 'unmatched' | null> {
+    return (await this.applyReports([report], now))[0] ?? null;
+  }
+
+  /** Applies reports in one transaction; each gets its own answer, in order. */
+  async applyReports(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]> {
+    if (reports.length === 0) return [];
     return this.inTransaction(async (self) => {
-      const part = await self.db.selectFrom('message_parts').select(['message_id', 'state']).where('carrier_message_id', '=', report.carrierMessageId).executeTakeFirst();
-      if (!part) {
+      const ids = [...new Set(reports.map((r) => r.carrierMessageId))];
+      const parts = await self.db.selectFrom('message_parts').select(['carrier_message_id', 'message_id']).where('carrier_message_id', 'in', ids).execute();
+      const messageOf = new Map(parts.map((p) => [p.carrier_message_id, Number(p.message_id)]));
+      const unknown = reports.filter((r) => !messageOf.has(r.carrierMessageId));
+      for (const r of unknown) {
         await self.db
           .insertInto('unmatched_reports')
-          .values({ carrier_message_id: report.carrierMessageId, state: report.status, detail: report.detail ?? null, done_at: report.doneAt ?? now, received_at: now })
-          .onConflict((oc) => oc.column('carrier_message_id').doUpdateSet({ state: report.status, detail: report.detail ?? null }))
+          .values({ carrier_message_id: r.carrierMessageId, state: r.status, detail: r.detail ?? null, done_at: r.doneAt ?? now, received_at: now })
+          .onConflict((oc) => oc.column('carrier_message_id').doUpdateSet({ state: r.status, detail: r.detail ?? null }))
           .execute();
-        return 'unmatched';
       }
-      const messageId = Number(part.message_id);
-      // Parts of one message are settled one at a time, so the last part sees all others.
-      const message = await self.db
+      const messageIds = [...new Set(messageOf.values())].sort((a, b) => a - b);
+      if (messageIds.length === 0) return reports.map(() => 'unmatched' as const);
+      // Parts of one message are settled one transaction at a time (row locks in id order on
+      // PostgreSQL; SQLite has one writer), so the last part sees all the others.
+      const messages = await self.db
         .selectFrom('messages')
-        .select(['state', 'key_id'])
-        .where('id', '=', messageId)
+        .select(['id', 'state', 'key_id'])
+        .where('id', 'in', messageIds)
+        .orderBy('id')
         .$if(self.dialect === 'postgres', (qb) => qb.forUpdate())
-        .executeTakeFirst();
-      if (!message) return null;
-      const changed = await self.db
-        .updateTable('message_parts')
-        .set({ state: report.status, detail: report.detail ?? null, done_at: report.doneAt ?? now })
-        .where('carrier_message_id', '=', report.carrierMessageId)
-        .where('state', '=', 'sent')
-        .executeTakeFirst();
-      if (Number(changed.numUpdatedRows) === 0 || isFinal(message.state)) return null;
-      const parts = await self.db.selectFrom('message_parts').select('state').where('message_id', '=', messageId).execute();
-      const final = combineParts(parts.map((p) => p.state as PartState));
-      if (!final) return null;
-      await self.db
-        .updateTable('messages')
-        .set({ state: final, done_at: report.doneAt ?? now, detail: report.detail ?? null })
-        .where('id', '=', messageId)
         .execute();
-      return { messageId, keyId: message.key_id, state: final };
+      const messageRows = new Map(messages.map((m) => [Number(m.id), m]));
+      const touched = new Map<number, CarrierReport>();
+      const answers: (Transition | 'unmatched' | null)[] = reports.map(() => null);
+      for (const r of reports) {
+        const messageId = messageOf.get(r.carrierMessageId);
+        if (messageId === undefined) continue;
+        const changed = await self.db
+          .updateTable('message_parts')
+          .set({ state: r.status, detail: r.detail ?? null, done_at: r.doneAt ?? now })
+          .where('carrier_message_id', '=', r.carrierMessageId)
+          .where('state', '=', 'sent')
+          .executeTakeFirst();
+        const row = messageRows.get(messageId);
+        if (Number(changed.numUpdatedRows) > 0 && row && !isFinal(row.state)) touched.set(messageId, r);
+      }
+      if (touched.size === 0) return reports.map((r) => (messageOf.has(r.carrierMessageId) ? null : 'unmatched'));
+      const states = await self.db.selectFrom('message_parts').select(['message_id', 'state']).where('message_id', 'in', [...touched.keys()]).execute();
+      const partsOf = new Map<number, PartState[]>();
+      for (const p of states) partsOf.set(Number(p.message_id), [...(partsOf.get(Number(p.message_id)) ?? []), p.state as PartState]);
+      for (const [messageId, r] of touched) {
+        const final = combineParts(partsOf.get(messageId) ?? []);
+        const row = messageRows.get(messageId);
+        if (!final || !row) continue;
+        await self.db
+          .updateTable('messages')
+          .set({ state: final, done_at: r.doneAt ?? now, detail: r.detail ?? null })
+          .where('id', '=', messageId)
+          .execute();
+        const index = reports.indexOf(r);
+        answers[index] = { messageId, keyId: row.key_id, state: final };
+      }
+      return reports.map((r, i) => answers[i] ?? (messageOf.has(r.carrierMessageId) ? null : 'unmatched'));
     });
   }
 
@@ -263,7 +318,7 @@ export class KyselyMessageStore implements MessageStore {
     for (const r of known) {
       await this.inTransaction(async (self) => {
         await self.db.deleteFrom('unmatched_reports').where('carrier_message_id', '=', r.carrier_message_id).execute();
-        const t = await self.applyReport({ carrierMessageId: r.carrier_message_id, status: r.state, detail: r.detail ?? undefined, doneAt: r.done_at ?? undefined }, now);
+        const t = await self.applyReport(toReport(r), now);
         if (t && t !== 'unmatched') transitions.push(t);
       });
     }

@@ -230,11 +230,65 @@ export class KyselyStore implements Store {
   }
 
   async findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
-    const key = await this.db.selectFrom('api_keys').selectAll().where('key_hash', '=', hash).executeTakeFirst();
-    if (!key) return null;
-    const account = await this.db.selectFrom('accounts').selectAll().where('id', '=', key.account_id).executeTakeFirst();
-    if (!account) return null;
-    return { key: toKey(key), account: toAccount(account) };
+    // One round trip on the hot path of every request.
+    const row = await this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .selectAll('k')
+      .select([
+        'a.name as a_name',
+        'a.status as a_status',
+        'a.balance_main as a_balance_main',
+        'a.balance_international as a_balance_international',
+        'a.per_minute_limit as a_per_minute_limit',
+        'a.otp_brand as a_otp_brand',
+        'a.ip_allow as a_ip_allow',
+        'a.global_sending as a_global_sending',
+        'a.created_at as a_created_at',
+      ])
+      .where('k.key_hash', '=', hash)
+      .executeTakeFirst();
+    if (!row) return null;
+    const account = toAccount({
+      id: row.account_id,
+      name: row.a_name,
+      status: row.a_status,
+      balance_main: row.a_balance_main,
+      balance_international: row.a_balance_international,
+      per_minute_limit: row.a_per_minute_limit,
+      otp_brand: row.a_otp_brand,
+      ip_allow: row.a_ip_allow,
+      global_sending: row.a_global_sending,
+      created_at: row.a_created_at,
+    });
+    return { key: toKey(row), account };
+  }
+
+  async hasApprovedSender(accountId: number, title: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('sender_ids')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('title', '=', title)
+      .where('status', '=', 'approved')
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async charge(id: number, bucket: BalanceBucket, amount: number, reason: string, reference: string, now: number): Promise<boolean> {
+    const column = bucket === 'main' ? 'balance_main' : 'balance_international';
+    const updated = await this.db
+      .updateTable('accounts')
+      .set({ [column]: sql`${sql.ref(column)} - ${amount}` })
+      .where('id', '=', id)
+      .where(sql.ref(column), '>=', amount)
+      .returning([column])
+      .executeTakeFirst();
+    if (!updated) return false;
+    const balanceAfter = Number((updated as Record<string, unknown>)[column]);
+    await this.db.insertInto('ledger').values({ account_id: id, bucket, delta: -amount, balance_after: balanceAfter, reason, reference, created_at: now }).execute();
+    return true;
   }
 
   async updateKey(id: number, patch: KeyPatch, now: number): Promise<ApiKey | null> {
