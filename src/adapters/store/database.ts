@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
 import type { Dialect } from './migrations.js';
@@ -47,8 +47,22 @@ export function openDb(location: StoreLocation): Db {
 
 export class MigrationError extends Error {}
 
+/** The schema unqualified names resolve to on PostgreSQL (the store's own). */
+async function currentSchema(handle: Db): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(handle.db);
+  return rows[0]?.schema ?? undefined;
+}
+
 export async function migrate(handle: Db): Promise<void> {
-  const migrator = new Migrator({ db: handle.db, provider: migrationProvider(handle.dialect) });
+  // Kysely looks for its migration tables in every schema of the database unless told
+  // which one: a store in one schema would take another schema's tables for its own and
+  // fail. They belong in the store's schema.
+  const migrationTableSchema = handle.dialect === 'postgres' ? await currentSchema(handle) : undefined;
+  const migrator = new Migrator({
+    db: handle.db,
+    provider: migrationProvider(handle.dialect),
+    ...(migrationTableSchema !== undefined ? { migrationTableSchema } : {}),
+  });
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
