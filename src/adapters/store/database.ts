@@ -2,6 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { setTimeout as delay } from 'node:timers/promises';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
@@ -63,8 +64,15 @@ export async function migrate(handle: Db): Promise<void> {
     provider: migrationProvider(handle.dialect),
     ...(migrationTableSchema !== undefined ? { migrationTableSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  // Processes starting together on an empty store race to create it; the loser's attempt
+  // fails as a whole (migrations are transactional), and another attempt finds the work done.
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    if (attempt < 3) {
+      await delay(100 * attempt);
+      continue;
+    }
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new MigrationError(`store migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }
