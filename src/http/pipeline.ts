@@ -15,7 +15,9 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * key and account, request limits, permissions, fields, then the handler.
  */
 export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp: string, services: Services): Promise<Result<Reply>> {
-  const body = rawBody === undefined || rawBody === null || rawBody === '' ? {} : rawBody;
+  // No body at all is an empty request (a missing key); JSON `null` is a body that is not
+  // an object, like an array or a number.
+  const body = rawBody === undefined || rawBody === '' ? {} : rawBody;
   if (!isPlainObject(body)) return fail(endpoint.invalidBody, { variant: 'body' });
 
   const apiKey = body.api_key;

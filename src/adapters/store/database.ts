@@ -2,7 +2,8 @@ import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect } from 'kysely';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type { SqliteDatabase, SqliteStatement } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
@@ -17,8 +18,6 @@ export type StoreLocation =
 export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
-  /** PostgreSQL schema the store lives in, when not the default. */
-  schema?: string;
   close(): Promise<void>;
 }
 
@@ -65,20 +64,36 @@ export function openDb(location: StoreLocation): Db {
   const options = location.schema ? `-c search_path=${location.schema}` : undefined;
   const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10, options });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', schema: location.schema, close: () => db.destroy() };
+  return { db, dialect: 'postgres', close: () => db.destroy() };
 }
 
 export class MigrationError extends Error {}
 
+/** The schema unqualified names resolve to on PostgreSQL (the store's own). */
+async function currentSchema(handle: Db): Promise<string | undefined> {
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(handle.db);
+  return rows[0]?.schema ?? undefined;
+}
+
 export async function migrate(handle: Db): Promise<void> {
-  // The migration tables live beside the store's own, not in whichever schema has them first.
+  // Kysely looks for its migration tables in every schema of the database unless told
+  // which one: a store in one schema would take another schema's tables for its own and
+  // fail. They belong in the store's schema.
+  const migrationTableSchema = handle.dialect === 'postgres' ? await currentSchema(handle) : undefined;
   const migrator = new Migrator({
     db: handle.db,
     provider: migrationProvider(handle.dialect),
-    ...(handle.schema ? { migrationTableSchema: handle.schema } : {}),
+    ...(migrationTableSchema !== undefined ? { migrationTableSchema } : {}),
   });
-  const { error, results } = await migrator.migrateToLatest();
-  if (error) {
+  // Processes starting together on an empty store race to create it; the loser's attempt
+  // fails as a whole (migrations are transactional), and another attempt finds the work done.
+  for (let attempt = 1; ; attempt++) {
+    const { error, results } = await migrator.migrateToLatest();
+    if (!error) return;
+    if (attempt < 3) {
+      await delay(100 * attempt);
+      continue;
+    }
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
     throw new MigrationError(`store migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
   }

@@ -1,0 +1,327 @@
+/**
+ * The store on every dialect: migrations, the ledger, the balance that never goes
+ * negative, and the two operations that must hold under concurrency (spending balance
+ * and counting requests).
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { migrate, openDb } from '../../src/adapters/store/database.js';
+import type { Db, StoreLocation } from '../../src/adapters/store/database.js';
+import { migrationProvider } from '../../src/adapters/store/migrations.js';
+import { KyselyStore } from '../../src/adapters/store/kysely-store.js';
+import { allPermissions } from '../../src/domain/permissions.js';
+import { defaultKeySettings } from '../../src/services/admin.js';
+import type { Account, AccountInput, LimitHit } from '../../src/ports/store.js';
+import { testDialects } from '../helpers/dialects.js';
+import type { TestDialect } from '../helpers/dialects.js';
+
+const now = Date.UTC(2026, 2, 15, 9, 0, 0);
+
+function accountInput(name: string, balanceMain = 0, balanceInternational = 0): AccountInput {
+  return { name, balanceMain, balanceInternational, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false };
+}
+
+function isAccount(value: Account | 'insufficient' | null): value is Account {
+  return value !== null && value !== 'insufficient';
+}
+
+for (const dialect of testDialects()) {
+  describe(`store (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
+    const dirs: string[] = [];
+    const handles: Db[] = [];
+    let handle: Db;
+    let store: KyselyStore;
+    let location: StoreLocation;
+    let hashes = 0;
+
+    /** A fresh, empty store: a file for SQLite (so that it can be opened twice), a schema for PostgreSQL. */
+    async function freshLocation(d: TestDialect): Promise<StoreLocation> {
+      if (d.name === 'postgres') return d.location();
+      const dir = mkdtempSync(join(tmpdir(), 'haberci-store-'));
+      dirs.push(dir);
+      return { dialect: 'sqlite', file: join(dir, 'store.sqlite') };
+    }
+
+    function open(at: StoreLocation): Db {
+      const h = openDb(at);
+      handles.push(h);
+      return h;
+    }
+
+    async function ledger(accountId: number): Promise<{ bucket: string; delta: number; balance_after: number; reason: string; reference: string | null }[]> {
+      return handle.db
+        .selectFrom('ledger')
+        .select(['bucket', 'delta', 'balance_after', 'reason', 'reference'])
+        .where('account_id', '=', accountId)
+        .orderBy('id')
+        .execute();
+    }
+
+    async function newKey(accountId: number): Promise<number> {
+      hashes += 1;
+      const key = await store.createKey(accountId, `hash-${hashes}`, 'hint', defaultKeySettings, now);
+      return key.id;
+    }
+
+    before(async () => {
+      location = await freshLocation(dialect);
+      handle = open(location);
+      await migrate(handle);
+      store = KyselyStore.open(handle);
+    });
+    after(async () => {
+      for (const h of handles.splice(0)) await h.close();
+      await dialect.cleanup();
+      for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+    });
+
+    describe('migrations', () => {
+      it('run twice on one store, idempotently, keeping the data', async () => {
+        const account = await store.createAccount(accountInput('Kept', 42), now);
+        await migrate(handle);
+        await migrate(handle);
+        const again = open(location);
+        await migrate(again);
+        const seen = await KyselyStore.open(again).getAccount(account.id);
+        assert.equal(seen?.name, 'Kept');
+        assert.equal(seen?.balanceMain, 42);
+        const names = Object.keys(await migrationProvider(dialect.name).getMigrations());
+        const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(handle.db);
+        assert.deepEqual(
+          applied.rows.map((r) => r.name),
+          names.sort(),
+        );
+      });
+
+      it('a second store beside a migrated one (another schema of the same database) migrates on its own', async () => {
+        const other = open(await freshLocation(dialect));
+        await migrate(other);
+        const otherStore = KyselyStore.open(other);
+        const a = await otherStore.createAccount(accountInput('Elsewhere'), now);
+        assert.equal((await otherStore.getAccount(a.id))?.name, 'Elsewhere');
+        assert.notEqual((await store.getAccount(a.id))?.name, 'Elsewhere');
+      });
+
+      it('two processes starting at once on an empty store both migrate it', async () => {
+        const at = await freshLocation(dialect);
+        const first = open(at);
+        const second = open(at);
+        await Promise.all([migrate(first), migrate(second)]);
+        const a = await KyselyStore.open(first).createAccount(accountInput('Both'), now);
+        assert.equal((await KyselyStore.open(second).getAccount(a.id))?.name, 'Both');
+      });
+    });
+
+    describe('ledger and balance', () => {
+      it('records every balance change with balance_after', async () => {
+        const account = await store.createAccount(accountInput('Ledger', 100, 20), now);
+        assert.equal(account.balanceMain, 100);
+        assert.equal(account.balanceInternational, 20);
+        const spent = await store.adjustBalance(account.id, 'main', -30, 'send', 'sms:1', now);
+        assert.ok(isAccount(spent));
+        assert.equal(spent.balanceMain, 70);
+        await store.adjustBalance(account.id, 'international', 5, 'top-up', null, now);
+        await store.adjustBalance(account.id, 'main', 1, 'refund', 'sms:1', now);
+        assert.deepEqual(await ledger(account.id), [
+          { bucket: 'main', delta: 100, balance_after: 100, reason: 'opening balance', reference: null },
+          { bucket: 'international', delta: 20, balance_after: 20, reason: 'opening balance', reference: null },
+          { bucket: 'main', delta: -30, balance_after: 70, reason: 'send', reference: 'sms:1' },
+          { bucket: 'international', delta: 5, balance_after: 25, reason: 'top-up', reference: null },
+          { bucket: 'main', delta: 1, balance_after: 71, reason: 'refund', reference: 'sms:1' },
+        ]);
+        const final = await store.getAccount(account.id);
+        assert.equal(final?.balanceMain, 71);
+        assert.equal(final?.balanceInternational, 25);
+      });
+
+      it('the ledger sums to the balance', async () => {
+        const account = await store.createAccount(accountInput('Sums', 10), now);
+        for (const delta of [5, -3, 12, -24, 7]) await store.adjustBalance(account.id, 'main', delta, 'x', null, now);
+        const rows = await ledger(account.id);
+        const sum = rows.reduce((s, r) => s + r.delta, 0);
+        assert.equal(sum, 7);
+        assert.equal((await store.getAccount(account.id))?.balanceMain, 7);
+        assert.equal(rows.at(-1)?.balance_after, 7);
+      });
+
+      it('an account opened with no balance has no ledger rows', async () => {
+        const account = await store.createAccount(accountInput('Empty'), now);
+        assert.deepEqual(await ledger(account.id), []);
+      });
+
+      it('adjustBalance answers insufficient and changes nothing when the balance would go negative', async () => {
+        const account = await store.createAccount(accountInput('Poor', 100), now);
+        const before = await ledger(account.id);
+        assert.equal(await store.adjustBalance(account.id, 'main', -101, 'send', null, now), 'insufficient');
+        assert.equal(await store.adjustBalance(account.id, 'international', -1, 'send', null, now), 'insufficient');
+        assert.equal((await store.getAccount(account.id))?.balanceMain, 100);
+        assert.deepEqual(await ledger(account.id), before);
+        const drained = await store.adjustBalance(account.id, 'main', -100, 'send', null, now);
+        assert.ok(isAccount(drained));
+        assert.equal(drained.balanceMain, 0);
+        assert.equal(await store.adjustBalance(account.id, 'main', -1, 'send', null, now), 'insufficient');
+      });
+
+      it('adjustBalance answers null for an unknown account and writes nothing', async () => {
+        assert.equal(await store.adjustBalance(999_999, 'main', 10, 'x', null, now), null);
+        assert.deepEqual(await ledger(999_999), []);
+      });
+
+      it('the balance can never go negative, even by a direct SQL UPDATE', async () => {
+        const account = await store.createAccount(accountInput('Guarded', 5, 5), now);
+        await assert.rejects(handle.db.updateTable('accounts').set({ balance_main: -1 }).where('id', '=', account.id).execute());
+        await assert.rejects(sql`UPDATE accounts SET balance_international = balance_international - 6 WHERE id = ${account.id}`.execute(handle.db));
+        await assert.rejects(
+          handle.db
+            .insertInto('ledger')
+            .values({ account_id: account.id, bucket: 'main', delta: -6, balance_after: -1, reason: 'x', reference: null, created_at: now })
+            .execute(),
+        );
+        const seen = await store.getAccount(account.id);
+        assert.equal(seen?.balanceMain, 5);
+        assert.equal(seen?.balanceInternational, 5);
+      });
+
+      it('balances and times are plain numbers, large ones included', async () => {
+        const big = 2 ** 40;
+        const account = await store.createAccount(accountInput('Big', big), now);
+        const seen = await store.getAccount(account.id);
+        assert.equal(typeof seen?.balanceMain, 'number');
+        assert.equal(seen?.balanceMain, big);
+        assert.equal(typeof seen?.createdAt, 'number');
+        assert.equal(seen?.createdAt, now);
+      });
+
+      it('50 concurrent spends of 10 from 300 never overspend: exactly 30 succeed', async () => {
+        const account = await store.createAccount(accountInput('Race', 300), now);
+        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.adjustBalance(account.id, 'main', -10, 'send', `sms:${i}`, now)));
+        assert.equal(results.filter(isAccount).length, 30);
+        assert.equal(results.filter((r) => r === 'insufficient').length, 20);
+        assert.equal((await store.getAccount(account.id))?.balanceMain, 0);
+        const spends = (await ledger(account.id)).filter((r) => r.delta === -10);
+        assert.equal(spends.length, 30);
+        assert.deepEqual(
+          spends.map((r) => r.balance_after).sort((a, b) => a - b),
+          Array.from({ length: 30 }, (_, i) => i * 10),
+        );
+      });
+
+      it('a failed transaction leaves neither balance nor ledger changed', async () => {
+        const account = await store.createAccount(accountInput('Rollback', 50), now);
+        await assert.rejects(
+          store.transaction(async (s) => {
+            await s.adjustBalance(account.id, 'main', 100, 'top-up', null, now);
+            throw new Error('after the write');
+          }),
+          /after the write/,
+        );
+        assert.equal((await store.getAccount(account.id))?.balanceMain, 50);
+        assert.equal((await ledger(account.id)).length, 1);
+      });
+    });
+
+    describe('request counting', () => {
+      const windows = { hour: '2026-03-15T12', day: '2026-03-15', month: '2026-03' };
+
+      it('50 concurrent requests with an hourly limit of 20: exactly 20 are counted', async () => {
+        const account = await store.createAccount(accountInput('Counted'), now);
+        const keyId = await newKey(account.id);
+        const limits = { hourly: 20, daily: 0, monthly: 0 };
+        const hits = await Promise.all(Array.from({ length: 50 }, () => store.consumeRequest(keyId, limits, windows)));
+        assert.equal(hits.filter((h) => h === null).length, 20);
+        assert.equal(hits.filter((h) => h === 'hourly').length, 30);
+        const row = await handle.db.selectFrom('key_usage').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+        assert.equal(row?.hour_count, 20);
+        assert.equal(row?.day_count, 20);
+        assert.equal(row?.month_count, 20);
+      });
+
+      it('a new window starts again at one, also under concurrency; the longer windows keep counting', async () => {
+        const account = await store.createAccount(accountInput('Windows'), now);
+        const keyId = await newKey(account.id);
+        const limits = { hourly: 20, daily: 30, monthly: 0 };
+        const burst = (w: typeof windows): Promise<(LimitHit | null)[]> =>
+          Promise.all(Array.from({ length: 50 }, () => store.consumeRequest(keyId, limits, w)));
+        const first = await burst(windows);
+        assert.equal(first.filter((h) => h === null).length, 20);
+        const second = await burst({ ...windows, hour: '2026-03-15T13' });
+        assert.equal(second.filter((h) => h === null).length, 10);
+        assert.equal(second.filter((h) => h === 'daily').length, 40);
+        const nextDay = await burst({ hour: '2026-03-16T00', day: '2026-03-16', month: '2026-03' });
+        assert.equal(nextDay.filter((h) => h === null).length, 20);
+      });
+
+      it('a reached monthly limit is named over a reached hourly one', async () => {
+        const account = await store.createAccount(accountInput('Named'), now);
+        const keyId = await newKey(account.id);
+        const limits = { hourly: 1, daily: 0, monthly: 1 };
+        assert.equal(await store.consumeRequest(keyId, limits, windows), null);
+        assert.equal(await store.consumeRequest(keyId, limits, windows), 'monthly');
+      });
+    });
+
+    describe('keys and sender IDs', () => {
+      it('a key reads back with the settings it was created with', async () => {
+        const account = await store.createAccount(accountInput('Keys'), now);
+        const settings = {
+          ...defaultKeySettings,
+          permissions: { ...allPermissions(false), check_balance: true, send_otp: true },
+          ipAllow: ['10.0.0.0/8', '2001:db8::/32'],
+          hourlyLimit: 5,
+          dailyLimit: 50,
+          monthlyLimit: 500,
+          expiresOn: '2026-12-31',
+          webhookUrl: 'https://example.test/hook',
+          webhookSecret: 's3cret',
+          webhookAttempts: 7,
+          sandbox: true,
+        };
+        const created = await store.createKey(account.id, 'round-trip-hash', 'hb_test_abcd…', settings, now);
+        const found = await store.findKeyByHash('round-trip-hash');
+        assert.equal(found?.account.id, account.id);
+        assert.deepEqual(found?.key, created);
+        assert.deepEqual(
+          {
+            permissions: created.permissions,
+            ipAllow: created.ipAllow,
+            hourlyLimit: created.hourlyLimit,
+            dailyLimit: created.dailyLimit,
+            monthlyLimit: created.monthlyLimit,
+            expiresOn: created.expiresOn,
+            webhookUrl: created.webhookUrl,
+            webhookSecret: created.webhookSecret,
+            webhookAttempts: created.webhookAttempts,
+            sandbox: created.sandbox,
+          },
+          settings,
+        );
+        assert.equal(created.state, 'Active');
+        assert.equal(created.validUntil, null);
+        assert.equal(await store.findKeyByHash('no-such-hash'), null);
+      });
+
+      it('two keys cannot share a hash', async () => {
+        const account = await store.createAccount(accountInput('Unique'), now);
+        await store.createKey(account.id, 'same-hash', 'h', defaultKeySettings, now);
+        await assert.rejects(store.createKey(account.id, 'same-hash', 'h', defaultKeySettings, now));
+      });
+
+      it('approved sender IDs come newest first, by time then by record', async () => {
+        const account = await store.createAccount(accountInput('Senders'), now);
+        await store.addSenderId(account.id, 'A', 'approved', now);
+        await store.addSenderId(account.id, 'B', 'approved', now + 1000);
+        await store.addSenderId(account.id, 'C', 'approved', now + 1000);
+        await store.addSenderId(account.id, 'P', 'pending', now + 2000);
+        await store.addSenderId(account.id, 'R', 'rejected', now + 3000);
+        assert.deepEqual(
+          (await store.approvedSenderIds(account.id)).map((s) => s.title),
+          ['C', 'B', 'A'],
+        );
+      });
+    });
+  });
+}
