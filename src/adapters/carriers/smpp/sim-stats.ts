@@ -8,6 +8,8 @@ export interface SimCounters {
   submits: number;
   submitsAccepted: number;
   throttled: number;
+  /** Most submit_sm on one session awaiting their resp at once: the ESME's window in use. */
+  peakUnanswered: number;
   drops: number;
   enquireLinks: number;
   receiptsSent: number;
@@ -25,6 +27,7 @@ export function emptyCounters(): SimCounters {
     submits: 0,
     submitsAccepted: 0,
     throttled: 0,
+    peakUnanswered: 0,
     drops: 0,
     enquireLinks: 0,
     receiptsSent: 0,

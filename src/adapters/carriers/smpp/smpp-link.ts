@@ -71,8 +71,13 @@ export class SmppLink {
     const session = this.session;
     if (!session) return;
     if (this.bound) await this.request('unbind', {}, Math.min(this.options.enquireLinkMs, 2000));
+    // The SMSC may have closed the session already (onClose cleared this.session).
+    if (this.session !== session) return;
     await new Promise<void>((resolve) => {
-      const force = setTimeout(() => session.destroy(), 1000);
+      const force = setTimeout(() => {
+        session.destroy();
+        resolve();
+      }, 1000);
       session.once('close', () => {
         clearTimeout(force);
         resolve();

@@ -3,11 +3,13 @@ import type { Server as HttpServer } from 'node:http';
 import type { Server, Session } from 'smpp';
 import { SimOutbound } from './sim-outbound.js';
 import type { InboundOptions } from './sim-outbound.js';
-import { receiptOutcome } from './sim-receipts.js';
-import type { ReceiptInput } from './sim-receipts.js';
+import { readSubmit, receiptFor } from './sim-submits.js';
+import type { ReceivedSubmit } from './sim-submits.js';
 import { emptyCounters, RateTicker, startStatsServer } from './sim-stats.js';
-import { smpp, messageBytes, numberField, Status, stringField } from './smpp-wire.js';
+import { smpp, Status, stringField } from './smpp-wire.js';
 import type { Pdu, PduOptions } from './smpp-wire.js';
+
+export type { ReceivedSubmit };
 
 /**
  * An SMPP 3.4 SMSC for tests and local runs, listening on 127.0.0.1 only. Outcomes
@@ -31,24 +33,13 @@ export interface SmscSimulatorOptions {
   /** Add receipted_message_id and message_state TLVs to receipts (default true). */
   receiptTlvs?: boolean;
   receiptRetryMs?: number;
+  /** Hold each submit_sm_resp this long (default 0), to keep submits in flight. */
+  submitRespDelayMs?: number;
   statsPort?: number;
   /** Console lines (per-second rates, binds); silent when absent. */
   print?: (line: string) => void;
 }
 
-export interface ReceivedSubmit {
-  systemId: string;
-  source: string;
-  destination: string;
-  dataCoding: number;
-  esmClass: number;
-  registeredDelivery: number;
-  /** short_message as received, UDH included. */
-  shortMessage: Buffer;
-  udh: Buffer | undefined;
-  /** The message_id we answered with; undefined when throttled. */
-  messageId: string | undefined;
-}
 
 interface SessionState {
   systemId: string;
@@ -56,6 +47,7 @@ interface SessionState {
   transmit: boolean;
   receive: boolean;
   pdus: number;
+  unanswered: number;
 }
 
 export class SmscSimulator {
@@ -121,7 +113,7 @@ export class SmscSimulator {
   }
 
   private accept(session: Session): void {
-    const state: SessionState = { systemId: '', bound: false, transmit: false, receive: false, pdus: 0 };
+    const state: SessionState = { systemId: '', bound: false, transmit: false, receive: false, pdus: 0, unanswered: 0 };
     this.sessions.set(session, state);
     session.on('error', () => session.destroy());
     session.on('close', () => this.sessions.delete(session));
@@ -152,7 +144,7 @@ export class SmscSimulator {
         reply();
         return void session.close();
       case 'submit_sm':
-        return state.bound && state.transmit ? this.submit(state, pdu, reply) : reply({ command_status: Status.INVBNDSTS });
+        return state.bound && state.transmit ? this.submit(state, pdu, this.submitReply(state, reply)) : reply({ command_status: Status.INVBNDSTS });
       default:
         return reply({ command_status: Status.INVCMDID });
     }
@@ -171,22 +163,25 @@ export class SmscSimulator {
     reply({ system_id: 'SMSCSIM' });
   }
 
+  /** Counts submits awaiting their resp (stats.peakUnanswered) and applies submitRespDelayMs. */
+  private submitReply(state: SessionState, reply: (options?: PduOptions) => void): (options?: PduOptions) => void {
+    state.unanswered++;
+    this.stats.peakUnanswered = Math.max(this.stats.peakUnanswered, state.unanswered);
+    const delay = this.options.submitRespDelayMs ?? 0;
+    return (options) => {
+      const send = (): void => {
+        state.unanswered--;
+        reply(options);
+      };
+      if (delay > 0) this.outbound.after(delay, send);
+      else send();
+    };
+  }
+
   private submit(state: SessionState, pdu: Pdu, reply: (options?: PduOptions) => void): void {
     this.stats.submits++;
     if (!/^\d{1,20}$/.test(stringField(pdu, 'destination_addr') ?? '')) return reply({ command_status: Status.INVDSTADR });
-    const shortMessage = messageBytes(pdu);
-    const esmClass = numberField(pdu, 'esm_class') ?? 0;
-    const record: ReceivedSubmit = {
-      systemId: state.systemId,
-      source: stringField(pdu, 'source_addr') ?? '',
-      destination: stringField(pdu, 'destination_addr') ?? '',
-      dataCoding: numberField(pdu, 'data_coding') ?? 0,
-      esmClass,
-      registeredDelivery: numberField(pdu, 'registered_delivery') ?? 0,
-      shortMessage,
-      udh: (esmClass & 0x40) !== 0 ? shortMessage.subarray(0, 1 + (shortMessage[0] ?? 0)) : undefined,
-      messageId: undefined,
-    };
+    const record = readSubmit(pdu, state.systemId);
     this.received.push(record);
     this.throttleCredit += this.options.throttleShare;
     if (this.throttleCredit >= 1) {
@@ -198,14 +193,9 @@ export class SmscSimulator {
     record.messageId = messageId;
     this.stats.submitsAccepted++;
     reply({ message_id: messageId });
-    const stat = receiptOutcome(record.destination);
-    if (stat === 'none' || (record.registeredDelivery & 0x03) === 0) return;
+    const receipt = receiptFor(record, messageId, this.options.receiptTlvs ?? true);
+    if (!receipt) return;
     const { min, max } = this.options.receiptDelayMs;
-    const submittedAt = Date.now();
-    const receipt: ReceiptInput = {
-      messageId, stat, source: record.source, destination: record.destination, submittedAt, doneAt: submittedAt,
-      sample: shortMessage.subarray(record.udh?.length ?? 0), withTlvs: this.options.receiptTlvs ?? true,
-    };
     this.outbound.after(min + Math.floor(Math.random() * (max - min + 1)), () => this.outbound.sendReceipt(state.systemId, receipt));
   }
 }
