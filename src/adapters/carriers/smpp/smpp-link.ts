@@ -110,7 +110,13 @@ export class SmppLink {
     const { host, port, name } = this.options;
     const session = smpp.connect({ host, port });
     this.session = session;
-    session.on('connect', () => void this.bind(session));
+    // A silent host would otherwise hold the attempt for the OS's TCP timeout (minutes).
+    const connectTimer = setTimeout(() => session.destroy(), this.options.enquireLinkMs);
+    session.on('connect', () => {
+      clearTimeout(connectTimer);
+      void this.bind(session);
+    });
+    session.on('close', () => clearTimeout(connectTimer));
     // After an error (socket or unparsable PDU) the stream cannot be trusted: start afresh.
     session.on('error', (error) => {
       this.options.log.warn({ connection: name, error: error.message }, 'SMPP session error');
