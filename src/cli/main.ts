@@ -4,6 +4,7 @@ import type { OptionName } from '../config.js';
 import { adminCommand } from './admin.js';
 import { AdminError } from '../services/admin.js';
 import { serve } from './serve.js';
+import { smscSimCommand } from './smsc-sim.js';
 
 const program = new Command('haberci').description('haberci: an SMS messaging service (Messaging Service API v4)').showHelpAfterError(false);
 
@@ -21,6 +22,7 @@ serveCommand.action(async (raw: Record<string, string>) => {
 });
 
 program.addCommand(adminCommand());
+program.addCommand(smscSimCommand());
 
 function fatal(message: string): never {
   process.stderr.write(`haberci: ${message}\n`);

@@ -1,0 +1,88 @@
+import { createServer } from 'node:http';
+import type { Server } from 'node:http';
+
+/** Counters of the SMSC simulator, with per-second rates for its console lines. */
+export interface SimCounters {
+  binds: number;
+  bindsRefused: number;
+  submits: number;
+  submitsAccepted: number;
+  throttled: number;
+  /** Most submit_sm on one session awaiting their resp at once: the ESME's window in use. */
+  peakUnanswered: number;
+  drops: number;
+  enquireLinks: number;
+  receiptsSent: number;
+  receiptResps: number;
+  /** deliver_sm_resp with a non-zero status: the receipt is sent again later. */
+  receiptRespErrors: number;
+  inboundSent: number;
+  inboundResps: number;
+}
+
+export function emptyCounters(): SimCounters {
+  return {
+    binds: 0,
+    bindsRefused: 0,
+    submits: 0,
+    submitsAccepted: 0,
+    throttled: 0,
+    peakUnanswered: 0,
+    drops: 0,
+    enquireLinks: 0,
+    receiptsSent: 0,
+    receiptResps: 0,
+    receiptRespErrors: 0,
+    inboundSent: 0,
+    inboundResps: 0,
+  };
+}
+
+/** Prints one line per second in which something happened. */
+export class RateTicker {
+  private last = emptyCounters();
+  private timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    private readonly counters: SimCounters,
+    private readonly print: (line: string) => void,
+  ) {}
+
+  start(): void {
+    this.timer = setInterval(() => this.tick(), 1000);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    clearInterval(this.timer);
+  }
+
+  private tick(): void {
+    const c = this.counters;
+    const d = (k: keyof SimCounters): number => c[k] - this.last[k];
+    if (d('submits') + d('receiptsSent') + d('inboundSent') > 0) {
+      this.print(
+        `submit/s=${d('submits')} throttled/s=${d('throttled')} receipt/s=${d('receiptsSent')} inbound/s=${d('inboundSent')}` +
+          ` | total submits=${c.submits} accepted=${c.submitsAccepted} receipts=${c.receiptsSent} receipt_resps=${c.receiptResps}`,
+      );
+    }
+    this.last = { ...c };
+  }
+}
+
+/** GET /stats on 127.0.0.1 only: the counters as JSON. */
+export async function startStatsServer(port: number, snapshot: () => object): Promise<Server> {
+  const server = createServer((req, res) => {
+    if (req.method === 'GET' && req.url === '/stats') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(snapshot()));
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => resolve());
+  });
+  return server;
+}

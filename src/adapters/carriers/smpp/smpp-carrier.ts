@@ -1,0 +1,143 @@
+import type { Carrier, CarrierListener, CarrierMessage, SubmitOutcome } from '../../../ports/carrier.js';
+import { systemClock } from '../../../ports/clock.js';
+import type { Clock } from '../../../ports/clock.js';
+import { encodeForSubmit } from '../../../domain/sms-encoding.js';
+import type { EncodedSms } from '../../../domain/sms-encoding.js';
+import { deliverHandler } from './deliver-handler.js';
+import { chooseRoute } from './routing.js';
+import type { SmppCarrierConfig } from './smpp-config.js';
+import { SmppConnection } from './smpp-connection.js';
+import type { PartResult } from './smpp-connection.js';
+import { silentLog } from './smpp-link.js';
+import type { SmppLog } from './smpp-link.js';
+import type { PduOptions } from './smpp-wire.js';
+import { isTransientStatus, outcomeOf, RETRY_AFTER_MS } from './submit-outcome.js';
+
+/**
+ * The SMPP 3.4 ESME carrier. Each message is routed to one connection (longest operator
+ * prefix, else the default route, failing over to any bound connection), split into
+ * parts, and each part submitted with registered_delivery 1.
+ *
+ * Duplicate bound: a part whose submit_sm_resp is lost (drop or submitTimeoutMs) comes
+ * back as `retry`; if the SMSC had in fact taken it, the recipient gets the message
+ * twice. Nothing is ever delivered more often than the pipeline submits it.
+ *
+ * Receipts are reported by carrier message id only; a receipt that arrives before our
+ * submit() returned is matched later by the pipeline, which keeps unmatched reports.
+ */
+
+export interface SmppCarrierOptions {
+  log?: SmppLog;
+  clock?: Clock;
+}
+
+export interface ConnectionStatus {
+  name: string;
+  bound: boolean;
+  inFlight: number;
+}
+
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+
+export class SmppCarrier implements Carrier {
+  readonly name = 'smpp';
+  private readonly connections: SmppConnection[];
+  private listener: CarrierListener | undefined;
+  private stopped = false;
+  /** Concatenation reference, 0..255, varied per message so parts of neighbours never mix. */
+  private reference = Math.floor(Math.random() * 256);
+
+  constructor(
+    private readonly config: SmppCarrierConfig,
+    options: SmppCarrierOptions = {},
+  ) {
+    const log = options.log ?? silentLog;
+    const clock = options.clock ?? systemClock;
+    const onRequest = deliverHandler(() => this.listener, log, () => clock.now());
+    this.connections = config.connections.map((c) => new SmppConnection(c, config.submitTimeoutMs, onRequest, log));
+  }
+
+  async start(listener: CarrierListener): Promise<void> {
+    this.listener = listener;
+    for (const connection of this.connections) connection.start();
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    await Promise.all(this.connections.map((c) => c.stop()));
+  }
+
+  status(): ConnectionStatus[] {
+    return this.connections.map((c) => ({ name: c.name, bound: c.isBound, inFlight: c.inFlight }));
+  }
+
+  async submit(message: CarrierMessage): Promise<SubmitOutcome> {
+    if (this.stopped) return { kind: 'retry', reason: 'SMPP carrier is stopping', afterMs: RETRY_AFTER_MS.connection };
+    const deadline = Date.now() + this.config.giveUpAfterMs;
+    let encoded: EncodedSms;
+    try {
+      encoded = encodeForSubmit(message.text, message.lang, this.nextReference());
+    } catch (error) {
+      if (error instanceof RangeError) return { kind: 'rejected', reason: error.message };
+      throw error;
+    }
+    const ids: string[] = [];
+    const total = encoded.parts.length;
+    for (const [i, part] of encoded.parts.entries()) {
+      const options = submitOptions(message, encoded, part);
+      const result = i === 0 ? await this.submitFirst(message.to, options, deadline) : await this.submitLater(message.to, options, deadline);
+      if (result.kind !== 'accepted') return outcomeOf(result, total > 1 ? `part ${i + 1}/${total}: ` : '', i > 0);
+      ids.push(result.messageId);
+    }
+    return { kind: 'accepted', carrierMessageIds: ids };
+  }
+
+  private route(to: string): SmppConnection | undefined {
+    return chooseRoute(to, this.connections, this.config.defaultRoute);
+  }
+
+  /** Nothing is sent yet, so any refusal goes straight back to the pipeline. */
+  private async submitFirst(to: string, options: PduOptions, deadline: number): Promise<PartResult> {
+    const connection = this.route(to);
+    return connection ? connection.submit(options, deadline) : { kind: 'unavailable' };
+  }
+
+  /**
+   * Earlier parts are with the SMSC: a passing refusal (throttled, queue full, no room)
+   * is retried here until the deadline rather than making the pipeline send them again.
+   * A lost resp is not retried here: the SMSC may hold that part already.
+   */
+  private async submitLater(to: string, options: PduOptions, deadline: number): Promise<PartResult> {
+    for (;;) {
+      const result = await this.submitFirst(to, options, deadline);
+      const passing = result.kind === 'unavailable' || (result.kind === 'status' && isTransientStatus(result.status));
+      if (!passing) return result;
+      const wait = result.kind === 'status' ? RETRY_AFTER_MS.throttled : 200;
+      if (Date.now() + wait >= deadline || this.stopped) return result;
+      await sleep(wait);
+    }
+  }
+
+  private nextReference(): number {
+    this.reference = (this.reference + 1) % 256;
+    return this.reference;
+  }
+}
+
+/** Digits-only senders are international numbers (TON 1, NPI 1); others are alphanumeric (TON 5). */
+function submitOptions(message: CarrierMessage, encoded: EncodedSms, part: Buffer): PduOptions {
+  const numeric = /^\d{1,15}$/.test(message.from);
+  return {
+    service_type: '',
+    source_addr_ton: numeric ? 1 : 5,
+    source_addr_npi: numeric ? 1 : 0,
+    source_addr: message.from,
+    dest_addr_ton: 1,
+    dest_addr_npi: 1,
+    destination_addr: message.to,
+    esm_class: encoded.esmClass,
+    registered_delivery: 1,
+    data_coding: encoded.dataCoding,
+    short_message: part,
+  };
+}

@@ -1,0 +1,88 @@
+import { SubmitGate } from './flow-control.js';
+import type { SmppConnectionConfig } from './smpp-config.js';
+import { SmppLink } from './smpp-link.js';
+import type { BindCommand, Reply, SmppLog } from './smpp-link.js';
+import { Status, stringField } from './smpp-wire.js';
+import type { Pdu, PduOptions } from './smpp-wire.js';
+
+/**
+ * One configured SMSC account: a transceiver link, or a transmitter link for submits
+ * plus a receiver link for deliver_sm. Submits go through the connection's window and
+ * pacing gate.
+ */
+
+/**
+ * accepted: submit_sm_resp OK. status: the SMSC refused with this command_status.
+ * lost: the session ended or the resp did not come in time; the SMSC may still have the
+ * message. unavailable: not bound, or no window slot before the deadline; nothing sent.
+ */
+export type PartResult =
+  | { kind: 'accepted'; messageId: string }
+  | { kind: 'status'; status: number }
+  | { kind: 'lost'; why: 'dropped' | 'timeout' }
+  | { kind: 'unavailable' };
+
+export class SmppConnection {
+  private readonly links: { submit: SmppLink; all: SmppLink[] };
+  private readonly gate: SubmitGate;
+
+  constructor(
+    readonly config: SmppConnectionConfig,
+    private readonly submitTimeoutMs: number,
+    onRequest: (pdu: Pdu, reply: Reply) => void,
+    log: SmppLog,
+  ) {
+    const make = (bind: BindCommand): SmppLink =>
+      new SmppLink({ ...config, bind, log, onRequest, name: `${config.name}/${bind.slice(5)}` });
+    if (config.bindMode === 'transceiver') {
+      const link = make('bind_transceiver');
+      this.links = { submit: link, all: [link] };
+    } else {
+      const submit = make('bind_transmitter');
+      this.links = { submit, all: [submit, make('bind_receiver')] };
+    }
+    this.gate = new SubmitGate(config.windowSize, config.maxSubmitsPerSecond);
+  }
+
+  get name(): string {
+    return this.config.name;
+  }
+
+  get prefixes(): string[] | undefined {
+    return this.config.prefixes;
+  }
+
+  /** Able to take submits now. */
+  get isBound(): boolean {
+    return this.links.submit.isBound;
+  }
+
+  get inFlight(): number {
+    return this.gate.pending;
+  }
+
+  start(): void {
+    for (const link of this.links.all) link.start();
+  }
+
+  async stop(): Promise<void> {
+    await Promise.all(this.links.all.map((link) => link.stop()));
+  }
+
+  /** One submit_sm, waiting for a window and pacing slot until `deadline` (epoch ms). */
+  async submit(options: PduOptions, deadline: number): Promise<PartResult> {
+    if (!this.isBound) return { kind: 'unavailable' };
+    if (!(await this.gate.acquire(deadline))) return { kind: 'unavailable' };
+    try {
+      // The link may have dropped while we waited for a slot.
+      if (!this.isBound) return { kind: 'unavailable' };
+      const result = await this.links.submit.request('submit_sm', options, this.submitTimeoutMs);
+      if (result.kind !== 'resp') return { kind: 'lost', why: result.kind };
+      const status = result.pdu.command_status;
+      if (status !== Status.OK) return { kind: 'status', status };
+      return { kind: 'accepted', messageId: stringField(result.pdu, 'message_id') ?? '' };
+    } finally {
+      this.gate.release();
+    }
+  }
+}

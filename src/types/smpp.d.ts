@@ -1,0 +1,55 @@
+/**
+ * The parts of the `smpp` package (0.5.1, CommonJS, no bundled types) that haberci uses.
+ * PDU fields are read as `unknown` and narrowed where they are used.
+ */
+declare module 'smpp' {
+  import type { EventEmitter } from 'node:events';
+  import type { Server as NetServer, Socket } from 'node:net';
+
+  /** Values a PDU field or TLV takes when we build one. */
+  export type PduFieldValue = string | number | Buffer;
+  export type PduOptions = Record<string, PduFieldValue | undefined>;
+
+  export interface Pdu {
+    readonly command: string;
+    readonly command_id: number;
+    readonly command_status: number;
+    readonly sequence_number: number;
+    isResponse(): boolean;
+    response(options?: PduOptions): Pdu;
+    /** Decoded body fields and TLVs, by their SMPP names. */
+    readonly [field: string]: unknown;
+  }
+
+  export interface Session extends EventEmitter {
+    readonly socket: Socket;
+    send(pdu: Pdu, responseCallback?: (resp: Pdu) => void): boolean;
+    close(callback?: () => void): void;
+    destroy(callback?: () => void): void;
+    on(event: 'connect' | 'close', listener: () => void): this;
+    on(event: 'error', listener: (error: Error) => void): this;
+    on(event: string, listener: (pdu: Pdu) => void): this;
+    once(event: 'connect' | 'close', listener: () => void): this;
+    once(event: 'error', listener: (error: Error) => void): this;
+  }
+
+  export interface Server extends NetServer {
+    readonly sessions: Session[];
+  }
+
+  interface ParamDef {
+    filter?: unknown;
+  }
+
+  interface Smpp {
+    createServer(listener: (session: Session) => void): Server;
+    connect(options: { host: string; port: number }): Session;
+    PDU: new (command: string, options?: PduOptions) => Pdu;
+    commands: Record<string, { params?: Record<string, ParamDef> }>;
+    tlvs: Record<string, ParamDef>;
+    errors: Record<string, number>;
+  }
+
+  const smpp: Smpp;
+  export default smpp;
+}

@@ -1,0 +1,176 @@
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { encodeForSubmit } from '../../../../src/domain/sms-encoding.js';
+import type { SmppCarrier } from '../../../../src/adapters/carriers/smpp/smpp-carrier.js';
+import type { SmscSimulator } from '../../../../src/adapters/carriers/smpp/smsc-simulator.js';
+import { carrierConfig, message, RecordingListener, sleep, startCarrier, startSimulator, waitFor } from './smpp-harness.js';
+
+/** Drops the 8-bit concatenation reference (octet 3 of the UDH), which the carrier picks. */
+function withoutReference(part: Buffer, esmClass: number): string {
+  if ((esmClass & 0x40) === 0 || part[1] !== 0x00) return part.toString('hex');
+  const copy = Buffer.from(part);
+  copy[3] = 0;
+  return copy.toString('hex');
+}
+
+describe('SMPP carrier against the simulator: submits and receipts', () => {
+  let sim: SmscSimulator;
+  let carrier: SmppCarrier;
+  let listener: RecordingListener;
+
+  before(async () => {
+    const started = await startSimulator();
+    sim = started.sim;
+    ({ carrier, listener } = await startCarrier(carrierConfig([started.port])));
+  });
+  after(async () => {
+    await carrier.stop();
+    await sim.stop();
+  });
+
+  const texts: Array<[string, string, 0 | 1 | 2]> = [
+    ['lang 0 with extension characters', 'Price: 5€ [promo] {x}', 0],
+    ['lang 1 Turkish', 'Şifreniz: 1234. İyi günler, Çağrı', 1],
+    ['lang 2 with emoji', 'مرحبا 😀', 2],
+    ['multi-part Turkish', 'Sayın müşterimiz, İstanbul şubemizde çağrı kaydınız oluşturuldu. '.repeat(4), 1],
+  ];
+  for (const [index, [name, text, lang]] of texts.entries()) {
+    it(`submits ${name} with the encoder's bytes, one submit_sm per part`, async () => {
+      const to = `90532120${index}555`;
+      const outcome = await carrier.submit(message(to, text, lang));
+      const expected = encodeForSubmit(text, lang, 0);
+      assert.equal(outcome.kind, 'accepted');
+      const got = sim.received.filter((r) => r.destination === to);
+      assert.equal(got.length, expected.parts.length);
+      assert.deepEqual(outcome.kind === 'accepted' && outcome.carrierMessageIds, got.map((r) => r.messageId));
+      for (const [i, r] of got.entries()) {
+        assert.equal(r.dataCoding, expected.dataCoding);
+        assert.equal(r.esmClass, expected.esmClass);
+        assert.equal(r.registeredDelivery, 1);
+        assert.equal(r.source, 'HABERCI');
+        assert.equal(withoutReference(r.shortMessage, r.esmClass), withoutReference(expected.parts[i] ?? Buffer.alloc(0), expected.esmClass));
+      }
+      if (got.length > 1) assert.equal(new Set(got.map((r) => r.udh?.[3])).size, 1, 'all parts share one reference');
+    });
+  }
+
+  it('maps receipts to delivered, failed and expired, and 0002 gets none', async () => {
+    const ids = new Map<string, string>();
+    for (const to of ['905321111234', '905321110000', '905321110001', '905321110002']) {
+      const outcome = await carrier.submit(message(to));
+      assert.equal(outcome.kind, 'accepted');
+      if (outcome.kind === 'accepted') ids.set(to, outcome.carrierMessageIds[0] ?? '');
+    }
+    const reportFor = (to: string) => listener.reports.find((r) => r.carrierMessageId === ids.get(to));
+    await waitFor(() => ['905321111234', '905321110000', '905321110001'].every((to) => reportFor(to)), 'three receipts');
+    assert.equal(reportFor('905321111234')?.status, 'delivered');
+    assert.equal(reportFor('905321110000')?.status, 'failed');
+    assert.match(reportFor('905321110000')?.detail ?? '', /stat:UNDELIV err:001/);
+    assert.equal(reportFor('905321110001')?.status, 'expired');
+    await sleep(200); // receipts come 5..20 ms after submit; 0002's never does
+    assert.equal(reportFor('905321110002'), undefined);
+  });
+
+  it('reports one receipt per part of a multi-part message', async () => {
+    const outcome = await carrier.submit(message('905321115555', 'x'.repeat(200), 2));
+    assert.equal(outcome.kind, 'accepted');
+    const ids = outcome.kind === 'accepted' ? outcome.carrierMessageIds : [];
+    assert.equal(ids.length, 3);
+    await waitFor(() => ids.every((id) => listener.reports.some((r) => r.carrierMessageId === id && r.status === 'delivered')), 'a receipt per part');
+  });
+
+  it('returns rejected with the status name for a permanent refusal', async () => {
+    const outcome = await carrier.submit(message('not-a-number'));
+    assert.equal(outcome.kind, 'rejected');
+    assert.match(outcome.kind === 'rejected' ? outcome.reason : '', /ESME_RINVDSTADR \(0x0b\)/);
+  });
+});
+
+describe('SMPP carrier: deliver_sm acknowledgement', () => {
+  it('answers a receipt only after onReport resolves', async () => {
+    const { sim, port } = await startSimulator();
+    const listener = new RecordingListener();
+    let release: () => void = () => undefined;
+    let calls = 0;
+    listener.hold = () => {
+      calls++;
+      return new Promise<void>((resolve) => (release = resolve));
+    };
+    const { carrier } = await startCarrier(carrierConfig([port]), listener);
+    try {
+      assert.equal((await carrier.submit(message('905321117777'))).kind, 'accepted');
+      await waitFor(() => calls === 1, 'onReport called');
+      await sleep(150);
+      assert.equal(sim.stats.receiptResps, 0, 'no deliver_sm_resp while onReport is pending');
+      release();
+      await waitFor(() => sim.stats.receiptResps === 1, 'deliver_sm_resp after onReport resolved');
+      assert.equal(listener.reports.length, 1);
+    } finally {
+      await carrier.stop();
+      await sim.stop();
+    }
+  });
+
+  it('answers ESME_RX_T_APPN when onReport rejects, so the SMSC delivers again', async () => {
+    const { sim, port } = await startSimulator({ receiptRetryMs: 50 });
+    const listener = new RecordingListener();
+    let attempts = 0;
+    listener.hold = async () => {
+      attempts++;
+      if (attempts === 1) throw new Error('store unavailable');
+    };
+    const { carrier } = await startCarrier(carrierConfig([port]), listener);
+    try {
+      assert.equal((await carrier.submit(message('905321118888'))).kind, 'accepted');
+      await waitFor(() => listener.reports.length === 1 && sim.stats.receiptResps === 1, 'receipt stored on the second delivery');
+      assert.equal(sim.stats.receiptRespErrors, 1);
+      assert.equal(attempts, 2);
+    } finally {
+      await carrier.stop();
+      await sim.stop();
+    }
+  });
+
+  it('reads text-only receipts (no TLVs) the same way', async () => {
+    const { sim, port } = await startSimulator({ receiptTlvs: false });
+    const { carrier, listener } = await startCarrier(carrierConfig([port]));
+    try {
+      const outcome = await carrier.submit(message('905321110001'));
+      const id = outcome.kind === 'accepted' ? outcome.carrierMessageIds[0] : 'none';
+      await waitFor(() => listener.reports.length === 1, 'receipt');
+      assert.deepEqual([listener.reports[0]?.carrierMessageId, listener.reports[0]?.status], [id, 'expired']);
+    } finally {
+      await carrier.stop();
+      await sim.stop();
+    }
+  });
+
+  it('passes mobile-originated messages to onInbound, decoded', async () => {
+    const { sim, port } = await startSimulator({ inbound: { everyMs: 30, from: '905329998877', to: '4444', text: 'Merhaba, şeker ğ İ' } });
+    const { carrier, listener } = await startCarrier(carrierConfig([port]));
+    try {
+      await waitFor(() => listener.inbound.length >= 1 && sim.stats.inboundResps >= 1, 'an inbound message');
+      const first = listener.inbound[0];
+      assert.deepEqual([first?.from, first?.to, first?.text], ['905329998877', '4444', 'Merhaba, şeker ğ İ']);
+      assert.equal(typeof first?.receivedAt, 'number');
+    } finally {
+      await carrier.stop();
+      await sim.stop();
+    }
+  });
+
+  it('binds transmitter + receiver and gets receipts on the receiver', async () => {
+    const { sim, port } = await startSimulator();
+    const { carrier, listener } = await startCarrier(carrierConfig([port], {}, { bindMode: 'transmitter+receiver' }));
+    try {
+      assert.equal(sim.stats.binds, 2);
+      const outcome = await carrier.submit(message('905321113333'));
+      assert.equal(outcome.kind, 'accepted');
+      await waitFor(() => listener.reports.length === 1, 'receipt over the receiver');
+      assert.equal(listener.reports[0]?.status, 'delivered');
+    } finally {
+      await carrier.stop();
+      await sim.stop();
+    }
+  });
+});

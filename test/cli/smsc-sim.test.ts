@@ -1,0 +1,43 @@
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { carrierConfig, message, startCarrier } from '../adapters/carriers/smpp/smpp-harness.js';
+
+/** The command as users run it: bin/haberci smsc-sim, stopped with SIGTERM. */
+describe('haberci smsc-sim', () => {
+  it('serves SMPP and /stats on 127.0.0.1 and prints totals on SIGTERM', async () => {
+    const child = spawn(process.execPath, ['bin/haberci', 'smsc-sim', '--port', '0', '--stats-port', '0', '--receipt-delay-ms', '5-10'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    try {
+      const deadline = Date.now() + 10_000;
+      while (!/stats on http/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      const smppPort = Number(/127\.0\.0\.1:(\d+)\n/.exec(out)?.[1]);
+      const statsUrl = /(http:\/\/127\.0\.0\.1:\d+\/stats)/.exec(out)?.[1] ?? 'missing';
+      const { carrier, listener } = await startCarrier(carrierConfig([smppPort]));
+      assert.equal((await carrier.submit(message('905321234567'))).kind, 'accepted');
+      while (listener.reports.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await carrier.stop();
+      const stats = (await (await fetch(statsUrl)).json()) as { submits: number; receiptResps: number };
+      assert.deepEqual([stats.submits, stats.receiptResps], [1, 1]);
+      child.kill('SIGTERM');
+      const [code] = (await once(child, 'exit')) as [number | null];
+      assert.equal(code, 0);
+      assert.match(out, /totals \{"binds":1,.*"submits":1,/);
+    } finally {
+      clearTimeout(killer);
+      if (child.exitCode === null) child.kill('SIGKILL');
+    }
+  });
+
+  it('refuses a bad option with exit code 1', async () => {
+    const child = spawn(process.execPath, ['bin/haberci', 'smsc-sim', '--throttle-share', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let err = '';
+    child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
+    const [code] = (await once(child, 'exit')) as [number | null];
+    assert.equal(code, 1);
+    assert.match(err, /must be a number from 0 to 1/);
+  });
+});
