@@ -89,6 +89,9 @@ export interface SendsTable {
   blocked_numbers: number;
   sms_cost: number;
   pending_recipients: string | null;
+  expanded_count: number;
+  expand_lease_until: number | null;
+  priority: number;
   created_at: number;
   updated_at: number;
 }
