@@ -13,6 +13,12 @@ export interface SimulatedDelivery {
   transitions: Transition[];
   /** Claims and submits one batch of due messages; returns how many were claimed. */
   runOnce(): Promise<number>;
+  /**
+   * Waits until a message reaches one of `states`, running the dispatcher's maintenance on
+   * each poll as its loop would: a report that overtook its submit's commit is kept as
+   * unmatched and applied by maintenance.
+   */
+  waitForState(accountId: number, messageId: number, states: readonly DeliveryState[], timeoutMs?: number): Promise<MessageRecord>;
   stop(): Promise<void>;
 }
 
@@ -53,6 +59,7 @@ export async function simulatedDelivery(runtime: Runtime, options: DeliveryOptio
     simulator,
     transitions,
     runOnce: () => dispatcher.runOnce(),
+    waitForState: (accountId, messageId, states, timeoutMs) => waitForState(runtime, accountId, messageId, states, timeoutMs, () => dispatcher.maintain()),
     // Stops the loop (if started), waits for in-flight submits and stops the carriers.
     stop: () => dispatcher.stop(),
   };
@@ -80,11 +87,19 @@ export async function storedMessage(runtime: Runtime, accountId: number, message
 }
 
 /** Waits until a message reaches one of `states` and returns it. */
-export async function waitForState(runtime: Runtime, accountId: number, messageId: number, states: readonly DeliveryState[], timeoutMs = 5_000): Promise<MessageRecord> {
+export async function waitForState(
+  runtime: Runtime,
+  accountId: number,
+  messageId: number,
+  states: readonly DeliveryState[],
+  timeoutMs = 5_000,
+  eachPoll: () => Promise<void> = async () => undefined,
+): Promise<MessageRecord> {
   let last: MessageRecord | undefined;
   await waitUntil(
     `message ${messageId} to reach ${states.join('/')}`,
     async () => {
+      await eachPoll();
       last = await storedMessage(runtime, accountId, messageId);
       return states.includes(last.state);
     },
