@@ -343,6 +343,17 @@ for (const dialect of testDialects()) {
       assertAccepted(await sendSms(h, other.apiKey, { sentto: '905321111111,905321111112,905321111113' }));
     });
 
+    it('holds the per-minute limit for requests sent at the same time', async () => {
+      const p = await h.provision({ account: { perMinuteLimit: 3 } });
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => sendSms(h, p.apiKey, { sentto: `90532123${4000 + i}` })));
+      const codes = answers.map((a) => a.body.result_code);
+      assert.equal(codes.filter((c) => c === 'TS-1024').length, 3, codes.join(' '));
+      assert.equal(codes.filter((c) => c === 'TS-1060').length, 7, codes.join(' '));
+      for (const refusedAnswer of answers.filter((a) => a.body.result_code === 'TS-1060')) assertRefused(refusedAnswer, 'TS-1060', 429);
+      assert.equal(await messageCount(h.runtime, p.accountId), 3);
+      assert.equal((await balancesOf(h, p.apiKey)).main, 997);
+    });
+
     it('counts scheduled recipients against the per-minute limit at request time', async () => {
       const p = await h.provision({ account: { perMinuteLimit: 2 } });
       assertAccepted(await sendSms(h, p.apiKey, { sentto: '905321111111,905321111112', scheduled_date: '2026-03-20', scheduled_time: '10:00' }));
