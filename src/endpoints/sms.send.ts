@@ -100,7 +100,7 @@ export const smsSend = defineEndpoint({
     const text = toLineBreaks(body.text);
     const accepted = await sends.accept(
       caller,
-      { kind: 'sms', sender: body.title, text, lang, contentType, scheduledAt, priority: interactivePriority, messages: messagesFor(numbers, text, lang, 'single') },
+      { kind: 'sms', sender: body.title, text, lang, contentType, scheduledAt, priority: interactivePriority, messages: messagesFor(numbers, text, lang, 'single'), perMinuteLimited: true },
       ({ sendId, messageIds, totalSms }) => ({
         sms_id: scheduledAt === null ? (messageIds[messageIds.length - 1] ?? sendId) : sendId,
         number_of_sms: totalSms,

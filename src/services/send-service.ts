@@ -23,6 +23,8 @@ export interface SendPlan {
   priority: number;
   messages: NewMessage[];
   invalidNumbers?: number;
+  /** The account's per-minute limit applies (it does on /sms/send). */
+  perMinuteLimited?: boolean;
 }
 
 export interface Accepted {
@@ -62,13 +64,12 @@ export class SendService {
     return this.store.hasApprovedSender(accountId, title);
   }
 
-  /** The account's per-minute limit: recipients recorded in the last 60 s, sliding. */
+  /**
+   * The account's per-minute limit: recipients recorded in the last 60 s, sliding. Checked
+   * here first, so its code wins over the balance's, and again inside the send transaction.
+   */
   async perMinuteCheck(caller: Caller, recipients: number): Promise<Failure | null> {
-    const limit = caller.account.perMinuteLimit;
-    if (limit <= 0) return null;
-    const recent = await this.store.messages.recipientsSince(caller.account.id, this.clock.now() - 60_000, limit + 1);
-    if (recent + recipients <= limit) return null;
-    return fail('TS-1060', { variant: 'per-minute', retryAfterSeconds: 60, message: 'Per-minute send limit exceeded' });
+    return perMinuteFailure(this.store, caller, recipients, this.clock.now());
   }
 
   /** Idempotent replay: the stored reply for the same key and body, or TS-1033 for another body. */
@@ -107,6 +108,13 @@ export class SendService {
           // the other balance.
           if (!charged) throw new InsufficientBalance();
         }
+        // The charge holds the account's row (PostgreSQL) or the write lock (SQLite) until
+        // commit, so concurrent sends of one account count each other's recipients here and
+        // cannot pass the limit together, as they could with the check before the transaction.
+        if (plan.perMinuteLimited === true) {
+          const limited = await perMinuteFailure(store, caller, plan.messages.length, now);
+          if (limited) throw new PerMinuteExceeded(limited);
+        }
         await store.messages.insertSend(sendId, {
           accountId: caller.account.id,
           keyId: caller.key.id,
@@ -134,6 +142,7 @@ export class SendService {
       return result;
     } catch (error) {
       if (error instanceof InsufficientBalance) return fail('TS-1027');
+      if (error instanceof PerMinuteExceeded) return error.failure;
       if (error instanceof IdempotencyTaken && idempotency) {
         const again = await this.replay(caller, idempotency.key, idempotency.hash);
         if (again && !again.ok) return again;
@@ -145,4 +154,19 @@ export class SendService {
 }
 
 class InsufficientBalance extends Error {}
+
+/** Raised inside the send transaction to roll it back when the per-minute limit is passed. */
+class PerMinuteExceeded extends Error {
+  constructor(readonly failure: Failure) {
+    super('per-minute send limit exceeded');
+  }
+}
+
+async function perMinuteFailure(store: Store, caller: Caller, recipients: number, now: number): Promise<Failure | null> {
+  const limit = caller.account.perMinuteLimit;
+  if (limit <= 0) return null;
+  const recent = await store.messages.recipientsSince(caller.account.id, now - 60_000, limit + 1);
+  if (recent + recipients <= limit) return null;
+  return fail('TS-1060', { variant: 'per-minute', retryAfterSeconds: 60, message: 'Per-minute send limit exceeded' });
+}
 
