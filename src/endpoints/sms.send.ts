@@ -3,12 +3,12 @@ import { commonStatuses, defineEndpoint } from './endpoint.js';
 import { coded, integerField } from './fields.js';
 import { numberFieldTooShort, splitRecipients } from '../domain/recipients.js';
 import { titleTooLong } from '../domain/sender-title.js';
-import { textTooLong, toLineBreaks } from '../domain/sms-count.js';
+import { countFor, textTooLong, toLineBreaks } from '../domain/sms-count.js';
 import { contentTypeLabel, countryLabel, smsLangLabel } from '../domain/labels.js';
 import type { ContentType, SmsLang } from '../domain/labels.js';
 import { parseSchedule, scheduleRequested } from '../domain/schedule.js';
 import { fail, ok } from '../domain/result.js';
-import { interactivePriority, messagesFor, requestHash } from '../services/send-service.js';
+import { chargesOf, interactivePriority, messagesFor, requestHash } from '../services/send-service.js';
 
 /** Recipients per request: 500 distinct numbers, 50,000 for a scheduled send. */
 export const maxRecipients = 500;
@@ -100,7 +100,11 @@ export const smsSend = defineEndpoint({
     const text = toLineBreaks(body.text);
     const accepted = await sends.accept(
       caller,
-      { kind: 'sms', sender: body.title, text, lang, contentType, scheduledAt, priority: interactivePriority, messages: messagesFor(numbers, text, lang, 'single'), perMinuteLimited: true },
+      { kind: 'sms', sender: body.title, text, lang, contentType, scheduledAt, priority: interactivePriority,
+        // A scheduled send's list waits until its time: no messages (nor report rows) before.
+        recipients: scheduledAt === null ? { now: messagesFor(numbers, text, lang, 'single') } : { later: { numbers, texts: null }, charges: chargesOf(numbers.map((n) => ({ recipient: n, smsCount: countFor(n, text, lang, 'single') }))) },
+        perMinuteLimited: true,
+      },
       ({ sendId, messageIds, totalSms }) => ({
         sms_id: scheduledAt === null ? (messageIds[messageIds.length - 1] ?? sendId) : sendId,
         number_of_sms: totalSms,

@@ -4,6 +4,7 @@ import type { Clock } from '../ports/clock.js';
 import type { ClaimedMessage, MessageStore, Transition } from '../ports/message-store.js';
 import { WakeSignal } from './wake-signal.js';
 import { MicroBatcher } from './micro-batcher.js';
+import { SendExpander } from './send-expander.js';
 
 export interface DispatcherOptions {
   /** Messages claimed per store round trip. */
@@ -56,6 +57,8 @@ export class Dispatcher implements CarrierListener {
   private inFlight = 0;
   private readonly settled = new WakeSignal();
   private lastMaintenance = 0;
+  private lastExpansion = 0;
+  private readonly expander: SendExpander;
   /** Submit outcomes and reports are written a batch per transaction. */
   private readonly sent = new MicroBatcher((items: { messageId: number; carrier: string; carrierMessageIds: readonly string[] }[]) =>
     this.store.markSentMany(items, this.clock.now()),
@@ -70,7 +73,9 @@ export class Dispatcher implements CarrierListener {
     private readonly options: DispatcherOptions = defaultDispatcherOptions,
     private readonly onTransitions: (t: Transition[]) => void = () => undefined,
     readonly wake: WakeSignal = new WakeSignal(),
-  ) {}
+  ) {
+    this.expander = new SendExpander(store, clock, 5000, options.leaseMs);
+  }
 
   async start(): Promise<void> {
     const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
@@ -92,8 +97,9 @@ export class Dispatcher implements CarrierListener {
     while (this.running) {
       try {
         if (this.clock.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
+        const expanded = await this.expandIfDue();
         const started = await this.fill();
-        if (started === 0) await this.wake.wait(this.options.idleMs);
+        if (started === 0 && expanded === 0) await this.wake.wait(this.options.idleMs);
       } catch (error) {
         this.log.error({ err: error }, 'dispatcher: store error; retrying shortly');
         await this.wake.wait(this.options.idleMs * 5);
@@ -117,8 +123,22 @@ export class Dispatcher implements CarrierListener {
     return claimed.length;
   }
 
-  /** Claims and submits one batch and waits until every submit is settled (for tests and tools). */
+  /**
+   * Bulk and scheduled sends are written out a chunk at a time between claims; the check
+   * runs at most every 100 ms while there is nothing to write, so it costs the hot loop little.
+   */
+  private async expandIfDue(): Promise<number> {
+    if (this.clock.now() - this.lastExpansion < 100 && this.clock.now() >= this.lastExpansion) return 0;
+    const written = await this.expander.expandNext();
+    if (written === 0) this.lastExpansion = this.clock.now();
+    return written;
+  }
+
+  /** Writes out every due bulk or scheduled send, then claims and submits one batch and waits until every submit is settled (for tests and tools). */
   async runOnce(): Promise<number> {
+    while ((await this.expander.expandNext()) > 0) {
+      /* write out everything due first */
+    }
     const now = this.clock.now();
     const claimed = await this.store.claimDue(now, this.options.batchSize, now + this.options.leaseMs);
     await Promise.all(claimed.map((m) => this.submit(m)));

@@ -19,6 +19,9 @@ export interface NewSend {
   blockedNumbers: number;
   smsCost: number;
   createdAt: number;
+  priority: number;
+  /** Encoded DeferredRecipients, or null when the messages are written with the send. */
+  pendingRecipients: string | null;
 }
 
 export interface NewMessage {
@@ -27,6 +30,22 @@ export interface NewMessage {
   text: string | null;
   smsCount: number;
   operator: string;
+  /** Set for a number that is failed at once without being submitted (an invalid number). */
+  failedDetail?: string;
+}
+
+/** A bulk or scheduled send whose recipients are due to be written out as messages. */
+export interface DueExpansion {
+  id: number;
+  accountId: number;
+  keyId: number;
+  kind: SendKind;
+  text: string | null;
+  lang: SmsLang;
+  sandbox: boolean;
+  priority: number;
+  expandedCount: number;
+  pendingRecipients: string;
 }
 
 /** A message claimed for submission, with what the carrier needs. */
@@ -63,6 +82,8 @@ export interface MessageRecord {
 export interface SendRecord {
   id: number;
   accountId: number;
+  expandedCount: number;
+  pending: boolean;
   kind: SendKind;
   sender: string;
   scheduledAt: number | null;
@@ -81,13 +102,42 @@ export interface Transition {
   state: DeliveryState;
 }
 
+/** One row of a campaign's detailed report. */
+export interface ReportRow {
+  id: number;
+  recipient: string;
+  operator: string;
+  state: DeliveryState;
+  createdAt: number;
+  submittedAt: number | null;
+  doneAt: number | null;
+}
+
+export interface StateCount {
+  state: DeliveryState;
+  count: number;
+  /** Latest submit or report time among these messages. */
+  lastChange: number | null;
+}
+
 export interface MessageStore {
+  /** Messages of a send by state: the summary report's counters. */
+  sendCounters(sendId: number): Promise<StateCount[]>;
+  /** Messages of a send written out so far, in id order, a page at a time. */
+  sendMessages(sendId: number, offset: number, limit: number): Promise<ReportRow[]>;
   /** `count` unused ids from the one id space of sends and messages, ascending. */
   allocateIds(count: number): Promise<number[]>;
   insertSend(id: number, send: NewSend): Promise<void>;
   insertMessages(send: { id: number; accountId: number; keyId: number; sandbox: boolean; createdAt: number; dueAt: number; priority: number }, ids: readonly number[], messages: readonly NewMessage[]): Promise<void>;
-  /** Recipients the account recorded since an instant, counted up to `cap`. */
-  recipientsSince(accountId: number, since: number, cap: number): Promise<number>;
+  /** Recipients the account's /sms/send requests recorded since an instant. */
+  recipientsSince(accountId: number, since: number): Promise<number>;
+  /** Claims one send whose recipients are due to be written out, leasing it. */
+  claimExpansion(now: number, leaseUntil: number): Promise<DueExpansion | null>;
+  /**
+   * Writes recipients [from, from + messages.length) of a send as messages, in one
+   * transaction; `done` closes the send's list. False when another worker got there first.
+   */
+  expandChunk(send: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number, leaseUntil: number): Promise<boolean>;
   /** Claims due queued messages (priority first), leasing them until `leaseUntil`. */
   claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]>;
   /** Returns messages whose lease ran out (a worker died mid-submit) to the queue. */

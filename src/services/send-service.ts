@@ -9,8 +9,14 @@ import { operatorOf } from '../domain/operators.js';
 import { fail, ok } from '../domain/result.js';
 import type { Failure, Result } from '../domain/result.js';
 import type { SmsLang } from '../domain/labels.js';
+import { encodeRecipients } from '../domain/deferred-recipients.js';
+import type { DeferredRecipients } from '../domain/deferred-recipients.js';
 
-/** What a send writes: recipients with their texts and counts, charged all or nothing. */
+/**
+ * What a send writes. Recipients are written as messages now (immediate /sms/send and OTP,
+ * whose responses name message ids), or kept as one list until the send is due (bulk and
+ * scheduled sends), when the expander writes them out a chunk at a time.
+ */
 export interface SendPlan {
   kind: SendKind;
   sender: string;
@@ -21,10 +27,29 @@ export interface SendPlan {
   scheduledAt: number | null;
   /** Interactive sends (single, OTP) go before bulk ones in the queue. */
   priority: number;
-  messages: NewMessage[];
+  recipients: { now: NewMessage[] } | { later: DeferredRecipients; charges: Charges };
   invalidNumbers?: number;
   /** The account's per-minute limit applies (it does on /sms/send). */
   perMinuteLimited?: boolean;
+}
+
+/** SMS counts charged to each balance: Türkiye numbers to main, the others to international. */
+export interface Charges {
+  main: number;
+  international: number;
+}
+
+export function chargesOf(counts: Iterable<{ recipient: string; smsCount: number }>): Charges {
+  const charges: Charges = { main: 0, international: 0 };
+  for (const m of counts) {
+    if (isTurkeyNumber(m.recipient)) charges.main += m.smsCount;
+    else charges.international += m.smsCount;
+  }
+  return charges;
+}
+
+function recipientCount(plan: SendPlan): number {
+  return 'now' in plan.recipients ? plan.recipients.now.length : plan.recipients.later.numbers.length;
 }
 
 export interface Accepted {
@@ -82,28 +107,22 @@ export class SendService {
 
   async accept(caller: Caller, plan: SendPlan, reply: (accepted: Accepted) => unknown, idempotency?: { key: string; hash: string }): Promise<Result<unknown>> {
     const now = this.clock.now();
-    let main = 0;
-    let international = 0;
-    for (const m of plan.messages) {
-      if (isTurkeyNumber(m.recipient)) main += m.smsCount;
-      else international += m.smsCount;
-    }
+    const immediate = 'now' in plan.recipients ? plan.recipients.now : null;
+    const charges = 'now' in plan.recipients ? chargesOf(plan.recipients.now) : plan.recipients.charges;
+    const total = recipientCount(plan);
     try {
       const result = await this.store.transaction(async (store): Promise<Result<unknown>> => {
-        const ids = await store.messages.allocateIds(plan.messages.length + 1);
+        const ids = await store.messages.allocateIds((immediate?.length ?? 0) + 1);
         const sendId = ids[0] ?? 0;
         const messageIds = ids.slice(1);
-        const response = reply({ sendId, messageIds, totalSms: main + international });
+        const response = reply({ sendId, messageIds, totalSms: charges.main + charges.international });
         if (idempotency) {
           const saved = await store.messages.saveIdempotent(caller.account.id, idempotency.key, idempotency.hash, JSON.stringify(response), now);
           if (!saved) throw new IdempotencyTaken();
         }
-        for (const [bucket, amount] of [
-          ['main', main],
-          ['international', international],
-        ] as const) {
-          if (amount === 0) continue;
-          const charged = await store.charge(caller.account.id, bucket, amount, `${plan.kind} send`, `send:${sendId}`, now);
+        for (const bucket of ['main', 'international'] as const) {
+          if (charges[bucket] === 0) continue;
+          const charged = await store.charge(caller.account.id, bucket, charges[bucket], `${plan.kind} send`, `send:${sendId}`, now);
           // Throwing rolls back the whole transaction, including a charge already made to
           // the other balance.
           if (!charged) throw new InsufficientBalance();
@@ -112,7 +131,7 @@ export class SendService {
         // commit, so concurrent sends of one account count each other's recipients here and
         // cannot pass the limit together, as they could with the check before the transaction.
         if (plan.perMinuteLimited === true) {
-          const limited = await perMinuteFailure(store, caller, plan.messages.length, now);
+          const limited = await perMinuteFailure(store, caller, total, now);
           if (limited) throw new PerMinuteExceeded(limited);
         }
         await store.messages.insertSend(sendId, {
@@ -125,17 +144,21 @@ export class SendService {
           contentType: plan.contentType,
           scheduledAt: plan.scheduledAt,
           sandbox: caller.key.sandbox,
-          totalNumbers: plan.messages.length,
+          totalNumbers: total,
           invalidNumbers: plan.invalidNumbers ?? 0,
           blockedNumbers: 0,
-          smsCost: main + international,
+          smsCost: charges.main + charges.international,
           createdAt: now,
+          priority: plan.priority,
+          pendingRecipients: 'later' in plan.recipients ? encodeRecipients(plan.recipients.later) : null,
         });
-        await store.messages.insertMessages(
-          { id: sendId, accountId: caller.account.id, keyId: caller.key.id, sandbox: caller.key.sandbox, createdAt: now, dueAt: plan.scheduledAt ?? now, priority: plan.priority },
-          messageIds,
-          plan.messages,
-        );
+        if (immediate) {
+          await store.messages.insertMessages(
+            { id: sendId, accountId: caller.account.id, keyId: caller.key.id, sandbox: caller.key.sandbox, createdAt: now, dueAt: plan.scheduledAt ?? now, priority: plan.priority },
+            messageIds,
+            immediate,
+          );
+        }
         return ok(response);
       });
       this.onAccepted();
@@ -165,7 +188,7 @@ class PerMinuteExceeded extends Error {
 async function perMinuteFailure(store: Store, caller: Caller, recipients: number, now: number): Promise<Failure | null> {
   const limit = caller.account.perMinuteLimit;
   if (limit <= 0) return null;
-  const recent = await store.messages.recipientsSince(caller.account.id, now - 60_000, limit + 1);
+  const recent = await store.messages.recipientsSince(caller.account.id, now - 60_000);
   if (recent + recipients <= limit) return null;
   return fail('TS-1060', { variant: 'per-minute', retryAfterSeconds: 60, message: 'Per-minute send limit exceeded' });
 }

@@ -108,7 +108,7 @@ export async function waitForState(
   return last ?? storedMessage(runtime, accountId, messageId);
 }
 
-/** Messages the account has recorded, ever (the per-minute counter with an open window). */
+/** Recipients the account's /sms/send requests have recorded, ever (the per-minute counter with an open window). */
 export function messageCount(runtime: Runtime, accountId: number): Promise<number> {
-  return runtime.store.messages.recipientsSince(accountId, -1, 1_000_000);
+  return runtime.store.messages.recipientsSince(accountId, -1);
 }

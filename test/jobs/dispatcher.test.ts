@@ -19,7 +19,7 @@ async function queueMessages(runtime: Runtime, count: number): Promise<number[]>
   const ids = await runtime.store.messages.allocateIds(count + 1);
   const [sendId = 0, ...messageIds] = ids;
   const now = runtime.clock.now();
-  await runtime.store.messages.insertSend(sendId, { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'ACME', text: 'hello', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now });
+  await runtime.store.messages.insertSend(sendId, { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'ACME', text: 'hello', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now, priority: 0, pendingRecipients: null });
   await runtime.store.messages.insertMessages(
     { id: sendId, accountId: account.id, keyId: key.id, sandbox: false, createdAt: now, dueAt: now, priority: 0 },
     messageIds,

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import type { Dialect } from './migrations.js';
-import type { ClaimedMessage, MessageRecord, MessageStore, NewMessage, NewSend, SendRecord, Transition } from '../../ports/message-store.js';
+import type { ClaimedMessage, DueExpansion, MessageRecord, MessageStore, NewMessage, NewSend, ReportRow, SendRecord, StateCount, Transition } from '../../ports/message-store.js';
 import type { CarrierReport, SmsLang } from '../../ports/carrier.js';
 import { combineParts, isFinal } from '../../domain/delivery-state.js';
 import type { PartState } from '../../domain/delivery-state.js';
@@ -67,7 +67,10 @@ export class KyselyMessageStore implements MessageStore {
         invalid_numbers: s.invalidNumbers,
         blocked_numbers: s.blockedNumbers,
         sms_cost: s.smsCost,
-        pending_recipients: null,
+        pending_recipients: s.pendingRecipients,
+        expanded_count: 0,
+        expand_lease_until: null,
+        priority: s.priority,
         created_at: s.createdAt,
         updated_at: s.createdAt,
       })
@@ -89,15 +92,15 @@ export class KyselyMessageStore implements MessageStore {
         text: m.text,
         sms_count: m.smsCount,
         operator: m.operator,
-        state: 'queued' as const,
+        state: m.failedDetail === undefined ? ('queued' as const) : ('failed' as const),
         priority: send.priority,
         due_at: send.dueAt,
         lease_until: null,
         attempts: 0,
         carrier: null,
         submitted_at: null,
-        done_at: null,
-        detail: null,
+        done_at: m.failedDetail === undefined ? null : send.createdAt,
+        detail: m.failedDetail ?? null,
         sandbox: send.sandbox ? 1 : 0,
         created_at: send.createdAt,
       }));
@@ -105,14 +108,63 @@ export class KyselyMessageStore implements MessageStore {
     }
   }
 
-  async recipientsSince(accountId: number, since: number, cap: number): Promise<number> {
+  async recipientsSince(accountId: number, since: number): Promise<number> {
+    // Counted from the sends, not the messages: a scheduled send's recipients are recorded
+    // (and count) at request time, before its messages are written out.
     const row = await this.db
-      .selectFrom((eb) =>
-        eb.selectFrom('messages').select('id').where('account_id', '=', accountId).where('created_at', '>', since).limit(cap).as('recent'),
-      )
-      .select((eb) => eb.fn.countAll<number>().as('n'))
+      .selectFrom('sends')
+      .select((eb) => eb.fn.sum<number>('total_numbers').as('n'))
+      .where('account_id', '=', accountId)
+      .where('kind', '=', 'sms')
+      .where('created_at', '>', since)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
+  }
+
+  async claimExpansion(now: number, leaseUntil: number): Promise<DueExpansion | null> {
+    return this.inTransaction(async (self) => {
+      const due = await self.db
+        .selectFrom('sends')
+        .select(['id', 'account_id', 'key_id', 'kind', 'text', 'lang', 'sandbox', 'priority', 'expanded_count', 'pending_recipients'])
+        .where('pending_recipients', 'is not', null)
+        .where((eb) => eb.or([eb('scheduled_at', 'is', null), eb('scheduled_at', '<=', now)]))
+        .where((eb) => eb.or([eb('expand_lease_until', 'is', null), eb('expand_lease_until', '<=', now)]))
+        .orderBy('priority')
+        .orderBy('id')
+        .limit(1)
+        .$if(self.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+        .executeTakeFirst();
+      if (!due || due.pending_recipients === null) return null;
+      await self.db.updateTable('sends').set({ expand_lease_until: leaseUntil }).where('id', '=', due.id).execute();
+      return {
+        id: Number(due.id),
+        accountId: due.account_id,
+        keyId: due.key_id,
+        kind: due.kind,
+        text: due.text,
+        lang: due.lang as SmsLang,
+        sandbox: due.sandbox === 1,
+        priority: due.priority,
+        expandedCount: due.expanded_count,
+        pendingRecipients: due.pending_recipients,
+      };
+    });
+  }
+
+  async expandChunk(send: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number, leaseUntil: number): Promise<boolean> {
+    return this.inTransaction(async (self) => {
+      // Only the worker that knows where the list stands may write the next chunk.
+      const moved = await self.db
+        .updateTable('sends')
+        .set({ expanded_count: from + messages.length, updated_at: now, expand_lease_until: done ? null : leaseUntil, ...(done ? { pending_recipients: null } : {}) })
+        .where('id', '=', send.id)
+        .where('expanded_count', '=', from)
+        .executeTakeFirst();
+      if (Number(moved.numUpdatedRows) === 0) return false;
+      const ids = await self.allocateIds(messages.length);
+      await self.insertMessages({ id: send.id, accountId: send.accountId, keyId: send.keyId, sandbox: send.sandbox, createdAt: now, dueAt: now, priority: send.priority }, ids, messages);
+      return true;
+    });
   }
 
   async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]> {
@@ -371,6 +423,8 @@ export class KyselyMessageStore implements MessageStore {
     return {
       id: Number(r.id),
       accountId: r.account_id,
+      expandedCount: r.expanded_count,
+      pending: r.pending_recipients !== null,
       kind: r.kind,
       sender: r.sender,
       scheduledAt: r.scheduled_at === null ? null : Number(r.scheduled_at),
@@ -381,6 +435,39 @@ export class KyselyMessageStore implements MessageStore {
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),
     };
+  }
+
+  async sendCounters(sendId: number): Promise<StateCount[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .select((eb) => ['state', eb.fn.countAll<number>().as('n'), eb.fn.max('done_at').as('last_done'), eb.fn.max('submitted_at').as('last_submit')])
+      .where('send_id', '=', sendId)
+      .groupBy('state')
+      .execute();
+    return rows.map((r) => {
+      const times = [r.last_done, r.last_submit].filter((t): t is number => t !== null).map(Number);
+      return { state: r.state, count: Number(r.n), lastChange: times.length > 0 ? Math.max(...times) : null };
+    });
+  }
+
+  async sendMessages(sendId: number, offset: number, limit: number): Promise<ReportRow[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .select(['id', 'recipient', 'operator', 'state', 'created_at', 'submitted_at', 'done_at'])
+      .where('send_id', '=', sendId)
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      recipient: r.recipient,
+      operator: r.operator,
+      state: r.state,
+      createdAt: Number(r.created_at),
+      submittedAt: r.submitted_at === null ? null : Number(r.submitted_at),
+      doneAt: r.done_at === null ? null : Number(r.done_at),
+    }));
   }
 
   async findIdempotent(accountId: number, key: string): Promise<{ requestHash: string; response: string; createdAt: number } | null> {

@@ -172,6 +172,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('sends').addColumn('expanded_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
         await db.schema.alterTable('sends').addColumn('expand_lease_until', 'bigint').execute();
         await db.schema.alterTable('sends').addColumn('priority', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+        await db.schema.createIndex('sends_account_time').on('sends').columns(['account_id', 'created_at']).execute();
         await db.schema.createIndex('sends_pending').on('sends').columns(['expanded_count', 'scheduled_at']).where(sql.ref('pending_recipients'), 'is not', null).execute();
       },
     },
