@@ -18,6 +18,7 @@ import type { Services } from './services/services.js';
 import { buildApp } from './http/app.js';
 import { SendService } from './services/send-service.js';
 import { StatusQueries } from './services/status-queries.js';
+import { ReportQueries } from './services/report-queries.js';
 import { WakeSignal } from './jobs/wake-signal.js';
 import { Dispatcher, defaultDispatcherOptions } from './jobs/dispatcher.js';
 import type { DispatcherOptions } from './jobs/dispatcher.js';
@@ -54,6 +55,7 @@ export async function openRuntime(location: StoreLocation, clock: Clock = system
     accounts: new AccountQueries(store),
     sends: new SendService(store, clock, () => dispatchWake.notify()),
     status: new StatusQueries(store.messages),
+    reports: new ReportQueries(store.messages, () => clock.now()),
   };
   return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, close: () => store.close() };
 }

@@ -4,6 +4,10 @@ import { balance } from './balance.js';
 import { senderidCheck } from './senderid.check.js';
 import { smsSend } from './sms.send.js';
 import { smsStatus } from './sms.status.js';
+import { groupSend } from './group.send.js';
+import { groupSendMixed } from './group.sendMixed.js';
+import { reportsBasic } from './reports.basic.js';
+import { reportsDetailed } from './reports.detailed.js';
 
 /** The endpoint table: routing, auth, validation and the shared tests are built from it. */
-export const endpoints: readonly Endpoint[] = [authPostCheck, balance, senderidCheck, smsSend, smsStatus];
+export const endpoints: readonly Endpoint[] = [authPostCheck, balance, senderidCheck, smsSend, smsStatus, groupSend, groupSendMixed, reportsBasic, reportsDetailed];

@@ -3,6 +3,7 @@ import type { AccountQueries } from './account-queries.js';
 import type { Clock } from '../ports/clock.js';
 import type { SendService } from './send-service.js';
 import type { StatusQueries } from './status-queries.js';
+import type { ReportQueries } from './report-queries.js';
 
 /** What endpoint handlers may use. Built in main.ts. */
 export interface Services {
@@ -11,4 +12,5 @@ export interface Services {
   accounts: AccountQueries;
   sends: SendService;
   status: StatusQueries;
+  reports: ReportQueries;
 }

@@ -1,0 +1,73 @@
+import { z } from 'zod';
+import { coded, integerField } from './fields.js';
+import { commonStatuses } from './endpoint.js';
+import type { StatusMap } from './endpoint.js';
+import { textTooLong } from '../domain/sms-count.js';
+import { parseSchedule } from '../domain/schedule.js';
+import { fail, ok } from '../domain/result.js';
+import type { Result } from '../domain/result.js';
+
+/** Items per /group/send or /group/sendMixed request. */
+export const maxBulkNumbers = 50_000;
+
+/** The spec's error table rows shared by /group/send and /group/sendMixed. */
+export const groupStatuses: StatusMap = {
+  ...commonStatuses,
+  'TS-1033': 400,
+  'TS-1025': 400,
+  'TS-1029': 400,
+  'TS-1026': 400,
+  'TS-1060': 400,
+  'TS-1070': 400,
+  'TS-1071': 400,
+  'TS-1072': 400,
+  'TS-1031': 403,
+  'TS-1067': 403,
+  'TS-1030': 403,
+  'TS-1028': 403,
+  'TS-1027': 403,
+};
+
+/** `sentto` may also be sent as `numbers`. */
+export function withNumbersAlias(body: unknown): unknown {
+  if (typeof body !== 'object' || body === null || 'sentto' in body || !('numbers' in body)) return body;
+  return { ...body, sentto: (body as { numbers: unknown }).numbers };
+}
+
+const isNumberLike = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
+
+/** A JSON array only (comma-separated text is not accepted), of at most 50,000 items. */
+export const numbersField = z
+  .array(z.unknown(), coded('TS-1026'))
+  .max(maxBulkNumbers, 'TS-1060')
+  .refine((items) => items.every(isNumberLike), 'TS-1026')
+  .transform((items) => items.map((v) => String(v)));
+
+/** One text: empty or of the wrong type is TS-1033, over 2,000 characters TS-1026. */
+export const bulkText = z
+  .string(coded('TS-1033'))
+  .refine((t) => t.trim() !== '', 'TS-1033')
+  .refine((t) => !textTooLong(t), 'TS-1026');
+
+export const scheduleFields = {
+  sms_lang: integerField('TS-1033')
+    .refine((v) => v >= 0 && v <= 2, 'TS-1033')
+    .optional(),
+  scheduled_sms: integerField('TS-1033')
+    .refine((v) => v === 0 || v === 1, 'TS-1033')
+    .optional(),
+  scheduled_date: z.string(coded('TS-1070')).optional(),
+  scheduled_time: z.string(coded('TS-1071')).optional(),
+};
+
+/**
+ * `scheduled_sms` = 1 schedules the send at `scheduled_date` + `scheduled_time`. The date
+ * and time are sent only with it: sent without it they are refused (TS-1033) rather than
+ * ignored, so a forgotten flag never turns a scheduled campaign into an immediate one.
+ */
+export function bulkSchedule(body: { scheduled_sms?: number; scheduled_date?: string; scheduled_time?: string }, now: number): Result<number | null> {
+  if (body.scheduled_sms === 1) return parseSchedule({ date: body.scheduled_date, time: body.scheduled_time }, now);
+  const dated = (body.scheduled_date ?? '') !== '' || (body.scheduled_time ?? '') !== '';
+  if (dated) return fail('TS-1033', { message: 'scheduled_date and scheduled_time are sent only with scheduled_sms=1' });
+  return ok(null);
+}

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.js';
+import { coded } from './fields.js';
+import { bulkSchedule, bulkText, groupStatuses, numbersField, scheduleFields, withNumbersAlias } from './group-fields.js';
+import { bulkSend } from '../services/bulk-send.js';
+import type { SmsLang } from '../domain/labels.js';
+import { ok } from '../domain/result.js';
+
+/** POST /group/send: one text to up to 50,000 numbers, queued first. */
+export const groupSend = defineEndpoint({
+  path: '/group/send',
+  summary: 'Send one text to up to 50,000 numbers',
+  envelope: 'result',
+  key: { min: 30, max: 128, missing: 'TS-1025', malformed: 'TS-1025' },
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['send_group_sms'],
+  limited: true,
+  statuses: groupStatuses,
+  // 50,000 numbers in any accepted form ("+90 (532) 123 45 67" is 21 characters) fit in 2 MB.
+  bodyLimit: 8 * 1024 * 1024,
+  request: z.preprocess(
+    withNumbersAlias,
+    z.object({
+      title: z.string(coded('TS-1029')).min(1, 'TS-1029'),
+      sentto: numbersField,
+      text: bulkText,
+      ...scheduleFields,
+    }),
+  ),
+  async handle({ body, caller, services }) {
+    const schedule = bulkSchedule(body, services.clock.now());
+    if (!schedule.ok) return schedule;
+    const sent = await bulkSend(services.sends, caller, {
+      kind: 'group',
+      title: body.title,
+      lang: (body.sms_lang ?? 2) as SmsLang,
+      numbers: body.sentto,
+      texts: body.text,
+      scheduledAt: schedule.value,
+    });
+    if (!sent.ok) return sent;
+    return ok({ code: 'TS-1024', fields: { ...sent.value } });
+  },
+});

@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.js';
+import { integerField } from './fields.js';
+import { raporIdField, reportKey, reportStatuses } from './reports-common.js';
+import { ok } from '../domain/result.js';
+
+/** POST /reports/detailed: a campaign's recipients, 500 per page. */
+export const reportsDetailed = defineEndpoint({
+  path: '/reports/detailed',
+  summary: 'Per-recipient rows of a campaign, 500 per page',
+  envelope: 'status',
+  omitMessageOnSuccess: true,
+  key: reportKey,
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['post_request', 'check_sms_status'],
+  limited: true,
+  statuses: reportStatuses,
+  request: z.object({
+    raporid: raporIdField,
+    page: z.preprocess((v) => (v === undefined || v === null || v === '' ? 1 : v), integerField('TS-1033').refine((p) => p >= 1, 'TS-1033')),
+  }),
+  async handle({ body, caller, services }) {
+    const page = await services.reports.page(caller.account.id, body.raporid, body.page);
+    if (!page.ok) return page;
+    return ok({ code: 'TS-1064', fields: page.value });
+  },
+});
