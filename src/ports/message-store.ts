@@ -48,6 +48,17 @@ export interface DueExpansion {
   pendingRecipients: string;
 }
 
+/** What the messages of one send share. */
+export interface MessageDefaults {
+  id: number;
+  accountId: number;
+  keyId: number;
+  sandbox: boolean;
+  createdAt: number;
+  dueAt: number;
+  priority: number;
+}
+
 /** A message claimed for submission, with what the carrier needs. */
 export interface ClaimedMessage {
   id: number;
@@ -128,7 +139,11 @@ export interface MessageStore {
   /** `count` unused ids from the one id space of sends and messages, ascending. */
   allocateIds(count: number): Promise<number[]>;
   insertSend(id: number, send: NewSend): Promise<void>;
-  insertMessages(send: { id: number; accountId: number; keyId: number; sandbox: boolean; createdAt: number; dueAt: number; priority: number }, ids: readonly number[], messages: readonly NewMessage[]): Promise<void>;
+  /** Many sends in multi-row inserts. */
+  insertSends(sends: readonly { id: number; send: NewSend }[]): Promise<void>;
+  /** The messages of many sends, in multi-row inserts. */
+  insertMessagesOf(groups: readonly { send: MessageDefaults; ids: readonly number[]; messages: readonly NewMessage[] }[]): Promise<void>;
+  insertMessages(send: MessageDefaults, ids: readonly number[], messages: readonly NewMessage[]): Promise<void>;
   /** Recipients the account's /sms/send requests recorded since an instant. */
   recipientsSince(accountId: number, since: number): Promise<number>;
   /** Claims one send whose recipients are due to be written out, leasing it. */
@@ -158,6 +173,8 @@ export interface MessageStore {
   findSend(id: number, accountId: number): Promise<SendRecord | null>;
   findIdempotent(accountId: number, key: string): Promise<{ requestHash: string; response: string; createdAt: number } | null>;
   saveIdempotent(accountId: number, key: string, requestHash: string, response: string, now: number): Promise<boolean>;
+  /** Releases a key claimed by a request that was then refused. */
+  forgetIdempotent(accountId: number, key: string): Promise<void>;
 }
 
 export type { FinalState };

@@ -24,6 +24,14 @@ export type AccountPatch = Partial<Pick<Account, 'name' | 'status' | 'perMinuteL
 
 export type BalanceBucket = 'main' | 'international';
 
+export interface ChargeEntry {
+  accountId: number;
+  bucket: BalanceBucket;
+  amount: number;
+  reason: string;
+  reference: string;
+}
+
 export interface SenderId {
   id: number;
   accountId: number;
@@ -77,6 +85,16 @@ export interface AccountStore {
   updateAccount(id: number, patch: AccountPatch): Promise<Account | null>;
   /** Adds (or with a negative amount, takes) balance through the ledger, in one transaction. */
   adjustBalance(id: number, bucket: BalanceBucket, delta: number, reason: string, reference: string | null, now: number): Promise<Account | 'insufficient' | null>;
+  /** Locks accounts' rows until the transaction ends (PostgreSQL; SQLite has one writer). */
+  lockAccounts(ids: readonly number[]): Promise<void>;
+  /** Current balances of accounts. */
+  balancesOf(ids: readonly number[]): Promise<Map<number, Record<BalanceBucket, number>>>;
+  /**
+   * Takes many charges through the ledger in one go: one guarded update per account and
+   * balance, one ledger row per charge. Throws (rolling the transaction back) if a balance
+   * does not cover its total: callers decide against balances they read under lock.
+   */
+  applyCharges(charges: readonly ChargeEntry[], now: number): Promise<void>;
   /** Takes `amount` through the ledger if the balance covers it; call inside the paying transaction. */
   charge(id: number, bucket: BalanceBucket, amount: number, reason: string, reference: string, now: number): Promise<boolean>;
 }

@@ -9,7 +9,7 @@ import { operatorOf } from '../domain/operators.js';
 import { fail, ok } from '../domain/result.js';
 import type { Failure, Result } from '../domain/result.js';
 import type { SmsLang } from '../domain/labels.js';
-import { encodeRecipients } from '../domain/deferred-recipients.js';
+import { SendWriter } from './send-writer.js';
 import type { DeferredRecipients } from '../domain/deferred-recipients.js';
 
 /**
@@ -48,9 +48,6 @@ export function chargesOf(counts: Iterable<{ recipient: string; smsCount: number
   return charges;
 }
 
-function recipientCount(plan: SendPlan): number {
-  return 'now' in plan.recipients ? plan.recipients.now.length : plan.recipients.later.numbers.length;
-}
 
 export interface Accepted {
   sendId: number;
@@ -58,8 +55,6 @@ export interface Accepted {
   totalSms: number;
 }
 
-/** Raised inside the send transaction to roll it back when the idempotency key is taken. */
-class IdempotencyTaken extends Error {}
 
 export const interactivePriority = 0;
 export const bulkPriority = 1;
@@ -83,7 +78,11 @@ export class SendService {
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly onAccepted: () => void,
-  ) {}
+  ) {
+    this.writer = new SendWriter(store, clock);
+  }
+
+  private readonly writer: SendWriter;
 
   async isApprovedSender(accountId: number, title: string): Promise<boolean> {
     return this.store.hasApprovedSender(accountId, title);
@@ -106,85 +105,20 @@ export class SendService {
   }
 
   async accept(caller: Caller, plan: SendPlan, reply: (accepted: Accepted) => unknown, idempotency?: { key: string; hash: string }): Promise<Result<unknown>> {
-    const now = this.clock.now();
-    const immediate = 'now' in plan.recipients ? plan.recipients.now : null;
     const charges = 'now' in plan.recipients ? chargesOf(plan.recipients.now) : plan.recipients.charges;
-    const total = recipientCount(plan);
-    try {
-      const result = await this.store.transaction(async (store): Promise<Result<unknown>> => {
-        const ids = await store.messages.allocateIds((immediate?.length ?? 0) + 1);
-        const sendId = ids[0] ?? 0;
-        const messageIds = ids.slice(1);
-        const response = reply({ sendId, messageIds, totalSms: charges.main + charges.international });
-        if (idempotency) {
-          const saved = await store.messages.saveIdempotent(caller.account.id, idempotency.key, idempotency.hash, JSON.stringify(response), now);
-          if (!saved) throw new IdempotencyTaken();
-        }
-        for (const bucket of ['main', 'international'] as const) {
-          if (charges[bucket] === 0) continue;
-          const charged = await store.charge(caller.account.id, bucket, charges[bucket], `${plan.kind} send`, `send:${sendId}`, now);
-          // Throwing rolls back the whole transaction, including a charge already made to
-          // the other balance.
-          if (!charged) throw new InsufficientBalance();
-        }
-        // The charge holds the account's row (PostgreSQL) or the write lock (SQLite) until
-        // commit, so concurrent sends of one account count each other's recipients here and
-        // cannot pass the limit together, as they could with the check before the transaction.
-        if (plan.perMinuteLimited === true) {
-          const limited = await perMinuteFailure(store, caller, total, now);
-          if (limited) throw new PerMinuteExceeded(limited);
-        }
-        await store.messages.insertSend(sendId, {
-          accountId: caller.account.id,
-          keyId: caller.key.id,
-          kind: plan.kind,
-          sender: plan.sender,
-          text: plan.text,
-          lang: plan.lang,
-          contentType: plan.contentType,
-          scheduledAt: plan.scheduledAt,
-          sandbox: caller.key.sandbox,
-          totalNumbers: total,
-          invalidNumbers: plan.invalidNumbers ?? 0,
-          blockedNumbers: 0,
-          smsCost: charges.main + charges.international,
-          createdAt: now,
-          priority: plan.priority,
-          pendingRecipients: 'later' in plan.recipients ? encodeRecipients(plan.recipients.later) : null,
-        });
-        if (immediate) {
-          await store.messages.insertMessages(
-            { id: sendId, accountId: caller.account.id, keyId: caller.key.id, sandbox: caller.key.sandbox, createdAt: now, dueAt: plan.scheduledAt ?? now, priority: plan.priority },
-            messageIds,
-            immediate,
-          );
-        }
-        return ok(response);
-      });
-      this.onAccepted();
-      return result;
-    } catch (error) {
-      if (error instanceof InsufficientBalance) return fail('TS-1027');
-      if (error instanceof PerMinuteExceeded) return error.failure;
-      if (error instanceof IdempotencyTaken && idempotency) {
-        const again = await this.replay(caller, idempotency.key, idempotency.hash);
-        if (again && !again.ok) return again;
-        if (again?.ok) return ok(JSON.parse(again.value) as unknown);
-      }
-      throw error;
+    const outcome = await this.writer.write({ caller, plan, charges, reply, ...(idempotency ? { idempotency } : {}) });
+    if ('error' in outcome) throw outcome.error;
+    if ('replay' in outcome) {
+      const again = idempotency ? await this.replay(caller, idempotency.key, idempotency.hash) : null;
+      if (!again) throw new Error('idempotency key taken but no stored response');
+      return again.ok ? ok(JSON.parse(again.value) as unknown) : again;
     }
+    if (outcome.ok) this.onAccepted();
+    return outcome;
   }
 }
 
-class InsufficientBalance extends Error {}
-
-/** Raised inside the send transaction to roll it back when the per-minute limit is passed. */
-class PerMinuteExceeded extends Error {
-  constructor(readonly failure: Failure) {
-    super('per-minute send limit exceeded');
-  }
-}
-
+/** The quick check before the send transaction; the writer checks again under lock. */
 async function perMinuteFailure(store: Store, caller: Caller, recipients: number, now: number): Promise<Failure | null> {
   const limit = caller.account.perMinuteLimit;
   if (limit <= 0) return null;
@@ -192,4 +126,3 @@ async function perMinuteFailure(store: Store, caller: Caller, recipients: number
   if (recent + recipients <= limit) return null;
   return fail('TS-1060', { variant: 'per-minute', retryAfterSeconds: 60, message: 'Per-minute send limit exceeded' });
 }
-

@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from './schema.js';
+import type { Insertable, Kysely, Transaction } from 'kysely';
+import type { Database, MessagesTable, SendsTable } from './schema.js';
 import type { Dialect } from './migrations.js';
-import type { ClaimedMessage, DueExpansion, MessageRecord, MessageStore, NewMessage, NewSend, ReportRow, SendRecord, StateCount, Transition } from '../../ports/message-store.js';
+import type { ClaimedMessage, DueExpansion, MessageDefaults, MessageRecord, MessageStore, NewMessage, NewSend, ReportRow, SendRecord, StateCount, Transition } from '../../ports/message-store.js';
 import type { CarrierReport, SmsLang } from '../../ports/carrier.js';
 import { combineParts, isFinal } from '../../domain/delivery-state.js';
 import type { PartState } from '../../domain/delivery-state.js';
@@ -17,6 +17,56 @@ export interface SentItem {
 
 function toReport(r: { carrier_message_id: string; state: CarrierReport['status']; detail: string | null; done_at: number | null }): CarrierReport {
   return { carrierMessageId: r.carrier_message_id, status: r.state, detail: r.detail ?? undefined, doneAt: r.done_at === null ? undefined : Number(r.done_at) };
+}
+
+function sendRow(id: number, s: NewSend): Insertable<SendsTable> {
+  return {
+    id,
+    account_id: s.accountId,
+    key_id: s.keyId,
+    kind: s.kind,
+    sender: s.sender,
+    text: s.text,
+    lang: s.lang,
+    content_type: s.contentType,
+    scheduled_at: s.scheduledAt,
+    sandbox: s.sandbox ? 1 : 0,
+    total_numbers: s.totalNumbers,
+    invalid_numbers: s.invalidNumbers,
+    blocked_numbers: s.blockedNumbers,
+    sms_cost: s.smsCost,
+    pending_recipients: s.pendingRecipients,
+    expanded_count: 0,
+    expand_lease_until: null,
+    priority: s.priority,
+    created_at: s.createdAt,
+    updated_at: s.createdAt,
+  };
+}
+
+function messageRow(send: MessageDefaults, id: number, m: NewMessage): Insertable<MessagesTable> {
+  const failed = m.failedDetail !== undefined;
+  return {
+    id,
+    send_id: send.id,
+    account_id: send.accountId,
+    key_id: send.keyId,
+    recipient: m.recipient,
+    text: m.text,
+    sms_count: m.smsCount,
+    operator: m.operator,
+    state: failed ? 'failed' : 'queued',
+    priority: send.priority,
+    due_at: send.dueAt,
+    lease_until: null,
+    attempts: 0,
+    carrier: null,
+    submitted_at: null,
+    done_at: failed ? send.createdAt : null,
+    detail: m.failedDetail ?? null,
+    sandbox: send.sandbox ? 1 : 0,
+    created_at: send.createdAt,
+  };
 }
 
 /** Rows per multi-row INSERT: well inside SQLite's and PostgreSQL's bound-parameter limits. */
@@ -50,61 +100,26 @@ export class KyselyMessageStore implements MessageStore {
   }
 
   async insertSend(id: number, s: NewSend): Promise<void> {
-    await this.db
-      .insertInto('sends')
-      .values({
-        id,
-        account_id: s.accountId,
-        key_id: s.keyId,
-        kind: s.kind,
-        sender: s.sender,
-        text: s.text,
-        lang: s.lang,
-        content_type: s.contentType,
-        scheduled_at: s.scheduledAt,
-        sandbox: s.sandbox ? 1 : 0,
-        total_numbers: s.totalNumbers,
-        invalid_numbers: s.invalidNumbers,
-        blocked_numbers: s.blockedNumbers,
-        sms_cost: s.smsCost,
-        pending_recipients: s.pendingRecipients,
-        expanded_count: 0,
-        expand_lease_until: null,
-        priority: s.priority,
-        created_at: s.createdAt,
-        updated_at: s.createdAt,
-      })
-      .execute();
+    await this.insertSends([{ id, send: s }]);
   }
 
-  async insertMessages(
-    send: { id: number; accountId: number; keyId: number; sandbox: boolean; createdAt: number; dueAt: number; priority: number },
-    ids: readonly number[],
-    messages: readonly NewMessage[],
-  ): Promise<void> {
-    for (let start = 0; start < messages.length; start += insertChunk) {
-      const rows = messages.slice(start, start + insertChunk).map((m, i) => ({
-        id: ids[start + i] ?? 0,
-        send_id: send.id,
-        account_id: send.accountId,
-        key_id: send.keyId,
-        recipient: m.recipient,
-        text: m.text,
-        sms_count: m.smsCount,
-        operator: m.operator,
-        state: m.failedDetail === undefined ? ('queued' as const) : ('failed' as const),
-        priority: send.priority,
-        due_at: send.dueAt,
-        lease_until: null,
-        attempts: 0,
-        carrier: null,
-        submitted_at: null,
-        done_at: m.failedDetail === undefined ? null : send.createdAt,
-        detail: m.failedDetail ?? null,
-        sandbox: send.sandbox ? 1 : 0,
-        created_at: send.createdAt,
-      }));
-      await this.db.insertInto('messages').values(rows).execute();
+  async insertSends(sends: readonly { id: number; send: NewSend }[]): Promise<void> {
+    for (let start = 0; start < sends.length; start += 500) {
+      await this.db
+        .insertInto('sends')
+        .values(sends.slice(start, start + 500).map(({ id, send }) => sendRow(id, send)))
+        .execute();
+    }
+  }
+
+  async insertMessages(send: MessageDefaults, ids: readonly number[], messages: readonly NewMessage[]): Promise<void> {
+    await this.insertMessagesOf([{ send, ids, messages }]);
+  }
+
+  async insertMessagesOf(groups: readonly { send: MessageDefaults; ids: readonly number[]; messages: readonly NewMessage[] }[]): Promise<void> {
+    const rows = groups.flatMap((g) => g.messages.map((m, i) => messageRow(g.send, g.ids[i] ?? 0, m)));
+    for (let start = 0; start < rows.length; start += insertChunk) {
+      await this.db.insertInto('messages').values(rows.slice(start, start + insertChunk)).execute();
     }
   }
 
@@ -473,6 +488,10 @@ export class KyselyMessageStore implements MessageStore {
   async findIdempotent(accountId: number, key: string): Promise<{ requestHash: string; response: string; createdAt: number } | null> {
     const r = await this.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('idem_key', '=', key).executeTakeFirst();
     return r ? { requestHash: r.request_hash, response: r.response, createdAt: Number(r.created_at) } : null;
+  }
+
+  async forgetIdempotent(accountId: number, key: string): Promise<void> {
+    await this.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('idem_key', '=', key).execute();
   }
 
   async saveIdempotent(accountId: number, key: string, requestHash: string, response: string, now: number): Promise<boolean> {

@@ -3,7 +3,7 @@ import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database, AccountsTable, ApiKeysTable, SenderIdsTable } from './schema.js';
 import type { Db, Dialect } from './database.js';
 import { KyselyMessageStore } from './kysely-message-store.js';
-import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
+import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, ChargeEntry, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
 import type { StoredKeyState } from '../../domain/api-key.js';
 
@@ -274,6 +274,58 @@ export class KyselyStore implements Store {
       .limit(1)
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  async lockAccounts(ids: readonly number[]): Promise<void> {
+    if (this.dialect !== 'postgres' || ids.length === 0) return;
+    await this.db
+      .selectFrom('accounts')
+      .select('id')
+      .where('id', 'in', [...ids])
+      .orderBy('id')
+      .forUpdate()
+      .execute();
+  }
+
+  async balancesOf(ids: readonly number[]): Promise<Map<number, Record<BalanceBucket, number>>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('accounts')
+      .select(['id', 'balance_main', 'balance_international'])
+      .where('id', 'in', [...ids])
+      .execute();
+    return new Map(rows.map((r) => [r.id, { main: Number(r.balance_main), international: Number(r.balance_international) }]));
+  }
+
+  async applyCharges(charges: readonly ChargeEntry[], now: number): Promise<void> {
+    const totals = new Map<string, { accountId: number; bucket: BalanceBucket; amount: number }>();
+    for (const c of charges) {
+      const key = `${c.accountId}:${c.bucket}`;
+      const t = totals.get(key) ?? { accountId: c.accountId, bucket: c.bucket, amount: 0 };
+      t.amount += c.amount;
+      totals.set(key, t);
+    }
+    const after = new Map<string, number>();
+    for (const [key, t] of totals) {
+      const column = t.bucket === 'main' ? 'balance_main' : 'balance_international';
+      const updated = await this.db
+        .updateTable('accounts')
+        .set({ [column]: sql`${sql.ref(column)} - ${t.amount}` })
+        .where('id', '=', t.accountId)
+        .where(sql.ref(column), '>=', t.amount)
+        .returning([column])
+        .executeTakeFirst();
+      if (!updated) throw new Error(`balance of account ${t.accountId} no longer covers ${t.amount}`);
+      // Ledger rows carry the balance after each charge, so work back from the final one.
+      after.set(key, Number((updated as Record<string, unknown>)[column]) + t.amount);
+    }
+    const rows = charges.map((c) => {
+      const key = `${c.accountId}:${c.bucket}`;
+      const balance = (after.get(key) ?? 0) - c.amount;
+      after.set(key, balance);
+      return { account_id: c.accountId, bucket: c.bucket, delta: -c.amount, balance_after: balance, reason: c.reason, reference: c.reference, created_at: now };
+    });
+    for (let i = 0; i < rows.length; i += 1000) await this.db.insertInto('ledger').values(rows.slice(i, i + 1000)).execute();
   }
 
   async charge(id: number, bucket: BalanceBucket, amount: number, reason: string, reference: string, now: number): Promise<boolean> {

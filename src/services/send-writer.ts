@@ -1,0 +1,156 @@
+import type { Clock } from '../ports/clock.js';
+import type { BalanceBucket, ChargeEntry, Store } from '../ports/store.js';
+import type { NewMessage, NewSend } from '../ports/message-store.js';
+import type { Caller } from './auth.js';
+import { encodeRecipients } from '../domain/deferred-recipients.js';
+import { fail, ok } from '../domain/result.js';
+import type { Result } from '../domain/result.js';
+import { MicroBatcher } from '../jobs/micro-batcher.js';
+import type { Accepted, Charges, SendPlan } from './send-service.js';
+
+export interface AcceptRequest {
+  caller: Caller;
+  plan: SendPlan;
+  charges: Charges;
+  reply: (accepted: Accepted) => unknown;
+  idempotency?: { key: string; hash: string };
+}
+
+/** What became of one request in a batch; a replay is answered from the stored response. */
+export type Outcome = Result<unknown> | { replay: true } | { error: unknown };
+
+const perMinuteFailure = fail('TS-1060', { variant: 'per-minute', retryAfterSeconds: 60, message: 'Per-minute send limit exceeded' });
+
+function recipientsOf(plan: SendPlan): number {
+  return 'now' in plan.recipients ? plan.recipients.now.length : plan.recipients.later.numbers.length;
+}
+
+/**
+ * Group commit for sends. The sends accepted in one turn of the event loop are decided and
+ * written in one transaction: balances and per-minute counts are read once under lock
+ * (account rows on PostgreSQL; SQLite has one writer), each request is decided in order in
+ * memory, and the accepted ones are charged and stored with a handful of multi-row
+ * statements. Every answer still goes out only after the commit. If a batch fails as a
+ * whole, each request is tried again in a transaction of its own, so one bad request cannot
+ * fail the others.
+ */
+export class SendWriter {
+  private readonly batcher = new MicroBatcher((items: AcceptRequest[]) => this.flush(items), 200);
+
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  write(request: AcceptRequest): Promise<Outcome> {
+    return this.batcher.add(request);
+  }
+
+  private async flush(items: AcceptRequest[]): Promise<Outcome[]> {
+    try {
+      return await this.store.transaction((store) => this.decideAndWrite(store, items));
+    } catch (error) {
+      if (items.length === 1) return [{ error }];
+      // Settle each alone, so a request whose own transaction fails gets its own error.
+      const settled: Outcome[] = [];
+      for (const item of items) {
+        try {
+          settled.push((await this.store.transaction((store) => this.decideAndWrite(store, [item])))[0] ?? { error: new Error('no outcome') });
+        } catch (own) {
+          settled.push({ error: own });
+        }
+      }
+      return settled;
+    }
+  }
+
+  private async decideAndWrite(store: Store, items: readonly AcceptRequest[]): Promise<Outcome[]> {
+    const now = this.clock.now();
+    const accountIds = [...new Set(items.map((i) => i.caller.account.id))].sort((a, b) => a - b);
+    await store.lockAccounts(accountIds);
+    const balances = await store.balancesOf(accountIds);
+    const recent = new Map<number, number>();
+    for (const item of items) {
+      const account = item.caller.account;
+      if (item.plan.perMinuteLimited === true && account.perMinuteLimit > 0 && !recent.has(account.id)) {
+        recent.set(account.id, await store.messages.recipientsSince(account.id, now - 60_000));
+      }
+    }
+    const ids = await store.messages.allocateIds(items.reduce((n, i) => n + 1 + ('now' in i.plan.recipients ? i.plan.recipients.now.length : 0), 0));
+    let next = 0;
+    const outcomes: Outcome[] = [];
+    const charges: ChargeEntry[] = [];
+    const sends: { id: number; send: NewSend }[] = [];
+    const messages: { send: Parameters<Store['messages']['insertMessages']>[0]; ids: number[]; messages: NewMessage[] }[] = [];
+    for (const item of items) {
+      const { caller, plan } = item;
+      const immediate = 'now' in plan.recipients ? plan.recipients.now : null;
+      const sendId = ids[next] ?? 0;
+      const messageIds = ids.slice(next + 1, next + 1 + (immediate?.length ?? 0));
+      next += 1 + messageIds.length;
+      const total = recipientsOf(plan);
+      const response = item.reply({ sendId, messageIds, totalSms: item.charges.main + item.charges.international });
+      if (item.idempotency) {
+        const saved = await store.messages.saveIdempotent(caller.account.id, item.idempotency.key, item.idempotency.hash, JSON.stringify(response), now);
+        if (!saved) {
+          outcomes.push({ replay: true });
+          continue;
+        }
+      }
+      const limit = caller.account.perMinuteLimit;
+      const counted = recent.get(caller.account.id);
+      if (counted !== undefined && plan.perMinuteLimited === true && counted + total > limit) {
+        outcomes.push(perMinuteFailure);
+        if (item.idempotency) await store.messages.forgetIdempotent(caller.account.id, item.idempotency.key);
+        continue;
+      }
+      const balance = balances.get(caller.account.id) ?? { main: 0, international: 0 };
+      if (balance.main < item.charges.main || balance.international < item.charges.international) {
+        outcomes.push(fail('TS-1027'));
+        if (item.idempotency) await store.messages.forgetIdempotent(caller.account.id, item.idempotency.key);
+        continue;
+      }
+      for (const bucket of ['main', 'international'] as BalanceBucket[]) {
+        if (item.charges[bucket] === 0) continue;
+        balance[bucket] -= item.charges[bucket];
+        charges.push({ accountId: caller.account.id, bucket, amount: item.charges[bucket], reason: `${plan.kind} send`, reference: `send:${sendId}` });
+      }
+      if (counted !== undefined) recent.set(caller.account.id, counted + total);
+      sends.push({ id: sendId, send: newSend(item, total, now) });
+      if (immediate) {
+        messages.push({
+          send: { id: sendId, accountId: caller.account.id, keyId: caller.key.id, sandbox: caller.key.sandbox, createdAt: now, dueAt: plan.scheduledAt ?? now, priority: plan.priority },
+          ids: messageIds,
+          messages: immediate,
+        });
+      }
+      outcomes.push(ok(response));
+    }
+    await store.applyCharges(charges, now);
+    await store.messages.insertSends(sends);
+    await store.messages.insertMessagesOf(messages);
+    return outcomes;
+  }
+}
+
+function newSend(item: AcceptRequest, total: number, now: number): NewSend {
+  const { caller, plan, charges } = item;
+  return {
+    accountId: caller.account.id,
+    keyId: caller.key.id,
+    kind: plan.kind,
+    sender: plan.sender,
+    text: plan.text,
+    lang: plan.lang,
+    contentType: plan.contentType,
+    scheduledAt: plan.scheduledAt,
+    sandbox: caller.key.sandbox,
+    totalNumbers: total,
+    invalidNumbers: plan.invalidNumbers ?? 0,
+    blockedNumbers: 0,
+    smsCost: charges.main + charges.international,
+    createdAt: now,
+    priority: plan.priority,
+    pendingRecipients: 'later' in plan.recipients ? encodeRecipients(plan.recipients.later) : null,
+  };
+}
