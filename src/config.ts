@@ -61,6 +61,12 @@ export const optionSpecs = {
   },
   requestsPerSecond: { flag: 'requests-per-second', description: 'general request rate per API key (0 turns it off)', default: 100, parse: integer(0, 1_000_000) },
   logLevel: { flag: 'log-level', description: 'pino log level', default: 'info', parse: logLevel },
+  smppConfig: {
+    flag: 'smpp-config',
+    description: 'JSON file of SMPP connections (docs/smpp.md); unset sends through the built-in simulator',
+    default: '',
+    parse: text,
+  },
   leaseMs: {
     flag: 'lease-ms',
     description: 'how long a claimed message may stay unsettled before another worker takes it again (longer than the slowest submit)',

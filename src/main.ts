@@ -23,6 +23,9 @@ import { WakeSignal } from './jobs/wake-signal.js';
 import { Dispatcher, defaultDispatcherOptions } from './jobs/dispatcher.js';
 import type { DispatcherOptions } from './jobs/dispatcher.js';
 import { SimulatorCarrier } from './adapters/carriers/simulator/simulator-carrier.js';
+import { SmppCarrier } from './adapters/carriers/smpp/smpp-carrier.js';
+import { loadSmppConfig } from './adapters/carriers/smpp/smpp-config.js';
+import type { Carrier } from './ports/carrier.js';
 
 export interface Runtime {
   store: KyselyStore;
@@ -82,11 +85,19 @@ export async function createHttp(runtime: Runtime, config: Config, logger: Logge
  * The delivery worker of this process: the configured carrier for live keys and the
  * built-in simulator for sandbox keys (and for live keys unless another carrier is set).
  */
-export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simDelayMs' | 'leaseMs'>, logger: Logger, options: Partial<DispatcherOptions> = {}): Promise<Dispatcher> {
+/** The carrier for live keys: SMPP when connections are configured, else the simulator. */
+async function liveCarrier(config: Pick<Config, 'smppConfig'>, simulator: SimulatorCarrier, runtime: Runtime, logger: Logger): Promise<Carrier> {
+  if (config.smppConfig === '') return simulator;
+  const loaded = await loadSmppConfig(config.smppConfig);
+  if (!loaded.ok) throw new Error(loaded.message);
+  return new SmppCarrier(loaded.config, { log: logger.child({ component: 'smpp' }), clock: runtime.clock });
+}
+
+export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simDelayMs' | 'leaseMs' | 'smppConfig'>, logger: Logger, options: Partial<DispatcherOptions> = {}): Promise<Dispatcher> {
   const simulator = new SimulatorCarrier(config.simDelayMs, runtime.clock);
   const dispatcher = new Dispatcher(
     runtime.store.messages,
-    { live: simulator, sandbox: simulator },
+    { live: await liveCarrier(config, simulator, runtime, logger), sandbox: simulator },
     runtime.clock,
     logger,
     { ...defaultDispatcherOptions, leaseMs: config.leaseMs, ...options },

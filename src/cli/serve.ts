@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import { createHttp, createLogger, openRuntime, startDelivery, storeLocation } from '../main.js';
 import type { Runtime } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
+import type { Dispatcher } from '../jobs/dispatcher.js';
 
 /** On first start with an empty store: a demo account, sender ID and sandbox key, shown once. */
 async function createDemo(runtime: Runtime, address: string): Promise<void> {
@@ -40,11 +41,20 @@ export async function serve(config: Config): Promise<void> {
   } catch (error) {
     throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
   }
+  // The worker starts first: a bad carrier configuration stops start-up before the port opens.
+  let dispatcher: Dispatcher | null = null;
+  try {
+    dispatcher = config.worker ? await startDelivery(runtime, config, logger) : null;
+  } catch (error) {
+    await runtime.close();
+    throw new Error(`cannot start the delivery worker: ${error instanceof Error ? error.message : String(error)}`);
+  }
   const app = await createHttp(runtime, config, logger);
   let address: string;
   try {
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await dispatcher?.stop();
     await runtime.close();
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${config.host}:${config.port}: the port is already in use`);
@@ -52,7 +62,6 @@ export async function serve(config: Config): Promise<void> {
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (config.demo) await createDemo(runtime, address);
-  const dispatcher = config.worker ? await startDelivery(runtime, config, logger) : null;
   // The ready line is written whatever the log level: scripts wait for it.
   logger.child({}, { level: 'info' }).info({ address }, `haberci ready on ${address}`);
 

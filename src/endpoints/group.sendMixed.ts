@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { coded } from './fields.js';
-import { bulkSchedule, bulkText, groupStatuses, numbersField, scheduleFields, withNumbersAlias } from './group-fields.js';
+import { bulkSchedule, bulkText, groupStatuses, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
 import { bulkSend } from '../services/bulk-send.js';
 import type { SmsLang } from '../domain/labels.js';
 import { ok } from '../domain/result.js';

@@ -6,6 +6,17 @@ import { resolve } from 'node:path';
 const run = promisify(execFile);
 export const binPath = resolve('bin/haberci');
 
+/**
+ * The environment for child processes: without the test runner's NODE_TEST_CONTEXT (a
+ * child node that inherits it behaves as a test file) and without HABERCI_* settings of
+ * the developer's shell.
+ */
+export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('HABERCI_') && k !== 'NODE_TEST_CONTEXT') out[k] = v;
+  return { ...out, ...extra };
+}
+
 /** A real `haberci serve` child process, started on an ephemeral port. */
 export interface ServerProcess {
   child: ChildProcess;
@@ -15,7 +26,7 @@ export interface ServerProcess {
 }
 
 export async function startServer(args: string[], env: Record<string, string> = {}, timeoutMs = 15_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [binPath, 'serve', '--port', '0', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [binPath, 'serve', '--port', '0', ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -33,7 +44,7 @@ export async function startServer(args: string[], env: Record<string, string> = 
 
 /** Runs `haberci admin ...` and parses its JSON answer. */
 export async function admin(args: string[]): Promise<Record<string, unknown>> {
-  const { stdout } = await run(process.execPath, [binPath, 'admin', ...args]);
+  const { stdout } = await run(process.execPath, [binPath, 'admin', ...args], { env: childEnv() });
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 

@@ -266,7 +266,14 @@ export class KyselyMessageStore implements MessageStore {
         await self.db
           .insertInto('message_parts')
           .values(parts.slice(start, start + insertChunk))
-          .onConflict((oc) => oc.column('carrier_message_id').doNothing())
+          // An operator may hand out an id again (after a restart, or years later): the new
+          // submission takes the id over once the old part is settled.
+          .onConflict((oc) =>
+            oc
+              .column('carrier_message_id')
+              .doUpdateSet((eb) => ({ message_id: eb.ref('excluded.message_id'), part_no: eb.ref('excluded.part_no'), state: 'sent', detail: null, done_at: null }))
+              .where('message_parts.state', '<>', 'sent'),
+          )
           .execute();
       }
       const result = items.map((i): Transition[] => {

@@ -58,7 +58,8 @@ export class SmscSimulator {
   private readonly sessions = new Map<Session, SessionState>();
   private readonly ticker: RateTicker;
   private readonly outbound: SimOutbound;
-  private nextId = 0;
+  /** Ids continue from the start time, so a restarted simulator does not hand out old ids again. */
+  private nextId = Date.now() * 100;
   private throttleCredit = 0;
 
   constructor(private readonly options: SmscSimulatorOptions) {
@@ -189,7 +190,7 @@ export class SmscSimulator {
       this.stats.throttled++;
       return reply({ command_status: Status.THROTTLED });
     }
-    const messageId = (++this.nextId).toString(16).toUpperCase().padStart(10, '0');
+    const messageId = (++this.nextId).toString(16).toUpperCase().padStart(12, '0');
     record.messageId = messageId;
     this.stats.submitsAccepted++;
     reply({ message_id: messageId });
