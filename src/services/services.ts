@@ -3,6 +3,9 @@ import type { AccountQueries } from './account-queries.js';
 import type { Clock } from '../ports/clock.js';
 import type { SendService } from './send-service.js';
 import type { StatusQueries } from './status-queries.js';
+import type { OtpService } from './otp-service.js';
+import type { GroupService } from './group-service.js';
+import type { BlocklistService } from './blocklist-service.js';
 
 /** What endpoint handlers may use. Built in main.ts. */
 export interface Services {
@@ -11,4 +14,7 @@ export interface Services {
   accounts: AccountQueries;
   sends: SendService;
   status: StatusQueries;
+  otp: OtpService;
+  groups: GroupService;
+  blocklist: BlocklistService;
 }
