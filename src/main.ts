@@ -2,6 +2,7 @@
  * The composition root: the only place that picks adapters (store dialect, clock, carrier)
  * and wires services to them.
  */
+import { randomInt } from 'node:crypto';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
@@ -19,6 +20,9 @@ import { buildApp } from './http/app.js';
 import { SendService } from './services/send-service.js';
 import { StatusQueries } from './services/status-queries.js';
 import { ReportQueries } from './services/report-queries.js';
+import { OtpService } from './services/otp-service.js';
+import { GroupService } from './services/group-service.js';
+import { BlocklistService } from './services/blocklist-service.js';
 import { WakeSignal } from './jobs/wake-signal.js';
 import { Dispatcher, defaultDispatcherOptions } from './jobs/dispatcher.js';
 import type { DispatcherOptions } from './jobs/dispatcher.js';
@@ -52,13 +56,18 @@ export async function openRuntime(location: StoreLocation, clock: Clock = system
   }
   const store = KyselyStore.open(handle);
   const dispatchWake = new WakeSignal();
+  const sends = new SendService(store, clock, () => dispatchWake.notify());
   const services: Services = {
     clock,
     auth: new AuthService(store, clock),
     accounts: new AccountQueries(store),
-    sends: new SendService(store, clock, () => dispatchWake.notify()),
+    sends,
     status: new StatusQueries(store.messages),
     reports: new ReportQueries(store.messages, () => clock.now()),
+    // OTP codes come from the CSPRNG; randomInt draws uniformly (no modulo bias).
+    otp: new OtpService(sends, randomInt),
+    groups: new GroupService(store.directory, clock),
+    blocklist: new BlocklistService(store.directory, clock),
   };
   return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, close: () => store.close() };
 }

@@ -150,6 +150,12 @@ export function adminCommand(): Command {
     .requiredOption('--id <n>', 'key id', parse.integer(1))
     .action((o: Options) => run(o, async (r) => keyView(await r.admin.key(o.id as number), Date.now())));
 
+  const blocklist = admin.command('blocklist').description('number blocking lists');
+  leaf(blocklist, 'remove', 'take a number off an account\u2019s blocking list')
+    .requiredOption('--account <n>', 'account id', parse.integer(1))
+    .requiredOption('--number <text>', 'the number, in any form /blacklist/post/add accepts', parse.nonEmpty)
+    .action((o: Options) => run(o, (r) => r.admin.unblockNumber(o.account as number, o.number as string)));
+
   return admin;
 }
 

@@ -39,6 +39,11 @@ export interface Endpoint<S extends z.ZodTypeAny = z.ZodTypeAny> {
   key: KeyRule;
   /** Code for a body that is not a JSON or form object, is too large, or is poisoned. */
   invalidBody: ResultCode;
+  /**
+   * Code for a key whose account is not Active, when the endpoint's error table names
+   * another than TS-1030 (the blocking endpoints answer TS-1031).
+   */
+  accountInactive?: ResultCode;
   /** Code for an unexpected error (always HTTP 500). */
   serverError: 'SRV-ERR' | 'TS-5000';
   permissions: readonly Permission[];

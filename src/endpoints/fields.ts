@@ -17,10 +17,31 @@ export function integerField(code: ResultCode): z.ZodType<number, z.ZodTypeDef, 
   );
 }
 
+/**
+ * A refinement failing with `code`, whose `detail` replaces the catalogue's message in the
+ * response (the catalogue's text is too general for some rules, like a missing TS-CODE).
+ */
+export function codedDetail(code: ResultCode, detail: string): { message: ResultCode; params: { detail: string } } {
+  return { message: code, params: { detail } };
+}
+
+/** The detail of the first issue, when its refinement gave one. */
+export function firstDetail(error: z.ZodError): string | undefined {
+  const issue = error.issues[0];
+  const detail = issue?.code === 'custom' ? (issue.params as { detail?: unknown } | undefined)?.detail : undefined;
+  return typeof detail === 'string' ? detail : undefined;
+}
+
 export function firstCode(error: z.ZodError, fallback: ResultCode, isCode: (s: string) => s is ResultCode): ResultCode {
   const message = error.issues[0]?.message ?? '';
   return isCode(message) ? message : fallback;
 }
+
+/** A number field sent as a string or, by some clients, as a JSON number; TS-1025 otherwise. */
+export const numberText = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string(coded('TS-1025')));
+
+/** `sms_lang` (`lang` on the OTP endpoints): 0, 1 or 2; TS-1033 otherwise. */
+export const langField = integerField('TS-1033').refine((v) => v >= 0 && v <= 2, 'TS-1033');
 
 /** The empty request of endpoints that read only api_key. */
 export const noFields = z.object({});

@@ -1,6 +1,15 @@
 import type { Endpoint } from './endpoint.js';
 import { authPostCheck } from './auth.post.check.js';
 import { balance } from './balance.js';
+import { blacklistPostAdd } from './blacklist.post.add.js';
+import { blacklistPostStatus } from './blacklist.post.status.js';
+import { contactsAdd } from './contacts.add.js';
+import { groupsCreate } from './groups.create.js';
+import { groupsDelete } from './groups.delete.js';
+import { groupsEdit } from './groups.edit.js';
+import { groupsList } from './groups.list.js';
+import { otpDetailed } from './otp.detailed.js';
+import { otpSend } from './otp.send.js';
 import { senderidCheck } from './senderid.check.js';
 import { smsSend } from './sms.send.js';
 import { smsStatus } from './sms.status.js';
@@ -10,4 +19,23 @@ import { reportsBasic } from './reports.basic.js';
 import { reportsDetailed } from './reports.detailed.js';
 
 /** The endpoint table: routing, auth, validation and the shared tests are built from it. */
-export const endpoints: readonly Endpoint[] = [authPostCheck, balance, senderidCheck, smsSend, smsStatus, groupSend, groupSendMixed, reportsBasic, reportsDetailed];
+export const endpoints: readonly Endpoint[] = [
+  authPostCheck,
+  balance,
+  senderidCheck,
+  smsSend,
+  smsStatus,
+  otpSend,
+  otpDetailed,
+  groupsCreate,
+  groupsEdit,
+  groupsDelete,
+  groupsList,
+  contactsAdd,
+  blacklistPostAdd,
+  blacklistPostStatus,
+  groupSend,
+  groupSendMixed,
+  reportsBasic,
+  reportsDetailed,
+];

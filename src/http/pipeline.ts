@@ -1,5 +1,5 @@
 import type { Endpoint, Reply } from '../endpoints/endpoint.js';
-import { firstCode } from '../endpoints/fields.js';
+import { firstCode, firstDetail } from '../endpoints/fields.js';
 import { isResultCode } from '../domain/result-codes.js';
 import { permissionOffCode } from '../domain/permissions.js';
 import { fail } from '../domain/result.js';
@@ -27,7 +27,10 @@ export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp
   }
 
   const auth = await services.auth.authenticate(apiKey, clientIp);
-  if (!auth.ok) return auth;
+  if (!auth.ok) {
+    if (auth.variant === 'account-inactive' && endpoint.accountInactive) return fail(endpoint.accountInactive, { variant: 'account-inactive' });
+    return auth;
+  }
   const caller = auth.value;
 
   if (endpoint.limited) {
@@ -40,7 +43,10 @@ export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp
   }
 
   const parsed = endpoint.request.safeParse(body);
-  if (!parsed.success) return fail(firstCode(parsed.error, endpoint.invalidBody, isResultCode), { variant: 'field' });
+  if (!parsed.success) {
+    const detail = firstDetail(parsed.error);
+    return fail(firstCode(parsed.error, endpoint.invalidBody, isResultCode), { variant: 'field', ...(detail === undefined ? {} : { message: detail }) });
+  }
 
   return endpoint.handle({ body: parsed.data, caller, services });
 }

@@ -4,6 +4,7 @@ import { applyKeyAction, keepOldKeyMs, keyStateAt } from '../domain/api-key.js';
 import type { KeyAction, KeyState } from '../domain/api-key.js';
 import { allPermissions } from '../domain/permissions.js';
 import { newApiKey } from './key-secrets.js';
+import { BlocklistService } from './blocklist-service.js';
 
 /** A failure of a provider command: the message is shown to the operator as is. */
 export class AdminError extends Error {}
@@ -135,6 +136,14 @@ export class AdminService {
   async addSenderId(accountId: number, title: string, status: SenderId['status']): Promise<SenderId> {
     await this.account(accountId);
     return this.store.addSenderId(accountId, title, status, this.clock.now());
+  }
+
+  /** `blocklist remove`: takes a number, in any accepted form, off the account's blocking list. */
+  async unblockNumber(accountId: number, number: string): Promise<{ removed: boolean }> {
+    await this.account(accountId);
+    const removed = await new BlocklistService(this.store.directory, this.clock).remove(accountId, number);
+    if (!removed.ok) throw new AdminError(`not a Türkiye mobile number: ${number}`);
+    return { removed: removed.value };
   }
 
   async createKey(accountId: number, settings: KeySettings): Promise<{ api_key: string } & KeyView> {

@@ -46,7 +46,7 @@ export class AuthService {
     const { key, account } = found;
     if (keyStateAt(key, this.clock.now()) !== 'Active') return fail('TS-1035');
     if (!isAllowed(effectiveAllowlist(key.ipAllow, account.ipAllow), clientIp)) return fail('TS-1066');
-    if (account.status !== 'Active') return fail('TS-1030');
+    if (account.status !== 'Active') return fail('TS-1030', { variant: 'account-inactive' });
     return ok({ key, account, clientIp });
   }
 

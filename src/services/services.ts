@@ -4,6 +4,9 @@ import type { Clock } from '../ports/clock.js';
 import type { SendService } from './send-service.js';
 import type { StatusQueries } from './status-queries.js';
 import type { ReportQueries } from './report-queries.js';
+import type { OtpService } from './otp-service.js';
+import type { GroupService } from './group-service.js';
+import type { BlocklistService } from './blocklist-service.js';
 
 /** What endpoint handlers may use. Built in main.ts. */
 export interface Services {
@@ -13,4 +16,7 @@ export interface Services {
   sends: SendService;
   status: StatusQueries;
   reports: ReportQueries;
+  otp: OtpService;
+  groups: GroupService;
+  blocklist: BlocklistService;
 }

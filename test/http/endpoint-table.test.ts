@@ -63,10 +63,10 @@ for (const endpoint of endpoints) {
       assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }, { ip: '192.0.2.7' }), 'TS-1066');
     });
 
-    it('answers a key of a suspended account with TS-1030', async () => {
+    it(`answers a key of a suspended account with ${endpoint.accountInactive ?? 'TS-1030'}`, async () => {
       const p = await h.provision();
       await h.runtime.admin.updateAccount(p.accountId, { status: 'Suspended' }, {});
-      assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), 'TS-1030');
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), endpoint.accountInactive ?? 'TS-1030', 'account-inactive');
     });
 
     it('answers a body that is not JSON with its invalid-body code', async () => {

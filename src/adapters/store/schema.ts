@@ -143,6 +143,27 @@ export interface IdempotencyKeysTable {
   created_at: number;
 }
 
+export interface ContactGroupsTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  created_at: number;
+}
+
+export interface ContactsTable {
+  group_id: number;
+  number: string;
+  created_at: number;
+}
+
+export interface BlockedNumbersTable {
+  account_id: number;
+  /** The last ten digits: the blocking list compares numbers by them. */
+  subscriber: string;
+  number: string;
+  created_at: number;
+}
+
 export interface Database {
   id_counter: IdCounterTable;
   sends: SendsTable;
@@ -155,4 +176,7 @@ export interface Database {
   sender_ids: SenderIdsTable;
   api_keys: ApiKeysTable;
   key_usage: KeyUsageTable;
+  contact_groups: ContactGroupsTable;
+  contacts: ContactsTable;
+  blocked_numbers: BlockedNumbersTable;
 }

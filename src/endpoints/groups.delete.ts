@@ -1,0 +1,22 @@
+import { z } from 'zod';
+import { defineEndpoint } from './endpoint.js';
+import { groupIdField, groupKey, groupStatuses } from './group-fields.js';
+import { ok } from '../domain/result.js';
+
+/** POST /groups/delete: deletes one of the account's groups and its contacts. */
+export const groupsDelete = defineEndpoint({
+  path: '/groups/delete',
+  summary: 'Delete a contact group with its contacts',
+  envelope: 'result',
+  key: groupKey,
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['delete_group'],
+  limited: true,
+  statuses: { ...groupStatuses, 'TS-1085': 403 },
+  request: z.object({ group_id: groupIdField }),
+  async handle({ body, caller, services }) {
+    const deleted = await services.groups.remove(caller.account.id, body.group_id);
+    return deleted.ok ? ok({ code: 'TS-1064' }) : deleted;
+  },
+});

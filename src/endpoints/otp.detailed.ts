@@ -1,0 +1,70 @@
+import { z } from 'zod';
+import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { codedDetail, coded, langField, numberText } from './fields.js';
+import { normaliseNumber, numberFieldTooShort } from '../domain/recipients.js';
+import { containsCodeToken, otpDigits } from '../domain/otp.js';
+import { isReservedOtpSender, titleTooLong } from '../domain/sender-title.js';
+import { textTooLong } from '../domain/sms-count.js';
+import type { SmsLang } from '../domain/labels.js';
+import { ok } from '../domain/result.js';
+
+/**
+ * Field order is check order (docs/decisions.md): mobile, title, text, lang; then the
+ * approved sender ID and the balance. `sms_lang` is not read here: the field is `lang`.
+ */
+const request = z.object({
+  mobile: numberText.transform((raw, ctx) => {
+    const number = normaliseNumber(raw);
+    if (numberFieldTooShort(raw)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'TS-1025' });
+    else if (!/^905\d{9}$/.test(number)) ctx.addIssue({ code: z.ZodIssueCode.custom, ...codedDetail('TS-1034', 'mobile must be a Türkiye mobile number, 905XXXXXXXXX') });
+    return number;
+  }),
+  title: z
+    .string(coded('TS-1051'))
+    .min(1, 'TS-1051')
+    .refine((t) => !titleTooLong(t), 'TS-1029')
+    .refine((t) => !isReservedOtpSender(t), codedDetail('TS-1028', 'This sender ID is reserved and cannot send OTP')),
+  text: z
+    .string(coded('TS-1026'))
+    .refine((t) => t.trim() !== '', 'TS-1026')
+    .refine((t) => !textTooLong(t), 'TS-1026')
+    .refine(containsCodeToken, codedDetail('TS-1026', 'text must contain TS-CODE (in capitals)')),
+  lang: langField.optional(),
+  digits: z.unknown().transform(otpDigits),
+});
+
+/** POST /otp/detailed: a generated code in the caller's own text, from an approved sender ID. */
+export const otpDetailed = defineEndpoint({
+  path: '/otp/detailed',
+  summary: 'Send a generated one-time code in your own text from your approved sender ID',
+  envelope: 'result',
+  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['post_request', 'send_otp_advanced'],
+  limited: true,
+  // Validation errors 400, account and permission errors 403 (spec); the codes are ours.
+  statuses: {
+    ...commonStatuses,
+    'TS-1033': 400,
+    'TS-1025': 400,
+    'TS-1034': 400,
+    'TS-1051': 400,
+    'TS-1029': 400,
+    'TS-1028': 400,
+    'TS-1026': 400,
+    // The spec's 401 column is empty here: a missing key is a validation error.
+    'TS-1050': 400,
+    'TS-1031': 403,
+    'TS-1061': 403,
+    'TS-1037': 403,
+    'TS-1030': 403,
+    'TS-1027': 403,
+    'TS-5000': 403,
+  },
+  request,
+  async handle({ body, caller, services }) {
+    const sent = await services.otp.sendDetailed(caller, { ...body, lang: (body.lang ?? 2) as SmsLang });
+    return sent.ok ? ok({ code: 'TS-1024', fields: { ...sent.value } }) : sent;
+  },
+});
