@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
-import { coded, integerField } from './fields.js';
+import { coded, integerField, numberText } from './fields.js';
 import { numberFieldTooShort, splitRecipients } from '../domain/recipients.js';
 import { titleTooLong } from '../domain/sender-title.js';
 import { countFor, textTooLong, toLineBreaks } from '../domain/sms-count.js';
@@ -13,8 +13,6 @@ import { chargesOf, interactivePriority, messagesFor, requestHash } from '../ser
 /** Recipients per request: 500 distinct numbers, 50,000 for a scheduled send. */
 export const maxRecipients = 500;
 export const maxScheduledRecipients = 50_000;
-
-const numberText = z.preprocess((v) => (typeof v === 'number' ? String(v) : v), z.string(coded('TS-1025')));
 
 /** Field order is check order (docs/decisions.md): the first failing field answers. */
 const request = z.preprocess(
