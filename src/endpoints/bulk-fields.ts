@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { coded, integerField } from './fields.js';
 import { commonStatuses } from './endpoint.js';
-import type { StatusMap } from './endpoint.js';
+import type { HandlerContext, Reply, StatusMap } from './endpoint.js';
+import { bulkSend } from '../services/bulk-send.js';
+import type { SmsLang } from '../domain/labels.js';
 import { textTooLong } from '../domain/sms-count.js';
 import { parseSchedule } from '../domain/schedule.js';
 import { fail, ok } from '../domain/result.js';
@@ -70,4 +72,32 @@ export function bulkSchedule(body: { scheduled_sms?: number; scheduled_date?: st
   const dated = (body.scheduled_date ?? '') !== '' || (body.scheduled_time ?? '') !== '';
   if (dated) return fail('TS-1033', { message: 'scheduled_date and scheduled_time are sent only with scheduled_sms=1' });
   return ok(null);
+}
+
+/** The handler of both bulk endpoints: schedule, then the bulk send use case. */
+export function bulkHandler(kind: 'group' | 'mixed') {
+  return async ({ body, caller, services }: HandlerContext<BulkBody>): Promise<Result<Reply>> => {
+    const schedule = bulkSchedule(body, services.clock.now());
+    if (!schedule.ok) return schedule;
+    const sent = await bulkSend(services.sends, caller, {
+      kind,
+      title: body.title,
+      lang: (body.sms_lang ?? 2) as SmsLang,
+      numbers: body.sentto,
+      texts: body.text,
+      scheduledAt: schedule.value,
+    });
+    if (!sent.ok) return sent;
+    return ok({ code: 'TS-1024', fields: { ...sent.value } });
+  };
+}
+
+interface BulkBody {
+  title: string;
+  sentto: string[];
+  text: string | string[];
+  sms_lang?: number;
+  scheduled_sms?: number;
+  scheduled_date?: string;
+  scheduled_time?: string;
 }

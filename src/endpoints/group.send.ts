@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { coded } from './fields.js';
-import { bulkSchedule, bulkText, groupStatuses, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
-import { bulkSend } from '../services/bulk-send.js';
-import type { SmsLang } from '../domain/labels.js';
-import { ok } from '../domain/result.js';
+import { bulkHandler, bulkText, groupStatuses, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
 
 /** POST /group/send: one text to up to 50,000 numbers, queued first. */
 export const groupSend = defineEndpoint({
@@ -28,18 +25,5 @@ export const groupSend = defineEndpoint({
       ...scheduleFields,
     }),
   ),
-  async handle({ body, caller, services }) {
-    const schedule = bulkSchedule(body, services.clock.now());
-    if (!schedule.ok) return schedule;
-    const sent = await bulkSend(services.sends, caller, {
-      kind: 'group',
-      title: body.title,
-      lang: (body.sms_lang ?? 2) as SmsLang,
-      numbers: body.sentto,
-      texts: body.text,
-      scheduledAt: schedule.value,
-    });
-    if (!sent.ok) return sent;
-    return ok({ code: 'TS-1024', fields: { ...sent.value } });
-  },
+  handle: bulkHandler('group'),
 });

@@ -1,10 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { coded } from './fields.js';
-import { bulkSchedule, bulkText, groupStatuses, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
-import { bulkSend } from '../services/bulk-send.js';
-import type { SmsLang } from '../domain/labels.js';
-import { ok } from '../domain/result.js';
+import { bulkHandler, bulkText, groupStatuses, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
 
 /** POST /group/sendMixed: text[i] to sentto[i], up to 50,000 pairs, queued first. */
 export const groupSendMixed = defineEndpoint({
@@ -31,18 +28,5 @@ export const groupSendMixed = defineEndpoint({
       })
       .refine((b) => b.text.length === b.sentto.length, 'TS-1033'),
   ),
-  async handle({ body, caller, services }) {
-    const schedule = bulkSchedule(body, services.clock.now());
-    if (!schedule.ok) return schedule;
-    const sent = await bulkSend(services.sends, caller, {
-      kind: 'mixed',
-      title: body.title,
-      lang: (body.sms_lang ?? 2) as SmsLang,
-      numbers: body.sentto,
-      texts: body.text,
-      scheduledAt: schedule.value,
-    });
-    if (!sent.ok) return sent;
-    return ok({ code: 'TS-1024', fields: { ...sent.value } });
-  },
+  handle: bulkHandler('mixed'),
 });
