@@ -16,7 +16,6 @@ import { AuthService } from './services/auth.js';
 import { AccountQueries } from './services/account-queries.js';
 import { AdminService } from './services/admin.js';
 import type { Services } from './services/services.js';
-import { buildApp } from './http/app.js';
 import { SendService } from './services/send-service.js';
 import { StatusQueries } from './services/status-queries.js';
 import { ReportQueries } from './services/report-queries.js';
@@ -82,6 +81,8 @@ export function createLogger(level: string): Logger {
 }
 
 export async function createHttp(runtime: Runtime, config: Config, logger: Logger): Promise<FastifyInstance> {
+  // Loaded here, not at the top: admin commands share this module and need no HTTP server.
+  const { buildApp } = await import('./http/app.js');
   return buildApp({
     services: runtime.services,
     logger,
