@@ -4,13 +4,13 @@
  * its last ten digits, landline and foreign numbers refused, per account, not applied to
  * API sends, and every row of the two error tables (TS-1031 is 401 here, TS-1050 403).
  */
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { allPermissions } from '../../src/domain/permissions.js';
 import { BlocklistService } from '../../src/services/blocklist-service.js';
 import type { DirectoryStore } from '../../src/ports/directory-store.js';
-import { createHarness, defaultNow } from '../helpers/harness.js';
-import type { Answer, Harness } from '../helpers/harness.js';
+import { defaultNow, harnessFor } from '../helpers/harness.js';
+import type { Answer } from '../helpers/harness.js';
 import { testDialects } from '../helpers/dialects.js';
 
 const add = '/blacklist/post/add';
@@ -40,14 +40,7 @@ function assertSuccess(answer: Answer, code: string): Answer {
 
 for (const dialect of testDialects()) {
   describe(`blocking list (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(await dialect.location());
-    });
-    after(async () => {
-      await h.close();
-      await dialect.cleanup();
-    });
+    const h = harnessFor(dialect);
     beforeEach(() => h.clock.set(defaultNow));
 
     describe('HTTP 200', () => {

@@ -3,10 +3,10 @@
  * numbers normalised like recipients, de-duplicated per group, invalid ones counted in
  * total_failed, groups private to their account.
  */
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness, defaultNow } from '../helpers/harness.js';
-import type { Answer, Harness } from '../helpers/harness.js';
+import { defaultNow, harnessFor } from '../helpers/harness.js';
+import type { Answer } from '../helpers/harness.js';
 import { testDialects } from '../helpers/dialects.js';
 
 const path = '/contacts/add';
@@ -29,14 +29,7 @@ function counts(answer: Answer): { group_id: unknown; total_sent: unknown; total
 
 for (const dialect of testDialects()) {
   describe(`POST /contacts/add (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(await dialect.location());
-    });
-    after(async () => {
-      await h.close();
-      await dialect.cleanup();
-    });
+    const h = harnessFor(dialect);
     beforeEach(() => h.clock.set(defaultNow));
 
     async function group(apiKey: string, name = 'G'): Promise<number> {

@@ -4,12 +4,12 @@
  * unique per account (a duplicate is a failed result with HTTP 200, also under a race),
  * groups private to their account, and each permission and key row.
  */
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { allPermissions } from '../../src/domain/permissions.js';
 import type { Permission } from '../../src/domain/permissions.js';
-import { createHarness, defaultNow } from '../helpers/harness.js';
-import type { Answer, Harness } from '../helpers/harness.js';
+import { defaultNow, harnessFor } from '../helpers/harness.js';
+import type { Answer } from '../helpers/harness.js';
 import { testDialects } from '../helpers/dialects.js';
 
 function assertFailure(answer: Answer, code: string, status: number): void {
@@ -35,14 +35,7 @@ interface GroupBody {
 
 for (const dialect of testDialects()) {
   describe(`groups (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(await dialect.location());
-    });
-    after(async () => {
-      await h.close();
-      await dialect.cleanup();
-    });
+    const h = harnessFor(dialect);
     beforeEach(() => h.clock.set(defaultNow));
 
     async function create(apiKey: string, name: unknown): Promise<Answer> {

@@ -3,10 +3,10 @@
  * time comes, and not before) and sandbox keys (same checks and charges, always the
  * simulator).
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness, defaultNow } from '../helpers/harness.js';
-import type { Answer, Harness } from '../helpers/harness.js';
+import { defaultNow, harnessFor } from '../helpers/harness.js';
+import type { Answer } from '../helpers/harness.js';
 import { testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery, storedMessage, waitForState, waitUntil } from '../helpers/delivery.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
@@ -18,14 +18,7 @@ import { localDate, localTime } from '../../src/domain/istanbul-time.js';
 
 for (const dialect of testDialects()) {
   describe(`/sms/send scheduled, with a fixed clock, on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(await dialect.location());
-    });
-    after(async () => {
-      await h.close();
-      await dialect.cleanup();
-    });
+    const h = harnessFor(dialect);
 
     it('charges at request time, answers with the report id, and sends when the time comes and not before', async () => {
       const p = await h.provision();
@@ -124,14 +117,7 @@ describe('/sms/send scheduled, with the system clock', () => {
 
 for (const dialect of testDialects()) {
   describe(`/sms/send with a sandbox key on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(await dialect.location());
-    });
-    after(async () => {
-      await h.close();
-      await dialect.cleanup();
-    });
+    const h = harnessFor(dialect);
 
     it('checks and charges like a live key, and is delivered by the simulator whatever the live carrier', async () => {
       const live = new RecordingCarrier('live-carrier');

@@ -2,10 +2,10 @@
  * /sms/send `idempotency_key` (an additional request field): a retried request is answered
  * with the first answer and charged once, on every dialect and under concurrency.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness } from '../helpers/harness.js';
-import type { Harness } from '../helpers/harness.js';
+import { harnessFor } from '../helpers/harness.js';
+
 import { testDialects } from '../helpers/dialects.js';
 import { messageCount } from '../helpers/delivery.js';
 import { assertAccepted, assertRefused, balancesOf, intField, sendSms } from '../helpers/sms.js';
@@ -15,14 +15,7 @@ const day = 24 * 3600_000;
 
 for (const dialect of testDialects()) {
   describe(`/sms/send idempotency on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(await dialect.location());
-    });
-    after(async () => {
-      await h.close();
-      await dialect.cleanup();
-    });
+    const h = harnessFor(dialect);
 
     it('answers a repeated request with the first answer, charging and sending once', async () => {
       const p = await h.provision();

@@ -6,7 +6,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { createHarness } from '../helpers/harness.js';
+import { createHarness, harnessFor } from '../helpers/harness.js';
 import type { Answer, Harness, Provisioned } from '../helpers/harness.js';
 import { testDialects } from '../helpers/dialects.js';
 import { messageCount, storedMessage } from '../helpers/delivery.js';
@@ -286,14 +286,7 @@ describe('/sms/send: the send result', () => {
 
 for (const dialect of testDialects()) {
   describe(`/sms/send on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(await dialect.location());
-    });
-    after(async () => {
-      await h.close();
-      await dialect.cleanup();
-    });
+    const h = harnessFor(dialect);
 
     it('refuses a send the balance does not cover with TS-1027 and HTTP 403, sending and charging nothing', async () => {
       const p = await h.provision({ account: { balanceMain: 1 } });

@@ -1,4 +1,6 @@
+import { after, before } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { TestDialect } from './dialects.js';
 import { buildApp } from '../../src/http/app.js';
 import type { AppOptions } from '../../src/http/app.js';
 import { openRuntime } from '../../src/main.js';
@@ -94,5 +96,38 @@ export async function createHarness(location: StoreLocation = { dialect: 'sqlite
       await app.close();
       await runtime.close();
     },
+  };
+}
+
+/**
+ * A harness for one describe() on one dialect: created before its tests, closed (and the
+ * dialect's schema dropped) after them. The returned object reads the live harness.
+ */
+export function harnessFor(dialect: TestDialect, appOptions: Partial<AppOptions> = {}): Harness {
+  let current: Harness | null = null;
+  before(async () => {
+    current = await createHarness(await dialect.location(), appOptions);
+  });
+  after(async () => {
+    await current?.close();
+    await dialect.cleanup();
+  });
+  const live = (): Harness => {
+    if (!current) throw new Error('the harness is used outside the suite that made it');
+    return current;
+  };
+  return {
+    get app() {
+      return live().app;
+    },
+    get runtime() {
+      return live().runtime;
+    },
+    get clock() {
+      return live().clock;
+    },
+    post: (path, body, options) => live().post(path, body, options),
+    provision: (options) => live().provision(options),
+    close: () => live().close(),
   };
 }

@@ -3,11 +3,11 @@
  * windows are the Istanbul hour, day and calendar month; rejected requests are not counted;
  * Retry-After is the wait until the next window starts.
  */
-import { after, before, beforeEach, describe, it } from 'node:test';
+import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { allPermissions } from '../../src/domain/permissions.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
-import { createHarness, defaultNow } from '../helpers/harness.js';
+import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
 import { testDialects } from '../helpers/dialects.js';
 
@@ -36,14 +36,7 @@ function assertLimited(answer: Answer, code: string, retryAfter: number): void {
 
 for (const dialect of testDialects()) {
   describe(`request limits (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
-    let h: Harness;
-    before(async () => {
-      h = await createHarness(await dialect.location());
-    });
-    after(async () => {
-      await h.close();
-      await dialect.cleanup();
-    });
+    const h = harnessFor(dialect);
     beforeEach(() => h.clock.set(defaultNow));
 
     describe('hourly (TS-1068)', () => {
