@@ -189,6 +189,15 @@ describe('/group/sendMixed: the bulk send result and counting', () => {
     }
   });
 
+  it('takes a body over the default 1 MiB limit: 1,000 texts of 2,000 characters', async () => {
+    const p = await h.provision({ account: { balanceMain: 10_000 } });
+    const sentto = turkishNumbers(1_000, 300);
+    const text = sentto.map((_, i) => `${i} ${'ç'.repeat(1990)}`);
+    const result = assertBulkAccepted(await groupSendMixed(h, p.apiKey, { sentto, text, sms_lang: 1 }));
+    assert.equal(result.totalNumbers, 1_000);
+    assert.equal(result.totalSmsCost, 8_000);
+  });
+
   it('keeps one text sent to different numbers for each of them', async () => {
     const p = await h.provision();
     const result = assertBulkAccepted(await groupSendMixed(h, p.apiKey, { sentto: ['905321111111', '905321111112', '905321111113'], text: ['Same', 'Same', 'Same'] }));

@@ -270,6 +270,25 @@ describe('/group/send: the bulk send result and counting', () => {
     }
   });
 
+  it('takes 50,000 numbers written in the longest usual form, a body over the default 1 MiB limit', async () => {
+    const p = await h.provision({ account: { balanceMain: 50_000 } });
+    const sentto = turkishNumbers(50_000).map((n) => `+90 (${n.slice(2, 5)}) ${n.slice(5, 8)} ${n.slice(8, 10)} ${n.slice(10)}`);
+    assert.ok(JSON.stringify(sentto).length > 1024 * 1024);
+    const result = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto }));
+    assert.equal(result.totalNumbers, 50_000);
+    assert.equal((await balancesOf(h, p.apiKey)).main, 0);
+    // The limit holds under the other name too.
+    assertRefused(await h.post('/group/send', { api_key: p.apiKey, title: 'ACME', text: 'Hello', numbers: turkishNumbers(50_001) }), 'TS-1060', 400);
+  });
+
+  it("is not held back by the per-minute limit, and its numbers do not count against /sms/send's", async () => {
+    const p = await h.provision({ account: { perMinuteLimit: 2 } });
+    assert.equal(assertBulkAccepted(await groupSend(h, p.apiKey, { sentto: turkishNumbers(5, 100) })).totalNumbers, 5);
+    assertAccepted(await sendSms(h, p.apiKey, { sentto: '905321111111,905321111112' }));
+    assertRefused(await sendSms(h, p.apiKey, { sentto: '905321111113' }), 'TS-1060', 429);
+    assertBulkAccepted(await groupSend(h, p.apiKey, { sentto: turkishNumbers(5, 200) }));
+  });
+
   it('refuses a form-encoded sentto (one text value, not an array) with TS-1026', async () => {
     const p = await h.provision();
     const form = new URLSearchParams({ api_key: p.apiKey, title: 'ACME', text: 'Hello', sentto: '905321234567' });
