@@ -329,6 +329,24 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('charges concurrent sends of one account against one balance: only those it covers are queued', async () => {
+      const p = await h.provision({ account: { balanceMain: 7 } });
+      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => groupSend(h, p.apiKey, { sentto: turkishNumbers(2, 1_000 + 2 * i) })));
+      const accepted = answers.filter((a) => a.body.result_code === 'TS-1024');
+      assert.equal(accepted.length, 3, answers.map((a) => a.body.result_code).join(' '));
+      for (const a of answers.filter((x) => x.body.result_code !== 'TS-1024')) assertRefused(a, 'TS-1027', 403);
+      assert.equal((await balancesOf(h, p.apiKey)).main, 1);
+      const ids = accepted.map((a) => assertBulkAccepted(a).raporId);
+      assert.equal(new Set(ids).size, 3);
+      for (const id of ids) assert.equal(summaryOf(await reportBasic(h, p.apiKey, id)).total_numbers, 2);
+      const delivery = await simulatedDelivery(h.runtime);
+      try {
+        assert.equal(await drain(delivery), 6, 'the refused sends queued nothing');
+      } finally {
+        await delivery.stop();
+      }
+    });
+
     it('counts invalid numbers in details.invalid_numbers and failed_count, charges them and never submits them', async () => {
       const p = await h.provision();
       const sentto = ['905321231234', '12345', 'abc', '9053212345678', '905321235678', '+1 (202) 555-0123'];
