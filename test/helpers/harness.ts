@@ -6,7 +6,8 @@ import type { AppOptions } from '../../src/http/app.js';
 import { openRuntime } from '../../src/main.js';
 import type { Runtime } from '../../src/main.js';
 import type { StoreLocation } from '../../src/adapters/store/database.js';
-import { FixedClock } from '../../src/ports/clock.js';
+import { FixedClock, systemClock } from '../../src/ports/clock.js';
+import type { Clock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import type { AccountInput, KeySettings } from '../../src/ports/store.js';
 
@@ -52,13 +53,23 @@ export interface Provisioned {
 
 export async function createHarness(location: StoreLocation = { dialect: 'sqlite', file: ':memory:' }, appOptions: Partial<AppOptions> = {}): Promise<Harness> {
   const clock = new FixedClock(defaultNow);
+  return { ...(await harnessOn(location, clock, appOptions)), clock };
+}
+
+/** A harness on the system clock, for tests that run the dispatcher's own loop in real time. */
+export type LiveHarness = Omit<Harness, 'clock'>;
+
+export function createLiveHarness(location: StoreLocation = { dialect: 'sqlite', file: ':memory:' }, appOptions: Partial<AppOptions> = {}): Promise<LiveHarness> {
+  return harnessOn(location, systemClock, appOptions);
+}
+
+async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Partial<AppOptions>): Promise<LiveHarness> {
   const runtime = await openRuntime(location, clock);
   const app = await buildApp({ services: runtime.services, requestsPerSecond: 0, ...appOptions });
   let counter = 0;
   return {
     app,
     runtime,
-    clock,
     async post(path, body, options = {}) {
       const payload = options.raw ?? (body === undefined ? undefined : JSON.stringify(body));
       const response = await app.inject({

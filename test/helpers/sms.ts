@@ -1,14 +1,17 @@
 import assert from 'node:assert/strict';
 import type { Answer, Harness, PostOptions } from './harness.js';
 
+/** Anything that posts requests: a harness on a fixed or on the system clock. */
+export type Poster = Pick<Harness, 'post'>;
+
 /** A /sms/send body that passes every check for an account provisioned with sender ID ACME. */
 export const validSend = { sentto: '905321234567', title: 'ACME', text: 'Hello' } as const;
 
-export function sendSms(h: Harness, apiKey: string, fields: Record<string, unknown> = {}, options?: PostOptions): Promise<Answer> {
+export function sendSms(h: Poster, apiKey: string, fields: Record<string, unknown> = {}, options?: PostOptions): Promise<Answer> {
   return h.post('/sms/send', { api_key: apiKey, ...validSend, ...fields }, options);
 }
 
-export function smsStatus(h: Harness, apiKey: string, smsId: unknown): Promise<Answer> {
+export function smsStatus(h: Poster, apiKey: string, smsId: unknown): Promise<Answer> {
   return h.post('/sms/status', smsId === undefined ? { api_key: apiKey } : { api_key: apiKey, sms_id: smsId });
 }
 
@@ -40,7 +43,7 @@ export interface Balances {
 }
 
 /** The account's balances as /auth/post/check/ reports them. */
-export async function balancesOf(h: Harness, apiKey: string): Promise<Balances> {
+export async function balancesOf(h: Poster, apiKey: string): Promise<Balances> {
   const answer = await h.post('/auth/post/check/', { api_key: apiKey });
   assert.equal(answer.body.result_code, 'TS-1000', answer.raw);
   const summary = answer.body.account_summary as { balance: Balances };

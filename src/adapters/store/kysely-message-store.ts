@@ -166,12 +166,15 @@ export class KyselyMessageStore implements MessageStore {
     });
   }
 
-  async expandChunk(send: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number, leaseUntil: number): Promise<boolean> {
+  async expandChunk(send: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number, _leaseUntil: number): Promise<boolean> {
     return this.inTransaction(async (self) => {
-      // Only the worker that knows where the list stands may write the next chunk.
+      // Only the worker that knows where the list stands may write the next chunk. The lease
+      // covers one chunk and is released with it: kept until the next chunk, it would stop
+      // every worker, this one included, from claiming the send again until it ran out
+      // (a 50,000-number campaign took ten lease periods to be written out).
       const moved = await self.db
         .updateTable('sends')
-        .set({ expanded_count: from + messages.length, updated_at: now, expand_lease_until: done ? null : leaseUntil, ...(done ? { pending_recipients: null } : {}) })
+        .set({ expanded_count: from + messages.length, updated_at: now, expand_lease_until: null, ...(done ? { pending_recipients: null } : {}) })
         .where('id', '=', send.id)
         .where('expanded_count', '=', from)
         .executeTakeFirst();
