@@ -56,8 +56,10 @@ export class Dispatcher implements CarrierListener {
   private loop: Promise<void> | null = null;
   private inFlight = 0;
   private readonly settled = new WakeSignal();
-  private lastMaintenance = 0;
-  private lastExpansion = 0;
+  // Polling intervals are measured in elapsed time, not on the injected clock: the clock is
+  // business time (due times, schedules) and may stand still in tests.
+  private lastMaintenance = -Infinity;
+  private lastExpansion = -Infinity;
   private readonly expander: SendExpander;
   /** Submit outcomes and reports are written a batch per transaction. */
   private readonly sent = new MicroBatcher((items: { messageId: number; carrier: string; carrierMessageIds: readonly string[] }[]) =>
@@ -96,7 +98,7 @@ export class Dispatcher implements CarrierListener {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        if (this.clock.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
+        if (performance.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
         const expanded = await this.expandIfDue();
         const started = await this.fill();
         if (started === 0 && expanded === 0) await this.wake.wait(this.options.idleMs);
@@ -128,9 +130,9 @@ export class Dispatcher implements CarrierListener {
    * runs at most every 100 ms while there is nothing to write, so it costs the hot loop little.
    */
   private async expandIfDue(): Promise<number> {
-    if (this.clock.now() - this.lastExpansion < 100 && this.clock.now() >= this.lastExpansion) return 0;
+    if (performance.now() - this.lastExpansion < 100) return 0;
     const written = await this.expander.expandNext();
-    if (written === 0) this.lastExpansion = this.clock.now();
+    if (written === 0) this.lastExpansion = performance.now();
     return written;
   }
 
@@ -146,7 +148,7 @@ export class Dispatcher implements CarrierListener {
   }
 
   async maintain(): Promise<void> {
-    this.lastMaintenance = this.clock.now();
+    this.lastMaintenance = performance.now();
     const requeued = await this.store.requeueExpiredLeases(this.clock.now());
     if (requeued > 0) this.log.warn({ requeued }, 'dispatcher: leases ran out; messages returned to the queue');
     const transitions = await this.store.retryUnmatchedReports(this.clock.now());

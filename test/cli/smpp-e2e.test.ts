@@ -127,8 +127,11 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
       });
     }
     for (const id of ids.slice(0, 20)) {
-      const s = await status(id);
-      assert.ok(s.result_code === 'TS-1064' || /waiting for the delivery report/.test(String(s.details)), `message ${id}: ${JSON.stringify(s)}`);
+      const s = await waitFor(`message ${id} submitted`, async () => {
+        const answer = await status(id);
+        return answer.result_code === 'TS-1064' || /waiting for the delivery report/.test(String(answer.details)) ? answer : undefined;
+      }, 60_000);
+      assert.notEqual(s.sms_status, undefined);
     }
   });
 });
