@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
@@ -25,7 +25,9 @@ export interface Db {
 pg.types.setTypeParser(20, (value: string) => Number(value));
 
 export function sqliteFileIn(dataDir: string): string {
-  mkdirSync(resolve(dataDir), { recursive: true });
+  const dir = resolve(dataDir);
+  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error(`${dir} is not a folder (--data names the folder of the SQLite store)`);
+  mkdirSync(dir, { recursive: true });
   return join(resolve(dataDir), 'haberci.sqlite');
 }
 
