@@ -3,7 +3,7 @@ import type { Carrier, CarrierListener, CarrierReport, InboundSms, SubmitOutcome
 import type { Clock } from '../ports/clock.js';
 import type { ClaimedMessage, MessageStore, Transition } from '../ports/message-store.js';
 import { WakeSignal } from './wake-signal.js';
-import { MicroBatcher } from './micro-batcher.js';
+import { MicroBatcher } from '../util/micro-batcher.js';
 import { SendExpander } from './send-expander.js';
 
 export interface DispatcherOptions {

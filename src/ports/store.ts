@@ -117,6 +117,8 @@ export interface KeyStore {
    * (one statement), and says which limit was reached otherwise.
    */
   consumeRequest(keyId: number, limits: { hourly: number; daily: number; monthly: number }, windows: UsageWindows): Promise<LimitHit | null>;
+  /** consumeRequest for many requests in one transaction, decided in order. */
+  consumeRequests(items: readonly { keyId: number; limits: { hourly: number; daily: number; monthly: number }; windows: UsageWindows }[]): Promise<(LimitHit | null)[]>;
 }
 
 export interface Store extends AccountStore, SenderIdStore, KeyStore {

@@ -1,5 +1,6 @@
 import type { Clock } from '../ports/clock.js';
-import type { Account, ApiKey, KeyStore, LimitHit } from '../ports/store.js';
+import type { Account, ApiKey, KeyStore, LimitHit, UsageWindows } from '../ports/store.js';
+import { MicroBatcher } from '../util/micro-batcher.js';
 import { keyStateAt } from '../domain/api-key.js';
 import { effectiveAllowlist, isAllowed } from '../domain/ip-allowlist.js';
 import { dayBucket, endOfLocalDay, fromLocal, hourBucket, localDate, localParts, monthBucket } from '../domain/istanbul-time.js';
@@ -33,11 +34,29 @@ export function secondsToNextWindow(now: number, window: LimitHit): number {
   return Math.max(1, Math.ceil(((next ?? now + 3600_000) - now) / 1000));
 }
 
+/**
+ * The Istanbul hour, day and month of an instant, remembered per UTC hour: Istanbul's offset
+ * is a whole number of hours, so all three only change when a UTC hour begins.
+ */
+let windowsCache: { utcHour: number; windows: UsageWindows } | null = null;
+export function windowsAt(now: number): UsageWindows {
+  const utcHour = Math.floor(now / 3600_000);
+  if (windowsCache?.utcHour !== utcHour) windowsCache = { utcHour, windows: { hour: hourBucket(now), day: dayBucket(now), month: monthBucket(now) } };
+  return windowsCache.windows;
+}
+
+type CountRequest = { keyId: number; limits: { hourly: number; daily: number; monthly: number }; windows: UsageWindows };
+
 export class AuthService {
+  /** Request counts are written a batch per transaction (one per turn of the event loop). */
+  private readonly counter: MicroBatcher<CountRequest, LimitHit | null>;
+
   constructor(
     private readonly keys: KeyStore,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.counter = new MicroBatcher((items: CountRequest[]) => this.keys.consumeRequests(items), 500);
+  }
 
   /** Key, state, address and account checks, in that order (docs/decisions.md). */
   async authenticate(apiKey: string, clientIp: string): Promise<Result<Caller>> {
@@ -59,11 +78,7 @@ export class AuthService {
     const { hourlyLimit, dailyLimit, monthlyLimit } = caller.key;
     if (hourlyLimit <= 0 && dailyLimit <= 0 && monthlyLimit <= 0) return null;
     const now = this.clock.now();
-    const hit = await this.keys.consumeRequest(
-      caller.key.id,
-      { hourly: hourlyLimit, daily: dailyLimit, monthly: monthlyLimit },
-      { hour: hourBucket(now), day: dayBucket(now), month: monthBucket(now) },
-    );
+    const hit = await this.counter.add({ keyId: caller.key.id, limits: { hourly: hourlyLimit, daily: dailyLimit, monthly: monthlyLimit }, windows: windowsAt(now) });
     if (!hit) return null;
     return fail(limitCode[hit], { retryAfterSeconds: secondsToNextWindow(now, hit) });
   }

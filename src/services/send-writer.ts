@@ -5,7 +5,7 @@ import type { Caller } from './auth.js';
 import { encodeRecipients } from '../domain/deferred-recipients.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
-import { MicroBatcher } from '../jobs/micro-batcher.js';
+import { MicroBatcher } from '../util/micro-batcher.js';
 import type { Accepted, Charges, SendPlan } from './send-service.js';
 
 export interface AcceptRequest {

@@ -3,6 +3,7 @@ import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database, AccountsTable, ApiKeysTable, SenderIdsTable } from './schema.js';
 import type { Db, Dialect } from './database.js';
 import { KyselyMessageStore } from './kysely-message-store.js';
+import { preparedQuery } from './prepared-query.js';
 import { KyselyDirectoryStore } from './kysely-directory-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, ChargeEntry, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
@@ -232,25 +233,30 @@ export class KyselyStore implements Store {
     return row ? toKey(row) : null;
   }
 
+  private readonly keyLookup = preparedQuery(
+    (p: { hash: string }) =>
+      this.db
+        .selectFrom('api_keys as k')
+        .innerJoin('accounts as a', 'a.id', 'k.account_id')
+        .selectAll('k')
+        .select([
+          'a.name as a_name',
+          'a.status as a_status',
+          'a.balance_main as a_balance_main',
+          'a.balance_international as a_balance_international',
+          'a.per_minute_limit as a_per_minute_limit',
+          'a.otp_brand as a_otp_brand',
+          'a.ip_allow as a_ip_allow',
+          'a.global_sending as a_global_sending',
+          'a.created_at as a_created_at',
+        ])
+        .where('k.key_hash', '=', p.hash),
+    ['hash'],
+  );
+
   async findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
-    // One round trip on the hot path of every request.
-    const row = await this.db
-      .selectFrom('api_keys as k')
-      .innerJoin('accounts as a', 'a.id', 'k.account_id')
-      .selectAll('k')
-      .select([
-        'a.name as a_name',
-        'a.status as a_status',
-        'a.balance_main as a_balance_main',
-        'a.balance_international as a_balance_international',
-        'a.per_minute_limit as a_per_minute_limit',
-        'a.otp_brand as a_otp_brand',
-        'a.ip_allow as a_ip_allow',
-        'a.global_sending as a_global_sending',
-        'a.created_at as a_created_at',
-      ])
-      .where('k.key_hash', '=', hash)
-      .executeTakeFirst();
+    // One prepared round trip on the hot path of every request.
+    const row = (await this.db.executeQuery(this.keyLookup({ hash }))).rows[0];
     if (!row) return null;
     const account = toAccount({
       id: row.account_id,
@@ -358,37 +364,60 @@ export class KyselyStore implements Store {
     return this.getKey(id);
   }
 
+  private readonly usageUpsert = preparedQuery(
+    (p: { keyId: number; hour: string; day: string; month: string; hourly: number; daily: number; monthly: number }) => {
+      // Count the request in every window unless a window with a limit is full. A window
+      // whose bucket has moved on starts again at one.
+      const under = (bucket: 'hour' | 'day' | 'month', limit: number | string) =>
+        sql`(${limit} = 0 OR key_usage.${sql.raw(`${bucket}_bucket`)} <> excluded.${sql.raw(`${bucket}_bucket`)} OR key_usage.${sql.raw(`${bucket}_count`)} < ${limit})`;
+      const next = (bucket: 'hour' | 'day' | 'month') =>
+        sql<number>`CASE WHEN key_usage.${sql.raw(`${bucket}_bucket`)} = excluded.${sql.raw(`${bucket}_bucket`)} THEN key_usage.${sql.raw(`${bucket}_count`)} + 1 ELSE 1 END`;
+      return this.db
+        .insertInto('key_usage')
+        .values({ key_id: p.keyId, hour_bucket: p.hour, hour_count: 1, day_bucket: p.day, day_count: 1, month_bucket: p.month, month_count: 1 })
+        .onConflict((oc) =>
+          oc
+            .column('key_id')
+            .doUpdateSet({
+              hour_count: next('hour'),
+              day_count: next('day'),
+              month_count: next('month'),
+              hour_bucket: sql`excluded.hour_bucket`,
+              day_bucket: sql`excluded.day_bucket`,
+              month_bucket: sql`excluded.month_bucket`,
+            })
+            .where(sql<boolean>`${under('hour', p.hourly)} AND ${under('day', p.daily)} AND ${under('month', p.monthly)}`),
+        )
+        .returning('key_id');
+    },
+    ['keyId', 'hour', 'day', 'month', 'hourly', 'daily', 'monthly'],
+  );
+
   async consumeRequest(keyId: number, limits: { hourly: number; daily: number; monthly: number }, windows: UsageWindows): Promise<LimitHit | null> {
-    // One statement: count the request in every window unless a window with a limit is
-    // full. A window whose bucket has moved on starts again at one.
-    const under = (bucket: 'hour' | 'day' | 'month', limit: number) =>
-      sql`(${limit} = 0 OR key_usage.${sql.raw(`${bucket}_bucket`)} <> excluded.${sql.raw(`${bucket}_bucket`)} OR key_usage.${sql.raw(`${bucket}_count`)} < ${limit})`;
-    const next = (bucket: 'hour' | 'day' | 'month') =>
-      sql<number>`CASE WHEN key_usage.${sql.raw(`${bucket}_bucket`)} = excluded.${sql.raw(`${bucket}_bucket`)} THEN key_usage.${sql.raw(`${bucket}_count`)} + 1 ELSE 1 END`;
-    const counted = await this.db
-      .insertInto('key_usage')
-      .values({ key_id: keyId, hour_bucket: windows.hour, hour_count: 1, day_bucket: windows.day, day_count: 1, month_bucket: windows.month, month_count: 1 })
-      .onConflict((oc) =>
-        oc
-          .column('key_id')
-          .doUpdateSet({
-            hour_count: next('hour'),
-            day_count: next('day'),
-            month_count: next('month'),
-            hour_bucket: sql`excluded.hour_bucket`,
-            day_bucket: sql`excluded.day_bucket`,
-            month_bucket: sql`excluded.month_bucket`,
-          })
-          .where(sql<boolean>`${under('hour', limits.hourly)} AND ${under('day', limits.daily)} AND ${under('month', limits.monthly)}`),
-      )
-      .returning('key_id')
-      .executeTakeFirst();
-    if (counted) return null;
-    const row = await this.db.selectFrom('key_usage').selectAll().where('key_id', '=', keyId).executeTakeFirst();
-    if (!row) return null;
-    // The longest window is named first: its wait is the one the caller must honour.
-    if (limits.monthly > 0 && row.month_bucket === windows.month && row.month_count >= limits.monthly) return 'monthly';
-    if (limits.daily > 0 && row.day_bucket === windows.day && row.day_count >= limits.daily) return 'daily';
-    return 'hourly';
+    return (await this.consumeRequests([{ keyId, limits, windows }]))[0] ?? null;
+  }
+
+  async consumeRequests(items: readonly { keyId: number; limits: { hourly: number; daily: number; monthly: number }; windows: UsageWindows }[]): Promise<(LimitHit | null)[]> {
+    if (items.length === 0) return [];
+    // One transaction for the requests of one turn of the event loop; each is one atomic
+    // upsert, decided in arrival order.
+    return this.transaction(async (store) => {
+      const self = store as KyselyStore;
+      const answers: (LimitHit | null)[] = [];
+      for (const { keyId, limits, windows } of items) {
+        const counted = await self.db.executeQuery(self.usageUpsert({ keyId, ...windows, ...limits }));
+        if (counted.rows.length > 0) {
+          answers.push(null);
+          continue;
+        }
+        const row = await self.db.selectFrom('key_usage').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+        // The longest window is named first: its wait is the one the caller must honour.
+        if (!row) answers.push(null);
+        else if (limits.monthly > 0 && row.month_bucket === windows.month && row.month_count >= limits.monthly) answers.push('monthly');
+        else if (limits.daily > 0 && row.day_bucket === windows.day && row.day_count >= limits.daily) answers.push('daily');
+        else answers.push('hourly');
+      }
+      return answers;
+    });
   }
 }
