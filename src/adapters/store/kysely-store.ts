@@ -273,16 +273,14 @@ export class KyselyStore implements Store {
     return { key: toKey(row), account };
   }
 
+  private readonly senderLookup = preparedQuery(
+    (p: { accountId: number; title: string }) =>
+      this.db.selectFrom('sender_ids').select('id').where('account_id', '=', p.accountId).where('title', '=', p.title).where('status', '=', 'approved').limit(1),
+    ['accountId', 'title'],
+  );
+
   async hasApprovedSender(accountId: number, title: string): Promise<boolean> {
-    const row = await this.db
-      .selectFrom('sender_ids')
-      .select('id')
-      .where('account_id', '=', accountId)
-      .where('title', '=', title)
-      .where('status', '=', 'approved')
-      .limit(1)
-      .executeTakeFirst();
-    return row !== undefined;
+    return (await this.db.executeQuery(this.senderLookup({ accountId, title }))).rows.length > 0;
   }
 
   async lockAccounts(ids: readonly number[]): Promise<void> {
