@@ -1,4 +1,5 @@
 import type { MessageStore } from './message-store.js';
+import type { EventStore } from './event-store.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { StoredKeyState } from '../domain/api-key.js';
 
@@ -102,6 +103,7 @@ export interface KeyStore {
 
 export interface Store extends AccountStore, SenderIdStore, KeyStore {
   readonly messages: MessageStore;
+  readonly events: EventStore;
   /** Runs work in one transaction against a store bound to it. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

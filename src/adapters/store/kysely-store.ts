@@ -3,6 +3,7 @@ import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
 import type { Database, AccountsTable, ApiKeysTable, SenderIdsTable } from './schema.js';
 import type { Db, Dialect } from './database.js';
 import { KyselyMessageStore } from './kysely-message-store.js';
+import { KyselyEventStore } from './kysely-event-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
 import type { StoredKeyState } from '../../domain/api-key.js';
@@ -78,6 +79,7 @@ function keyColumns(patch: KeyPatch): Updateable<ApiKeysTable> {
 
 export class KyselyStore implements Store {
   readonly messages: KyselyMessageStore;
+  readonly events: KyselyEventStore;
 
   constructor(
     private readonly db: Executor,
@@ -85,6 +87,7 @@ export class KyselyStore implements Store {
     private readonly handle: Db | null,
   ) {
     this.messages = new KyselyMessageStore(db, dialect);
+    this.events = new KyselyEventStore(db, dialect);
   }
 
   static open(handle: Db): KyselyStore {
