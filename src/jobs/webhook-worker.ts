@@ -14,6 +14,9 @@ export interface WebhookWorkerOptions {
   idleMs: number;
 }
 
+/** Longest wait for more free slots before claiming fewer events than a batch. */
+const gatherMs = 2;
+
 export const defaultWebhookWorkerOptions: WebhookWorkerOptions = { concurrency: 64, batchSize: 100, idleMs: 250 };
 
 /**
@@ -25,7 +28,10 @@ export const defaultWebhookWorkerOptions: WebhookWorkerOptions = { concurrency: 
 export class WebhookWorker {
   private running = false;
   private loop: Promise<void> | null = null;
+  /** Attempts on the wire. */
   private inFlight = 0;
+  /** Attempts made whose outcome is not written yet: bounded, so a slow store slows claiming. */
+  private unrecorded = 0;
   private readonly settled = new WakeSignal();
   private readonly results = new MicroBatcher(async (items: AttemptResult[]) => {
     await this.store.recordAttempts(items, this.clock.now());
@@ -52,7 +58,7 @@ export class WebhookWorker {
     this.running = false;
     this.wake.notify();
     await this.loop;
-    while (this.inFlight > 0) await this.settled.wait(50);
+    while (this.inFlight > 0 || this.unrecorded > 0) await this.settled.wait(50);
   }
 
   private async run(): Promise<void> {
@@ -69,18 +75,29 @@ export class WebhookWorker {
 
   /** Claims up to the free slots and starts their attempts; returns how many were claimed. */
   private async fill(): Promise<number> {
-    while (this.inFlight >= this.options.concurrency) await this.settled.wait(1000);
-    const room = Math.min(this.options.batchSize, this.options.concurrency - this.inFlight);
+    const room = await this.room();
     const now = this.clock.now();
     const claimed = await this.store.claimDue(now, room, now + this.delivery.leaseMs);
-    for (const event of claimed) {
-      this.inFlight += 1;
-      void this.deliver(event).finally(() => {
-        this.inFlight -= 1;
-        this.settled.notify();
-      });
-    }
+    for (const event of claimed) void this.deliver(event);
     return claimed.length;
+  }
+
+  /**
+   * Waits for free slots and returns how many to claim. A slot frees when its attempt has an
+   * outcome, so claiming overlaps with writing the last outcomes (their leases keep those
+   * events from being claimed again); outcomes not yet written are bounded, so a slow store
+   * slows claiming. Slots are gathered for a moment so a claim is a batch, not one event.
+   */
+  private async room(): Promise<number> {
+    const { concurrency, batchSize } = this.options;
+    const enough = Math.min(batchSize, Math.max(1, Math.floor(concurrency / 4)));
+    const started = performance.now();
+    for (;;) {
+      const free = concurrency - this.inFlight;
+      const writable = this.unrecorded < concurrency * 4;
+      if (writable && (free >= enough || (free > 0 && performance.now() - started >= gatherMs))) return Math.min(batchSize, free);
+      await this.settled.wait(free > 0 && writable ? gatherMs : 1000);
+    }
   }
 
   /** Claims one batch of due events and waits until each attempt is recorded (tests, tools). */
@@ -91,15 +108,29 @@ export class WebhookWorker {
     return claimed.length;
   }
 
+  /** Attempts and records one claimed event; never rejects. */
   private async deliver(event: ClaimedEvent): Promise<void> {
+    this.inFlight += 1;
     let result: AttemptResult;
     try {
       result = await this.delivery.attempt(event, false);
+    } catch (error) {
+      this.log.error({ err: error, eventId: event.eventId }, 'webhooks: attempt failed unexpectedly; the lease brings the event back');
+      return;
+    } finally {
+      this.inFlight -= 1;
+      this.settled.notify();
+    }
+    this.unrecorded += 1;
+    try {
       await this.results.add(result);
     } catch (error) {
       // The lease brings the event back if its outcome was not written: it is sent again.
-      this.log.error({ err: error, eventId: event.eventId }, 'webhooks: could not attempt or record an event');
+      this.log.error({ err: error, eventId: event.eventId }, 'webhooks: could not record an attempt');
       return;
+    } finally {
+      this.unrecorded -= 1;
+      this.settled.notify();
     }
     if (result.state === 'failed') {
       this.log.warn({ eventId: event.eventId, keyId: event.keyId, status: result.attempt.httpStatus, error: result.attempt.error }, 'webhooks: event failed after its last attempt');

@@ -83,23 +83,22 @@ export class KyselyEventStore implements EventStore {
   }
 
   async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedEvent[]> {
-    return this.inTransaction(async (db) => {
-      const due = db
-        .selectFrom('webhook_events')
-        .select('id')
-        .where('state', '=', 'pending')
-        .where('next_attempt_at', '<=', now)
-        .orderBy('next_attempt_at')
-        .orderBy('id')
-        .limit(limit)
-        // Several workers on PostgreSQL: each skips rows another is claiming.
-        .$if(this.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
-      // The lease moves the due time too: an attempt that never reports back (its worker
-      // died) is due again when the lease runs out, with no separate sweep.
-      const rows = await db.updateTable('webhook_events').set({ lease_until: leaseUntil, next_attempt_at: leaseUntil }).where('id', 'in', due).returningAll().execute();
-      rows.sort((a, b) => a.id - b.id);
-      return this.claimed(db, rows, () => now);
-    });
+    const due = this.db
+      .selectFrom('webhook_events')
+      .select('id')
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(limit)
+      // Several workers on PostgreSQL: each skips rows another is claiming.
+      .$if(this.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+    // One statement claims (no transaction needed). The lease moves the due time too: an
+    // attempt that never reports back (its worker died) is due again when the lease runs
+    // out, with no separate sweep.
+    const rows = await this.db.updateTable('webhook_events').set({ lease_until: leaseUntil, next_attempt_at: leaseUntil }).where('id', 'in', due).returningAll().execute();
+    rows.sort((a, b) => a.id - b.id);
+    return this.claimed(this.db, rows, () => now);
   }
 
   async claimOne(ref: number | string, now: number, leaseUntil: number): Promise<ClaimedEvent | 'busy' | null> {
