@@ -1,13 +1,14 @@
 /**
- * Writing webhook events, and finding where they go. The message store calls
- * `recordTransitionEvents` on its own transaction, so an event exists exactly when the
- * state change that causes it has been committed.
+ * Writing webhook events and their attempts, and finding where events go. The message
+ * store calls `recordTransitionEvents` on its own transaction, so an event exists exactly
+ * when the state change that causes it has been committed.
  */
 import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import type { Transition } from '../../ports/message-store.js';
-import type { WebhookTarget } from '../../ports/event-store.js';
+import type { AttemptResult, WebhookTarget } from '../../ports/event-store.js';
 import { webhookStatus } from '../../domain/delivery-state.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
 import type { WebhookEventType } from '../../domain/webhook.js';
@@ -97,4 +98,59 @@ export async function recordTransitionEvents(db: Executor, transitions: readonly
     await db.insertInto('webhook_events').values(events.slice(start, start + rowChunk)).execute();
   }
   return events.length;
+}
+
+/** One log row per attempt, numbered after the event's earlier attempts. */
+export async function writeAttemptLogs(db: Executor, results: readonly AttemptResult[]): Promise<void> {
+  for (let start = 0; start < results.length; start += rowChunk) {
+    const rows = results.slice(start, start + rowChunk).map((r) => ({
+      event_ref: r.id,
+      attempt_no: sql<number>`(SELECT coalesce(max(a.attempt_no), 0) + 1 FROM webhook_attempts a WHERE a.event_ref = ${r.id})`,
+      manual: r.attempt.manual ? 1 : 0,
+      url: r.attempt.url,
+      started_at: r.attempt.startedAt,
+      duration_ms: r.attempt.durationMs,
+      http_status: r.attempt.httpStatus,
+      error: r.attempt.error,
+    }));
+    await db.insertInto('webhook_attempts').values(rows).execute();
+  }
+}
+
+/**
+ * Moves each event on as its attempt decided, only where the attempt still holds the
+ * lease (`lease_until` is the holder's token): a late outcome keeps just its log.
+ */
+export async function applyOutcomes(db: Executor, results: readonly AttemptResult[], now: number): Promise<void> {
+  // The common case, automatic attempts acknowledged, is one statement per claim batch.
+  const acknowledged = new Map<number, number[]>();
+  for (const r of results) {
+    if (!r.attempt.manual && r.state === 'delivered') acknowledged.set(r.leaseUntil, [...(acknowledged.get(r.leaseUntil) ?? []), r.id]);
+  }
+  for (const [lease, ids] of acknowledged) {
+    for (let start = 0; start < ids.length; start += rowChunk) {
+      await db
+        .updateTable('webhook_events')
+        .set({ state: 'delivered', attempts: sql`attempts + 1`, lease_until: null, done_at: now })
+        .where('id', 'in', ids.slice(start, start + rowChunk))
+        .where('lease_until', '=', lease)
+        .execute();
+    }
+  }
+  for (const r of results) {
+    if (!r.attempt.manual && r.state === 'delivered') continue;
+    await db
+      .updateTable('webhook_events')
+      .set({
+        state: r.state,
+        // Manual attempts (redeliveries) do not count against the key's attempts.
+        attempts: r.attempt.manual ? sql`attempts` : sql`attempts + 1`,
+        next_attempt_at: r.nextAttemptAt,
+        lease_until: null,
+        done_at: r.state === 'pending' ? null : sql`CASE WHEN state = ${r.state} AND done_at IS NOT NULL THEN done_at ELSE ${now} END`,
+      })
+      .where('id', '=', r.id)
+      .where('lease_until', '=', r.leaseUntil)
+      .execute();
+  }
 }

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
 import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
 import type { Dialect } from './migrations.js';
@@ -6,7 +5,7 @@ import type { Transition } from '../../ports/message-store.js';
 import type { AttemptLog, AttemptResult, ClaimedEvent, EventRecord, EventStore, NewEvent, WebhookTarget } from '../../ports/event-store.js';
 import type { WebhookEventType, WebhookStatus } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
-import { newEventId, recordTransitionEvents, resolveTargets, rowChunk } from './event-outbox.js';
+import { applyOutcomes, newEventId, recordTransitionEvents, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
 import type { Executor } from './event-outbox.js';
 
 type EventRow = Selectable<WebhookEventsTable>;
@@ -126,51 +125,8 @@ export class KyselyEventStore implements EventStore {
   async recordAttempts(results: readonly AttemptResult[], now: number): Promise<void> {
     if (results.length === 0) return;
     await this.inTransaction(async (db) => {
-      for (let start = 0; start < results.length; start += rowChunk) {
-        const rows = results.slice(start, start + rowChunk).map((r) => ({
-          event_ref: r.id,
-          attempt_no: sql<number>`(SELECT coalesce(max(a.attempt_no), 0) + 1 FROM webhook_attempts a WHERE a.event_ref = ${r.id})`,
-          manual: r.attempt.manual ? 1 : 0,
-          url: r.attempt.url,
-          started_at: r.attempt.startedAt,
-          duration_ms: r.attempt.durationMs,
-          http_status: r.attempt.httpStatus,
-          error: r.attempt.error,
-        }));
-        await db.insertInto('webhook_attempts').values(rows).execute();
-      }
-      // The common case, automatic attempts acknowledged, is one statement per claim batch.
-      const acknowledged = new Map<number, number[]>();
-      for (const r of results) {
-        if (r.attempt.manual || r.state !== 'delivered') continue;
-        acknowledged.set(r.leaseUntil, [...(acknowledged.get(r.leaseUntil) ?? []), r.id]);
-      }
-      for (const [lease, ids] of acknowledged) {
-        for (let start = 0; start < ids.length; start += rowChunk) {
-          await db
-            .updateTable('webhook_events')
-            .set({ state: 'delivered', attempts: sql`attempts + 1`, lease_until: null, done_at: now })
-            .where('id', 'in', ids.slice(start, start + rowChunk))
-            .where('lease_until', '=', lease)
-            .execute();
-        }
-      }
-      for (const r of results) {
-        if (!r.attempt.manual && r.state === 'delivered') continue;
-        // Only the holder of the lease moves the event on; a late outcome keeps just its log.
-        await db
-          .updateTable('webhook_events')
-          .set({
-            state: r.state,
-            attempts: r.attempt.manual ? sql`attempts` : sql`attempts + 1`,
-            next_attempt_at: r.nextAttemptAt,
-            lease_until: null,
-            done_at: r.state === 'pending' ? null : sql`CASE WHEN state = ${r.state} AND done_at IS NOT NULL THEN done_at ELSE ${now} END`,
-          })
-          .where('id', '=', r.id)
-          .where('lease_until', '=', r.leaseUntil)
-          .execute();
-      }
+      await writeAttemptLogs(db, results);
+      await applyOutcomes(db, results, now);
     });
   }
 
