@@ -73,7 +73,21 @@ export const optionSpecs = {
     default: 60_000,
     parse: integer(1000, 3_600_000),
   },
-  worker: { flag: 'worker', description: 'run the delivery worker (dispatcher) in this process', default: true, parse: bool },
+  worker: { flag: 'worker', description: 'run the delivery workers (dispatcher and webhook delivery) in this process', default: true, parse: bool },
+  webhookAllowPrivate: {
+    flag: 'webhook-allow-private',
+    description: 'allow webhook URLs on loopback, private and other reserved addresses (on-premise receivers, tests)',
+    default: false,
+    parse: bool,
+  },
+  webhookTimeoutMs: { flag: 'webhook-timeout-ms', description: 'time limit of one webhook attempt, from name lookup to response headers', default: 10_000, parse: integer(100, 120_000) },
+  webhookConcurrency: { flag: 'webhook-concurrency', description: 'webhook attempts in flight at once in this process', default: 64, parse: integer(1, 4096) },
+  webhookRetryBaseMs: {
+    flag: 'webhook-retry-base-ms',
+    description: 'nominal delay after a first failed webhook attempt; doubles after each further failure, up to one hour',
+    default: 10_000,
+    parse: integer(10, 3_600_000),
+  },
   demo: { flag: 'demo', description: 'create a demo account and sandbox key on first start with an empty store', default: true, parse: bool },
 } satisfies Record<string, OptionSpec<unknown>>;
 

@@ -29,6 +29,11 @@ import { SimulatorCarrier } from './adapters/carriers/simulator/simulator-carrie
 import { SmppCarrier } from './adapters/carriers/smpp/smpp-carrier.js';
 import { loadSmppConfig } from './adapters/carriers/smpp/smpp-config.js';
 import type { Carrier } from './ports/carrier.js';
+import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.js';
+import { WebhookDelivery } from './services/webhook-delivery.js';
+import { WebhookAdmin } from './services/webhook-admin.js';
+import { WebhookWorker, defaultWebhookWorkerOptions } from './jobs/webhook-worker.js';
+import type { WebhookWorkerOptions } from './jobs/webhook-worker.js';
 
 export interface Runtime {
   store: KyselyStore;
@@ -37,6 +42,8 @@ export interface Runtime {
   clock: Clock;
   /** Wakes this process's dispatcher when a send is committed. */
   dispatchWake: WakeSignal;
+  /** Wakes this process's webhook worker when message states (and so events) are committed. */
+  webhookWake: WakeSignal;
   close(): Promise<void>;
 }
 
@@ -68,7 +75,7 @@ export async function openRuntime(location: StoreLocation, clock: Clock = system
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
   };
-  return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, close: () => store.close() };
+  return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, webhookWake: new WakeSignal(), close: () => store.close() };
 }
 
 export function createLogger(level: string): Logger {
@@ -111,11 +118,53 @@ export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simD
     runtime.clock,
     logger,
     { ...defaultDispatcherOptions, leaseMs: config.leaseMs, ...options },
-    () => undefined,
+    (transitions) => {
+      if (transitions.length > 0) runtime.webhookWake.notify();
+    },
     runtime.dispatchWake,
   );
   await dispatcher.start();
   // The simulator keeps nothing: reports it owed before a restart are owed again.
   simulator.replay(await runtime.store.messages.awaitingReports(simulator.name, 1_000_000));
   return dispatcher;
+}
+
+type WebhookConfig = Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetryBaseMs'>;
+
+/** Webhook attempts over HTTP, with the address guard unless private destinations are allowed. */
+export function webhookDelivery(runtime: Runtime, config: WebhookConfig): WebhookDelivery {
+  const sender = new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate });
+  return new WebhookDelivery(sender, runtime.clock, { timeoutMs: config.webhookTimeoutMs, backoff: { baseMs: config.webhookRetryBaseMs } });
+}
+
+/** The provider's webhook commands; close() releases the sender's connections. */
+export function webhookAdmin(runtime: Runtime, config: WebhookConfig): { admin: WebhookAdmin; close(): void } {
+  const delivery = webhookDelivery(runtime, config);
+  return { admin: new WebhookAdmin(runtime.store, delivery, runtime.clock), close: () => delivery.close() };
+}
+
+/** The webhook worker of this process, started; stop() finishes its attempts in flight. */
+export function startWebhooks(
+  runtime: Runtime,
+  config: WebhookConfig & Pick<Config, 'webhookConcurrency'>,
+  logger: Logger,
+  options: Partial<WebhookWorkerOptions> = {},
+): { worker: WebhookWorker; stop(): Promise<void> } {
+  const delivery = webhookDelivery(runtime, config);
+  const worker = new WebhookWorker(
+    runtime.store.events,
+    delivery,
+    runtime.clock,
+    logger,
+    { ...defaultWebhookWorkerOptions, concurrency: config.webhookConcurrency, ...options },
+    runtime.webhookWake,
+  );
+  worker.start();
+  return {
+    worker,
+    async stop() {
+      await worker.stop();
+      delivery.close();
+    },
+  };
 }

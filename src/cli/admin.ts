@@ -1,23 +1,27 @@
 import { Command } from 'commander';
 import { loadConfig, processEnv } from '../config.js';
+import type { Config, OptionName } from '../config.js';
 import { openRuntime, storeLocation } from '../main.js';
 import type { Runtime } from '../main.js';
 import { accountView, AdminError, defaultKeySettings, keyView } from '../services/admin.js';
 import type { KeySettings } from '../ports/store.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import { parse } from './option-parsers.js';
+import { webhookCommands } from './admin-webhooks.js';
 
 type Options = Record<string, unknown>;
 
+/** Service options a command may take besides the store (its leaf declares them). */
+const configFlags = ['data', 'database', 'webhookAllowPrivate', 'webhookTimeoutMs', 'webhookRetryBaseMs'] as const;
+
 /** Runs one admin action against the store and prints its JSON; failures are one line on stderr. */
-async function run(options: Options, action: (runtime: Runtime, o: Options) => Promise<unknown>): Promise<void> {
-  const config = loadConfig(
-    { data: options.data as string | undefined, database: options.database as string | undefined },
-    processEnv(),
-  );
+async function run(options: Options, action: (runtime: Runtime, o: Options, config: Config) => Promise<unknown>): Promise<void> {
+  const flags: Partial<Record<OptionName, string>> = {};
+  for (const name of configFlags) if (typeof options[name] === 'string') flags[name] = options[name];
+  const config = loadConfig(flags, processEnv());
   const runtime = await openRuntime(storeLocation(config));
   try {
-    const result = await action(runtime, options);
+    const result = await action(runtime, options, config);
     process.stdout.write(`${JSON.stringify(result)}\n`);
   } finally {
     await runtime.close();
@@ -149,6 +153,7 @@ export function adminCommand(): Command {
   leaf(key, 'show', 'show a key\u2019s settings (never the key)')
     .requiredOption('--id <n>', 'key id', parse.integer(1))
     .action((o: Options) => run(o, async (r) => keyView(await r.admin.key(o.id as number), Date.now())));
+  webhookCommands(admin, key, leaf, run);
 
   const blocklist = admin.command('blocklist').description('number blocking lists');
   leaf(blocklist, 'remove', 'take a number off an account\u2019s blocking list')

@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { createHttp, createLogger, openRuntime, startDelivery, storeLocation } from '../main.js';
+import { createHttp, createLogger, openRuntime, startDelivery, startWebhooks, storeLocation } from '../main.js';
 import type { Runtime } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
@@ -62,6 +62,7 @@ export async function serve(config: Config): Promise<void> {
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (config.demo) await createDemo(runtime, address);
+  const webhooks = config.worker ? startWebhooks(runtime, config, logger) : null;
   // The ready line is written whatever the log level: scripts wait for it.
   logger.child({}, { level: 'info' }).info({ address }, `haberci ready on ${address}`);
 
@@ -74,6 +75,9 @@ export async function serve(config: Config): Promise<void> {
     await app.close();
     // Submits in flight finish and their outcomes are stored before the store closes.
     await dispatcher?.stop();
+    // After the dispatcher, whose last outcomes may have added events; attempts in flight
+    // finish and are recorded (what is not yet attempted stays pending in the store).
+    await webhooks?.stop();
     await runtime.close();
     logger.info('stopped');
     logger.flush();

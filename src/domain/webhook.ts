@@ -143,3 +143,16 @@ export function retrySchedule(attempts: number = DEFAULT_WEBHOOK_ATTEMPTS, optio
   }
   return out;
 }
+
+export type AttemptVerdict = { state: 'delivered' } | { state: 'pending'; delayMs: number } | { state: 'failed' };
+
+/**
+ * What automatic attempt number `attemptNumber` (1-based) leaves its event in: delivered on
+ * an acknowledgement; otherwise tried again after the backoff until `maxAttempts` attempts
+ * in all have been made, then failed.
+ */
+export function afterAttempt(acknowledged: boolean, attemptNumber: number, maxAttempts: number, random: () => number, options: BackoffOptions = {}): AttemptVerdict {
+  if (acknowledged) return { state: 'delivered' };
+  if (attemptNumber >= maxAttempts) return { state: 'failed' };
+  return { state: 'pending', delayMs: nextAttemptDelay(attemptNumber, random, options) };
+}

@@ -1,5 +1,6 @@
 import type { MessageStore } from './message-store.js';
 import type { DirectoryStore } from './directory-store.js';
+import type { EventStore } from './event-store.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { StoredKeyState } from '../domain/api-key.js';
 
@@ -124,6 +125,7 @@ export interface KeyStore {
 export interface Store extends AccountStore, SenderIdStore, KeyStore {
   readonly messages: MessageStore;
   readonly directory: DirectoryStore;
+  readonly events: EventStore;
   /** Runs work in one transaction against a store bound to it. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -27,4 +27,6 @@ export interface AttemptOutcome {
 export interface WebhookSender {
   /** Never throws and never rejects: every failure is an outcome. */
   send(request: WebhookRequest): Promise<AttemptOutcome>;
+  /** Releases pooled connections, so a short-lived process (the admin CLI) can exit. */
+  close?(): void;
 }

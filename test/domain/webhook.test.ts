@@ -1,6 +1,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  afterAttempt,
   buildAttempt,
   buildPayload,
   headersFor,
@@ -125,5 +126,21 @@ describe('retrySchedule', () => {
 
   it('has no retries for a single attempt', () => {
     assert.deepEqual(retrySchedule(1), []);
+  });
+});
+
+describe('afterAttempt', () => {
+  const never = () => 0;
+
+  it('delivers on an acknowledgement, even on the last attempt', () => {
+    assert.deepEqual(afterAttempt(true, 1, 5, never), { state: 'delivered' });
+    assert.deepEqual(afterAttempt(true, 5, 5, never), { state: 'delivered' });
+  });
+
+  it('retries after the backoff of this attempt until the last one, then fails', () => {
+    assert.deepEqual(afterAttempt(false, 1, 3, never), { state: 'pending', delayMs: 5_000 });
+    assert.deepEqual(afterAttempt(false, 2, 3, never, { baseMs: 100 }), { state: 'pending', delayMs: 100 });
+    assert.deepEqual(afterAttempt(false, 3, 3, never), { state: 'failed' });
+    assert.deepEqual(afterAttempt(false, 1, 1, never), { state: 'failed' });
   });
 });

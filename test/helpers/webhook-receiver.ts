@@ -32,7 +32,8 @@ export const answer =
     res.end(body);
   };
 
-export async function startReceiver(handler: ReceiverHandler = answer(200)): Promise<Receiver> {
+/** Listens on `port` when given (a receiver coming back at the same URL), otherwise on a free one. */
+export async function startReceiver(handler: ReceiverHandler = answer(200), port = 0): Promise<Receiver> {
   const requests: ReceivedRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -49,11 +50,14 @@ export async function startReceiver(handler: ReceiverHandler = answer(200)): Pro
       handler(received, res);
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
-    port,
+    url: `http://127.0.0.1:${bound}`,
+    port: bound,
     requests,
     close: () =>
       new Promise<void>((resolve) => {

@@ -6,6 +6,7 @@ import type { ClaimedMessage, DueExpansion, MessageDefaults, MessageRecord, Mess
 import type { CarrierReport, SmsLang } from '../../ports/carrier.js';
 import { combineParts, isFinal } from '../../domain/delivery-state.js';
 import type { PartState } from '../../domain/delivery-state.js';
+import { recordTransitionEvents } from './event-outbox.js';
 
 type Executor = Kysely<Database> | Transaction<Database>;
 
@@ -283,6 +284,7 @@ export class KyselyMessageStore implements MessageStore {
         const keyId = sentKeys.get(i.messageId);
         return keyId === undefined ? [] : [{ messageId: i.messageId, keyId, state: 'sent' }];
       });
+      await recordTransitionEvents(self.db, result.flat(), now);
       // Receipts may have come before these submit responses: apply them now.
       const early = parts.length === 0 ? [] : await self.db.selectFrom('unmatched_reports').selectAll().where('carrier_message_id', 'in', parts.map((p) => p.carrier_message_id)).execute();
       if (early.length > 0) {
@@ -309,14 +311,18 @@ export class KyselyMessageStore implements MessageStore {
   }
 
   async markFailed(messageId: number, detail: string, now: number): Promise<Transition | null> {
-    const row = await this.db
-      .updateTable('messages')
-      .set({ state: 'failed', done_at: now, lease_until: null, detail })
-      .where('id', '=', messageId)
-      .where('state', 'in', ['queued', 'submitting'])
-      .returning('key_id')
-      .executeTakeFirst();
-    return row ? { messageId, keyId: row.key_id, state: 'failed' } : null;
+    return this.inTransaction(async (self) => {
+      const row = await self.db
+        .updateTable('messages')
+        .set({ state: 'failed', done_at: now, lease_until: null, detail })
+        .where('id', '=', messageId)
+        .where('state', 'in', ['queued', 'submitting'])
+        .returning('key_id')
+        .executeTakeFirst();
+      const t: Transition | null = row ? { messageId, keyId: row.key_id, state: 'failed' } : null;
+      if (t) await recordTransitionEvents(self.db, [t], now);
+      return t;
+    });
   }
 
   async applyReport(report: CarrierReport, now: number): Promise<Transition | 'unmatched' | null> {
@@ -380,6 +386,7 @@ export class KyselyMessageStore implements MessageStore {
         const index = reports.indexOf(r);
         answers[index] = { messageId, keyId: row.key_id, state: final };
       }
+      await recordTransitionEvents(self.db, answers.filter((a): a is Transition => a !== null && a !== 'unmatched'), now);
       return reports.map((r, i) => answers[i] ?? (messageOf.has(r.carrierMessageId) ? null : 'unmatched'));
     });
   }

@@ -6,6 +6,7 @@ import { KyselyMessageStore } from './kysely-message-store.js';
 import { preparedQuery } from './prepared-query.js';
 import { KyselyDirectoryStore } from './kysely-directory-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, ChargeEntry, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
+import { KyselyEventStore } from './kysely-event-store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
 import type { StoredKeyState } from '../../domain/api-key.js';
 
@@ -81,6 +82,7 @@ function keyColumns(patch: KeyPatch): Updateable<ApiKeysTable> {
 export class KyselyStore implements Store {
   readonly messages: KyselyMessageStore;
   readonly directory: KyselyDirectoryStore;
+  readonly events: KyselyEventStore;
 
   constructor(
     private readonly db: Executor,
@@ -89,6 +91,7 @@ export class KyselyStore implements Store {
   ) {
     this.messages = new KyselyMessageStore(db, dialect);
     this.directory = new KyselyDirectoryStore(db, dialect);
+    this.events = new KyselyEventStore(db, dialect);
   }
 
   static open(handle: Db): KyselyStore {

@@ -164,7 +164,38 @@ export interface BlockedNumbersTable {
   created_at: number;
 }
 
+export type WebhookEventState = 'pending' | 'delivered' | 'failed';
+
+export interface WebhookEventsTable {
+  id: Generated<number>;
+  event_id: string;
+  key_id: number;
+  event_type: string;
+  sms_id: number | null;
+  status: string | null;
+  state: WebhookEventState;
+  attempts: number;
+  next_attempt_at: number;
+  lease_until: number | null;
+  created_at: number;
+  done_at: number | null;
+}
+
+export interface WebhookAttemptsTable {
+  id: Generated<number>;
+  event_ref: number;
+  attempt_no: number;
+  manual: number;
+  url: string | null;
+  started_at: number;
+  duration_ms: number;
+  http_status: number | null;
+  error: string | null;
+}
+
 export interface Database {
+  webhook_events: WebhookEventsTable;
+  webhook_attempts: WebhookAttemptsTable;
   id_counter: IdCounterTable;
   sends: SendsTable;
   messages: MessagesTable;

@@ -1,0 +1,156 @@
+/**
+ * Writing webhook events and their attempts, and finding where events go. The message
+ * store calls `recordTransitionEvents` on its own transaction, so an event exists exactly
+ * when the state change that causes it has been committed.
+ */
+import { randomBytes } from 'node:crypto';
+import { sql } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from './schema.js';
+import type { Transition } from '../../ports/message-store.js';
+import type { AttemptResult, WebhookTarget } from '../../ports/event-store.js';
+import { webhookStatus } from '../../domain/delivery-state.js';
+import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
+import type { WebhookEventType } from '../../domain/webhook.js';
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+/** Rows per multi-row statement: well inside both dialects' bound-parameter limits. */
+export const rowChunk = 500;
+
+/** Longer rotation chains than this are cut (a chain never loops, but the store is not trusted to prove it). */
+const maxRotations = 32;
+
+/** Opaque, unguessable and unique without coordination between processes. */
+export function newEventId(): string {
+  return `evt_${randomBytes(12).toString('base64url')}`;
+}
+
+export function hasUrl(target: WebhookTarget | undefined): target is WebhookTarget & { url: string } {
+  return target !== undefined && target.url !== null && target.url !== '';
+}
+
+/**
+ * The webhook settings each key's events go to: the key's own, or after a rotation those
+ * of the key that replaced it (rotation moves the settings), read now.
+ */
+export async function resolveTargets(db: Executor, keyIds: readonly number[]): Promise<Map<number, WebhookTarget>> {
+  const rows = new Map<number, { id: number; webhook_url: string | null; webhook_secret: string | null; webhook_attempts: number; replaced_by: number | null }>();
+  let wanted = [...new Set(keyIds)];
+  for (let depth = 0; wanted.length > 0 && depth <= maxRotations; depth++) {
+    const found = await db
+      .selectFrom('api_keys')
+      .select(['id', 'webhook_url', 'webhook_secret', 'webhook_attempts', 'replaced_by'])
+      .where('id', 'in', wanted)
+      .execute();
+    for (const r of found) rows.set(r.id, r);
+    wanted = found.map((r) => r.replaced_by).filter((id): id is number => id !== null && !rows.has(id));
+  }
+  const out = new Map<number, WebhookTarget>();
+  for (const keyId of keyIds) {
+    let row = rows.get(keyId);
+    for (let depth = 0; row && row.replaced_by !== null && depth < maxRotations; depth++) {
+      const next = rows.get(row.replaced_by);
+      if (!next) break;
+      row = next;
+    }
+    if (!row) continue;
+    const maxAttempts = row.webhook_attempts > 0 ? row.webhook_attempts : DEFAULT_WEBHOOK_ATTEMPTS;
+    out.set(keyId, { keyId: row.id, url: row.webhook_url, secret: row.webhook_secret, maxAttempts });
+  }
+  return out;
+}
+
+const eventTypeOf = { sent: 'sms.sent', delivered: 'sms.delivered', failed: 'sms.failed' } as const satisfies Record<string, WebhookEventType>;
+
+/**
+ * Inserts the sms.* events of these transitions: only for messages of /sms/send (spec,
+ * /sms/send rule 6) and only when the key's webhook (after rotation) has a URL. The first
+ * attempt is due at once.
+ */
+export async function recordTransitionEvents(db: Executor, transitions: readonly Transition[], now: number): Promise<number> {
+  const relevant = transitions.filter((t) => webhookStatus(t.state) !== null);
+  if (relevant.length === 0) return 0;
+  const targets = await resolveTargets(
+    db,
+    relevant.map((t) => t.keyId),
+  );
+  const hooked = relevant.filter((t) => hasUrl(targets.get(t.keyId)));
+  if (hooked.length === 0) return 0;
+  const ofSms = new Set<number>();
+  const ids = [...new Set(hooked.map((t) => t.messageId))];
+  for (let start = 0; start < ids.length; start += rowChunk) {
+    const rows = await db
+      .selectFrom('messages as m')
+      .innerJoin('sends as s', 's.id', 'm.send_id')
+      .select('m.id')
+      .where('m.id', 'in', ids.slice(start, start + rowChunk))
+      .where('s.kind', '=', 'sms')
+      .execute();
+    for (const r of rows) ofSms.add(Number(r.id));
+  }
+  const events = hooked.flatMap((t) => {
+    const status = webhookStatus(t.state);
+    if (status === null || !ofSms.has(t.messageId)) return [];
+    return [{ event_id: newEventId(), key_id: t.keyId, event_type: eventTypeOf[status], sms_id: t.messageId, status, state: 'pending' as const, attempts: 0, next_attempt_at: now, lease_until: null, created_at: now, done_at: null }];
+  });
+  for (let start = 0; start < events.length; start += rowChunk) {
+    await db.insertInto('webhook_events').values(events.slice(start, start + rowChunk)).execute();
+  }
+  return events.length;
+}
+
+/** One log row per attempt, numbered after the event's earlier attempts. */
+export async function writeAttemptLogs(db: Executor, results: readonly AttemptResult[]): Promise<void> {
+  for (let start = 0; start < results.length; start += rowChunk) {
+    const rows = results.slice(start, start + rowChunk).map((r) => ({
+      event_ref: r.id,
+      attempt_no: sql<number>`(SELECT coalesce(max(a.attempt_no), 0) + 1 FROM webhook_attempts a WHERE a.event_ref = ${r.id})`,
+      manual: r.attempt.manual ? 1 : 0,
+      url: r.attempt.url,
+      started_at: r.attempt.startedAt,
+      duration_ms: r.attempt.durationMs,
+      http_status: r.attempt.httpStatus,
+      error: r.attempt.error,
+    }));
+    await db.insertInto('webhook_attempts').values(rows).execute();
+  }
+}
+
+/**
+ * Moves each event on as its attempt decided, only where the attempt still holds the
+ * lease (`lease_until` is the holder's token): a late outcome keeps just its log.
+ */
+export async function applyOutcomes(db: Executor, results: readonly AttemptResult[], now: number): Promise<void> {
+  // The common case, automatic attempts acknowledged, is one statement per claim batch.
+  const acknowledged = new Map<number, number[]>();
+  for (const r of results) {
+    if (!r.attempt.manual && r.state === 'delivered') acknowledged.set(r.leaseUntil, [...(acknowledged.get(r.leaseUntil) ?? []), r.id]);
+  }
+  for (const [lease, ids] of acknowledged) {
+    for (let start = 0; start < ids.length; start += rowChunk) {
+      await db
+        .updateTable('webhook_events')
+        .set({ state: 'delivered', attempts: sql`attempts + 1`, lease_until: null, done_at: now })
+        .where('id', 'in', ids.slice(start, start + rowChunk))
+        .where('lease_until', '=', lease)
+        .execute();
+    }
+  }
+  for (const r of results) {
+    if (!r.attempt.manual && r.state === 'delivered') continue;
+    await db
+      .updateTable('webhook_events')
+      .set({
+        state: r.state,
+        // Manual attempts (redeliveries) do not count against the key's attempts.
+        attempts: r.attempt.manual ? sql`attempts` : sql`attempts + 1`,
+        next_attempt_at: r.nextAttemptAt,
+        lease_until: null,
+        done_at: r.state === 'pending' ? null : sql`CASE WHEN state = ${r.state} AND done_at IS NOT NULL THEN done_at ELSE ${now} END`,
+      })
+      .where('id', '=', r.id)
+      .where('lease_until', '=', r.leaseUntil)
+      .execute();
+  }
+}

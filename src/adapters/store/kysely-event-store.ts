@@ -1,0 +1,164 @@
+import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
+import type { Dialect } from './migrations.js';
+import type { Transition } from '../../ports/message-store.js';
+import type { AttemptLog, AttemptResult, ClaimedEvent, EventRecord, EventStore, NewEvent, WebhookTarget } from '../../ports/event-store.js';
+import type { WebhookEventType, WebhookStatus } from '../../domain/webhook.js';
+import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
+import { applyOutcomes, newEventId, recordTransitionEvents, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
+import type { Executor } from './event-outbox.js';
+
+type EventRow = Selectable<WebhookEventsTable>;
+
+const noTarget = (keyId: number): WebhookTarget => ({ keyId, url: null, secret: null, maxAttempts: DEFAULT_WEBHOOK_ATTEMPTS });
+
+function toLog(r: Selectable<WebhookAttemptsTable>): AttemptLog {
+  return {
+    attemptNo: r.attempt_no,
+    manual: r.manual === 1,
+    url: r.url,
+    startedAt: Number(r.started_at),
+    durationMs: r.duration_ms,
+    httpStatus: r.http_status,
+    error: r.error,
+  };
+}
+
+function toFields(r: EventRow) {
+  return {
+    id: r.id,
+    eventId: r.event_id,
+    keyId: r.key_id,
+    eventType: r.event_type as WebhookEventType,
+    smsId: r.sms_id === null ? null : Number(r.sms_id),
+    status: r.status as WebhookStatus | null,
+    state: r.state,
+    attempts: r.attempts,
+  };
+}
+
+/** The identifier an operator gives: the number of the row or the event_id receivers see. */
+function byRef(ref: number | string) {
+  return (eb: ExpressionBuilder<Database, 'webhook_events'>) => (typeof ref === 'number' ? eb('id', '=', ref) : eb('event_id', '=', ref));
+}
+
+export class KyselyEventStore implements EventStore {
+  constructor(
+    private readonly db: Executor,
+    private readonly dialect: Dialect,
+  ) {}
+
+  private inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
+    if (this.db.isTransaction) return work(this.db);
+    return (this.db as Kysely<Database>).transaction().execute((trx) => work(trx));
+  }
+
+  recordTransitions(transitions: readonly Transition[], now: number): Promise<number> {
+    return recordTransitionEvents(this.db, transitions, now);
+  }
+
+  private async claimed(db: Executor, rows: readonly EventRow[], dueAt: (r: EventRow) => number): Promise<ClaimedEvent[]> {
+    const targets = await resolveTargets(
+      db,
+      rows.map((r) => r.key_id),
+    );
+    return rows.map((r) => ({
+      ...toFields(r),
+      dueAt: dueAt(r),
+      leaseUntil: Number(r.lease_until),
+      target: targets.get(r.key_id) ?? noTarget(r.key_id),
+    }));
+  }
+
+  async createClaimed(event: NewEvent, now: number, leaseUntil: number): Promise<ClaimedEvent> {
+    const row = await this.db
+      .insertInto('webhook_events')
+      .values({ event_id: newEventId(), key_id: event.keyId, event_type: event.eventType, sms_id: event.smsId, status: event.status, state: 'pending', attempts: 0, next_attempt_at: leaseUntil, lease_until: leaseUntil, created_at: now, done_at: null })
+      .returningAll()
+      .executeTakeFirstOrThrow();
+    const [claimed] = await this.claimed(this.db, [row], () => now);
+    if (!claimed) throw new Error('event vanished while being created');
+    return claimed;
+  }
+
+  async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedEvent[]> {
+    const due = this.db
+      .selectFrom('webhook_events')
+      .select('id')
+      .where('state', '=', 'pending')
+      .where('next_attempt_at', '<=', now)
+      .orderBy('next_attempt_at')
+      .orderBy('id')
+      .limit(limit)
+      // Several workers on PostgreSQL: each skips rows another is claiming.
+      .$if(this.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+    // One statement claims (no transaction needed). The lease moves the due time too: an
+    // attempt that never reports back (its worker died) is due again when the lease runs
+    // out, with no separate sweep.
+    const rows = await this.db.updateTable('webhook_events').set({ lease_until: leaseUntil, next_attempt_at: leaseUntil }).where('id', 'in', due).returningAll().execute();
+    rows.sort((a, b) => a.id - b.id);
+    return this.claimed(this.db, rows, () => now);
+  }
+
+  async claimOne(ref: number | string, now: number, leaseUntil: number): Promise<ClaimedEvent | 'busy' | null> {
+    return this.inTransaction(async (db) => {
+      const before = await db
+        .selectFrom('webhook_events')
+        .selectAll()
+        .where(byRef(ref))
+        .$if(this.dialect === 'postgres', (qb) => qb.forUpdate())
+        .executeTakeFirst();
+      if (!before) return null;
+      const row = await db
+        .updateTable('webhook_events')
+        .set({ lease_until: leaseUntil, next_attempt_at: before.state === 'pending' ? leaseUntil : before.next_attempt_at })
+        .where('id', '=', before.id)
+        .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return 'busy';
+      const [claimed] = await this.claimed(db, [row], () => Number(before.next_attempt_at));
+      return claimed ?? null;
+    });
+  }
+
+  async recordAttempts(results: readonly AttemptResult[], now: number): Promise<void> {
+    if (results.length === 0) return;
+    await this.inTransaction(async (db) => {
+      await writeAttemptLogs(db, results);
+      await applyOutcomes(db, results, now);
+    });
+  }
+
+  private async withLogs(rows: readonly EventRow[]): Promise<EventRecord[]> {
+    const logs = new Map<number, AttemptLog[]>();
+    const ids = rows.map((r) => r.id);
+    for (let start = 0; start < ids.length; start += rowChunk) {
+      const attempts = await this.db.selectFrom('webhook_attempts').selectAll().where('event_ref', 'in', ids.slice(start, start + rowChunk)).orderBy('event_ref').orderBy('attempt_no').execute();
+      for (const a of attempts) logs.set(a.event_ref, [...(logs.get(a.event_ref) ?? []), toLog(a)]);
+    }
+    return rows.map((r) => ({
+      ...toFields(r),
+      nextAttemptAt: Number(r.next_attempt_at),
+      createdAt: Number(r.created_at),
+      doneAt: r.done_at === null ? null : Number(r.done_at),
+      log: logs.get(r.id) ?? [],
+    }));
+  }
+
+  async findEvent(ref: number | string): Promise<EventRecord | null> {
+    const row = await this.db.selectFrom('webhook_events').selectAll().where(byRef(ref)).executeTakeFirst();
+    return row ? ((await this.withLogs([row]))[0] ?? null) : null;
+  }
+
+  async recentForKey(keyId: number, limit: number): Promise<EventRecord[]> {
+    // Events of keys this one replaced by rotation are delivered to its webhook too.
+    const keys = [keyId];
+    for (let i = 0; i < keys.length && keys.length <= 64; i++) {
+      const older = await this.db.selectFrom('api_keys').select('id').where('replaced_by', '=', keys[i] ?? 0).execute();
+      keys.push(...older.map((k) => k.id).filter((id) => !keys.includes(id)));
+    }
+    const rows = await this.db.selectFrom('webhook_events').selectAll().where('key_id', 'in', keys).orderBy('id', 'desc').limit(limit).execute();
+    return this.withLogs(rows);
+  }
+}

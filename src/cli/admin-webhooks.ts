@@ -1,0 +1,44 @@
+import type { Command } from 'commander';
+import type { Config } from '../config.js';
+import { webhookAdmin } from '../main.js';
+import type { Runtime } from '../main.js';
+import type { WebhookAdmin } from '../services/webhook-admin.js';
+import { eventRef } from '../services/webhook-admin.js';
+import { parse } from './option-parsers.js';
+
+type Options = Record<string, unknown>;
+type Leaf = (parent: Command, name: string, description: string) => Command;
+type Run = (options: Options, action: (runtime: Runtime, o: Options, config: Config) => Promise<unknown>) => Promise<void>;
+
+/** Commands that make an attempt take the sending options of `serve` (also from HABERCI_*). */
+function sendingOptions(cmd: Command): Command {
+  return cmd
+    .option('--webhook-allow-private <bool>', 'allow private and loopback destinations (HABERCI_WEBHOOK_ALLOW_PRIVATE)')
+    .option('--webhook-timeout-ms <n>', 'time limit of the attempt (HABERCI_WEBHOOK_TIMEOUT_MS)')
+    .option('--webhook-retry-base-ms <n>', 'first retry delay if the attempt fails (HABERCI_WEBHOOK_RETRY_BASE_MS)');
+}
+
+async function withWebhooks<T>(runtime: Runtime, config: Config, work: (admin: WebhookAdmin) => Promise<T>): Promise<T> {
+  const hooks = webhookAdmin(runtime, config);
+  try {
+    return await work(hooks.admin);
+  } finally {
+    hooks.close();
+  }
+}
+
+/** `key test-webhook`, `webhook deliveries` and `webhook redeliver`. */
+export function webhookCommands(admin: Command, key: Command, leaf: Leaf, run: Run): void {
+  sendingOptions(leaf(key, 'test-webhook', 'send a key.test event to the key\u2019s webhook now; prints its delivery record'))
+    .requiredOption('--id <n>', 'key id', parse.integer(1))
+    .action((o: Options) => run(o, (r, _o, config) => withWebhooks(r, config, (w) => w.testWebhook(o.id as number))));
+
+  const webhook = admin.command('webhook').description('webhook deliveries');
+  leaf(webhook, 'deliveries', 'recent events of a key (and of the keys it replaced), newest first, with every attempt')
+    .requiredOption('--key <n>', 'key id', parse.integer(1))
+    .option('--limit <n>', 'how many events', parse.integer(1, 1000), 20)
+    .action((o: Options) => run(o, (r, _o, config) => withWebhooks(r, config, (w) => w.deliveries(o.key as number, o.limit as number))));
+  sendingOptions(leaf(webhook, 'redeliver', 'attempt an event once more, now; prints its delivery record'))
+    .requiredOption('--event <id>', 'the event: its id or its event_id', parse.nonEmpty)
+    .action((o: Options) => run(o, (r, _o, config) => withWebhooks(r, config, (w) => w.redeliver(eventRef(o.event as string)))));
+}

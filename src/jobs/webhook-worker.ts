@@ -1,0 +1,139 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../ports/clock.js';
+import type { AttemptResult, ClaimedEvent, EventStore } from '../ports/event-store.js';
+import type { WebhookDelivery } from '../services/webhook-delivery.js';
+import { WakeSignal } from './wake-signal.js';
+import { MicroBatcher } from '../util/micro-batcher.js';
+
+export interface WebhookWorkerOptions {
+  /** Attempts in flight at once. */
+  concurrency: number;
+  /** Events claimed per store round trip. */
+  batchSize: number;
+  /** Poll interval when nothing is due (another process may add events). */
+  idleMs: number;
+}
+
+/** Longest wait for more free slots before claiming fewer events than a batch. */
+const gatherMs = 2;
+
+export const defaultWebhookWorkerOptions: WebhookWorkerOptions = { concurrency: 64, batchSize: 100, idleMs: 250 };
+
+/**
+ * Delivers due webhook events from the store, the outbox: at least once, unordered, with
+ * bounded concurrency. A claim leases an event for its attempt's timeout and some; if the
+ * worker dies, the event is due again when the lease runs out, so a restart (or another
+ * worker) loses nothing. Outcomes are written a batch per transaction.
+ */
+export class WebhookWorker {
+  private running = false;
+  private loop: Promise<void> | null = null;
+  /** Attempts on the wire. */
+  private inFlight = 0;
+  /** Attempts made whose outcome is not written yet: bounded, so a slow store slows claiming. */
+  private unrecorded = 0;
+  private readonly settled = new WakeSignal();
+  private readonly results = new MicroBatcher(async (items: AttemptResult[]) => {
+    await this.store.recordAttempts(items, this.clock.now());
+    return items.map(() => undefined);
+  });
+
+  constructor(
+    private readonly store: EventStore,
+    private readonly delivery: WebhookDelivery,
+    private readonly clock: Clock,
+    private readonly log: Logger,
+    private readonly options: WebhookWorkerOptions = defaultWebhookWorkerOptions,
+    readonly wake: WakeSignal = new WakeSignal(),
+  ) {}
+
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.run();
+  }
+
+  /** Stops claiming, and waits until the attempts in flight are made and recorded. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.wake.notify();
+    await this.loop;
+    while (this.inFlight > 0 || this.unrecorded > 0) await this.settled.wait(50);
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      try {
+        const started = await this.fill();
+        if (started === 0) await this.wake.wait(this.options.idleMs);
+      } catch (error) {
+        this.log.error({ err: error }, 'webhooks: store error; retrying shortly');
+        await this.wake.wait(this.options.idleMs * 4);
+      }
+    }
+  }
+
+  /** Claims up to the free slots and starts their attempts; returns how many were claimed. */
+  private async fill(): Promise<number> {
+    const room = await this.room();
+    const now = this.clock.now();
+    const claimed = await this.store.claimDue(now, room, now + this.delivery.leaseMs);
+    for (const event of claimed) void this.deliver(event);
+    return claimed.length;
+  }
+
+  /**
+   * Waits for free slots and returns how many to claim. A slot frees when its attempt has an
+   * outcome, so claiming overlaps with writing the last outcomes (their leases keep those
+   * events from being claimed again); outcomes not yet written are bounded, so a slow store
+   * slows claiming. Slots are gathered for a moment so a claim is a batch, not one event.
+   */
+  private async room(): Promise<number> {
+    const { concurrency, batchSize } = this.options;
+    const enough = Math.min(batchSize, Math.max(1, Math.floor(concurrency / 4)));
+    const started = performance.now();
+    for (;;) {
+      const free = concurrency - this.inFlight;
+      const writable = this.unrecorded < concurrency * 4;
+      if (writable && (free >= enough || (free > 0 && performance.now() - started >= gatherMs))) return Math.min(batchSize, free);
+      await this.settled.wait(free > 0 && writable ? gatherMs : 1000);
+    }
+  }
+
+  /** Claims one batch of due events and waits until each attempt is recorded (tests, tools). */
+  async runOnce(): Promise<number> {
+    const now = this.clock.now();
+    const claimed = await this.store.claimDue(now, this.options.batchSize, now + this.delivery.leaseMs);
+    await Promise.all(claimed.map((e) => this.deliver(e)));
+    return claimed.length;
+  }
+
+  /** Attempts and records one claimed event; never rejects. */
+  private async deliver(event: ClaimedEvent): Promise<void> {
+    this.inFlight += 1;
+    let result: AttemptResult;
+    try {
+      result = await this.delivery.attempt(event, false);
+    } catch (error) {
+      this.log.error({ err: error, eventId: event.eventId }, 'webhooks: attempt failed unexpectedly; the lease brings the event back');
+      return;
+    } finally {
+      this.inFlight -= 1;
+      this.settled.notify();
+    }
+    this.unrecorded += 1;
+    try {
+      await this.results.add(result);
+    } catch (error) {
+      // The lease brings the event back if its outcome was not written: it is sent again.
+      this.log.error({ err: error, eventId: event.eventId }, 'webhooks: could not record an attempt');
+      return;
+    } finally {
+      this.unrecorded -= 1;
+      this.settled.notify();
+    }
+    if (result.state === 'failed') {
+      this.log.warn({ eventId: event.eventId, keyId: event.keyId, status: result.attempt.httpStatus, error: result.attempt.error }, 'webhooks: event failed after its last attempt');
+    }
+  }
+}

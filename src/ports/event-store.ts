@@ -1,0 +1,99 @@
+/**
+ * Webhook events in the store: an outbox written in the transaction of the state change
+ * that causes each event, claimed by delivery workers with a lease, every attempt kept.
+ */
+import type { Transition } from './message-store.js';
+import type { WebhookEventType, WebhookStatus } from '../domain/webhook.js';
+
+export type EventState = 'pending' | 'delivered' | 'failed';
+
+/**
+ * Where an event goes at the moment of an attempt: the webhook of the key that sent the
+ * message, or of the key that replaced it by rotation (settings move to the new key).
+ */
+export interface WebhookTarget {
+  /** The key whose settings are used (the end of the rotation chain). */
+  keyId: number;
+  url: string | null;
+  secret: string | null;
+  maxAttempts: number;
+}
+
+export interface NewEvent {
+  keyId: number;
+  eventType: WebhookEventType;
+  smsId: number | null;
+  status: WebhookStatus | null;
+}
+
+/** An event its claimer may attempt until `leaseUntil`; only it can record the outcome. */
+export interface ClaimedEvent {
+  id: number;
+  eventId: string;
+  keyId: number;
+  eventType: WebhookEventType;
+  smsId: number | null;
+  status: WebhookStatus | null;
+  state: EventState;
+  /** Automatic attempts made before this claim. */
+  attempts: number;
+  /** When the next automatic attempt was due before this claim (kept by manual attempts). */
+  dueAt: number;
+  leaseUntil: number;
+  target: WebhookTarget;
+}
+
+export interface AttemptLog {
+  attemptNo: number;
+  manual: boolean;
+  url: string | null;
+  startedAt: number;
+  durationMs: number;
+  httpStatus: number | null;
+  error: string | null;
+}
+
+/** One finished attempt and what it leaves the event in. */
+export interface AttemptResult {
+  id: number;
+  leaseUntil: number;
+  /** Numbered by the store, after the event's earlier attempts. */
+  attempt: Omit<AttemptLog, 'attemptNo'>;
+  /** The event afterwards; `nextAttemptAt` matters only while pending. */
+  state: EventState;
+  nextAttemptAt: number;
+}
+
+export interface EventRecord {
+  id: number;
+  eventId: string;
+  keyId: number;
+  eventType: WebhookEventType;
+  smsId: number | null;
+  status: WebhookStatus | null;
+  state: EventState;
+  attempts: number;
+  nextAttemptAt: number;
+  createdAt: number;
+  doneAt: number | null;
+  log: AttemptLog[];
+}
+
+export interface EventStore {
+  /**
+   * Writes the sms.* events of message state changes, for messages of /sms/send whose key
+   * has a webhook, on this store's executor: called inside the transaction of the changes.
+   */
+  recordTransitions(transitions: readonly Transition[], now: number): Promise<number>;
+  /** Adds an event already claimed by the caller (key.test: attempted at once). */
+  createClaimed(event: NewEvent, now: number, leaseUntil: number): Promise<ClaimedEvent>;
+  /** Claims due pending events; several workers never claim one event at once. */
+  claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedEvent[]>;
+  /** Claims one event whatever its state, unless an attempt of it is in flight ('busy'). */
+  claimOne(ref: number | string, now: number, leaseUntil: number): Promise<ClaimedEvent | 'busy' | null>;
+  /** Records attempts in one transaction; an outcome whose lease was lost keeps only its log. */
+  recordAttempts(results: readonly AttemptResult[], now: number): Promise<void>;
+  findEvent(ref: number | string): Promise<EventRecord | null>;
+  /** The key's most recent events, newest first, with their attempts. */
+  recentForKey(keyId: number, limit: number): Promise<EventRecord[]>;
+}

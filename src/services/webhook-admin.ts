@@ -1,0 +1,112 @@
+/**
+ * Provider commands about webhooks: test a key's webhook, list its recent deliveries,
+ * deliver an event again. Each prints delivery records, never the webhook secret.
+ */
+import type { Clock } from '../ports/clock.js';
+import type { AttemptLog, ClaimedEvent, EventRecord } from '../ports/event-store.js';
+import type { Store } from '../ports/store.js';
+import type { WebhookDelivery } from './webhook-delivery.js';
+import { AdminError } from './admin.js';
+
+export interface AttemptView {
+  attempt: number;
+  manual: boolean;
+  at: string;
+  url: string | null;
+  http_status: number | null;
+  error: string | null;
+  duration_ms: number;
+}
+
+export interface DeliveryView {
+  id: number;
+  event_id: string;
+  event_type: string;
+  key_id: number;
+  sms_id: number | null;
+  status: string | null;
+  state: EventRecord['state'];
+  created_at: string;
+  /** When the next automatic attempt is due; null unless the event is pending. */
+  next_attempt_at: string | null;
+  done_at: string | null;
+  attempts: AttemptView[];
+}
+
+const iso = (t: number): string => new Date(t).toISOString();
+
+function attemptView(a: AttemptLog): AttemptView {
+  return { attempt: a.attemptNo, manual: a.manual, at: iso(a.startedAt), url: a.url, http_status: a.httpStatus, error: a.error, duration_ms: a.durationMs };
+}
+
+export function deliveryView(e: EventRecord): DeliveryView {
+  return {
+    id: e.id,
+    event_id: e.eventId,
+    event_type: e.eventType,
+    key_id: e.keyId,
+    sms_id: e.smsId,
+    status: e.status,
+    state: e.state,
+    created_at: iso(e.createdAt),
+    next_attempt_at: e.state === 'pending' ? iso(e.nextAttemptAt) : null,
+    done_at: e.doneAt === null ? null : iso(e.doneAt),
+    attempts: e.log.map(attemptView),
+  };
+}
+
+/** `--event` takes the row number or the event_id receivers see. */
+export function eventRef(raw: string): number | string {
+  return /^\d+$/.test(raw) ? Number(raw) : raw;
+}
+
+export class WebhookAdmin {
+  constructor(
+    private readonly store: Store,
+    private readonly delivery: WebhookDelivery,
+    private readonly clock: Clock,
+  ) {}
+
+  private async keyWithWebhook(id: number): Promise<void> {
+    const key = await this.store.getKey(id);
+    if (!key) throw new AdminError(`no key with id ${id}`);
+    if (key.webhookUrl === null || key.webhookUrl === '') throw new AdminError(`key ${id} has no webhook URL (set one with key update --webhook-url)`);
+  }
+
+  /** Attempts the event now and records the attempt; returns the event as stored. */
+  private async attemptNow(event: ClaimedEvent, manual: boolean): Promise<DeliveryView> {
+    const result = await this.delivery.attempt(event, manual);
+    await this.store.events.recordAttempts([result], this.clock.now());
+    const record = await this.store.events.findEvent(event.id);
+    if (!record) throw new Error('event vanished after its attempt');
+    return deliveryView(record);
+  }
+
+  /**
+   * A key.test event, attempted once at once. Like any event it has the key's attempts:
+   * if this one fails, a running server's webhook worker makes the others on schedule.
+   */
+  async testWebhook(keyId: number): Promise<DeliveryView> {
+    await this.keyWithWebhook(keyId);
+    const now = this.clock.now();
+    const event = await this.store.events.createClaimed({ keyId, eventType: 'key.test', smsId: null, status: null }, now, now + this.delivery.leaseMs);
+    return this.attemptNow(event, false);
+  }
+
+  async deliveries(keyId: number, limit: number): Promise<{ deliveries: DeliveryView[] }> {
+    if (!(await this.store.getKey(keyId))) throw new AdminError(`no key with id ${keyId}`);
+    return { deliveries: (await this.store.events.recentForKey(keyId, limit)).map(deliveryView) };
+  }
+
+  /**
+   * One more attempt of an event, now, whatever its state: delivered on a 2xx; otherwise the
+   * event stays as it was (a pending one keeps its schedule and attempts left).
+   */
+  async redeliver(ref: number | string): Promise<DeliveryView> {
+    const now = this.clock.now();
+    const claimed = await this.store.events.claimOne(ref, now, now + this.delivery.leaseMs);
+    if (claimed === null) throw new AdminError(`no webhook event ${String(ref)}`);
+    if (claimed === 'busy') throw new AdminError(`an attempt of event ${String(ref)} is in flight; try again when it has finished`);
+    return this.attemptNow(claimed, true);
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * Webhooks through the real executable: the provider's commands (`key test-webhook`,
+ * `webhook deliveries`, `webhook redeliver`), and a server killed with SIGKILL while
+ * deliveries are pending, whose restart delivers every one of them.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { promisify } from 'node:util';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { sign } from '../../src/domain/webhook.js';
+import { admin, binPath, postJson, startServer } from '../helpers/server-process.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
+
+const execute = promisify(execFile);
+const secret = 'whsec_cli_secret';
+const dirs: string[] = [];
+
+function freshDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'haberci-hooks-'));
+  dirs.push(dir);
+  return dir;
+}
+
+/** Runs `haberci admin ...` expecting failure: exit 1, one line on stderr, nothing on stdout. */
+async function adminFails(args: string[]): Promise<string> {
+  try {
+    await execute(process.execPath, [binPath, 'admin', ...args]);
+  } catch (error) {
+    const e = error as { code?: number; stdout?: string; stderr?: string };
+    assert.equal(e.code, 1);
+    assert.equal(e.stdout, '');
+    return (e.stderr ?? '').trim();
+  }
+  throw new Error(`admin ${args.join(' ')} succeeded`);
+}
+
+function count(db: BetterSqlite3.Database, query: string): number {
+  return Number((db.prepare(query).get() as { n: number } | undefined)?.n ?? 0);
+}
+
+async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+type Delivery = { event_id: string; event_type: string; state: string; attempts: { attempt: number; manual: boolean; http_status: number | null; error: string | null }[] };
+
+describe('webhooks through the real executable', () => {
+  after(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('tests a key\u2019s webhook, lists its deliveries and delivers an event again', async () => {
+    const store = ['--data', freshDir()];
+    const receiver = await startReceiver();
+    try {
+      const account = await admin(['account', 'create', '--name', 'Hooks', ...store]);
+      const key = await admin(['key', 'create', '--account', String(account.id), '--webhook-url', `${receiver.url}/hook`, '--webhook-secret', secret, '--webhook-attempts', '2', ...store]);
+      const id = String(key.id);
+
+      // By default a loopback destination is refused: recorded, with the next attempt scheduled.
+      const refused = (await admin(['key', 'test-webhook', '--id', id, ...store])) as unknown as Delivery;
+      assert.deepEqual([refused.event_type, refused.state, refused.attempts.length], ['key.test', 'pending', 1]);
+      assert.match(refused.attempts[0]?.error ?? '', /^refused destination: 127\.0\.0\.1 \(loopback\)$/);
+      assert.equal(receiver.requests.length, 0);
+
+      const ok = (await admin(['key', 'test-webhook', '--id', id, '--webhook-allow-private', 'true', ...store])) as unknown as Delivery;
+      assert.deepEqual([ok.state, ok.attempts[0]?.http_status], ['delivered', 200]);
+      const got = receiver.requests[0];
+      assert.equal(got?.headers['x-service-signature'], sign(got?.body ?? '', secret));
+      assert.deepEqual(JSON.parse(got?.body ?? '{}'), { event_type: 'key.test', event_id: ok.event_id, timestamp: got?.headers['x-service-timestamp'], data: { sms_id: 0 } });
+
+      const listed = (await admin(['webhook', 'deliveries', '--key', id, ...store])) as unknown as { deliveries: Delivery[] };
+      assert.deepEqual(
+        listed.deliveries.map((d) => [d.event_id, d.state]),
+        [
+          [ok.event_id, 'delivered'],
+          [refused.event_id, 'pending'],
+        ],
+      );
+      const again = (await admin(['webhook', 'redeliver', '--event', refused.event_id, '--webhook-allow-private', 'true', ...store])) as unknown as Delivery;
+      assert.equal(again.state, 'delivered');
+      assert.deepEqual(
+        again.attempts.map((a) => [a.attempt, a.manual, a.http_status]),
+        [
+          [1, false, null],
+          [2, true, 200],
+        ],
+      );
+      assert.equal(receiver.requests.length, 2);
+      assert.equal(JSON.stringify([refused, ok, listed, again]).includes(secret), false, 'the secret is never printed');
+
+      assert.equal(await adminFails(['webhook', 'redeliver', '--event', 'evt_missing', ...store]), 'haberci: no webhook event evt_missing');
+      assert.equal(await adminFails(['key', 'test-webhook', '--id', '999', ...store]), 'haberci: no key with id 999');
+      const plain = await admin(['key', 'create', '--account', String(account.id), ...store]);
+      assert.match(await adminFails(['key', 'test-webhook', '--id', String(plain.id), ...store]), /has no webhook URL/);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('loses no pending delivery when the server is killed with SIGKILL and restarted', async () => {
+    const dir = freshDir();
+    const store = ['--data', dir];
+    const serveArgs = [...store, '--sim-delay-ms', '0', '--demo', 'false', '--requests-per-second', '0', '--log-level', 'warn', '--webhook-allow-private', 'true', '--webhook-retry-base-ms', '100', '--webhook-timeout-ms', '1000'];
+    // The receiver is down while the first server runs, and comes back at the same address.
+    const probe = await startReceiver();
+    const port = probe.port;
+    await probe.close();
+
+    const first = await startServer(serveArgs);
+    let db: BetterSqlite3.Database | null = null;
+    let receiver: Awaited<ReturnType<typeof startReceiver>> | null = null;
+    try {
+      const account = await admin(['account', 'create', '--name', 'Kill', '--balance', '1000', ...store]);
+      await admin(['sender-id', 'add', '--account', String(account.id), '--title', 'ACME', ...store]);
+      const key = await admin(['key', 'create', '--account', String(account.id), '--webhook-url', `http://127.0.0.1:${port}/hook`, '--webhook-secret', secret, '--webhook-attempts', '30', ...store]);
+      // Numbers ending 1000 to 1199: all delivered by the simulator, two events each.
+      const sentto = Array.from({ length: 200 }, (_, i) => `9053212${1000 + i}`).join(',');
+      const answer = await postJson(`${first.url}/sms/send`, { api_key: key.api_key, sentto, title: 'ACME', text: 'kill test', sms_lang: 0 });
+      assert.equal(answer.body.result_code, 'TS-1024');
+
+      const sqlite = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true, fileMustExist: true });
+      db = sqlite;
+      // Every message sent and delivered (400 events), each event tried at least once.
+      await waitFor(() => count(sqlite, 'SELECT count(*) n FROM webhook_events') === 400 && count(sqlite, 'SELECT count(DISTINCT event_ref) n FROM webhook_attempts') === 400, 30_000, 'every event to be attempted');
+      first.child.kill('SIGKILL');
+      await first.exited;
+      assert.equal(count(sqlite, `SELECT count(*) n FROM webhook_events WHERE state = 'pending'`), 400, 'all pending when killed');
+
+      const back = await startReceiver(undefined, port);
+      receiver = back;
+      const second = await startServer(serveArgs);
+      try {
+        await waitFor(() => count(sqlite, `SELECT count(*) n FROM webhook_events WHERE state = 'delivered'`) === 400, 30_000, 'every event to be delivered after the restart');
+      } finally {
+        second.child.kill('SIGTERM');
+        assert.equal(await second.exited, 0);
+      }
+      const stored = (sqlite.prepare('SELECT event_id FROM webhook_events').all() as { event_id: string }[]).map((r) => r.event_id).sort();
+      const arrived = back.requests.map((r) => {
+        assert.equal(r.headers['x-service-signature'], sign(r.body, secret));
+        return (JSON.parse(r.body) as { event_id: string }).event_id;
+      });
+      assert.deepEqual([...new Set(arrived)].sort(), stored, 'every stored event arrived');
+      // At least once: only attempts in flight at the kill (at most the concurrency) can repeat.
+      assert.ok(arrived.length - stored.length <= 64, `${arrived.length - stored.length} repeats`);
+      assert.equal(count(sqlite, 'SELECT count(*) n FROM webhook_attempts WHERE http_status = 200'), arrived.length, 'every arrival recorded');
+    } finally {
+      if (first.child.exitCode === null && first.child.signalCode === null) first.child.kill('SIGKILL');
+      db?.close();
+      await receiver?.close();
+    }
+  });
+});
