@@ -18,6 +18,7 @@ import { AdminService } from './services/admin.js';
 import type { Services } from './services/services.js';
 import { SendService } from './services/send-service.js';
 import { StatusQueries } from './services/status-queries.js';
+import { InboundService } from './services/inbound-service.js';
 import { ReportQueries } from './services/report-queries.js';
 import { OtpService } from './services/otp-service.js';
 import { GroupService } from './services/group-service.js';
@@ -112,6 +113,7 @@ async function liveCarrier(config: Pick<Config, 'smppConfig'>, simulator: Simula
 
 export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simDelayMs' | 'leaseMs' | 'smppConfig'>, logger: Logger, options: Partial<DispatcherOptions> = {}): Promise<Dispatcher> {
   const simulator = new SimulatorCarrier(config.simDelayMs, runtime.clock);
+  const inbound = new InboundService(runtime.store, () => runtime.webhookWake.notify());
   const dispatcher = new Dispatcher(
     runtime.store.messages,
     { live: await liveCarrier(config, simulator, runtime, logger), sandbox: simulator },
@@ -122,6 +124,7 @@ export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simD
       if (transitions.length > 0) runtime.webhookWake.notify();
     },
     runtime.dispatchWake,
+    (message) => inbound.receive(message),
   );
   await dispatcher.start();
   // The simulator keeps nothing: reports it owed before a restart are owed again.

@@ -8,6 +8,7 @@ import type { KeySettings } from '../ports/store.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
+import { inboundCommands } from './admin-inbound.js';
 
 type Options = Record<string, unknown>;
 
@@ -154,6 +155,7 @@ export function adminCommand(): Command {
     .requiredOption('--id <n>', 'key id', parse.integer(1))
     .action((o: Options) => run(o, async (r) => keyView(await r.admin.key(o.id as number), Date.now())));
   webhookCommands(admin, key, leaf, run);
+  inboundCommands(admin, leaf, run);
 
   const blocklist = admin.command('blocklist').description('number blocking lists');
   leaf(blocklist, 'remove', 'take a number off an account\u2019s blocking list')

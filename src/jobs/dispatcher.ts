@@ -75,6 +75,7 @@ export class Dispatcher implements CarrierListener {
     private readonly options: DispatcherOptions = defaultDispatcherOptions,
     private readonly onTransitions: (t: Transition[]) => void = () => undefined,
     readonly wake: WakeSignal = new WakeSignal(),
+    private readonly inbound: (message: InboundSms) => Promise<unknown> = async () => undefined,
   ) {
     this.expander = new SendExpander(store, clock, 5000, options.leaseMs);
   }
@@ -185,7 +186,8 @@ export class Dispatcher implements CarrierListener {
     if (t && t !== 'unmatched') this.onTransitions([t]);
   }
 
+  /** Stored (and announced) before the carrier acknowledges it to the operator. */
   async onInbound(message: InboundSms): Promise<void> {
-    this.log.info({ from: message.from, to: message.to }, 'inbound message received (not routed yet)');
+    await this.inbound(message);
   }
 }

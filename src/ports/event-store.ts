@@ -24,6 +24,8 @@ export interface NewEvent {
   eventType: WebhookEventType;
   smsId: number | null;
   status: WebhookStatus | null;
+  /** Additive fields of the payload's `data` (sms.received carries the message). */
+  extra?: Record<string, unknown>;
 }
 
 /** An event its claimer may attempt until `leaseUntil`; only it can record the outcome. */
@@ -34,6 +36,7 @@ export interface ClaimedEvent {
   eventType: WebhookEventType;
   smsId: number | null;
   status: WebhookStatus | null;
+  extra: Record<string, unknown> | null;
   state: EventState;
   /** Automatic attempts made before this claim. */
   attempts: number;
@@ -71,6 +74,7 @@ export interface EventRecord {
   eventType: WebhookEventType;
   smsId: number | null;
   status: WebhookStatus | null;
+  extra: Record<string, unknown> | null;
   state: EventState;
   attempts: number;
   nextAttemptAt: number;
@@ -85,6 +89,8 @@ export interface EventStore {
    * has a webhook, on this store's executor: called inside the transaction of the changes.
    */
   recordTransitions(transitions: readonly Transition[], now: number): Promise<number>;
+  /** Adds a pending event, due now, on this store's executor (call inside the causing transaction). */
+  createPending(event: NewEvent, now: number): Promise<void>;
   /** Adds an event already claimed by the caller (key.test: attempted at once). */
   createClaimed(event: NewEvent, now: number, leaseUntil: number): Promise<ClaimedEvent>;
   /** Claims due pending events; several workers never claim one event at once. */

@@ -1,6 +1,7 @@
 import type { MessageStore } from './message-store.js';
 import type { DirectoryStore } from './directory-store.js';
 import type { EventStore } from './event-store.js';
+import type { InboundStore } from './inbound-store.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { StoredKeyState } from '../domain/api-key.js';
 
@@ -126,6 +127,7 @@ export interface Store extends AccountStore, SenderIdStore, KeyStore {
   readonly messages: MessageStore;
   readonly directory: DirectoryStore;
   readonly events: EventStore;
+  readonly inbound: InboundStore;
   /** Runs work in one transaction against a store bound to it. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   close(): Promise<void>;

@@ -28,6 +28,7 @@ function toWebhookEvent(e: ClaimedEvent): WebhookEvent {
     eventType: e.eventType,
     ...(e.smsId !== null ? { smsId: e.smsId } : {}),
     ...(e.status !== null ? { status: e.status } : {}),
+    ...(e.extra !== null ? { extra: e.extra } : {}),
   };
 }
 

@@ -32,6 +32,7 @@ function toFields(r: EventRow) {
     eventType: r.event_type as WebhookEventType,
     smsId: r.sms_id === null ? null : Number(r.sms_id),
     status: r.status as WebhookStatus | null,
+    extra: r.data === null ? null : (JSON.parse(r.data) as Record<string, unknown>),
     state: r.state,
     attempts: r.attempts,
   };
@@ -51,6 +52,26 @@ export class KyselyEventStore implements EventStore {
   private inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this.db);
     return (this.db as Kysely<Database>).transaction().execute((trx) => work(trx));
+  }
+
+  async createPending(event: NewEvent, now: number): Promise<void> {
+    await this.db
+      .insertInto('webhook_events')
+      .values({
+        event_id: newEventId(),
+        key_id: event.keyId,
+        event_type: event.eventType,
+        sms_id: event.smsId,
+        status: event.status,
+        data: event.extra === undefined ? null : JSON.stringify(event.extra),
+        state: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        lease_until: null,
+        created_at: now,
+        done_at: null,
+      })
+      .execute();
   }
 
   recordTransitions(transitions: readonly Transition[], now: number): Promise<number> {
@@ -73,7 +94,7 @@ export class KyselyEventStore implements EventStore {
   async createClaimed(event: NewEvent, now: number, leaseUntil: number): Promise<ClaimedEvent> {
     const row = await this.db
       .insertInto('webhook_events')
-      .values({ event_id: newEventId(), key_id: event.keyId, event_type: event.eventType, sms_id: event.smsId, status: event.status, state: 'pending', attempts: 0, next_attempt_at: leaseUntil, lease_until: leaseUntil, created_at: now, done_at: null })
+      .values({ event_id: newEventId(), key_id: event.keyId, event_type: event.eventType, sms_id: event.smsId, status: event.status, data: event.extra === undefined ? null : JSON.stringify(event.extra), state: 'pending', attempts: 0, next_attempt_at: leaseUntil, lease_until: leaseUntil, created_at: now, done_at: null })
       .returningAll()
       .executeTakeFirstOrThrow();
     const [claimed] = await this.claimed(this.db, [row], () => now);

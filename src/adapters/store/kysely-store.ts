@@ -7,6 +7,7 @@ import { preparedQuery } from './prepared-query.js';
 import { KyselyDirectoryStore } from './kysely-directory-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, ChargeEntry, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
 import { KyselyEventStore } from './kysely-event-store.js';
+import { KyselyInboundStore } from './kysely-inbound-store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
 import type { StoredKeyState } from '../../domain/api-key.js';
 
@@ -83,6 +84,7 @@ export class KyselyStore implements Store {
   readonly messages: KyselyMessageStore;
   readonly directory: KyselyDirectoryStore;
   readonly events: KyselyEventStore;
+  readonly inbound: KyselyInboundStore;
 
   constructor(
     private readonly db: Executor,
@@ -92,6 +94,7 @@ export class KyselyStore implements Store {
     this.messages = new KyselyMessageStore(db, dialect);
     this.directory = new KyselyDirectoryStore(db, dialect);
     this.events = new KyselyEventStore(db, dialect);
+    this.inbound = new KyselyInboundStore(db);
   }
 
   static open(handle: Db): KyselyStore {

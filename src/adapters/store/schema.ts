@@ -167,6 +167,8 @@ export interface BlockedNumbersTable {
 export type WebhookEventState = 'pending' | 'delivered' | 'failed';
 
 export interface WebhookEventsTable {
+  /** JSON of additive `data` fields, or null. */
+  data: string | null;
   id: Generated<number>;
   event_id: string;
   key_id: number;
@@ -193,7 +195,24 @@ export interface WebhookAttemptsTable {
   error: string | null;
 }
 
+export interface InboundRoutesTable {
+  destination: string;
+  account_id: number;
+  created_at: number;
+}
+
+export interface InboundMessagesTable {
+  id: number;
+  account_id: number | null;
+  source: string;
+  destination: string;
+  text: string;
+  received_at: number;
+}
+
 export interface Database {
+  inbound_routes: InboundRoutesTable;
+  inbound_messages: InboundMessagesTable;
   webhook_events: WebhookEventsTable;
   webhook_attempts: WebhookAttemptsTable;
   id_counter: IdCounterTable;

@@ -1,0 +1,44 @@
+import type { Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
+import type { InboundRecord, InboundRoute } from '../ports/inbound-store.js';
+import { normaliseNumber } from '../domain/recipients.js';
+import { AdminError } from './admin.js';
+
+function routeView(r: InboundRoute): { destination: string; account_id: number; created_at: string } {
+  return { destination: r.destination, account_id: r.accountId, created_at: new Date(r.createdAt).toISOString() };
+}
+
+function messageView(m: InboundRecord): { sms_id: number; from: string; to: string; text: string; received_at: string } {
+  return { sms_id: m.id, from: m.from, to: m.to, text: m.text, received_at: new Date(m.receivedAt).toISOString() };
+}
+
+/** Provider commands for inbound numbers: which account receives what is sent to them. */
+export class InboundAdmin {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  private destination(number: string): string {
+    const destination = normaliseNumber(number);
+    if (!/^\d{3,15}$/.test(destination)) throw new AdminError(`not a number or short code: ${number}`);
+    return destination;
+  }
+
+  async addRoute(accountId: number, number: string): Promise<ReturnType<typeof routeView>> {
+    if (!(await this.store.getAccount(accountId))) throw new AdminError(`no account with id ${accountId}`);
+    return routeView(await this.store.inbound.addRoute(this.destination(number), accountId, this.clock.now()));
+  }
+
+  async removeRoute(number: string): Promise<{ removed: boolean }> {
+    return { removed: await this.store.inbound.removeRoute(this.destination(number)) };
+  }
+
+  async routes(accountId: number | null): Promise<{ routes: ReturnType<typeof routeView>[] }> {
+    return { routes: (await this.store.inbound.routes(accountId)).map(routeView) };
+  }
+
+  async messages(accountId: number, limit: number): Promise<{ messages: ReturnType<typeof messageView>[] }> {
+    return { messages: (await this.store.inbound.recent(accountId, limit)).map(messageView) };
+  }
+}
