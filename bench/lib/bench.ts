@@ -1,0 +1,48 @@
+/** What every benchmark is and returns; `run.ts` keeps the list of them. */
+
+export interface BenchOptions {
+  /** Measured seconds per case. */
+  durationSeconds: number;
+  /** Seconds of load before each measured run, thrown away. */
+  warmupSeconds: number;
+  connections: number;
+}
+
+export const defaultBenchOptions: BenchOptions = { durationSeconds: 10, warmupSeconds: 2, connections: 50 };
+
+/** One measured case: one server, one request, one load. */
+export interface BenchResult {
+  bench: string;
+  /** The store behind the server: none for a bare route. */
+  store: 'none' | 'sqlite' | 'postgres';
+  /** A short name of the case, unique within a bench and store. */
+  scenario: string;
+  description: string;
+  /** Mean of the per-second request counts. */
+  requestsPerSecond: number;
+  latencyP50Ms: number;
+  latencyP99Ms: number;
+  totalRequests: number;
+  non2xx: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  /** Answers whose body was not the expected one. */
+  mismatches: number;
+  /** Server process CPU over the measured run, 100 = one core; null where /proc is missing. */
+  serverCpuPercent: number | null;
+  /** Server CPU time per answered request, microseconds. */
+  serverCpuMicrosPerRequest: number | null;
+  /** The load generator's own CPU, 100 = one core: near 100 means it, not the server, was the limit. */
+  loaderCpuPercent: number;
+  /** Against the bench's baseline case, when it has one. */
+  ratioToBaseline: number | null;
+  /** The least acceptable ratio to the baseline, when the case has a target. */
+  targetRatio: number | null;
+  targetMet: boolean | null;
+}
+
+export interface Bench {
+  name: string;
+  description: string;
+  run(options: BenchOptions): Promise<BenchResult[]>;
+}
