@@ -1,0 +1,54 @@
+import type { BenchResult } from './bench.js';
+
+const fixed = (n: number | null, digits: number): string => (n === null ? '-' : n.toFixed(digits));
+const whole = (n: number): string => Math.round(n).toLocaleString('en-US');
+
+function target(r: BenchResult): string {
+  if (r.targetRatio === null || r.targetMet === null) return '';
+  return `${r.targetMet ? 'met' : 'NOT met'} (>= ${fixed(r.targetRatio, 2)})`;
+}
+
+/** The results as one Markdown table, in the order measured. */
+export function markdownTable(results: readonly BenchResult[]): string {
+  const head = [
+    'bench',
+    'store',
+    'case',
+    'req/s (mean)',
+    'vs baseline',
+    'target',
+    'p50 ms',
+    'p99 ms',
+    'non-2xx',
+    'errors',
+    'body mismatches',
+    'server CPU %',
+    'server CPU µs/req',
+    'loader CPU %',
+  ];
+  const rows = results.map((r) => [
+    r.bench,
+    r.store,
+    r.scenario,
+    whole(r.requestsPerSecond),
+    fixed(r.ratioToBaseline, 2),
+    target(r),
+    fixed(r.latencyP50Ms, 0),
+    fixed(r.latencyP99Ms, 0),
+    String(r.non2xx),
+    String(r.errors),
+    String(r.mismatches),
+    fixed(r.serverCpuPercent, 0),
+    fixed(r.serverCpuMicrosPerRequest, 1),
+    fixed(r.loaderCpuPercent, 0),
+  ]);
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
+}
+
+/** Faults that make a figure meaningless: any non-2xx answer, error or wrong body. */
+export function faults(results: readonly BenchResult[]): string[] {
+  return results
+    .filter((r) => r.non2xx > 0 || r.errors > 0 || r.mismatches > 0)
+    .map((r) => `${r.bench} ${r.store} ${r.scenario}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.mismatches} body mismatches`);
+}
