@@ -1,16 +1,16 @@
 /**
- * `npm run bench [-- --only NAME] [--duration S] [--warmup S] [--connections N]`: runs the
+ * `npm run bench [-- --only NAME] [--duration S] [--warmup S] [--connections N] [--quiet-wait S]`: runs the
  * benchmarks, prints one Markdown table, and writes the raw results of each bench to
  * bench/results/NAME-DATE.json (git-ignored). Load goes to 127.0.0.1 only, for a fixed time.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
-import { availableParallelism, cpus } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchBalance } from './balance.bench.js';
 import type { Bench, BenchOptions, BenchResult } from './lib/bench.js';
 import { defaultBenchOptions } from './lib/bench.js';
-import { faults, markdownTable } from './lib/report.js';
+import { machineInfo } from './lib/machine.js';
+import { disturbed, faults, markdownTable } from './lib/report.js';
 import { repoRoot } from './lib/server-process.js';
 
 /** Every bench `npm run bench` knows; a new one registers here. */
@@ -37,6 +37,7 @@ function parseCommandLine(): { selected: readonly Bench[]; options: BenchOptions
       duration: { type: 'string' },
       warmup: { type: 'string' },
       connections: { type: 'string' },
+      'quiet-wait': { type: 'string' },
     },
   });
   const selected = values.only === undefined ? benches : benches.filter((b) => b.name === values.only);
@@ -45,12 +46,9 @@ function parseCommandLine(): { selected: readonly Bench[]; options: BenchOptions
     durationSeconds: Math.max(1, positive(values.duration, defaultBenchOptions.durationSeconds, 'duration')),
     warmupSeconds: positive(values.warmup, defaultBenchOptions.warmupSeconds, 'warmup'),
     connections: Math.max(1, positive(values.connections, defaultBenchOptions.connections, 'connections')),
+    quietWaitSeconds: positive(values['quiet-wait'], defaultBenchOptions.quietWaitSeconds, 'quiet-wait'),
   };
   return { selected, options };
-}
-
-function machine(): Record<string, string | number> {
-  return { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), node: process.version, platform: `${process.platform} ${process.arch}` };
 }
 
 async function main(): Promise<void> {
@@ -64,10 +62,10 @@ async function main(): Promise<void> {
     const results = await bench.run(options);
     all.push(...results);
     const file = join(resultsDir, `${bench.name}-${date}.json`);
-    await writeFile(file, `${JSON.stringify({ bench: bench.name, date, machine: machine(), options, results }, null, 2)}\n`);
+    await writeFile(file, `${JSON.stringify({ bench: bench.name, date, machine: machineInfo(), options, results }, null, 2)}\n`);
     process.stderr.write(`bench ${bench.name}: raw results in ${file}\n`);
   }
-  const m = machine();
+  const m = machineInfo();
   process.stdout.write(`\n${m.cores} cores, ${m.cpu}, Node ${m.node}; ${options.connections} connections, ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured per case\n\n`);
   process.stdout.write(`${markdownTable(all)}\n`);
   const bad = faults(all);
@@ -75,6 +73,8 @@ async function main(): Promise<void> {
     process.stderr.write(`\nbench: these figures are not valid:\n${bad.map((b) => `  ${b}`).join('\n')}\n`);
     process.exitCode = 1;
   }
+  const noisy = disturbed(all);
+  if (noisy.length > 0) process.stderr.write(`\nbench: other work on the machine lowered these figures; run again when it is quiet:\n${noisy.map((b) => `  ${b}`).join('\n')}\n`);
 }
 
 await main();

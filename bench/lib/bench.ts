@@ -6,9 +6,11 @@ export interface BenchOptions {
   /** Seconds of load before each measured run, thrown away. */
   warmupSeconds: number;
   connections: number;
+  /** Longest wait for a quiet machine before each case; then it is measured anyway. */
+  quietWaitSeconds: number;
 }
 
-export const defaultBenchOptions: BenchOptions = { durationSeconds: 10, warmupSeconds: 2, connections: 50 };
+export const defaultBenchOptions: BenchOptions = { durationSeconds: 10, warmupSeconds: 2, connections: 50, quietWaitSeconds: 120 };
 
 /** One measured case: one server, one request, one load. */
 export interface BenchResult {
@@ -34,6 +36,11 @@ export interface BenchResult {
   serverCpuMicrosPerRequest: number | null;
   /** The load generator's own CPU, 100 = one core: near 100 means it, not the server, was the limit. */
   loaderCpuPercent: number;
+  /**
+   * CPU used by everything else on the machine during the measured run, 100 = one core.
+   * Above a few percent the figure is disturbed and should be taken again.
+   */
+  otherCpuPercent: number | null;
   /** Against the bench's baseline case, when it has one. */
   ratioToBaseline: number | null;
   /** The least acceptable ratio to the baseline, when the case has a target. */

@@ -1,6 +1,7 @@
 import autocannon from 'autocannon';
 import type { Result } from 'autocannon';
 import type { BenchOptions } from './bench.js';
+import { busyPercent, cpuTotals, waitForQuiet } from './machine.js';
 import type { ServerProcess } from './server-process.js';
 
 /** One POST with a JSON body and the exact body every answer must have. */
@@ -21,6 +22,7 @@ export interface Measurement {
   serverCpuPercent: number | null;
   serverCpuMicrosPerRequest: number | null;
   loaderCpuPercent: number;
+  otherCpuPercent: number | null;
 }
 
 async function load(server: ServerProcess, request: JsonRequest, connections: number, seconds: number): Promise<Result> {
@@ -38,12 +40,17 @@ async function load(server: ServerProcess, request: JsonRequest, connections: nu
 }
 
 /**
- * Warms the server up (JIT, caches, connection set-up), then measures a fixed duration
- * with keep-alive connections, one request in flight on each. The server's CPU is read
- * from /proc around the measured run only.
+ * Waits for a quiet machine, warms the server up (JIT, caches, connection set-up), then
+ * measures a fixed duration with keep-alive connections, one request in flight on each.
+ * CPU (server, load generator, whole machine) is read around the measured run only.
  */
 export async function measure(server: ServerProcess, request: JsonRequest, options: BenchOptions): Promise<Measurement> {
+  const waitStarted = Date.now();
+  const busy = await waitForQuiet(options.quietWaitSeconds);
+  const waited = Math.round((Date.now() - waitStarted) / 1000);
+  if (waited > 2) process.stderr.write(`  waited ${waited} s for a quiet machine (last second: ${busy === null ? '?' : Math.round(busy)}% CPU busy)\n`);
   if (options.warmupSeconds > 0) await load(server, request, options.connections, options.warmupSeconds);
+  const machineBefore = cpuTotals();
   const cpuBefore = server.cpuSeconds();
   const loaderBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
@@ -51,9 +58,12 @@ export async function measure(server: ServerProcess, request: JsonRequest, optio
   const wallSeconds = Number(process.hrtime.bigint() - started) / 1e9;
   const cpuAfter = server.cpuSeconds();
   const loader = process.cpuUsage(loaderBefore);
+  const machine = busyPercent(machineBefore, cpuTotals());
 
   const totalRequests = result.requests.total;
   const serverCpu = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
+  const serverCpuPercent = serverCpu === null ? null : (100 * serverCpu) / wallSeconds;
+  const loaderCpuPercent = (100 * (loader.user + loader.system)) / 1e6 / wallSeconds;
   return {
     requestsPerSecond: result.requests.average,
     latencyP50Ms: result.latency.p50,
@@ -62,8 +72,9 @@ export async function measure(server: ServerProcess, request: JsonRequest, optio
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     mismatches: result.mismatches,
-    serverCpuPercent: serverCpu === null ? null : (100 * serverCpu) / wallSeconds,
+    serverCpuPercent,
     serverCpuMicrosPerRequest: serverCpu === null || totalRequests === 0 ? null : (serverCpu * 1e6) / totalRequests,
-    loaderCpuPercent: (100 * (loader.user + loader.system)) / 1e6 / wallSeconds,
+    loaderCpuPercent,
+    otherCpuPercent: machine === null || serverCpuPercent === null ? null : Math.max(0, machine - serverCpuPercent - loaderCpuPercent),
   };
 }

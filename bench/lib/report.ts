@@ -25,6 +25,7 @@ export function markdownTable(results: readonly BenchResult[]): string {
     'server CPU %',
     'server CPU µs/req',
     'loader CPU %',
+    'other CPU %',
   ];
   const rows = results.map((r) => [
     r.bench,
@@ -41,6 +42,7 @@ export function markdownTable(results: readonly BenchResult[]): string {
     fixed(r.serverCpuPercent, 0),
     fixed(r.serverCpuMicrosPerRequest, 1),
     fixed(r.loaderCpuPercent, 0),
+    fixed(r.otherCpuPercent, 0),
   ]);
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
@@ -51,4 +53,14 @@ export function faults(results: readonly BenchResult[]): string[] {
   return results
     .filter((r) => r.non2xx > 0 || r.errors > 0 || r.mismatches > 0)
     .map((r) => `${r.bench} ${r.store} ${r.scenario}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.mismatches} body mismatches`);
+}
+
+/** Above this (100 = one core), other work on the machine took enough CPU to lower a figure. */
+export const disturbedAbovePercent = 10;
+
+/** Cases measured while other work used the machine's CPU. */
+export function disturbed(results: readonly BenchResult[]): string[] {
+  return results
+    .filter((r) => r.otherCpuPercent !== null && r.otherCpuPercent > disturbedAbovePercent)
+    .map((r) => `${r.bench} ${r.store} ${r.scenario}: other processes used ${fixed(r.otherCpuPercent, 0)}% CPU`);
 }
