@@ -36,6 +36,8 @@ export interface BenchResult {
   serverCpuMicrosPerRequest: number | null;
   /** The load generator's own CPU, 100 = one core: near 100 means it, not the server, was the limit. */
   loaderCpuPercent: number;
+  /** PostgreSQL processes' CPU, 100 = one core: the store's share of the machine. */
+  databaseCpuPercent: number | null;
   /**
    * CPU used by everything else on the machine during the measured run, 100 = one core.
    * Above a few percent the figure is disturbed and should be taken again.

@@ -1,7 +1,7 @@
 import autocannon from 'autocannon';
 import type { Result } from 'autocannon';
 import type { BenchOptions } from './bench.js';
-import { busyPercent, cpuTotals, waitForQuiet } from './machine.js';
+import { busyPercent, cpuTotals, namedProcessesCpuSeconds, waitForQuiet } from './machine.js';
 import type { ServerProcess } from './server-process.js';
 
 /** One POST with a JSON body and the exact body every answer must have. */
@@ -10,6 +10,9 @@ export interface JsonRequest {
   body: unknown;
   expectBody: string;
 }
+
+/** The database server shares the machine; its CPU is part of the system under test. */
+const databaseProcess = 'postgres';
 
 export interface Measurement {
   requestsPerSecond: number;
@@ -22,6 +25,7 @@ export interface Measurement {
   serverCpuPercent: number | null;
   serverCpuMicrosPerRequest: number | null;
   loaderCpuPercent: number;
+  databaseCpuPercent: number | null;
   otherCpuPercent: number | null;
 }
 
@@ -51,6 +55,7 @@ export async function measure(server: ServerProcess, request: JsonRequest, optio
   if (waited > 2) process.stderr.write(`  waited ${waited} s for a quiet machine (last second: ${busy === null ? '?' : Math.round(busy)}% CPU busy)\n`);
   if (options.warmupSeconds > 0) await load(server, request, options.connections, options.warmupSeconds);
   const machineBefore = cpuTotals();
+  const databaseBefore = namedProcessesCpuSeconds(databaseProcess);
   const cpuBefore = server.cpuSeconds();
   const loaderBefore = process.cpuUsage();
   const started = process.hrtime.bigint();
@@ -59,11 +64,13 @@ export async function measure(server: ServerProcess, request: JsonRequest, optio
   const cpuAfter = server.cpuSeconds();
   const loader = process.cpuUsage(loaderBefore);
   const machine = busyPercent(machineBefore, cpuTotals());
+  const databaseAfter = namedProcessesCpuSeconds(databaseProcess);
 
   const totalRequests = result.requests.total;
   const serverCpu = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
   const serverCpuPercent = serverCpu === null ? null : (100 * serverCpu) / wallSeconds;
   const loaderCpuPercent = (100 * (loader.user + loader.system)) / 1e6 / wallSeconds;
+  const databaseCpuPercent = databaseBefore === null || databaseAfter === null ? null : (100 * Math.max(0, databaseAfter - databaseBefore)) / wallSeconds;
   return {
     requestsPerSecond: result.requests.average,
     latencyP50Ms: result.latency.p50,
@@ -75,6 +82,7 @@ export async function measure(server: ServerProcess, request: JsonRequest, optio
     serverCpuPercent,
     serverCpuMicrosPerRequest: serverCpu === null || totalRequests === 0 ? null : (serverCpu * 1e6) / totalRequests,
     loaderCpuPercent,
-    otherCpuPercent: machine === null || serverCpuPercent === null ? null : Math.max(0, machine - serverCpuPercent - loaderCpuPercent),
+    databaseCpuPercent,
+    otherCpuPercent: machine === null || serverCpuPercent === null ? null : Math.max(0, machine - serverCpuPercent - loaderCpuPercent - (databaseCpuPercent ?? 0)),
   };
 }

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { availableParallelism, cpus } from 'node:os';
 
 /**
@@ -28,6 +28,48 @@ export function cpuTotals(): CpuTotals | null {
 export function busyPercent(before: CpuTotals | null, after: CpuTotals | null): number | null {
   if (before === null || after === null || after.total <= before.total) return null;
   return (100 * availableParallelism() * (after.busy - before.busy)) / (after.total - before.total);
+}
+
+/** Clock ticks per second of /proc times: 100 on every Linux this runs on. */
+const ticksPerSecond = 100;
+
+/** CPU seconds (user + system) a process has used so far; null when it cannot be read. */
+export function processCpuSeconds(pid: number | string): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) may hold spaces; the fields after its parenthesis are fixed.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const user = Number(fields[11]);
+    const system = Number(fields[12]);
+    return Number.isFinite(user) && Number.isFinite(system) ? (user + system) / ticksPerSecond : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * CPU seconds used so far by every running process with this command name (`postgres`:
+ * the database server and its backends, which share the machine with the server under
+ * test). Null without /proc.
+ */
+export function namedProcessesCpuSeconds(name: string): number | null {
+  let pids: string[];
+  try {
+    pids = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return null;
+  }
+  let total = 0;
+  for (const pid of pids) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      if (stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')')) !== name) continue;
+    } catch {
+      continue;
+    }
+    total += processCpuSeconds(pid) ?? 0;
+  }
+  return total;
 }
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));

@@ -25,6 +25,7 @@ export function markdownTable(results: readonly BenchResult[]): string {
     'server CPU %',
     'server CPU µs/req',
     'loader CPU %',
+    'PostgreSQL CPU %',
     'other CPU %',
   ];
   const rows = results.map((r) => [
@@ -42,6 +43,7 @@ export function markdownTable(results: readonly BenchResult[]): string {
     fixed(r.serverCpuPercent, 0),
     fixed(r.serverCpuMicrosPerRequest, 1),
     fixed(r.loaderCpuPercent, 0),
+    r.store === 'postgres' ? fixed(r.databaseCpuPercent, 0) : '-',
     fixed(r.otherCpuPercent, 0),
   ]);
   const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;

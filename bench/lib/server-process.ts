@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { processCpuSeconds } from './machine.js';
 
 /** The repository root, from dist/bench/lib/ where this file runs compiled. */
 export const repoRoot = fileURLToPath(new URL('../../../', import.meta.url));
@@ -51,22 +51,6 @@ function canConnect(port: number): Promise<boolean> {
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Clock ticks per second of /proc/<pid>/stat times: 100 on every Linux we run on. */
-const ticksPerSecond = 100;
-
-function readCpuSeconds(pid: number): number | null {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) may hold spaces; fields after its closing parenthesis are fixed.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    const user = Number(fields[11]);
-    const system = Number(fields[12]);
-    return Number.isFinite(user) && Number.isFinite(system) ? (user + system) / ticksPerSecond : null;
-  } catch {
-    return null;
-  }
-}
-
 function tail(chunks: string[], text: string): void {
   chunks.push(text);
   while (chunks.join('').length > 8_000) chunks.shift();
@@ -107,7 +91,7 @@ export async function startServer(name: string, command: string, args: string[],
     pid,
     port,
     url: `http://${host}:${port}`,
-    cpuSeconds: () => readCpuSeconds(pid),
+    cpuSeconds: () => processCpuSeconds(pid),
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       const done = exited(child);
