@@ -1,21 +1,30 @@
 /**
- * `npm run bench [-- --only NAME] [--duration S] [--warmup S] [--connections N] [--quiet-wait S]`: runs the
- * benchmarks, prints one Markdown table, and writes the raw results of each bench to
- * bench/results/NAME-DATE.json (git-ignored). Load goes to 127.0.0.1 only, for a fixed time.
+ * `npm run bench [-- --only NAME] [--duration S] [--warmup S] [--connections N] [--quiet-wait S]
+ * [--messages N] [--kannel false]`: runs the benchmarks, prints Markdown tables, and writes the
+ * raw results of each bench to bench/results/NAME-DATE.json (git-ignored). Load goes to
+ * 127.0.0.1 only, for a fixed time or a fixed count.
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { benchBalance } from './balance.bench.js';
-import type { Bench, BenchOptions, BenchResult } from './lib/bench.js';
+import { benchBulk } from './bulk.bench.js';
+import { benchSmppEndToEnd } from './smpp-e2e.bench.js';
+import { benchSmsSend } from './sms-send.bench.js';
+import { benchWebhooks } from './webhooks.bench.js';
+import type { Bench, BenchOptions, BenchResult, Figure } from './lib/bench.js';
 import { defaultBenchOptions } from './lib/bench.js';
 import { machineInfo } from './lib/machine.js';
-import { disturbed, faults, markdownTable } from './lib/report.js';
+import { disturbed, faults, figuresTable, markdownTable } from './lib/report.js';
 import { repoRoot } from './lib/server-process.js';
 
 /** Every bench `npm run bench` knows; a new one registers here. */
 const benches: readonly Bench[] = [
-  { name: 'balance', description: 'POST /balance/ against a bare Fastify route (issue 2)', run: benchBalance },
+  { name: 'balance', description: 'POST /balance/ against a bare Fastify route (issue 2)', run: async (o) => ({ results: await benchBalance(o), figures: [], faults: [] }) },
+  { name: 'sms-send', description: 'single-recipient /sms/send, 20,000 over 50 connections, beside Kannel sendsms (issue 3)', run: benchSmsSend },
+  { name: 'bulk', description: '/group/send of 50,000 numbers: response, dispatch, memory, reports, interference (issue 4)', run: benchBulk },
+  { name: 'webhooks', description: 'webhook deliveries per second from the store, beside Kannel dlr-url callbacks (issue 6)', run: benchWebhooks },
+  { name: 'smpp-e2e', description: 'HTTP accept to stored receipt and acknowledged webhook over SMPP, beside Kannel (issue 7)', run: benchSmppEndToEnd },
 ];
 
 function fail(message: string): never {
@@ -23,11 +32,17 @@ function fail(message: string): never {
   process.exit(2);
 }
 
-function positive(raw: string | undefined, fallback: number, flag: string): number {
+function positive(raw: string | undefined, fallback: number, flag: string, max = 600): number {
   if (raw === undefined) return fallback;
   const n = Number(raw);
-  if (!Number.isInteger(n) || n < 0 || n > 600) fail(`--${flag} must be a whole number from 0 to 600, got "${raw}"`);
+  if (!Number.isInteger(n) || n < 0 || n > max) fail(`--${flag} must be a whole number from 0 to ${max}, got "${raw}"`);
   return n;
+}
+
+function flag(raw: string | undefined, fallback: boolean, name: string): boolean {
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === 'false') return raw === 'true';
+  return fail(`--${name} must be true or false, got "${raw}"`);
 }
 
 function parseCommandLine(): { selected: readonly Bench[]; options: BenchOptions } {
@@ -38,6 +53,8 @@ function parseCommandLine(): { selected: readonly Bench[]; options: BenchOptions
       warmup: { type: 'string' },
       connections: { type: 'string' },
       'quiet-wait': { type: 'string' },
+      messages: { type: 'string' },
+      kannel: { type: 'string' },
     },
   });
   const selected = values.only === undefined ? benches : benches.filter((b) => b.name === values.only);
@@ -47,6 +64,8 @@ function parseCommandLine(): { selected: readonly Bench[]; options: BenchOptions
     warmupSeconds: positive(values.warmup, defaultBenchOptions.warmupSeconds, 'warmup'),
     connections: Math.max(1, positive(values.connections, defaultBenchOptions.connections, 'connections')),
     quietWaitSeconds: positive(values['quiet-wait'], defaultBenchOptions.quietWaitSeconds, 'quiet-wait'),
+    messages: Math.max(100, positive(values.messages, defaultBenchOptions.messages, 'messages', 1_000_000)),
+    kannel: flag(values.kannel, defaultBenchOptions.kannel, 'kannel'),
   };
   return { selected, options };
 }
@@ -57,18 +76,23 @@ async function main(): Promise<void> {
   const resultsDir = join(repoRoot, 'bench', 'results');
   await mkdir(resultsDir, { recursive: true });
   const all: BenchResult[] = [];
+  const figures: Figure[] = [];
+  const invalid: string[] = [];
   for (const bench of selected) {
     process.stderr.write(`bench ${bench.name}: ${bench.description}\n`);
-    const results = await bench.run(options);
-    all.push(...results);
+    const output = await bench.run(options);
+    all.push(...output.results);
+    figures.push(...output.figures);
+    invalid.push(...output.faults);
     const file = join(resultsDir, `${bench.name}-${date}.json`);
-    await writeFile(file, `${JSON.stringify({ bench: bench.name, date, machine: machineInfo(), options, results }, null, 2)}\n`);
+    await writeFile(file, `${JSON.stringify({ bench: bench.name, date, machine: machineInfo(), options, ...output }, null, 2)}\n`);
     process.stderr.write(`bench ${bench.name}: raw results in ${file}\n`);
   }
   const m = machineInfo();
   process.stdout.write(`\n${m.cores} cores, ${m.cpu}, Node ${m.node}; ${options.connections} connections, ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured per case\n\n`);
-  process.stdout.write(`${markdownTable(all)}\n`);
-  const bad = faults(all);
+  if (all.length > 0) process.stdout.write(`${markdownTable(all)}\n`);
+  if (figures.length > 0) process.stdout.write(`\n${figuresTable(figures)}\n`);
+  const bad = [...faults(all), ...invalid];
   if (bad.length > 0) {
     process.stderr.write(`\nbench: these figures are not valid:\n${bad.map((b) => `  ${b}`).join('\n')}\n`);
     process.exitCode = 1;

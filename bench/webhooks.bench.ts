@@ -6,6 +6,10 @@
  * runs in a worker thread (its own event loop), verifies each signature and counts every
  * event_id, so "each event delivered exactly once" is checked, not assumed.
  *
+ * In `npm run bench` (`--only webhooks`): SQLite (and PostgreSQL when HABERCI_BENCH_DATABASE is
+ * set), beside Kannel's dlr-url callbacks per second (w100-imm, prompt and 5-10 s receipts).
+ * Target: at least 3,000 deliveries a second, every event delivered exactly once.
+ *
  * Run alone: `node dist/bench/webhooks.bench.js [events] [concurrency] [postgres://...]`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -22,6 +26,11 @@ import { systemClock } from '../src/ports/clock.js';
 import { defaultKeySettings } from '../src/services/admin.js';
 import { WebhookDelivery } from '../src/services/webhook-delivery.js';
 import { WebhookWorker } from '../src/jobs/webhook-worker.js';
+import type { BenchOptions, BenchOutput, Figure } from './lib/bench.js';
+import { figure, judged } from './lib/bench.js';
+import { kannelMissing, runKannel } from './lib/kannel.js';
+import { waitForQuiet } from './lib/machine.js';
+import { benchDatabaseUrl } from './lib/settings.js';
 
 export interface WebhookDeliveryBenchOptions {
   events: number;
@@ -168,6 +177,42 @@ export async function benchWebhookDelivery(options: WebhookDeliveryBenchOptions)
     await ask(receiver, 'close', 'closed');
     await receiver.terminate();
   }
+}
+
+/** Webhook attempts in flight: the server's default (`--webhook-concurrency`). */
+const serverConcurrency = 64;
+
+/** Kannel's dlr-url runs for context: prompt receipts, and receipts 5-10 s late. */
+const kannelCallbackRuns = [
+  { profile: 'w100-imm', dlrMinMs: 0, dlrMaxMs: 50 },
+  { profile: 'w100-imm', dlrMinMs: 5000, dlrMaxMs: 10_000 },
+] as const;
+
+export async function benchWebhooks(options: BenchOptions): Promise<BenchOutput> {
+  const figures: Figure[] = [];
+  const faults: string[] = [];
+  const databases: (string | undefined)[] = [undefined];
+  if (benchDatabaseUrl() !== '') databases.push(benchDatabaseUrl());
+  for (const database of databases) {
+    await waitForQuiet(options.quietWaitSeconds);
+    process.stderr.write(`[webhooks] ${database === undefined ? 'sqlite' : 'postgres'}: ${options.messages} events, ${serverConcurrency} in flight\n`);
+    const f = await benchWebhookDelivery({ events: options.messages, concurrency: serverConcurrency, database });
+    figures.push(
+      judged(
+        figure('webhooks', `haberci ${f.store}`, 'deliveries from the store', f.deliveriesPerSecond, 'events/s', `${f.events} events in ${f.seconds} s; received ${f.received}, distinct ${f.distinct}, bad signatures ${f.badSignatures}, delivered once in the store ${f.deliveredOnce}`),
+        '>= 3,000/s, each exactly once',
+        (v) => v >= 3000 && f.exactlyOnce,
+      ),
+    );
+    if (!f.exactlyOnce) faults.push(`webhooks ${f.store}: not exactly once (${JSON.stringify(f)})`);
+  }
+  const missing = kannelMissing();
+  if (!options.kannel || missing !== null) return { results: [], figures, faults };
+  for (const k of kannelCallbackRuns) {
+    const run = await runKannel({ profile: k.profile, requests: options.messages, connections: options.connections, dlrMinMs: k.dlrMinMs, dlrMaxMs: k.dlrMaxMs }, options.quietWaitSeconds);
+    figures.push(figure('webhooks', `kannel ${run.profile}`, 'dlr-url callbacks e2e', run.callbackPerSecond, 'msg/s', `${run.callbacks} callbacks, receipts ${run.dlrDelayMs} after submit; HTTP accept to last callback`));
+  }
+  return { results: [], figures, faults };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {

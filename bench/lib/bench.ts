@@ -8,9 +8,13 @@ export interface BenchOptions {
   connections: number;
   /** Longest wait for a quiet machine before each case; then it is measured anyway. */
   quietWaitSeconds: number;
+  /** Messages (requests, events) per count-bounded case: sms-send, webhooks, smpp-e2e. */
+  messages: number;
+  /** Run Kannel's anchor (bench/lib/kannel.ts) beside the benches that compare with it. */
+  kannel: boolean;
 }
 
-export const defaultBenchOptions: BenchOptions = { durationSeconds: 10, warmupSeconds: 2, connections: 50, quietWaitSeconds: 120 };
+export const defaultBenchOptions: BenchOptions = { durationSeconds: 10, warmupSeconds: 2, connections: 50, quietWaitSeconds: 120, messages: 20_000, kannel: true };
 
 /** One measured case: one server, one request, one load. */
 export interface BenchResult {
@@ -50,8 +54,42 @@ export interface BenchResult {
   targetMet: boolean | null;
 }
 
+/**
+ * One figure of a count-bounded bench (a rate to completion, a time, a size), measured
+ * once; `scenario` names the system or case (`haberci`, `kannel w100-store`).
+ */
+export interface Figure {
+  bench: string;
+  scenario: string;
+  measure: string;
+  value: number | null;
+  unit: string;
+  /** The target in words (`>= 1.5 x kannel w100-store`), when this figure has one. */
+  target: string | null;
+  targetMet: boolean | null;
+  notes: string;
+}
+
+/** What one bench measured: fixed-duration request rates, and figures of other kinds. */
+export interface BenchOutput {
+  results: BenchResult[];
+  figures: Figure[];
+  /** Anything that makes a figure invalid (lost or duplicated messages, errors). */
+  faults: string[];
+}
+
 export interface Bench {
   name: string;
   description: string;
-  run(options: BenchOptions): Promise<BenchResult[]>;
+  run(options: BenchOptions): Promise<BenchOutput>;
+}
+
+/** A figure without a target; add one with `judged`. */
+export function figure(bench: string, scenario: string, measure: string, value: number | null, unit: string, notes = ''): Figure {
+  return { bench, scenario, measure, value: value === null || Number.isNaN(value) ? null : value, unit, target: null, targetMet: null, notes };
+}
+
+/** The figure with its target and whether it is met (unknown when the value is). */
+export function judged(f: Figure, target: string, met: (value: number) => boolean): Figure {
+  return { ...f, target, targetMet: f.value === null ? null : met(f.value) };
 }

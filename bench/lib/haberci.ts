@@ -17,12 +17,14 @@ export interface BenchStore {
   kind: 'sqlite' | 'postgres';
   /** `--data DIR` or `--database URL`. */
   flags: string[];
+  /** The SQLite data folder (holding haberci.sqlite); null for PostgreSQL. */
+  dataDir: string | null;
   dispose(): Promise<void>;
 }
 
 export async function sqliteStore(): Promise<BenchStore> {
   const dir = await mkdtemp(join(tmpdir(), 'haberci-bench-'));
-  return { kind: 'sqlite', flags: ['--data', dir], dispose: () => rm(dir, { recursive: true, force: true }) };
+  return { kind: 'sqlite', flags: ['--data', dir], dataDir: dir, dispose: () => rm(dir, { recursive: true, force: true }) };
 }
 
 /**
@@ -43,7 +45,7 @@ export async function postgresStore(databaseUrl: string): Promise<BenchStore> {
   await admin(`CREATE SCHEMA ${schema}`);
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
-  return { kind: 'postgres', flags: ['--database', url.toString()], dispose: () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
+  return { kind: 'postgres', flags: ['--database', url.toString()], dataDir: null, dispose: () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
 }
 
 const created = z.object({ id: z.number().int() });
@@ -79,10 +81,26 @@ export async function provisionBalanceKeys(store: BenchStore): Promise<BalanceKe
 }
 
 /** `haberci serve` on the store, quiet (warn), without the demo account. */
-export async function startHaberci(store: BenchStore, requestsPerSecond: number): Promise<ServerProcess> {
+export async function startHaberci(store: BenchStore, requestsPerSecond: number, extra: readonly string[] = []): Promise<ServerProcess> {
   const port = await freePort();
-  const args = ['serve', '--port', String(port), ...store.flags, '--log-level', 'warn', '--demo', 'false', '--requests-per-second', String(requestsPerSecond)];
-  return startServer(`haberci (${store.kind}, --requests-per-second ${requestsPerSecond})`, bin, args, port);
+  const args = ['serve', '--port', String(port), ...store.flags, '--log-level', 'warn', '--demo', 'false', '--requests-per-second', String(requestsPerSecond), ...extra];
+  return startServer(`haberci (${store.kind}, --requests-per-second ${requestsPerSecond} ${extra.join(' ')})`, bin, args, port);
+}
+
+/** A sending account: credit, the approved sender ID BENCH, and one key. */
+export interface SendingKey {
+  accountId: number;
+  apiKey: string;
+}
+
+/** One account with `balance` SMS credit, sender ID BENCH, and a key (with a webhook when given). */
+export async function provisionSender(store: BenchStore, balance: number, webhook?: { url: string; secret: string }): Promise<SendingKey> {
+  const account = await adminCommand(store, ['account', 'create', '--name', 'Bench', '--balance', String(balance)], created);
+  const id = String(account.id);
+  await adminCommand(store, ['sender-id', 'add', '--account', id, '--title', 'BENCH'], created);
+  const hook = webhook === undefined ? [] : ['--webhook-url', webhook.url, '--webhook-secret', webhook.secret];
+  const key = await adminCommand(store, ['key', 'create', '--account', id, ...hook], createdKey);
+  return { accountId: account.id, apiKey: key.api_key };
 }
 
 /** The bare Fastify baseline (bench/bare-server.ts, compiled). */

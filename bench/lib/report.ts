@@ -1,4 +1,4 @@
-import type { BenchResult } from './bench.js';
+import type { BenchResult, Figure } from './bench.js';
 
 const fixed = (n: number | null, digits: number): string => (n === null ? '-' : n.toFixed(digits));
 const whole = (n: number): string => Math.round(n).toLocaleString('en-US');
@@ -65,4 +65,27 @@ export function disturbed(results: readonly BenchResult[]): string[] {
   return results
     .filter((r) => r.otherCpuPercent !== null && r.otherCpuPercent > disturbedAbovePercent)
     .map((r) => `${r.bench} ${r.store} ${r.scenario}: other processes used ${fixed(r.otherCpuPercent, 0)}% CPU`);
+}
+
+function figureValue(f: Figure): string {
+  if (f.value === null) return '-';
+  const digits = Math.abs(f.value) >= 100 || Number.isInteger(f.value) ? 0 : Math.abs(f.value) >= 10 ? 1 : 2;
+  return f.value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+}
+
+/** The figures as one Markdown table, in the order measured. */
+export function figuresTable(figures: readonly Figure[]): string {
+  const head = ['bench', 'case', 'measure', 'value', 'unit', 'target', 'met', 'notes'];
+  const rows = figures.map((f) => [
+    f.bench,
+    f.scenario,
+    f.measure,
+    figureValue(f),
+    f.unit,
+    f.target ?? '',
+    f.targetMet === null ? '' : f.targetMet ? 'met' : '**NOT met**',
+    f.notes,
+  ]);
+  const line = (cells: string[]): string => `| ${cells.join(' | ')} |`;
+  return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
 }

@@ -1,8 +1,14 @@
 /**
- * The benchmarks' only environment setting, read here and nowhere else in bench/.
+ * The benchmarks' environment settings, read here and nowhere else in bench/.
  * HABERCI_BENCH_DATABASE: a postgres:// URL; when set, the store benches measure
  * PostgreSQL too, each in a fresh schema of that database that is dropped afterwards.
+ * HABERCI_BENCH_KANNEL: the folder of the Kannel anchor (its `run.sh`, with the Node SMSC
+ * simulator in `../smsc-sim`); default /work/shared/bench/kannel.
  */
 export function benchDatabaseUrl(): string {
   return process.env.HABERCI_BENCH_DATABASE ?? '';
+}
+
+export function kannelAnchorDir(): string {
+  return process.env.HABERCI_BENCH_KANNEL ?? '/work/shared/bench/kannel';
 }

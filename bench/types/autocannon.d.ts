@@ -19,6 +19,21 @@ declare module 'autocannon' {
     /** A response whose body differs is counted in `mismatches`. */
     expectBody?: string;
     title?: string;
+    /** Requests to make in all; overrides `duration`. */
+    amount?: number;
+    /** Requests per second over all connections; no limit by default. */
+    overallRate?: number;
+    /** The requests each connection cycles through, with per-request hooks. */
+    requests?: RequestSpec[];
+  }
+
+  export interface RequestSpec {
+    method?: Options['method'];
+    path?: string;
+    headers?: Record<string, string>;
+    body?: string | Buffer;
+    /** Called with each response to this request. */
+    onResponse?: (status: number, body: string, context: Record<string, unknown>, headers: Record<string, string>) => void;
   }
 
   /** A histogram summary: `average` is the mean; percentiles as `p50`, `p99`... */

@@ -1,0 +1,124 @@
+/**
+ * Issue 3: single-recipient /sms/send, N requests (20,000) over C (50) keep-alive
+ * connections, with the dispatcher and the built-in simulator (300 ms receipts) running in
+ * the server, beside Kannel's sendsms measured the same way (hey, same N and C, 500
+ * requests of warm-up) in the same run. Targets: at least 1.5x the accept rate of Kannel
+ * with its crash-safe store (`w100-store`), p99 at most 30 ms. Also: the time until every
+ * message is delivered, and a second load (autocannon) whose every sms_id is looked up in
+ * the store afterwards.
+ */
+import type { BenchOptions, BenchOutput, Figure } from './lib/bench.js';
+import { figure, judged } from './lib/bench.js';
+import { provisionSender, sqliteStore, startHaberci } from './lib/haberci.js';
+import { loadSmsSend, smsSendBody } from './lib/haberci-load.js';
+import { runHey } from './lib/hey.js';
+import { kannelMissing, runKannel } from './lib/kannel.js';
+import type { KannelRun } from './lib/kannel.js';
+import { busyPercent, cpuTotals, waitForQuiet } from './lib/machine.js';
+import { pollUntil } from './lib/processes.js';
+import { StoreReader } from './lib/store-reader.js';
+
+const bench = 'sms-send';
+const warmup = 500;
+
+function progress(text: string): void {
+  process.stderr.write(`[${bench}] ${text}\n`);
+}
+
+/** Kannel's profiles for this comparison: its crash-safe store, and its best profile. */
+export const kannelAcceptProfiles = ['w100-store', 'w100-imm'] as const;
+
+export function kannelFigures(name: string, run: KannelRun): Figure[] {
+  const scenario = `kannel ${run.profile}`;
+  const notes = `dlr=${run.dlr}, ${run.notes}; CPU s: bearerbox ${run.cpuSeconds.bearerbox}, smsbox ${run.cpuSeconds.smsbox}, sim+receiver ${run.cpuSeconds.simulatorAndReceiver}, hey ${run.cpuSeconds.hey}`;
+  return [
+    figure(name, scenario, 'HTTP accept (hey)', run.httpRequestsPerSecond, 'req/s', notes),
+    figure(name, scenario, 'HTTP p50 / p99', run.httpP50Ms, 'ms', `p99 ${run.httpP99Ms} ms, non-2xx ${run.non2xx}`),
+    figure(name, scenario, 'submit_sm e2e', run.submitPerSecond, 'msg/s', `${run.submits} submits, load start to last submit_sm`),
+    figure(name, scenario, 'dlr-url callbacks e2e', run.callbackPerSecond, 'msg/s', `${run.callbacks} callbacks, load start to last callback`),
+  ];
+}
+
+export async function benchSmsSend(options: BenchOptions): Promise<BenchOutput> {
+  const n = options.messages;
+  const c = options.connections;
+  const figures: Figure[] = [];
+  const faults: string[] = [];
+  let ours: { rps: number; p99: number } | null = null;
+
+  const store = await sqliteStore();
+  const dataDir = store.dataDir ?? '';
+  try {
+    const key = await provisionSender(store, 10 * n + 10_000);
+    const server = await startHaberci(store, 0, ['--sim-delay-ms', '300']);
+    const reader = new StoreReader(dataDir);
+    try {
+      const url = `${server.url}/sms/send`;
+      const body = smsSendBody(key.apiKey);
+      progress(`warm-up: ${warmup} requests over 10 connections, then every one delivered`);
+      await runHey({ url, requests: warmup, connections: 10, body });
+      await pollUntil(() => (reader.final() >= warmup ? true : null), 100, 60_000);
+      await waitForQuiet(options.quietWaitSeconds);
+
+      progress(`hey: ${n} requests over ${c} connections`);
+      const cpu0 = server.cpuSeconds();
+      const machine0 = cpuTotals();
+      const hey = await runHey({ url, requests: n, connections: c, body });
+      const acceptSeconds = (Date.now() - hey.startedAt) / 1000;
+      const cpuAccept = server.cpuSeconds();
+      const machine = busyPercent(machine0, cpuTotals());
+      const deliveredAt = await pollUntil(() => (reader.final() >= warmup + n ? Date.now() : null), 50, 300_000);
+      const cpu1 = server.cpuSeconds();
+      const states = reader.statesOf();
+      const total = Object.values(states).reduce((a, b) => a + b, 0);
+      ours = { rps: hey.requestsPerSecond, p99: hey.latencyP99Ms };
+      const deliverySeconds = deliveredAt === null ? null : (deliveredAt - hey.startedAt) / 1000;
+      const serverCpu = cpu0 !== null && cpuAccept !== null ? cpuAccept - cpu0 : null;
+      figures.push(
+        figure(bench, 'haberci', 'HTTP accept (hey)', hey.requestsPerSecond, 'req/s', `statuses ${JSON.stringify(hey.statuses)}; server CPU ${serverCpu?.toFixed(1) ?? '-'} s over ${acceptSeconds.toFixed(1)} s, hey ${hey.cpuSeconds.toFixed(1)} s, machine ${machine?.toFixed(0) ?? '-'}% busy`),
+        figure(bench, 'haberci', 'HTTP p50 / p99', hey.latencyP50Ms, 'ms', `p99 ${hey.latencyP99Ms.toFixed(1)} ms`),
+        judged(figure(bench, 'haberci', 'HTTP p99', hey.latencyP99Ms, 'ms'), '<= 30 ms', (v) => v <= 30),
+        figure(bench, 'haberci', 'all delivered, from load start', deliverySeconds, 's', `${n} messages; store states ${JSON.stringify(states)}; server CPU ${cpu0 !== null && cpu1 !== null ? (cpu1 - cpu0).toFixed(1) : '-'} s in all`),
+        figure(bench, 'haberci', 'delivered e2e', deliverySeconds === null ? null : n / deliverySeconds, 'msg/s', 'load start to the last message delivered (built-in simulator, receipts after 300 ms)'),
+      );
+      if (hey.non2xx > 0 || hey.errors > 0) faults.push(`${bench} haberci hey: ${hey.non2xx} non-2xx, ${hey.errors} errors`);
+      if (total !== warmup + n) faults.push(`${bench}: the store holds ${total} messages, expected ${warmup + n}`);
+
+      await pollUntil(() => (reader.final() >= warmup + n ? true : null), 100, 60_000);
+      await waitForQuiet(options.quietWaitSeconds);
+      progress(`autocannon: ${n} requests over ${c} connections, every sms_id checked in the store`);
+      const counted = await loadSmsSend(server, body, { connections: c, amount: n });
+      const distinct = new Set(counted.smsIds).size;
+      const found = reader.existing(counted.smsIds);
+      figures.push(
+        figure(bench, 'haberci', 'HTTP accept (autocannon)', counted.requestsPerSecond, 'req/s', `p50 ${counted.latencyP50Ms} ms, p99 ${counted.latencyP99Ms} ms; ${counted.smsIds.length} accepted, ${distinct} distinct sms_id, ${found} of them in the store`),
+      );
+      if (counted.non2xx > 0 || counted.errors > 0) faults.push(`${bench} haberci autocannon: ${counted.non2xx} non-2xx, ${counted.errors} errors`);
+      if (counted.smsIds.length !== n || distinct !== n || found !== n) faults.push(`${bench}: ${counted.smsIds.length} accepted, ${distinct} distinct, ${found} in the store (expected ${n} each)`);
+      await pollUntil(() => (reader.final() >= warmup + 2 * n ? true : null), 100, 120_000);
+    } finally {
+      reader.close();
+      await server.stop();
+    }
+  } finally {
+    await store.dispose();
+  }
+
+  const missing = kannelMissing();
+  if (!options.kannel || missing !== null) {
+    progress(`Kannel skipped${missing === null ? '' : `: ${missing}`}`);
+    return { results: [], figures, faults };
+  }
+  for (const profile of kannelAcceptProfiles) {
+    const run = await runKannel({ profile, requests: n, connections: c }, options.quietWaitSeconds);
+    figures.push(...kannelFigures(bench, run));
+    if (profile === 'w100-store' && ours !== null) {
+      const ratio = ours.rps / run.httpRequestsPerSecond;
+      figures.push(judged(figure(bench, 'haberci vs kannel w100-store', 'HTTP accept ratio', ratio, 'x', `${Math.round(ours.rps)} / ${run.httpRequestsPerSecond} req/s`), '>= 1.5', (v) => v >= 1.5));
+    }
+    if (profile === 'w100-imm' && ours !== null) {
+      figures.push(figure(bench, 'haberci vs kannel w100-imm', 'HTTP accept ratio', ours.rps / run.httpRequestsPerSecond, 'x', `${Math.round(ours.rps)} / ${run.httpRequestsPerSecond} req/s`));
+    }
+  }
+  return { results: [], figures, faults };
+}
