@@ -1,5 +1,5 @@
 /**
- * `npm run bench [-- --only NAME] [--duration S] [--warmup S] [--connections N] [--quiet-wait S]
+ * `npm run bench [-- --only NAME[,NAME...]] [--duration S] [--warmup S] [--connections N] [--quiet-wait S]
  * [--messages N] [--kannel false]`: runs the benchmarks, prints Markdown tables, and writes the
  * raw results of each bench to bench/results/NAME-DATE.json (git-ignored). Load goes to
  * 127.0.0.1 only, for a fixed time or a fixed count.
@@ -57,8 +57,10 @@ function parseCommandLine(): { selected: readonly Bench[]; options: BenchOptions
       kannel: { type: 'string' },
     },
   });
-  const selected = values.only === undefined ? benches : benches.filter((b) => b.name === values.only);
-  if (selected.length === 0) fail(`no bench named "${values.only}"; known: ${benches.map((b) => b.name).join(', ')}`);
+  const names = values.only?.split(',').map((n) => n.trim()) ?? benches.map((b) => b.name);
+  const unknown = names.filter((n) => !benches.some((b) => b.name === n));
+  if (unknown.length > 0 || names.length === 0) fail(`no bench named "${unknown.join(', ')}"; known: ${benches.map((b) => b.name).join(', ')}`);
+  const selected = benches.filter((b) => names.includes(b.name));
   const options: BenchOptions = {
     durationSeconds: Math.max(1, positive(values.duration, defaultBenchOptions.durationSeconds, 'duration')),
     warmupSeconds: positive(values.warmup, defaultBenchOptions.warmupSeconds, 'warmup'),
