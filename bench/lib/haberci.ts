@@ -8,6 +8,7 @@ import pg from 'pg';
 import { z } from 'zod';
 import { freePort, repoRoot, startServer } from './server-process.js';
 import type { ServerProcess } from './server-process.js';
+import { cpuProfileDir } from './settings.js';
 
 const run = promisify(execFile);
 const bin = join(repoRoot, 'bin', 'haberci');
@@ -84,7 +85,10 @@ export async function provisionBalanceKeys(store: BenchStore): Promise<BalanceKe
 export async function startHaberci(store: BenchStore, requestsPerSecond: number, extra: readonly string[] = []): Promise<ServerProcess> {
   const port = await freePort();
   const args = ['serve', '--port', String(port), ...store.flags, '--log-level', 'warn', '--demo', 'false', '--requests-per-second', String(requestsPerSecond), ...extra];
-  return startServer(`haberci (${store.kind}, --requests-per-second ${requestsPerSecond} ${extra.join(' ')})`, bin, args, port);
+  const name = `haberci (${store.kind}, --requests-per-second ${requestsPerSecond} ${extra.join(' ')})`;
+  const profileDir = cpuProfileDir();
+  if (profileDir !== '') return startServer(name, process.execPath, ['--cpu-prof', '--cpu-prof-dir', profileDir, bin, ...args], port);
+  return startServer(name, bin, args, port);
 }
 
 /** A sending account: credit, the approved sender ID BENCH, and one key. */
