@@ -4,6 +4,7 @@ import type { Database, AccountsTable, ApiKeysTable, SenderIdsTable } from './sc
 import type { Db, Dialect } from './database.js';
 import { KyselyMessageStore } from './kysely-message-store.js';
 import { preparedQuery } from './prepared-query.js';
+import { KeyCache } from './key-cache.js';
 import { KyselyDirectoryStore } from './kysely-directory-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, ChargeEntry, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
 import { KyselyEventStore } from './kysely-event-store.js';
@@ -97,8 +98,13 @@ export class KyselyStore implements Store {
     this.inbound = new KyselyInboundStore(db);
   }
 
+  /** Only the store outside transactions caches: inside one, reads must see its own writes. */
+  private keyCache: KeyCache | null = null;
+
   static open(handle: Db): KyselyStore {
-    return new KyselyStore(handle.db, handle.dialect, handle);
+    const store = new KyselyStore(handle.db, handle.dialect, handle);
+    if (handle.keyChanges) store.keyCache = new KeyCache(handle.keyChanges);
+    return store;
   }
 
   async transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
@@ -261,6 +267,8 @@ export class KyselyStore implements Store {
   );
 
   async findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
+    const cached = this.keyCache?.get(hash);
+    if (cached) return cached;
     // One prepared round trip on the hot path of every request.
     const row = (await this.db.executeQuery(this.keyLookup({ hash }))).rows[0];
     if (!row) return null;
@@ -276,7 +284,9 @@ export class KyselyStore implements Store {
       global_sending: row.a_global_sending,
       created_at: row.a_created_at,
     });
-    return { key: toKey(row), account };
+    const found = { key: toKey(row), account };
+    this.keyCache?.set(hash, found);
+    return found;
   }
 
   private readonly senderLookup = preparedQuery(
