@@ -19,6 +19,12 @@ export interface Db {
   db: Kysely<Database>;
   dialect: Dialect;
   close(): Promise<void>;
+  /**
+   * SQLite only: tells when keys or accounts may have changed, so lookups of them can be
+   * cached. `external` moves with every commit of another connection (the admin CLI, another
+   * process); `local` with every write of this process to accounts or api_keys.
+   */
+  keyChanges?: { external(): number; local(): number };
 }
 
 // int8 (bigint) columns hold epoch milliseconds and balances: well inside 2^53.
@@ -35,14 +41,37 @@ export function sqliteFileIn(dataDir: string): string {
  * Kysely prepares every query afresh; parsing SQL is a large share of a query's cost on
  * SQLite, so prepared statements are kept by their text (bounded, cleared when full).
  */
-function withStatementCache(sqlite: BetterSqlite3.Database, limit = 2000): SqliteDatabase {
+/** Writes to the tables a key lookup reads (Kysely quotes identifiers). */
+const keyTableWrite = /^\s*(insert|update|delete|replace)\b[^;]*"(accounts|api_keys)"/i;
+
+/** A statement that reports each execution: used for writes that must invalidate caches. */
+function reporting(statement: SqliteStatement, onRun: () => void): SqliteStatement {
+  return {
+    reader: statement.reader,
+    all: (parameters) => {
+      onRun();
+      return statement.all(parameters);
+    },
+    run: (parameters) => {
+      onRun();
+      return statement.run(parameters);
+    },
+    iterate: (parameters) => {
+      onRun();
+      return statement.iterate(parameters);
+    },
+  };
+}
+
+function withStatementCache(sqlite: BetterSqlite3.Database, onKeyWrite: () => void, limit = 2000): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
     prepare(text: string): SqliteStatement {
       let statement = cache.get(text);
       if (!statement) {
-        statement = sqlite.prepare(text);
+        const prepared = sqlite.prepare(text);
+        statement = keyTableWrite.test(text) ? reporting(prepared, onKeyWrite) : prepared;
         if (cache.size >= limit) cache.clear();
         cache.set(text, statement);
       }
@@ -60,8 +89,14 @@ export function openDb(location: StoreLocation): Db {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
-    return { db, dialect: 'sqlite', close: () => db.destroy() };
+    let localKeyWrites = 0;
+    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, () => (localKeyWrites += 1)) }) });
+    return {
+      db,
+      dialect: 'sqlite',
+      close: () => db.destroy(),
+      keyChanges: { external: () => Number(sqlite.pragma('data_version', { simple: true })), local: () => localKeyWrites },
+    };
   }
   const options = location.schema ? `-c search_path=${location.schema}` : undefined;
   const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10, options });

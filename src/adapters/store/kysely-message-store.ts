@@ -1,84 +1,17 @@
 import { sql } from 'kysely';
-import type { Insertable, Kysely, Transaction } from 'kysely';
-import type { Database, MessagesTable, SendsTable } from './schema.js';
-import type { Dialect } from './migrations.js';
-import type { ClaimedMessage, DueExpansion, MessageDefaults, MessageRecord, MessageStore, NewMessage, NewSend, ReportRow, SendRecord, StateCount, Transition } from '../../ports/message-store.js';
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { ClaimedMessage, DueExpansion, MessageDefaults, MessageStore, NewMessage, NewSend, Transition } from '../../ports/message-store.js';
 import type { CarrierReport, SmsLang } from '../../ports/carrier.js';
 import { combineParts, isFinal } from '../../domain/delivery-state.js';
 import type { PartState } from '../../domain/delivery-state.js';
 import { recordTransitionEvents } from './event-outbox.js';
+import { KyselyMessageQueries } from './kysely-message-queries.js';
+import { insertChunk, messageRow, sendRow, toReport } from './message-rows.js';
+import type { SentItem } from './message-rows.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
-
-export interface SentItem {
-  messageId: number;
-  carrier: string;
-  carrierMessageIds: readonly string[];
-}
-
-function toReport(r: { carrier_message_id: string; state: CarrierReport['status']; detail: string | null; done_at: number | null }): CarrierReport {
-  return { carrierMessageId: r.carrier_message_id, status: r.state, detail: r.detail ?? undefined, doneAt: r.done_at === null ? undefined : Number(r.done_at) };
-}
-
-function sendRow(id: number, s: NewSend): Insertable<SendsTable> {
-  return {
-    id,
-    account_id: s.accountId,
-    key_id: s.keyId,
-    kind: s.kind,
-    sender: s.sender,
-    text: s.text,
-    lang: s.lang,
-    content_type: s.contentType,
-    scheduled_at: s.scheduledAt,
-    sandbox: s.sandbox ? 1 : 0,
-    total_numbers: s.totalNumbers,
-    invalid_numbers: s.invalidNumbers,
-    blocked_numbers: s.blockedNumbers,
-    sms_cost: s.smsCost,
-    pending_recipients: s.pendingRecipients,
-    expanded_count: 0,
-    expand_lease_until: null,
-    priority: s.priority,
-    created_at: s.createdAt,
-    updated_at: s.createdAt,
-  };
-}
-
-function messageRow(send: MessageDefaults, id: number, m: NewMessage): Insertable<MessagesTable> {
-  const failed = m.failedDetail !== undefined;
-  return {
-    id,
-    send_id: send.id,
-    account_id: send.accountId,
-    key_id: send.keyId,
-    recipient: m.recipient,
-    text: m.text,
-    sms_count: m.smsCount,
-    operator: m.operator,
-    state: failed ? 'failed' : 'queued',
-    priority: send.priority,
-    due_at: send.dueAt,
-    lease_until: null,
-    attempts: 0,
-    carrier: null,
-    submitted_at: null,
-    done_at: failed ? send.createdAt : null,
-    detail: m.failedDetail ?? null,
-    sandbox: send.sandbox ? 1 : 0,
-    created_at: send.createdAt,
-  };
-}
-
-/** Rows per multi-row INSERT: well inside SQLite's and PostgreSQL's bound-parameter limits. */
-const insertChunk = 1000;
-
-export class KyselyMessageStore implements MessageStore {
-  constructor(
-    private readonly db: Executor,
-    private readonly dialect: Dialect,
-  ) {}
-
+/** The message store: the reads of KyselyMessageQueries and every write of the pipeline. */
+export class KyselyMessageStore extends KyselyMessageQueries implements MessageStore {
   private inTransaction<T>(work: (store: KyselyMessageStore) => Promise<T>): Promise<T> {
     if (this.db.isTransaction) return work(this);
     return (this.db as Kysely<Database>).transaction().execute((trx) => work(new KyselyMessageStore(trx, this.dialect)));
@@ -122,19 +55,6 @@ export class KyselyMessageStore implements MessageStore {
     for (let start = 0; start < rows.length; start += insertChunk) {
       await this.db.insertInto('messages').values(rows.slice(start, start + insertChunk)).execute();
     }
-  }
-
-  async recipientsSince(accountId: number, since: number): Promise<number> {
-    // Counted from the sends, not the messages: a scheduled send's recipients are recorded
-    // (and count) at request time, before its messages are written out.
-    const row = await this.db
-      .selectFrom('sends')
-      .select((eb) => eb.fn.sum<number>('total_numbers').as('n'))
-      .where('account_id', '=', accountId)
-      .where('kind', '=', 'sms')
-      .where('created_at', '>', since)
-      .executeTakeFirst();
-    return Number(row?.n ?? 0);
   }
 
   async claimExpansion(now: number, leaseUntil: number): Promise<DueExpansion | null> {
@@ -407,104 +327,6 @@ export class KyselyMessageStore implements MessageStore {
       });
     }
     return transitions;
-  }
-
-  async awaitingReports(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
-    const rows = await this.db
-      .selectFrom('message_parts as p')
-      .innerJoin('messages as m', 'm.id', 'p.message_id')
-      .select(['p.carrier_message_id', 'm.recipient'])
-      .where('m.carrier', '=', carrier)
-      .where('p.state', '=', 'sent')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({ carrierMessageId: r.carrier_message_id, recipient: r.recipient }));
-  }
-
-  async findMessage(id: number, accountId: number): Promise<MessageRecord | null> {
-    const r = await this.db
-      .selectFrom('messages as m')
-      .innerJoin('sends as s', 's.id', 'm.send_id')
-      .select(['m.id', 'm.send_id', 'm.account_id', 'm.key_id', 'm.recipient', 'm.sms_count', 'm.operator', 'm.state', 'm.detail', 'm.created_at', 'm.submitted_at', 'm.done_at', 's.sender', 's.kind', 's.scheduled_at'])
-      .where('m.id', '=', id)
-      .where('m.account_id', '=', accountId)
-      .executeTakeFirst();
-    if (!r) return null;
-    return {
-      id: Number(r.id),
-      sendId: Number(r.send_id),
-      accountId: r.account_id,
-      keyId: r.key_id,
-      recipient: r.recipient,
-      smsCount: r.sms_count,
-      operator: r.operator,
-      state: r.state,
-      detail: r.detail,
-      createdAt: Number(r.created_at),
-      submittedAt: r.submitted_at === null ? null : Number(r.submitted_at),
-      doneAt: r.done_at === null ? null : Number(r.done_at),
-      sender: r.sender,
-      sendKind: r.kind,
-      scheduled: r.scheduled_at !== null,
-    };
-  }
-
-  async findSend(id: number, accountId: number): Promise<SendRecord | null> {
-    const r = await this.db.selectFrom('sends').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
-    if (!r) return null;
-    return {
-      id: Number(r.id),
-      accountId: r.account_id,
-      expandedCount: r.expanded_count,
-      pending: r.pending_recipients !== null,
-      kind: r.kind,
-      sender: r.sender,
-      scheduledAt: r.scheduled_at === null ? null : Number(r.scheduled_at),
-      totalNumbers: r.total_numbers,
-      invalidNumbers: r.invalid_numbers,
-      blockedNumbers: r.blocked_numbers,
-      smsCost: r.sms_cost,
-      createdAt: Number(r.created_at),
-      updatedAt: Number(r.updated_at),
-    };
-  }
-
-  async sendCounters(sendId: number): Promise<StateCount[]> {
-    const rows = await this.db
-      .selectFrom('messages')
-      .select((eb) => ['state', eb.fn.countAll<number>().as('n'), eb.fn.max('done_at').as('last_done'), eb.fn.max('submitted_at').as('last_submit')])
-      .where('send_id', '=', sendId)
-      .groupBy('state')
-      .execute();
-    return rows.map((r) => {
-      const times = [r.last_done, r.last_submit].filter((t): t is number => t !== null).map(Number);
-      return { state: r.state, count: Number(r.n), lastChange: times.length > 0 ? Math.max(...times) : null };
-    });
-  }
-
-  async sendMessages(sendId: number, offset: number, limit: number): Promise<ReportRow[]> {
-    const rows = await this.db
-      .selectFrom('messages')
-      .select(['id', 'recipient', 'operator', 'state', 'created_at', 'submitted_at', 'done_at'])
-      .where('send_id', '=', sendId)
-      .orderBy('id')
-      .limit(limit)
-      .offset(offset)
-      .execute();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      recipient: r.recipient,
-      operator: r.operator,
-      state: r.state,
-      createdAt: Number(r.created_at),
-      submittedAt: r.submitted_at === null ? null : Number(r.submitted_at),
-      doneAt: r.done_at === null ? null : Number(r.done_at),
-    }));
-  }
-
-  async findIdempotent(accountId: number, key: string): Promise<{ requestHash: string; response: string; createdAt: number } | null> {
-    const r = await this.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('idem_key', '=', key).executeTakeFirst();
-    return r ? { requestHash: r.request_hash, response: r.response, createdAt: Number(r.created_at) } : null;
   }
 
   async forgetIdempotent(accountId: number, key: string): Promise<void> {

@@ -4,6 +4,8 @@ import type { Database, AccountsTable, ApiKeysTable, SenderIdsTable } from './sc
 import type { Db, Dialect } from './database.js';
 import { KyselyMessageStore } from './kysely-message-store.js';
 import { preparedQuery } from './prepared-query.js';
+import { KeyCache } from './key-cache.js';
+import { MicroBatcher } from '../../util/micro-batcher.js';
 import { KyselyDirectoryStore } from './kysely-directory-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, ChargeEntry, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
 import { KyselyEventStore } from './kysely-event-store.js';
@@ -80,6 +82,27 @@ function keyColumns(patch: KeyPatch): Updateable<ApiKeysTable> {
   return out;
 }
 
+type UsageRequest = { keyId: number; limits: { hourly: number; daily: number; monthly: number }; windows: UsageWindows };
+type Usage = { hour: string; hourCount: number; day: string; dayCount: number; month: string; monthCount: number };
+
+/**
+ * Counts one request into a key's usage unless a window with a limit is full (a window
+ * whose bucket has moved on starts again at zero). When several are full, the longest
+ * window is named: its wait is the one the caller must honour.
+ */
+function countOne(usage: Usage, { limits, windows }: UsageRequest): LimitHit | null {
+  if (usage.hour !== windows.hour) Object.assign(usage, { hour: windows.hour, hourCount: 0 });
+  if (usage.day !== windows.day) Object.assign(usage, { day: windows.day, dayCount: 0 });
+  if (usage.month !== windows.month) Object.assign(usage, { month: windows.month, monthCount: 0 });
+  if (limits.monthly > 0 && usage.monthCount >= limits.monthly) return 'monthly';
+  if (limits.daily > 0 && usage.dayCount >= limits.daily) return 'daily';
+  if (limits.hourly > 0 && usage.hourCount >= limits.hourly) return 'hourly';
+  usage.hourCount += 1;
+  usage.dayCount += 1;
+  usage.monthCount += 1;
+  return null;
+}
+
 export class KyselyStore implements Store {
   readonly messages: KyselyMessageStore;
   readonly directory: KyselyDirectoryStore;
@@ -97,8 +120,13 @@ export class KyselyStore implements Store {
     this.inbound = new KyselyInboundStore(db);
   }
 
+  /** Only the store outside transactions caches: inside one, reads must see its own writes. */
+  private keyCache: KeyCache | null = null;
+
   static open(handle: Db): KyselyStore {
-    return new KyselyStore(handle.db, handle.dialect, handle);
+    const store = new KyselyStore(handle.db, handle.dialect, handle);
+    if (handle.keyChanges) store.keyCache = new KeyCache(handle.keyChanges);
+    return store;
   }
 
   async transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
@@ -239,30 +267,45 @@ export class KyselyStore implements Store {
     return row ? toKey(row) : null;
   }
 
-  private readonly keyLookup = preparedQuery(
-    (p: { hash: string }) =>
-      this.db
-        .selectFrom('api_keys as k')
-        .innerJoin('accounts as a', 'a.id', 'k.account_id')
-        .selectAll('k')
-        .select([
-          'a.name as a_name',
-          'a.status as a_status',
-          'a.balance_main as a_balance_main',
-          'a.balance_international as a_balance_international',
-          'a.per_minute_limit as a_per_minute_limit',
-          'a.otp_brand as a_otp_brand',
-          'a.ip_allow as a_ip_allow',
-          'a.global_sending as a_global_sending',
-          'a.created_at as a_created_at',
-        ])
-        .where('k.key_hash', '=', p.hash),
-    ['hash'],
-  );
+  private keyLookupQuery() {
+    return this.db
+      .selectFrom('api_keys as k')
+      .innerJoin('accounts as a', 'a.id', 'k.account_id')
+      .selectAll('k')
+      .select([
+        'a.name as a_name',
+        'a.status as a_status',
+        'a.balance_main as a_balance_main',
+        'a.balance_international as a_balance_international',
+        'a.per_minute_limit as a_per_minute_limit',
+        'a.otp_brand as a_otp_brand',
+        'a.ip_allow as a_ip_allow',
+        'a.global_sending as a_global_sending',
+        'a.created_at as a_created_at',
+      ]);
+  }
+
+  private readonly keyLookup = preparedQuery((p: { hash: string }) => this.keyLookupQuery().where('k.key_hash', '=', p.hash), ['hash']);
+
+  /**
+   * PostgreSQL: the lookups of one turn of the event loop share one round trip, which is
+   * what a request costs there (nothing tells this process when another changed a key, so
+   * it does not cache).
+   */
+  private readonly batchedKeyLookup = new MicroBatcher(async (hashes: string[]) => {
+    const rows = await this.keyLookupQuery().where('k.key_hash', 'in', [...new Set(hashes)]).execute();
+    const byHash = new Map(rows.map((r) => [r.key_hash, r]));
+    return hashes.map((h) => byHash.get(h) ?? null);
+  }, 500);
 
   async findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
-    // One prepared round trip on the hot path of every request.
-    const row = (await this.db.executeQuery(this.keyLookup({ hash }))).rows[0];
+    const cached = this.keyCache?.get(hash);
+    if (cached) return cached;
+    const row =
+      this.dialect === 'postgres' && !this.db.isTransaction
+        ? await this.batchedKeyLookup.add(hash)
+        : // One prepared round trip on the hot path of every request.
+          (await this.db.executeQuery(this.keyLookup({ hash }))).rows[0];
     if (!row) return null;
     const account = toAccount({
       id: row.account_id,
@@ -276,7 +319,9 @@ export class KyselyStore implements Store {
       global_sending: row.a_global_sending,
       created_at: row.a_created_at,
     });
-    return { key: toKey(row), account };
+    const found = { key: toKey(row), account };
+    this.keyCache?.set(hash, found);
+    return found;
   }
 
   private readonly senderLookup = preparedQuery(
@@ -368,60 +413,43 @@ export class KyselyStore implements Store {
     return this.getKey(id);
   }
 
-  private readonly usageUpsert = preparedQuery(
-    (p: { keyId: number; hour: string; day: string; month: string; hourly: number; daily: number; monthly: number }) => {
-      // Count the request in every window unless a window with a limit is full. A window
-      // whose bucket has moved on starts again at one.
-      const under = (bucket: 'hour' | 'day' | 'month', limit: number | string) =>
-        sql`(${limit} = 0 OR key_usage.${sql.raw(`${bucket}_bucket`)} <> excluded.${sql.raw(`${bucket}_bucket`)} OR key_usage.${sql.raw(`${bucket}_count`)} < ${limit})`;
-      const next = (bucket: 'hour' | 'day' | 'month') =>
-        sql<number>`CASE WHEN key_usage.${sql.raw(`${bucket}_bucket`)} = excluded.${sql.raw(`${bucket}_bucket`)} THEN key_usage.${sql.raw(`${bucket}_count`)} + 1 ELSE 1 END`;
-      return this.db
-        .insertInto('key_usage')
-        .values({ key_id: p.keyId, hour_bucket: p.hour, hour_count: 1, day_bucket: p.day, day_count: 1, month_bucket: p.month, month_count: 1 })
-        .onConflict((oc) =>
-          oc
-            .column('key_id')
-            .doUpdateSet({
-              hour_count: next('hour'),
-              day_count: next('day'),
-              month_count: next('month'),
-              hour_bucket: sql`excluded.hour_bucket`,
-              day_bucket: sql`excluded.day_bucket`,
-              month_bucket: sql`excluded.month_bucket`,
-            })
-            .where(sql<boolean>`${under('hour', p.hourly)} AND ${under('day', p.daily)} AND ${under('month', p.monthly)}`),
-        )
-        .returning('key_id');
-    },
-    ['keyId', 'hour', 'day', 'month', 'hourly', 'daily', 'monthly'],
-  );
-
   async consumeRequest(keyId: number, limits: { hourly: number; daily: number; monthly: number }, windows: UsageWindows): Promise<LimitHit | null> {
     return (await this.consumeRequests([{ keyId, limits, windows }]))[0] ?? null;
   }
 
-  async consumeRequests(items: readonly { keyId: number; limits: { hourly: number; daily: number; monthly: number }; windows: UsageWindows }[]): Promise<(LimitHit | null)[]> {
+  async consumeRequests(items: readonly UsageRequest[]): Promise<(LimitHit | null)[]> {
     if (items.length === 0) return [];
-    // One transaction for the requests of one turn of the event loop; each is one atomic
-    // upsert, decided in arrival order.
+    // One transaction for the requests of one turn of the event loop, and three statements
+    // per key whatever its number of requests: the key's row is locked (a write first, so
+    // SQLite takes its write lock before reading; FOR UPDATE on PostgreSQL), the requests
+    // are decided in arrival order in memory, and the counts written back once.
     return this.transaction(async (store) => {
       const self = store as KyselyStore;
-      const answers: (LimitHit | null)[] = [];
-      for (const { keyId, limits, windows } of items) {
-        const counted = await self.db.executeQuery(self.usageUpsert({ keyId, ...windows, ...limits }));
-        if (counted.rows.length > 0) {
-          answers.push(null);
-          continue;
-        }
-        const row = await self.db.selectFrom('key_usage').selectAll().where('key_id', '=', keyId).executeTakeFirst();
-        // The longest window is named first: its wait is the one the caller must honour.
-        if (!row) answers.push(null);
-        else if (limits.monthly > 0 && row.month_bucket === windows.month && row.month_count >= limits.monthly) answers.push('monthly');
-        else if (limits.daily > 0 && row.day_bucket === windows.day && row.day_count >= limits.daily) answers.push('daily');
-        else answers.push('hourly');
+      const answers = new Map<UsageRequest, LimitHit | null>();
+      const byKey = new Map<number, UsageRequest[]>();
+      for (const item of items) byKey.set(item.keyId, [...(byKey.get(item.keyId) ?? []), item]);
+      for (const [keyId, requests] of [...byKey].sort((a, b) => a[0] - b[0])) {
+        const first = requests[0]?.windows ?? { hour: '', day: '', month: '' };
+        await self.db
+          .insertInto('key_usage')
+          .values({ key_id: keyId, hour_bucket: first.hour, hour_count: 0, day_bucket: first.day, day_count: 0, month_bucket: first.month, month_count: 0 })
+          .onConflict((oc) => oc.column('key_id').doNothing())
+          .execute();
+        const row = await self.db
+          .selectFrom('key_usage')
+          .selectAll()
+          .where('key_id', '=', keyId)
+          .$if(self.dialect === 'postgres', (qb) => qb.forUpdate())
+          .executeTakeFirstOrThrow();
+        const usage = { hour: row.hour_bucket, hourCount: row.hour_count, day: row.day_bucket, dayCount: row.day_count, month: row.month_bucket, monthCount: row.month_count };
+        for (const request of requests) answers.set(request, countOne(usage, request));
+        await self.db
+          .updateTable('key_usage')
+          .set({ hour_bucket: usage.hour, hour_count: usage.hourCount, day_bucket: usage.day, day_count: usage.dayCount, month_bucket: usage.month, month_count: usage.monthCount })
+          .where('key_id', '=', keyId)
+          .execute();
       }
-      return answers;
+      return items.map((item) => answers.get(item) ?? null);
     });
   }
 }

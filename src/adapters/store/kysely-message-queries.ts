@@ -1,0 +1,125 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from './schema.js';
+import type { Dialect } from './migrations.js';
+import type { MessageRecord, ReportRow, SendRecord, StateCount } from '../../ports/message-store.js';
+
+export type Executor = Kysely<Database> | Transaction<Database>;
+
+/** The message store's reads: queries of messages, sends, reports and idempotency keys. */
+export class KyselyMessageQueries {
+  constructor(
+    protected readonly db: Executor,
+    protected readonly dialect: Dialect,
+  ) {}
+
+  async recipientsSince(accountId: number, since: number): Promise<number> {
+    // Counted from the sends, not the messages: a scheduled send's recipients are recorded
+    // (and count) at request time, before its messages are written out.
+    const row = await this.db
+      .selectFrom('sends')
+      .select((eb) => eb.fn.sum<number>('total_numbers').as('n'))
+      .where('account_id', '=', accountId)
+      .where('kind', '=', 'sms')
+      .where('created_at', '>', since)
+      .executeTakeFirst();
+    return Number(row?.n ?? 0);
+  }
+
+  async awaitingReports(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
+    const rows = await this.db
+      .selectFrom('message_parts as p')
+      .innerJoin('messages as m', 'm.id', 'p.message_id')
+      .select(['p.carrier_message_id', 'm.recipient'])
+      .where('m.carrier', '=', carrier)
+      .where('p.state', '=', 'sent')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ carrierMessageId: r.carrier_message_id, recipient: r.recipient }));
+  }
+
+  async findMessage(id: number, accountId: number): Promise<MessageRecord | null> {
+    const r = await this.db
+      .selectFrom('messages as m')
+      .innerJoin('sends as s', 's.id', 'm.send_id')
+      .select(['m.id', 'm.send_id', 'm.account_id', 'm.key_id', 'm.recipient', 'm.sms_count', 'm.operator', 'm.state', 'm.detail', 'm.created_at', 'm.submitted_at', 'm.done_at', 's.sender', 's.kind', 's.scheduled_at'])
+      .where('m.id', '=', id)
+      .where('m.account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!r) return null;
+    return {
+      id: Number(r.id),
+      sendId: Number(r.send_id),
+      accountId: r.account_id,
+      keyId: r.key_id,
+      recipient: r.recipient,
+      smsCount: r.sms_count,
+      operator: r.operator,
+      state: r.state,
+      detail: r.detail,
+      createdAt: Number(r.created_at),
+      submittedAt: r.submitted_at === null ? null : Number(r.submitted_at),
+      doneAt: r.done_at === null ? null : Number(r.done_at),
+      sender: r.sender,
+      sendKind: r.kind,
+      scheduled: r.scheduled_at !== null,
+    };
+  }
+
+  async findSend(id: number, accountId: number): Promise<SendRecord | null> {
+    const r = await this.db.selectFrom('sends').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    if (!r) return null;
+    return {
+      id: Number(r.id),
+      accountId: r.account_id,
+      expandedCount: r.expanded_count,
+      pending: r.pending_recipients !== null,
+      kind: r.kind,
+      sender: r.sender,
+      scheduledAt: r.scheduled_at === null ? null : Number(r.scheduled_at),
+      totalNumbers: r.total_numbers,
+      invalidNumbers: r.invalid_numbers,
+      blockedNumbers: r.blocked_numbers,
+      smsCost: r.sms_cost,
+      createdAt: Number(r.created_at),
+      updatedAt: Number(r.updated_at),
+    };
+  }
+
+  async sendCounters(sendId: number): Promise<StateCount[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .select((eb) => ['state', eb.fn.countAll<number>().as('n'), eb.fn.max('done_at').as('last_done'), eb.fn.max('submitted_at').as('last_submit')])
+      .where('send_id', '=', sendId)
+      .groupBy('state')
+      .execute();
+    return rows.map((r) => {
+      const times = [r.last_done, r.last_submit].filter((t): t is number => t !== null).map(Number);
+      return { state: r.state, count: Number(r.n), lastChange: times.length > 0 ? Math.max(...times) : null };
+    });
+  }
+
+  async sendMessages(sendId: number, offset: number, limit: number): Promise<ReportRow[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .select(['id', 'recipient', 'operator', 'state', 'created_at', 'submitted_at', 'done_at'])
+      .where('send_id', '=', sendId)
+      .orderBy('id')
+      .limit(limit)
+      .offset(offset)
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      recipient: r.recipient,
+      operator: r.operator,
+      state: r.state,
+      createdAt: Number(r.created_at),
+      submittedAt: r.submitted_at === null ? null : Number(r.submitted_at),
+      doneAt: r.done_at === null ? null : Number(r.done_at),
+    }));
+  }
+
+  async findIdempotent(accountId: number, key: string): Promise<{ requestHash: string; response: string; createdAt: number } | null> {
+    const r = await this.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('idem_key', '=', key).executeTakeFirst();
+    return r ? { requestHash: r.request_hash, response: r.response, createdAt: Number(r.created_at) } : null;
+  }
+}

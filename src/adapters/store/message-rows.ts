@@ -1,0 +1,69 @@
+import type { Insertable } from 'kysely';
+import type { MessagesTable, SendsTable } from './schema.js';
+import type { MessageDefaults, NewMessage, NewSend } from '../../ports/message-store.js';
+import type { CarrierReport } from '../../ports/carrier.js';
+
+/** Row builders shared by the message store's writes. */
+export interface SentItem {
+  messageId: number;
+  carrier: string;
+  carrierMessageIds: readonly string[];
+}
+
+export function toReport(r: { carrier_message_id: string; state: CarrierReport['status']; detail: string | null; done_at: number | null }): CarrierReport {
+  return { carrierMessageId: r.carrier_message_id, status: r.state, detail: r.detail ?? undefined, doneAt: r.done_at === null ? undefined : Number(r.done_at) };
+}
+
+export function sendRow(id: number, s: NewSend): Insertable<SendsTable> {
+  return {
+    id,
+    account_id: s.accountId,
+    key_id: s.keyId,
+    kind: s.kind,
+    sender: s.sender,
+    text: s.text,
+    lang: s.lang,
+    content_type: s.contentType,
+    scheduled_at: s.scheduledAt,
+    sandbox: s.sandbox ? 1 : 0,
+    total_numbers: s.totalNumbers,
+    invalid_numbers: s.invalidNumbers,
+    blocked_numbers: s.blockedNumbers,
+    sms_cost: s.smsCost,
+    pending_recipients: s.pendingRecipients,
+    expanded_count: 0,
+    expand_lease_until: null,
+    priority: s.priority,
+    created_at: s.createdAt,
+    updated_at: s.createdAt,
+  };
+}
+
+export function messageRow(send: MessageDefaults, id: number, m: NewMessage): Insertable<MessagesTable> {
+  const failed = m.failedDetail !== undefined;
+  return {
+    id,
+    send_id: send.id,
+    account_id: send.accountId,
+    key_id: send.keyId,
+    recipient: m.recipient,
+    text: m.text,
+    sms_count: m.smsCount,
+    operator: m.operator,
+    state: failed ? 'failed' : 'queued',
+    priority: send.priority,
+    due_at: send.dueAt,
+    lease_until: null,
+    attempts: 0,
+    carrier: null,
+    submitted_at: null,
+    done_at: failed ? send.createdAt : null,
+    detail: m.failedDetail ?? null,
+    sandbox: send.sandbox ? 1 : 0,
+    created_at: send.createdAt,
+  };
+}
+
+/** Rows per multi-row INSERT: well inside SQLite's and PostgreSQL's bound-parameter limits. */
+export const insertChunk = 1000;
+
