@@ -39,6 +39,36 @@ export function kannelFigures(name: string, run: KannelRun): Figure[] {
   ];
 }
 
+/**
+ * For context: the same hey load on a server with `--worker false`, which accepts and
+ * commits but dispatches nothing, so it shows what the accept path alone costs.
+ */
+async function acceptOnly(options: BenchOptions): Promise<Figure[]> {
+  const store = await sqliteStore();
+  try {
+    const key = await provisionSender(store, 10 * options.messages + 10_000);
+    const server = await startHaberci(store, 0, ['--worker', 'false']);
+    try {
+      const url = `${server.url}/sms/send`;
+      const body = smsSendBody(key.apiKey);
+      await runHey({ url, requests: warmup, connections: 10, body });
+      await waitForQuiet(options.quietWaitSeconds);
+      progress(`accept only (--worker false): ${options.messages} requests over ${options.connections} connections`);
+      const cpu0 = server.cpuSeconds();
+      const hey = await runHey({ url, requests: options.messages, connections: options.connections, body });
+      const cpu1 = server.cpuSeconds();
+      const micros = cpu0 !== null && cpu1 !== null ? ((cpu1 - cpu0) * 1e6) / options.messages : null;
+      return [
+        figure(bench, 'haberci --worker false (nothing dispatched)', 'HTTP accept (hey)', hey.requestsPerSecond, 'req/s', `p50 ${hey.latencyP50Ms.toFixed(1)} ms, p99 ${hey.latencyP99Ms.toFixed(1)} ms; statuses ${JSON.stringify(hey.statuses)}; server CPU ${micros?.toFixed(0) ?? '-'} µs a request`),
+      ];
+    } finally {
+      await server.stop();
+    }
+  } finally {
+    await store.dispose();
+  }
+}
+
 export async function benchSmsSend(options: BenchOptions): Promise<BenchOutput> {
   const n = options.messages;
   const c = options.connections;
@@ -103,6 +133,8 @@ export async function benchSmsSend(options: BenchOptions): Promise<BenchOutput> 
   } finally {
     await store.dispose();
   }
+
+  figures.push(...(await acceptOnly(options)));
 
   const missing = kannelMissing();
   if (!options.kannel || missing !== null) {
