@@ -19,7 +19,7 @@ import { figure, judged } from './lib/bench.js';
 import { provisionSender, sqliteStore, startHaberci } from './lib/haberci.js';
 import type { BenchStore, SendingKey } from './lib/haberci.js';
 import { loadSmsSend, postJson, smsSendBody } from './lib/haberci-load.js';
-import { waitForQuiet } from './lib/machine.js';
+import { settle } from './lib/machine.js';
 import { residentMb, watchPeakRss } from './lib/memory.js';
 import { pollUntil } from './lib/processes.js';
 import type { ServerProcess } from './lib/server-process.js';
@@ -95,7 +95,7 @@ async function sendsAndMemory(options: BenchOptions, figures: Figure[], faults: 
       const timings: SendTiming[] = [];
       for (let i = 0; i < sends; i++) {
         await pollUntil(() => (reader.final() === Object.values(reader.statesOf()).reduce((a, b) => a + b, 0) ? true : null), 200, 120_000);
-        await waitForQuiet(options.quietWaitSeconds);
+        await settle(options.quietWaitSeconds);
         progress(`send ${i + 1} of ${sends}: ${recipients} numbers`);
         const t = await timedGroupSend(server, reader, key, numbers(i * 100_000));
         timings.push(t);
@@ -127,11 +127,11 @@ async function interference(options: BenchOptions, server: ServerProcess, reader
   const load = { connections: 5, seconds: 10, rate: 200 };
   const body = smsSendBody(key.apiKey);
   await pollUntil(() => (reader.final() === Object.values(reader.statesOf()).reduce((a, b) => a + b, 0) ? true : null), 200, 120_000);
-  await waitForQuiet(options.quietWaitSeconds);
+  await settle(options.quietWaitSeconds);
   progress('single /sms/send, 5 connections, 200 req/s, 10 s, nothing else running');
   const alone = await loadSmsSend(server, body, load);
   await pollUntil(() => (reader.final() === Object.values(reader.statesOf()).reduce((a, b) => a + b, 0) ? true : null), 200, 120_000);
-  await waitForQuiet(options.quietWaitSeconds);
+  await settle(options.quietWaitSeconds);
   progress('the same while a 50,000-number /group/send dispatches');
   const answer = await postJson(`${server.url}/group/send`, groupSendBody(key.apiKey, numbers(700_000)));
   const sendId = Number(answer.json.rapor_id);
@@ -166,7 +166,7 @@ async function reportPage(options: BenchOptions, figures: Figure[], faults: stri
       const sendId = Number(answer.json.rapor_id);
       await pollUntil(() => (reader.final(sendId) >= recipients ? true : null), 200, 600_000);
       const total = Object.values(reader.statesOf()).reduce((a, b) => a + b, 0);
-      await waitForQuiet(options.quietWaitSeconds);
+      await settle(options.quietWaitSeconds);
       const body = JSON.stringify({ api_key: key.apiKey, raporid: sendId, page: 100 });
       const url = `${server.url}/reports/detailed`;
       for (let i = 0; i < 10; i++) await postJson(url, body);

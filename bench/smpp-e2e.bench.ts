@@ -20,7 +20,7 @@ import { provisionSender, sqliteStore, startHaberci } from './lib/haberci.js';
 import { smsSendBody } from './lib/haberci-load.js';
 import { runHey } from './lib/hey.js';
 import { kannelMissing, runKannel, sharedSimulatorScript } from './lib/kannel.js';
-import { waitForQuiet } from './lib/machine.js';
+import { settle } from './lib/machine.js';
 import { pollUntil } from './lib/processes.js';
 import { freePort, repoRoot, startServer } from './lib/server-process.js';
 import type { ServerProcess } from './lib/server-process.js';
@@ -67,6 +67,8 @@ export interface EndToEnd {
   receiptsStoredPerSecond: number | null;
   callbacksPerSecond: number | null;
   callbackSeconds: number | null;
+  /** Load start to the last submit_sm at the simulator. */
+  lastSubmitSeconds: number | null;
   serverCpuSeconds: number | null;
   notes: string;
   faults: string[];
@@ -108,7 +110,7 @@ async function measureOnce(options: BenchOptions, delayMs: [number, number]): Pr
           await runHey({ url, requests: warmup, connections: 10, body });
           await pollUntil(async () => ((await delivered()) >= warmup ? true : null), 100, 120_000);
           await fetch(`${statsUrl}/reset`);
-          await waitForQuiet(options.quietWaitSeconds);
+          await settle(options.quietWaitSeconds);
 
           progress(`hey: ${n} requests over ${options.connections} connections`);
           const cpu0 = server.cpuSeconds();
@@ -132,6 +134,7 @@ async function measureOnce(options: BenchOptions, delayMs: [number, number]): Pr
             receiptsStoredPerSecond: rate(smsc.lastDlrRespMs),
             callbacksPerSecond: rate(rx.lastDeliveredMs),
             callbackSeconds: rx.lastDeliveredMs > hey.startedAt ? (rx.lastDeliveredMs - hey.startedAt) / 1000 : null,
+            lastSubmitSeconds: smsc.lastSubmitMs > hey.startedAt ? (smsc.lastSubmitMs - hey.startedAt) / 1000 : null,
             serverCpuSeconds: cpu0 !== null && cpu1 !== null ? cpu1 - cpu0 : null,
             notes: `${smsc.submits} submit_sm, ${smsc.dlrResps} receipts acknowledged (after storing), receiver: ${JSON.stringify(rx.byType)}, ${rx.duplicates} duplicates; store ${JSON.stringify(states)}`,
             faults,
@@ -147,9 +150,20 @@ async function measureOnce(options: BenchOptions, delayMs: [number, number]): Pr
   );
 }
 
+/**
+ * The last callback cannot come before the last submit plus the simulator's longest receipt
+ * delay: the seconds past that floor are what the gateway itself added at the end, whatever
+ * the delay. Computed the same way for Kannel from run.sh's rates.
+ */
+export function pastFloor(callbackSeconds: number | null, lastSubmitSeconds: number | null, maxDelayMs: number): number | null {
+  return callbackSeconds === null || lastSubmitSeconds === null ? null : callbackSeconds - (lastSubmitSeconds + maxDelayMs / 1000);
+}
+
 function oursFigures(r: EndToEnd): Figure[] {
   const scenario = `haberci, receipts ${r.delayMs[0]}-${r.delayMs[1]} ms`;
+  const past = pastFloor(r.callbackSeconds, r.lastSubmitSeconds, r.delayMs[1]);
   return [
+    figure(bench, scenario, 'last callback past the delay floor', past, 's', `last callback at ${r.callbackSeconds?.toFixed(2) ?? '-'} s, last submit_sm at ${r.lastSubmitSeconds?.toFixed(2) ?? '-'} s + ${r.delayMs[1] / 1000} s longest receipt delay`),
     figure(bench, scenario, 'HTTP accept (hey)', r.acceptPerSecond, 'req/s', `p99 ${r.acceptP99Ms.toFixed(1)} ms`),
     figure(bench, scenario, 'submit_sm e2e', r.submitPerSecond, 'msg/s', 'load start to last submit_sm at the simulator'),
     figure(bench, scenario, 'receipts stored e2e', r.receiptsStoredPerSecond, 'msg/s', 'load start to last deliver_sm_resp (sent after the report is stored)'),
@@ -190,6 +204,8 @@ export async function benchSmppEndToEnd(options: BenchOptions): Promise<BenchOut
     figures.push(figure(bench, `kannel w100-store, receipts ${lo}-${hi} ms`, 'submit_sm e2e', run.submitPerSecond, 'msg/s', ''));
     figures.push(figure(bench, `kannel w100-store, receipts ${lo}-${hi} ms`, 'DLR acked e2e', run.dlrPerSecond, 'msg/s', ''));
     figures.push(figure(bench, `kannel w100-store, receipts ${lo}-${hi} ms`, 'dlr-url callbacks e2e', run.callbackPerSecond, 'msg/s', `${run.callbacks} callbacks; CPU s bearerbox ${run.cpuSeconds.bearerbox}, smsbox ${run.cpuSeconds.smsbox}`));
+    const seconds = (rate: number | null): number | null => (rate === null || rate <= 0 ? null : run.requests / rate);
+    figures.push(figure(bench, `kannel w100-store, receipts ${lo}-${hi} ms`, 'last callback past the delay floor', pastFloor(seconds(run.callbackPerSecond), seconds(run.submitPerSecond), hi), 's', 'from run.sh: N / rate gives the time of the last submit and of the last callback'));
     const ours = lo === 0 ? prompt : late;
     if (run.callbackPerSecond !== null && ours.callbacksPerSecond !== null) {
       const f = figure(bench, `haberci vs kannel w100-store, receipts ${lo}-${hi} ms`, 'callbacks e2e ratio', ours.callbacksPerSecond / run.callbackPerSecond, 'x', `${Math.round(ours.callbacksPerSecond)} / ${run.callbackPerSecond} msg/s`);

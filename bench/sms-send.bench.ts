@@ -14,7 +14,7 @@ import { loadSmsSend, smsSendBody } from './lib/haberci-load.js';
 import { runHey } from './lib/hey.js';
 import { kannelMissing, runKannel } from './lib/kannel.js';
 import type { KannelRun } from './lib/kannel.js';
-import { busyPercent, cpuTotals, waitForQuiet } from './lib/machine.js';
+import { busyPercent, cpuTotals, settle } from './lib/machine.js';
 import { pollUntil } from './lib/processes.js';
 import { StoreReader } from './lib/store-reader.js';
 
@@ -52,7 +52,7 @@ async function acceptOnly(options: BenchOptions): Promise<Figure[]> {
       const url = `${server.url}/sms/send`;
       const body = smsSendBody(key.apiKey);
       await runHey({ url, requests: warmup, connections: 10, body });
-      await waitForQuiet(options.quietWaitSeconds);
+      await settle(options.quietWaitSeconds);
       progress(`accept only (--worker false): ${options.messages} requests over ${options.connections} connections`);
       const cpu0 = server.cpuSeconds();
       const hey = await runHey({ url, requests: options.messages, connections: options.connections, body });
@@ -88,7 +88,7 @@ export async function benchSmsSend(options: BenchOptions): Promise<BenchOutput> 
       progress(`warm-up: ${warmup} requests over 10 connections, then every one delivered`);
       await runHey({ url, requests: warmup, connections: 10, body });
       await pollUntil(() => (reader.final() >= warmup ? true : null), 100, 60_000);
-      await waitForQuiet(options.quietWaitSeconds);
+      await settle(options.quietWaitSeconds);
 
       progress(`hey: ${n} requests over ${c} connections`);
       const cpu0 = server.cpuSeconds();
@@ -115,7 +115,7 @@ export async function benchSmsSend(options: BenchOptions): Promise<BenchOutput> 
       if (total !== warmup + n) faults.push(`${bench}: the store holds ${total} messages, expected ${warmup + n}`);
 
       await pollUntil(() => (reader.final() >= warmup + n ? true : null), 100, 60_000);
-      await waitForQuiet(options.quietWaitSeconds);
+      await settle(options.quietWaitSeconds);
       progress(`autocannon: ${n} requests over ${c} connections, every sms_id checked in the store`);
       const counted = await loadSmsSend(server, body, { connections: c, amount: n });
       const distinct = new Set(counted.smsIds).size;

@@ -29,7 +29,7 @@ import { WebhookWorker } from '../src/jobs/webhook-worker.js';
 import type { BenchOptions, BenchOutput, Figure } from './lib/bench.js';
 import { figure, judged } from './lib/bench.js';
 import { kannelMissing, runKannel } from './lib/kannel.js';
-import { waitForQuiet } from './lib/machine.js';
+import { settle } from './lib/machine.js';
 import { benchDatabaseUrl } from './lib/settings.js';
 
 export interface WebhookDeliveryBenchOptions {
@@ -194,7 +194,7 @@ export async function benchWebhooks(options: BenchOptions): Promise<BenchOutput>
   const databases: (string | undefined)[] = [undefined];
   if (benchDatabaseUrl() !== '') databases.push(benchDatabaseUrl());
   for (const database of databases) {
-    await waitForQuiet(options.quietWaitSeconds);
+    await settle(options.quietWaitSeconds);
     process.stderr.write(`[webhooks] ${database === undefined ? 'sqlite' : 'postgres'}: ${options.messages} events, ${serverConcurrency} in flight\n`);
     const f = await benchWebhookDelivery({ events: options.messages, concurrency: serverConcurrency, database });
     figures.push(

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { cp, mkdir, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
-import { waitForQuiet } from './machine.js';
+import { settle } from './machine.js';
 import { runCommand } from './processes.js';
 import { repoRoot } from './server-process.js';
 import { kannelAnchorDir } from './settings.js';
@@ -121,7 +121,7 @@ async function runOnce(settings: KannelSettings, quietWaitSeconds: number): Prom
     SIM_DLR_MIN_MS: String(settings.dlrMinMs ?? 0),
     SIM_DLR_MAX_MS: String(settings.dlrMaxMs ?? 50),
   };
-  await waitForQuiet(quietWaitSeconds);
+  await settle(quietWaitSeconds);
   process.stderr.write(`  kannel ${settings.profile} (DLR ${env.DLR}, delay ${env.SIM_DLR_MIN_MS}-${env.SIM_DLR_MAX_MS} ms, N=${env.N}, C=${env.C})\n`);
   const { code, stdout, stderr } = await runCommand(join(scratch, 'kannel', 'run.sh'), [settings.profile], { cwd: join(scratch, 'kannel'), env, timeoutMs: 900_000 });
   const lines = existsSync(csv) ? (await readFile(csv, 'utf8')).trim().split('\n') : [];

@@ -91,6 +91,14 @@ export async function waitForQuiet(maxSeconds: number): Promise<number | null> {
   }
 }
 
+/** `waitForQuiet`, saying on stderr when it had to wait (and how busy the machine was). */
+export async function settle(maxSeconds: number): Promise<void> {
+  const started = Date.now();
+  const busy = await waitForQuiet(maxSeconds);
+  const waited = Math.round((Date.now() - started) / 1000);
+  if (waited > 2) process.stderr.write(`  waited ${waited} s for a quiet machine (last second: ${busy === null ? '?' : Math.round(busy)}% CPU busy)\n`);
+}
+
 export interface MachineInfo {
   cpu: string;
   cores: number;
