@@ -77,7 +77,8 @@ export class Dispatcher implements CarrierListener {
     readonly wake: WakeSignal = new WakeSignal(),
     private readonly inbound: (message: InboundSms) => Promise<unknown> = async () => undefined,
   ) {
-    this.expander = new SendExpander(store, clock, 5000, options.leaseMs);
+    // Chunks of 1,000 keep each write short, so sends accepted meanwhile are not held up behind it.
+    this.expander = new SendExpander(store, clock, 1000, options.leaseMs);
   }
 
   async start(): Promise<void> {
