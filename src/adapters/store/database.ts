@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { setTimeout as delay } from 'node:timers/promises';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import type { SqliteDatabase, SqliteStatement } from 'kysely';
+import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
+import type { DatabaseConnection, Driver, SqliteDatabase, SqliteDialectConfig, SqliteStatement } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
 import type { Dialect } from './migrations.js';
@@ -80,6 +80,28 @@ function withStatementCache(sqlite: BetterSqlite3.Database, onKeyWrite: () => vo
   };
 }
 
+/**
+ * Transactions take SQLite's write lock when they begin (BEGIN IMMEDIATE). With a plain
+ * BEGIN, a transaction that reads before it writes (a send batch reads balances, then
+ * charges) fails with SQLITE_BUSY when another process (the admin CLI, a second server)
+ * commits in between; taken up front, the lock is waited for (busy_timeout) instead.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.settings);
+  }
+}
+
 export function openDb(location: StoreLocation): Db {
   if (location.dialect === 'sqlite') {
     const sqlite = new BetterSqlite3(location.file);
@@ -90,7 +112,7 @@ export function openDb(location: StoreLocation): Db {
     sqlite.pragma('busy_timeout = 5000');
     sqlite.pragma('foreign_keys = ON');
     let localKeyWrites = 0;
-    const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite, () => (localKeyWrites += 1)) }) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, () => (localKeyWrites += 1)) }) });
     return {
       db,
       dialect: 'sqlite',
