@@ -1,3 +1,4 @@
+import type { Measurement } from './load.js';
 /** What every benchmark is and returns; `run.ts` keeps the list of them. */
 
 export interface BenchOptions {
@@ -17,36 +18,13 @@ export interface BenchOptions {
 export const defaultBenchOptions: BenchOptions = { durationSeconds: 10, warmupSeconds: 2, connections: 50, quietWaitSeconds: 120, messages: 20_000, kannel: true };
 
 /** One measured case: one server, one request, one load. */
-export interface BenchResult {
+export interface BenchResult extends Measurement {
   bench: string;
   /** The store behind the server: none for a bare route. */
   store: 'none' | 'sqlite' | 'postgres';
   /** A short name of the case, unique within a bench and store. */
   scenario: string;
   description: string;
-  /** Mean of the per-second request counts. */
-  requestsPerSecond: number;
-  latencyP50Ms: number;
-  latencyP99Ms: number;
-  totalRequests: number;
-  non2xx: number;
-  /** Connection errors and timeouts. */
-  errors: number;
-  /** Answers whose body was not the expected one. */
-  mismatches: number;
-  /** Server process CPU over the measured run, 100 = one core; null where /proc is missing. */
-  serverCpuPercent: number | null;
-  /** Server CPU time per answered request, microseconds. */
-  serverCpuMicrosPerRequest: number | null;
-  /** The load generator's own CPU, 100 = one core: near 100 means it, not the server, was the limit. */
-  loaderCpuPercent: number;
-  /** PostgreSQL processes' CPU, 100 = one core: the store's share of the machine. */
-  databaseCpuPercent: number | null;
-  /**
-   * CPU used by everything else on the machine during the measured run, 100 = one core.
-   * Above a few percent the figure is disturbed and should be taken again.
-   */
-  otherCpuPercent: number | null;
   /** Against the bench's baseline case, when it has one. */
   ratioToBaseline: number | null;
   /** The least acceptable ratio to the baseline, when the case has a target. */

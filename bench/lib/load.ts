@@ -14,18 +14,27 @@ export interface JsonRequest {
 /** The database server shares the machine; its CPU is part of the system under test. */
 const databaseProcess = 'postgres';
 
+/** The figures of one measured load. */
 export interface Measurement {
+  /** Mean of the per-second request counts. */
   requestsPerSecond: number;
   latencyP50Ms: number;
   latencyP99Ms: number;
   totalRequests: number;
   non2xx: number;
+  /** Connection errors and timeouts. */
   errors: number;
+  /** Answers whose body was not the expected one. */
   mismatches: number;
+  /** Server process CPU over the measured run, 100 = one core; null where /proc is missing. */
   serverCpuPercent: number | null;
+  /** Server CPU time per answered request, microseconds. */
   serverCpuMicrosPerRequest: number | null;
+  /** The load generator's own CPU, 100 = one core: near 100 means it, not the server, was the limit. */
   loaderCpuPercent: number;
+  /** PostgreSQL processes' CPU, 100 = one core: the store's share of the machine. */
   databaseCpuPercent: number | null;
+  /** CPU used by everything else during the measured run, 100 = one core; above a few percent the figure is disturbed. */
   otherCpuPercent: number | null;
 }
 
