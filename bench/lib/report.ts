@@ -50,7 +50,7 @@ export function markdownTable(results: readonly BenchResult[]): string {
   return [line(head), line(head.map(() => '---')), ...rows.map(line)].join('\n');
 }
 
-/** Faults that make a figure meaningless: any non-2xx answer, error or wrong body. */
+/** Faults that make a figure meaningless: a non-2xx answer, an error or a wrong body. */
 export function faults(results: readonly BenchResult[]): string[] {
   return results
     .filter((r) => r.non2xx > 0 || r.errors > 0 || r.mismatches > 0)

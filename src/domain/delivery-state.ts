@@ -32,7 +32,7 @@ export function isFinal(state: DeliveryState): state is FinalState {
 
 /**
  * The state of a multi-part message from its parts: delivered only when every part is;
- * failed as soon as any part failed; expired when every part is final and one expired;
+ * failed as soon as one part failed; expired when every part is final and one expired;
  * otherwise not final yet (null).
  */
 export function combineParts(parts: readonly PartState[]): FinalState | null {

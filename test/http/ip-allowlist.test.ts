@@ -44,7 +44,7 @@ describe('IP allowlist', () => {
     assert.equal(await codeFrom(h, p.apiKey, '198.51.99.255'), 'TS-1066');
   });
 
-  it('several entries: any one of them allows', async () => {
+  it('several entries: one matching entry is enough', async () => {
     const p = await h.provision({ key: { ipAllow: ['192.0.2.1', '10.0.0.0/8', '2001:db8::/32'] } });
     assert.equal(await codeFrom(h, p.apiKey, '192.0.2.1'), 'TS-1040');
     assert.equal(await codeFrom(h, p.apiKey, '10.200.3.4'), 'TS-1040');

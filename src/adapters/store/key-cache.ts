@@ -2,7 +2,7 @@ import type { KeyWithAccount } from '../../ports/store.js';
 
 /**
  * Key lookups (a key with its account) remembered between requests on SQLite, where the
- * store can say exactly when they may have changed: any write of this process to accounts
+ * store can say exactly when they may have changed. Every write of this process to accounts
  * or keys empties the cache at once, and any commit of another connection (the admin CLI,
  * another process) empties it at the next turn of the event loop, when `data_version` is
  * read again. Unknown keys are never remembered, so guessing cannot fill it.
