@@ -157,8 +157,7 @@ export interface MessageStore {
   claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]>;
   /** Returns messages whose lease ran out (a worker died mid-submit) to the queue. */
   requeueExpiredLeases(now: number): Promise<number>;
-  markSent(messageId: number, carrier: string, carrierMessageIds: readonly string[], now: number): Promise<Transition[]>;
-  /** markSent for many messages in one transaction; one list of transitions per item. */
+  /** Records accepted submits (and their parts) in one transaction; one list of transitions per item. */
   markSentMany(items: readonly { messageId: number; carrier: string; carrierMessageIds: readonly string[] }[], now: number): Promise<Transition[][]>;
   markRetry(messageId: number, dueAt: number, detail: string): Promise<void>;
   markFailed(messageId: number, detail: string, now: number): Promise<Transition | null>;

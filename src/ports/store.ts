@@ -98,8 +98,6 @@ export interface AccountStore {
    * does not cover its total: callers decide against balances they read under lock.
    */
   applyCharges(charges: readonly ChargeEntry[], now: number): Promise<void>;
-  /** Takes `amount` through the ledger if the balance covers it; call inside the paying transaction. */
-  charge(id: number, bucket: BalanceBucket, amount: number, reason: string, reference: string, now: number): Promise<boolean>;
 }
 
 export interface SenderIdStore {

@@ -163,10 +163,6 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
     return Number(result.numUpdatedRows);
   }
 
-  async markSent(messageId: number, carrier: string, carrierMessageIds: readonly string[], now: number): Promise<Transition[]> {
-    return (await this.markSentMany([{ messageId, carrier, carrierMessageIds }], now))[0] ?? [];
-  }
-
   async markSentMany(items: readonly SentItem[], now: number): Promise<Transition[][]> {
     if (items.length === 0) return [];
     return this.inTransaction(async (self) => {

@@ -386,21 +386,6 @@ export class KyselyStore implements Store {
     for (let i = 0; i < rows.length; i += 1000) await this.db.insertInto('ledger').values(rows.slice(i, i + 1000)).execute();
   }
 
-  async charge(id: number, bucket: BalanceBucket, amount: number, reason: string, reference: string, now: number): Promise<boolean> {
-    const column = bucket === 'main' ? 'balance_main' : 'balance_international';
-    const updated = await this.db
-      .updateTable('accounts')
-      .set({ [column]: sql`${sql.ref(column)} - ${amount}` })
-      .where('id', '=', id)
-      .where(sql.ref(column), '>=', amount)
-      .returning([column])
-      .executeTakeFirst();
-    if (!updated) return false;
-    const balanceAfter = Number((updated as Record<string, unknown>)[column]);
-    await this.db.insertInto('ledger').values({ account_id: id, bucket, delta: -amount, balance_after: balanceAfter, reason, reference, created_at: now }).execute();
-    return true;
-  }
-
   async updateKey(id: number, patch: KeyPatch, now: number): Promise<ApiKey | null> {
     const values = keyColumns(patch);
     if (Object.keys(values).length > 0) {
