@@ -5,15 +5,15 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from './schema.js';
 import type { Transition } from '../../ports/message-store.js';
 import type { AttemptResult, WebhookTarget } from '../../ports/event-store.js';
 import { webhookStatus } from '../../domain/delivery-state.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
 import type { WebhookEventType } from '../../domain/webhook.js';
 
-export type Executor = Kysely<Database> | Transaction<Database>;
+import type { Executor } from './executor.js';
+
+export type { Executor };
 
 /** Rows per multi-row statement: well inside both dialects' bound-parameter limits. */
 export const rowChunk = 500;

@@ -1,9 +1,10 @@
-import type { Kysely, Selectable, Transaction } from 'kysely';
-import type { ContactGroupsTable, Database } from './schema.js';
+import type { Executor } from './executor.js';
+import { withTransaction } from './executor.js';
+import type { Selectable } from 'kysely';
+import type { ContactGroupsTable } from './schema.js';
 import type { Dialect } from './migrations.js';
 import type { BlockedNumber, DirectoryStore, Group } from '../../ports/directory-store.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 /** Rows per multi-row INSERT: well inside SQLite's and PostgreSQL's bound-parameter limits. */
 const insertChunk = 1000;
@@ -25,8 +26,7 @@ export class KyselyDirectoryStore implements DirectoryStore {
   ) {}
 
   private inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return work(this.db);
-    return (this.db as Kysely<Database>).transaction().execute((trx) => work(trx));
+    return withTransaction(this.db, work);
   }
 
   async createGroup(accountId: number, name: string, now: number): Promise<Group | 'duplicate'> {

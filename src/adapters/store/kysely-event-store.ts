@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, Kysely, Selectable } from 'kysely';
+import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
 import type { Dialect } from './migrations.js';
 import type { Transition } from '../../ports/message-store.js';
@@ -6,7 +6,8 @@ import type { AttemptLog, AttemptResult, ClaimedEvent, EventRecord, EventStore, 
 import type { WebhookEventType, WebhookStatus } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
 import { applyOutcomes, newEventId, recordTransitionEvents, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
-import type { Executor } from './event-outbox.js';
+import type { Executor } from './executor.js';
+import { withTransaction } from './executor.js';
 
 type EventRow = Selectable<WebhookEventsTable>;
 
@@ -50,8 +51,7 @@ export class KyselyEventStore implements EventStore {
   ) {}
 
   private inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return work(this.db);
-    return (this.db as Kysely<Database>).transaction().execute((trx) => work(trx));
+    return withTransaction(this.db, work);
   }
 
   async createPending(event: NewEvent, now: number): Promise<void> {

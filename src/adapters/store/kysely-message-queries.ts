@@ -1,9 +1,9 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database } from './schema.js';
 import type { Dialect } from './migrations.js';
 import type { MessageRecord, ReportRow, SendRecord, StateCount } from '../../ports/message-store.js';
 
-export type Executor = Kysely<Database> | Transaction<Database>;
+import type { Executor } from './executor.js';
+
+export type { Executor };
 
 /** The message store's reads: queries of messages, sends, reports and idempotency keys. */
 export class KyselyMessageQueries {

@@ -1,6 +1,5 @@
+import { withTransaction } from './executor.js';
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
-import type { Database } from './schema.js';
 import type { ClaimedMessage, DueExpansion, MessageDefaults, MessageStore, NewMessage, NewSend, Transition } from '../../ports/message-store.js';
 import type { CarrierReport, SmsLang } from '../../ports/carrier.js';
 import { combineParts, isFinal } from '../../domain/delivery-state.js';
@@ -13,8 +12,7 @@ import type { SentItem } from './message-rows.js';
 /** The message store: the reads of KyselyMessageQueries and every write of the pipeline. */
 export class KyselyMessageStore extends KyselyMessageQueries implements MessageStore {
   private inTransaction<T>(work: (store: KyselyMessageStore) => Promise<T>): Promise<T> {
-    if (this.db.isTransaction) return work(this);
-    return (this.db as Kysely<Database>).transaction().execute((trx) => work(new KyselyMessageStore(trx, this.dialect)));
+    return withTransaction(this.db, (trx) => work(trx === this.db ? this : new KyselyMessageStore(trx, this.dialect)));
   }
 
   async allocateIds(count: number): Promise<number[]> {

@@ -1,5 +1,6 @@
+import type { Executor } from './executor.js';
 import { sql } from 'kysely';
-import type { Kysely, Selectable, Transaction, Updateable } from 'kysely';
+import type { Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, AccountsTable, ApiKeysTable, SenderIdsTable } from './schema.js';
 import type { Db, Dialect } from './database.js';
 import { KyselyMessageStore } from './kysely-message-store.js';
@@ -13,7 +14,6 @@ import { KyselyInboundStore } from './kysely-inbound-store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
 import type { StoredKeyState } from '../../domain/api-key.js';
 
-type Executor = Kysely<Database> | Transaction<Database>;
 
 function parseList(text: string): string[] {
   const value: unknown = JSON.parse(text);
