@@ -73,7 +73,7 @@ export const optionSpecs = {
     default: 60_000,
     parse: integer(1000, 3_600_000),
   },
-  worker: { flag: 'worker', description: 'run the delivery workers (dispatcher and webhook delivery) in this process', default: true, parse: bool },
+  worker: { flag: 'worker', description: 'run the delivery workers (dispatcher, carriers, webhook delivery) in a thread of this process', default: true, parse: bool },
   webhookAllowPrivate: {
     flag: 'webhook-allow-private',
     description: 'allow webhook URLs on loopback, private and other reserved addresses (on-premise receivers, tests)',

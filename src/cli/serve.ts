@@ -1,8 +1,8 @@
 import type { Config } from '../config.js';
-import { createHttp, createLogger, openRuntime, startDelivery, startWebhooks, storeLocation } from '../main.js';
+import { createHttp, createLogger, openRuntime, storeLocation } from '../main.js';
 import type { Runtime } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
-import type { Dispatcher } from '../jobs/dispatcher.js';
+import { DeliveryThread } from '../delivery-thread.js';
 
 /** On first start with an empty store: a demo account, sender ID and sandbox key, shown once. */
 async function createDemo(runtime: Runtime, address: string): Promise<void> {
@@ -41,10 +41,18 @@ export async function serve(config: Config): Promise<void> {
   } catch (error) {
     throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
   }
-  // The worker starts first: a bad carrier configuration stops start-up before the port opens.
-  let dispatcher: Dispatcher | null = null;
+  // The delivery thread starts first: a bad carrier configuration stops start-up before the
+  // port opens. If it dies later, the process goes with it (as an error in the same thread
+  // would) so a supervisor restarts the whole service.
+  let delivery: DeliveryThread | null = null;
   try {
-    dispatcher = config.worker ? await startDelivery(runtime, config, logger) : null;
+    delivery = config.worker
+      ? await DeliveryThread.start(runtime, config, (error) => {
+          logger.fatal({ err: error }, 'the delivery thread failed');
+          logger.flush();
+          process.exit(1);
+        })
+      : null;
   } catch (error) {
     await runtime.close();
     throw new Error(`cannot start the delivery worker: ${error instanceof Error ? error.message : String(error)}`);
@@ -54,7 +62,7 @@ export async function serve(config: Config): Promise<void> {
   try {
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    await dispatcher?.stop();
+    await delivery?.stop();
     await runtime.close();
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${config.host}:${config.port}: the port is already in use`);
@@ -62,7 +70,6 @@ export async function serve(config: Config): Promise<void> {
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (config.demo) await createDemo(runtime, address);
-  const webhooks = config.worker ? startWebhooks(runtime, config, logger) : null;
   // The ready line is written whatever the log level: scripts wait for it.
   logger.child({}, { level: 'info' }).info({ address }, `haberci ready on ${address}`);
 
@@ -73,11 +80,9 @@ export async function serve(config: Config): Promise<void> {
     logger.info({ signal }, 'stopping: no new requests, finishing the ones in flight');
     // close() stops accepting connections and waits for in-flight requests to finish.
     await app.close();
-    // Submits in flight finish and their outcomes are stored before the store closes.
-    await dispatcher?.stop();
-    // After the dispatcher, whose last outcomes may have added events; attempts in flight
-    // finish and are recorded (what is not yet attempted stays pending in the store).
-    await webhooks?.stop();
+    // Submits and webhook attempts in flight finish and are recorded before the store
+    // closes (what is not yet attempted stays pending in the store).
+    await delivery?.stop();
     await runtime.close();
     logger.info('stopped');
     logger.flush();

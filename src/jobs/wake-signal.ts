@@ -2,8 +2,29 @@
 export class WakeSignal {
   private waiter: (() => void) | null = null;
   private pending = false;
+  private relay: (() => void) | null = null;
+
+  /**
+   * Hands every later notify to `target` instead (the worker lives in another thread), at
+   * most once per turn of the event loop: one message carries all the commits of a turn.
+   */
+  relayTo(target: () => void): void {
+    let queued = false;
+    this.relay = () => {
+      if (queued) return;
+      queued = true;
+      setImmediate(() => {
+        queued = false;
+        target();
+      });
+    };
+  }
 
   notify(): void {
+    if (this.relay) {
+      this.relay();
+      return;
+    }
     if (this.waiter) {
       const w = this.waiter;
       this.waiter = null;

@@ -399,5 +399,13 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
         assert.doesNotMatch(run.stdout, /ready/);
       }
     });
+
+    it('an --smpp-config the delivery thread cannot load stops start-up before the port opens', async () => {
+      const run = await runBin(['serve', '--port', '0', '--data', tempDir(), '--smpp-config', join(tempDir(), 'missing.json')]);
+      assert.notEqual(run.code, 0, run.stdout);
+      assert.match(run.stderr, /cannot start the delivery worker: .*missing\.json/);
+      assert.equal(run.stderr.trimEnd().split('\n').length, 1, run.stderr);
+      assert.doesNotMatch(run.stdout, /ready/);
+    });
   });
 });

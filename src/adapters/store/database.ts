@@ -2,9 +2,9 @@ import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { setTimeout as delay } from 'node:timers/promises';
-import { CompiledQuery, Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
-import type { DatabaseConnection, Driver, SqliteDatabase, SqliteDialectConfig, SqliteStatement } from 'kysely';
+import { setImmediate, setTimeout as delay } from 'node:timers/promises';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
+import type { Driver, SqliteDatabase, SqliteDialectConfig, SqliteStatement } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
 import type { Dialect } from './migrations.js';
@@ -80,25 +80,62 @@ function withStatementCache(sqlite: BetterSqlite3.Database, onKeyWrite: () => vo
   };
 }
 
+/** How long a statement or a transaction waits for SQLite's write lock before failing. */
+const busyTimeoutMs = 5000;
+
+function isBusy(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_BUSY';
+}
+
 /**
  * Transactions take SQLite's write lock when they begin (BEGIN IMMEDIATE). With a plain
  * BEGIN, a transaction that reads before it writes (a send batch reads balances, then
- * charges) fails with SQLITE_BUSY when another process (the admin CLI, a second server)
- * commits in between; taken up front, the lock is waited for (busy_timeout) instead.
+ * charges) fails with SQLITE_BUSY when another connection (the delivery thread, the admin
+ * CLI, a second server) commits in between; taken up front, the lock is waited for instead.
+ *
+ * The wait does not block the thread: SQLite's own busy handler sleeps (1, 2, 5, 10 ms...)
+ * with the event loop stopped, which would stall every HTTP request behind a lock the
+ * delivery thread holds for a fraction of a millisecond. So BEGIN IMMEDIATE is tried
+ * without a timeout, and while the lock is taken the event loop goes on (a turn at a time
+ * at first, then every millisecond) until it is free or busy_timeout has passed.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  constructor(
+    settings: SqliteDialectConfig,
+    private readonly sqlite: BetterSqlite3.Database,
+  ) {
+    super(settings);
+  }
+
+  override async beginTransaction(): Promise<void> {
+    const deadline = Date.now() + busyTimeoutMs;
+    this.sqlite.pragma('busy_timeout = 0');
+    try {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          this.sqlite.exec('begin immediate');
+          return;
+        } catch (error) {
+          if (!isBusy(error) || Date.now() >= deadline) throw error;
+        }
+        await (attempt < 100 ? setImmediate() : delay(1));
+      }
+    } finally {
+      this.sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+    }
   }
 }
 
 class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly sqlite: BetterSqlite3.Database,
+  ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings);
+    return new ImmediateSqliteDriver(this.settings, this.sqlite);
   }
 }
 
@@ -109,10 +146,10 @@ export function openDb(location: StoreLocation): Db {
     // second process wait for the write lock instead of failing at once.
     sqlite.pragma('journal_mode = WAL');
     sqlite.pragma('synchronous = NORMAL');
-    sqlite.pragma('busy_timeout = 5000');
+    sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
     sqlite.pragma('foreign_keys = ON');
     let localKeyWrites = 0;
-    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, () => (localKeyWrites += 1)) }) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, () => (localKeyWrites += 1)) }, sqlite) });
     return {
       db,
       dialect: 'sqlite',
