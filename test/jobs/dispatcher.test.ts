@@ -7,10 +7,11 @@ import type { Runtime } from '../../src/main.js';
 import { FixedClock, systemClock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { testDialects } from '../helpers/dialects.js';
+import { countingClaims } from '../helpers/counting-claims.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import type { StoreLocation } from '../../src/adapters/store/database.js';
 import type { KeySettings } from '../../src/ports/store.js';
-import type { ClaimedMessage, MessageStore, Transition } from '../../src/ports/message-store.js';
+import type { Transition } from '../../src/ports/message-store.js';
 import { sleep, waitUntil } from '../helpers/delivery.js';
 
 const silent = pino({ level: 'silent' });
@@ -29,24 +30,6 @@ async function queueMessages(runtime: Runtime, count: number, settings: Partial<
     messageIds.map((_, i) => ({ recipient: `9053212${String(i).padStart(5, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })),
   );
   return messageIds;
-}
-
-/** The store, with the size of every claim that found messages. */
-function countingClaims(store: MessageStore): { store: MessageStore; claims: number[] } {
-  const claims: number[] = [];
-  const claimDue = async (now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]> => {
-    const claimed = await store.claimDue(now, limit, leaseUntil);
-    if (claimed.length > 0) claims.push(claimed.length);
-    return claimed;
-  };
-  const proxy = new Proxy(store, {
-    get(target, property) {
-      if (property === 'claimDue') return claimDue;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { store: proxy, claims };
 }
 
 async function drain(dispatcher: Dispatcher): Promise<void> {

@@ -14,9 +14,10 @@ import { WebhookDelivery } from '../../src/services/webhook-delivery.js';
 import { WebhookAdmin } from '../../src/services/webhook-admin.js';
 import { WebhookWorker } from '../../src/jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from '../../src/jobs/webhook-worker.js';
-import type { ClaimedEvent, EventRecord, EventStore } from '../../src/ports/event-store.js';
+import type { EventRecord, EventStore } from '../../src/ports/event-store.js';
 import { sign } from '../../src/domain/webhook.js';
 import { testDialects } from '../helpers/dialects.js';
+import { countingClaims } from '../helpers/counting-claims.js';
 import { pendingEvents } from '../helpers/webhook-fixtures.js';
 import { answer, startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver, ReceiverHandler } from '../helpers/webhook-receiver.js';
@@ -44,24 +45,6 @@ interface RigOptions {
   worker?: Partial<WebhookWorkerOptions>;
   /** Wraps the store the worker uses. */
   store?: (store: EventStore) => EventStore;
-}
-
-/** The store, with the size of every claim that found events. */
-function countingClaims(store: EventStore): { store: EventStore; claims: number[] } {
-  const claims: number[] = [];
-  const claimDue = async (now: number, limit: number, leaseUntil: number): Promise<ClaimedEvent[]> => {
-    const claimed = await store.claimDue(now, limit, leaseUntil);
-    if (claimed.length > 0) claims.push(claimed.length);
-    return claimed;
-  };
-  const proxy = new Proxy(store, {
-    get(target, property) {
-      if (property === 'claimDue') return claimDue;
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  return { store: proxy, claims };
 }
 
 for (const dialect of testDialects()) {
