@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Carrier, CarrierListener, CarrierReport, InboundSms, SubmitOutcome } from '../ports/carrier.js';
 import type { Clock } from '../ports/clock.js';
@@ -15,6 +16,12 @@ export interface DispatcherOptions {
   leaseMs: number;
   /** Poll interval when the queue is empty (another process may add work). */
   idleMs: number;
+  /**
+   * After a claim that found fewer due messages than it asked for, how long to let more
+   * gather before claiming again (new sends do not cut it short): each claim transaction
+   * then carries more messages. The most it adds to a message's wait for its submit; 5 ms by default.
+   */
+  gatherMs: number;
   retryBaseMs: number;
   retryMaxMs: number;
   /** A message refused this many times in a row for passing reasons is failed. */
@@ -22,11 +29,15 @@ export interface DispatcherOptions {
   maintenanceMs: number;
 }
 
+/** Submit outcomes or reports written in one transaction at most. */
+const maxWriteBatch = 500;
+
 export const defaultDispatcherOptions: DispatcherOptions = {
   batchSize: 200,
   maxInFlight: 400,
   leaseMs: 60_000,
   idleMs: 200,
+  gatherMs: 5,
   retryBaseMs: 1_000,
   retryMaxMs: 60_000,
   maxAttempts: 500,
@@ -56,16 +67,22 @@ export class Dispatcher implements CarrierListener {
   private loop: Promise<void> | null = null;
   private inFlight = 0;
   private readonly settled = new WakeSignal();
+  /** Ends a gathering pause at once when the dispatcher stops. */
+  private readonly stopping = new WakeSignal();
   // Polling intervals are measured in elapsed time, not on the injected clock: the clock is
   // business time (due times, schedules) and may stand still in tests.
   private lastMaintenance = -Infinity;
   private lastExpansion = -Infinity;
   private readonly expander: SendExpander;
-  /** Submit outcomes and reports are written a batch per transaction. */
-  private readonly sent = new MicroBatcher((items: { messageId: number; carrier: string; carrierMessageIds: readonly string[] }[]) =>
-    this.store.markSentMany(items, this.clock.now()),
+  /**
+   * Submit outcomes and reports are written a batch per transaction, at most 500 items a
+   * batch: a longer transaction would keep HTTP requests waiting behind it.
+   */
+  private readonly sent = new MicroBatcher(
+    (items: { messageId: number; carrier: string; carrierMessageIds: readonly string[] }[]) => this.store.markSentMany(items, this.clock.now()),
+    maxWriteBatch,
   );
-  private readonly reports = new MicroBatcher((items: CarrierReport[]) => this.store.applyReports(items, this.clock.now()));
+  private readonly reports = new MicroBatcher((items: CarrierReport[]) => this.store.applyReports(items, this.clock.now()), maxWriteBatch);
 
   constructor(
     private readonly store: MessageStore,
@@ -73,7 +90,11 @@ export class Dispatcher implements CarrierListener {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly options: DispatcherOptions = defaultDispatcherOptions,
-    private readonly onTransitions: (t: Transition[]) => void = () => undefined,
+    /**
+     * Told of the state changes the dispatcher made; `events` is how many of them wrote a
+     * webhook event (the webhook worker has work only when it is above 0).
+     */
+    private readonly onTransitions: (t: Transition[], events: number) => void = () => undefined,
     readonly wake: WakeSignal = new WakeSignal(),
     private readonly inbound: (message: InboundSms) => Promise<unknown> = async () => undefined,
   ) {
@@ -91,6 +112,7 @@ export class Dispatcher implements CarrierListener {
   async stop(): Promise<void> {
     this.running = false;
     this.wake.notify();
+    this.stopping.notify();
     await this.loop;
     while (this.inFlight > 0) await this.settled.wait(50);
     const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
@@ -102,8 +124,12 @@ export class Dispatcher implements CarrierListener {
       try {
         if (performance.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
         const expanded = await this.expandIfDue();
-        const started = await this.fill();
+        const { started, asked } = await this.fill();
         if (started === 0 && expanded === 0) await this.wake.wait(this.options.idleMs);
+        else if (started > 0 && started < asked && expanded === 0) await this.stopping.wait(this.options.gatherMs);
+        // Store calls settle as microtasks: without this, claims and expansion chunks would
+        // follow each other with no HTTP request read in between.
+        else await yieldToEventLoop();
       } catch (error) {
         this.log.error({ err: error }, 'dispatcher: store error; retrying shortly');
         await this.wake.wait(this.options.idleMs * 5);
@@ -111,8 +137,8 @@ export class Dispatcher implements CarrierListener {
     }
   }
 
-  /** Claims up to the free window and starts submitting; returns how many were claimed. */
-  private async fill(): Promise<number> {
+  /** Claims up to the free window and starts submitting; returns how many were asked for and claimed. */
+  private async fill(): Promise<{ started: number; asked: number }> {
     while (this.inFlight >= this.options.maxInFlight) await this.settled.wait(1000);
     const room = Math.min(this.options.batchSize, this.options.maxInFlight - this.inFlight);
     const now = this.clock.now();
@@ -124,7 +150,7 @@ export class Dispatcher implements CarrierListener {
         this.settled.notify();
       });
     }
-    return claimed.length;
+    return { started: claimed.length, asked: room };
   }
 
   /**
@@ -154,7 +180,11 @@ export class Dispatcher implements CarrierListener {
     const requeued = await this.store.requeueExpiredLeases(this.clock.now());
     if (requeued > 0) this.log.warn({ requeued }, 'dispatcher: leases ran out; messages returned to the queue');
     const transitions = await this.store.retryUnmatchedReports(this.clock.now());
-    if (transitions.length > 0) this.onTransitions(transitions);
+    if (transitions.length > 0) this.announce(transitions);
+  }
+
+  private announce(transitions: Transition[]): void {
+    this.onTransitions(transitions, transitions.filter((t) => t.webhookEvent === true).length);
   }
 
   private async submit(m: ClaimedMessage): Promise<void> {
@@ -168,11 +198,11 @@ export class Dispatcher implements CarrierListener {
     const now = this.clock.now();
     try {
       if (outcome.kind === 'accepted') {
-        this.onTransitions(await this.sent.add({ messageId: m.id, carrier: carrier.name, carrierMessageIds: outcome.carrierMessageIds }));
+        this.announce(await this.sent.add({ messageId: m.id, carrier: carrier.name, carrierMessageIds: outcome.carrierMessageIds }));
       } else if (outcome.kind === 'rejected' || m.attempts >= this.options.maxAttempts) {
         const detail = outcome.kind === 'rejected' ? `Rejected by the operator: ${outcome.reason}` : `Not submitted after ${m.attempts} attempts: ${outcome.reason}`;
         const t = await this.store.markFailed(m.id, detail, now);
-        if (t) this.onTransitions([t]);
+        if (t) this.announce([t]);
       } else {
         await this.store.markRetry(m.id, now + retryDelay(m.attempts, this.options, outcome.afterMs), `Waiting to retry: ${outcome.reason}`);
       }
@@ -184,7 +214,7 @@ export class Dispatcher implements CarrierListener {
 
   async onReport(report: CarrierReport): Promise<void> {
     const t = await this.reports.add(report);
-    if (t && t !== 'unmatched') this.onTransitions([t]);
+    if (t && t !== 'unmatched') this.announce([t]);
   }
 
   /** Stored (and announced) before the carrier acknowledges it to the operator. */

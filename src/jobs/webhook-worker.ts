@@ -1,3 +1,4 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';
 import type { AttemptResult, ClaimedEvent, EventStore } from '../ports/event-store.js';
@@ -12,12 +13,21 @@ export interface WebhookWorkerOptions {
   batchSize: number;
   /** Poll interval when nothing is due (another process may add events). */
   idleMs: number;
+  /**
+   * After a claim that found fewer due events than it asked for, how long to let more
+   * gather before claiming again (new events do not cut it short): with receipts trickling
+   * in, each claim transaction then carries several events instead of two. The most it
+   * adds to an event's wait for its first attempt. Default 10 ms.
+   */
+  gatherMs?: number;
 }
 
 /** Longest wait for more free slots before claiming fewer events than a batch. */
-const gatherMs = 2;
+const slotGatherMs = 2;
 
-export const defaultWebhookWorkerOptions: WebhookWorkerOptions = { concurrency: 64, batchSize: 100, idleMs: 250 };
+const defaultGatherMs = 10;
+
+export const defaultWebhookWorkerOptions: WebhookWorkerOptions = { concurrency: 64, batchSize: 100, idleMs: 250, gatherMs: defaultGatherMs };
 
 /**
  * Delivers due webhook events from the store, the outbox: at least once, unordered, with
@@ -33,6 +43,8 @@ export class WebhookWorker {
   /** Attempts made whose outcome is not written yet: bounded, so a slow store slows claiming. */
   private unrecorded = 0;
   private readonly settled = new WakeSignal();
+  /** Ends a gathering pause at once when the worker stops. */
+  private readonly stopping = new WakeSignal();
   private readonly results = new MicroBatcher(async (items: AttemptResult[]) => {
     await this.store.recordAttempts(items, this.clock.now());
     return items.map(() => undefined);
@@ -57,6 +69,7 @@ export class WebhookWorker {
   async stop(): Promise<void> {
     this.running = false;
     this.wake.notify();
+    this.stopping.notify();
     await this.loop;
     while (this.inFlight > 0 || this.unrecorded > 0) await this.settled.wait(50);
   }
@@ -64,8 +77,10 @@ export class WebhookWorker {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        const started = await this.fill();
+        const { started, asked } = await this.fill();
         if (started === 0) await this.wake.wait(this.options.idleMs);
+        else if (started < asked) await this.stopping.wait(this.options.gatherMs ?? defaultGatherMs);
+        else await yieldToEventLoop();
       } catch (error) {
         this.log.error({ err: error }, 'webhooks: store error; retrying shortly');
         await this.wake.wait(this.options.idleMs * 4);
@@ -73,13 +88,13 @@ export class WebhookWorker {
     }
   }
 
-  /** Claims up to the free slots and starts their attempts; returns how many were claimed. */
-  private async fill(): Promise<number> {
+  /** Claims up to the free slots and starts their attempts; returns how many were asked for and claimed. */
+  private async fill(): Promise<{ started: number; asked: number }> {
     const room = await this.room();
     const now = this.clock.now();
     const claimed = await this.store.claimDue(now, room, now + this.delivery.leaseMs);
     for (const event of claimed) void this.deliver(event);
-    return claimed.length;
+    return { started: claimed.length, asked: room };
   }
 
   /**
@@ -95,8 +110,8 @@ export class WebhookWorker {
     for (;;) {
       const free = concurrency - this.inFlight;
       const writable = this.unrecorded < concurrency * 4;
-      if (writable && (free >= enough || (free > 0 && performance.now() - started >= gatherMs))) return Math.min(batchSize, free);
-      await this.settled.wait(free > 0 && writable ? gatherMs : 1000);
+      if (writable && (free >= enough || (free > 0 && performance.now() - started >= slotGatherMs))) return Math.min(batchSize, free);
+      await this.settled.wait(free > 0 && writable ? slotGatherMs : 1000);
     }
   }
 

@@ -111,6 +111,8 @@ export interface Transition {
   messageId: number;
   keyId: number;
   state: DeliveryState;
+  /** True when the change wrote a webhook event (in the same transaction). */
+  webhookEvent?: boolean;
 }
 
 /** One row of a campaign's detailed report. */

@@ -7,15 +7,19 @@ import type { Runtime } from '../../src/main.js';
 import { FixedClock, systemClock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { testDialects } from '../helpers/dialects.js';
+import { countingClaims } from '../helpers/counting-claims.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import type { StoreLocation } from '../../src/adapters/store/database.js';
+import type { KeySettings } from '../../src/ports/store.js';
+import type { Transition } from '../../src/ports/message-store.js';
+import { sleep, waitUntil } from '../helpers/delivery.js';
 
 const silent = pino({ level: 'silent' });
 
 /** Queues `count` messages of one send straight through the send service's store path. */
-async function queueMessages(runtime: Runtime, count: number): Promise<number[]> {
+async function queueMessages(runtime: Runtime, count: number, settings: Partial<KeySettings> = {}): Promise<number[]> {
   const account = await runtime.admin.createAccount({ name: 'A', balanceMain: count * 2, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
-  const key = await runtime.admin.createKey(account.id, defaultKeySettings);
+  const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, ...settings });
   const ids = await runtime.store.messages.allocateIds(count + 1);
   const [sendId = 0, ...messageIds] = ids;
   const now = runtime.clock.now();
@@ -67,6 +71,51 @@ describe('dispatcher', () => {
           const states = await Promise.all(ids.map(async (id) => (await runtime.store.messages.findMessage(id, 1))?.state));
           assert.deepEqual(states, ['sent', 'failed', 'sent']);
           assert.equal(carrier.submitted.filter((m) => m.messageId === retried).length, 3);
+        } finally {
+          await runtime.close();
+        }
+      });
+
+      it('lets messages gather after a claim that found fewer than it asked for, then claims them together', async () => {
+        const runtime = await openRuntime(await dialect.location(), systemClock);
+        const carrier = new RecordingCarrier('rec');
+        const { store, claims } = countingClaims(runtime.store.messages);
+        const d = new Dispatcher(store, { live: carrier, sandbox: carrier }, systemClock, silent, { ...defaultDispatcherOptions, idleMs: 50, gatherMs: 600 });
+        try {
+          await queueMessages(runtime, 1);
+          await d.start();
+          await waitUntil('the first claim', () => claims.length === 1);
+          // Each new message wakes the dispatcher; none of them is claimed alone.
+          for (let i = 0; i < 3; i++) {
+            await queueMessages(runtime, 1);
+            d.wake.notify();
+            await sleep(30);
+          }
+          await waitUntil('four submits', () => carrier.submitted.length === 4);
+          assert.deepEqual(claims, [1, 3]);
+        } finally {
+          await d.stop();
+          await runtime.close();
+        }
+      });
+
+      it('tells how many of the state changes it reports wrote a webhook event', async () => {
+        const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
+        const runtime = await openRuntime(await dialect.location(), clock);
+        try {
+          const hooked = await queueMessages(runtime, 2, { webhookUrl: 'http://receiver.example/hook', webhookSecret: 'whsec' });
+          const plain = await queueMessages(runtime, 2);
+          const carrier = new RecordingCarrier('rec');
+          const told: { transitions: Transition[]; events: number }[] = [];
+          const d = new Dispatcher(runtime.store.messages, { live: carrier, sandbox: carrier }, clock, silent, defaultDispatcherOptions, (transitions, events) => told.push({ transitions, events }));
+          await carrier.start(d);
+          assert.equal(await d.runOnce(), 4);
+          for (const m of carrier.submitted) await d.onReport({ carrierMessageId: `rec-${m.messageId}-${carrier.submitted.indexOf(m) + 1}`, status: 'delivered' });
+          const eventsOf = (ids: readonly number[]): number => told.filter((t) => t.transitions.every((x) => ids.includes(x.messageId))).reduce((n, t) => n + t.events, 0);
+          const changesOf = (ids: readonly number[]): number => told.flatMap((t) => t.transitions).filter((x) => ids.includes(x.messageId)).length;
+          assert.deepEqual([changesOf(hooked), eventsOf(hooked)], [4, 4], 'sent and delivered of two messages, each with an event');
+          assert.deepEqual([changesOf(plain), eventsOf(plain)], [4, 0], 'told of the changes, with no event');
+          assert.equal((await runtime.store.events.claimDue(clock.now(), 100, clock.now() + 1000)).length, 4);
         } finally {
           await runtime.close();
         }

@@ -14,9 +14,10 @@ import { WebhookDelivery } from '../../src/services/webhook-delivery.js';
 import { WebhookAdmin } from '../../src/services/webhook-admin.js';
 import { WebhookWorker } from '../../src/jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from '../../src/jobs/webhook-worker.js';
-import type { EventRecord } from '../../src/ports/event-store.js';
+import type { EventRecord, EventStore } from '../../src/ports/event-store.js';
 import { sign } from '../../src/domain/webhook.js';
 import { testDialects } from '../helpers/dialects.js';
+import { countingClaims } from '../helpers/counting-claims.js';
 import { pendingEvents } from '../helpers/webhook-fixtures.js';
 import { answer, startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver, ReceiverHandler } from '../helpers/webhook-receiver.js';
@@ -42,6 +43,8 @@ interface RigOptions {
   allowPrivate?: boolean;
   host?: string;
   worker?: Partial<WebhookWorkerOptions>;
+  /** Wraps the store the worker uses. */
+  store?: (store: EventStore) => EventStore;
 }
 
 for (const dialect of testDialects()) {
@@ -53,7 +56,7 @@ for (const dialect of testDialects()) {
       const receiver = await startReceiver(options.handler ?? answer(200));
       const sender = new HttpWebhookSender({ allowPrivate: options.allowPrivate ?? true });
       const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs: options.timeoutMs ?? 2_000, backoff: { baseMs: 20 } });
-      const worker = new WebhookWorker(runtime.store.events, delivery, systemClock, silent, { concurrency: 8, batchSize: 50, idleMs: 5, ...options.worker });
+      const worker = new WebhookWorker(options.store ? options.store(runtime.store.events) : runtime.store.events, delivery, systemClock, silent, { concurrency: 8, batchSize: 50, idleMs: 5, ...options.worker });
       const url = `http://${options.host ?? '127.0.0.1'}:${receiver.port}/hook`;
       const { key } = await pendingEvents(runtime, options.events ?? 1, { webhookUrl: url, webhookSecret: secret, webhookAttempts: options.attempts ?? 5 });
       const rig: Rig = {
@@ -200,6 +203,25 @@ for (const dialect of testDialects()) {
         assert.equal(ids.length, 12);
         assert.equal(new Set(ids).size, 12);
         assert.ok(peak <= 3 && peak >= 2, `peak ${peak}`);
+      });
+    });
+
+    it('lets events gather after a claim that found fewer than it asked for, then claims them together', async () => {
+      let counted: { store: EventStore; claims: number[] } | null = null;
+      const store = (s: EventStore): EventStore => {
+        counted = countingClaims(s);
+        return counted.store;
+      };
+      await withRig({ events: 1, store, worker: { gatherMs: 600 } }, async (rig) => {
+        const claims = counted?.claims ?? [];
+        await rig.until(() => claims.length === 1, 'the first claim');
+        // The worker polls every 5 ms (idleMs): without the pause each event would be claimed alone.
+        for (let i = 0; i < 3; i++) {
+          await pendingEvents(rig.runtime, 1, { webhookUrl: `http://127.0.0.1:${rig.receiver.port}/hook`, webhookSecret: secret });
+          await new Promise((r) => setTimeout(r, 30));
+        }
+        await rig.until(() => rig.receiver.requests.length >= 4, 'every event arrived');
+        assert.deepEqual(claims, [1, 3]);
       });
     });
   });

@@ -66,17 +66,17 @@ const eventTypeOf = { sent: 'sms.sent', delivered: 'sms.delivered', failed: 'sms
 /**
  * Inserts the sms.* events of these transitions: only for messages of /sms/send (spec,
  * /sms/send rule 6) and only when the key's webhook (after rotation) has a URL. The first
- * attempt is due at once.
+ * attempt is due at once. Returns the transitions that got an event.
  */
-export async function recordTransitionEvents(db: Executor, transitions: readonly Transition[], now: number): Promise<number> {
+export async function recordTransitionEvents<T extends Transition>(db: Executor, transitions: readonly T[], now: number): Promise<T[]> {
   const relevant = transitions.filter((t) => webhookStatus(t.state) !== null);
-  if (relevant.length === 0) return 0;
+  if (relevant.length === 0) return [];
   const targets = await resolveTargets(
     db,
     relevant.map((t) => t.keyId),
   );
   const hooked = relevant.filter((t) => hasUrl(targets.get(t.keyId)));
-  if (hooked.length === 0) return 0;
+  if (hooked.length === 0) return [];
   const ofSms = new Set<number>();
   const ids = [...new Set(hooked.map((t) => t.messageId))];
   for (let start = 0; start < ids.length; start += rowChunk) {
@@ -89,15 +89,16 @@ export async function recordTransitionEvents(db: Executor, transitions: readonly
       .execute();
     for (const r of rows) ofSms.add(Number(r.id));
   }
-  const events = hooked.flatMap((t) => {
+  const evented = hooked.filter((t) => ofSms.has(t.messageId));
+  const events = evented.flatMap((t) => {
     const status = webhookStatus(t.state);
-    if (status === null || !ofSms.has(t.messageId)) return [];
+    if (status === null) return [];
     return [{ event_id: newEventId(), key_id: t.keyId, event_type: eventTypeOf[status], sms_id: t.messageId, status, state: 'pending' as const, attempts: 0, next_attempt_at: now, lease_until: null, created_at: now, done_at: null }];
   });
   for (let start = 0; start < events.length; start += rowChunk) {
     await db.insertInto('webhook_events').values(events.slice(start, start + rowChunk)).execute();
   }
-  return events.length;
+  return evented;
 }
 
 /** One log row per attempt, numbered after the event's earlier attempts. */

@@ -74,8 +74,8 @@ export class KyselyEventStore implements EventStore {
       .execute();
   }
 
-  recordTransitions(transitions: readonly Transition[], now: number): Promise<number> {
-    return recordTransitionEvents(this.db, transitions, now);
+  async recordTransitions(transitions: readonly Transition[], now: number): Promise<number> {
+    return (await recordTransitionEvents(this.db, transitions, now)).length;
   }
 
   private async claimed(db: Executor, rows: readonly EventRow[], dueAt: (r: EventRow) => number): Promise<ClaimedEvent[]> {

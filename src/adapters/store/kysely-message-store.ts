@@ -1,12 +1,15 @@
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { withTransaction } from './executor.js';
 import { sql } from 'kysely';
+import type { Insertable } from 'kysely';
+import type { UnmatchedReportsTable } from './schema.js';
 import type { ClaimedMessage, DueExpansion, MessageDefaults, MessageStore, NewMessage, NewSend, Transition } from '../../ports/message-store.js';
 import type { CarrierReport, SmsLang } from '../../ports/carrier.js';
 import { combineParts, isFinal } from '../../domain/delivery-state.js';
-import type { PartState } from '../../domain/delivery-state.js';
-import { recordTransitionEvents } from './event-outbox.js';
+import type { FinalState, PartState } from '../../domain/delivery-state.js';
+import { recordTransitionEvents, rowChunk } from './event-outbox.js';
 import { KyselyMessageQueries } from './kysely-message-queries.js';
-import { insertChunk, messageRow, sendRow, toReport } from './message-rows.js';
+import { groupBy, insertChunk, messageRow, outcomeOf, sendRow, toReport } from './message-rows.js';
 import type { SentItem } from './message-rows.js';
 
 /** The message store: the reads of KyselyMessageQueries and every write of the pipeline. */
@@ -198,7 +201,7 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
         const keyId = sentKeys.get(i.messageId);
         return keyId === undefined ? [] : [{ messageId: i.messageId, keyId, state: 'sent' }];
       });
-      await recordTransitionEvents(self.db, result.flat(), now);
+      await self.recordEvents(result.flat(), now);
       // Receipts may have come before these submit responses: apply them now.
       const early = parts.length === 0 ? [] : await self.db.selectFrom('unmatched_reports').selectAll().where('carrier_message_id', 'in', parts.map((p) => p.carrier_message_id)).execute();
       if (early.length > 0) {
@@ -234,7 +237,7 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
         .returning('key_id')
         .executeTakeFirst();
       const t: Transition | null = row ? { messageId, keyId: row.key_id, state: 'failed' } : null;
-      if (t) await recordTransitionEvents(self.db, [t], now);
+      if (t) await self.recordEvents([t], now);
       return t;
     });
   }
@@ -243,81 +246,143 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
     return (await this.applyReports([report], now))[0] ?? null;
   }
 
-  /** Applies reports in one transaction; each gets its own answer, in order. */
+  /**
+   * Applies reports in one transaction; each gets its own answer, in order. A batch is
+   * applied a chunk at a time (as if one report after another: the first receipt of a part
+   * counts), each chunk in a few set-based statements; between chunks other work may run.
+   */
   async applyReports(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]> {
     if (reports.length === 0) return [];
     return this.inTransaction(async (self) => {
-      const ids = [...new Set(reports.map((r) => r.carrierMessageId))];
-      const parts = await self.db.selectFrom('message_parts').select(['carrier_message_id', 'message_id']).where('carrier_message_id', 'in', ids).execute();
-      const messageOf = new Map(parts.map((p) => [p.carrier_message_id, Number(p.message_id)]));
-      const unknown = reports.filter((r) => !messageOf.has(r.carrierMessageId));
-      for (const r of unknown) {
-        await self.db
-          .insertInto('unmatched_reports')
-          .values({ carrier_message_id: r.carrierMessageId, state: r.status, detail: r.detail ?? null, done_at: r.doneAt ?? now, received_at: now })
-          .onConflict((oc) => oc.column('carrier_message_id').doUpdateSet({ state: r.status, detail: r.detail ?? null }))
-          .execute();
+      const answers: (Transition | 'unmatched' | null)[] = [];
+      for (let start = 0; start < reports.length; start += rowChunk) {
+        if (start > 0) await yieldToEventLoop();
+        answers.push(...(await self.applyReportChunk(reports.slice(start, start + rowChunk), now)));
       }
-      const messageIds = [...new Set(messageOf.values())].sort((a, b) => a - b);
-      if (messageIds.length === 0) return reports.map(() => 'unmatched' as const);
-      // Parts of one message are settled one transaction at a time (row locks in id order on
-      // PostgreSQL; SQLite has one writer), so the last part sees all the others.
-      const messages = await self.db
-        .selectFrom('messages')
-        .select(['id', 'state', 'key_id'])
-        .where('id', 'in', messageIds)
-        .orderBy('id')
-        .$if(self.dialect === 'postgres', (qb) => qb.forUpdate())
-        .execute();
-      const messageRows = new Map(messages.map((m) => [Number(m.id), m]));
-      const touched = new Map<number, CarrierReport>();
-      const answers: (Transition | 'unmatched' | null)[] = reports.map(() => null);
-      for (const r of reports) {
-        const messageId = messageOf.get(r.carrierMessageId);
-        if (messageId === undefined) continue;
-        const changed = await self.db
-          .updateTable('message_parts')
-          .set({ state: r.status, detail: r.detail ?? null, done_at: r.doneAt ?? now })
-          .where('carrier_message_id', '=', r.carrierMessageId)
-          .where('state', '=', 'sent')
-          .executeTakeFirst();
-        const row = messageRows.get(messageId);
-        if (Number(changed.numUpdatedRows) > 0 && row && !isFinal(row.state)) touched.set(messageId, r);
-      }
-      if (touched.size === 0) return reports.map((r) => (messageOf.has(r.carrierMessageId) ? null : 'unmatched'));
-      const states = await self.db.selectFrom('message_parts').select(['message_id', 'state']).where('message_id', 'in', [...touched.keys()]).execute();
-      const partsOf = new Map<number, PartState[]>();
-      for (const p of states) partsOf.set(Number(p.message_id), [...(partsOf.get(Number(p.message_id)) ?? []), p.state as PartState]);
-      for (const [messageId, r] of touched) {
-        const final = combineParts(partsOf.get(messageId) ?? []);
-        const row = messageRows.get(messageId);
-        if (!final || !row) continue;
-        await self.db
-          .updateTable('messages')
-          .set({ state: final, done_at: r.doneAt ?? now, detail: r.detail ?? null })
-          .where('id', '=', messageId)
-          .execute();
-        const index = reports.indexOf(r);
-        answers[index] = { messageId, keyId: row.key_id, state: final };
-      }
-      await recordTransitionEvents(self.db, answers.filter((a): a is Transition => a !== null && a !== 'unmatched'), now);
-      return reports.map((r, i) => answers[i] ?? (messageOf.has(r.carrierMessageId) ? null : 'unmatched'));
+      return answers;
     });
+  }
+
+  /** Up to `rowChunk` reports, inside the caller's transaction. */
+  private async applyReportChunk(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]> {
+    const ids = [...new Set(reports.map((r) => r.carrierMessageId))];
+    const parts = await this.db.selectFrom('message_parts').select(['carrier_message_id', 'message_id']).where('carrier_message_id', 'in', ids).execute();
+    const messageOf = new Map(parts.map((p) => [p.carrier_message_id, Number(p.message_id)]));
+    await this.keepUnmatched(
+      reports.filter((r) => !messageOf.has(r.carrierMessageId)),
+      now,
+    );
+    const messageIds = [...new Set(messageOf.values())].sort((a, b) => a - b);
+    if (messageIds.length === 0) return reports.map(() => 'unmatched' as const);
+    // Parts of one message are settled one transaction at a time (row locks in id order on
+    // PostgreSQL; SQLite has one writer), so the last part sees all the others.
+    const messages = await this.db
+      .selectFrom('messages')
+      .select(['id', 'state', 'key_id'])
+      .where('id', 'in', messageIds)
+      .orderBy('id')
+      .$if(this.dialect === 'postgres', (qb) => qb.forUpdate())
+      .execute();
+    const messageRows = new Map(messages.map((m) => [Number(m.id), m]));
+    // A part takes the first receipt that names it while it is still 'sent'.
+    const firstOf = new Map<string, number>();
+    reports.forEach((r, i) => {
+      if (messageOf.has(r.carrierMessageId) && !firstOf.has(r.carrierMessageId)) firstOf.set(r.carrierMessageId, i);
+    });
+    const changed = new Set<string>();
+    for (const group of groupBy([...firstOf.values()], (i) => outcomeOf(reports[i] as CarrierReport, now))) {
+      const rows = await this.db
+        .updateTable('message_parts')
+        .set({ state: group.outcome.state, detail: group.outcome.detail, done_at: group.outcome.doneAt })
+        .where(
+          'carrier_message_id',
+          'in',
+          group.items.map((i) => (reports[i] as CarrierReport).carrierMessageId),
+        )
+        .where('state', '=', 'sent')
+        .returning('carrier_message_id')
+        .execute();
+      for (const r of rows) changed.add(r.carrier_message_id);
+    }
+    // Each message changed by this chunk, with the index of the last report that changed it.
+    const touched = new Map<number, number>();
+    reports.forEach((r, i) => {
+      const messageId = messageOf.get(r.carrierMessageId);
+      if (messageId === undefined || firstOf.get(r.carrierMessageId) !== i || !changed.has(r.carrierMessageId)) return;
+      const row = messageRows.get(messageId);
+      if (row && !isFinal(row.state)) touched.set(messageId, i);
+    });
+    const answers: (Transition | 'unmatched' | null)[] = reports.map((r) => (messageOf.has(r.carrierMessageId) ? null : 'unmatched'));
+    if (touched.size === 0) return answers;
+    const states = await this.db.selectFrom('message_parts').select(['message_id', 'state']).where('message_id', 'in', [...touched.keys()]).execute();
+    const partsOf = new Map<number, PartState[]>();
+    for (const p of states) {
+      const list = partsOf.get(Number(p.message_id));
+      if (list) list.push(p.state as PartState);
+      else partsOf.set(Number(p.message_id), [p.state as PartState]);
+    }
+    const settled: { messageId: number; index: number; keyId: number; final: FinalState }[] = [];
+    for (const [messageId, index] of touched) {
+      const final = combineParts(partsOf.get(messageId) ?? []);
+      const row = messageRows.get(messageId);
+      if (final && row) settled.push({ messageId, index, keyId: row.key_id, final });
+    }
+    for (const group of groupBy(settled, (m) => ({ ...outcomeOf(reports[m.index] as CarrierReport, now), state: m.final }))) {
+      await this.db
+        .updateTable('messages')
+        .set({ state: group.outcome.state, done_at: group.outcome.doneAt, detail: group.outcome.detail })
+        .where(
+          'id',
+          'in',
+          group.items.map((m) => m.messageId),
+        )
+        .execute();
+    }
+    for (const m of settled) answers[m.index] = { messageId: m.messageId, keyId: m.keyId, state: m.final };
+    await this.recordEvents(
+      answers.filter((a): a is Transition => a !== null && a !== 'unmatched'),
+      now,
+    );
+    return answers;
+  }
+
+  /** Keeps reports whose part is not known (yet): a later report of the same id replaces state and detail. */
+  private async keepUnmatched(reports: readonly CarrierReport[], now: number): Promise<void> {
+    if (reports.length === 0) return;
+    const rows = new Map<string, Insertable<UnmatchedReportsTable>>();
+    for (const r of reports) {
+      const kept = rows.get(r.carrierMessageId);
+      if (kept) rows.set(r.carrierMessageId, { ...kept, state: r.status, detail: r.detail ?? null });
+      else rows.set(r.carrierMessageId, { carrier_message_id: r.carrierMessageId, state: r.status, detail: r.detail ?? null, done_at: r.doneAt ?? now, received_at: now });
+    }
+    await this.db
+      .insertInto('unmatched_reports')
+      .values([...rows.values()])
+      .onConflict((oc) => oc.column('carrier_message_id').doUpdateSet((eb) => ({ state: eb.ref('excluded.state'), detail: eb.ref('excluded.detail') })))
+      .execute();
+  }
+
+  /** Writes the webhook events of these transitions and marks the ones that got one. */
+  private async recordEvents(transitions: readonly Transition[], now: number): Promise<void> {
+    for (const t of await recordTransitionEvents(this.db, transitions, now)) t.webhookEvent = true;
   }
 
   async retryUnmatchedReports(now: number): Promise<Transition[]> {
     const known = await this.db
       .selectFrom('unmatched_reports as u')
       .innerJoin('message_parts as p', 'p.carrier_message_id', 'u.carrier_message_id')
-      .select(['u.carrier_message_id', 'u.state', 'u.detail', 'u.done_at'])
+      .select('u.carrier_message_id')
       .limit(1000)
       .execute();
     const transitions: Transition[] = [];
-    for (const r of known) {
+    for (let start = 0; start < known.length; start += rowChunk) {
+      if (start > 0) await yieldToEventLoop();
+      const ids = known.slice(start, start + rowChunk).map((r) => r.carrier_message_id);
       await this.inTransaction(async (self) => {
-        await self.db.deleteFrom('unmatched_reports').where('carrier_message_id', '=', r.carrier_message_id).execute();
-        const t = await self.applyReport(toReport(r), now);
-        if (t && t !== 'unmatched') transitions.push(t);
+        // Only what this transaction took out is applied: another worker may have got there first.
+        const taken = await self.db.deleteFrom('unmatched_reports').where('carrier_message_id', 'in', ids).returningAll().execute();
+        if (taken.length === 0) return;
+        for (const t of await self.applyReports(taken.map(toReport), now)) if (t && t !== 'unmatched') transitions.push(t);
       });
     }
     return transitions;

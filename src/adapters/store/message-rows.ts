@@ -2,6 +2,7 @@ import type { Insertable } from 'kysely';
 import type { MessagesTable, SendsTable } from './schema.js';
 import type { MessageDefaults, NewMessage, NewSend } from '../../ports/message-store.js';
 import type { CarrierReport } from '../../ports/carrier.js';
+import type { FinalState } from '../../domain/delivery-state.js';
 
 /** Row builders shared by the message store's writes. */
 export interface SentItem {
@@ -67,3 +68,27 @@ export function messageRow(send: MessageDefaults, id: number, m: NewMessage): In
 /** Rows per multi-row INSERT: well inside SQLite's and PostgreSQL's bound-parameter limits. */
 export const insertChunk = 1000;
 
+
+/** What a report writes to its part (and, when it settles it, its message). */
+export interface Outcome {
+  state: FinalState;
+  detail: string | null;
+  doneAt: number;
+}
+
+export function outcomeOf(r: CarrierReport, now: number): Outcome {
+  return { state: r.status, detail: r.detail ?? null, doneAt: r.doneAt ?? now };
+}
+
+/** Items grouped by equal outcome, groups in order of first appearance: one UPDATE per group. */
+export function groupBy<T>(items: readonly T[], outcome: (item: T) => Outcome): { outcome: Outcome; items: T[] }[] {
+  const groups = new Map<string, { outcome: Outcome; items: T[] }>();
+  for (const item of items) {
+    const o = outcome(item);
+    const key = `${o.state}|${o.doneAt}|${o.detail === null ? '' : `=${o.detail}`}`;
+    const group = groups.get(key);
+    if (group) group.items.push(item);
+    else groups.set(key, { outcome: o, items: [item] });
+  }
+  return [...groups.values()];
+}

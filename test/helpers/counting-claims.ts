@@ -1,0 +1,17 @@
+/** A store whose claims are counted: the size of every claim that found something, in order. */
+export function countingClaims<S extends { claimDue(now: number, limit: number, leaseUntil: number): Promise<readonly unknown[]> }>(store: S): { store: S; claims: number[] } {
+  const claims: number[] = [];
+  const claimDue = async (now: number, limit: number, leaseUntil: number): Promise<readonly unknown[]> => {
+    const claimed = await store.claimDue(now, limit, leaseUntil);
+    if (claimed.length > 0) claims.push(claimed.length);
+    return claimed;
+  };
+  const proxy = new Proxy(store, {
+    get(target, property) {
+      if (property === 'claimDue') return claimDue;
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  return { store: proxy, claims };
+}
