@@ -120,8 +120,10 @@ export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simD
     runtime.clock,
     logger,
     { ...defaultDispatcherOptions, leaseMs: config.leaseMs, ...options },
-    (transitions) => {
-      if (transitions.length > 0) runtime.webhookWake.notify();
+    // Only changes that wrote an event wake the webhook worker (with no webhook set up,
+    // none do, and a wake would be an empty claim).
+    (_transitions, events) => {
+      if (events > 0) runtime.webhookWake.notify();
     },
     runtime.dispatchWake,
     (message) => inbound.receive(message),
