@@ -5,7 +5,7 @@ import type { Database, AccountsTable, ApiKeysTable, SenderIdsTable } from './sc
 import type { Db, Dialect } from './database.js';
 import { KyselyMessageStore } from './kysely-message-store.js';
 import { preparedQuery } from './prepared-query.js';
-import { KeyCache } from './key-cache.js';
+import { LookupCache, oncePerTurn } from './lookup-cache.js';
 import { MicroBatcher } from '../../util/micro-batcher.js';
 import { KyselyDirectoryStore } from './kysely-directory-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, ChargeEntry, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
@@ -121,11 +121,18 @@ export class KyselyStore implements Store {
   }
 
   /** Only the store outside transactions caches: inside one, reads must see its own writes. */
-  private keyCache: KeyCache | null = null;
+  private keyCache: LookupCache<KeyWithAccount> | null = null;
+  /** Sender ID checks by account and title, approved or not (bounded, so unknown titles cannot grow it). */
+  private senderCache: LookupCache<boolean> | null = null;
 
   static open(handle: Db): KyselyStore {
     const store = new KyselyStore(handle.db, handle.dialect, handle);
-    if (handle.keyChanges) store.keyCache = new KeyCache(handle.keyChanges);
+    const changes = handle.changes;
+    if (changes) {
+      const external = oncePerTurn(changes.external);
+      store.keyCache = new LookupCache({ external, local: changes.keys });
+      store.senderCache = new LookupCache({ external, local: changes.senders });
+    }
     return store;
   }
 
@@ -298,9 +305,11 @@ export class KyselyStore implements Store {
     return hashes.map((h) => byHash.get(h) ?? null);
   }, 500);
 
-  async findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
-    const cached = this.keyCache?.get(hash);
-    if (cached) return cached;
+  findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
+    return this.keyCache ? this.keyCache.lookup(hash, () => this.loadKey(hash)) : this.loadKey(hash);
+  }
+
+  private async loadKey(hash: string): Promise<KeyWithAccount | null> {
     const row =
       this.dialect === 'postgres' && !this.db.isTransaction
         ? await this.batchedKeyLookup.add(hash)
@@ -319,9 +328,7 @@ export class KyselyStore implements Store {
       global_sending: row.a_global_sending,
       created_at: row.a_created_at,
     });
-    const found = { key: toKey(row), account };
-    this.keyCache?.set(hash, found);
-    return found;
+    return { key: toKey(row), account };
   }
 
   private readonly senderLookup = preparedQuery(
@@ -331,7 +338,9 @@ export class KyselyStore implements Store {
   );
 
   async hasApprovedSender(accountId: number, title: string): Promise<boolean> {
-    return (await this.db.executeQuery(this.senderLookup({ accountId, title }))).rows.length > 0;
+    const load = async () => (await this.db.executeQuery(this.senderLookup({ accountId, title }))).rows.length > 0;
+    // Refusals are remembered too: the cache is bounded, and emptied by the same signals.
+    return this.senderCache ? (await this.senderCache.lookup(`${accountId}:${title}`, load)) === true : load();
   }
 
   async lockAccounts(ids: readonly number[]): Promise<void> {
