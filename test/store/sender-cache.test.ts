@@ -2,60 +2,61 @@
  * Sender ID checks are cached on SQLite, approved or not; every change to a sender ID must
  * still show in the next /sms/send, whether this process made it or another connection did.
  */
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createHarness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
 import { admin } from '../helpers/server-process.js';
 import { assertAccepted, assertRefused, sendSms } from '../helpers/sms.js';
 import { openDb } from '../../src/adapters/store/database.js';
+import type { Db } from '../../src/adapters/store/database.js';
 import { LookupCache } from '../../src/adapters/store/lookup-cache.js';
 
 describe('sender ID cache (SQLite)', () => {
-  it('sees this process\u2019s changes at once', async () => {
-    const h = await createHarness();
-    try {
-      const p = await h.provision({ account: { balanceMain: 10 } });
-      assertRefused(await sendSms(h, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
-      await h.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'pending');
-      assertRefused(await sendSms(h, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
-      await h.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'approved');
-      assertAccepted(await sendSms(h, p.apiKey, { title: 'NEWCO' }));
-    } finally {
-      await h.close();
-    }
+  const dir = mkdtempSync(join(tmpdir(), 'haberci-sendercache-'));
+  const file = join(dir, 'haberci.sqlite');
+  let server: Harness;
+  let other: Db;
+  before(async () => {
+    server = await createHarness({ dialect: 'sqlite', file });
+    other = openDb({ dialect: 'sqlite', file });
+  });
+  after(async () => {
+    await other.close();
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
   });
 
-  it('sees the admin CLI\u2019s and another connection\u2019s changes in the next request', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'haberci-sendercache-'));
-    const file = join(dir, 'haberci.sqlite');
-    const server = await createHarness({ dialect: 'sqlite', file });
-    const other = openDb({ dialect: 'sqlite', file });
-    try {
-      const p = await server.provision({ account: { balanceMain: 10 } });
-      assertAccepted(await sendSms(server, p.apiKey));
-      assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
+  it('sees this process’s changes at once', async () => {
+    const p = await server.provision({ account: { balanceMain: 10 } });
+    assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
+    await server.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'pending');
+    assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
+    await server.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'approved');
+    assertAccepted(await sendSms(server, p.apiKey, { title: 'NEWCO' }));
+  });
 
-      await admin(['sender-id', 'add', '--account', String(p.accountId), '--title', 'NEWCO', '--data', dir]);
-      await nextTurn();
-      assertAccepted(await sendSms(server, p.apiKey, { title: 'NEWCO' }));
+  it('sees the admin CLI’s and another connection’s changes in the next request', async () => {
+    const p = await server.provision({ account: { balanceMain: 10 } });
+    assertAccepted(await sendSms(server, p.apiKey));
+    assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
 
-      const unapprove = (title: string, status: 'approved' | 'rejected') =>
-        other.db.updateTable('sender_ids').set({ status }).where('account_id', '=', p.accountId).where('title', '=', title).execute();
-      await unapprove('ACME', 'rejected');
-      await nextTurn();
-      assertRefused(await sendSms(server, p.apiKey), 'TS-1028', 400);
-      await unapprove('ACME', 'approved');
-      await nextTurn();
-      assertAccepted(await sendSms(server, p.apiKey));
-    } finally {
-      await other.close();
-      await server.close();
-      rmSync(dir, { recursive: true, force: true });
-    }
+    await admin(['sender-id', 'add', '--account', String(p.accountId), '--title', 'NEWCO', '--data', dir]);
+    await nextTurn();
+    assertAccepted(await sendSms(server, p.apiKey, { title: 'NEWCO' }));
+
+    const setStatus = (status: 'approved' | 'rejected') =>
+      other.db.updateTable('sender_ids').set({ status }).where('account_id', '=', p.accountId).where('title', '=', 'ACME').execute();
+    await setStatus('rejected');
+    await nextTurn();
+    assertRefused(await sendSms(server, p.apiKey), 'TS-1028', 400);
+    await setStatus('approved');
+    await nextTurn();
+    assertAccepted(await sendSms(server, p.apiKey));
   });
 });
 
