@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import Fastify, { LogController } from 'fastify';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import formbody from '@fastify/formbody';
@@ -10,6 +9,8 @@ import type { Services } from '../services/services.js';
 import { renderBody, renderFailure, renderReply, statusOf } from './envelope.js';
 import type { Body } from './envelope.js';
 import { isPlainObject, runEndpoint } from './pipeline.js';
+import type { KeyHash } from './pipeline.js';
+import { hashApiKey } from '../services/key-secrets.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -51,10 +52,19 @@ function wrongPath(path: string): { envelope: 'result' | 'status'; code: 'TS-404
   return { envelope: 'result', code: 'TS-404' };
 }
 
+/**
+ * The key hashes the rate limiter computed, by request, so authentication does not hash the
+ * key again. A WeakMap rather than a field of the request: nothing that logs or serialises a
+ * request can reach it.
+ */
+const keyHashes = new WeakMap<FastifyRequest, KeyHash>();
+
 function rateKey(request: FastifyRequest): string {
   const body = request.body;
   if (isPlainObject(body) && typeof body.api_key === 'string' && body.api_key !== '') {
-    return `k:${createHash('sha256').update(body.api_key).digest('base64url')}`;
+    const hash = hashApiKey(body.api_key);
+    keyHashes.set(request, { apiKey: body.api_key, hash });
+    return `k:${hash}`;
   }
   return `ip:${request.ip}`;
 }
@@ -93,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
       },
       handler: async (request, reply) => {
-        const outcome = await runEndpoint(endpoint, request.body, request.ip, options.services);
+        const outcome = await runEndpoint(endpoint, request.body, request.ip, options.services, keyHashes.get(request));
         if (outcome.ok) {
           const { status, body } = renderReply(endpoint, outcome.value);
           return send(reply, status, body);

@@ -10,11 +10,17 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** A key's hash computed earlier in the request (by the rate limiter), with the key it is of. */
+export interface KeyHash {
+  apiKey: string;
+  hash: string;
+}
+
 /**
  * One request through one endpoint, in the documented order: body shape, api_key rule,
  * key and account, request limits, permissions, fields, then the handler.
  */
-export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp: string, services: Services): Promise<Result<Reply>> {
+export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp: string, services: Services, keyHash?: KeyHash): Promise<Result<Reply>> {
   // No body at all is an empty request (a missing key); JSON `null` is a body that is not
   // an object, like an array or a number.
   const body = rawBody === undefined || rawBody === '' ? {} : rawBody;
@@ -26,7 +32,7 @@ export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp
     return fail(endpoint.key.malformed, { variant: 'key-malformed' });
   }
 
-  const auth = await services.auth.authenticate(apiKey, clientIp);
+  const auth = await services.auth.authenticate(apiKey, clientIp, keyHash?.apiKey === apiKey ? keyHash.hash : undefined);
   if (!auth.ok) {
     if (auth.variant === 'account-inactive' && endpoint.accountInactive) return fail(endpoint.accountInactive, { variant: 'account-inactive' });
     return auth;

@@ -58,9 +58,12 @@ export class AuthService {
     this.counter = new MicroBatcher((items: CountRequest[]) => this.keys.consumeRequests(items), 500);
   }
 
-  /** Key, state, address and account checks, in that order (docs/decisions.md). */
-  async authenticate(apiKey: string, clientIp: string): Promise<Result<Caller>> {
-    const found = await this.keys.findKeyByHash(hashApiKey(apiKey));
+  /**
+   * Key, state, address and account checks, in that order (docs/decisions.md). `keyHash`:
+   * the key's hash when the caller already computed it (hashApiKey of this very key).
+   */
+  async authenticate(apiKey: string, clientIp: string, keyHash = hashApiKey(apiKey)): Promise<Result<Caller>> {
+    const found = await this.keys.findKeyByHash(keyHash);
     if (!found) return fail('TS-1031', { variant: 'key-unknown' });
     const { key, account } = found;
     if (keyStateAt(key, this.clock.now()) !== 'Active') return fail('TS-1035');

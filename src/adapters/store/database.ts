@@ -20,11 +20,11 @@ export interface Db {
   dialect: Dialect;
   close(): Promise<void>;
   /**
-   * SQLite only: tells when keys or accounts may have changed, so lookups of them can be
-   * cached. `external` moves with every commit of another connection (the admin CLI, another
-   * process); `local` with every write of this process to accounts or api_keys.
+   * SQLite only: tells when cached lookups may have changed. `external` moves with every
+   * commit of another connection (the admin CLI, another process); `keys` with every write
+   * of this process to accounts or api_keys, `senders` with every write to sender_ids.
    */
-  keyChanges?: { external(): number; local(): number };
+  changes?: { external(): number; keys(): number; senders(): number };
 }
 
 // int8 (bigint) columns hold epoch milliseconds and balances: well inside 2^53.
@@ -43,6 +43,14 @@ export function sqliteFileIn(dataDir: string): string {
  */
 /** Writes to the tables a key lookup reads (Kysely quotes identifiers). */
 const keyTableWrite = /^\s*(insert|update|delete|replace)\b[^;]*"(accounts|api_keys)"/i;
+/** Writes to the table a sender ID check reads. */
+const senderTableWrite = /^\s*(insert|update|delete|replace)\b[^;]*"sender_ids"/i;
+
+/** Writes of this process to the tables behind cached lookups, counted as they run. */
+interface WriteCounts {
+  keys: number;
+  senders: number;
+}
 
 /** A statement that reports each execution: used for writes that must invalidate caches. */
 function reporting(statement: SqliteStatement, onRun: () => void): SqliteStatement {
@@ -63,7 +71,7 @@ function reporting(statement: SqliteStatement, onRun: () => void): SqliteStateme
   };
 }
 
-function withStatementCache(sqlite: BetterSqlite3.Database, onKeyWrite: () => void, limit = 2000): SqliteDatabase {
+function withStatementCache(sqlite: BetterSqlite3.Database, writes: WriteCounts, limit = 2000): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
     close: () => sqlite.close(),
@@ -71,7 +79,15 @@ function withStatementCache(sqlite: BetterSqlite3.Database, onKeyWrite: () => vo
       let statement = cache.get(text);
       if (!statement) {
         const prepared = sqlite.prepare(text);
-        statement = keyTableWrite.test(text) ? reporting(prepared, onKeyWrite) : prepared;
+        const keys = keyTableWrite.test(text);
+        const senders = senderTableWrite.test(text);
+        statement =
+          keys || senders
+            ? reporting(prepared, () => {
+                if (keys) writes.keys += 1;
+                if (senders) writes.senders += 1;
+              })
+            : prepared;
         if (cache.size >= limit) cache.clear();
         cache.set(text, statement);
       }
@@ -148,13 +164,14 @@ export function openDb(location: StoreLocation): Db {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
     sqlite.pragma('foreign_keys = ON');
-    let localKeyWrites = 0;
-    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, () => (localKeyWrites += 1)) }, sqlite) });
+    const writes: WriteCounts = { keys: 0, senders: 0 };
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite) });
+    const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     return {
       db,
       dialect: 'sqlite',
       close: () => db.destroy(),
-      keyChanges: { external: () => Number(sqlite.pragma('data_version', { simple: true })), local: () => localKeyWrites },
+      changes: { external: () => Number(dataVersion.get()), keys: () => writes.keys, senders: () => writes.senders },
     };
   }
   const options = location.schema ? `-c search_path=${location.schema}` : undefined;

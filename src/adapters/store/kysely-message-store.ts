@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { withTransaction } from './executor.js';
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
-import type { UnmatchedReportsTable } from './schema.js';
+import type { MessagesTable, SendsTable, UnmatchedReportsTable } from './schema.js';
 import type { ClaimedMessage, DueExpansion, MessageDefaults, MessageStore, NewMessage, NewSend, Transition } from '../../ports/message-store.js';
 import type { CarrierReport, SmsLang } from '../../ports/carrier.js';
 import { combineParts, isFinal } from '../../domain/delivery-state.js';
@@ -10,7 +10,67 @@ import type { FinalState, PartState } from '../../domain/delivery-state.js';
 import { recordTransitionEvents, rowChunk } from './event-outbox.js';
 import { KyselyMessageQueries } from './kysely-message-queries.js';
 import { groupBy, insertChunk, messageRow, outcomeOf, sendRow, toReport } from './message-rows.js';
+import { columnsOf, preparedQuery, preparedRows } from './prepared-query.js';
 import type { SentItem } from './message-rows.js';
+
+// The statements of every send batch, compiled once per database (and per row count).
+const advanceIds = preparedQuery(
+  (db, p: { count: number }) =>
+    db
+      .updateTable('id_counter')
+      .set({ next_id: sql`next_id + ${p.count}` })
+      .where('name', '=', 'ids')
+      .returning('next_id'),
+  ['count'],
+);
+const nextIds = preparedQuery((db, p: { count: number }) => ({ compile: () => sql<{ id: number }>`SELECT nextval('haberci_ids')::int8 AS id FROM generate_series(1, ${p.count})`.compile(db) }), ['count']);
+/** Rows per prepared INSERT: each row count is compiled once, so the counts are kept few. */
+const preparedChunk = 256;
+const sendColumns = columnsOf<Insertable<SendsTable>>({
+  id: true,
+  account_id: true,
+  key_id: true,
+  kind: true,
+  sender: true,
+  text: true,
+  lang: true,
+  content_type: true,
+  scheduled_at: true,
+  sandbox: true,
+  total_numbers: true,
+  invalid_numbers: true,
+  blocked_numbers: true,
+  sms_cost: true,
+  pending_recipients: true,
+  expanded_count: true,
+  expand_lease_until: true,
+  priority: true,
+  created_at: true,
+  updated_at: true,
+});
+const messageColumns = columnsOf<Insertable<MessagesTable>>({
+  id: true,
+  send_id: true,
+  account_id: true,
+  key_id: true,
+  recipient: true,
+  text: true,
+  sms_count: true,
+  operator: true,
+  state: true,
+  priority: true,
+  due_at: true,
+  lease_until: true,
+  attempts: true,
+  carrier: true,
+  submitted_at: true,
+  done_at: true,
+  detail: true,
+  sandbox: true,
+  created_at: true,
+});
+const sendsInsert = preparedRows((db, rows: Insertable<SendsTable>[]) => db.insertInto('sends').values(rows), sendColumns);
+const messagesInsert = preparedRows((db, rows: Insertable<MessagesTable>[]) => db.insertInto('messages').values(rows), messageColumns);
 
 /** The message store: the reads of KyselyMessageQueries and every write of the pipeline. */
 export class KyselyMessageStore extends KyselyMessageQueries implements MessageStore {
@@ -21,15 +81,11 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
   async allocateIds(count: number): Promise<number[]> {
     if (count <= 0) return [];
     if (this.dialect === 'postgres') {
-      const result = await sql<{ id: number }>`SELECT nextval('haberci_ids')::int8 AS id FROM generate_series(1, ${count})`.execute(this.db);
+      const result = await this.db.executeQuery(nextIds(this.db, { count }));
       return result.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
     }
-    const row = await this.db
-      .updateTable('id_counter')
-      .set({ next_id: sql`next_id + ${count}` })
-      .where('name', '=', 'ids')
-      .returning('next_id')
-      .executeTakeFirstOrThrow();
+    const row = (await this.db.executeQuery(advanceIds(this.db, { count }))).rows[0];
+    if (!row) throw new Error('the id counter is missing');
     const end = Number(row.next_id);
     return Array.from({ length: count }, (_, i) => end - count + i);
   }
@@ -39,11 +95,8 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
   }
 
   async insertSends(sends: readonly { id: number; send: NewSend }[]): Promise<void> {
-    for (let start = 0; start < sends.length; start += 500) {
-      await this.db
-        .insertInto('sends')
-        .values(sends.slice(start, start + 500).map(({ id, send }) => sendRow(id, send)))
-        .execute();
+    for (let start = 0; start < sends.length; start += preparedChunk) {
+      await this.db.executeQuery(sendsInsert(this.db, sends.slice(start, start + preparedChunk).map(({ id, send }) => sendRow(id, send))));
     }
   }
 
@@ -53,8 +106,8 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
 
   async insertMessagesOf(groups: readonly { send: MessageDefaults; ids: readonly number[]; messages: readonly NewMessage[] }[]): Promise<void> {
     const rows = groups.flatMap((g) => g.messages.map((m, i) => messageRow(g.send, g.ids[i] ?? 0, m)));
-    for (let start = 0; start < rows.length; start += insertChunk) {
-      await this.db.insertInto('messages').values(rows.slice(start, start + insertChunk)).execute();
+    for (let start = 0; start < rows.length; start += preparedChunk) {
+      await this.db.executeQuery(messagesInsert(this.db, rows.slice(start, start + preparedChunk)));
     }
   }
 

@@ -1,11 +1,11 @@
 import type { Executor } from './executor.js';
 import { sql } from 'kysely';
-import type { Kysely, Selectable, Updateable } from 'kysely';
-import type { Database, AccountsTable, ApiKeysTable, SenderIdsTable } from './schema.js';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
+import type { Database, AccountsTable, ApiKeysTable, LedgerTable, SenderIdsTable } from './schema.js';
 import type { Db, Dialect } from './database.js';
 import { KyselyMessageStore } from './kysely-message-store.js';
-import { preparedQuery } from './prepared-query.js';
-import { KeyCache } from './key-cache.js';
+import { columnsOf, preparedQuery, preparedRows } from './prepared-query.js';
+import { LookupCache, oncePerTurn } from './lookup-cache.js';
 import { MicroBatcher } from '../../util/micro-batcher.js';
 import { KyselyDirectoryStore } from './kysely-directory-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, ChargeEntry, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
@@ -103,6 +103,68 @@ function countOne(usage: Usage, { limits, windows }: UsageRequest): LimitHit | n
   return null;
 }
 
+function keyLookupQuery(db: Executor) {
+  return db
+    .selectFrom('api_keys as k')
+    .innerJoin('accounts as a', 'a.id', 'k.account_id')
+    .selectAll('k')
+    .select([
+      'a.name as a_name',
+      'a.status as a_status',
+      'a.balance_main as a_balance_main',
+      'a.balance_international as a_balance_international',
+      'a.per_minute_limit as a_per_minute_limit',
+      'a.otp_brand as a_otp_brand',
+      'a.ip_allow as a_ip_allow',
+      'a.global_sending as a_global_sending',
+      'a.created_at as a_created_at',
+    ]);
+}
+
+// The statements of every request and every send batch, compiled once per database.
+const keyLookup = preparedQuery((db, p: { hash: string }) => keyLookupQuery(db).where('k.key_hash', '=', p.hash), ['hash']);
+
+const senderLookup = preparedQuery(
+  (db, p: { accountId: number; title: string }) =>
+    db.selectFrom('sender_ids').select('id').where('account_id', '=', p.accountId).where('title', '=', p.title).where('status', '=', 'approved').limit(1),
+  ['accountId', 'title'],
+);
+
+const balancesQuery = preparedRows(
+  (db, rows: { id: number }[]) =>
+    db
+      .selectFrom('accounts')
+      .select(['id', 'balance_main', 'balance_international'])
+      .where(
+        'id',
+        'in',
+        rows.map((r) => r.id),
+      ),
+  ['id'],
+);
+
+/** Takes a charge from one balance unless it no longer covers it; answers the balance after. */
+function chargeOf(column: 'balance_main' | 'balance_international') {
+  return preparedQuery(
+    (db, p: { accountId: number; amount: number }) =>
+      db
+        .updateTable('accounts')
+        .set({ [column]: sql`${sql.ref(column)} - ${p.amount}` })
+        .where('id', '=', p.accountId)
+        .where(sql.ref(column), '>=', p.amount)
+        .returning(sql<number>`${sql.ref(column)}`.as('balance')),
+    ['accountId', 'amount'],
+  );
+}
+
+const chargeQuery: Record<BalanceBucket, ReturnType<typeof chargeOf>> = { main: chargeOf('balance_main'), international: chargeOf('balance_international') };
+
+type LedgerRow = Omit<Insertable<LedgerTable>, 'id'>;
+const ledgerColumns = columnsOf<LedgerRow>({ account_id: true, bucket: true, delta: true, balance_after: true, reason: true, reference: true, created_at: true });
+/** Ledger rows per INSERT: the row count of a send batch's charges, well inside the parameter limits. */
+const ledgerChunk = 256;
+const ledgerInsert = preparedRows((db, rows: LedgerRow[]) => db.insertInto('ledger').values(rows), ledgerColumns);
+
 export class KyselyStore implements Store {
   readonly messages: KyselyMessageStore;
   readonly directory: KyselyDirectoryStore;
@@ -121,11 +183,18 @@ export class KyselyStore implements Store {
   }
 
   /** Only the store outside transactions caches: inside one, reads must see its own writes. */
-  private keyCache: KeyCache | null = null;
+  private keyCache: LookupCache<KeyWithAccount> | null = null;
+  /** Sender ID checks by account and title, approved or not (bounded, so unknown titles cannot grow it). */
+  private senderCache: LookupCache<boolean> | null = null;
 
   static open(handle: Db): KyselyStore {
     const store = new KyselyStore(handle.db, handle.dialect, handle);
-    if (handle.keyChanges) store.keyCache = new KeyCache(handle.keyChanges);
+    const changes = handle.changes;
+    if (changes) {
+      const external = oncePerTurn(changes.external);
+      store.keyCache = new LookupCache({ external, local: changes.keys });
+      store.senderCache = new LookupCache({ external, local: changes.senders });
+    }
     return store;
   }
 
@@ -268,24 +337,8 @@ export class KyselyStore implements Store {
   }
 
   private keyLookupQuery() {
-    return this.db
-      .selectFrom('api_keys as k')
-      .innerJoin('accounts as a', 'a.id', 'k.account_id')
-      .selectAll('k')
-      .select([
-        'a.name as a_name',
-        'a.status as a_status',
-        'a.balance_main as a_balance_main',
-        'a.balance_international as a_balance_international',
-        'a.per_minute_limit as a_per_minute_limit',
-        'a.otp_brand as a_otp_brand',
-        'a.ip_allow as a_ip_allow',
-        'a.global_sending as a_global_sending',
-        'a.created_at as a_created_at',
-      ]);
+    return keyLookupQuery(this.db);
   }
-
-  private readonly keyLookup = preparedQuery((p: { hash: string }) => this.keyLookupQuery().where('k.key_hash', '=', p.hash), ['hash']);
 
   /**
    * PostgreSQL: the lookups of one turn of the event loop share one round trip, which is
@@ -298,14 +351,16 @@ export class KyselyStore implements Store {
     return hashes.map((h) => byHash.get(h) ?? null);
   }, 500);
 
-  async findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
-    const cached = this.keyCache?.get(hash);
-    if (cached) return cached;
+  findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
+    return this.keyCache ? this.keyCache.lookup(hash, () => this.loadKey(hash)) : this.loadKey(hash);
+  }
+
+  private async loadKey(hash: string): Promise<KeyWithAccount | null> {
     const row =
       this.dialect === 'postgres' && !this.db.isTransaction
         ? await this.batchedKeyLookup.add(hash)
         : // One prepared round trip on the hot path of every request.
-          (await this.db.executeQuery(this.keyLookup({ hash }))).rows[0];
+          (await this.db.executeQuery(keyLookup(this.db, { hash }))).rows[0];
     if (!row) return null;
     const account = toAccount({
       id: row.account_id,
@@ -319,19 +374,13 @@ export class KyselyStore implements Store {
       global_sending: row.a_global_sending,
       created_at: row.a_created_at,
     });
-    const found = { key: toKey(row), account };
-    this.keyCache?.set(hash, found);
-    return found;
+    return { key: toKey(row), account };
   }
 
-  private readonly senderLookup = preparedQuery(
-    (p: { accountId: number; title: string }) =>
-      this.db.selectFrom('sender_ids').select('id').where('account_id', '=', p.accountId).where('title', '=', p.title).where('status', '=', 'approved').limit(1),
-    ['accountId', 'title'],
-  );
-
   async hasApprovedSender(accountId: number, title: string): Promise<boolean> {
-    return (await this.db.executeQuery(this.senderLookup({ accountId, title }))).rows.length > 0;
+    const load = async () => (await this.db.executeQuery(senderLookup(this.db, { accountId, title }))).rows.length > 0;
+    // Refusals are remembered too: the cache is bounded, and emptied by the same signals.
+    return this.senderCache ? (await this.senderCache.lookup(`${accountId}:${title}`, load)) === true : load();
   }
 
   async lockAccounts(ids: readonly number[]): Promise<void> {
@@ -347,11 +396,7 @@ export class KyselyStore implements Store {
 
   async balancesOf(ids: readonly number[]): Promise<Map<number, Record<BalanceBucket, number>>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.db
-      .selectFrom('accounts')
-      .select(['id', 'balance_main', 'balance_international'])
-      .where('id', 'in', [...ids])
-      .execute();
+    const { rows } = await this.db.executeQuery(balancesQuery(this.db, ids.map((id) => ({ id }))));
     return new Map(rows.map((r) => [r.id, { main: Number(r.balance_main), international: Number(r.balance_international) }]));
   }
 
@@ -365,17 +410,10 @@ export class KyselyStore implements Store {
     }
     const after = new Map<string, number>();
     for (const [key, t] of totals) {
-      const column = t.bucket === 'main' ? 'balance_main' : 'balance_international';
-      const updated = await this.db
-        .updateTable('accounts')
-        .set({ [column]: sql`${sql.ref(column)} - ${t.amount}` })
-        .where('id', '=', t.accountId)
-        .where(sql.ref(column), '>=', t.amount)
-        .returning([column])
-        .executeTakeFirst();
+      const updated = (await this.db.executeQuery(chargeQuery[t.bucket](this.db, { accountId: t.accountId, amount: t.amount }))).rows[0];
       if (!updated) throw new Error(`balance of account ${t.accountId} no longer covers ${t.amount}`);
       // Ledger rows carry the balance after each charge, so work back from the final one.
-      after.set(key, Number((updated as Record<string, unknown>)[column]) + t.amount);
+      after.set(key, Number(updated.balance) + t.amount);
     }
     const rows = charges.map((c) => {
       const key = `${c.accountId}:${c.bucket}`;
@@ -383,7 +421,7 @@ export class KyselyStore implements Store {
       after.set(key, balance);
       return { account_id: c.accountId, bucket: c.bucket, delta: -c.amount, balance_after: balance, reason: c.reason, reference: c.reference, created_at: now };
     });
-    for (let i = 0; i < rows.length; i += 1000) await this.db.insertInto('ledger').values(rows.slice(i, i + 1000)).execute();
+    for (let i = 0; i < rows.length; i += ledgerChunk) await this.db.executeQuery(ledgerInsert(this.db, rows.slice(i, i + ledgerChunk)));
   }
 
   async updateKey(id: number, patch: KeyPatch, now: number): Promise<ApiKey | null> {
