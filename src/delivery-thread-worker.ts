@@ -1,15 +1,15 @@
 /** The delivery thread's entry point (see delivery-thread.ts): the workers of `serve`, on a store connection of their own. */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
-import { createLogger, openRuntime, startDelivery, startWebhooks, storeLocation } from './main.js';
-import type { DeliveryConfig, FromDelivery, ToDelivery } from './delivery-thread.js';
+import { createLogger, openRuntime, startDelivery, startWebhooks } from './main.js';
+import type { DeliveryStart, FromDelivery, ToDelivery } from './delivery-thread.js';
 
-async function run(port: MessagePort, config: DeliveryConfig): Promise<void> {
+async function run(port: MessagePort, { location, config }: DeliveryStart): Promise<void> {
   const post = (message: FromDelivery): void => port.postMessage(message);
   const logger = createLogger(config.logLevel);
   let runtime;
   try {
-    runtime = await openRuntime(storeLocation(config));
+    runtime = await openRuntime(location);
   } catch (error) {
     post({ type: 'failed', message: `cannot open the store: ${error instanceof Error ? error.message : String(error)}` });
     return;
@@ -43,4 +43,4 @@ async function run(port: MessagePort, config: DeliveryConfig): Promise<void> {
   post({ type: 'ready' });
 }
 
-if (parentPort) void run(parentPort, workerData as DeliveryConfig);
+if (parentPort) void run(parentPort, workerData as DeliveryStart);

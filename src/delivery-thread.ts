@@ -8,11 +8,18 @@
 import { Worker } from 'node:worker_threads';
 import type { Config } from './config.js';
 import type { Runtime } from './main.js';
+import type { StoreLocation } from './adapters/store/database.js';
+
+/** What the thread is started with: the store (with the write lock the threads share) and its options. */
+export interface DeliveryStart {
+  location: StoreLocation;
+  config: DeliveryConfig;
+}
 
 /** What the delivery thread needs of the configuration (plain data: it is copied over). */
 export type DeliveryConfig = Pick<
   Config,
-  'data' | 'database' | 'logLevel' | 'simDelayMs' | 'leaseMs' | 'smppConfig' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookRetryBaseMs'
+  'logLevel' | 'simDelayMs' | 'leaseMs' | 'smppConfig' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookRetryBaseMs'
 >;
 
 /** Messages from the HTTP thread to the delivery thread. */
@@ -32,8 +39,8 @@ export class DeliveryThread {
    * cannot start (a bad SMPP configuration, an unreachable store). `onCrash` is told when the
    * thread dies later without being asked to stop.
    */
-  static start(runtime: Runtime, config: DeliveryConfig, onCrash: (error: Error) => void): Promise<DeliveryThread> {
-    const worker = new Worker(new URL('./delivery-thread-worker.js', import.meta.url), { workerData: config });
+  static start(runtime: Runtime, start: DeliveryStart, onCrash: (error: Error) => void): Promise<DeliveryThread> {
+    const worker = new Worker(new URL('./delivery-thread-worker.js', import.meta.url), { workerData: start });
     const post = (message: ToDelivery): void => worker.postMessage(message);
     return new Promise((resolve, reject) => {
       let started = false;

@@ -3,6 +3,7 @@ import { createHttp, createLogger, openRuntime, storeLocation } from '../main.js
 import type { Runtime } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
 import { DeliveryThread } from '../delivery-thread.js';
+import { ThreadWriteLock } from '../adapters/store/thread-write-lock.js';
 
 /** On first start with an empty store: a demo account, sender ID and sandbox key, shown once. */
 async function createDemo(runtime: Runtime, address: string): Promise<void> {
@@ -35,9 +36,12 @@ async function createDemo(runtime: Runtime, address: string): Promise<void> {
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
+  // On SQLite the HTTP thread and the delivery thread share one write lock in memory.
+  const stored = storeLocation(config);
+  const location = stored.dialect === 'sqlite' ? { ...stored, threadLock: new ThreadWriteLock().buffer } : stored;
   let runtime: Runtime;
   try {
-    runtime = await openRuntime(storeLocation(config));
+    runtime = await openRuntime(location);
   } catch (error) {
     throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
   }
@@ -47,7 +51,7 @@ export async function serve(config: Config): Promise<void> {
   let delivery: DeliveryThread | null = null;
   try {
     delivery = config.worker
-      ? await DeliveryThread.start(runtime, config, (error) => {
+      ? await DeliveryThread.start(runtime, { location, config }, (error) => {
           logger.fatal({ err: error }, 'the delivery thread failed');
           logger.flush();
           process.exit(1);

@@ -4,15 +4,17 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { setImmediate, setTimeout as delay } from 'node:timers/promises';
 import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
-import type { Driver, SqliteDatabase, SqliteDialectConfig, SqliteStatement } from 'kysely';
+import type { DatabaseConnection, Driver, SqliteDatabase, SqliteDialectConfig, SqliteStatement } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
+import { ThreadWriteLock } from './thread-write-lock.js';
 import type { Dialect } from './migrations.js';
 
 export type { Dialect };
 
 export type StoreLocation =
-  | { dialect: 'sqlite'; file: string }
+  /** threadLock: the buffer of a ThreadWriteLock shared with the other threads of this process on this file. */
+  | { dialect: 'sqlite'; file: string; threadLock?: SharedArrayBuffer }
   | { dialect: 'postgres'; url: string; schema?: string; poolSize?: number };
 
 export interface Db {
@@ -99,6 +101,10 @@ function withStatementCache(sqlite: BetterSqlite3.Database, writes: WriteCounts,
 /** How long a statement or a transaction waits for SQLite's write lock before failing. */
 const busyTimeoutMs = 5000;
 
+function busyError(): Error {
+  return Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
+}
+
 function isBusy(error: unknown): boolean {
   return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'SQLITE_BUSY';
 }
@@ -111,20 +117,48 @@ function isBusy(error: unknown): boolean {
  *
  * The wait does not block the thread: SQLite's own busy handler sleeps (1, 2, 5, 10 ms...)
  * with the event loop stopped, which would stall every HTTP request behind a lock the
- * delivery thread holds for a fraction of a millisecond. So BEGIN IMMEDIATE is tried
- * without a timeout, and while the lock is taken the event loop goes on (a turn at a time
- * at first, then every millisecond) until it is free or busy_timeout has passed.
+ * delivery thread holds for a fraction of a millisecond. Threads of this process first take
+ * the shared ThreadWriteLock (woken when it is released); then BEGIN IMMEDIATE is tried
+ * without a timeout and, while another process holds the lock, tried again each turn of the
+ * event loop (after 100 turns, each millisecond) until it is free or busy_timeout has passed.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   constructor(
     settings: SqliteDialectConfig,
     private readonly sqlite: BetterSqlite3.Database,
+    private readonly threads: ThreadWriteLock,
   ) {
     super(settings);
   }
 
   override async beginTransaction(): Promise<void> {
     const deadline = Date.now() + busyTimeoutMs;
+    if (!(await this.threads.acquire(deadline))) throw busyError();
+    try {
+      await this.beginImmediate(deadline);
+    } catch (error) {
+      this.threads.release();
+      throw error;
+    }
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.commitTransaction(connection);
+    } finally {
+      this.threads.release();
+    }
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      this.threads.release();
+    }
+  }
+
+  private async beginImmediate(deadline: number): Promise<void> {
     this.sqlite.pragma('busy_timeout = 0');
     try {
       for (let attempt = 0; ; attempt++) {
@@ -146,12 +180,13 @@ class ImmediateSqliteDialect extends SqliteDialect {
   constructor(
     private readonly settings: SqliteDialectConfig,
     private readonly sqlite: BetterSqlite3.Database,
+    private readonly threads: ThreadWriteLock,
   ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings, this.sqlite);
+    return new ImmediateSqliteDriver(this.settings, this.sqlite, this.threads);
   }
 }
 
@@ -165,7 +200,7 @@ export function openDb(location: StoreLocation): Db {
     sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
     sqlite.pragma('foreign_keys = ON');
     const writes: WriteCounts = { keys: 0, senders: 0 };
-    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite, new ThreadWriteLock(location.threadLock)) });
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     return {
       db,
