@@ -1,16 +1,16 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { withTransaction } from './executor.js';
 import { sql } from 'kysely';
-import type { Insertable } from 'kysely';
-import type { MessagesTable, SendsTable, UnmatchedReportsTable } from './schema.js';
+import type { Insertable, Selectable } from 'kysely';
+import type { MessagePartsTable, MessagesTable, SendsTable, UnmatchedReportsTable } from './schema.js';
 import type { ClaimedMessage, DueExpansion, MessageDefaults, MessageStore, NewMessage, NewSend, Transition } from '../../ports/message-store.js';
 import type { CarrierReport, SmsLang } from '../../ports/carrier.js';
 import { combineParts, isFinal } from '../../domain/delivery-state.js';
 import type { FinalState, PartState } from '../../domain/delivery-state.js';
 import { recordTransitionEvents, rowChunk } from './event-outbox.js';
 import { KyselyMessageQueries } from './kysely-message-queries.js';
-import { groupBy, insertChunk, messageRow, outcomeOf, sendRow, toReport } from './message-rows.js';
-import { columnsOf, preparedQuery, preparedRows } from './prepared-query.js';
+import { groupBy, messageRow, outcomeOf, sendRow, toReport } from './message-rows.js';
+import { columnsOf, preparedList, preparedQuery, preparedRows } from './prepared-query.js';
 import type { SentItem } from './message-rows.js';
 
 // The statements of every send batch, compiled once per database (and per row count).
@@ -71,6 +71,102 @@ const messageColumns = columnsOf<Insertable<MessagesTable>>({
 });
 const sendsInsert = preparedRows((db, rows: Insertable<SendsTable>[]) => db.insertInto('sends').values(rows), sendColumns);
 const messagesInsert = preparedRows((db, rows: Insertable<MessagesTable>[]) => db.insertInto('messages').values(rows), messageColumns);
+
+// The statements of the dispatcher and of receipts, compiled once per database (and per
+// padded list length); `locking` is for PostgreSQL, whose workers lock what they claim.
+const claimDueOf = (locking: boolean) =>
+  preparedQuery(
+    (db, p: { now: number; limit: number; leaseUntil: number }) =>
+      db
+        .updateTable('messages')
+        .set({ state: 'submitting', lease_until: p.leaseUntil, attempts: sql`attempts + 1` })
+        .where(
+          'id',
+          'in',
+          db
+            .selectFrom('messages')
+            .select('id')
+            .where('state', '=', 'queued')
+            .where('due_at', '<=', p.now)
+            .orderBy('priority')
+            .orderBy('due_at')
+            .orderBy('id')
+            .limit(p.limit)
+            // Several workers on PostgreSQL: each skips rows another is claiming.
+            .$if(locking, (qb) => qb.forUpdate().skipLocked()),
+        )
+        .returning('id'),
+    ['now', 'limit', 'leaseUntil'],
+  );
+const claimDue = { sqlite: claimDueOf(false), postgres: claimDueOf(true) };
+const claimedMessages = preparedList(
+  (db, _: Record<string, never>, ids: number[]) =>
+    db
+      .selectFrom('messages as m')
+      .innerJoin('sends as s', 's.id', 'm.send_id')
+      .select(['m.id', 'm.send_id', 'm.key_id', 'm.recipient', 'm.text', 's.text as send_text', 's.sender', 's.lang', 'm.sandbox', 'm.attempts', 'm.priority', 'm.due_at'])
+      .where('m.id', 'in', ids)
+      .orderBy('m.priority')
+      .orderBy('m.due_at')
+      .orderBy('m.id'),
+  [],
+);
+const markSent = preparedList(
+  (db, p: { carrier: string; now: number }, ids: number[]) =>
+    db
+      .updateTable('messages')
+      .set({ state: 'sent', carrier: p.carrier, submitted_at: p.now, lease_until: null, detail: null })
+      .where('id', 'in', ids)
+      .where('state', '=', 'submitting')
+      .returning(['id', 'key_id']),
+  ['carrier', 'now'],
+);
+type SentPart = Pick<Insertable<MessagePartsTable>, 'carrier_message_id' | 'message_id' | 'part_no'>;
+const partsInsert = preparedRows(
+  (db, rows: SentPart[]) =>
+    db
+      .insertInto('message_parts')
+      .values(rows.map((r) => ({ ...r, state: 'sent' as const, detail: null, done_at: null })))
+      // An operator may hand out an id again (after a restart, or years later): the new
+      // submission takes the id over once the old part is settled.
+      .onConflict((oc) =>
+        oc
+          .column('carrier_message_id')
+          .doUpdateSet((eb) => ({ message_id: eb.ref('excluded.message_id'), part_no: eb.ref('excluded.part_no'), state: 'sent', detail: null, done_at: null }))
+          .where('message_parts.state', '<>', 'sent'),
+      ),
+  columnsOf<SentPart>({ carrier_message_id: true, message_id: true, part_no: true }),
+);
+const earlyReports = preparedList((db, _: Record<string, never>, ids: string[]) => db.selectFrom('unmatched_reports').selectAll().where('carrier_message_id', 'in', ids), []);
+const partsNamed = preparedList((db, _: Record<string, never>, ids: string[]) => db.selectFrom('message_parts').select(['carrier_message_id', 'message_id']).where('carrier_message_id', 'in', ids), []);
+const messagesToSettleOf = (locking: boolean) =>
+  preparedList(
+    (db, _: Record<string, never>, ids: number[]) =>
+      db
+        .selectFrom('messages')
+        .select(['id', 'state', 'key_id'])
+        .where('id', 'in', ids)
+        .orderBy('id')
+        .$if(locking, (qb) => qb.forUpdate()),
+    [],
+  );
+const messagesToSettle = { sqlite: messagesToSettleOf(false), postgres: messagesToSettleOf(true) };
+const settleParts = preparedList(
+  (db, p: { state: FinalState; detail: string | null; doneAt: number }, ids: string[]) =>
+    db
+      .updateTable('message_parts')
+      .set({ state: p.state, detail: p.detail, done_at: p.doneAt })
+      .where('carrier_message_id', 'in', ids)
+      .where('state', '=', 'sent')
+      .returning('carrier_message_id'),
+  ['state', 'detail', 'doneAt'],
+);
+const partStates = preparedList((db, _: Record<string, never>, ids: number[]) => db.selectFrom('message_parts').select(['message_id', 'state']).where('message_id', 'in', ids), []);
+const settleMessages = preparedList(
+  (db, p: { state: FinalState; detail: string | null; doneAt: number }, ids: number[]) =>
+    db.updateTable('messages').set({ state: p.state, done_at: p.doneAt, detail: p.detail }).where('id', 'in', ids),
+  ['state', 'detail', 'doneAt'],
+);
 
 /** The message store: the reads of KyselyMessageQueries and every write of the pipeline. */
 export class KyselyMessageStore extends KyselyMessageQueries implements MessageStore {
@@ -162,37 +258,17 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
 
   async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]> {
     return this.inTransaction(async (self) => {
-      const due = self.db
-        .selectFrom('messages')
-        .select('id')
-        .where('state', '=', 'queued')
-        .where('due_at', '<=', now)
-        .orderBy('priority')
-        .orderBy('due_at')
-        .orderBy('id')
-        .limit(limit)
-        // Several workers on PostgreSQL: each skips rows another is claiming.
-        .$if(self.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
-      const claimed = await self.db
-        .updateTable('messages')
-        .set({ state: 'submitting', lease_until: leaseUntil, attempts: sql`attempts + 1` })
-        .where('id', 'in', due)
-        .returning('id')
-        .execute();
+      const claimed = (await self.db.executeQuery(claimDue[self.dialect](self.db, { now, limit, leaseUntil }))).rows;
       if (claimed.length === 0) return [];
-      const rows = await self.db
-        .selectFrom('messages as m')
-        .innerJoin('sends as s', 's.id', 'm.send_id')
-        .select(['m.id', 'm.send_id', 'm.key_id', 'm.recipient', 'm.text', 's.text as send_text', 's.sender', 's.lang', 'm.sandbox', 'm.attempts', 'm.priority', 'm.due_at'])
-        .where(
-          'm.id',
-          'in',
-          claimed.map((c) => c.id),
+      const rows = (
+        await self.db.executeQuery(
+          claimedMessages(
+            self.db,
+            {},
+            claimed.map((c) => Number(c.id)),
+          ),
         )
-        .orderBy('m.priority')
-        .orderBy('m.due_at')
-        .orderBy('m.id')
-        .execute();
+      ).rows;
       return rows.map((r) => ({
         id: Number(r.id),
         sendId: Number(r.send_id),
@@ -222,33 +298,13 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
     return this.inTransaction(async (self) => {
       const sentKeys = new Map<number, number>();
       for (const carrier of new Set(items.map((i) => i.carrier))) {
-        const rows = await self.db
-          .updateTable('messages')
-          .set({ state: 'sent', carrier, submitted_at: now, lease_until: null, detail: null })
-          .where(
-            'id',
-            'in',
-            items.filter((i) => i.carrier === carrier).map((i) => i.messageId),
-          )
-          .where('state', '=', 'submitting')
-          .returning(['id', 'key_id'])
-          .execute();
+        const ids = items.filter((i) => i.carrier === carrier).map((i) => i.messageId);
+        const rows = (await self.db.executeQuery(markSent(self.db, { carrier, now }, ids))).rows;
         for (const r of rows) sentKeys.set(Number(r.id), r.key_id);
       }
-      const parts = items.flatMap((i) => i.carrierMessageIds.map((id, n) => ({ carrier_message_id: id, message_id: i.messageId, part_no: n + 1, state: 'sent' as const, detail: null, done_at: null })));
-      for (let start = 0; start < parts.length; start += insertChunk) {
-        await self.db
-          .insertInto('message_parts')
-          .values(parts.slice(start, start + insertChunk))
-          // An operator may hand out an id again (after a restart, or years later): the new
-          // submission takes the id over once the old part is settled.
-          .onConflict((oc) =>
-            oc
-              .column('carrier_message_id')
-              .doUpdateSet((eb) => ({ message_id: eb.ref('excluded.message_id'), part_no: eb.ref('excluded.part_no'), state: 'sent', detail: null, done_at: null }))
-              .where('message_parts.state', '<>', 'sent'),
-          )
-          .execute();
+      const parts = items.flatMap((i) => i.carrierMessageIds.map((id, n): SentPart => ({ carrier_message_id: id, message_id: i.messageId, part_no: n + 1 })));
+      for (let start = 0; start < parts.length; start += preparedChunk) {
+        await self.db.executeQuery(partsInsert(self.db, parts.slice(start, start + preparedChunk)));
       }
       const result = items.map((i): Transition[] => {
         const keyId = sentKeys.get(i.messageId);
@@ -256,7 +312,7 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
       });
       await self.recordEvents(result.flat(), now);
       // Receipts may have come before these submit responses: apply them now.
-      const early = parts.length === 0 ? [] : await self.db.selectFrom('unmatched_reports').selectAll().where('carrier_message_id', 'in', parts.map((p) => p.carrier_message_id)).execute();
+      const early = parts.length === 0 ? [] : await self.earlyReports(parts.map((p) => p.carrier_message_id));
       if (early.length > 0) {
         await self.db.deleteFrom('unmatched_reports').where('carrier_message_id', 'in', early.map((r) => r.carrier_message_id)).execute();
         const applied = await self.applyReports(early.map(toReport), now);
@@ -269,6 +325,15 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
       }
       return result;
     });
+  }
+
+  /** Reports kept for these parts before their submit's answer came. */
+  private async earlyReports(ids: readonly string[]): Promise<Selectable<UnmatchedReportsTable>[]> {
+    const found: Selectable<UnmatchedReportsTable>[] = [];
+    for (let start = 0; start < ids.length; start += rowChunk) {
+      found.push(...(await this.db.executeQuery(earlyReports(this.db, {}, ids.slice(start, start + rowChunk)))).rows);
+    }
+    return found;
   }
 
   async markRetry(messageId: number, dueAt: number, detail: string): Promise<void> {
@@ -319,7 +384,7 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
   /** Up to `rowChunk` reports, inside the caller's transaction. */
   private async applyReportChunk(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]> {
     const ids = [...new Set(reports.map((r) => r.carrierMessageId))];
-    const parts = await this.db.selectFrom('message_parts').select(['carrier_message_id', 'message_id']).where('carrier_message_id', 'in', ids).execute();
+    const parts = (await this.db.executeQuery(partsNamed(this.db, {}, ids))).rows;
     const messageOf = new Map(parts.map((p) => [p.carrier_message_id, Number(p.message_id)]));
     await this.keepUnmatched(
       reports.filter((r) => !messageOf.has(r.carrierMessageId)),
@@ -329,13 +394,7 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
     if (messageIds.length === 0) return reports.map(() => 'unmatched' as const);
     // Parts of one message are settled one transaction at a time (row locks in id order on
     // PostgreSQL; SQLite has one writer), so the last part sees all the others.
-    const messages = await this.db
-      .selectFrom('messages')
-      .select(['id', 'state', 'key_id'])
-      .where('id', 'in', messageIds)
-      .orderBy('id')
-      .$if(this.dialect === 'postgres', (qb) => qb.forUpdate())
-      .execute();
+    const messages = (await this.db.executeQuery(messagesToSettle[this.dialect](this.db, {}, messageIds))).rows;
     const messageRows = new Map(messages.map((m) => [Number(m.id), m]));
     // A part takes the first receipt that names it while it is still 'sent'.
     const firstOf = new Map<string, number>();
@@ -344,17 +403,8 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
     });
     const changed = new Set<string>();
     for (const group of groupBy([...firstOf.values()], (i) => outcomeOf(reports[i] as CarrierReport, now))) {
-      const rows = await this.db
-        .updateTable('message_parts')
-        .set({ state: group.outcome.state, detail: group.outcome.detail, done_at: group.outcome.doneAt })
-        .where(
-          'carrier_message_id',
-          'in',
-          group.items.map((i) => (reports[i] as CarrierReport).carrierMessageId),
-        )
-        .where('state', '=', 'sent')
-        .returning('carrier_message_id')
-        .execute();
+      const ids = group.items.map((i) => (reports[i] as CarrierReport).carrierMessageId);
+      const rows = (await this.db.executeQuery(settleParts(this.db, group.outcome, ids))).rows;
       for (const r of rows) changed.add(r.carrier_message_id);
     }
     // Each message changed by this chunk, with the index of the last report that changed it.
@@ -367,7 +417,7 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
     });
     const answers: (Transition | 'unmatched' | null)[] = reports.map((r) => (messageOf.has(r.carrierMessageId) ? null : 'unmatched'));
     if (touched.size === 0) return answers;
-    const states = await this.db.selectFrom('message_parts').select(['message_id', 'state']).where('message_id', 'in', [...touched.keys()]).execute();
+    const states = (await this.db.executeQuery(partStates(this.db, {}, [...touched.keys()]))).rows;
     const partsOf = new Map<number, PartState[]>();
     for (const p of states) {
       const list = partsOf.get(Number(p.message_id));
@@ -381,15 +431,13 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
       if (final && row) settled.push({ messageId, index, keyId: row.key_id, final });
     }
     for (const group of groupBy(settled, (m) => ({ ...outcomeOf(reports[m.index] as CarrierReport, now), state: m.final }))) {
-      await this.db
-        .updateTable('messages')
-        .set({ state: group.outcome.state, done_at: group.outcome.doneAt, detail: group.outcome.detail })
-        .where(
-          'id',
-          'in',
+      await this.db.executeQuery(
+        settleMessages(
+          this.db,
+          group.outcome,
           group.items.map((m) => m.messageId),
-        )
-        .execute();
+        ),
+      );
     }
     for (const m of settled) answers[m.index] = { messageId: m.messageId, keyId: m.keyId, state: m.final };
     await this.recordEvents(

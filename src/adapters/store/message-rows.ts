@@ -65,9 +65,6 @@ export function messageRow(send: MessageDefaults, id: number, m: NewMessage): In
   };
 }
 
-/** Rows per multi-row INSERT: well inside SQLite's and PostgreSQL's bound-parameter limits. */
-export const insertChunk = 1000;
-
 
 /** What a report writes to its part (and, when it settles it, its message). */
 export interface Outcome {

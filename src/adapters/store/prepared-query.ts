@@ -91,6 +91,54 @@ export function preparedRows<Row extends Record<string, Value>, R>(
   };
 }
 
+/** Lists up to this length are padded to a power of two; longer ones are compiled per length. */
+const paddedUpTo = 1024;
+
+/** The length a list of `count` values is run as. */
+function paddedLength(count: number): number {
+  if (count <= 1 || count > paddedUpTo) return count;
+  let length = 2;
+  while (length < count) length *= 2;
+  return length;
+}
+
+/**
+ * preparedQuery for statements with one list of values (`IN (...)`), whose shape changes
+ * with the list's length: the list is padded to a power of two by repeating its last value
+ * (harmless in an IN list), so a few lengths are compiled once each, and SQLite keeps a few
+ * statement texts. Lists longer than `paddedUpTo` are compiled per length, the latest
+ * `limit` lengths kept. The list must not be empty.
+ */
+export function preparedList<P extends Record<string, Value>, L extends Value, R>(
+  build: (db: Executor, params: P, list: L[]) => Compilable<R>,
+  keys: readonly (keyof P)[],
+  limit = 16,
+): (db: Executor, params: P, list: readonly L[]) => CompiledQuery<R> {
+  const compiled = perDatabase(() => new Map<number, (values: readonly Value[]) => CompiledQuery<R>>());
+  const width = keys.length;
+  return (db, params, list) => {
+    if (list.length === 0) throw new Error('a prepared list needs at least one value');
+    const length = paddedLength(list.length);
+    const byLength = compiled(db);
+    let fill = byLength.get(length);
+    if (!fill) {
+      const shape = (sentinels: string[]) =>
+        build(db, Object.fromEntries(keys.map((k, i) => [k, sentinels[i]])) as P, sentinels.slice(width) as L[]);
+      fill = template(shape, width + length);
+      if (length > paddedUpTo && byLength.size >= limit) {
+        const oldest = [...byLength.keys()].find((l) => l > paddedUpTo);
+        if (oldest !== undefined) byLength.delete(oldest);
+      }
+      byLength.set(length, fill);
+    }
+    const values: Value[] = new Array<Value>(width + length);
+    keys.forEach((k, i) => (values[i] = params[k] ?? null));
+    const last = list[list.length - 1] ?? null;
+    for (let i = 0; i < length; i++) values[width + i] = i < list.length ? (list[i] ?? null) : last;
+    return fill(values);
+  };
+}
+
 /**
  * The columns of a row type, named once each: the compiler checks the list is complete
  * (a column added to the table and not here is an error).
