@@ -75,7 +75,7 @@ for (const dialect of testDialects()) {
           `sms.failed/failed/${failed}`,
         ].sort();
         assert.deepEqual(seen, expected);
-        assert.ok(events.every((e) => e.state === 'pending' && e.attempts === 0 && e.keyId === hooked.keyId && /^evt_[\w-]{16}$/.test(e.eventId)));
+        assert.ok(events.every((e) => e.state === 'pending' && e.attempts === 0 && e.keyId === hooked.keyId && /^evt_[0-9a-f]{12}[\w-]{16}$/.test(e.eventId)));
         assert.equal(new Set(events.map((e) => e.eventId)).size, events.length);
         assert.deepEqual(await runtime.store.events.recentForKey(plain.keyId, 100), []);
       });
