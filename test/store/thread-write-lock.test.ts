@@ -2,6 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { ThreadWriteLock } from '../../src/adapters/store/thread-write-lock.js';
 
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
 describe('the write lock shared by the threads of a process', () => {
   it('a second holder waits until the first releases, and is woken then', async () => {
     const first = new ThreadWriteLock();
@@ -9,26 +11,54 @@ describe('the write lock shared by the threads of a process', () => {
     assert.equal(await first.acquire(Date.now() + 1000), true);
     let releasedAt = 0;
     const waiting = second.acquire(Date.now() + 5000).then((got) => ({ got, at: Date.now() }));
-    await new Promise((r) => setTimeout(r, 50));
+    await sleep(50);
     releasedAt = Date.now();
     first.release();
     const { got, at } = await waiting;
     assert.equal(got, true);
     assert.ok(at >= releasedAt && at - releasedAt < 1000, `woken ${at - releasedAt} ms after the release`);
-    // Now the second holds it: the first cannot take it until it is released.
-    assert.equal(await first.acquire(Date.now() + 20), false);
+    // The second holds it now: the first waits for it.
+    let firstAgain = false;
+    const again = first.acquire(Date.now() + 1000).then((ok) => (firstAgain = ok));
+    await sleep(20);
+    assert.equal(firstAgain, false);
     second.release();
-    assert.equal(await first.acquire(Date.now() + 20), true);
+    await again;
+    assert.equal(firstAgain, true);
     first.release();
   });
 
-  it('gives up at the deadline while the lock stays taken', async () => {
+  it('takes turns: a holder that releases and asks again comes after the one waiting', async () => {
+    const busy = new ThreadWriteLock();
+    const waiting = new ThreadWriteLock(busy.buffer);
+    assert.equal(await busy.acquire(Date.now() + 1000), true);
+    const order: string[] = [];
+    const other = waiting.acquire(Date.now() + 1000).then(() => {
+      order.push('waiting');
+      waiting.release();
+    });
+    await sleep(20);
+    busy.release();
+    const again = busy.acquire(Date.now() + 1000).then(() => {
+      order.push('busy again');
+      busy.release();
+    });
+    await Promise.all([other, again]);
+    assert.deepEqual(order, ['waiting', 'busy again']);
+  });
+
+  it('a turn that comes after the deadline is refused and handed on', async () => {
     const holder = new ThreadWriteLock();
+    const late = new ThreadWriteLock(holder.buffer);
     assert.equal(await holder.acquire(Date.now() + 1000), true);
-    const started = Date.now();
-    assert.equal(await new ThreadWriteLock(holder.buffer).acquire(started + 60), false);
-    assert.ok(Date.now() - started >= 55);
+    const refused = late.acquire(Date.now() + 30);
+    await sleep(80);
     holder.release();
+    assert.equal(await refused, false);
+    // The late ticket did not keep the lock: the next comer gets it at once.
+    const third = new ThreadWriteLock(holder.buffer);
+    assert.equal(await third.acquire(Date.now() + 50), true);
+    third.release();
   });
 
   it('is not shared between different buffers', async () => {

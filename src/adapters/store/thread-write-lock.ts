@@ -1,21 +1,22 @@
 /**
  * SQLite's write lock, as seen by the threads of one process (the HTTP thread and the
- * delivery thread): a cell of shared memory taken before BEGIN IMMEDIATE and given back
- * after COMMIT or ROLLBACK. A thread that finds it taken is woken by the holder the moment
- * it is released, with its event loop running meanwhile, instead of polling SQLite (each
- * failed BEGIN costs an exception) or sleeping in SQLite's busy handler. Other processes
- * (the admin CLI, a second server) are still met by SQLite's own lock.
+ * delivery thread): taken before BEGIN IMMEDIATE and given back after COMMIT or ROLLBACK.
+ * A thread that finds it taken is woken by the holder the moment it is released, with its
+ * event loop running meanwhile, instead of polling SQLite (each failed BEGIN costs an
+ * exception) or sleeping in SQLite's busy handler. Other processes (the admin CLI, a
+ * second server) are still met by SQLite's own lock.
+ *
+ * It is a ticket lock, so threads take turns: the delivery thread, which runs transaction
+ * after transaction, cannot take the lock again while the HTTP thread waits for it.
  */
 
 type WaitResult = { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<'ok' | 'timed-out'> };
 // Atomics.waitAsync is in Node 16+ (V8); TypeScript declares it only from lib ES2024.
 const waitAsync = (Atomics as unknown as { waitAsync(cell: Int32Array, index: number, value: number, timeoutMs: number): WaitResult }).waitAsync;
 
-const free = 0;
-const held = 1;
-/** Cells of the buffer: the lock, and how many threads are waiting for it. */
-const lockCell = 0;
-const waitersCell = 1;
+/** Cells of the buffer: the next ticket to hand out, and the ticket whose turn it is. */
+const nextCell = 0;
+const servingCell = 1;
 
 export class ThreadWriteLock {
   private readonly cell: Int32Array;
@@ -25,34 +26,37 @@ export class ThreadWriteLock {
     this.cell = new Int32Array(buffer);
   }
 
-  /** Takes the lock; false when it stayed taken until `deadline` (epoch ms). */
+  /**
+   * Takes the lock; false when its turn came only after `deadline` (epoch ms). A ticket
+   * cannot leave the queue, so a late turn is taken and handed on at once.
+   */
   async acquire(deadline: number): Promise<boolean> {
-    while (Atomics.compareExchange(this.cell, lockCell, free, held) !== free) {
+    const ticket = Atomics.add(this.cell, nextCell, 1);
+    for (;;) {
+      const serving = Atomics.load(this.cell, servingCell);
+      if (serving === ticket) break;
+      // Past the deadline the turn is still waited for (to be handed on), a second at a time.
       const left = deadline - Date.now();
-      if (left <= 0) return false;
-      Atomics.add(this.cell, waitersCell, 1);
+      const timeoutMs = left > 0 ? left : 1000;
+      const waited = waitAsync(this.cell, servingCell, serving, timeoutMs);
+      if (!waited.async) continue;
+      // A pending waitAsync does not keep the event loop alive; this timer does, a little
+      // past the wait's own timeout so that its answer is still taken.
+      const keepAlive = setTimeout(() => undefined, timeoutMs + 100);
       try {
-        const waited = waitAsync(this.cell, lockCell, held, left);
-        if (waited.async) {
-          // A pending waitAsync does not keep the event loop alive; this timer does, a little
-          // past the wait's own timeout so that its answer is still taken.
-          const keepAlive = setTimeout(() => undefined, left + 100);
-          try {
-            await waited.value;
-          } finally {
-            clearTimeout(keepAlive);
-          }
-        }
+        await waited.value;
       } finally {
-        Atomics.sub(this.cell, waitersCell, 1);
+        clearTimeout(keepAlive);
       }
     }
-    return true;
+    if (Date.now() <= deadline) return true;
+    this.release();
+    return false;
   }
 
   release(): void {
-    Atomics.store(this.cell, lockCell, free);
-    // Waking is a system call: made only when a thread waits (most releases find none).
-    if (Atomics.load(this.cell, waitersCell) > 0) Atomics.notify(this.cell, lockCell, 1);
+    const serving = Atomics.add(this.cell, servingCell, 1) + 1;
+    // Waking is a system call: made only when a ticket is waiting for its turn.
+    if (Atomics.load(this.cell, nextCell) !== serving) Atomics.notify(this.cell, servingCell);
   }
 }
