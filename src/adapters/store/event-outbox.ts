@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
+import type { Insertable } from 'kysely';
 import type { Transition } from '../../ports/message-store.js';
 import type { AttemptResult, WebhookTarget } from '../../ports/event-store.js';
 import { webhookStatus } from '../../domain/delivery-state.js';
@@ -12,6 +13,8 @@ import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
 import type { WebhookEventType } from '../../domain/webhook.js';
 
 import type { Executor } from './executor.js';
+import type { WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
+import { columnsOf, preparedList, preparedRows } from './prepared-query.js';
 
 export type { Executor };
 
@@ -20,6 +23,41 @@ export const rowChunk = 500;
 
 /** Longer rotation chains than this are cut (a chain never loops, but the store is not trusted to prove it). */
 const maxRotations = 32;
+
+// The outbox's statements, compiled once per database (and per row count or padded list
+// length): the delivery thread runs them for every batch, and building and compiling them
+// cost more than running them.
+const keyTargets = preparedList(
+  (db, _: Record<string, never>, ids: number[]) => db.selectFrom('api_keys').select(['id', 'webhook_url', 'webhook_secret', 'webhook_attempts', 'replaced_by']).where('id', 'in', ids),
+  [],
+);
+const smsMessages = preparedList(
+  (db, _: Record<string, never>, ids: number[]) => db.selectFrom('messages as m').innerJoin('sends as s', 's.id', 'm.send_id').select('m.id').where('m.id', 'in', ids).where('s.kind', '=', 'sms'),
+  [],
+);
+/** The columns an sms.* event takes from its transition; the rest are those of every new event. */
+type TransitionEvent = Pick<Insertable<WebhookEventsTable>, 'event_id' | 'key_id' | 'event_type' | 'sms_id' | 'status' | 'next_attempt_at' | 'created_at'>;
+const eventsInsert = preparedRows(
+  (db, rows: TransitionEvent[]) => db.insertInto('webhook_events').values(rows.map((r) => ({ ...r, state: 'pending' as const, attempts: 0, lease_until: null, done_at: null }))),
+  columnsOf<TransitionEvent>({ event_id: true, key_id: true, event_type: true, sms_id: true, status: true, next_attempt_at: true, created_at: true }),
+);
+type AttemptRow = Omit<Insertable<WebhookAttemptsTable>, 'id' | 'attempt_no'> & { event_ref: number };
+const attemptsInsert = preparedRows(
+  (db, rows: AttemptRow[]) =>
+    db.insertInto('webhook_attempts').values(
+      rows.map((r) => ({ ...r, attempt_no: sql<number>`(SELECT coalesce(max(a.attempt_no), 0) + 1 FROM webhook_attempts a WHERE a.event_ref = ${r.event_ref})` })),
+    ),
+  columnsOf<AttemptRow>({ event_ref: true, manual: true, url: true, started_at: true, duration_ms: true, http_status: true, error: true }),
+);
+const acknowledge = preparedList(
+  (db, p: { lease: number; now: number }, ids: number[]) =>
+    db
+      .updateTable('webhook_events')
+      .set({ state: 'delivered', attempts: sql`attempts + 1`, lease_until: null, done_at: p.now })
+      .where('id', 'in', ids)
+      .where('lease_until', '=', p.lease),
+  ['lease', 'now'],
+);
 
 /** Random bytes drawn 4 KiB at a time: one call to the CSPRNG per 341 event ids, not one each. */
 const idBytes = 12;
@@ -53,11 +91,7 @@ export async function resolveTargets(db: Executor, keyIds: readonly number[]): P
   const rows = new Map<number, { id: number; webhook_url: string | null; webhook_secret: string | null; webhook_attempts: number; replaced_by: number | null }>();
   let wanted = [...new Set(keyIds)];
   for (let depth = 0; wanted.length > 0 && depth <= maxRotations; depth++) {
-    const found = await db
-      .selectFrom('api_keys')
-      .select(['id', 'webhook_url', 'webhook_secret', 'webhook_attempts', 'replaced_by'])
-      .where('id', 'in', wanted)
-      .execute();
+    const { rows: found } = await db.executeQuery(keyTargets(db, {}, wanted));
     for (const r of found) rows.set(r.id, r);
     wanted = found.map((r) => r.replaced_by).filter((id): id is number => id !== null && !rows.has(id));
   }
@@ -95,23 +129,17 @@ export async function recordTransitionEvents<T extends Transition>(db: Executor,
   const ofSms = new Set<number>();
   const ids = [...new Set(hooked.map((t) => t.messageId))];
   for (let start = 0; start < ids.length; start += rowChunk) {
-    const rows = await db
-      .selectFrom('messages as m')
-      .innerJoin('sends as s', 's.id', 'm.send_id')
-      .select('m.id')
-      .where('m.id', 'in', ids.slice(start, start + rowChunk))
-      .where('s.kind', '=', 'sms')
-      .execute();
+    const { rows } = await db.executeQuery(smsMessages(db, {}, ids.slice(start, start + rowChunk)));
     for (const r of rows) ofSms.add(Number(r.id));
   }
   const evented = hooked.filter((t) => ofSms.has(t.messageId));
   const events = evented.flatMap((t) => {
     const status = webhookStatus(t.state);
     if (status === null) return [];
-    return [{ event_id: newEventId(), key_id: t.keyId, event_type: eventTypeOf[status], sms_id: t.messageId, status, state: 'pending' as const, attempts: 0, next_attempt_at: now, lease_until: null, created_at: now, done_at: null }];
+    return [{ event_id: newEventId(), key_id: t.keyId, event_type: eventTypeOf[status], sms_id: t.messageId, status, next_attempt_at: now, created_at: now }];
   });
   for (let start = 0; start < events.length; start += rowChunk) {
-    await db.insertInto('webhook_events').values(events.slice(start, start + rowChunk)).execute();
+    await db.executeQuery(eventsInsert(db, events.slice(start, start + rowChunk)));
   }
   return evented;
 }
@@ -121,7 +149,6 @@ export async function writeAttemptLogs(db: Executor, results: readonly AttemptRe
   for (let start = 0; start < results.length; start += rowChunk) {
     const rows = results.slice(start, start + rowChunk).map((r) => ({
       event_ref: r.id,
-      attempt_no: sql<number>`(SELECT coalesce(max(a.attempt_no), 0) + 1 FROM webhook_attempts a WHERE a.event_ref = ${r.id})`,
       manual: r.attempt.manual ? 1 : 0,
       url: r.attempt.url,
       started_at: r.attempt.startedAt,
@@ -129,7 +156,7 @@ export async function writeAttemptLogs(db: Executor, results: readonly AttemptRe
       http_status: r.attempt.httpStatus,
       error: r.attempt.error,
     }));
-    await db.insertInto('webhook_attempts').values(rows).execute();
+    await db.executeQuery(attemptsInsert(db, rows));
   }
 }
 
@@ -141,16 +168,14 @@ export async function applyOutcomes(db: Executor, results: readonly AttemptResul
   // The common case, automatic attempts acknowledged, is one statement per claim batch.
   const acknowledged = new Map<number, number[]>();
   for (const r of results) {
-    if (!r.attempt.manual && r.state === 'delivered') acknowledged.set(r.leaseUntil, [...(acknowledged.get(r.leaseUntil) ?? []), r.id]);
+    if (r.attempt.manual || r.state !== 'delivered') continue;
+    const ids = acknowledged.get(r.leaseUntil);
+    if (ids) ids.push(r.id);
+    else acknowledged.set(r.leaseUntil, [r.id]);
   }
   for (const [lease, ids] of acknowledged) {
     for (let start = 0; start < ids.length; start += rowChunk) {
-      await db
-        .updateTable('webhook_events')
-        .set({ state: 'delivered', attempts: sql`attempts + 1`, lease_until: null, done_at: now })
-        .where('id', 'in', ids.slice(start, start + rowChunk))
-        .where('lease_until', '=', lease)
-        .execute();
+      await db.executeQuery(acknowledge(db, { lease, now }, ids.slice(start, start + rowChunk)));
     }
   }
   for (const r of results) {

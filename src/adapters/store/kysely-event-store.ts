@@ -8,6 +8,7 @@ import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
 import { applyOutcomes, newEventId, recordTransitionEvents, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
 import type { Executor } from './executor.js';
 import { withTransaction } from './executor.js';
+import { preparedQuery } from './prepared-query.js';
 
 type EventRow = Selectable<WebhookEventsTable>;
 
@@ -43,6 +44,35 @@ function toFields(r: EventRow) {
 function byRef(ref: number | string) {
   return (eb: ExpressionBuilder<Database, 'webhook_events'>) => (typeof ref === 'number' ? eb('id', '=', ref) : eb('event_id', '=', ref));
 }
+
+// The claim of the webhook worker, compiled once per database; `locking` is for
+// PostgreSQL, whose workers lock what they claim.
+const claimDueOf = (locking: boolean) =>
+  preparedQuery(
+    (db, p: { now: number; limit: number; leaseUntil: number }) =>
+      db
+        .updateTable('webhook_events')
+        // The lease moves the due time too: an attempt that never reports back (its worker
+        // died) is due again when the lease runs out, with no separate sweep.
+        .set({ lease_until: p.leaseUntil, next_attempt_at: p.leaseUntil })
+        .where(
+          'id',
+          'in',
+          db
+            .selectFrom('webhook_events')
+            .select('id')
+            .where('state', '=', 'pending')
+            .where('next_attempt_at', '<=', p.now)
+            .orderBy('next_attempt_at')
+            .orderBy('id')
+            .limit(p.limit)
+            // Several workers on PostgreSQL: each skips rows another is claiming.
+            .$if(locking, (qb) => qb.forUpdate().skipLocked()),
+        )
+        .returningAll(),
+    ['now', 'limit', 'leaseUntil'],
+  );
+const claimDueStatement = { sqlite: claimDueOf(false), postgres: claimDueOf(true) };
 
 export class KyselyEventStore implements EventStore {
   constructor(
@@ -83,12 +113,8 @@ export class KyselyEventStore implements EventStore {
       db,
       rows.map((r) => r.key_id),
     );
-    return rows.map((r) => ({
-      ...toFields(r),
-      dueAt: dueAt(r),
-      leaseUntil: Number(r.lease_until),
-      target: targets.get(r.key_id) ?? noTarget(r.key_id),
-    }));
+    // Fields added to toFields' object, not spread into a new one: the spread showed in the worker's profile.
+    return rows.map((r) => Object.assign(toFields(r), { dueAt: dueAt(r), leaseUntil: Number(r.lease_until), target: targets.get(r.key_id) ?? noTarget(r.key_id) }));
   }
 
   async createClaimed(event: NewEvent, now: number, leaseUntil: number): Promise<ClaimedEvent> {
@@ -103,20 +129,8 @@ export class KyselyEventStore implements EventStore {
   }
 
   async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedEvent[]> {
-    const due = this.db
-      .selectFrom('webhook_events')
-      .select('id')
-      .where('state', '=', 'pending')
-      .where('next_attempt_at', '<=', now)
-      .orderBy('next_attempt_at')
-      .orderBy('id')
-      .limit(limit)
-      // Several workers on PostgreSQL: each skips rows another is claiming.
-      .$if(this.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
-    // One statement claims (no transaction needed). The lease moves the due time too: an
-    // attempt that never reports back (its worker died) is due again when the lease runs
-    // out, with no separate sweep.
-    const rows = await this.db.updateTable('webhook_events').set({ lease_until: leaseUntil, next_attempt_at: leaseUntil }).where('id', 'in', due).returningAll().execute();
+    // One statement claims (no transaction needed).
+    const { rows } = await this.db.executeQuery(claimDueStatement[this.dialect](this.db, { now, limit, leaseUntil }));
     rows.sort((a, b) => a.id - b.id);
     return this.claimed(this.db, rows, () => now);
   }
