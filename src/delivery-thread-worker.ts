@@ -9,7 +9,7 @@ async function run(port: MessagePort, { location, config }: DeliveryStart): Prom
   const logger = createLogger(config.logLevel);
   let runtime;
   try {
-    runtime = await openRuntime(location);
+    runtime = await openRuntime(location.dialect === 'sqlite' ? { ...location, lockRole: 'background' } : location);
   } catch (error) {
     post({ type: 'failed', message: `cannot open the store: ${error instanceof Error ? error.message : String(error)}` });
     return;

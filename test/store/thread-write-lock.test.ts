@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ThreadWriteLock } from '../../src/adapters/store/thread-write-lock.js';
+import { ThreadWriteLock, backgroundGapMs, backgroundMaxDelayMs } from '../../src/adapters/store/thread-write-lock.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -68,5 +68,48 @@ describe('the write lock shared by the threads of a process', () => {
     assert.equal(await other.acquire(Date.now() + 10), true);
     one.release();
     other.release();
+  });
+
+  describe('the foreground (HTTP) goes first', () => {
+    it('the background takes an idle lock at once', async () => {
+      const background = new ThreadWriteLock(undefined, 'background');
+      const started = Date.now();
+      assert.equal(await background.acquire(started + 1000), true);
+      assert.ok(Date.now() - started < backgroundGapMs + 20);
+      background.release();
+    });
+
+    it('the background waits until the foreground has been idle for the gap', async () => {
+      const foreground = new ThreadWriteLock();
+      const background = new ThreadWriteLock(foreground.buffer, 'background');
+      assert.equal(await foreground.acquire(Date.now() + 1000), true);
+      foreground.release();
+      const released = Date.now();
+      assert.equal(await background.acquire(Date.now() + 1000), true);
+      assert.ok(Date.now() - released >= backgroundGapMs - 1, `took it ${Date.now() - released} ms after the foreground's release`);
+      background.release();
+    });
+
+    it('a foreground that never pauses holds the background back at most the longest delay', async () => {
+      const foreground = new ThreadWriteLock();
+      const background = new ThreadWriteLock(foreground.buffer, 'background');
+      let busy = true;
+      const traffic = (async () => {
+        while (busy) {
+          await foreground.acquire(Date.now() + 1000);
+          await sleep(1);
+          foreground.release();
+        }
+      })();
+      await sleep(5);
+      const started = Date.now();
+      assert.equal(await background.acquire(started + 5000), true);
+      const waited = Date.now() - started;
+      background.release();
+      busy = false;
+      await traffic;
+      assert.ok(waited >= backgroundMaxDelayMs - 5, `the background went ahead after ${waited} ms`);
+      assert.ok(waited < backgroundMaxDelayMs + 200, `the background waited ${waited} ms`);
+    });
   });
 });

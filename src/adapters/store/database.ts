@@ -8,13 +8,14 @@ import type { DatabaseConnection, Driver, SqliteDatabase, SqliteDialectConfig, S
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
 import { ThreadWriteLock } from './thread-write-lock.js';
+import type { LockRole } from './thread-write-lock.js';
 import type { Dialect } from './migrations.js';
 
 export type { Dialect };
 
 export type StoreLocation =
   /** threadLock: the buffer of a ThreadWriteLock shared with the other threads of this process on this file. */
-  | { dialect: 'sqlite'; file: string; threadLock?: SharedArrayBuffer }
+  | { dialect: 'sqlite'; file: string; threadLock?: SharedArrayBuffer; lockRole?: LockRole }
   | { dialect: 'postgres'; url: string; schema?: string; poolSize?: number };
 
 export interface Db {
@@ -200,7 +201,7 @@ export function openDb(location: StoreLocation): Db {
     sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
     sqlite.pragma('foreign_keys = ON');
     const writes: WriteCounts = { keys: 0, senders: 0 };
-    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite, new ThreadWriteLock(location.threadLock)) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite, new ThreadWriteLock(location.threadLock, location.lockRole)) });
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     return {
       db,
