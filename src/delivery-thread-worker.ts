@@ -3,40 +3,54 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import { createLogger, openRuntime, startDelivery, startWebhooks } from './main.js';
 import type { DeliveryStart, FromDelivery, ToDelivery } from './delivery-thread.js';
+import type { Runtime } from './main.js';
+import type { Dispatcher } from './jobs/dispatcher.js';
+import type { WakeSignal } from './jobs/wake-signal.js';
 
-async function run(port: MessagePort, { location, config }: DeliveryStart): Promise<void> {
+async function run(port: MessagePort, { part, location, config, webhookWakes }: DeliveryStart): Promise<void> {
   const post = (message: FromDelivery): void => port.postMessage(message);
   const logger = createLogger(config.logLevel);
-  let runtime;
+  let runtime: Runtime;
   try {
     runtime = await openRuntime(location.dialect === 'sqlite' ? { ...location, lockRole: 'background' } : location);
   } catch (error) {
     post({ type: 'failed', message: `cannot open the store: ${error instanceof Error ? error.message : String(error)}` });
     return;
   }
-  let dispatcher;
-  try {
-    dispatcher = await startDelivery(runtime, config, logger);
-  } catch (error) {
-    await runtime.close();
-    post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
-    return;
+  let stop: () => Promise<void>;
+  let wake: WakeSignal;
+  if (part === 'dispatch') {
+    let dispatcher: Dispatcher;
+    try {
+      dispatcher = await startDelivery(runtime, config, logger);
+    } catch (error) {
+      await runtime.close();
+      post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
+      return;
+    }
+    // Events written here are delivered by the webhook thread.
+    runtime.webhookWake.relayTo(() => webhookWakes.postMessage(null));
+    wake = runtime.dispatchWake;
+    stop = () => dispatcher.stop();
+  } else {
+    const webhooks = startWebhooks(runtime, config, logger);
+    webhookWakes.on('message', () => runtime.webhookWake.notify());
+    wake = runtime.webhookWake;
+    stop = () => webhooks.stop();
   }
-  const webhooks = startWebhooks(runtime, config, logger);
-  const wakes = { dispatch: runtime.dispatchWake, webhook: runtime.webhookWake };
   port.on('message', (message: ToDelivery) => {
     if (message.type === 'wake') {
-      wakes[message.signal].notify();
+      wake.notify();
       return;
     }
     void (async () => {
-      // Submits in flight finish and their outcomes are stored; then the webhook attempts
-      // in flight (the last outcomes may have added events); what is left stays in the store.
-      await dispatcher.stop();
-      await webhooks.stop();
+      // Submits or webhook attempts in flight finish and their outcomes are stored; what
+      // is left stays in the store.
+      await stop();
       await runtime.close();
       logger.flush();
       post({ type: 'stopped' });
+      webhookWakes.close();
       port.close();
     })();
   });

@@ -1,19 +1,30 @@
 /**
- * The delivery workers of `serve` (dispatcher, carriers, receipts, inbound messages and
- * webhook delivery) run in a worker thread of their own, with their own store connection,
- * so HTTP requests and delivery each have a core. The two threads share nothing but the
- * store and two wake signals: a commit of sends on the HTTP side wakes the dispatcher at
- * once instead of at its next poll.
+ * The delivery workers of `serve` run in worker threads, each with a store connection of
+ * its own, so HTTP requests, dispatching and webhook delivery do not queue behind each
+ * other on one event loop: the `dispatch` thread runs the dispatcher, the carriers,
+ * receipts and inbound messages; the `webhooks` thread delivers webhook events. The threads
+ * share nothing but the store and wake signals: a commit of sends on the HTTP side wakes
+ * the dispatcher at once instead of at its next poll, and a state change that wrote events
+ * wakes the webhook worker.
  */
 import { Worker } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
 import type { Config } from './config.js';
-import type { Runtime } from './main.js';
 import type { StoreLocation } from './adapters/store/database.js';
 
-/** What the thread is started with: the store (with the write lock the threads share) and its options. */
+/** Which workers a thread runs. */
+export type DeliveryPart = 'dispatch' | 'webhooks';
+
+/**
+ * What a thread is started with: its part, the store (with the write lock the threads
+ * share) and its options, and the port between the two delivery threads (the dispatch
+ * thread wakes the webhook thread through it when it wrote events).
+ */
 export interface DeliveryStart {
+  part: DeliveryPart;
   location: StoreLocation;
   config: DeliveryConfig;
+  webhookWakes: MessagePort;
 }
 
 /** What the delivery thread needs of the configuration (plain data: it is copied over). */
@@ -22,8 +33,8 @@ export type DeliveryConfig = Pick<
   'logLevel' | 'simDelayMs' | 'leaseMs' | 'smppConfig' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookRetryBaseMs'
 >;
 
-/** Messages from the HTTP thread to the delivery thread. */
-export type ToDelivery = { type: 'wake'; signal: 'dispatch' | 'webhook' } | { type: 'stop' };
+/** Messages from the HTTP thread to a delivery thread. */
+export type ToDelivery = { type: 'wake' } | { type: 'stop' };
 
 /** Messages from the delivery thread: started, could not start, or stopped cleanly. */
 export type FromDelivery = { type: 'ready' } | { type: 'failed'; message: string } | { type: 'stopped' };
@@ -39,9 +50,8 @@ export class DeliveryThread {
    * cannot start (a bad SMPP configuration, an unreachable store). `onCrash` is told when the
    * thread dies later without being asked to stop.
    */
-  static start(runtime: Runtime, start: DeliveryStart, onCrash: (error: Error) => void): Promise<DeliveryThread> {
-    const worker = new Worker(new URL('./delivery-thread-worker.js', import.meta.url), { workerData: start });
-    const post = (message: ToDelivery): void => worker.postMessage(message);
+  static start(start: DeliveryStart, onCrash: (error: Error) => void): Promise<DeliveryThread> {
+    const worker = new Worker(new URL('./delivery-thread-worker.js', import.meta.url), { workerData: start, transferList: [start.webhookWakes] });
     return new Promise((resolve, reject) => {
       let started = false;
       let stopping = false;
@@ -49,8 +59,6 @@ export class DeliveryThread {
       worker.on('message', (message: FromDelivery) => {
         if (message.type === 'ready') {
           started = true;
-          runtime.dispatchWake.relayTo(() => post({ type: 'wake', signal: 'dispatch' }));
-          runtime.webhookWake.relayTo(() => post({ type: 'wake', signal: 'webhook' }));
           resolve(thread);
         } else if (message.type === 'failed') {
           reject(new Error(message.message));
@@ -64,6 +72,12 @@ export class DeliveryThread {
         else if (!stopping) onCrash(new Error(`the delivery thread exited with code ${code}`));
       });
     });
+  }
+
+  /** Wakes the thread's worker: new sends were committed, or events were written. */
+  wake(): void {
+    const message: ToDelivery = { type: 'wake' };
+    this.worker.postMessage(message);
   }
 
   /** Finishes the submits and webhook attempts in flight, stores their outcomes, and ends the thread. */

@@ -2,6 +2,7 @@ import type { Config } from '../config.js';
 import { createHttp, createLogger, openRuntime, storeLocation } from '../main.js';
 import type { Runtime } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
+import { MessageChannel } from 'node:worker_threads';
 import { DeliveryThread } from '../delivery-thread.js';
 import { ThreadWriteLock } from '../adapters/store/thread-write-lock.js';
 
@@ -36,7 +37,7 @@ async function createDemo(runtime: Runtime, address: string): Promise<void> {
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  // On SQLite the HTTP thread and the delivery thread share one write lock in memory.
+  // On SQLite the HTTP thread and the delivery threads share one write lock in memory.
   const stored = storeLocation(config);
   const location = stored.dialect === 'sqlite' ? { ...stored, threadLock: new ThreadWriteLock().buffer } : stored;
   let runtime: Runtime;
@@ -45,28 +46,41 @@ export async function serve(config: Config): Promise<void> {
   } catch (error) {
     throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
   }
-  // The delivery thread starts first: a bad carrier configuration stops start-up before the
-  // port opens. If it dies later, the process goes with it (as an error in the same thread
+  // The delivery threads start first: a bad carrier configuration stops start-up before the
+  // port opens. If one dies later, the process goes with it (as an error in the same thread
   // would) so a supervisor restarts the whole service.
-  let delivery: DeliveryThread | null = null;
-  try {
-    delivery = config.worker
-      ? await DeliveryThread.start(runtime, { location, config }, (error) => {
-          logger.fatal({ err: error }, 'the delivery thread failed');
-          logger.flush();
-          process.exit(1);
-        })
-      : null;
-  } catch (error) {
-    await runtime.close();
-    throw new Error(`cannot start the delivery worker: ${error instanceof Error ? error.message : String(error)}`);
+  const crashed = (error: Error): void => {
+    logger.fatal({ err: error }, 'a delivery thread failed');
+    logger.flush();
+    process.exit(1);
+  };
+  let dispatch: DeliveryThread | null = null;
+  let webhooks: DeliveryThread | null = null;
+  if (config.worker) {
+    const between = new MessageChannel();
+    try {
+      dispatch = await DeliveryThread.start({ part: 'dispatch', location, config, webhookWakes: between.port1 }, crashed);
+      webhooks = await DeliveryThread.start({ part: 'webhooks', location, config, webhookWakes: between.port2 }, crashed);
+    } catch (error) {
+      await dispatch?.stop();
+      await runtime.close();
+      throw new Error(`cannot start the delivery worker: ${error instanceof Error ? error.message : String(error)}`);
+    }
+    const [toDispatch, toWebhooks] = [dispatch, webhooks];
+    runtime.dispatchWake.relayTo(() => toDispatch.wake());
+    runtime.webhookWake.relayTo(() => toWebhooks.wake());
   }
+  // Dispatching stops first: its last outcomes may add events for the webhook thread.
+  const stopDelivery = async (): Promise<void> => {
+    await dispatch?.stop();
+    await webhooks?.stop();
+  };
   const app = await createHttp(runtime, config, logger);
   let address: string;
   try {
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
-    await delivery?.stop();
+    await stopDelivery();
     await runtime.close();
     const code = (error as { code?: string }).code;
     if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${config.host}:${config.port}: the port is already in use`);
@@ -86,7 +100,7 @@ export async function serve(config: Config): Promise<void> {
     await app.close();
     // Submits and webhook attempts in flight finish and are recorded before the store
     // closes (what is not yet attempted stays pending in the store).
-    await delivery?.stop();
+    await stopDelivery();
     await runtime.close();
     logger.info('stopped');
     logger.flush();
