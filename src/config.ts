@@ -73,6 +73,12 @@ export const optionSpecs = {
     default: 60_000,
     parse: integer(1000, 3_600_000),
   },
+  deliveryYieldMs: {
+    flag: 'delivery-yield-ms',
+    description: 'SQLite: under a burst of requests, how long the delivery threads let HTTP answers go first for the store before taking their turn (0: they take turns)',
+    default: 0,
+    parse: integer(0, 1000),
+  },
   worker: { flag: 'worker', description: 'run the delivery workers (dispatcher, carriers, webhook delivery) in a thread of this process', default: true, parse: bool },
   webhookAllowPrivate: {
     flag: 'webhook-allow-private',

@@ -12,7 +12,9 @@ async function run(port: MessagePort, { part, location, config, webhookWakes }: 
   const logger = createLogger(config.logLevel);
   let runtime: Runtime;
   try {
-    runtime = await openRuntime(location.dialect === 'sqlite' ? { ...location, lockRole: 'background' } : location);
+    // The HTTP thread goes first for the write lock, for up to --delivery-yield-ms.
+    const background = location.dialect === 'sqlite' && location.threadLock ? { ...location, threadLock: { buffer: location.threadLock.buffer, as: { role: 'background' as const, yieldMs: config.deliveryYieldMs } } } : location;
+    runtime = await openRuntime(background);
   } catch (error) {
     post({ type: 'failed', message: `cannot open the store: ${error instanceof Error ? error.message : String(error)}` });
     return;

@@ -30,7 +30,7 @@ export interface DeliveryStart {
 /** What the delivery thread needs of the configuration (plain data: it is copied over). */
 export type DeliveryConfig = Pick<
   Config,
-  'logLevel' | 'simDelayMs' | 'leaseMs' | 'smppConfig' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookRetryBaseMs'
+  'logLevel' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'smppConfig' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookRetryBaseMs'
 >;
 
 /** Messages from the HTTP thread to a delivery thread. */

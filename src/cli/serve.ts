@@ -39,7 +39,7 @@ export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   // On SQLite the HTTP thread and the delivery threads share one write lock in memory.
   const stored = storeLocation(config);
-  const location = stored.dialect === 'sqlite' ? { ...stored, threadLock: new ThreadWriteLock().buffer } : stored;
+  const location = stored.dialect === 'sqlite' ? { ...stored, threadLock: { buffer: new ThreadWriteLock().buffer, as: { role: 'foreground' as const } } } : stored;
   let runtime: Runtime;
   try {
     runtime = await openRuntime(location);

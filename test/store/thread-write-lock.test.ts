@@ -1,6 +1,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ThreadWriteLock, backgroundGapMs, backgroundMaxDelayMs } from '../../src/adapters/store/thread-write-lock.js';
+import { ThreadWriteLock, backgroundGapMs } from '../../src/adapters/store/thread-write-lock.js';
+
+const backgroundMaxDelayMs = 50;
+const asBackground = { role: 'background', yieldMs: backgroundMaxDelayMs } as const;
 
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
@@ -72,7 +75,7 @@ describe('the write lock shared by the threads of a process', () => {
 
   describe('the foreground (HTTP) goes first', () => {
     it('the background takes an idle lock at once', async () => {
-      const background = new ThreadWriteLock(undefined, 'background');
+      const background = new ThreadWriteLock(undefined, asBackground);
       const started = Date.now();
       assert.equal(await background.acquire(started + 1000), true);
       assert.ok(Date.now() - started < backgroundGapMs + 20);
@@ -81,7 +84,7 @@ describe('the write lock shared by the threads of a process', () => {
 
     it('the background waits until the foreground has been idle for the gap', async () => {
       const foreground = new ThreadWriteLock();
-      const background = new ThreadWriteLock(foreground.buffer, 'background');
+      const background = new ThreadWriteLock(foreground.buffer, asBackground);
       assert.equal(await foreground.acquire(Date.now() + 1000), true);
       foreground.release();
       const released = Date.now();
@@ -92,7 +95,7 @@ describe('the write lock shared by the threads of a process', () => {
 
     it('a foreground that never pauses holds the background back at most the longest delay', async () => {
       const foreground = new ThreadWriteLock();
-      const background = new ThreadWriteLock(foreground.buffer, 'background');
+      const background = new ThreadWriteLock(foreground.buffer, asBackground);
       let busy = true;
       const traffic = (async () => {
         while (busy) {
@@ -111,5 +114,16 @@ describe('the write lock shared by the threads of a process', () => {
       assert.ok(waited >= backgroundMaxDelayMs - 5, `the background went ahead after ${waited} ms`);
       assert.ok(waited < backgroundMaxDelayMs + 200, `the background waited ${waited} ms`);
     });
+  });
+
+  it('a background that yields 0 ms does not wait for a busy foreground', async () => {
+    const foreground = new ThreadWriteLock();
+    const eager = new ThreadWriteLock(foreground.buffer, { role: 'background', yieldMs: 0 });
+    assert.equal(await foreground.acquire(Date.now() + 1000), true);
+    foreground.release();
+    const started = Date.now();
+    assert.equal(await eager.acquire(started + 1000), true);
+    assert.ok(Date.now() - started < backgroundGapMs, 'it waited for the gap');
+    eager.release();
   });
 });

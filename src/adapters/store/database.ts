@@ -14,8 +14,11 @@ import type { Dialect } from './migrations.js';
 export type { Dialect };
 
 export type StoreLocation =
-  /** threadLock: the buffer of a ThreadWriteLock shared with the other threads of this process on this file. */
-  | { dialect: 'sqlite'; file: string; threadLock?: SharedArrayBuffer; lockRole?: LockRole }
+  /**
+   * threadLock: the buffer of a ThreadWriteLock shared with the other threads of this
+   * process on this file, and how this connection asks for it.
+   */
+  | { dialect: 'sqlite'; file: string; threadLock?: { buffer: SharedArrayBuffer; as: LockRole } }
   | { dialect: 'postgres'; url: string; schema?: string; poolSize?: number };
 
 export interface Db {
@@ -201,7 +204,7 @@ export function openDb(location: StoreLocation): Db {
     sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
     sqlite.pragma('foreign_keys = ON');
     const writes: WriteCounts = { keys: 0, senders: 0 };
-    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite, new ThreadWriteLock(location.threadLock, location.lockRole)) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite, new ThreadWriteLock(location.threadLock?.buffer, location.threadLock?.as)) });
     const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
     return {
       db,

@@ -9,9 +9,9 @@
  * It is a ticket lock, so threads take turns: the delivery thread, which runs transaction
  * after transaction, cannot take the lock again while the HTTP thread waits for it.
  *
- * And the HTTP thread (foreground) goes first: the delivery thread (background) asks for
+ * And the HTTP thread (foreground) goes first: a delivery thread (background) asks for
  * the lock only once the foreground has neither waited for it nor held it for
- * backgroundGapMs, or after backgroundMaxDelayMs at most. Under a burst of sends the
+ * backgroundGapMs, or after its `yieldMs` (serve's --delivery-yield-ms) at most. Under a burst of sends the
  * answers are not held behind dispatching; delivery then takes larger batches less often
  * (a claim is up to 200 messages, a write up to 500 outcomes), and catches up after it.
  */
@@ -30,13 +30,14 @@ const foregroundActiveCell = 2;
 const foregroundReleasedCell = 3;
 const cells = 4;
 
-/** Who asks: the HTTP thread (foreground) or the delivery thread (background). */
-export type LockRole = 'foreground' | 'background';
+/**
+ * Who asks: the HTTP thread (foreground) or a delivery thread (background), which waits
+ * while the foreground is busy for at most `yieldMs` (0: it does not wait).
+ */
+export type LockRole = { role: 'foreground' } | { role: 'background'; yieldMs: number };
 
-/** The background waits while the foreground is busy: until it has been idle this long... */
+/** The background waits until the foreground has been idle this long, or `yieldMs` at most. */
 export const backgroundGapMs = 5;
-/** ...or at most this long, so delivery always makes progress. */
-export const backgroundMaxDelayMs = 50;
 
 const lowBits = (ms: number): number => ms & 0x7fffffff;
 const since = (now: number, then: number): number => (lowBits(now) - then) & 0x7fffffff;
@@ -47,17 +48,17 @@ export class ThreadWriteLock {
   /** The shared buffer: pass it to the other thread (workerData) to share the lock. */
   constructor(
     readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(cells * 4),
-    private readonly role: LockRole = 'foreground',
+    private readonly who: LockRole = { role: 'foreground' },
   ) {
     this.cell = new Int32Array(buffer);
   }
 
-  /** Background only: lets the foreground go first while it is busy, up to backgroundMaxDelayMs. */
-  private async yieldToForeground(): Promise<void> {
+  /** Background only: lets the foreground go first while it is busy, up to `yieldMs`. */
+  private async yieldToForeground(yieldMs: number): Promise<void> {
     const started = Date.now();
     for (;;) {
       const now = Date.now();
-      if (now - started >= backgroundMaxDelayMs) return;
+      if (now - started >= yieldMs) return;
       const idle = Atomics.load(this.cell, foregroundActiveCell) === 0 && since(now, Atomics.load(this.cell, foregroundReleasedCell)) >= backgroundGapMs;
       if (idle) return;
       await new Promise((resolve) => setTimeout(resolve, 1));
@@ -69,8 +70,8 @@ export class ThreadWriteLock {
    * cannot leave the queue, so a late turn is taken and handed on at once.
    */
   async acquire(deadline: number): Promise<boolean> {
-    if (this.role === 'background') {
-      await this.yieldToForeground();
+    if (this.who.role === 'background') {
+      await this.yieldToForeground(this.who.yieldMs);
       return this.take(deadline);
     }
     // Counted from asking until release: the foreground is busy while it waits or holds.
@@ -109,7 +110,7 @@ export class ThreadWriteLock {
   }
 
   release(): void {
-    if (this.role === 'foreground') {
+    if (this.who.role === 'foreground') {
       Atomics.store(this.cell, foregroundReleasedCell, lowBits(Date.now()));
       Atomics.sub(this.cell, foregroundActiveCell, 1);
     }
