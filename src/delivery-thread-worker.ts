@@ -51,7 +51,6 @@ async function run(port: MessagePort, { part, location, config, webhookWakes }: 
       await stop();
       await runtime.close();
       logger.flush();
-      post({ type: 'stopped' });
       webhookWakes.close();
       port.close();
     })();

@@ -36,13 +36,16 @@ export type DeliveryConfig = Pick<
 /** Messages from the HTTP thread to a delivery thread. */
 export type ToDelivery = { type: 'wake' } | { type: 'stop' };
 
-/** Messages from the delivery thread: started, could not start, or stopped cleanly. */
-export type FromDelivery = { type: 'ready' } | { type: 'failed'; message: string } | { type: 'stopped' };
+/** Messages from a delivery thread: started, or could not start (its end is its exit). */
+export type FromDelivery = { type: 'ready' } | { type: 'failed'; message: string };
 
 /** How long stop() waits for the thread to finish its submits and attempts in flight. */
 const stopLimitMs = 30_000;
 
 export class DeliveryThread {
+  /** Set once stop() is called: the thread's exit from then on is expected. */
+  private stopping = false;
+
   private constructor(private readonly worker: Worker) {}
 
   /**
@@ -54,7 +57,6 @@ export class DeliveryThread {
     const worker = new Worker(new URL('./delivery-thread-worker.js', import.meta.url), { workerData: start, transferList: [start.webhookWakes] });
     return new Promise((resolve, reject) => {
       let started = false;
-      let stopping = false;
       const thread = new DeliveryThread(worker);
       worker.on('message', (message: FromDelivery) => {
         if (message.type === 'ready') {
@@ -62,14 +64,12 @@ export class DeliveryThread {
           resolve(thread);
         } else if (message.type === 'failed') {
           reject(new Error(message.message));
-        } else {
-          stopping = true;
         }
       });
       worker.on('error', (error) => (started ? onCrash(error) : reject(error)));
       worker.on('exit', (code) => {
         if (!started) reject(new Error(`the delivery thread exited with code ${code} before it started`));
-        else if (!stopping) onCrash(new Error(`the delivery thread exited with code ${code}`));
+        else if (!thread.stopping) onCrash(new Error(`the delivery thread exited with code ${code}`));
       });
     });
   }
@@ -82,6 +82,7 @@ export class DeliveryThread {
 
   /** Finishes the submits and webhook attempts in flight, stores their outcomes, and ends the thread. */
   async stop(): Promise<void> {
+    this.stopping = true;
     const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     const message: ToDelivery = { type: 'stop' };
     this.worker.postMessage(message);
