@@ -122,8 +122,8 @@ export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simD
     { ...defaultDispatcherOptions, leaseMs: config.leaseMs, ...options },
     // Only changes that wrote an event wake the webhook worker (with no webhook set up,
     // none do, and a wake would be an empty claim).
-    (_transitions, events) => {
-      if (events > 0) runtime.webhookWake.notify();
+    (transitions) => {
+      if (transitions.some((t) => t.webhookEvent === true)) runtime.webhookWake.notify();
     },
     runtime.dispatchWake,
     (message) => inbound.receive(message),

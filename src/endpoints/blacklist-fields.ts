@@ -26,3 +26,16 @@ export const blacklistStatuses: StatusMap = {
 export const blacklistRequest = z.object({
   number: numberText.refine((n) => !numberFieldTooShort(n), 'TS-1025'),
 });
+
+/** What the two blocking endpoints share: all but their path, summary and handler. */
+export const blacklistEndpoint = {
+  envelope: 'status',
+  key: blacklistKey,
+  invalidBody: 'TS-1050',
+  accountInactive: 'TS-1031',
+  serverError: 'SRV-ERR',
+  permissions: ['block_number'],
+  limited: true,
+  statuses: blacklistStatuses,
+  request: blacklistRequest,
+} as const;

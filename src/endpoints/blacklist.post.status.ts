@@ -1,20 +1,12 @@
 import { defineEndpoint } from './endpoint.js';
-import { blacklistKey, blacklistRequest, blacklistStatuses } from './blacklist-fields.js';
+import { blacklistEndpoint } from './blacklist-fields.js';
 import { ok } from '../domain/result.js';
 
 /** POST /blacklist/post/status: whether a number is on the account's blocking list, and since when. */
 export const blacklistPostStatus = defineEndpoint({
   path: '/blacklist/post/status',
   summary: 'Ask whether a number is on the blocking list',
-  envelope: 'status',
-  key: blacklistKey,
-  invalidBody: 'TS-1050',
-  accountInactive: 'TS-1031',
-  serverError: 'SRV-ERR',
-  permissions: ['block_number'],
-  limited: true,
-  statuses: blacklistStatuses,
-  request: blacklistRequest,
+  ...blacklistEndpoint,
   async handle({ body, caller, services }) {
     const found = await services.blocklist.status(caller.account.id, body.number);
     return found.ok ? ok({ code: found.value.code, fields: found.value.fields }) : found;

@@ -90,11 +90,8 @@ export class Dispatcher implements CarrierListener {
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly options: DispatcherOptions = defaultDispatcherOptions,
-    /**
-     * Told of the state changes the dispatcher made; `events` is how many of them wrote a
-     * webhook event (the webhook worker has work only when it is above 0).
-     */
-    private readonly onTransitions: (t: Transition[], events: number) => void = () => undefined,
+    /** Told of the state changes the dispatcher made (each says whether it wrote a webhook event). */
+    private readonly onTransitions: (t: Transition[]) => void = () => undefined,
     readonly wake: WakeSignal = new WakeSignal(),
     private readonly inbound: (message: InboundSms) => Promise<unknown> = async () => undefined,
   ) {
@@ -180,11 +177,7 @@ export class Dispatcher implements CarrierListener {
     const requeued = await this.store.requeueExpiredLeases(this.clock.now());
     if (requeued > 0) this.log.warn({ requeued }, 'dispatcher: leases ran out; messages returned to the queue');
     const transitions = await this.store.retryUnmatchedReports(this.clock.now());
-    if (transitions.length > 0) this.announce(transitions);
-  }
-
-  private announce(transitions: Transition[]): void {
-    this.onTransitions(transitions, transitions.filter((t) => t.webhookEvent === true).length);
+    if (transitions.length > 0) this.onTransitions(transitions);
   }
 
   private async submit(m: ClaimedMessage): Promise<void> {
@@ -198,11 +191,11 @@ export class Dispatcher implements CarrierListener {
     const now = this.clock.now();
     try {
       if (outcome.kind === 'accepted') {
-        this.announce(await this.sent.add({ messageId: m.id, carrier: carrier.name, carrierMessageIds: outcome.carrierMessageIds }));
+        this.onTransitions(await this.sent.add({ messageId: m.id, carrier: carrier.name, carrierMessageIds: outcome.carrierMessageIds }));
       } else if (outcome.kind === 'rejected' || m.attempts >= this.options.maxAttempts) {
         const detail = outcome.kind === 'rejected' ? `Rejected by the operator: ${outcome.reason}` : `Not submitted after ${m.attempts} attempts: ${outcome.reason}`;
         const t = await this.store.markFailed(m.id, detail, now);
-        if (t) this.announce([t]);
+        if (t) this.onTransitions([t]);
       } else {
         await this.store.markRetry(m.id, now + retryDelay(m.attempts, this.options, outcome.afterMs), `Waiting to retry: ${outcome.reason}`);
       }
@@ -214,7 +207,7 @@ export class Dispatcher implements CarrierListener {
 
   async onReport(report: CarrierReport): Promise<void> {
     const t = await this.reports.add(report);
-    if (t && t !== 'unmatched') this.announce([t]);
+    if (t && t !== 'unmatched') this.onTransitions([t]);
   }
 
   /** Stored (and announced) before the carrier acknowledges it to the operator. */

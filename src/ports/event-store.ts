@@ -2,7 +2,6 @@
  * Webhook events in the store: an outbox written in the transaction of the state change
  * that causes each event, claimed by delivery workers with a lease, every attempt kept.
  */
-import type { Transition } from './message-store.js';
 import type { WebhookEventType, WebhookStatus } from '../domain/webhook.js';
 
 export type EventState = 'pending' | 'delivered' | 'failed';
@@ -84,11 +83,6 @@ export interface EventRecord {
 }
 
 export interface EventStore {
-  /**
-   * Writes the sms.* events of message state changes, for messages of /sms/send whose key
-   * has a webhook, on this store's executor: called inside the transaction of the changes.
-   */
-  recordTransitions(transitions: readonly Transition[], now: number): Promise<number>;
   /** Adds a pending event, due now, on this store's executor (call inside the causing transaction). */
   createPending(event: NewEvent, now: number): Promise<void>;
   /** Adds an event already claimed by the caller (key.test: attempted at once). */

@@ -99,20 +99,21 @@ describe('dispatcher', () => {
         }
       });
 
-      it('tells how many of the state changes it reports wrote a webhook event', async () => {
+      it('tells which of the state changes it reports wrote a webhook event', async () => {
         const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
         const runtime = await openRuntime(await dialect.location(), clock);
         try {
           const hooked = await queueMessages(runtime, 2, { webhookUrl: 'http://receiver.example/hook', webhookSecret: 'whsec' });
           const plain = await queueMessages(runtime, 2);
           const carrier = new RecordingCarrier('rec');
-          const told: { transitions: Transition[]; events: number }[] = [];
-          const d = new Dispatcher(runtime.store.messages, { live: carrier, sandbox: carrier }, clock, silent, defaultDispatcherOptions, (transitions, events) => told.push({ transitions, events }));
+          const told: Transition[] = [];
+          const d = new Dispatcher(runtime.store.messages, { live: carrier, sandbox: carrier }, clock, silent, defaultDispatcherOptions, (transitions) => told.push(...transitions));
           await carrier.start(d);
           assert.equal(await d.runOnce(), 4);
           for (const m of carrier.submitted) await d.onReport({ carrierMessageId: `rec-${m.messageId}-${carrier.submitted.indexOf(m) + 1}`, status: 'delivered' });
-          const eventsOf = (ids: readonly number[]): number => told.filter((t) => t.transitions.every((x) => ids.includes(x.messageId))).reduce((n, t) => n + t.events, 0);
-          const changesOf = (ids: readonly number[]): number => told.flatMap((t) => t.transitions).filter((x) => ids.includes(x.messageId)).length;
+          const of = (ids: readonly number[]): Transition[] => told.filter((t) => ids.includes(t.messageId));
+          const eventsOf = (ids: readonly number[]): number => of(ids).filter((t) => t.webhookEvent === true).length;
+          const changesOf = (ids: readonly number[]): number => of(ids).length;
           assert.deepEqual([changesOf(hooked), eventsOf(hooked)], [4, 4], 'sent and delivered of two messages, each with an event');
           assert.deepEqual([changesOf(plain), eventsOf(plain)], [4, 0], 'told of the changes, with no event');
           assert.equal((await runtime.store.events.claimDue(clock.now(), 100, clock.now() + 1000)).length, 4);

@@ -1,11 +1,10 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
 import type { Dialect } from './migrations.js';
-import type { Transition } from '../../ports/message-store.js';
 import type { AttemptLog, AttemptResult, ClaimedEvent, EventRecord, EventStore, NewEvent, WebhookTarget } from '../../ports/event-store.js';
 import type { WebhookEventType, WebhookStatus } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
-import { applyOutcomes, newEventId, recordTransitionEvents, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
+import { applyOutcomes, newEventId, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
 import type { Executor } from './executor.js';
 import { withTransaction } from './executor.js';
 import { preparedQuery } from './prepared-query.js';
@@ -102,10 +101,6 @@ export class KyselyEventStore implements EventStore {
         done_at: null,
       })
       .execute();
-  }
-
-  async recordTransitions(transitions: readonly Transition[], now: number): Promise<number> {
-    return (await recordTransitionEvents(this.db, transitions, now)).length;
   }
 
   private async claimed(db: Executor, rows: readonly EventRow[], dueAt: (r: EventRow) => number): Promise<ClaimedEvent[]> {

@@ -4,7 +4,7 @@ import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { Database, AccountsTable, ApiKeysTable, LedgerTable, SenderIdsTable } from './schema.js';
 import type { Db, Dialect } from './database.js';
 import { KyselyMessageStore } from './kysely-message-store.js';
-import { columnsOf, preparedQuery, preparedRows } from './prepared-query.js';
+import { columnsOf, preparedList, preparedQuery, preparedRows } from './prepared-query.js';
 import { LookupCache, oncePerTurn } from './lookup-cache.js';
 import { MicroBatcher } from '../../util/micro-batcher.js';
 import { KyselyDirectoryStore } from './kysely-directory-store.js';
@@ -130,18 +130,7 @@ const senderLookup = preparedQuery(
   ['accountId', 'title'],
 );
 
-const balancesQuery = preparedRows(
-  (db, rows: { id: number }[]) =>
-    db
-      .selectFrom('accounts')
-      .select(['id', 'balance_main', 'balance_international'])
-      .where(
-        'id',
-        'in',
-        rows.map((r) => r.id),
-      ),
-  ['id'],
-);
+const balancesQuery = preparedList((db, _: Record<string, never>, ids: number[]) => db.selectFrom('accounts').select(['id', 'balance_main', 'balance_international']).where('id', 'in', ids), []);
 
 /** Takes a charge from one balance unless it no longer covers it; answers the balance after. */
 function chargeOf(column: 'balance_main' | 'balance_international') {
@@ -336,17 +325,13 @@ export class KyselyStore implements Store {
     return row ? toKey(row) : null;
   }
 
-  private keyLookupQuery() {
-    return keyLookupQuery(this.db);
-  }
-
   /**
    * PostgreSQL: the lookups of one turn of the event loop share one round trip, which is
    * what a request costs there (nothing tells this process when another changed a key, so
    * it does not cache).
    */
   private readonly batchedKeyLookup = new MicroBatcher(async (hashes: string[]) => {
-    const rows = await this.keyLookupQuery().where('k.key_hash', 'in', [...new Set(hashes)]).execute();
+    const rows = await keyLookupQuery(this.db).where('k.key_hash', 'in', [...new Set(hashes)]).execute();
     const byHash = new Map(rows.map((r) => [r.key_hash, r]));
     return hashes.map((h) => byHash.get(h) ?? null);
   }, 500);
@@ -396,7 +381,7 @@ export class KyselyStore implements Store {
 
   async balancesOf(ids: readonly number[]): Promise<Map<number, Record<BalanceBucket, number>>> {
     if (ids.length === 0) return new Map();
-    const { rows } = await this.db.executeQuery(balancesQuery(this.db, ids.map((id) => ({ id }))));
+    const { rows } = await this.db.executeQuery(balancesQuery(this.db, {}, ids));
     return new Map(rows.map((r) => [r.id, { main: Number(r.balance_main), international: Number(r.balance_international) }]));
   }
 

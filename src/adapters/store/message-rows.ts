@@ -65,7 +65,6 @@ export function messageRow(send: MessageDefaults, id: number, m: NewMessage): In
   };
 }
 
-
 /** What a report writes to its part (and, when it settles it, its message). */
 export interface Outcome {
   state: FinalState;
