@@ -10,6 +10,8 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createHarness } from '../helpers/harness.js';
 import { openRuntime } from '../../src/main.js';
+import { migrate, openDb } from '../../src/adapters/store/database.js';
+import { sql } from 'kysely';
 
 describe('key lookup cache (SQLite)', () => {
   it('sees this process\u2019s changes at once', async () => {
@@ -45,6 +47,42 @@ describe('key lookup cache (SQLite)', () => {
       await other.admin.updateAccount(suspended.accountId, { status: 'Suspended' }, {});
       await nextTurn();
       assert.equal((await server.post('/balance/', { api_key: suspended.apiKey })).body.result_code, 'TS-1030');
+    } finally {
+      await other.close();
+      await server.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the change signal of the lookup caches (SQLite)', () => {
+  it('moves with writes to accounts, api_keys and sender_ids by any connection, and not with other commits', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'haberci-lookupversion-'));
+    const file = join(dir, 'haberci.sqlite');
+    const server = openDb({ dialect: 'sqlite', file });
+    const other = openDb({ dialect: 'sqlite', file });
+    try {
+      await migrate(server);
+      const external = (): number => server.changes?.external() ?? Number.NaN;
+      const before = external();
+      assert.ok(Number.isInteger(before));
+      // What the delivery thread commits all the time: messages, parts, events, counters.
+      await sql`update id_counter set next_id = next_id + 5`.execute(other.db);
+      assert.equal(external(), before, 'a commit that touched no looked-up table leaves the caches alone');
+      await sql`insert into accounts (name, created_at) values ('x', 0)`.execute(other.db);
+      const afterInsert = external();
+      assert.ok(afterInsert > before, 'a new account moves it');
+      await sql`update accounts set balance_main = 5`.execute(other.db);
+      assert.ok(external() > afterInsert, 'a balance change moves it');
+      const afterBalance = external();
+      await sql`insert into api_keys (account_id, key_hash, key_hint, state, permissions, created_at, updated_at) values (1, 'h', 'hint', 'Active', '{}', 0, 0)`.execute(other.db);
+      assert.ok(external() > afterBalance, 'a new key moves it');
+      const afterKey = external();
+      await sql`insert into sender_ids (account_id, title, status, created_at) values (1, 'ACME', 'approved', 0)`.execute(other.db);
+      assert.ok(external() > afterKey, 'a sender ID moves it');
+      const afterSender = external();
+      await sql`delete from sender_ids`.execute(other.db);
+      assert.ok(external() > afterSender, 'a deleted sender ID moves it');
     } finally {
       await other.close();
       await server.close();

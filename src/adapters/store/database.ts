@@ -27,8 +27,10 @@ export interface Db {
   close(): Promise<void>;
   /**
    * SQLite only: tells when cached lookups may have changed. `external` moves with every
-   * commit of another connection (the admin CLI, another process); `keys` with every write
-   * of this process to accounts or api_keys, `senders` with every write to sender_ids.
+   * commit, by any connection, that wrote accounts, api_keys or sender_ids (the triggers of
+   * migration 0008 count them in `lookup_version`); commits of messages and events, which
+   * the delivery thread makes all the time, leave it alone. `keys` moves with every write of
+   * this process to accounts or api_keys, `senders` with every write to sender_ids.
    */
   changes?: { external(): number; keys(): number; senders(): number };
 }
@@ -127,12 +129,21 @@ function isBusy(error: unknown): boolean {
  * event loop (after 100 turns, each millisecond) until it is free or busy_timeout has passed.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
+  // Prepared once: `pragma()` and `exec()` parse their SQL on every call, and these run
+  // three times a transaction.
+  private readonly noWait: BetterSqlite3.Statement;
+  private readonly wait: BetterSqlite3.Statement;
+  private readonly begin: BetterSqlite3.Statement;
+
   constructor(
     settings: SqliteDialectConfig,
-    private readonly sqlite: BetterSqlite3.Database,
+    sqlite: BetterSqlite3.Database,
     private readonly threads: ThreadWriteLock,
   ) {
     super(settings);
+    this.noWait = sqlite.prepare('PRAGMA busy_timeout = 0');
+    this.wait = sqlite.prepare(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
+    this.begin = sqlite.prepare('begin immediate');
   }
 
   override async beginTransaction(): Promise<void> {
@@ -163,11 +174,11 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 
   private async beginImmediate(deadline: number): Promise<void> {
-    this.sqlite.pragma('busy_timeout = 0');
+    this.noWait.get();
     try {
       for (let attempt = 0; ; attempt++) {
         try {
-          this.sqlite.exec('begin immediate');
+          this.begin.run();
           return;
         } catch (error) {
           if (!isBusy(error) || Date.now() >= deadline) throw error;
@@ -175,7 +186,7 @@ class ImmediateSqliteDriver extends SqliteDriver {
         await (attempt < 100 ? setImmediate() : delay(1));
       }
     } finally {
-      this.sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
+      this.wait.get();
     }
   }
 }
@@ -205,12 +216,13 @@ export function openDb(location: StoreLocation): Db {
     sqlite.pragma('foreign_keys = ON');
     const writes: WriteCounts = { keys: 0, senders: 0 };
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite, new ThreadWriteLock(location.threadLock?.buffer, location.threadLock?.as)) });
-    const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+    // Prepared at first use: the table comes with migration 0008, after the store is opened.
+    let lookupVersion: BetterSqlite3.Statement | null = null;
     return {
       db,
       dialect: 'sqlite',
       close: () => db.destroy(),
-      changes: { external: () => Number(dataVersion.get()), keys: () => writes.keys, senders: () => writes.senders },
+      changes: { external: () => Number((lookupVersion ??= sqlite.prepare('select n from lookup_version').pluck()).get()), keys: () => writes.keys, senders: () => writes.senders },
     };
   }
   const options = location.schema ? `-c search_path=${location.schema}` : undefined;
