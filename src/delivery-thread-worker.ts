@@ -6,8 +6,11 @@ import type { DeliveryStart, FromDelivery, ToDelivery } from './delivery-thread.
 import type { Runtime } from './main.js';
 import type { Dispatcher } from './jobs/dispatcher.js';
 import type { WakeSignal } from './jobs/wake-signal.js';
+import { DispatchWindow } from './jobs/dispatch-window.js';
+import { defaultDispatcherOptions } from './jobs/dispatcher.js';
+import type { HandedMessage } from './ports/dispatch-handoff.js';
 
-async function run(port: MessagePort, { part, location, config, webhookWakes }: DeliveryStart): Promise<void> {
+async function run(port: MessagePort, { part, location, config, webhookWakes, dispatchWindow }: DeliveryStart): Promise<void> {
   const post = (message: FromDelivery): void => port.postMessage(message);
   const logger = createLogger(config.logLevel);
   let runtime: Runtime;
@@ -21,10 +24,12 @@ async function run(port: MessagePort, { part, location, config, webhookWakes }: 
   }
   let stop: () => Promise<void>;
   let wake: WakeSignal;
+  let receive: (messages: HandedMessage[]) => void = () => undefined;
   if (part === 'dispatch') {
     let dispatcher: Dispatcher;
     try {
-      dispatcher = await startDelivery(runtime, config, logger);
+      const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
+      dispatcher = await startDelivery(runtime, config, logger, {}, window);
     } catch (error) {
       await runtime.close();
       post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
@@ -33,6 +38,7 @@ async function run(port: MessagePort, { part, location, config, webhookWakes }: 
     // Events written here are delivered by the webhook thread.
     runtime.webhookWake.relayTo(() => webhookWakes.postMessage(null));
     wake = runtime.dispatchWake;
+    receive = (messages) => dispatcher.receive(messages);
     stop = () => dispatcher.stop();
   } else {
     const webhooks = startWebhooks(runtime, config, logger);
@@ -43,6 +49,10 @@ async function run(port: MessagePort, { part, location, config, webhookWakes }: 
   port.on('message', (message: ToDelivery) => {
     if (message.type === 'wake') {
       wake.notify();
+      return;
+    }
+    if (message.type === 'handed') {
+      receive(message.messages);
       return;
     }
     void (async () => {

@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { Config } from './config.js';
 import type { StoreLocation } from './adapters/store/database.js';
+import type { HandedMessage } from './ports/dispatch-handoff.js';
 
 /** Which workers a thread runs. */
 export type DeliveryPart = 'dispatch' | 'webhooks';
@@ -25,6 +26,8 @@ export interface DeliveryStart {
   location: StoreLocation;
   config: DeliveryConfig;
   webhookWakes: MessagePort;
+  /** The dispatch thread's: the buffer of its DispatchWindow, shared with the HTTP thread, which hands it messages. */
+  dispatchWindow?: SharedArrayBuffer;
 }
 
 /** What the delivery thread needs of the configuration (plain data: it is copied over). */
@@ -34,7 +37,7 @@ export type DeliveryConfig = Pick<
 >;
 
 /** Messages from the HTTP thread to a delivery thread. */
-export type ToDelivery = { type: 'wake' } | { type: 'stop' };
+export type ToDelivery = { type: 'wake' } | { type: 'handed'; messages: HandedMessage[] } | { type: 'stop' };
 
 /** Messages from a delivery thread: started, or could not start (its end is its exit). */
 export type FromDelivery = { type: 'ready' } | { type: 'failed'; message: string };
@@ -77,6 +80,12 @@ export class DeliveryThread {
   /** Wakes the thread's worker: new sends were committed, or events were written. */
   wake(): void {
     const message: ToDelivery = { type: 'wake' };
+    this.worker.postMessage(message);
+  }
+
+  /** Hands the dispatch thread messages stored already leased to it (see DispatchHandoff). */
+  hand(messages: HandedMessage[]): void {
+    const message: ToDelivery = { type: 'handed', messages };
     this.worker.postMessage(message);
   }
 

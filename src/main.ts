@@ -26,6 +26,7 @@ import { BlocklistService } from './services/blocklist-service.js';
 import { WakeSignal } from './jobs/wake-signal.js';
 import { Dispatcher, defaultDispatcherOptions } from './jobs/dispatcher.js';
 import type { DispatcherOptions } from './jobs/dispatcher.js';
+import type { DispatchWindow } from './jobs/dispatch-window.js';
 import { SimulatorCarrier } from './adapters/carriers/simulator/simulator-carrier.js';
 import { SmppCarrier } from './adapters/carriers/smpp/smpp-carrier.js';
 import { loadSmppConfig } from './adapters/carriers/smpp/smpp-config.js';
@@ -111,7 +112,14 @@ async function liveCarrier(config: Pick<Config, 'smppConfig'>, simulator: Simula
   return new SmppCarrier(loaded.config, { log: logger.child({ component: 'smpp' }), clock: runtime.clock });
 }
 
-export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simDelayMs' | 'leaseMs' | 'smppConfig'>, logger: Logger, options: Partial<DispatcherOptions> = {}): Promise<Dispatcher> {
+/** `window`: shared with the HTTP thread when it hands messages over (DispatchHandoff). */
+export async function startDelivery(
+  runtime: Runtime,
+  config: Pick<Config, 'simDelayMs' | 'leaseMs' | 'smppConfig'>,
+  logger: Logger,
+  options: Partial<DispatcherOptions> = {},
+  window?: DispatchWindow,
+): Promise<Dispatcher> {
   const simulator = new SimulatorCarrier(config.simDelayMs, runtime.clock);
   const inbound = new InboundService(runtime.store, () => runtime.webhookWake.notify());
   const dispatcher = new Dispatcher(
@@ -128,6 +136,7 @@ export async function startDelivery(runtime: Runtime, config: Pick<Config, 'simD
     runtime.dispatchWake,
     (message) => inbound.receive(message),
   );
+  if (window) dispatcher.shareWindow(window);
   await dispatcher.start();
   // The simulator keeps nothing: reports it owed before a restart are owed again.
   simulator.replay(await runtime.store.messages.awaitingReports(simulator.name, 1_000_000));

@@ -5,6 +5,8 @@ import { defaultKeySettings } from '../services/admin.js';
 import { MessageChannel } from 'node:worker_threads';
 import { DeliveryThread } from '../delivery-thread.js';
 import { ThreadWriteLock } from '../adapters/store/thread-write-lock.js';
+import { DispatchWindow } from '../jobs/dispatch-window.js';
+import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
 
 /** On first start with an empty store: a demo account, sender ID and sandbox key, shown once. */
 async function createDemo(runtime: Runtime, address: string): Promise<void> {
@@ -58,8 +60,9 @@ export async function serve(config: Config): Promise<void> {
   let webhooks: DeliveryThread | null = null;
   if (config.worker) {
     const between = new MessageChannel();
+    const window = new DispatchWindow(defaultDispatcherOptions.maxInFlight);
     try {
-      dispatch = await DeliveryThread.start({ part: 'dispatch', location, config, webhookWakes: between.port1 }, crashed);
+      dispatch = await DeliveryThread.start({ part: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer }, crashed);
       webhooks = await DeliveryThread.start({ part: 'webhooks', location, config, webhookWakes: between.port2 }, crashed);
     } catch (error) {
       await dispatch?.stop();
@@ -69,6 +72,8 @@ export async function serve(config: Config): Promise<void> {
     const [toDispatch, toWebhooks] = [dispatch, webhooks];
     runtime.dispatchWake.relayTo(() => toDispatch.wake());
     runtime.webhookWake.relayTo(() => toWebhooks.wake());
+    // Sends accepted here go straight to the dispatch thread, already leased to it.
+    runtime.services.sends.handOffTo({ leaseMs: config.leaseMs, reserve: (n) => window.reserve(n), release: (n) => window.release(n), hand: (messages) => toDispatch.hand(messages) });
   }
   // Dispatching stops first: its last outcomes may add events for the webhook thread.
   const stopDelivery = async (): Promise<void> => {

@@ -6,6 +6,8 @@ import type { ClaimedMessage, MessageStore, Transition } from '../ports/message-
 import { WakeSignal } from './wake-signal.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { SendExpander } from './send-expander.js';
+import type { HandedMessage } from '../ports/dispatch-handoff.js';
+import { DispatchWindow } from './dispatch-window.js';
 
 export interface DispatcherOptions {
   /** Messages claimed per store round trip. */
@@ -74,6 +76,18 @@ export class Dispatcher implements CarrierListener {
   private lastMaintenance = -Infinity;
   private lastExpansion = -Infinity;
   private readonly expander: SendExpander;
+  /** Messages this process stored already leased to this dispatcher, oldest first (see DispatchHandoff). */
+  private handed: HandedMessage[] = [];
+  /** Claimed or handed and not yet settled; shared with the HTTP thread when it hands messages over. */
+  private window: DispatchWindow;
+  /**
+   * Whether the store may hold due messages a claim would find. A claim that came back
+   * short clears it; a wake (messages queued in this process, or work written out) or the
+   * idle interval sets it again. While handed messages keep the dispatcher busy, it does
+   * not spend a transaction on a claim that would find nothing.
+   */
+  private storeMayHaveDue = true;
+  private lastClaim = -Infinity;
   /**
    * Submit outcomes and reports are written a batch per transaction, at most 500 items a
    * batch: a longer transaction would keep HTTP requests waiting behind it.
@@ -97,6 +111,18 @@ export class Dispatcher implements CarrierListener {
   ) {
     // Chunks of 1,000 keep each write short, so sends accepted meanwhile are not held up behind it.
     this.expander = new SendExpander(store, clock, 1000, options.leaseMs);
+    this.window = new DispatchWindow(options.maxInFlight);
+  }
+
+  /** Shares the window with the HTTP side that hands messages over (before start). */
+  shareWindow(window: DispatchWindow): void {
+    this.window = window;
+  }
+
+  /** Takes messages handed over by this process's HTTP side, whose room in the window it reserved. */
+  receive(messages: readonly HandedMessage[]): void {
+    for (const m of messages) this.handed.push(m);
+    this.wake.notify();
   }
 
   async start(): Promise<void> {
@@ -111,6 +137,8 @@ export class Dispatcher implements CarrierListener {
     this.wake.notify();
     this.stopping.notify();
     await this.loop;
+    // Handed messages are this dispatcher's already: they are submitted like claimed ones.
+    for (const m of this.takeHanded(Number.POSITIVE_INFINITY, this.clock.now())) this.launch(m);
     while (this.inFlight > 0) await this.settled.wait(50);
     const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
     for (const c of carriers) await c.stop();
@@ -121,8 +149,13 @@ export class Dispatcher implements CarrierListener {
       try {
         if (performance.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
         const expanded = await this.expandIfDue();
+        if (expanded > 0) this.storeMayHaveDue = true;
         const { started, asked } = await this.fill();
-        if (started === 0 && expanded === 0) await this.wake.wait(this.options.idleMs);
+        if (started === 0 && expanded === 0) {
+          await this.wake.wait(this.options.idleMs);
+          // Woken by a commit of this process, or the idle interval passed: claim again.
+          if (this.handed.length === 0) this.storeMayHaveDue = true;
+        }
         else if (started > 0 && started < asked && expanded === 0) await this.stopping.wait(this.options.gatherMs);
         // Store calls settle as microtasks: without this, claims and expansion chunks would
         // follow each other with no HTTP request read in between.
@@ -134,20 +167,60 @@ export class Dispatcher implements CarrierListener {
     }
   }
 
-  /** Claims up to the free window and starts submitting; returns how many were asked for and claimed. */
+  /**
+   * Starts handed messages first, then claims from the store up to the free window; returns
+   * how many were asked for and started.
+   */
   private async fill(): Promise<{ started: number; asked: number }> {
-    while (this.inFlight >= this.options.maxInFlight) await this.settled.wait(1000);
-    const room = Math.min(this.options.batchSize, this.options.maxInFlight - this.inFlight);
+    const { batchSize, maxInFlight } = this.options;
+    while (this.handed.length === 0 && this.window.used() >= maxInFlight) await this.settled.wait(1000);
     const now = this.clock.now();
-    const claimed = await this.store.claimDue(now, room, now + this.options.leaseMs);
-    for (const m of claimed) {
-      this.inFlight += 1;
-      void this.submit(m).finally(() => {
-        this.inFlight -= 1;
-        this.settled.notify();
-      });
+    const handed = this.takeHanded(batchSize, now);
+    for (const m of handed) this.launch(m);
+    const want = batchSize - handed.length;
+    if (want === 0) return { started: handed.length, asked: batchSize };
+    if (handed.length > 0 && !this.storeMayHaveDue && performance.now() - this.lastClaim < this.options.idleMs) return { started: handed.length, asked: batchSize };
+    const room = Math.min(want, maxInFlight - this.window.used());
+    if (room <= 0 || !this.window.reserve(room)) return { started: handed.length, asked: handed.length };
+    this.lastClaim = performance.now();
+    let claimed: ClaimedMessage[] = [];
+    try {
+      claimed = await this.store.claimDue(now, room, now + this.options.leaseMs);
+    } finally {
+      this.window.release(room - claimed.length);
     }
-    return { started: claimed.length, asked: room };
+    this.storeMayHaveDue = claimed.length === room;
+    for (const m of claimed) this.launch(m);
+    return { started: handed.length + claimed.length, asked: handed.length + room };
+  }
+
+  /**
+   * Up to `room` handed messages. One with less than half its lease left is let go: the
+   * lease brings it back to the store's queue, and submitting it now could overlap with a
+   * claim of it after the lease.
+   */
+  private takeHanded(room: number, now: number): HandedMessage[] {
+    if (this.handed.length === 0) return [];
+    let taken = 0;
+    const started: HandedMessage[] = [];
+    while (started.length < room && taken < this.handed.length) {
+      const m = this.handed[taken] as HandedMessage;
+      taken += 1;
+      if (m.leaseUntil - now >= this.options.leaseMs / 2) started.push(m);
+    }
+    this.handed = taken === this.handed.length ? [] : this.handed.slice(taken);
+    this.window.release(taken - started.length);
+    return started;
+  }
+
+  /** Submits a message of the window; its room is given back once the submit has settled. */
+  private launch(m: ClaimedMessage): void {
+    this.inFlight += 1;
+    void this.submit(m).finally(() => {
+      this.inFlight -= 1;
+      this.window.release(1);
+      this.settled.notify();
+    });
   }
 
   /**
@@ -167,9 +240,11 @@ export class Dispatcher implements CarrierListener {
       /* write out everything due first */
     }
     const now = this.clock.now();
-    const claimed = await this.store.claimDue(now, this.options.batchSize, now + this.options.leaseMs);
-    await Promise.all(claimed.map((m) => this.submit(m)));
-    return claimed.length;
+    const handed = this.takeHanded(this.options.batchSize, now);
+    const claimed = await this.store.claimDue(now, this.options.batchSize - handed.length, now + this.options.leaseMs);
+    await Promise.all([...handed, ...claimed].map((m) => this.submit(m)));
+    this.window.release(handed.length);
+    return handed.length + claimed.length;
   }
 
   async maintain(): Promise<void> {

@@ -57,6 +57,8 @@ export interface MessageDefaults {
   createdAt: number;
   dueAt: number;
   priority: number;
+  /** Set when the messages are stored already claimed by this process's dispatcher (handed over), leased until then. */
+  leaseUntil?: number;
 }
 
 /** A message claimed for submission, with what the carrier needs. */

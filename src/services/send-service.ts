@@ -10,6 +10,7 @@ import { fail, ok } from '../domain/result.js';
 import type { Failure, Result } from '../domain/result.js';
 import type { SmsLang } from '../domain/labels.js';
 import { SendWriter } from './send-writer.js';
+import type { DispatchHandoff } from '../ports/dispatch-handoff.js';
 import type { DeferredRecipients } from '../domain/deferred-recipients.js';
 
 /**
@@ -77,12 +78,18 @@ export class SendService {
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-    private readonly onAccepted: () => void,
+    /** Told after a commit that queued messages in the store for a dispatcher to claim. */
+    onQueued: () => void,
   ) {
-    this.writer = new SendWriter(store, clock);
+    this.writer = new SendWriter(store, clock, onQueued);
   }
 
   private readonly writer: SendWriter;
+
+  /** From now on, immediate interactive messages go straight to this process's dispatcher (see DispatchHandoff). */
+  handOffTo(handoff: DispatchHandoff): void {
+    this.writer.handOffTo(handoff);
+  }
 
   async isApprovedSender(accountId: number, title: string): Promise<boolean> {
     return this.store.hasApprovedSender(accountId, title);
@@ -113,7 +120,6 @@ export class SendService {
       if (!again) throw new Error('idempotency key taken but no stored response');
       return again.ok ? ok(JSON.parse(again.value) as unknown) : again;
     }
-    if (outcome.ok) this.onAccepted();
     return outcome;
   }
 }

@@ -84,4 +84,59 @@ describe('crash safety', () => {
       db.close();
     }
   });
+
+  it('loses nothing handed straight to the dispatcher when killed while single sends keep coming', async () => {
+    const own = mkdtempSync(join(tmpdir(), 'haberci-crash-handoff-'));
+    const args = ['--data', own, ...serveArgs.slice(2)];
+    const first = await startServer(args);
+    try {
+      const account = await admin(['account', 'create', '--name', 'Handoff', '--balance', '100000', '--data', own]);
+      await admin(['sender-id', 'add', '--account', String(account.id), '--title', 'ACME', '--data', own]);
+      const key = await admin(['key', 'create', '--account', String(account.id), '--data', own]);
+      const accepted: number[] = [];
+      let stop = false;
+      // 40 clients send one number each, one request after another, until the server dies.
+      const client = async (c: number): Promise<void> => {
+        for (let i = 0; !stop; i++) {
+          try {
+            const answer = await postJson(`${first.url}/sms/send`, { api_key: key.api_key, sentto: `9053${String(c).padStart(2, '0')}${String(1000 + i).padStart(6, '0')}`, title: 'ACME', text: 'handoff', sms_lang: 0 });
+            if (answer.body.result_code === 'TS-1024') accepted.push(Number(answer.body.sms_id));
+          } catch {
+            return;
+          }
+        }
+      };
+      const clients = Array.from({ length: 40 }, (_, c) => client(c));
+      await waitFor(() => accepted.length >= 2_000, 60_000, 'sends to be accepted');
+      first.child.kill('SIGKILL');
+      await first.exited;
+      stop = true;
+      await Promise.all(clients);
+
+      const db = new BetterSqlite3(join(own, 'haberci.sqlite'), { readonly: true, fileMustExist: true });
+      try {
+        const stored = count(db, 'SELECT count(*) n FROM messages');
+        assert.ok(stored >= accepted.length, `${stored} stored, ${accepted.length} accepted`);
+        const second = await startServer(args);
+        try {
+          await waitFor(() => count(db, `SELECT count(*) n FROM messages WHERE state = 'delivered'`) === stored, 60_000, 'every stored message to be delivered after the restart', () => db.prepare('SELECT state, count(*) n FROM messages GROUP BY state').all());
+        } finally {
+          second.child.kill('SIGTERM');
+          assert.equal(await second.exited, 0);
+        }
+        for (const id of accepted) assert.equal(count(db, `SELECT count(*) n FROM messages WHERE id = ${id} AND state = 'delivered'`), 1, `accepted message ${id} delivered`);
+        assert.equal(count(db, `SELECT count(*) n FROM (SELECT reference FROM ledger WHERE reference LIKE 'send:%' GROUP BY reference HAVING count(*) > 1)`), 0, 'no send charged twice');
+        assert.equal(count(db, `SELECT count(*) n FROM ledger WHERE reference LIKE 'send:%'`), count(db, 'SELECT count(*) n FROM sends'), 'every stored send charged once');
+        assert.equal(count(db, `SELECT balance_main n FROM accounts WHERE id = ${Number(account.id)}`), 100_000 + count(db, `SELECT sum(delta) n FROM ledger WHERE reference LIKE 'send:%'`));
+        const resubmitted = count(db, 'SELECT count(*) n FROM messages WHERE attempts > 1');
+        assert.ok(resubmitted <= defaultDispatcherOptions.maxInFlight, `${resubmitted} messages claimed more than once`);
+      } finally {
+        db.close();
+      }
+    } finally {
+      first.child.kill('SIGKILL');
+      rmSync(own, { recursive: true, force: true });
+    }
+  });
 });
+

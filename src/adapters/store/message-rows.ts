@@ -42,6 +42,7 @@ export function sendRow(id: number, s: NewSend): Insertable<SendsTable> {
 
 export function messageRow(send: MessageDefaults, id: number, m: NewMessage): Insertable<MessagesTable> {
   const failed = m.failedDetail !== undefined;
+  const handed = !failed && send.leaseUntil !== undefined;
   return {
     id,
     send_id: send.id,
@@ -51,11 +52,11 @@ export function messageRow(send: MessageDefaults, id: number, m: NewMessage): In
     text: m.text,
     sms_count: m.smsCount,
     operator: m.operator,
-    state: failed ? 'failed' : 'queued',
+    state: failed ? 'failed' : handed ? 'submitting' : 'queued',
     priority: send.priority,
     due_at: send.dueAt,
-    lease_until: null,
-    attempts: 0,
+    lease_until: handed ? (send.leaseUntil ?? null) : null,
+    attempts: handed ? 1 : 0,
     carrier: null,
     submitted_at: null,
     done_at: failed ? send.createdAt : null,
