@@ -10,6 +10,12 @@ import { DispatchWindow } from './jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from './jobs/dispatcher.js';
 import type { HandedMessage } from './ports/dispatch-handoff.js';
 
+/**
+ * How often the dispatch thread checkpoints the WAL: at full load some hundreds of pages
+ * are written in this time, so each checkpoint stays short and the WAL file small.
+ */
+const checkpointEveryMs = 200;
+
 async function run(port: MessagePort, { part, location, config, webhookWakes, dispatchWindow }: DeliveryStart): Promise<void> {
   const post = (message: FromDelivery): void => port.postMessage(message);
   const logger = createLogger(config.logLevel);
@@ -39,7 +45,13 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
     runtime.webhookWake.relayTo(() => webhookWakes.postMessage(null));
     wake = runtime.dispatchWake;
     receive = (messages) => dispatcher.receive(messages);
-    stop = () => dispatcher.stop();
+    // No connection of `serve` checkpoints in its commits (checkpoints: 'manual'): this
+    // thread does, off the HTTP thread and outside the write lock.
+    const checkpoints = setInterval(() => runtime.checkpoint(), checkpointEveryMs);
+    stop = async () => {
+      clearInterval(checkpoints);
+      await dispatcher.stop();
+    };
   } else {
     const webhooks = startWebhooks(runtime, config, logger);
     webhookWakes.on('message', () => runtime.webhookWake.notify());

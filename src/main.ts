@@ -46,6 +46,8 @@ export interface Runtime {
   dispatchWake: WakeSignal;
   /** Wakes this process's webhook worker when message states (and so events) are committed. */
   webhookWake: WakeSignal;
+  /** Copies the SQLite WAL back into the database file (see Db.checkpoint); nothing on PostgreSQL. */
+  checkpoint(): void;
   close(): Promise<void>;
 }
 
@@ -77,7 +79,7 @@ export async function openRuntime(location: StoreLocation, clock: Clock = system
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
   };
-  return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, webhookWake: new WakeSignal(), close: () => store.close() };
+  return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, webhookWake: new WakeSignal(), checkpoint: () => handle.checkpoint?.(), close: () => store.close() };
 }
 
 export function createLogger(level: string): Logger {

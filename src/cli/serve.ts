@@ -39,9 +39,13 @@ async function createDemo(runtime: Runtime, address: string): Promise<void> {
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  // On SQLite the HTTP thread and the delivery threads share one write lock in memory.
+  // On SQLite the HTTP thread and the delivery threads share one write lock in memory, and
+  // with delivery threads the dispatch thread checkpoints the WAL, so no commit does.
   const stored = storeLocation(config);
-  const location = stored.dialect === 'sqlite' ? { ...stored, threadLock: { buffer: new ThreadWriteLock().buffer, as: { role: 'foreground' as const } } } : stored;
+  const location =
+    stored.dialect === 'sqlite'
+      ? { ...stored, threadLock: { buffer: new ThreadWriteLock().buffer, as: { role: 'foreground' as const } }, checkpoints: config.worker ? ('manual' as const) : ('auto' as const) }
+      : stored;
   let runtime: Runtime;
   try {
     runtime = await openRuntime(location);

@@ -17,8 +17,14 @@ export type StoreLocation =
   /**
    * threadLock: the buffer of a ThreadWriteLock shared with the other threads of this
    * process on this file, and how this connection asks for it.
+   *
+   * checkpoints: 'auto' (SQLite's default) copies the WAL back into the database file
+   * inside the commit that takes it past 1,000 pages, an fsync included: several
+   * milliseconds in which that thread, and every thread waiting for the write lock, is held.
+   * 'manual' leaves that to `Db.checkpoint`, which one thread of the process calls on a
+   * timer, outside any transaction and the write lock (`serve` with delivery threads).
    */
-  | { dialect: 'sqlite'; file: string; threadLock?: { buffer: SharedArrayBuffer; as: LockRole } }
+  | { dialect: 'sqlite'; file: string; threadLock?: { buffer: SharedArrayBuffer; as: LockRole }; checkpoints?: 'auto' | 'manual' }
   | { dialect: 'postgres'; url: string; schema?: string; poolSize?: number };
 
 export interface Db {
@@ -33,6 +39,12 @@ export interface Db {
    * this process to accounts or api_keys, `senders` with every write to sender_ids.
    */
   changes?: { external(): number; keys(): number; senders(): number };
+  /**
+   * SQLite only: copies what the WAL holds back into the database file, as far as readers
+   * allow (a passive checkpoint: it waits for no lock and writers go on meanwhile). Does
+   * nothing while this connection is inside a transaction.
+   */
+  checkpoint?(): void;
 }
 
 // int8 (bigint) columns hold epoch milliseconds and balances: well inside 2^53.
@@ -214,6 +226,8 @@ export function openDb(location: StoreLocation): Db {
     sqlite.pragma('synchronous = NORMAL');
     sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
     sqlite.pragma('foreign_keys = ON');
+    if (location.checkpoints === 'manual') sqlite.pragma('wal_autocheckpoint = 0');
+    const checkpoint = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
     const writes: WriteCounts = { keys: 0, senders: 0 };
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite, new ThreadWriteLock(location.threadLock?.buffer, location.threadLock?.as)) });
     // Prepared at first use: the table comes with migration 0008, after the store is opened.
@@ -223,6 +237,9 @@ export function openDb(location: StoreLocation): Db {
       dialect: 'sqlite',
       close: () => db.destroy(),
       changes: { external: () => Number((lookupVersion ??= sqlite.prepare('select n from lookup_version').pluck()).get()), keys: () => writes.keys, senders: () => writes.senders },
+      checkpoint: () => {
+        if (sqlite.open && !sqlite.inTransaction) checkpoint.get();
+      },
     };
   }
   const options = location.schema ? `-c search_path=${location.schema}` : undefined;
