@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Carrier, CarrierListener, CarrierReport, InboundSms, SubmitOutcome } from '../ports/carrier.js';
 import type { Clock } from '../ports/clock.js';
-import type { ClaimedMessage, MessageStore, Transition } from '../ports/message-store.js';
+import type { ClaimedMessage, MessageStore, SentItem, Transition } from '../ports/message-store.js';
 import { WakeSignal } from './wake-signal.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { SendExpander } from './send-expander.js';
@@ -24,6 +24,12 @@ export interface DispatcherOptions {
    * then carries more messages. The most it adds to a message's wait for its submit; 5 ms by default.
    */
   gatherMs: number;
+  /**
+   * How long submit outcomes and receipts wait for more before they are written together.
+   * Every transaction of this thread makes the HTTP thread's connection read its pages
+   * afresh, and at full load each one carried about a dozen items with no wait.
+   */
+  writeGatherMs: number;
   retryBaseMs: number;
   retryMaxMs: number;
   /** A message refused this many times in a row for passing reasons is failed. */
@@ -40,6 +46,7 @@ export const defaultDispatcherOptions: DispatcherOptions = {
   leaseMs: 60_000,
   idleMs: 200,
   gatherMs: 5,
+  writeGatherMs: 10,
   retryBaseMs: 1_000,
   retryMaxMs: 60_000,
   maxAttempts: 500,
@@ -88,15 +95,15 @@ export class Dispatcher implements CarrierListener {
    */
   private storeMayHaveDue = true;
   private lastClaim = -Infinity;
+  /** Handed messages came since the loop last slept: its wake may have been theirs, not the store's. */
+  private handedSinceWait = false;
   /**
    * Submit outcomes and reports are written a batch per transaction, at most 500 items a
-   * batch: a longer transaction would keep HTTP requests waiting behind it.
+   * batch (a longer transaction would keep HTTP requests waiting behind it), gathered for
+   * `writeGatherMs` so that fewer transactions carry them.
    */
-  private readonly sent = new MicroBatcher(
-    (items: { messageId: number; carrier: string; carrierMessageIds: readonly string[] }[]) => this.store.markSentMany(items, this.clock.now()),
-    maxWriteBatch,
-  );
-  private readonly reports = new MicroBatcher((items: CarrierReport[]) => this.store.applyReports(items, this.clock.now()), maxWriteBatch);
+  private readonly sent: MicroBatcher<SentItem, Transition[]>;
+  private readonly reports: MicroBatcher<CarrierReport, Transition | 'unmatched' | null>;
 
   constructor(
     private readonly store: MessageStore,
@@ -112,6 +119,8 @@ export class Dispatcher implements CarrierListener {
     // Chunks of 1,000 keep each write short, so sends accepted meanwhile are not held up behind it.
     this.expander = new SendExpander(store, clock, 1000, options.leaseMs);
     this.window = new DispatchWindow(options.maxInFlight);
+    this.sent = new MicroBatcher((items: SentItem[]) => store.markSentMany(items, clock.now()), maxWriteBatch, options.writeGatherMs);
+    this.reports = new MicroBatcher((items: CarrierReport[]) => store.applyReports(items, clock.now()), maxWriteBatch, options.writeGatherMs);
   }
 
   /** Shares the window with the HTTP side that hands messages over (before start). */
@@ -122,6 +131,7 @@ export class Dispatcher implements CarrierListener {
   /** Takes messages handed over by this process's HTTP side, whose room in the window it reserved. */
   receive(messages: readonly HandedMessage[]): void {
     for (const m of messages) this.handed.push(m);
+    this.handedSinceWait = true;
     this.wake.notify();
   }
 
@@ -153,8 +163,11 @@ export class Dispatcher implements CarrierListener {
         const { started, asked } = await this.fill();
         if (started === 0 && expanded === 0) {
           await this.wake.wait(this.options.idleMs);
-          // Woken by a commit of this process, or the idle interval passed: claim again.
-          if (this.handed.length === 0) this.storeMayHaveDue = true;
+          // Woken by a commit of this process that queued work, or the idle interval passed:
+          // claim again. A wake that brought handed messages says nothing of the store (at
+          // worst, queued work that came with it waits for the next idle interval).
+          if (!this.handedSinceWait) this.storeMayHaveDue = true;
+          this.handedSinceWait = false;
         }
         else if (started > 0 && started < asked && expanded === 0) await this.stopping.wait(this.options.gatherMs);
         // Store calls settle as microtasks: without this, claims and expansion chunks would
@@ -179,7 +192,8 @@ export class Dispatcher implements CarrierListener {
     for (const m of handed) this.launch(m);
     const want = batchSize - handed.length;
     if (want === 0) return { started: handed.length, asked: batchSize };
-    if (handed.length > 0 && !this.storeMayHaveDue && performance.now() - this.lastClaim < this.options.idleMs) return { started: handed.length, asked: batchSize };
+    // A claim that came back short a moment ago found the store empty: handed messages do not go through it.
+    if (!this.storeMayHaveDue && performance.now() - this.lastClaim < this.options.idleMs) return { started: handed.length, asked: handed.length === 0 ? 0 : batchSize };
     const room = Math.min(want, maxInFlight - this.window.used());
     if (room <= 0 || !this.window.reserve(room)) return { started: handed.length, asked: handed.length };
     this.lastClaim = performance.now();

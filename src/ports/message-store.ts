@@ -135,6 +135,13 @@ export interface StateCount {
   lastChange: number | null;
 }
 
+/** A submit the carrier accepted: the ids it gave each part. */
+export interface SentItem {
+  messageId: number;
+  carrier: string;
+  carrierMessageIds: readonly string[];
+}
+
 export interface MessageStore {
   /** Messages of a send by state: the summary report's counters. */
   sendCounters(sendId: number): Promise<StateCount[]>;
@@ -162,7 +169,7 @@ export interface MessageStore {
   /** Returns messages whose lease ran out (a worker died mid-submit) to the queue. */
   requeueExpiredLeases(now: number): Promise<number>;
   /** Records accepted submits (and their parts) in one transaction; one list of transitions per item. */
-  markSentMany(items: readonly { messageId: number; carrier: string; carrierMessageIds: readonly string[] }[], now: number): Promise<Transition[][]>;
+  markSentMany(items: readonly SentItem[], now: number): Promise<Transition[][]>;
   markRetry(messageId: number, dueAt: number, detail: string): Promise<void>;
   markFailed(messageId: number, detail: string, now: number): Promise<Transition | null>;
   /** Applies a delivery report; an unknown carrier id is kept until its message is known. */

@@ -1,7 +1,12 @@
-/** A store whose claims are counted: the size of every claim that found something, in order. */
-export function countingClaims<S extends { claimDue(now: number, limit: number, leaseUntil: number): Promise<readonly unknown[]> }>(store: S): { store: S; claims: number[] } {
+/**
+ * A store whose claims are counted: the size of every claim that found something, in order,
+ * and every claim made (`attempts.made`), the empty ones included.
+ */
+export function countingClaims<S extends { claimDue(now: number, limit: number, leaseUntil: number): Promise<readonly unknown[]> }>(store: S): { store: S; claims: number[]; attempts: { made: number } } {
   const claims: number[] = [];
+  const attempts = { made: 0 };
   const claimDue = async (now: number, limit: number, leaseUntil: number): Promise<readonly unknown[]> => {
+    attempts.made += 1;
     const claimed = await store.claimDue(now, limit, leaseUntil);
     if (claimed.length > 0) claims.push(claimed.length);
     return claimed;
@@ -13,5 +18,5 @@ export function countingClaims<S extends { claimDue(now: number, limit: number, 
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
     },
   });
-  return { store: proxy, claims };
+  return { store: proxy, claims, attempts };
 }

@@ -13,6 +13,11 @@ import { simulatedDelivery, storedMessage } from '../helpers/delivery.js';
 import type { SimulatedDelivery } from '../helpers/delivery.js';
 import { assertAccepted, intField, sendSms } from '../helpers/sms.js';
 import { DispatchWindow } from '../../src/jobs/dispatch-window.js';
+import { Dispatcher, defaultDispatcherOptions } from '../../src/jobs/dispatcher.js';
+import { RecordingCarrier } from '../helpers/recording-carrier.js';
+import { countingClaims } from '../helpers/counting-claims.js';
+import { sleep, waitUntil } from '../helpers/delivery.js';
+import pino from 'pino';
 import type { HandedMessage } from '../../src/ports/dispatch-handoff.js';
 
 const leaseMs = 60_000;
@@ -89,6 +94,30 @@ for (const dialect of testDialects()) {
         assert.equal(handed.length, 0);
       } finally {
         await delivery.stop();
+      }
+    });
+
+    it('does not claim from the store while handed messages keep it busy, only once the idle interval has passed', async () => {
+      const p = await h.provision();
+      const carrier = new RecordingCarrier('rec');
+      const { store, attempts } = countingClaims(h.runtime.store.messages);
+      const dispatcher = new Dispatcher(store, { live: carrier, sandbox: carrier }, h.clock, pino({ level: 'silent' }), { ...defaultDispatcherOptions, idleMs: 2_000 });
+      const window = new DispatchWindow(400);
+      dispatcher.shareWindow(window);
+      h.runtime.services.sends.handOffTo({ leaseMs, reserve: (n) => window.reserve(n), release: (n) => window.release(n), hand: (messages) => dispatcher.receive(messages) });
+      await dispatcher.start();
+      try {
+        await waitUntil('the first claim, on start', () => attempts.made === 1);
+        for (let i = 0; i < 8; i++) {
+          assertAccepted(await sendSms(h, p.apiKey, { sentto: `90532123${String(1000 + i)}` }));
+          await sleep(20);
+        }
+        await waitUntil('eight submits', () => carrier.submitted.length === 8);
+        // Each send woke the dispatcher with handed messages; a claim a moment ago found the
+        // store empty, so none of those wakes was spent on another.
+        assert.equal(attempts.made, 1);
+      } finally {
+        await dispatcher.stop();
       }
     });
 

@@ -3,7 +3,7 @@ import { withTransaction } from './executor.js';
 import { sql } from 'kysely';
 import type { Insertable, Selectable } from 'kysely';
 import type { MessagePartsTable, MessagesTable, SendsTable, UnmatchedReportsTable } from './schema.js';
-import type { ClaimedMessage, DueExpansion, MessageDefaults, MessageStore, NewMessage, NewSend, Transition } from '../../ports/message-store.js';
+import type { ClaimedMessage, DueExpansion, MessageDefaults, MessageStore, NewMessage, NewSend, SentItem, Transition } from '../../ports/message-store.js';
 import type { CarrierReport, SmsLang } from '../../ports/carrier.js';
 import { combineParts, isFinal } from '../../domain/delivery-state.js';
 import type { FinalState, PartState } from '../../domain/delivery-state.js';
@@ -11,7 +11,6 @@ import { recordTransitionEvents, rowChunk } from './event-outbox.js';
 import { KyselyMessageQueries } from './kysely-message-queries.js';
 import { groupBy, messageRow, outcomeOf, sendRow, toReport } from './message-rows.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from './prepared-query.js';
-import type { SentItem } from './message-rows.js';
 
 // The statements of every send batch, compiled once per database (and per row count).
 const advanceIds = preparedQuery(

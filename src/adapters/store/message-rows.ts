@@ -5,12 +5,6 @@ import type { CarrierReport } from '../../ports/carrier.js';
 import type { FinalState } from '../../domain/delivery-state.js';
 
 /** Row builders shared by the message store's writes. */
-export interface SentItem {
-  messageId: number;
-  carrier: string;
-  carrierMessageIds: readonly string[];
-}
-
 export function toReport(r: { carrier_message_id: string; state: CarrierReport['status']; detail: string | null; done_at: number | null }): CarrierReport {
   return { carrierMessageId: r.carrier_message_id, status: r.state, detail: r.detail ?? undefined, doneAt: r.done_at === null ? undefined : Number(r.done_at) };
 }
