@@ -32,13 +32,15 @@ export interface Db {
   dialect: Dialect;
   close(): Promise<void>;
   /**
-   * SQLite only: tells when cached lookups may have changed. `external` moves with every
-   * commit, by any connection, that wrote accounts, api_keys or sender_ids (the triggers of
-   * migration 0008 count them in `lookup_version`); commits of messages and events, which
-   * the delivery thread makes all the time, leave it alone. `keys` moves with every write of
-   * this process to accounts or api_keys, `senders` with every write to sender_ids.
+   * SQLite only: tells when cached lookups may have changed. `external` counts the commits,
+   * by any connection, that wrote accounts, api_keys or sender_ids (the triggers of
+   * migrations 0008 and 0010 count them in `lookup_version`): `lookups` those that changed
+   * anything but a balance, `balances` those that changed a balance. Commits of messages and
+   * events, which the delivery thread makes all the time, move neither. Of this process's
+   * own writes, `keys` counts those to accounts or api_keys other than a balance charge or
+   * top-up, `balances` those, and `senders` those to sender_ids.
    */
-  changes?: { external(): number; keys(): number; senders(): number };
+  changes?: { external(): ExternalChanges; keys(): number; senders(): number; balances(): number };
   /**
    * SQLite only: copies what the WAL holds back into the database file, as far as readers
    * allow (a passive checkpoint: it waits for no lock and writers go on meanwhile). Does
@@ -61,6 +63,14 @@ export function sqliteFileIn(dataDir: string): string {
  * Kysely prepares every query afresh; parsing SQL is a large share of a query's cost on
  * SQLite, so prepared statements are kept by their text (bounded, cleared when full).
  */
+/** What other connections changed: two counters that only move (see Db.changes). */
+export interface ExternalChanges {
+  lookups: number;
+  balances: number;
+}
+
+/** A charge or top-up: one balance moved by an amount, nothing else of the account. */
+const balanceWrite = /^\s*update\s+"accounts"\s+set\s+"(balance_main|balance_international)"\s*=\s*"\1"\s*[-+]\s*\?\s+where\b/i;
 /** Writes to the tables a key lookup reads (Kysely quotes identifiers). */
 const keyTableWrite = /^\s*(insert|update|delete|replace)\b[^;]*"(accounts|api_keys)"/i;
 /** Writes to the table a sender ID check reads. */
@@ -70,6 +80,7 @@ const senderTableWrite = /^\s*(insert|update|delete|replace)\b[^;]*"sender_ids"/
 interface WriteCounts {
   keys: number;
   senders: number;
+  balances: number;
 }
 
 /** A statement that reports each execution: used for writes that must invalidate caches. */
@@ -99,13 +110,15 @@ function withStatementCache(sqlite: BetterSqlite3.Database, writes: WriteCounts,
       let statement = cache.get(text);
       if (!statement) {
         const prepared = sqlite.prepare(text);
-        const keys = keyTableWrite.test(text);
+        const balances = balanceWrite.test(text);
+        const keys = !balances && keyTableWrite.test(text);
         const senders = senderTableWrite.test(text);
         statement =
-          keys || senders
+          keys || senders || balances
             ? reporting(prepared, () => {
                 if (keys) writes.keys += 1;
                 if (senders) writes.senders += 1;
+                if (balances) writes.balances += 1;
               })
             : prepared;
         if (cache.size >= limit) cache.clear();
@@ -228,15 +241,23 @@ export function openDb(location: StoreLocation): Db {
     sqlite.pragma('foreign_keys = ON');
     if (location.checkpoints === 'manual') sqlite.pragma('wal_autocheckpoint = 0');
     const checkpoint = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-    const writes: WriteCounts = { keys: 0, senders: 0 };
+    const writes: WriteCounts = { keys: 0, senders: 0, balances: 0 };
     const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite, new ThreadWriteLock(location.threadLock?.buffer, location.threadLock?.as)) });
     // Prepared at first use: the table comes with migration 0008, after the store is opened.
-    let lookupVersion: BetterSqlite3.Statement | null = null;
+    let lookupVersion: BetterSqlite3.Statement<[], ExternalChanges> | null = null;
     return {
       db,
       dialect: 'sqlite',
       close: () => db.destroy(),
-      changes: { external: () => Number((lookupVersion ??= sqlite.prepare('select n from lookup_version').pluck()).get()), keys: () => writes.keys, senders: () => writes.senders },
+      changes: {
+        external: () => {
+          const row = (lookupVersion ??= sqlite.prepare<[], ExternalChanges>('select n as lookups, balances from lookup_version')).get();
+          return { lookups: Number(row?.lookups), balances: Number(row?.balances) };
+        },
+        keys: () => writes.keys,
+        senders: () => writes.senders,
+        balances: () => writes.balances,
+      },
       checkpoint: () => {
         if (sqlite.open && !sqlite.inTransaction) checkpoint.get();
       },

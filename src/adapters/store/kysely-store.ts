@@ -175,14 +175,27 @@ export class KyselyStore implements Store {
   private keyCache: LookupCache<KeyWithAccount> | null = null;
   /** Sender ID checks by account and title, approved or not (bounded, so unknown titles cannot grow it). */
   private senderCache: LookupCache<boolean> | null = null;
+  /**
+   * Balances by account, laid over the cached key's account: every send charges one, so
+   * they have a signal of their own, and a charge leaves the key and sender caches alone.
+   */
+  private balanceCache: LookupCache<Record<BalanceBucket, number>> | null = null;
+
+  /** SQLite: the counters that tell the lookup caches what changed (Db.changes); undefined on PostgreSQL. */
+  get changes(): Db['changes'] {
+    return this.handle?.changes;
+  }
 
   static open(handle: Db): KyselyStore {
     const store = new KyselyStore(handle.db, handle.dialect, handle);
     const changes = handle.changes;
     if (changes) {
       const external = oncePerTurn(changes.external);
-      store.keyCache = new LookupCache({ external, local: changes.keys });
-      store.senderCache = new LookupCache({ external, local: changes.senders });
+      const lookups = (): number => external().lookups;
+      store.keyCache = new LookupCache({ external: lookups, local: changes.keys });
+      store.senderCache = new LookupCache({ external: lookups, local: changes.senders });
+      // Both counters only move, so their sum moves whenever either does.
+      store.balanceCache = new LookupCache({ external: () => external().lookups + external().balances, local: () => changes.keys() + changes.balances() });
     }
     return store;
   }
@@ -336,8 +349,14 @@ export class KyselyStore implements Store {
     return hashes.map((h) => byHash.get(h) ?? null);
   }, 500);
 
-  findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
-    return this.keyCache ? this.keyCache.lookup(hash, () => this.loadKey(hash)) : this.loadKey(hash);
+  async findKeyByHash(hash: string): Promise<KeyWithAccount | null> {
+    if (!this.keyCache || !this.balanceCache) return this.loadKey(hash);
+    const found = await this.keyCache.lookup(hash, () => this.loadKey(hash));
+    if (!found) return null;
+    const id = found.account.id;
+    const balance = await this.balanceCache.lookup(String(id), async () => (await this.balancesOf([id])).get(id) ?? null);
+    if (!balance) return null;
+    return { key: found.key, account: { ...found.account, balanceMain: balance.main, balanceInternational: balance.international } };
   }
 
   private async loadKey(hash: string): Promise<KeyWithAccount | null> {

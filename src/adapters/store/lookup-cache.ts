@@ -1,17 +1,17 @@
 /** What tells a cache that the rows behind it may have changed (counters that only move). */
 export interface ChangeSignal {
-  /** Moves with every commit of another connection (the admin CLI, another process). */
+  /** Moves with the commits of other connections (the admin CLI, another process) that concern the cache. */
   external(): number;
   /** Moves with every write of this process to the tables the cached lookups read. */
   local(): number;
 }
 
 /**
- * Reads a counter at most once per turn of the event loop: `PRAGMA data_version` costs a
- * statement, and the caches of one turn can share one reading.
+ * Reads the change counters at most once per turn of the event loop: a reading costs a
+ * statement, and the caches of one turn can share it.
  */
-export function oncePerTurn(read: () => number): () => number {
-  let value = 0;
+export function oncePerTurn<T>(read: () => T): () => T {
+  let value: T | undefined;
   let fresh = false;
   return () => {
     if (!fresh) {
@@ -19,7 +19,7 @@ export function oncePerTurn(read: () => number): () => number {
       fresh = true;
       setImmediate(() => (fresh = false));
     }
-    return value;
+    return value as T;
   };
 }
 
@@ -27,7 +27,8 @@ export function oncePerTurn(read: () => number): () => number {
  * Lookups remembered between requests on SQLite, where the store can say exactly when they
  * may have changed. Every write of this process to the tables a lookup reads empties the
  * cache at once, and any commit of another connection empties it at the next turn of the
- * event loop, when `data_version` is read again (the signal's `external`, read once a turn).
+ * event loop, when the counters of `lookup_version` are read again (the signal's `external`,
+ * read once a turn).
  * Bounded: when full it is emptied, so callers choosing the keys cannot grow it without end.
  */
 export class LookupCache<V> {
@@ -43,7 +44,7 @@ export class LookupCache<V> {
   /**
    * The remembered answer, or the one `load` gives, remembered unless it is null or the
    * tables may have changed while it was loading (a write of this process, or a newer
-   * `data_version` seen meanwhile): it could then be older than what the cache now stands for.
+   * external count seen meanwhile): it could then be older than what the cache now stands for.
    */
   lookup(key: string, load: () => Promise<V | null>): Promise<V | null> {
     this.validate();
