@@ -36,7 +36,7 @@ const receiverStats = z.object({
   requests: z.number(),
   distinct: z.number(),
   duplicates: z.number(),
-  byType: z.record(z.number()),
+  byType: z.record(z.string(), z.number()),
   lastDeliveredMs: z.number(),
 });
 

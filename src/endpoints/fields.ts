@@ -5,16 +5,14 @@ import type { ResultCode } from '../domain/result-codes.js';
  * Field schemas whose every failure reports one result code. The code travels as the
  * zod issue's message; `firstCode` reads it back.
  */
-export function coded(code: ResultCode): { errorMap: z.ZodErrorMap } {
-  return { errorMap: () => ({ message: code }) };
+export function coded(code: ResultCode): { error: ResultCode } {
+  return { error: code };
 }
 
 /** An integer sent as a JSON number or, as form fields are, a string of digits. */
-export function integerField(code: ResultCode): z.ZodType<number, z.ZodTypeDef, unknown> {
-  return z.preprocess(
-    (v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v),
-    z.number(coded(code)).int(code).safe(code),
-  );
+export function integerField(code: ResultCode): z.ZodType<number, unknown> {
+  // zod 4's int() is a safe integer: no larger than 2^53 - 1 in magnitude.
+  return z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v), z.number(coded(code)).int(code));
 }
 
 /**

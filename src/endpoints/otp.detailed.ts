@@ -30,7 +30,7 @@ const request = z.object({
     .refine((t) => !textTooLong(t), 'TS-1026')
     .refine(containsCodeToken, codedDetail('TS-1026', 'text must contain TS-CODE (in capitals)')),
   lang: langField.optional(),
-  digits: z.unknown().transform(otpDigits),
+  digits: z.unknown().optional().transform(otpDigits),
 });
 
 /** POST /otp/detailed: a generated code in the caller's own text, from an approved sender ID. */

@@ -18,7 +18,7 @@ const request = z.preprocess(
       return z.NEVER;
     }),
     // Any value but the integers 4, 5 and 6 gives 4: never a failure.
-    digits: z.unknown().transform(otpDigits),
+    digits: z.unknown().optional().transform(otpDigits),
     sms_lang: langField.optional(),
   }),
 );
