@@ -47,7 +47,14 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
     receive = (messages) => dispatcher.receive(messages);
     // No connection of `serve` checkpoints in its commits (checkpoints: 'manual'): this
     // thread does, off the HTTP thread and outside the write lock.
-    const checkpoints = setInterval(() => runtime.checkpoint(), checkpointEveryMs);
+    const checkpoints = setInterval(() => {
+      try {
+        runtime.checkpoint();
+      } catch (error) {
+        // A checkpoint that did not happen now happens at the next tick; it must not end the thread.
+        logger.warn({ err: error }, 'WAL checkpoint failed; trying again shortly');
+      }
+    }, checkpointEveryMs);
     stop = async () => {
       clearInterval(checkpoints);
       await dispatcher.stop();
