@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { admin, postJson, startServer } from '../helpers/server-process.js';
+import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 
 describe('admin CLI writing while the server sends', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-concurrent-'));
@@ -16,10 +16,7 @@ describe('admin CLI writing while the server sends', () => {
   it('answers every send and applies every top-up', async () => {
     const server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '0', '--sim-delay-ms', '0']);
     try {
-      const account = await admin(['account', 'create', '--name', 'Busy', '--balance', '1000', '--data', dir]);
-      const id = String(account.id);
-      await admin(['sender-id', 'add', '--account', id, '--title', 'ACME', '--data', dir]);
-      const key = String((await admin(['key', 'create', '--account', id, '--data', dir])).api_key);
+      const { accountId: id, apiKey: key } = await provisionSender(['--data', dir], 'Busy', 1000);
       const codes: string[] = [];
       const sends = (async () => {
         for (let round = 0; round < 30; round++) {

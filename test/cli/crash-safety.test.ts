@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { defaultDispatcherOptions } from '../../src/jobs/dispatcher.js';
-import { admin, postJson, startServer } from '../helpers/server-process.js';
+import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haberci-crash-'));
 const storeArgs = ['--data', dir];
@@ -34,14 +34,12 @@ describe('crash safety', () => {
 
   it('loses nothing, charges nothing twice and resubmits within the bound after SIGKILL mid-dispatch', async () => {
     const first = await startServer(serveArgs);
-    const account = await admin(['account', 'create', '--name', 'Crash', '--balance', '100000', ...storeArgs]);
-    await admin(['sender-id', 'add', '--account', String(account.id), '--title', 'ACME', ...storeArgs]);
-    const key = await admin(['key', 'create', '--account', String(account.id), ...storeArgs]);
+    const { accountId, apiKey } = await provisionSender(storeArgs, 'Crash', 100_000);
 
     const accepted: { smsId: number; recipients: number; sms: number }[] = [];
     const send = async (batch: number) => {
       const sentto = Array.from({ length: 500 }, (_, i) => `9053${String(batch).padStart(3, '0')}0${1000 + i}`).join(',');
-      const answer = await postJson(`${first.url}/sms/send`, { api_key: key.api_key, sentto, title: 'ACME', text: 'crash test', sms_lang: 0 });
+      const answer = await postJson(`${first.url}/sms/send`, { api_key: apiKey, sentto, title: 'ACME', text: 'crash test', sms_lang: 0 });
       assert.equal(answer.body.result_code, 'TS-1024');
       accepted.push({ smsId: Number(answer.body.sms_id), recipients: Number(answer.body.total_recipients), sms: Number(answer.body.number_of_sms) });
     };
@@ -76,7 +74,7 @@ describe('crash safety', () => {
       assert.equal(count(db, `SELECT count(*) n FROM (SELECT reference FROM ledger WHERE reference LIKE 'send:%' GROUP BY reference HAVING count(*) > 1)`), 0);
       const charged = accepted.reduce((s, a) => s + a.sms, 0);
       assert.equal(count(db, `SELECT -sum(delta) n FROM ledger WHERE reference LIKE 'send:%'`), charged);
-      assert.equal(count(db, `SELECT balance_main n FROM accounts WHERE id = ${Number(account.id)}`), 100_000 - charged);
+      assert.equal(count(db, `SELECT balance_main n FROM accounts WHERE id = ${accountId}`), 100_000 - charged);
       // Claimed (so possibly submitted) more than once only within the killed worker's in-flight window.
       const resubmitted = count(db, 'SELECT count(*) n FROM messages WHERE attempts > 1');
       assert.ok(resubmitted <= defaultDispatcherOptions.maxInFlight, `${resubmitted} messages claimed more than once`);
@@ -90,16 +88,14 @@ describe('crash safety', () => {
     const args = ['--data', own, ...serveArgs.slice(2)];
     const first = await startServer(args);
     try {
-      const account = await admin(['account', 'create', '--name', 'Handoff', '--balance', '100000', '--data', own]);
-      await admin(['sender-id', 'add', '--account', String(account.id), '--title', 'ACME', '--data', own]);
-      const key = await admin(['key', 'create', '--account', String(account.id), '--data', own]);
+      const { accountId, apiKey } = await provisionSender(['--data', own], 'Handoff', 100_000);
       const accepted: number[] = [];
       let stop = false;
       // 40 clients send one number each, one request after another, until the server dies.
       const client = async (c: number): Promise<void> => {
         for (let i = 0; !stop; i++) {
           try {
-            const answer = await postJson(`${first.url}/sms/send`, { api_key: key.api_key, sentto: `9053${String(c).padStart(2, '0')}${String(1000 + i).padStart(6, '0')}`, title: 'ACME', text: 'handoff', sms_lang: 0 });
+            const answer = await postJson(`${first.url}/sms/send`, { api_key: apiKey, sentto: `9053${String(c).padStart(2, '0')}${String(1000 + i).padStart(6, '0')}`, title: 'ACME', text: 'handoff', sms_lang: 0 });
             if (answer.body.result_code === 'TS-1024') accepted.push(Number(answer.body.sms_id));
           } catch {
             return;
@@ -127,7 +123,7 @@ describe('crash safety', () => {
         for (const id of accepted) assert.equal(count(db, `SELECT count(*) n FROM messages WHERE id = ${id} AND state = 'delivered'`), 1, `accepted message ${id} delivered`);
         assert.equal(count(db, `SELECT count(*) n FROM (SELECT reference FROM ledger WHERE reference LIKE 'send:%' GROUP BY reference HAVING count(*) > 1)`), 0, 'no send charged twice');
         assert.equal(count(db, `SELECT count(*) n FROM ledger WHERE reference LIKE 'send:%'`), count(db, 'SELECT count(*) n FROM sends'), 'every stored send charged once');
-        assert.equal(count(db, `SELECT balance_main n FROM accounts WHERE id = ${Number(account.id)}`), 100_000 + count(db, `SELECT sum(delta) n FROM ledger WHERE reference LIKE 'send:%'`));
+        assert.equal(count(db, `SELECT balance_main n FROM accounts WHERE id = ${accountId}`), 100_000 + count(db, `SELECT sum(delta) n FROM ledger WHERE reference LIKE 'send:%'`));
         const resubmitted = count(db, 'SELECT count(*) n FROM messages WHERE attempts > 1');
         assert.ok(resubmitted <= defaultDispatcherOptions.maxInFlight, `${resubmitted} messages claimed more than once`);
       } finally {

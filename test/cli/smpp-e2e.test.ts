@@ -11,7 +11,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { admin, binPath, childEnv, postJson, startServer } from '../helpers/server-process.js';
+import { binPath, childEnv, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 
 interface Simulator {
@@ -59,9 +59,7 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
     sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '20-50', '--throttle-share', '0.3']);
     writeFileSync(join(dir, 'smpp.json'), JSON.stringify({ connections: [{ name: 'sim', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw', windowSize: 20, maxSubmitsPerSecond: 1000 }], defaultRoute: 'sim' }));
     server = await startServer(['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false', '--requests-per-second', '0']);
-    const account = await admin(['account', 'create', '--name', 'Smpp', '--balance', '1000', '--data', dir]);
-    await admin(['sender-id', 'add', '--account', String(account.id), '--title', 'ACME', '--data', dir]);
-    apiKey = String((await admin(['key', 'create', '--account', String(account.id), '--data', dir])).api_key);
+    apiKey = (await provisionSender(['--data', dir], 'Smpp', 1000)).apiKey;
   });
 
   after(async () => {

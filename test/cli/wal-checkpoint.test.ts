@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openDb } from '../../src/adapters/store/database.js';
-import { admin, postJson, startServer } from '../helpers/server-process.js';
+import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
 
 /** The message's state as the database file alone has it (a copy without its WAL), or null. */
 function stateInDatabaseFile(dir: string, messageId: number): string | null {
@@ -38,10 +38,7 @@ describe('WAL checkpoints under serve', () => {
   it('copies an accepted message into the database file within a second, from the dispatch thread', async () => {
     const server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '0', '--sim-delay-ms', '0']);
     try {
-      const account = await admin(['account', 'create', '--name', 'Checkpoint', '--balance', '10', '--data', dir]);
-      const id = String(account.id);
-      await admin(['sender-id', 'add', '--account', id, '--title', 'ACME', '--data', dir]);
-      const key = String((await admin(['key', 'create', '--account', id, '--data', dir])).api_key);
+      const { apiKey: key } = await provisionSender(['--data', dir], 'Checkpoint', 10);
       const sent = await postJson(`${server.url}/sms/send`, { api_key: key, sentto: '905321234567', title: 'ACME', text: 'checkpointed', sms_lang: 0 });
       assert.equal(sent.body.result_code, 'TS-1024');
       const messageId = Number(sent.body.sms_id);

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sign } from '../../src/domain/webhook.js';
-import { admin, binPath, postJson, startServer } from '../helpers/server-process.js';
+import { admin, binPath, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 const execute = promisify(execFile);
@@ -119,12 +119,10 @@ describe('webhooks through the real executable', () => {
     let db: BetterSqlite3.Database | null = null;
     let receiver: Awaited<ReturnType<typeof startReceiver>> | null = null;
     try {
-      const account = await admin(['account', 'create', '--name', 'Kill', '--balance', '1000', ...store]);
-      await admin(['sender-id', 'add', '--account', String(account.id), '--title', 'ACME', ...store]);
-      const key = await admin(['key', 'create', '--account', String(account.id), '--webhook-url', `http://127.0.0.1:${port}/hook`, '--webhook-secret', secret, '--webhook-attempts', '30', ...store]);
+      const { apiKey } = await provisionSender(store, 'Kill', 1000, ['--webhook-url', `http://127.0.0.1:${port}/hook`, '--webhook-secret', secret, '--webhook-attempts', '30']);
       // Numbers ending 1000 to 1199: all delivered by the simulator, two events each.
       const sentto = Array.from({ length: 200 }, (_, i) => `9053212${1000 + i}`).join(',');
-      const answer = await postJson(`${first.url}/sms/send`, { api_key: key.api_key, sentto, title: 'ACME', text: 'kill test', sms_lang: 0 });
+      const answer = await postJson(`${first.url}/sms/send`, { api_key: apiKey, sentto, title: 'ACME', text: 'kill test', sms_lang: 0 });
       assert.equal(answer.body.result_code, 'TS-1024');
 
       const sqlite = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true, fileMustExist: true });

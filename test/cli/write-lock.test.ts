@@ -10,7 +10,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { admin, postJson, startServer } from '../helpers/server-process.js';
+import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 
 describe('a send while another connection holds the write lock', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-write-lock-'));
@@ -20,10 +20,7 @@ describe('a send while another connection holds the write lock', () => {
     const server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '0', '--sim-delay-ms', '0']);
     const other = new BetterSqlite3(join(dir, 'haberci.sqlite'));
     try {
-      const account = await admin(['account', 'create', '--name', 'Locked', '--balance', '10', '--data', dir]);
-      const id = String(account.id);
-      await admin(['sender-id', 'add', '--account', id, '--title', 'ACME', '--data', dir]);
-      const key = String((await admin(['key', 'create', '--account', id, '--data', dir])).api_key);
+      const { accountId: id, apiKey: key } = await provisionSender(['--data', dir], 'Locked', 10);
       assert.equal((await postJson(`${server.url}/balance/`, { api_key: key })).status, 200);
 
       other.exec('begin immediate');

@@ -48,6 +48,26 @@ export async function admin(args: string[]): Promise<Record<string, unknown>> {
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
+/** What `provisionSender` made: the account's id (as the CLI takes it) and the key, shown once. */
+export interface ProvisionedSender {
+  accountId: string;
+  keyId: string;
+  apiKey: string;
+}
+
+/**
+ * An account with `balance` SMS credit, the approved sender ID ACME and a key, made through
+ * `haberci admin` against the store that `store` names (`--data DIR` or `--database URL`).
+ * `keyArgs` go to `key create` (a webhook, say).
+ */
+export async function provisionSender(store: readonly string[], name: string, balance: number, keyArgs: readonly string[] = []): Promise<ProvisionedSender> {
+  const account = await admin(['account', 'create', '--name', name, '--balance', String(balance), ...store]);
+  const accountId = String(account.id);
+  await admin(['sender-id', 'add', '--account', accountId, '--title', 'ACME', ...store]);
+  const key = await admin(['key', 'create', '--account', accountId, ...keyArgs, ...store]);
+  return { accountId, keyId: String(key.id), apiKey: String(key.api_key) };
+}
+
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };

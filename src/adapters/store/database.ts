@@ -59,10 +59,6 @@ export function sqliteFileIn(dataDir: string): string {
   return join(resolve(dataDir), 'haberci.sqlite');
 }
 
-/**
- * Kysely prepares every query afresh; parsing SQL is a large share of a query's cost on
- * SQLite, so prepared statements are kept by their text (bounded, cleared when full).
- */
 /** What other connections changed: two counters that only move (see Db.changes). */
 export interface ExternalChanges {
   lookups: number;
@@ -102,6 +98,10 @@ function reporting(statement: SqliteStatement, onRun: () => void): SqliteStateme
   };
 }
 
+/**
+ * Kysely prepares every query afresh; parsing SQL is a large share of a query's cost on
+ * SQLite, so prepared statements are kept by their text (bounded, cleared when full).
+ */
 function withStatementCache(sqlite: BetterSqlite3.Database, writes: WriteCounts, limit = 2000): SqliteDatabase {
   const cache = new Map<string, SqliteStatement>();
   return {
