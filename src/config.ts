@@ -76,7 +76,7 @@ export const optionSpecs = {
   deliveryYieldMs: {
     flag: 'delivery-yield-ms',
     description: 'SQLite: under a burst of requests, how long the delivery threads let HTTP answers go first for the store before taking their turn (0: they take turns)',
-    default: 0,
+    default: 50,
     parse: integer(0, 1000),
   },
   worker: { flag: 'worker', description: 'run the delivery workers (dispatcher, carriers, webhook delivery) in a thread of this process', default: true, parse: bool },
