@@ -43,6 +43,8 @@ export interface KannelSettings {
   dlr?: 'url' | 'internal' | 'none';
   dlrMinMs?: number;
   dlrMaxMs?: number;
+  /** Requests sent (and drained) before the measured run; the anchor's default is 500. */
+  warmup?: number;
 }
 
 const scratch = join(repoRoot, '.tmp', 'kannel-anchor');
@@ -120,6 +122,7 @@ async function runOnce(settings: KannelSettings, quietWaitSeconds: number): Prom
     DLR: settings.dlr ?? 'url',
     SIM_DLR_MIN_MS: String(settings.dlrMinMs ?? 0),
     SIM_DLR_MAX_MS: String(settings.dlrMaxMs ?? 50),
+    ...(settings.warmup === undefined ? {} : { WARMUP: String(settings.warmup) }),
   };
   await settle(quietWaitSeconds);
   process.stderr.write(`  kannel ${settings.profile} (DLR ${env.DLR}, delay ${env.SIM_DLR_MIN_MS}-${env.SIM_DLR_MAX_MS} ms, N=${env.N}, C=${env.C})\n`);
