@@ -79,7 +79,7 @@ async function acceptOnly(options: BenchOptions): Promise<Figure[]> {
  */
 export const steadyWarmup = 10_000;
 
-async function steadyState(options: BenchOptions): Promise<{ figures: Figure[]; rps: number | null }> {
+async function steadyState(options: BenchOptions): Promise<{ figures: Figure[]; rps: number; faults: string[] }> {
   const store = await sqliteStore();
   try {
     const key = await provisionSender(store, 10 * options.messages + 2 * steadyWarmup);
@@ -96,6 +96,7 @@ async function steadyState(options: BenchOptions): Promise<{ figures: Figure[]; 
       const label = `haberci, after ${steadyWarmup.toLocaleString('en-US')} warm-up requests`;
       return {
         rps: hey.requestsPerSecond,
+        faults: hey.non2xx > 0 || hey.errors > 0 ? [`${bench} ${label}: ${hey.non2xx} non-2xx, ${hey.errors} errors`] : [],
         figures: [
           figure(bench, label, 'HTTP accept (hey)', hey.requestsPerSecond, 'req/s', `p50 ${hey.latencyP50Ms.toFixed(1)} ms; statuses ${JSON.stringify(hey.statuses)}; hey ${hey.cpuSeconds.toFixed(1)} s CPU`),
           figure(bench, label, 'HTTP p99', hey.latencyP99Ms, 'ms'),
@@ -178,6 +179,7 @@ export async function benchSmsSend(options: BenchOptions): Promise<BenchOutput> 
   figures.push(...(await acceptOnly(options)));
   const steady = await steadyState(options);
   figures.push(...steady.figures);
+  faults.push(...steady.faults);
 
   const missing = kannelMissing();
   if (!options.kannel || missing !== null) {
@@ -191,7 +193,7 @@ export async function benchSmsSend(options: BenchOptions): Promise<BenchOutput> 
       const ratio = ours.rps / run.httpRequestsPerSecond;
       figures.push(judged(figure(bench, 'haberci vs kannel w100-store', 'HTTP accept ratio', ratio, 'x', `${Math.round(ours.rps)} / ${run.httpRequestsPerSecond} req/s`), '>= 1.5', (v) => v >= 1.5));
     }
-    if (profile === 'w100-store' && steady.rps !== null) {
+    if (profile === 'w100-store') {
       const warmed = await runKannel({ profile, requests: n, connections: c, warmup: steadyWarmup }, options.quietWaitSeconds);
       const label = `kannel ${profile}, after ${steadyWarmup.toLocaleString('en-US')} warm-up requests`;
       figures.push(
