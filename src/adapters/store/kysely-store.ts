@@ -195,7 +195,13 @@ export class KyselyStore implements Store {
       store.keyCache = new LookupCache({ external: lookups, local: changes.keys });
       store.senderCache = new LookupCache({ external: lookups, local: changes.senders });
       // Both counters only move, so their sum moves whenever either does.
-      store.balanceCache = new LookupCache({ external: () => external().lookups + external().balances, local: () => changes.keys() + changes.balances() });
+      store.balanceCache = new LookupCache({
+        external: () => {
+          const counts = external();
+          return counts.lookups + counts.balances;
+        },
+        local: () => changes.keys() + changes.balances(),
+      });
     }
     return store;
   }
