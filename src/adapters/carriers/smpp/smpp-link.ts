@@ -52,6 +52,8 @@ export class SmppLink {
   private keepAliveTimer: NodeJS.Timeout | undefined;
   /** Requests awaiting a resp on the current session; all settle when it ends. */
   private readonly pending = new Map<number, (result: RequestResult) => void>();
+  /** The session whose socket is corked until the end of this tick (see send). */
+  private corked: Session | undefined;
 
   constructor(private readonly options: LinkOptions) {}
 
@@ -99,7 +101,7 @@ export class SmppLink {
         resolve(result);
       };
       const pdu = makePdu(command, options);
-      const sent = session.send(pdu, (resp) => settle({ kind: 'resp', pdu: resp }));
+      const sent = this.send(session, pdu, (resp) => settle({ kind: 'resp', pdu: resp }));
       if (!sent) return settle({ kind: 'dropped' });
       seq = pdu.sequence_number;
       this.pending.set(seq, settle);
@@ -156,15 +158,32 @@ export class SmppLink {
 
   private onPdu(session: Session, pdu: Pdu): void {
     if (session !== this.session || pdu.isResponse()) return;
-    if (pdu.command === 'enquire_link') return void session.send(pdu.response());
+    if (pdu.command === 'enquire_link') return void this.send(session, pdu.response());
     if (pdu.command === 'unbind') {
-      session.send(pdu.response());
+      this.send(session, pdu.response());
       return void session.close();
     }
-    if (!this.bound) return void session.send(pdu.response({ command_status: Status.INVBNDSTS }));
+    if (!this.bound) return void this.send(session, pdu.response({ command_status: Status.INVBNDSTS }));
     this.options.onRequest(pdu, (options) => {
-      if (session === this.session) session.send(pdu.response(options));
+      if (session === this.session) this.send(session, pdu.response(options));
     });
+  }
+
+  /**
+   * Writes a PDU. The PDUs written in one tick (a batch of submits, the receipts of a stored
+   * batch answered) leave in one write: the socket is corked until the tick ends, where one
+   * write call each cost a system call and a wake-up of the SMSC.
+   */
+  private send(session: Session, pdu: Pdu, onResp?: (resp: Pdu) => void): boolean {
+    if (this.corked !== session) {
+      this.corked = session;
+      session.socket.cork();
+      process.nextTick(() => {
+        this.corked = undefined;
+        session.socket.uncork();
+      });
+    }
+    return session.send(pdu, onResp);
   }
 
   private onClose(session: Session): void {
