@@ -127,6 +127,9 @@ describe('HttpWebhookSender responses', () => {
   it('reuses one kept-alive connection for consecutive sends', async () => {
     await withReceiver(answer(200, {}, 'ok'), async (r) => {
       await open.send(request(r.url));
+      // The pool takes a connection back once its response has ended, a turn of the event
+      // loop after the status line that settles the attempt.
+      await new Promise((resolve) => setImmediate(resolve));
       await open.send(request(r.url));
       assert.equal(r.requests.length, 2);
       assert.equal(r.requests[0]?.remotePort, r.requests[1]?.remotePort);
