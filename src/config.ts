@@ -94,6 +94,12 @@ export const optionSpecs = {
     default: 10_000,
     parse: integer(10, 3_600_000),
   },
+  warmUp: {
+    flag: 'warm-up',
+    description: 'requests the server sends itself at start-up, against a throwaway store, so V8 compiles the request path before the port opens (0: none)',
+    default: 3000,
+    parse: integer(0, 1_000_000),
+  },
   demo: { flag: 'demo', description: 'create a demo account and sandbox key on first start with an empty store', default: true, parse: bool },
 } satisfies Record<string, OptionSpec<unknown>>;
 

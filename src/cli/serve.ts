@@ -7,6 +7,7 @@ import { DeliveryThread } from '../delivery-thread.js';
 import { ThreadWriteLock } from '../adapters/store/thread-write-lock.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
+import { warmUp } from './warm-up.js';
 
 /** On first start with an empty store: a demo account, sender ID and sandbox key, shown once. */
 async function createDemo(runtime: Runtime, address: string): Promise<void> {
@@ -39,6 +40,18 @@ async function createDemo(runtime: Runtime, address: string): Promise<void> {
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
+  // Before the store opens and the delivery threads start, so nothing competes with it.
+  // It only makes the first seconds faster: if it cannot run, the server starts cold.
+  if (config.warmUp > 0) {
+    try {
+      const warm = await warmUp(config, config.warmUp);
+      const fields = { requests: warm.requests, ms: warm.ms, unexpected: warm.unexpected };
+      if (warm.unexpected > 0) logger.warn(fields, 'request path warmed up, but some warm-up requests were not answered 200');
+      else logger.info(fields, 'request path warmed up');
+    } catch (error) {
+      logger.warn({ err: error }, 'warm-up skipped: the server starts cold');
+    }
+  }
   // On SQLite the HTTP thread and the delivery threads share one write lock in memory, and
   // with delivery threads the dispatch thread checkpoints the WAL, so no commit does.
   const stored = storeLocation(config);

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -25,7 +25,8 @@ const bin = './bin/haberci';
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HABERCI_') && k !== 'NODE_TEST_CONTEXT') out[k] = v;
-  return { ...out, ...extra };
+  // No start-up warm-up (docs/decisions.md): it would add a second and a half to every server a test starts.
+  return { ...out, HABERCI_WARM_UP: '0', ...extra };
 }
 
 async function freePort(): Promise<number> {
@@ -191,6 +192,38 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
   });
 
   let demoKey: string;
+
+  it('warms the request path up before the port opens, on a throwaway store that leaves nothing behind', async () => {
+    const scratch = tempDir();
+    const own = tempDir();
+    const warmed = start(['--port', '0', '--data', own, '--demo', 'false', '--warm-up', '60'], { TMPDIR: scratch });
+    await warmed.waitForLine((l) => l.includes('haberci ready on'));
+    const logs = warmed.logs();
+    const warm = logs.findIndex((l) => l.msg === 'request path warmed up');
+    const ready = logs.findIndex((l) => typeof l.msg === 'string' && l.msg.includes('haberci ready on'));
+    assert.ok(warm >= 0, warmed.stdout);
+    assert.ok(warm < ready, 'the warm-up ends before the ready line');
+    // Every warm-up request took the intended path (answered 200), not an error path.
+    assert.equal(logs[warm]?.requests, 60);
+    assert.equal(logs[warm]?.unexpected, 0);
+    // Its store was a temporary folder of its own, removed; the real store got no account.
+    assert.deepEqual(readdirSync(scratch), []);
+    const show = await runBin(['admin', 'account', 'show', '--id', '1', '--data', own]);
+    assert.equal(show.code, 1);
+    assert.match(show.stderr, /no account with id 1/);
+    warmed.terminate();
+    assert.equal((await warmed.waitForExit()).code, 0);
+  });
+
+  it('starts cold, with a warning, when the warm-up cannot run', async () => {
+    const cold = start(['--port', '0', '--data', tempDir(), '--demo', 'false', '--warm-up', '10'], { TMPDIR: join(tempDir(), 'missing') });
+    await cold.waitForLine((l) => l.includes('haberci ready on'));
+    const skipped = cold.logs().find((l) => l.msg === 'warm-up skipped: the server starts cold');
+    assert.equal(skipped?.level, 40);
+    assert.equal(cold.logs().some((l) => l.msg === 'request path warmed up'), false);
+    cold.terminate();
+    assert.equal((await cold.waitForExit()).code, 0);
+  });
 
   it('logs one ready line containing the address it listens on', () => {
     const ready = server.logs().filter((l) => typeof l.msg === 'string' && l.msg.includes('ready'));
