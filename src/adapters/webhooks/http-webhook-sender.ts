@@ -102,7 +102,9 @@ export class HttpWebhookSender implements WebhookSender {
     // undici's handler interface (no response stream, no promise): the leanest of its APIs.
     let abort: ((error?: Error) => void) | undefined;
     let read = 0;
-    // Still armed after the outcome is known, so a body that never ends is cut too.
+    // Still armed after the outcome is known, so a body that never ends is cut too. Before
+    // a connection takes the request there is no abort yet: the attempt is settled all the
+    // same, and undici's connect timeout (10 s) ends the queued request.
     const timer = setTimeout(() => {
       settle(null, 'timeout');
       abort?.(new Error('timeout'));
