@@ -1,11 +1,15 @@
-/** The delivery thread's entry point (see delivery-thread.ts): the workers of `serve`, on a store connection of their own. */
+/**
+ * The delivery thread's entry point (see delivery-thread.ts): the workers of `serve`, on a
+ * store connection of their own. With a warm-up (DeliveryStart.warmUp) the thread first
+ * runs its part on the warm-up's throwaway store until the HTTP thread says `go-live`, so
+ * V8 has compiled the part's code before real traffic comes; then it runs it on the store.
+ */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
+import type { Logger } from 'pino';
 import { createLogger, openRuntime, startDelivery, startWebhooks } from './main.js';
-import type { DeliveryStart, FromDelivery, ToDelivery } from './delivery-thread.js';
-import type { Runtime } from './main.js';
-import type { Dispatcher } from './jobs/dispatcher.js';
-import type { WakeSignal } from './jobs/wake-signal.js';
+import type { DeliveryConfig, DeliveryPart, DeliveryStart, FromDelivery, ToDelivery } from './delivery-thread.js';
+import type { StoreLocation } from './adapters/store/database.js';
 import { DispatchWindow } from './jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from './jobs/dispatcher.js';
 import type { HandedMessage } from './ports/dispatch-handoff.js';
@@ -16,35 +20,39 @@ import type { HandedMessage } from './ports/dispatch-handoff.js';
  */
 const checkpointEveryMs = 200;
 
-async function run(port: MessagePort, { part, location, config, webhookWakes, dispatchWindow }: DeliveryStart): Promise<void> {
-  const post = (message: FromDelivery): void => port.postMessage(message);
-  const logger = createLogger(config.logLevel);
-  let runtime: Runtime;
+/** One part running on one store. */
+interface Running {
+  /** New work was committed (by this process's HTTP thread, or events by the dispatch thread). */
+  wake(): void;
+  /** Messages the HTTP thread stored already leased to this dispatcher. */
+  receive(messages: HandedMessage[]): void;
+  /** Finishes what is in flight, stores its outcomes, and closes the store. */
+  stop(): Promise<void>;
+}
+
+/** The webhook thread's wakes come from the dispatch thread, for whichever store runs now. */
+let webhookWoken: () => void = () => undefined;
+
+async function startPart(part: DeliveryPart, location: StoreLocation, config: DeliveryConfig, logger: Logger, webhookWakes: MessagePort, dispatchWindow: SharedArrayBuffer | undefined): Promise<Running> {
+  // The HTTP thread goes first for the write lock, for up to --delivery-yield-ms.
+  const background = location.dialect === 'sqlite' && location.threadLock ? { ...location, threadLock: { buffer: location.threadLock.buffer, as: { role: 'background' as const, yieldMs: config.deliveryYieldMs } } } : location;
+  let runtime: Awaited<ReturnType<typeof openRuntime>>;
   try {
-    // The HTTP thread goes first for the write lock, for up to --delivery-yield-ms.
-    const background = location.dialect === 'sqlite' && location.threadLock ? { ...location, threadLock: { buffer: location.threadLock.buffer, as: { role: 'background' as const, yieldMs: config.deliveryYieldMs } } } : location;
     runtime = await openRuntime(background);
   } catch (error) {
-    post({ type: 'failed', message: `cannot open the store: ${error instanceof Error ? error.message : String(error)}` });
-    return;
+    throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
   }
-  let stop: () => Promise<void>;
-  let wake: WakeSignal;
-  let receive: (messages: HandedMessage[]) => void = () => undefined;
   if (part === 'dispatch') {
-    let dispatcher: Dispatcher;
+    const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
+    let dispatcher: Awaited<ReturnType<typeof startDelivery>>;
     try {
-      const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
       dispatcher = await startDelivery(runtime, config, logger, {}, window);
     } catch (error) {
       await runtime.close();
-      post({ type: 'failed', message: error instanceof Error ? error.message : String(error) });
-      return;
+      throw error;
     }
     // Events written here are delivered by the webhook thread.
     runtime.webhookWake.relayTo(() => webhookWakes.postMessage(null));
-    wake = runtime.dispatchWake;
-    receive = (messages) => dispatcher.receive(messages);
     // No connection of `serve` checkpoints in its commits (checkpoints: 'manual'): this
     // thread does, off the HTTP thread and outside the write lock.
     const checkpoints = setInterval(() => {
@@ -55,36 +63,95 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
         logger.warn({ err: error }, 'WAL checkpoint failed; trying again shortly');
       }
     }, checkpointEveryMs);
-    stop = async () => {
-      clearInterval(checkpoints);
-      await dispatcher.stop();
+    return {
+      wake: () => runtime.dispatchWake.notify(),
+      receive: (messages) => dispatcher.receive(messages),
+      async stop() {
+        clearInterval(checkpoints);
+        await dispatcher.stop();
+        await runtime.close();
+      },
     };
-  } else {
-    const webhooks = startWebhooks(runtime, config, logger);
-    webhookWakes.on('message', () => runtime.webhookWake.notify());
-    wake = runtime.webhookWake;
-    stop = () => webhooks.stop();
   }
-  port.on('message', (message: ToDelivery) => {
-    if (message.type === 'wake') {
-      wake.notify();
-      return;
-    }
-    if (message.type === 'handed') {
-      receive(message.messages);
-      return;
-    }
-    void (async () => {
-      // Submits or webhook attempts in flight finish and their outcomes are stored; what
-      // is left stays in the store.
-      await stop();
+  const webhooks = startWebhooks(runtime, config, logger);
+  webhookWoken = () => runtime.webhookWake.notify();
+  return {
+    wake: () => runtime.webhookWake.notify(),
+    receive: () => undefined,
+    async stop() {
+      webhookWoken = () => undefined;
+      await webhooks.stop();
       await runtime.close();
-      logger.flush();
-      webhookWakes.close();
-      port.close();
-    })();
+    },
+  };
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function run(port: MessagePort, { part, location, config, webhookWakes, dispatchWindow, warmUp }: DeliveryStart): Promise<void> {
+  const post = (message: FromDelivery): void => port.postMessage(message);
+  const logger = createLogger(config.logLevel);
+  let running: Running | null = null;
+  let stopAsked = false;
+  let goLive: () => void = () => undefined;
+  const live = new Promise<void>((resolve) => (goLive = resolve));
+  webhookWakes.on('message', () => webhookWoken());
+  const end = async (): Promise<void> => {
+    // Submits or webhook attempts in flight finish and their outcomes are stored; what
+    // is left stays in the store.
+    const current = running;
+    running = null;
+    await current?.stop();
+    logger.flush();
+    webhookWakes.close();
+    port.close();
+  };
+  port.on('message', (message: ToDelivery) => {
+    if (message.type === 'wake') running?.wake();
+    else if (message.type === 'handed') running?.receive(message.messages);
+    else if (message.type === 'go-live') goLive();
+    else {
+      stopAsked = true;
+      goLive();
+    }
   });
-  post({ type: 'ready' });
+
+  if (warmUp) {
+    try {
+      // Silent: its carrier binds and attempts concern a throwaway store, not the service.
+      running = await startPart(part, warmUp.location, { ...config, ...warmUp.config }, createLogger('silent'), webhookWakes, warmUp.dispatchWindow);
+      post({ type: 'ready', phase: 'warm-up' });
+    } catch (error) {
+      post({ type: 'warm-up-failed', message: reason(error) });
+    }
+    await live;
+    const warm = running;
+    running = null;
+    try {
+      await warm?.stop();
+    } catch (error) {
+      logger.warn({ err: error }, 'the delivery warm-up did not stop cleanly');
+    }
+    if (stopAsked) {
+      await end();
+      return;
+    }
+  }
+  try {
+    running = await startPart(part, location, config, logger, webhookWakes, dispatchWindow);
+  } catch (error) {
+    post({ type: 'failed', message: reason(error) });
+    await end();
+    return;
+  }
+  post({ type: 'ready', phase: 'live' });
+  if (stopAsked) await end();
+  else {
+    await new Promise<void>((resolve) => port.on('message', (message: ToDelivery) => message.type === 'stop' && resolve()));
+    await end();
+  }
 }
 
 if (parentPort) void run(parentPort, workerData as DeliveryStart);

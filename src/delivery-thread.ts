@@ -28,6 +28,16 @@ export interface DeliveryStart {
   webhookWakes: MessagePort;
   /** The dispatch thread's: the buffer of its DispatchWindow, shared with the HTTP thread, which hands it messages. */
   dispatchWindow?: SharedArrayBuffer;
+  /** When set, the thread first runs its part here, until it is told to go live (see cli/warm-up.ts). */
+  warmUp?: DeliveryWarmUp;
+}
+
+/** A throwaway store and carrier the thread runs its part on before it goes live. */
+export interface DeliveryWarmUp {
+  location: StoreLocation;
+  /** Settings that differ from the live ones: never the configured carrier, loopback webhooks. */
+  config: Pick<DeliveryConfig, 'smppConfig' | 'simDelayMs' | 'webhookAllowPrivate'>;
+  dispatchWindow?: SharedArrayBuffer;
 }
 
 /** What the delivery thread needs of the configuration (plain data: it is copied over). */
@@ -37,10 +47,13 @@ export type DeliveryConfig = Pick<
 >;
 
 /** Messages from the HTTP thread to a delivery thread. */
-export type ToDelivery = { type: 'wake' } | { type: 'handed'; messages: HandedMessage[] } | { type: 'stop' };
+export type ToDelivery = { type: 'wake' } | { type: 'handed'; messages: HandedMessage[] } | { type: 'go-live' } | { type: 'stop' };
 
-/** Messages from a delivery thread: started, or could not start (its end is its exit). */
-export type FromDelivery = { type: 'ready' } | { type: 'failed'; message: string };
+/**
+ * Messages from a delivery thread: started (on the warm-up store, or live), could not start
+ * (live: the thread ends; warm-up: it waits to go live all the same). Its end is its exit.
+ */
+export type FromDelivery = { type: 'ready'; phase: 'warm-up' | 'live' } | { type: 'warm-up-failed'; message: string } | { type: 'failed'; message: string };
 
 /** How long stop() waits for the thread to finish its submits and attempts in flight. */
 const stopLimitMs = 30_000;
@@ -48,33 +61,72 @@ const stopLimitMs = 30_000;
 export class DeliveryThread {
   /** Set once stop() is called: the thread's exit from then on is expected. */
   private stopping = false;
+  /** Set once the thread runs on the live store. */
+  private live = false;
+  /** Resolves when the thread has ended. */
+  private readonly exited: Promise<void>;
+  /** Told of the next start (`ready`) or failure of the thread; null when none is awaited. */
+  private awaiting: ((outcome: FromDelivery | Error) => void) | null = null;
+  /** Why the warm-up could not run in the thread, or null. */
+  warmUpFailure: string | null = null;
 
-  private constructor(private readonly worker: Worker) {}
+  private constructor(
+    private readonly worker: Worker,
+    private readonly onCrash: (error: Error) => void,
+  ) {
+    worker.on('message', (message: FromDelivery) => {
+      if (message.type === 'ready' && message.phase === 'live') this.live = true;
+      if (message.type === 'warm-up-failed') this.warmUpFailure = message.message;
+      this.settle(message);
+    });
+    worker.on('error', (error) => this.fail(error));
+    this.exited = new Promise((resolve) => worker.once('exit', () => resolve()));
+    worker.on('exit', (code) => this.fail(new Error(`the delivery thread exited with code ${code}${this.live ? '' : ' before it started'}`)));
+  }
+
+  private settle(outcome: FromDelivery | Error): void {
+    const awaiting = this.awaiting;
+    this.awaiting = null;
+    awaiting?.(outcome);
+  }
+
+  private fail(error: Error): void {
+    if (this.awaiting) this.settle(error);
+    else if (this.live && !this.stopping) this.onCrash(error);
+  }
+
+  /** Resolves at the thread's next start; rejects when it fails or dies first. */
+  private next(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.awaiting = (outcome) => {
+        if (outcome instanceof Error) reject(outcome);
+        else if (outcome.type === 'failed') reject(new Error(outcome.message));
+        else resolve();
+      };
+    });
+  }
 
   /**
-   * Starts the thread and resolves once its carrier is up; rejects with the reason when it
-   * cannot start (a bad SMPP configuration, an unreachable store). `onCrash` is told when the
-   * thread dies later without being asked to stop.
+   * Starts the thread and resolves once its carrier is up: on the warm-up store when
+   * `start.warmUp` is set (then goLive() moves it to the real one; warmUpFailure says when it
+   * could not warm up), else live. Rejects with the reason when it cannot start (a bad SMPP
+   * configuration, an unreachable store). `onCrash` is told when the live thread dies later
+   * without being asked to stop.
    */
-  static start(start: DeliveryStart, onCrash: (error: Error) => void): Promise<DeliveryThread> {
+  static async start(start: DeliveryStart, onCrash: (error: Error) => void): Promise<DeliveryThread> {
     const worker = new Worker(new URL('./delivery-thread-worker.js', import.meta.url), { workerData: start, transferList: [start.webhookWakes] });
-    return new Promise((resolve, reject) => {
-      let started = false;
-      const thread = new DeliveryThread(worker);
-      worker.on('message', (message: FromDelivery) => {
-        if (message.type === 'ready') {
-          started = true;
-          resolve(thread);
-        } else if (message.type === 'failed') {
-          reject(new Error(message.message));
-        }
-      });
-      worker.on('error', (error) => (started ? onCrash(error) : reject(error)));
-      worker.on('exit', (code) => {
-        if (!started) reject(new Error(`the delivery thread exited with code ${code} before it started`));
-        else if (!thread.stopping) onCrash(new Error(`the delivery thread exited with code ${code}`));
-      });
-    });
+    const thread = new DeliveryThread(worker, onCrash);
+    await thread.next();
+    return thread;
+  }
+
+  /** Ends the warm-up (its work in flight finishes first) and starts the part on the real store. */
+  async goLive(): Promise<void> {
+    if (this.live) return;
+    const started = this.next();
+    const message: ToDelivery = { type: 'go-live' };
+    this.worker.postMessage(message);
+    await started;
   }
 
   /** Wakes the thread's worker: new sends were committed, or events were written. */
@@ -92,11 +144,10 @@ export class DeliveryThread {
   /** Finishes the submits and webhook attempts in flight, stores their outcomes, and ends the thread. */
   async stop(): Promise<void> {
     this.stopping = true;
-    const exited = new Promise<void>((resolve) => this.worker.once('exit', () => resolve()));
     const message: ToDelivery = { type: 'stop' };
     this.worker.postMessage(message);
     const timer = setTimeout(() => void this.worker.terminate(), stopLimitMs);
-    await exited;
+    await this.exited;
     clearTimeout(timer);
   }
 }
