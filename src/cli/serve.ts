@@ -7,7 +7,9 @@ import { DeliveryThread } from '../delivery-thread.js';
 import { ThreadWriteLock } from '../adapters/store/thread-write-lock.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
-import { warmUp } from './warm-up.js';
+import { WarmUp } from './warm-up.js';
+import { loadSmppConfig } from '../adapters/carriers/smpp/smpp-config.js';
+import type { Logger } from 'pino';
 
 /** On first start with an empty store: a demo account, sender ID and sandbox key, shown once. */
 async function createDemo(runtime: Runtime, address: string): Promise<void> {
@@ -40,18 +42,53 @@ async function createDemo(runtime: Runtime, address: string): Promise<void> {
 
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
-  // Before the store opens and the delivery threads start, so nothing competes with it.
-  // It only makes the first seconds faster: if it cannot run, the server starts cold.
+  // The warm-up's store first (before the real store opens and threads start on it), so
+  // nothing competes with it. It only makes the first seconds faster: if it cannot run, the
+  // server starts cold.
+  let warm: WarmUp | null = null;
+  // A bad carrier configuration fails start-up at once, not after the warm-up.
+  if (config.worker && config.smppConfig !== '') {
+    const loaded = await loadSmppConfig(config.smppConfig);
+    if (!loaded.ok) throw new Error(`cannot start the delivery worker: ${loaded.message}`);
+  }
   if (config.warmUp > 0) {
     try {
-      const warm = await warmUp(config, config.warmUp);
-      const fields = { requests: warm.requests, ms: warm.ms, unexpected: warm.unexpected };
-      if (warm.unexpected > 0) logger.warn(fields, 'request path warmed up, but some warm-up requests were not answered 200');
-      else logger.info(fields, 'request path warmed up');
+      warm = await WarmUp.prepare(config);
     } catch (error) {
       logger.warn({ err: error }, 'warm-up skipped: the server starts cold');
     }
   }
+  try {
+    return await serveWarmed(config, logger, warm);
+  } finally {
+    // On a failed start: every thread has left the warm-up's store by now (stopped).
+    await warm?.close();
+  }
+}
+
+/** Runs the warm-up's requests (with the delivery threads on its store when they are there) and logs what it did. */
+async function runWarmUp(config: Config, logger: Logger, warm: WarmUp, threads: { dispatch: DeliveryThread; webhooks: DeliveryThread } | null): Promise<void> {
+  const failure = threads?.dispatch.warmUpFailure ?? threads?.webhooks.warmUpFailure ?? null;
+  if (threads && failure === null) {
+    const { dispatch, webhooks } = threads;
+    warm.handTo((messages) => dispatch.hand(messages), { dispatch: () => dispatch.wake(), webhooks: () => webhooks.wake() });
+  } else if (failure !== null) {
+    logger.warn({ reason: failure }, 'delivery warm-up skipped: the delivery threads start cold');
+  }
+  try {
+    const result = await warm.run(config, config.warmUp);
+    const fields = { requests: result.requests, ms: result.ms, unexpected: result.unexpected };
+    if (result.unexpected > 0) logger.warn(fields, 'request path warmed up, but some warm-up requests were not answered 200');
+    else logger.info(fields, 'request path warmed up');
+    const delivery = result.delivery;
+    if (delivery && delivery.webhooks < delivery.messages) logger.warn(delivery, 'delivery threads warmed up, but not every warm-up message was delivered in time');
+    else if (delivery) logger.info(delivery, 'delivery threads warmed up');
+  } catch (error) {
+    logger.warn({ err: error }, 'warm-up skipped: the server starts cold');
+  }
+}
+
+async function serveWarmed(config: Config, logger: Logger, warm: WarmUp | null): Promise<void> {
   // On SQLite the HTTP thread and the delivery threads share one write lock in memory, and
   // with delivery threads the dispatch thread checkpoints the WAL, so no commit does.
   const stored = storeLocation(config);
@@ -59,15 +96,10 @@ export async function serve(config: Config): Promise<void> {
     stored.dialect === 'sqlite'
       ? { ...stored, threadLock: { buffer: new ThreadWriteLock().buffer, as: { role: 'foreground' as const } }, checkpoints: config.worker ? ('manual' as const) : ('auto' as const) }
       : stored;
-  let runtime: Runtime;
-  try {
-    runtime = await openRuntime(location);
-  } catch (error) {
-    throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
-  }
-  // The delivery threads start first: a bad carrier configuration stops start-up before the
-  // port opens. If one dies later, the process goes with it (as an error in the same thread
-  // would) so a supervisor restarts the whole service.
+  // The delivery threads start first (on the warm-up's store when there is one): a bad
+  // carrier configuration stops start-up before the port opens. If one dies later, the
+  // process goes with it (as an error in the same thread would) so a supervisor restarts
+  // the whole service.
   const crashed = (error: Error): void => {
     logger.fatal({ err: error }, 'a delivery thread failed');
     logger.flush();
@@ -75,14 +107,38 @@ export async function serve(config: Config): Promise<void> {
   };
   let dispatch: DeliveryThread | null = null;
   let webhooks: DeliveryThread | null = null;
+  const window = new DispatchWindow(defaultDispatcherOptions.maxInFlight);
+  // Dispatching stops first: its last outcomes may add events for the webhook thread.
+  const stopDelivery = async (): Promise<void> => {
+    await dispatch?.stop();
+    await webhooks?.stop();
+  };
   if (config.worker) {
     const between = new MessageChannel();
-    const window = new DispatchWindow(defaultDispatcherOptions.maxInFlight);
+    const warmUp = warm?.delivery;
     try {
-      dispatch = await DeliveryThread.start({ part: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer }, crashed);
-      webhooks = await DeliveryThread.start({ part: 'webhooks', location, config, webhookWakes: between.port2 }, crashed);
+      dispatch = await DeliveryThread.start({ part: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer, warmUp }, crashed);
+      webhooks = await DeliveryThread.start({ part: 'webhooks', location, config, webhookWakes: between.port2, warmUp }, crashed);
     } catch (error) {
-      await dispatch?.stop();
+      await stopDelivery();
+      throw new Error(`cannot start the delivery worker: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+  if (warm) await runWarmUp(config, logger, warm, dispatch && webhooks ? { dispatch, webhooks } : null);
+  let runtime: Runtime;
+  try {
+    runtime = await openRuntime(location);
+  } catch (error) {
+    await stopDelivery();
+    throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (dispatch && webhooks) {
+    try {
+      // After the HTTP thread opened (and migrated) the store.
+      await dispatch.goLive();
+      await webhooks.goLive();
+    } catch (error) {
+      await stopDelivery();
       await runtime.close();
       throw new Error(`cannot start the delivery worker: ${error instanceof Error ? error.message : String(error)}`);
     }
@@ -92,11 +148,8 @@ export async function serve(config: Config): Promise<void> {
     // Sends accepted here go straight to the dispatch thread, already leased to it.
     runtime.services.sends.handOffTo({ leaseMs: config.leaseMs, reserve: (n) => window.reserve(n), release: (n) => window.release(n), hand: (messages) => toDispatch.hand(messages) });
   }
-  // Dispatching stops first: its last outcomes may add events for the webhook thread.
-  const stopDelivery = async (): Promise<void> => {
-    await dispatch?.stop();
-    await webhooks?.stop();
-  };
+  // No thread is on the warm-up's store any more: it is removed before the port opens.
+  await warm?.close();
   const app = await createHttp(runtime, config, logger);
   let address: string;
   try {

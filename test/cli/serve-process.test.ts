@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -206,13 +206,47 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
     // Every warm-up request took the intended path (answered 200), not an error path.
     assert.equal(logs[warm]?.requests, 60);
     assert.equal(logs[warm]?.unexpected, 0);
+    // The delivery threads ran on that store first: every recipient of the 60 requests
+    // (10 rounds of 6 shapes holding 6 recipients) was dispatched to the built-in
+    // simulator and its sms.delivered webhook reached the warm-up's receiver.
+    const delivery = logs.findIndex((l) => l.msg === 'delivery threads warmed up');
+    assert.ok(delivery >= 0 && delivery < ready, warmed.stdout);
+    assert.equal(logs[delivery]?.carrier, 'simulator');
+    assert.equal(logs[delivery]?.messages, 60);
+    assert.equal(logs[delivery]?.webhooks, 60);
     // Its store was a temporary folder of its own, removed; the real store got no account.
     assert.deepEqual(readdirSync(scratch), []);
     const show = await runBin(['admin', 'account', 'show', '--id', '1', '--data', own]);
     assert.equal(show.code, 1);
     assert.match(show.stderr, /no account with id 1/);
+    // The threads then work on the real store: a send accepted now is delivered there.
+    const url = String(logs[ready]?.address);
+    const made = async (args: string[]): Promise<Record<string, unknown>> => JSON.parse((await runBin(['admin', ...args, '--data', own])).stdout) as Record<string, unknown>;
+    const account = String((await made(['account', 'create', '--name', 'Live', '--balance', '10'])).id);
+    await made(['sender-id', 'add', '--account', account, '--title', 'LIVE']);
+    const apiKey = String((await made(['key', 'create', '--account', account])).api_key);
+    const post = async (path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> =>
+      (await (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey, ...body }) })).json()) as Record<string, unknown>;
+    const sent = await post('/sms/send', { sentto: '905321234567', title: 'LIVE', text: 'after the warm-up' });
+    assert.equal(sent.result_code, 'TS-1024', JSON.stringify(sent));
+    let status: Record<string, unknown> = {};
+    for (let i = 0; i < 200 && status.result_code !== 'TS-1064'; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      status = await post('/sms/status', { sms_id: sent.sms_id });
+    }
+    assert.equal(status.result_code, 'TS-1064', JSON.stringify(status));
     warmed.terminate();
     assert.equal((await warmed.waitForExit()).code, 0);
+  });
+
+  it('a bad SMPP configuration stops start-up at once, before any warm-up', async () => {
+    const own = tempDir();
+    const file = join(own, 'smpp.json');
+    writeFileSync(file, JSON.stringify({ connections: [{ name: 'operator', host: '127.0.0.1', port: 2775, systemId: 'a', password: 'b' }], defaultRoute: 'other' }));
+    const run = await runBin(['serve', '--port', '0', '--data', own, '--smpp-config', file, '--demo', 'false'], { HABERCI_WARM_UP: '3000' });
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /cannot start the delivery worker: .*defaultRoute: "other" is not a connection name/);
+    assert.equal(run.stdout.includes('warmed up'), false, run.stdout);
   });
 
   it('starts cold, with a warning, when the warm-up cannot run', async () => {

@@ -133,3 +133,37 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
     }
   });
 });
+
+describe('the start-up warm-up with SMPP configured', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'haberci-smpp-warm-'));
+  let sim: Simulator | undefined;
+  let server: ServerProcess | undefined;
+
+  after(async () => {
+    if (server) await stop(server.child);
+    if (sim) await stop(sim.child);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('warms the delivery threads up on an SMSC of its own, never the configured one', async () => {
+    sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '0']);
+    writeFileSync(join(dir, 'smpp.json'), JSON.stringify({ connections: [{ name: 'operator', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw' }], defaultRoute: 'operator' }));
+    server = await startServer(['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false'], { HABERCI_WARM_UP: '30' }, 40_000);
+    const logs = server
+      .output()
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    const warmed = logs.find((l) => l.msg === 'delivery threads warmed up');
+    // 30 requests: 5 rounds of 6 shapes holding 6 recipients.
+    assert.deepEqual({ carrier: warmed?.carrier, messages: warmed?.messages, webhooks: warmed?.webhooks }, { carrier: 'smpp', messages: 30, webhooks: 30 }, server.output());
+    const stats = async () => (await (await fetch(sim?.stats ?? '')).json()) as { submits: number };
+    assert.equal((await stats()).submits, 0, 'the configured SMSC got nothing from the warm-up');
+    // Live traffic goes to the configured SMSC.
+    const { apiKey } = await provisionSender(['--data', dir], 'Warm', 10);
+    const sent = await postJson(`${server.url}/sms/send`, { api_key: apiKey, sentto: '905321110021', title: 'ACME', text: 'live', sms_lang: 0 });
+    assert.equal(sent.body.result_code, 'TS-1024', JSON.stringify(sent.body));
+    await waitFor('the live message delivered', async () => ((await postJson(`${server?.url ?? ''}/sms/status`, { api_key: apiKey, sms_id: sent.body.sms_id })).body.result_code === 'TS-1064' ? true : undefined));
+    assert.equal((await stats()).submits, 1);
+  });
+});
