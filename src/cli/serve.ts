@@ -96,10 +96,21 @@ async function serveWarmed(config: Config, logger: Logger, warm: WarmUp | null):
     stored.dialect === 'sqlite'
       ? { ...stored, threadLock: { buffer: new ThreadWriteLock().buffer, as: { role: 'foreground' as const } }, checkpoints: config.worker ? ('manual' as const) : ('auto' as const) }
       : stored;
-  // The delivery threads start first (on the warm-up's store when there is one): a bad
-  // carrier configuration stops start-up before the port opens. If one dies later, the
-  // process goes with it (as an error in the same thread would) so a supervisor restarts
-  // the whole service.
+  const open = async (): Promise<Runtime> => {
+    try {
+      return await openRuntime(location);
+    } catch (error) {
+      throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  };
+  // The HTTP thread opens (and migrates) the real store before any delivery thread works
+  // on it: threads that warm up start on the warm-up's store and move over afterwards;
+  // without a warm-up they start live, so the store is opened first.
+  const warmUp = config.worker ? warm?.delivery : undefined;
+  let runtime: Runtime | null = warmUp ? null : await open();
+  // The delivery threads start before the port opens: a bad carrier configuration stops
+  // start-up. If one dies later, the process goes with it (as an error in the same thread
+  // would) so a supervisor restarts the whole service.
   const crashed = (error: Error): void => {
     logger.fatal({ err: error }, 'a delivery thread failed');
     logger.flush();
@@ -115,22 +126,23 @@ async function serveWarmed(config: Config, logger: Logger, warm: WarmUp | null):
   };
   if (config.worker) {
     const between = new MessageChannel();
-    const warmUp = warm?.delivery;
     try {
       dispatch = await DeliveryThread.start({ part: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer, warmUp }, crashed);
       webhooks = await DeliveryThread.start({ part: 'webhooks', location, config, webhookWakes: between.port2, warmUp }, crashed);
     } catch (error) {
       await stopDelivery();
+      await runtime?.close();
       throw new Error(`cannot start the delivery worker: ${error instanceof Error ? error.message : String(error)}`);
     }
   }
-  if (warm) await runWarmUp(config, logger, warm, dispatch && webhooks ? { dispatch, webhooks } : null);
-  let runtime: Runtime;
-  try {
-    runtime = await openRuntime(location);
-  } catch (error) {
-    await stopDelivery();
-    throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
+  if (warm) await runWarmUp(config, logger, warm, dispatch && webhooks && warmUp ? { dispatch, webhooks } : null);
+  if (!runtime) {
+    try {
+      runtime = await open();
+    } catch (error) {
+      await stopDelivery();
+      throw error;
+    }
   }
   if (dispatch && webhooks) {
     try {

@@ -34,7 +34,7 @@ describe('a send while another connection holds the write lock', () => {
       other.exec('commit');
 
       const { answer, at } = await send;
-      assert.equal(answer.status, 200);
+      assert.equal(answer.status, 200, JSON.stringify(answer.body) + server.output());
       assert.equal(answer.body.result_code, 'TS-1024');
       assert.ok(at >= released, 'the send was answered before the lock was released');
       const shown = await admin(['account', 'show', '--id', id, '--data', dir]);
