@@ -25,7 +25,7 @@ const bin = './bin/haberci';
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HABERCI_') && k !== 'NODE_TEST_CONTEXT') out[k] = v;
-  // No start-up warm-up (docs/decisions.md): it would add a second and a half to every server a test starts.
+  // No start-up warm-up (docs/decisions.md): it would add about four seconds to every server a test starts.
   return { ...out, HABERCI_WARM_UP: '0', ...extra };
 }
 

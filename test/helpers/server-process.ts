@@ -14,7 +14,7 @@ export const binPath = resolve('bin/haberci');
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('HABERCI_') && k !== 'NODE_TEST_CONTEXT') out[k] = v;
-  // No start-up warm-up (docs/decisions.md): it would add a second and a half to every server a test starts.
+  // No start-up warm-up (docs/decisions.md): it would add about four seconds to every server a test starts.
   return { ...out, HABERCI_WARM_UP: '0', ...extra };
 }
 
