@@ -6,6 +6,7 @@ import type { Runtime } from '../main.js';
 import { accountView, AdminError, defaultKeySettings, keyView } from '../services/admin.js';
 import type { KeySettings } from '../ports/store.js';
 import type { PermissionSet } from '../domain/permissions.js';
+import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
 import { inboundCommands } from './admin-inbound.js';
@@ -58,6 +59,7 @@ function keyOptions(cmd: Command): Command {
     .option('--webhook-url <url>', 'http(s) URL that receives events', parse.url)
     .option('--webhook-secret <text>', 'HMAC secret that signs events', parse.nonEmpty)
     .option('--webhook-attempts <n>', 'delivery attempts per event', parse.integer(1, 50))
+    .option('--webhook-events <list>', 'events the webhook takes: all, or comma-separated from sms.sent, sms.delivered, sms.failed, sms.received', parse.webhookEvents)
     .option('--sandbox [bool]', 'sandbox key: simulator outcomes only', parse.bool);
 }
 
@@ -72,6 +74,7 @@ function keyPatch(o: Options): Partial<KeySettings> {
   if (o.webhookUrl !== undefined) patch.webhookUrl = o.webhookUrl as string;
   if (o.webhookSecret !== undefined) patch.webhookSecret = o.webhookSecret as string;
   if (o.webhookAttempts !== undefined) patch.webhookAttempts = o.webhookAttempts as number;
+  if (o.webhookEvents !== undefined) patch.webhookEvents = o.webhookEvents === 'all' ? null : (o.webhookEvents as SelectableWebhookEvent[]);
   if (o.sandbox !== undefined) patch.sandbox = o.sandbox === true;
   return patch;
 }

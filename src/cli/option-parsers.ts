@@ -3,6 +3,8 @@ import { invalidAllowlistEntries, splitAllowlist } from '../domain/ip-allowlist.
 import { parseDate } from '../domain/istanbul-time.js';
 import { parsePermissionList } from '../domain/permissions.js';
 import type { PermissionSet } from '../domain/permissions.js';
+import { parseWebhookEventList, SELECTABLE_WEBHOOK_EVENTS } from '../domain/webhook.js';
+import type { SelectableWebhookEvent } from '../domain/webhook.js';
 
 /** Option value parsers for the CLI: a bad value is refused before anything changes. */
 export const parse = {
@@ -33,6 +35,12 @@ export const parse = {
     const set = parsePermissionList(raw);
     if ('unknown' in set) throw new InvalidArgumentError(`unknown permission "${set.unknown}" (use all, or names such as send_single_sms,check_balance).`);
     return set;
+  },
+  // 'all', not null: commander turns an option value of null into ''.
+  webhookEvents: (raw: string): SelectableWebhookEvent[] | 'all' => {
+    const parsed = parseWebhookEventList(raw);
+    if ('unknown' in parsed) throw new InvalidArgumentError(`unknown event "${parsed.unknown}" (use all, or names from ${SELECTABLE_WEBHOOK_EVENTS.join(', ')}).`);
+    return parsed.events ?? 'all';
   },
   url: (raw: string): string => {
     let url: URL;

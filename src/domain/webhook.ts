@@ -8,6 +8,52 @@ import { createHmac } from 'node:crypto';
 
 export type WebhookEventType = 'sms.sent' | 'sms.delivered' | 'sms.failed' | 'otp.verified' | 'key.test' | 'sms.received';
 
+/**
+ * The events a key's webhook can be limited to (`haberci admin key ... --webhook-events`).
+ * Which webhook receives an event is "not shown" in the spec; by default a key's webhook
+ * receives every event, as its rule 6 says. key.test is sent only when asked for, so it is
+ * always sent; otp.verified is not emitted (docs/decisions.md).
+ */
+export const SELECTABLE_WEBHOOK_EVENTS = ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.received'] as const;
+export type SelectableWebhookEvent = (typeof SELECTABLE_WEBHOOK_EVENTS)[number];
+
+/**
+ * A comma-separated list of event types, or `all` (null: every event). Returns the list in
+ * the canonical order without repeats, or the first name that is not a selectable event.
+ */
+export function parseWebhookEventList(raw: string): { events: SelectableWebhookEvent[] | null } | { unknown: string } {
+  const names = raw
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  if (names.length === 1 && names[0] === 'all') return { events: null };
+  const chosen = new Set<string>();
+  for (const name of names) {
+    if (!(SELECTABLE_WEBHOOK_EVENTS as readonly string[]).includes(name)) return { unknown: name };
+    chosen.add(name);
+  }
+  if (chosen.size === 0) return { unknown: raw.trim() };
+  return { events: SELECTABLE_WEBHOOK_EVENTS.filter((name) => chosen.has(name)) };
+}
+
+/** As stored: comma-separated in the canonical order, null for every event. */
+export function webhookEventsToText(events: readonly SelectableWebhookEvent[] | null): string | null {
+  return events === null ? null : events.join(',');
+}
+
+/** From the stored text; names this version does not know are left out. */
+export function webhookEventsFromText(text: string | null): SelectableWebhookEvent[] | null {
+  if (text === null) return null;
+  const names = text.split(',');
+  return SELECTABLE_WEBHOOK_EVENTS.filter((name) => names.includes(name));
+}
+
+/** Whether a webhook limited to `events` (null: all) takes events of this type. */
+export function takesEvent(events: readonly SelectableWebhookEvent[] | null, type: WebhookEventType): boolean {
+  if (events === null || type === 'key.test') return true;
+  return (events as readonly string[]).includes(type);
+}
+
 /** `data.status` of the spec. */
 export type WebhookStatus = 'sent' | 'delivered' | 'failed';
 

@@ -2,7 +2,7 @@
  * Webhook events in the store: an outbox written in the transaction of the state change
  * that causes each event, claimed by delivery workers with a lease, every attempt kept.
  */
-import type { WebhookEventType, WebhookStatus } from '../domain/webhook.js';
+import type { SelectableWebhookEvent, WebhookEventType, WebhookStatus } from '../domain/webhook.js';
 
 export type EventState = 'pending' | 'delivered' | 'failed';
 
@@ -16,6 +16,8 @@ export interface WebhookTarget {
   url: string | null;
   secret: string | null;
   maxAttempts: number;
+  /** The events the key's webhook takes (null: all); applied when events are created. */
+  events: readonly SelectableWebhookEvent[] | null;
 }
 
 export interface NewEvent {

@@ -4,6 +4,7 @@ import type { EventStore } from './event-store.js';
 import type { InboundStore } from './inbound-store.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { StoredKeyState } from '../domain/api-key.js';
+import type { SelectableWebhookEvent } from '../domain/webhook.js';
 
 export interface Account {
   id: number;
@@ -53,6 +54,8 @@ export interface KeySettings {
   webhookUrl: string | null;
   webhookSecret: string | null;
   webhookAttempts: number;
+  /** The events the webhook takes; null: every event. */
+  webhookEvents: SelectableWebhookEvent[] | null;
   sandbox: boolean;
 }
 

@@ -4,6 +4,8 @@ import { applyKeyAction, keepOldKeyMs, keyStateAt } from '../domain/api-key.js';
 import type { KeyAction, KeyState } from '../domain/api-key.js';
 import { allPermissions } from '../domain/permissions.js';
 import { newApiKey } from './key-secrets.js';
+import { SELECTABLE_WEBHOOK_EVENTS } from '../domain/webhook.js';
+import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { BlocklistService } from './blocklist-service.js';
 
 /** A failure of a provider command: the message is shown to the operator as is. */
@@ -26,6 +28,8 @@ export interface KeyView {
   webhook_url: string | null;
   webhook_secret_set: boolean;
   webhook_attempts: number;
+  /** The events the webhook takes: every selectable one unless the key was limited. */
+  webhook_events: SelectableWebhookEvent[];
   sandbox: boolean;
   created_at: string;
 }
@@ -47,6 +51,7 @@ export function keyView(key: ApiKey, now: number): KeyView {
     webhook_url: key.webhookUrl,
     webhook_secret_set: key.webhookSecret !== null && key.webhookSecret !== '',
     webhook_attempts: key.webhookAttempts,
+    webhook_events: key.webhookEvents ?? [...SELECTABLE_WEBHOOK_EVENTS],
     sandbox: key.sandbox,
     created_at: new Date(key.createdAt).toISOString(),
   };
@@ -90,6 +95,7 @@ export const defaultKeySettings: KeySettings = {
   webhookUrl: null,
   webhookSecret: null,
   webhookAttempts: 5,
+  webhookEvents: null,
   sandbox: false,
 };
 
@@ -198,6 +204,7 @@ export class AdminService {
         webhookUrl: old.webhookUrl,
         webhookSecret: old.webhookSecret,
         webhookAttempts: old.webhookAttempts,
+        webhookEvents: old.webhookEvents,
         sandbox: old.sandbox,
       };
       const fresh = await store.createKey(old.accountId, secret.hash, secret.hint, settings, now);

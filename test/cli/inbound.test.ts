@@ -81,6 +81,20 @@ describe('inbound messages: smsc-sim -> haberci -> sms.received webhook', () => 
     for (const id of ids) assert.ok(listed.messages.some((m) => m.sms_id === id), `message ${id} is stored for the account`);
   });
 
+  it('passes over a newer key whose webhook does not take sms.received (key --webhook-events)', async () => {
+    const other = await startReceiver();
+    try {
+      await admin(['key', 'create', '--account', String(accountId), '--webhook-url', `${other.url}/hook`, '--webhook-events', 'sms.delivered,sms.failed', '--data', dir]);
+      const before = receiver.requests.length;
+      const deadline = Date.now() + 20_000;
+      while (receiver.requests.length < before + 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      assert.ok(receiver.requests.length >= before + 3, 'the older key still gets sms.received');
+      assert.equal(other.requests.length, 0);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('routes nothing to an account once its route is removed', async () => {
     assert.deepEqual(await admin(['inbound-route', 'remove', '--number', '4444', '--data', dir]), { removed: true });
     const before = (await admin(['inbound', 'list', '--account', String(accountId), '--limit', '1000', '--data', dir])) as { messages: unknown[] };

@@ -106,6 +106,54 @@ describe('webhooks through the real executable', () => {
     }
   });
 
+  it('sends a key only the events its webhook takes (key --webhook-events), every event by default', async () => {
+    const dir = freshDir();
+    const store = ['--data', dir];
+    const receiver = await startReceiver();
+    const server = await startServer([...store, '--sim-delay-ms', '0', '--demo', 'false', '--requests-per-second', '0', '--webhook-allow-private', 'true']);
+    try {
+      const hook = ['--webhook-url', `${receiver.url}/hook`, '--webhook-secret', secret];
+      const finalOnly = await provisionSender(store, 'Final', 100, [...hook, '--webhook-events', 'sms.delivered, sms.failed,sms.delivered']);
+      const every = await provisionSender(store, 'Every', 100, hook);
+      const shown = await admin(['key', 'show', '--id', finalOnly.keyId, ...store]);
+      assert.deepEqual(shown.webhook_events, ['sms.delivered', 'sms.failed']);
+      assert.deepEqual((await admin(['key', 'show', '--id', every.keyId, ...store])).webhook_events, ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.received']);
+
+      // 1234: delivered; 0000: failed (interfaces.md).
+      const sentto = '905321111234,905321110000';
+      for (const { apiKey } of [finalOnly, every]) {
+        const answer = await postJson(`${server.url}/sms/send`, { api_key: apiKey, sentto, title: 'ACME', text: 'events', sms_lang: 0 });
+        assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
+      }
+      const received = (): { type: string; to: string }[] =>
+        receiver.requests.map((r) => {
+          const body = JSON.parse(r.body) as { event_type: string; data: { sms_id: number } };
+          return { type: body.event_type, to: String(body.data.sms_id) };
+        });
+      // Four events for the default key (sent and a final state each), two for the other.
+      await waitFor(() => receiver.requests.length >= 6, 20_000, 'six webhook calls');
+      await new Promise((r) => setTimeout(r, 300));
+      const types = received()
+        .map((e) => e.type)
+        .sort();
+      assert.deepEqual(types, ['sms.delivered', 'sms.delivered', 'sms.failed', 'sms.failed', 'sms.sent', 'sms.sent']);
+
+      // Back to every event; a rotated key keeps its choice; an unknown name is refused.
+      assert.deepEqual((await admin(['key', 'update', '--id', finalOnly.keyId, '--webhook-events', 'all', ...store])).webhook_events, ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.received']);
+      await admin(['key', 'update', '--id', every.keyId, '--webhook-events', 'sms.received', ...store]);
+      const rotated = await admin(['key', 'rotate', '--id', every.keyId, ...store]);
+      assert.deepEqual((await admin(['key', 'show', '--id', String(rotated.id), ...store])).webhook_events, ['sms.received']);
+      assert.equal(
+        await adminFails(['key', 'update', '--id', finalOnly.keyId, '--webhook-events', 'sms.delivered,sms.bounced', ...store]),
+        "error: option '--webhook-events <list>' argument 'sms.delivered,sms.bounced' is invalid. unknown event \"sms.bounced\" (use all, or names from sms.sent, sms.delivered, sms.failed, sms.received).",
+      );
+    } finally {
+      server.child.kill('SIGTERM');
+      await server.exited;
+      await receiver.close();
+    }
+  });
+
   it('loses no pending delivery when the server is killed with SIGKILL and restarted', async () => {
     const dir = freshDir();
     const store = ['--data', dir];

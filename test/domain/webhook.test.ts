@@ -9,6 +9,10 @@ import {
   retrySchedule,
   sign,
   DEFAULT_WEBHOOK_ATTEMPTS,
+  parseWebhookEventList,
+  takesEvent,
+  webhookEventsFromText,
+  webhookEventsToText,
 } from '../../src/domain/webhook.js';
 
 const t0 = Date.UTC(2025, 2, 1, 9, 30, 0);
@@ -142,5 +146,38 @@ describe('afterAttempt', () => {
     assert.deepEqual(afterAttempt(false, 2, 3, never, { baseMs: 100 }), { state: 'pending', delayMs: 100 });
     assert.deepEqual(afterAttempt(false, 3, 3, never), { state: 'failed' });
     assert.deepEqual(afterAttempt(false, 1, 1, never), { state: 'failed' });
+  });
+});
+
+describe('the events a key\u2019s webhook takes', () => {
+  it('parses all, or a list in canonical order without repeats or blanks', () => {
+    assert.deepEqual(parseWebhookEventList('all'), { events: null });
+    assert.deepEqual(parseWebhookEventList(' all '), { events: null });
+    assert.deepEqual(parseWebhookEventList('sms.failed, sms.delivered,,sms.failed'), { events: ['sms.delivered', 'sms.failed'] });
+    assert.deepEqual(parseWebhookEventList('sms.received'), { events: ['sms.received'] });
+  });
+
+  it('refuses unknown names, key.test and otp.verified (not selectable), all inside a list, and nothing at all', () => {
+    assert.deepEqual(parseWebhookEventList('sms.delivered,sms.bounced'), { unknown: 'sms.bounced' });
+    assert.deepEqual(parseWebhookEventList('key.test'), { unknown: 'key.test' });
+    assert.deepEqual(parseWebhookEventList('otp.verified'), { unknown: 'otp.verified' });
+    assert.deepEqual(parseWebhookEventList('all,sms.sent'), { unknown: 'all' });
+    assert.deepEqual(parseWebhookEventList(' , '), { unknown: ',' });
+  });
+
+  it('takes every event when not limited, key.test always, and otherwise only the chosen ones', () => {
+    assert.equal(takesEvent(null, 'sms.sent'), true);
+    assert.equal(takesEvent(['sms.delivered'], 'key.test'), true);
+    assert.equal(takesEvent(['sms.delivered'], 'sms.delivered'), true);
+    assert.equal(takesEvent(['sms.delivered'], 'sms.sent'), false);
+    assert.equal(takesEvent(['sms.delivered'], 'sms.received'), false);
+  });
+
+  it('stores as comma-separated text, null for all, and drops names it does not know when reading', () => {
+    assert.equal(webhookEventsToText(null), null);
+    assert.equal(webhookEventsToText(['sms.sent', 'sms.failed']), 'sms.sent,sms.failed');
+    assert.equal(webhookEventsFromText(null), null);
+    assert.deepEqual(webhookEventsFromText('sms.failed,sms.sent'), ['sms.sent', 'sms.failed']);
+    assert.deepEqual(webhookEventsFromText('sms.sent,sms.later'), ['sms.sent']);
   });
 });

@@ -278,6 +278,7 @@ for (const dialect of testDialects()) {
           webhookUrl: 'https://example.test/hook',
           webhookSecret: 's3cret',
           webhookAttempts: 7,
+          webhookEvents: ['sms.delivered' as const, 'sms.received' as const],
           sandbox: true,
         };
         const created = await store.createKey(account.id, 'round-trip-hash', 'hb_test_abcd…', settings, now);
@@ -295,6 +296,7 @@ for (const dialect of testDialects()) {
             webhookUrl: created.webhookUrl,
             webhookSecret: created.webhookSecret,
             webhookAttempts: created.webhookAttempts,
+            webhookEvents: created.webhookEvents,
             sandbox: created.sandbox,
           },
           settings,

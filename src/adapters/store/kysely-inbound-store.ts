@@ -48,6 +48,8 @@ export class KyselyInboundStore implements InboundStore {
       .where('state', '=', 'Active')
       .where('replaced_by', 'is', null)
       .where('webhook_url', 'is not', null)
+      // Keys whose webhook was limited to other events (key --webhook-events) are passed over.
+      .where((eb) => eb.or([eb('webhook_events', 'is', null), eb('webhook_events', 'like', '%sms.received%')]))
       .orderBy('id', 'desc')
       .limit(1)
       .executeTakeFirst();

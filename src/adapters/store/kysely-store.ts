@@ -12,6 +12,7 @@ import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, Charge
 import { KyselyEventStore } from './kysely-event-store.js';
 import { KyselyInboundStore } from './kysely-inbound-store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
+import { webhookEventsFromText, webhookEventsToText } from '../../domain/webhook.js';
 import type { StoredKeyState } from '../../domain/api-key.js';
 
 
@@ -52,6 +53,7 @@ function toKey(row: Selectable<ApiKeysTable>): ApiKey {
     webhookUrl: row.webhook_url,
     webhookSecret: row.webhook_secret,
     webhookAttempts: row.webhook_attempts,
+    webhookEvents: webhookEventsFromText(row.webhook_events),
     sandbox: row.sandbox === 1,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -75,6 +77,7 @@ function keyColumns(patch: KeyPatch): Updateable<ApiKeysTable> {
   if (patch.webhookUrl !== undefined) out.webhook_url = patch.webhookUrl;
   if (patch.webhookSecret !== undefined) out.webhook_secret = patch.webhookSecret;
   if (patch.webhookAttempts !== undefined) out.webhook_attempts = patch.webhookAttempts;
+  if (patch.webhookEvents !== undefined) out.webhook_events = webhookEventsToText(patch.webhookEvents);
   if (patch.sandbox !== undefined) out.sandbox = patch.sandbox ? 1 : 0;
   if (patch.state !== undefined) out.state = patch.state;
   if (patch.validUntil !== undefined) out.valid_until = patch.validUntil;
@@ -330,6 +333,7 @@ export class KyselyStore implements Store {
         webhook_url: settings.webhookUrl,
         webhook_secret: settings.webhookSecret,
         webhook_attempts: settings.webhookAttempts,
+        webhook_events: webhookEventsToText(settings.webhookEvents),
         sandbox: settings.sandbox ? 1 : 0,
         created_at: now,
         updated_at: now,

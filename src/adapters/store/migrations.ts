@@ -308,6 +308,12 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await sql`create trigger accounts_balance_lookup_version after update of balance_main, balance_international on accounts begin update lookup_version set balances = balances + 1 where id = 1; end`.execute(db);
       },
     },
+    '0011-webhook-event-selection': {
+      async up(db: Kysely<unknown>): Promise<void> {
+        // The events a key's webhook takes (key --webhook-events); null keeps every event.
+        await db.schema.alterTable('api_keys').addColumn('webhook_events', 'text').execute();
+      },
+    },
   };
 }
 

@@ -53,6 +53,8 @@ export interface ApiKeysTable {
   webhook_url: string | null;
   webhook_secret: string | null;
   webhook_attempts: number;
+  /** Comma-separated event types the webhook takes; null: every event. */
+  webhook_events: string | null;
   sandbox: number;
   created_at: number;
   updated_at: number;
