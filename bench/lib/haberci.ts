@@ -97,12 +97,12 @@ export interface SendingKey {
   apiKey: string;
 }
 
-/** One account with `balance` SMS credit, sender ID BENCH, and a key (with a webhook when given). */
-export async function provisionSender(store: BenchStore, balance: number, webhook?: { url: string; secret: string }): Promise<SendingKey> {
+/** One account with `balance` SMS credit, sender ID BENCH, and a key (with a webhook when given, limited to `events` when given). */
+export async function provisionSender(store: BenchStore, balance: number, webhook?: { url: string; secret: string; events?: string }): Promise<SendingKey> {
   const account = await adminCommand(store, ['account', 'create', '--name', 'Bench', '--balance', String(balance)], created);
   const id = String(account.id);
   await adminCommand(store, ['sender-id', 'add', '--account', id, '--title', 'BENCH'], created);
-  const hook = webhook === undefined ? [] : ['--webhook-url', webhook.url, '--webhook-secret', webhook.secret];
+  const hook = webhook === undefined ? [] : ['--webhook-url', webhook.url, '--webhook-secret', webhook.secret, ...(webhook.events === undefined ? [] : ['--webhook-events', webhook.events])];
   const key = await adminCommand(store, ['key', 'create', '--account', id, ...hook], createdKey);
   return { accountId: account.id, apiKey: key.api_key };
 }
