@@ -96,7 +96,9 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
   let running: Running | null = null;
   let stopAsked = false;
   let goLive: () => void = () => undefined;
+  let stop: () => void = () => undefined;
   const live = new Promise<void>((resolve) => (goLive = resolve));
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
   webhookWakes.on('message', () => webhookWoken());
   const end = async (): Promise<void> => {
     // Submits or webhook attempts in flight finish and their outcomes are stored; what
@@ -114,6 +116,7 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
     else if (message.type === 'go-live') goLive();
     else {
       stopAsked = true;
+      stop();
       goLive();
     }
   });
@@ -147,11 +150,8 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
     return;
   }
   post({ type: 'ready', phase: 'live' });
-  if (stopAsked) await end();
-  else {
-    await new Promise<void>((resolve) => port.on('message', (message: ToDelivery) => message.type === 'stop' && resolve()));
-    await end();
-  }
+  await stopped;
+  await end();
 }
 
 if (parentPort) void run(parentPort, workerData as DeliveryStart);

@@ -1,4 +1,5 @@
 import type { Executor } from './event-outbox.js';
+import { takesEvent, webhookEventsFromText } from '../../domain/webhook.js';
 import type { InboundRecord, InboundRoute, InboundStore } from '../../ports/inbound-store.js';
 
 export class KyselyInboundStore implements InboundStore {
@@ -41,19 +42,17 @@ export class KyselyInboundStore implements InboundStore {
   }
 
   async webhookKeyOf(accountId: number): Promise<number | null> {
-    const row = await this.db
+    const rows = await this.db
       .selectFrom('api_keys')
-      .select('id')
+      .select(['id', 'webhook_events'])
       .where('account_id', '=', accountId)
       .where('state', '=', 'Active')
       .where('replaced_by', 'is', null)
       .where('webhook_url', 'is not', null)
-      // Keys whose webhook was limited to other events (key --webhook-events) are passed over.
-      .where((eb) => eb.or([eb('webhook_events', 'is', null), eb('webhook_events', 'like', '%sms.received%')]))
       .orderBy('id', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    return row?.id ?? null;
+      .execute();
+    // Keys whose webhook was limited to other events (key --webhook-events) are passed over.
+    return rows.find((r) => takesEvent(webhookEventsFromText(r.webhook_events), 'sms.received'))?.id ?? null;
   }
 
   async recent(accountId: number, limit: number): Promise<InboundRecord[]> {
