@@ -3,8 +3,8 @@ import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { setImmediate, setTimeout as delay } from 'node:timers/promises';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, SqliteDriver, sql } from 'kysely';
-import type { DatabaseConnection, Driver, SqliteDatabase, SqliteDialectConfig, SqliteStatement } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, sql } from 'kysely';
+import type { DatabaseConnection, DialectAdapter, Driver, MigrationProvider, SqliteDatabase, SqliteDialectConfig, SqliteStatement } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
 import { ThreadWriteLock } from './thread-write-lock.js';
@@ -216,6 +216,20 @@ class ImmediateSqliteDriver extends SqliteDriver {
   }
 }
 
+/**
+ * SQLite runs DDL inside transactions, but Kysely's SQLite adapter says it cannot, so its
+ * migrator ran each statement on its own. A crash between two statements of a migration
+ * (or before the migration was recorded) left its tables made and it unrecorded, and every
+ * later start failed on "table already exists" (8 of 40 `kill -9` during a first start).
+ * Saying it can makes one run of migrations one transaction: all of it or none. Its BEGIN
+ * IMMEDIATE is also the lock between processes migrating the same file at once.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
 class ImmediateSqliteDialect extends SqliteDialect {
   constructor(
     private readonly settings: SqliteDialectConfig,
@@ -227,6 +241,10 @@ class ImmediateSqliteDialect extends SqliteDialect {
 
   override createDriver(): Driver {
     return new ImmediateSqliteDriver(this.settings, this.sqlite, this.threads);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
   }
 }
 
@@ -277,18 +295,20 @@ async function currentSchema(handle: Db): Promise<string | undefined> {
   return rows[0]?.schema ?? undefined;
 }
 
-export async function migrate(handle: Db): Promise<void> {
+/** Brings the store's schema up to date; `provider` is for tests (the store's own migrations by default). */
+export async function migrate(handle: Db, provider: MigrationProvider = migrationProvider(handle.dialect)): Promise<void> {
   // Kysely looks for its migration tables in every schema of the database unless told
   // which one: a store in one schema would take another schema's tables for its own and
   // fail. They belong in the store's schema.
   const migrationTableSchema = handle.dialect === 'postgres' ? await currentSchema(handle) : undefined;
   const migrator = new Migrator({
     db: handle.db,
-    provider: migrationProvider(handle.dialect),
+    provider,
     ...(migrationTableSchema !== undefined ? { migrationTableSchema } : {}),
   });
-  // Processes starting together on an empty store race to create it; the loser's attempt
-  // fails as a whole (migrations are transactional), and another attempt finds the work done.
+  // One run of migrations is one transaction on both dialects. Processes starting together
+  // on an empty store race to create Kysely's own migration tables first, outside it; the
+  // loser's attempt fails as a whole, and another attempt finds the work done.
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
