@@ -1,5 +1,13 @@
+/**
+ * The write lock the threads of a process share, on its own and under two connections to
+ * one SQLite file.
+ */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { migrate, openDb } from '../../src/adapters/store/database.js';
 import { ThreadWriteLock, backgroundGapMs } from '../../src/adapters/store/thread-write-lock.js';
 
 const backgroundMaxDelayMs = 50;
@@ -125,5 +133,58 @@ describe('the write lock shared by the threads of a process', () => {
     assert.equal(await eager.acquire(started + 1000), true);
     assert.ok(Date.now() - started < backgroundGapMs, 'it waited for the gap');
     eager.release();
+  });
+});
+const account = (name: string) => ({ name, status: 'Active' as const, balance_main: 0, balance_international: 0, per_minute_limit: 0, otp_brand: '', ip_allow: '[]', global_sending: 0, created_at: 1 });
+
+describe('two connections of one process on one SQLite file, sharing the lock', () => {
+  it('a write outside a transaction waits for the other connection’s transaction with its event loop running', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'haberci-lock-'));
+    const file = join(dir, 'store.sqlite');
+    const buffer = new SharedArrayBuffer(16);
+    const holder = openDb({ dialect: 'sqlite', file, threadLock: { buffer, as: { role: 'foreground' } } });
+    const writer = openDb({ dialect: 'sqlite', file, threadLock: { buffer, as: { role: 'background', yieldMs: 0 } } });
+    let ticker: NodeJS.Timeout | undefined;
+    try {
+      await migrate(holder);
+      const order: string[] = [];
+      let ticks = 0;
+      ticker = setInterval(() => (ticks += 1), 5);
+      let finish = (): void => undefined;
+      const held = new Promise<void>((resolve) => (finish = resolve));
+      const transaction = holder.db.transaction().execute(async (trx) => {
+        await trx.insertInto('accounts').values(account('In the transaction')).execute();
+        order.push('holder wrote');
+        await held;
+        order.push('holder commits');
+      });
+      await sleep(20);
+      // One statement, no transaction: before, it waited in SQLite's busy handler with this
+      // (the holder's) thread stopped, so the holder never committed and it failed after 5 s.
+      const started = Date.now();
+      const autocommit = writer.db
+        .insertInto('accounts')
+        .values(account('Autocommit'))
+        .execute()
+        .then(() => order.push('autocommit written'));
+      const ticksBefore = ticks;
+      await sleep(60);
+      assert.ok(ticks - ticksBefore >= 3, `the event loop ran ${ticks - ticksBefore} timer turns while the write waited`);
+      finish();
+      await transaction;
+      await autocommit;
+      assert.ok(Date.now() - started < 2000, `the write took ${Date.now() - started} ms`);
+      assert.deepEqual(order, ['holder wrote', 'holder commits', 'autocommit written']);
+      const names = await holder.db.selectFrom('accounts').select('name').orderBy('id').execute();
+      assert.deepEqual(
+        names.map((r) => r.name),
+        ['In the transaction', 'Autocommit'],
+      );
+    } finally {
+      clearInterval(ticker);
+      await writer.close();
+      await holder.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -4,7 +4,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { setImmediate, setTimeout as delay } from 'node:timers/promises';
 import { Kysely, Migrator, PostgresDialect, SqliteAdapter, SqliteDialect, SqliteDriver, sql } from 'kysely';
-import type { DatabaseConnection, DialectAdapter, Driver, MigrationProvider, SqliteDatabase, SqliteDialectConfig, SqliteStatement } from 'kysely';
+import type { CompiledQuery, DatabaseConnection, DialectAdapter, Driver, MigrationProvider, QueryResult, SqliteDatabase, SqliteStatement } from 'kysely';
 import type { Database } from './schema.js';
 import { migrationProvider } from './migrations.js';
 import { ThreadWriteLock } from './thread-write-lock.js';
@@ -98,34 +98,44 @@ function reporting(statement: SqliteStatement, onRun: () => void): SqliteStateme
   };
 }
 
+/** SQLite's statements, prepared once per text, and whether each one writes. */
+interface StatementCache extends SqliteDatabase {
+  /** True when the statement of this text changes the database (BEGIN, COMMIT and reads do not). */
+  writes(text: string): boolean;
+}
+
 /**
  * Kysely prepares every query afresh; parsing SQL is a large share of a query's cost on
  * SQLite, so prepared statements are kept by their text (bounded, cleared when full).
  */
-function withStatementCache(sqlite: BetterSqlite3.Database, writes: WriteCounts, limit = 2000): SqliteDatabase {
-  const cache = new Map<string, SqliteStatement>();
+function withStatementCache(sqlite: BetterSqlite3.Database, writes: WriteCounts, limit = 2000): StatementCache {
+  const cache = new Map<string, { statement: SqliteStatement; writes: boolean }>();
+  const entry = (text: string): { statement: SqliteStatement; writes: boolean } => {
+    let found = cache.get(text);
+    if (!found) {
+      const prepared = sqlite.prepare(text);
+      const balances = balanceWrite.test(text);
+      const keys = !balances && keyTableWrite.test(text);
+      const senders = senderTableWrite.test(text);
+      const statement =
+        keys || senders || balances
+          ? reporting(prepared, () => {
+              if (keys) writes.keys += 1;
+              if (senders) writes.senders += 1;
+              if (balances) writes.balances += 1;
+            })
+          : prepared;
+      // `reader` is true for INSERT ... RETURNING too: `readonly` tells a write.
+      found = { statement, writes: !prepared.readonly };
+      if (cache.size >= limit) cache.clear();
+      cache.set(text, found);
+    }
+    return found;
+  };
   return {
     close: () => sqlite.close(),
-    prepare(text: string): SqliteStatement {
-      let statement = cache.get(text);
-      if (!statement) {
-        const prepared = sqlite.prepare(text);
-        const balances = balanceWrite.test(text);
-        const keys = !balances && keyTableWrite.test(text);
-        const senders = senderTableWrite.test(text);
-        statement =
-          keys || senders || balances
-            ? reporting(prepared, () => {
-                if (keys) writes.keys += 1;
-                if (senders) writes.senders += 1;
-                if (balances) writes.balances += 1;
-              })
-            : prepared;
-        if (cache.size >= limit) cache.clear();
-        cache.set(text, statement);
-      }
-      return statement;
-    },
+    prepare: (text) => entry(text).statement,
+    writes: (text) => entry(text).writes,
   };
 }
 
@@ -153,22 +163,58 @@ function isBusy(error: unknown): boolean {
  * without a timeout and, while another process holds the lock, tried again each turn of the
  * event loop (after 100 turns, each millisecond) until it is free or busy_timeout has passed.
  */
+/**
+ * A write outside a transaction (autocommit) takes the threads' lock as a transaction does:
+ * met by another thread's transaction, it would otherwise wait in SQLite's busy handler, its
+ * thread's event loop stopped for as long as that transaction lasts (and for good when the
+ * holder is on the same thread). Reads and statements inside a transaction go straight on.
+ */
+class LockingConnection implements DatabaseConnection {
+  constructor(
+    private readonly inner: DatabaseConnection,
+    private readonly sqlite: BetterSqlite3.Database,
+    private readonly statements: StatementCache,
+    private readonly threads: ThreadWriteLock,
+  ) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.sqlite.inTransaction || !this.statements.writes(query.sql)) return this.inner.executeQuery<R>(query);
+    if (!(await this.threads.acquire(Date.now() + busyTimeoutMs))) throw busyError();
+    try {
+      return await this.inner.executeQuery<R>(query);
+    } finally {
+      this.threads.release();
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
 class ImmediateSqliteDriver extends SqliteDriver {
   // Prepared once: `pragma()` and `exec()` parse their SQL on every call, and these run
   // three times a transaction.
   private readonly noWait: BetterSqlite3.Statement;
   private readonly wait: BetterSqlite3.Statement;
   private readonly begin: BetterSqlite3.Statement;
+  private connection: LockingConnection | null = null;
 
   constructor(
-    settings: SqliteDialectConfig,
-    sqlite: BetterSqlite3.Database,
+    private readonly statements: StatementCache,
+    private readonly sqlite: BetterSqlite3.Database,
     private readonly threads: ThreadWriteLock,
   ) {
-    super(settings);
+    super({ database: statements });
     this.noWait = sqlite.prepare('PRAGMA busy_timeout = 0');
     this.wait = sqlite.prepare(`PRAGMA busy_timeout = ${busyTimeoutMs}`);
     this.begin = sqlite.prepare('begin immediate');
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const inner = await super.acquireConnection();
+    this.connection ??= new LockingConnection(inner, this.sqlite, this.statements, this.threads);
+    return this.connection;
   }
 
   override async beginTransaction(): Promise<void> {
@@ -232,15 +278,15 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 
 class ImmediateSqliteDialect extends SqliteDialect {
   constructor(
-    private readonly settings: SqliteDialectConfig,
+    private readonly statements: StatementCache,
     private readonly sqlite: BetterSqlite3.Database,
     private readonly threads: ThreadWriteLock,
   ) {
-    super(settings);
+    super({ database: statements });
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.settings, this.sqlite, this.threads);
+    return new ImmediateSqliteDriver(this.statements, this.sqlite, this.threads);
   }
 
   override createAdapter(): DialectAdapter {
@@ -260,7 +306,7 @@ export function openDb(location: StoreLocation): Db {
     if (location.checkpoints === 'manual') sqlite.pragma('wal_autocheckpoint = 0');
     const checkpoint = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
     const writes: WriteCounts = { keys: 0, senders: 0, balances: 0 };
-    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite, writes) }, sqlite, new ThreadWriteLock(location.threadLock?.buffer, location.threadLock?.as)) });
+    const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(withStatementCache(sqlite, writes), sqlite, new ThreadWriteLock(location.threadLock?.buffer, location.threadLock?.as)) });
     // Prepared at first use: the table comes with migration 0008, after the store is opened.
     let lookupVersion: BetterSqlite3.Statement<[], ExternalChanges> | null = null;
     return {
