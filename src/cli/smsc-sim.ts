@@ -64,7 +64,7 @@ export function smscSimCommand(): Command {
     .option('--inbound-to <number>', 'MO recipient (our short code)', '4444')
     .option('--inbound-text <text>', 'MO text', 'Merhaba')
     .option('--no-receipt-tlv', 'receipts carry only the text form, no receipted_message_id/message_state TLVs')
-    .option('--stats-port <n>', 'serve GET /stats (JSON counters) on 127.0.0.1:N', parse.integer(0, 65535))
+    .option('--stats-port <n>', 'serve GET /stats (JSON counters) and GET /submits?to=NUMBER (the latest submits, as received) on 127.0.0.1:N', parse.integer(0, 65535))
     .action(async (raw: Raw) => {
       const simulator = new SmscSimulator(toOptions(raw));
       await simulator.start();

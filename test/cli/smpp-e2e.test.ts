@@ -1,8 +1,9 @@
 /**
  * The real server with the SMPP carrier against the real `haberci smsc-sim`, over loopback:
  * messages of every sms_lang and a multi-part Turkish message reach the SMSC and come back
- * delivered, failed, expired or pending by the outcome rules; throttling answers are
- * retried; a restart of the SMSC mid-send loses nothing.
+ * delivered, failed, expired or pending by the outcome rules, in /sms/status, in the signed
+ * webhooks and, for a bulk send, in /reports/basic and /reports/detailed; throttling answers
+ * are retried; a restart of the SMSC mid-send loses nothing.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -11,8 +12,12 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { decodeShortMessage } from '../../src/domain/sms-decoding.js';
+import { sign } from '../../src/domain/webhook.js';
 import { binPath, childEnv, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
+import { startReceiver } from '../helpers/webhook-receiver.js';
+import type { Receiver } from '../helpers/webhook-receiver.js';
 
 interface Simulator {
   child: ChildProcess;
@@ -53,20 +58,34 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
   const dir = mkdtempSync(join(tmpdir(), 'haberci-smpp-'));
   let sim: Simulator;
   let server: ServerProcess;
+  let receiver: Receiver;
   let apiKey = '';
+  const secret = 'smpp-e2e-webhook-secret';
 
   before(async () => {
+    receiver = await startReceiver();
     sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '20-50', '--throttle-share', '0.3']);
     writeFileSync(join(dir, 'smpp.json'), JSON.stringify({ connections: [{ name: 'sim', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw', windowSize: 20, maxSubmitsPerSecond: 1000 }], defaultRoute: 'sim' }));
-    server = await startServer(['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false', '--requests-per-second', '0']);
-    apiKey = (await provisionSender(['--data', dir], 'Smpp', 1000)).apiKey;
+    server = await startServer(['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false', '--requests-per-second', '0', '--webhook-allow-private', 'true']);
+    apiKey = (await provisionSender(['--data', dir], 'Smpp', 1000, ['--webhook-url', `${receiver.url}/hook`, '--webhook-secret', secret])).apiKey;
   });
 
   after(async () => {
     await stop(server.child);
     await stop(sim.child);
+    await receiver.close();
     rmSync(dir, { recursive: true, force: true });
   });
+
+  /** The signed webhook events received for a message, as [event_type, status]. */
+  const eventsOf = (smsId: number): [string, string][] =>
+    receiver.requests.flatMap((r) => {
+      assert.equal(r.headers['x-service-signature'], sign(r.body, secret));
+      const event = JSON.parse(r.body) as { event_type: string; data: { sms_id: number; status?: string } };
+      return event.data.sms_id === smsId ? [[event.event_type, String(event.data.status)] as [string, string]] : [];
+    });
+  const webhookFor = (smsId: number, type: string): Promise<string> =>
+    waitFor(`the ${type} webhook of message ${smsId}`, async () => eventsOf(smsId).find(([t]) => t === type)?.[1]);
 
   const status = async (smsId: number) => (await postJson(`${server.url}/sms/status`, { api_key: apiKey, sms_id: smsId })).body;
   const send = async (to: string, text: string, lang: number) => {
@@ -75,18 +94,50 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
     return Number(answer.body.sms_id);
   };
 
+  /** The accepted submits the simulator received for a number, as it shows them (GET /submits). */
+  const submitsTo = async (to: string) => {
+    const all = (await (await fetch(sim.stats.replace(/\/stats$/, `/submits?to=${to}`))).json()) as { data_coding: number; esm_class: number; short_message: string; message_id: string | null }[];
+    return all.filter((s) => s.message_id !== null);
+  };
+
   it('delivers messages of each sms_lang and a multi-part Turkish message, throttling answers retried', async () => {
-    const ids = [await send('905321110011', 'Hello world', 0), await send('905321110012', 'Merhaba dünya, çiçek ğüşıö', 1), await send('905321110013', 'مرحبا بالعالم', 2), await send('905321110014', 'Şişli'.repeat(60), 1)];
+    const sent = [
+      { to: '905321110011', text: 'Hello world', lang: 0, dataCoding: 0, parts: 1 },
+      { to: '905321110012', text: 'Merhaba dünya, çiçek ğüşıö', lang: 1, dataCoding: 0, parts: 1 },
+      { to: '905321110013', text: 'مرحبا بالعالم', lang: 2, dataCoding: 8, parts: 1 },
+      { to: '905321110014', text: 'Şişli'.repeat(60), lang: 1, dataCoding: 0, parts: 3 },
+    ];
+    const ids: number[] = [];
+    for (const m of sent) ids.push(await send(m.to, m.text, m.lang));
     for (const id of ids) {
       const answer = await waitFor(`message ${id} delivered`, async () => {
         const s = await status(id);
         return s.result_code === 'TS-1064' ? s : undefined;
       });
       assert.equal(answer.sms_status, 'Number received the message');
+      assert.equal(await webhookFor(id, 'sms.delivered'), 'delivered');
+      assert.equal(await webhookFor(id, 'sms.sent'), 'sent');
     }
     const stats = (await (await fetch(sim.stats)).json()) as { submits: number; throttled: number };
     assert.ok(stats.throttled > 0, 'the simulator throttled some submits');
-    assert.ok(stats.submits >= 5, `the long message went in several parts (${stats.submits} submits)`);
+    // What reached the SMSC, decoded from the bytes it received: the coding of each sms_lang,
+    // the Turkish shift table announced in the UDH for sms_lang 1, the parts in order.
+    for (const m of sent) {
+      const parts = await submitsTo(m.to);
+      assert.equal(parts.length, m.parts, `${m.to}: ${parts.length} parts accepted`);
+      const decoded = parts.map((p) => {
+        assert.equal(p.data_coding, m.dataCoding, `${m.to}: data_coding`);
+        const bytes = Buffer.from(p.short_message, 'hex');
+        if (m.lang === 1) assert.ok(bytes.includes(Buffer.from([0x24, 0x01, 0x01])), `${m.to}: the Turkish single shift IE in the UDH`);
+        return decodeShortMessage(bytes, p.data_coding, p.esm_class);
+      });
+      decoded.sort((a, b) => (a.concat?.seq ?? 0) - (b.concat?.seq ?? 0));
+      if (m.parts > 1) {
+        assert.deepEqual(decoded.map((d) => d.concat?.seq), [1, 2, 3]);
+        assert.equal(new Set(decoded.map((d) => d.concat?.reference)).size, 1, 'one concatenation reference');
+      }
+      assert.equal(decoded.map((d) => d.text).join(''), m.text, `${m.to}: the text as the SMSC received it`);
+    }
   });
 
   it('reports failed, expired and pending by the last four digits', async () => {
@@ -108,6 +159,34 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
       return /waiting for the delivery report/.test(String(s.details)) ? s : undefined;
     });
     assert.equal(pendingAnswer.result_code, 'TS-1022');
+    assert.equal(await webhookFor(failed, 'sms.failed'), 'failed');
+    assert.equal(await webhookFor(expired, 'sms.failed'), 'failed');
+    assert.equal(await webhookFor(pending, 'sms.sent'), 'sent');
+    await new Promise((r) => setTimeout(r, 300));
+    assert.deepEqual(
+      eventsOf(pending).map(([t]) => t),
+      ['sms.sent'],
+      'a message without a receipt has no final event',
+    );
+  });
+
+  it('a bulk send over SMPP adds up in /reports/basic and shows each outcome in /reports/detailed', async () => {
+    const sentto = ['905321130011', '905321130012', '905321130000', '905321130001', '905321130002'];
+    const accepted = await postJson(`${server.url}/group/send`, { api_key: apiKey, title: 'ACME', sentto, text: 'bulk over smpp' });
+    assert.equal(accepted.body.result_code, 'TS-1024', JSON.stringify(accepted.body));
+    const raporid = Number(accepted.body.rapor_id);
+    const summary = await waitFor('the bulk send to settle', async () => {
+      const s = (await postJson(`${server.url}/reports/basic`, { api_key: apiKey, raporid })).body;
+      return s.success_count === 2 && s.failed_count === 2 ? s : undefined;
+    });
+    assert.deepEqual([summary.total_numbers, summary.success_count, summary.failed_count, summary.pending_count], [5, 2, 2, 1]);
+    const detailed = (await postJson(`${server.url}/reports/detailed`, { api_key: apiKey, raporid })).body as { data?: { phone_number: string; sms_status: string; details: { status_code: number } }[] };
+    const byNumber = new Map((detailed.data ?? []).map((r) => [r.phone_number, [r.sms_status, r.details.status_code]]));
+    assert.deepEqual(byNumber.get('905321130011'), ['Number received the message', 1]);
+    assert.deepEqual(byNumber.get('905321130012'), ['Number received the message', 1]);
+    assert.deepEqual(byNumber.get('905321130000'), ["Number didn't receive the message", 0]);
+    assert.deepEqual(byNumber.get('905321130001'), ['Expiration time', 2]);
+    assert.deepEqual(byNumber.get('905321130002'), ["Number didn't receive the message", 0]);
   });
 
   it('loses nothing when the SMSC restarts mid-send', async () => {

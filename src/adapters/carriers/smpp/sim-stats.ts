@@ -70,14 +70,19 @@ export class RateTicker {
   }
 }
 
-/** GET /stats on 127.0.0.1 only: the counters as JSON. */
-export async function startStatsServer(port: number, snapshot: () => object): Promise<Server> {
+/**
+ * On 127.0.0.1 only: GET /stats, the counters as JSON; GET /submits?to=NUMBER, the kept
+ * submits to that destination (short_message in hex, UDH included), oldest first.
+ */
+export async function startStatsServer(port: number, snapshot: () => object, submitsTo: (destination: string) => object[]): Promise<Server> {
   const server = createServer((req, res) => {
-    if (req.method === 'GET' && req.url === '/stats') {
+    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    const answer = (body: unknown): void => {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(snapshot()));
-      return;
-    }
+      res.end(JSON.stringify(body));
+    };
+    if (req.method === 'GET' && url.pathname === '/stats') return answer(snapshot());
+    if (req.method === 'GET' && url.pathname === '/submits') return answer(submitsTo(url.searchParams.get('to') ?? ''));
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {

@@ -13,8 +13,9 @@ export type { ReceivedSubmit };
 
 /**
  * An SMPP 3.4 SMSC for tests and local runs, listening on 127.0.0.1 only. Outcomes
- * follow the destination's last four digits (sim-receipts.ts); every submit is recorded
- * in `received`; a destination that is not 1..20 digits is answered ESME_RINVDSTADR.
+ * follow the destination's last four digits (sim-receipts.ts); the latest submits (up to
+ * `keepSubmits`) are kept in `received`, and served as `GET /submits?to=NUMBER` beside
+ * /stats; a destination that is not 1..20 digits is answered ESME_RINVDSTADR.
  * Receipts and MO messages go out through SimOutbound.
  */
 
@@ -36,6 +37,8 @@ export interface SmscSimulatorOptions {
   /** Hold each submit_sm_resp this long (default 0), to keep submits in flight. */
   submitRespDelayMs?: number;
   statsPort?: number;
+  /** How many of the latest submits `received` keeps (default 10,000): a long run stays bounded. */
+  keepSubmits?: number;
   /** Console lines (per-second rates, binds); silent when absent. */
   print?: (line: string) => void;
 }
@@ -48,6 +51,13 @@ interface SessionState {
   receive: boolean;
   pdus: number;
   unanswered: number;
+}
+
+const defaultKeepSubmits = 10_000;
+
+/** A kept submit as GET /submits shows it: the fields that say how the text was encoded. */
+function wireView(r: ReceivedSubmit): { destination: string; source: string; data_coding: number; esm_class: number; short_message: string; message_id: string | null } {
+  return { destination: r.destination, source: r.source, data_coding: r.dataCoding, esm_class: r.esmClass, short_message: r.shortMessage.toString('hex'), message_id: r.messageId ?? null };
 }
 
 export class SmscSimulator {
@@ -78,7 +88,7 @@ export class SmscSimulator {
     const port = (server.address() as AddressInfo).port;
     this.print(`SMSC simulator on 127.0.0.1:${port}`);
     if (this.options.statsPort !== undefined) {
-      this.statsServer = await startStatsServer(this.options.statsPort, () => this.stats);
+      this.statsServer = await startStatsServer(this.options.statsPort, () => this.stats, (to) => this.received.filter((r) => r.destination === to).map(wireView));
       this.print(`stats on http://127.0.0.1:${(this.statsServer.address() as AddressInfo).port}/stats`);
     }
     const inbound = this.options.inbound;
@@ -184,6 +194,9 @@ export class SmscSimulator {
     if (!/^\d{1,20}$/.test(stringField(pdu, 'destination_addr') ?? '')) return reply({ command_status: Status.INVDSTADR });
     const record = readSubmit(pdu, state.systemId);
     this.received.push(record);
+    const keep = this.options.keepSubmits ?? defaultKeepSubmits;
+    // Trimmed in steps of `keep`, not one at a time: shifting the array each submit would cost O(n).
+    if (this.received.length >= 2 * keep) this.received.splice(0, this.received.length - keep);
     this.throttleCredit += this.options.throttleShare;
     if (this.throttleCredit >= 1) {
       this.throttleCredit -= 1;

@@ -174,3 +174,24 @@ describe('SMPP carrier: deliver_sm acknowledgement', () => {
     }
   });
 });
+
+describe('the simulator keeps the latest submits only', () => {
+  it('holds between keepSubmits and twice that, the newest included', async () => {
+    const { sim, port } = await startSimulator({ keepSubmits: 3 });
+    const { carrier } = await startCarrier(carrierConfig([port]));
+    try {
+      const sent: string[] = [];
+      for (let i = 0; i < 10; i++) {
+        const to = `9053212${String(i).padStart(5, '0')}`;
+        sent.push(to);
+        assert.equal((await carrier.submit(message(to))).kind, 'accepted');
+        assert.ok(sim.received.length >= Math.min(i + 1, 3) && sim.received.length < 6, `${sim.received.length} kept after ${i + 1} submits`);
+      }
+      assert.equal(sim.received.at(-1)?.destination, sent.at(-1));
+      assert.equal(sim.stats.submits, 10);
+    } finally {
+      await carrier.stop();
+      await sim.stop();
+    }
+  });
+});
