@@ -76,6 +76,35 @@ describe('dispatcher', () => {
         }
       });
 
+      it('fails a message refused in passing maxAttempts times in a row, with the last reason, never dropping it', async () => {
+        const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
+        const runtime = await openRuntime(await dialect.location(), clock);
+        try {
+          const [id = 0] = await queueMessages(runtime, 1);
+          const carrier = new RecordingCarrier('rec', () => ({ kind: 'retry', reason: 'SMSC queue full ESME_RMSGQFUL (0x14)', afterMs: 5000 }));
+          const d = new Dispatcher(runtime.store.messages, { live: carrier, sandbox: carrier }, clock, silent, { ...defaultDispatcherOptions, maxAttempts: 3, retryBaseMs: 1000 });
+          await carrier.start(d);
+          for (let attempt = 1; attempt <= 3; attempt++) {
+            assert.equal(await d.runOnce(), 1, `attempt ${attempt} claimed`);
+            const m = await runtime.store.messages.findMessage(id, 1);
+            if (attempt < 3) {
+              assert.equal(m?.state, 'queued', `still queued after ${attempt} refusals`);
+              assert.match(m?.detail ?? '', /^Waiting to retry: SMSC queue full/);
+              assert.equal(await d.runOnce(), 0, 'it waits for the carrier hint');
+              clock.advance(5000);
+            } else {
+              assert.equal(m?.state, 'failed');
+              assert.equal(m?.detail, 'Not submitted after 3 attempts: SMSC queue full ESME_RMSGQFUL (0x14)');
+            }
+          }
+          assert.equal(carrier.submitted.length, 3);
+          clock.advance(60_000);
+          assert.equal(await d.runOnce(), 0, 'a failed message is not claimed again');
+        } finally {
+          await runtime.close();
+        }
+      });
+
       it('lets messages gather after a claim that found fewer than it asked for, then claims them together', async () => {
         const runtime = await openRuntime(await dialect.location(), systemClock);
         const carrier = new RecordingCarrier('rec');
