@@ -8,6 +8,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { Logger } from 'pino';
 import { createLogger, openRuntime, startDelivery, startWebhooks } from './main.js';
+import type { Runtime } from './main.js';
+import type { Dispatcher } from './jobs/dispatcher.js';
 import type { DeliveryConfig, DeliveryPart, DeliveryStart, FromDelivery, ToDelivery } from './delivery-thread.js';
 import type { StoreLocation } from './adapters/store/database.js';
 import { DispatchWindow } from './jobs/dispatch-window.js';
@@ -36,7 +38,7 @@ let webhookWoken: () => void = () => undefined;
 async function startPart(part: DeliveryPart, location: StoreLocation, config: DeliveryConfig, logger: Logger, webhookWakes: MessagePort, dispatchWindow: SharedArrayBuffer | undefined): Promise<Running> {
   // The HTTP thread goes first for the write lock, for up to --delivery-yield-ms.
   const background = location.dialect === 'sqlite' && location.threadLock ? { ...location, threadLock: { buffer: location.threadLock.buffer, as: { role: 'background' as const, yieldMs: config.deliveryYieldMs } } } : location;
-  let runtime: Awaited<ReturnType<typeof openRuntime>>;
+  let runtime: Runtime;
   try {
     runtime = await openRuntime(background);
   } catch (error) {
@@ -44,7 +46,7 @@ async function startPart(part: DeliveryPart, location: StoreLocation, config: De
   }
   if (part === 'dispatch') {
     const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
-    let dispatcher: Awaited<ReturnType<typeof startDelivery>>;
+    let dispatcher: Dispatcher;
     try {
       dispatcher = await startDelivery(runtime, config, logger, {}, window);
     } catch (error) {

@@ -2,6 +2,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { connect } from 'node:net';
 import { carrierConfig, message, startCarrier } from '../adapters/carriers/smpp/smpp-harness.js';
 
 /** The command as users run it: bin/haberci smsc-sim, stopped with SIGTERM. */
@@ -22,6 +23,18 @@ describe('haberci smsc-sim', () => {
       await carrier.stop();
       const stats = (await (await fetch(statsUrl)).json()) as { submits: number; receiptResps: number };
       assert.deepEqual([stats.submits, stats.receiptResps], [1, 1]);
+      // A request target that is no URL is refused, and the simulator keeps serving.
+      const statsPort = Number(new URL(statsUrl).port);
+      const statusLine = await new Promise<string>((resolve, reject) => {
+        const socket = connect(statsPort, '127.0.0.1', () => socket.write('GET http://[ HTTP/1.1\r\nHost: x\r\n\r\n'));
+        socket.once('data', (chunk: Buffer) => {
+          resolve(chunk.toString().split('\r\n')[0] ?? '');
+          socket.destroy();
+        });
+        socket.once('error', reject);
+      });
+      assert.equal(statusLine, 'HTTP/1.1 400 Bad Request');
+      assert.equal((await fetch(statsUrl)).status, 200);
       child.kill('SIGTERM');
       const [code] = (await once(child, 'exit')) as [number | null];
       assert.equal(code, 0);

@@ -76,7 +76,10 @@ export class RateTicker {
  */
 export async function startStatsServer(port: number, snapshot: () => object, submitsTo: (destination: string) => object[]): Promise<Server> {
   const server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+    // A request target that is no URL (`GET http://[`) is refused: thrown here, it would end the simulator.
+    const target = req.url ?? '/';
+    if (!URL.canParse(target, 'http://127.0.0.1')) return void res.writeHead(400).end();
+    const url = new URL(target, 'http://127.0.0.1');
     const answer = (body: unknown): void => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify(body));
