@@ -40,7 +40,7 @@ async function startPart(part: DeliveryPart, location: StoreLocation, config: De
   const background = location.dialect === 'sqlite' && location.threadLock ? { ...location, threadLock: { buffer: location.threadLock.buffer, as: { role: 'background' as const, yieldMs: config.deliveryYieldMs } } } : location;
   let runtime: Runtime;
   try {
-    runtime = await openRuntime(background);
+    runtime = await openRuntime(background, undefined, logger);
   } catch (error) {
     throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
   }

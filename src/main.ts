@@ -56,8 +56,9 @@ export function storeLocation(config: Pick<Config, 'data' | 'database'>): StoreL
 }
 
 /** Opens (and migrates) the store and builds the services on it. */
-export async function openRuntime(location: StoreLocation, clock: Clock = systemClock): Promise<Runtime> {
-  const handle = openDb(location);
+/** `log`: where a broken PostgreSQL connection is reported (it is replaced by itself). */
+export async function openRuntime(location: StoreLocation, clock: Clock = systemClock, log?: Logger): Promise<Runtime> {
+  const handle = openDb(location, (error) => log?.warn({ err: { message: error.message, code: (error as { code?: unknown }).code } }, 'store: a database connection broke; it is replaced at the next query'));
   try {
     await migrate(handle);
   } catch (error) {

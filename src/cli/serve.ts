@@ -98,7 +98,7 @@ async function serveWarmed(config: Config, logger: Logger, warm: WarmUp | null):
       : stored;
   const open = async (): Promise<Runtime> => {
     try {
-      return await openRuntime(location);
+      return await openRuntime(location, undefined, logger);
     } catch (error) {
       throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
     }

@@ -11,6 +11,7 @@ import type { Body } from './envelope.js';
 import { isPlainObject, runEndpoint } from './pipeline.js';
 import type { KeyHash } from './pipeline.js';
 import { hashApiKey } from '../services/key-secrets.js';
+import { errorFields } from '../util/error-fields.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -150,7 +151,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       const http = status === 413 ? 413 : statusOf(endpoint, endpoint.invalidBody, 'body', false);
       return send(reply, http, renderBody(endpoint.envelope, false, endpoint.invalidBody));
     }
-    request.log.error({ err: error, path: request.routeOptions.url }, 'unexpected error');
+    request.log.error({ err: errorFields(error), path: request.routeOptions.url }, 'unexpected error');
     const code = endpoint?.serverError ?? 'SRV-ERR';
     return send(reply, 500, renderBody(endpoint?.envelope ?? 'result', false, code));
   });

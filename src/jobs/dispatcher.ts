@@ -3,6 +3,8 @@ import type { Logger } from 'pino';
 import type { Carrier, CarrierListener, CarrierReport, InboundSms, SubmitOutcome } from '../ports/carrier.js';
 import type { Clock } from '../ports/clock.js';
 import type { ClaimedMessage, MessageStore, SentItem, Transition } from '../ports/message-store.js';
+import { retryStoreWrite } from './store-retry.js';
+import { errorFields } from '../util/error-fields.js';
 import { WakeSignal } from './wake-signal.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { SendExpander } from './send-expander.js';
@@ -279,18 +281,26 @@ export class Dispatcher implements CarrierListener {
     }
     const now = this.clock.now();
     try {
-      if (outcome.kind === 'accepted') {
-        this.onTransitions(await this.sent.add({ messageId: m.id, carrier: carrier.name, carrierMessageIds: outcome.carrierMessageIds }));
-      } else if (outcome.kind === 'rejected' || m.attempts >= this.options.maxAttempts) {
-        const detail = outcome.kind === 'rejected' ? `Rejected by the operator: ${outcome.reason}` : `Not submitted after ${m.attempts} attempts: ${outcome.reason}`;
-        const t = await this.store.markFailed(m.id, detail, now);
-        if (t) this.onTransitions([t]);
-      } else {
-        await this.store.markRetry(m.id, now + retryDelay(m.attempts, this.options, outcome.afterMs), `Waiting to retry: ${outcome.reason}`);
-      }
+      // The carrier has the message now: losing this write to a database blip would send it
+      // again when the lease runs out, so it is retried for up to half the lease.
+      await retryStoreWrite(() => this.recordOutcome(m, carrier.name, outcome, now), this.options.leaseMs / 2, (error, attempt) => {
+        if (attempt === 1) this.log.warn({ err: errorFields(error), messageId: m.id }, 'dispatcher: could not record a submit outcome; trying again');
+      });
     } catch (error) {
       // The lease brings the message back if this write did not happen.
-      this.log.error({ err: error, messageId: m.id }, 'dispatcher: could not record a submit outcome');
+      this.log.error({ err: errorFields(error), messageId: m.id }, 'dispatcher: could not record a submit outcome');
+    }
+  }
+
+  private async recordOutcome(m: ClaimedMessage, carrier: string, outcome: SubmitOutcome, now: number): Promise<void> {
+    if (outcome.kind === 'accepted') {
+      this.onTransitions(await this.sent.add({ messageId: m.id, carrier, carrierMessageIds: outcome.carrierMessageIds }));
+    } else if (outcome.kind === 'rejected' || m.attempts >= this.options.maxAttempts) {
+      const detail = outcome.kind === 'rejected' ? `Rejected by the operator: ${outcome.reason}` : `Not submitted after ${m.attempts} attempts: ${outcome.reason}`;
+      const t = await this.store.markFailed(m.id, detail, now);
+      if (t) this.onTransitions([t]);
+    } else {
+      await this.store.markRetry(m.id, now + retryDelay(m.attempts, this.options, outcome.afterMs), `Waiting to retry: ${outcome.reason}`);
     }
   }
 

@@ -294,7 +294,14 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
-export function openDb(location: StoreLocation): Db {
+/** How long a query waits for a PostgreSQL connection before it fails. */
+export const pgConnectTimeoutMs = 5000;
+
+/**
+ * `onConnectionError`: told of a PostgreSQL connection that broke outside a query (see the
+ * pool's listeners below); nothing on SQLite.
+ */
+export function openDb(location: StoreLocation, onConnectionError: (error: Error) => void = () => undefined): Db {
   if (location.dialect === 'sqlite') {
     const sqlite = new BetterSqlite3(location.file);
     // WAL lets the admin CLI and readers work while the server writes; busy_timeout makes a
@@ -328,7 +335,25 @@ export function openDb(location: StoreLocation): Db {
     };
   }
   const options = location.schema ? `-c search_path=${location.schema}` : undefined;
-  const pool = new pg.Pool({ connectionString: location.url, max: location.poolSize ?? 10, options });
+  const pool = new pg.Pool({
+    connectionString: location.url,
+    max: location.poolSize ?? 10,
+    options,
+    // A database that is away makes a request wait this long for a connection, then fail
+    // (answered SRV-ERR), rather than queue for ever.
+    connectionTimeoutMillis: pgConnectTimeoutMs,
+    // A connection whose peer vanished without a word (a failover, a dropped route) is
+    // found by TCP keep-alive instead of hanging its next query.
+    keepAlive: true,
+  });
+  // A connection that breaks while idle in the pool (the server restarted, an
+  // administrator or pooler ended it, an idle timeout) is reported here. Without a
+  // listener Node would end the process; the pool has already dropped that connection and
+  // opens a new one at the next query, so it is only worth a line in the log.
+  pool.on('error', onConnectionError);
+  // The same for one that breaks while checked out between two queries (inside a
+  // transaction, say): the next query fails, and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, dialect: 'postgres', close: () => db.destroy() };
 }

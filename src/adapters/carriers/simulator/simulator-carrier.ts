@@ -2,6 +2,9 @@ import type { Carrier, CarrierListener, CarrierMessage, SubmitOutcome } from '..
 import type { Clock } from '../../../ports/clock.js';
 import { simulatedDetail, simulatedOutcome } from '../../../domain/simulator-outcome.js';
 
+/** When a report the store could not take is delivered again (SMSCs retry in seconds to minutes). */
+const redeliverAfterMs = 1000;
+
 /**
  * The built-in operator: accepts every message and, after a delay, reports the outcome
  * the number's last four digits decide. It keeps no state of its own, so after a restart
@@ -35,7 +38,7 @@ export class SimulatorCarrier implements Carrier {
     for (const p of parts) this.scheduleReport(p.carrierMessageId, p.recipient);
   }
 
-  private scheduleReport(carrierMessageId: string, to: string): void {
+  private scheduleReport(carrierMessageId: string, to: string, delayMs = this.delayMs): void {
     const outcome = simulatedOutcome(to);
     if (outcome === 'no-report') return;
     const timer = setTimeout(() => {
@@ -45,10 +48,12 @@ export class SimulatorCarrier implements Carrier {
       listener
         .onReport({ carrierMessageId, status: outcome, detail: simulatedDetail(outcome), doneAt: this.clock.now() })
         .catch(() => {
-          // The store refused the report (shutting down): a real SMSC would resend it; the
-          // simulator does so through replay() at the next start.
+          // The store could not take the report (a database blip, or shutting down): as an
+          // SMSC would, the simulator delivers it again later, and through replay() at the
+          // next start if this process stops first.
+          if (this.listener) this.scheduleReport(carrierMessageId, to, redeliverAfterMs);
         });
-    }, this.delayMs);
+    }, delayMs);
     this.timers.add(timer);
   }
 

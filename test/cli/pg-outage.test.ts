@@ -1,0 +1,115 @@
+/**
+ * A PostgreSQL store whose connections are ended under load (a server restart, a failover,
+ * a pooler or an administrator ending them): every process rides through it, answers in
+ * the envelope while a connection is gone, loses no accepted message, and recovers by
+ * itself. Real `haberci serve` processes on a schema of their own, real HTTP.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import type { ServerProcess } from '../helpers/server-process.js';
+import { postgresUrl } from '../helpers/dialects.js';
+
+const pgUrl = postgresUrl();
+const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
+
+/** Ends every connection of the test database but the caller's own; returns how many. */
+async function terminateBackends(client: pg.Client): Promise<number> {
+  const { rows } = await client.query<{ n: string }>(
+    'select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = $1',
+    ['client backend'],
+  );
+  return Number(rows[0]?.n ?? 0);
+}
+
+describe('PostgreSQL connections ended under load', { skip }, () => {
+  const schema = `t_outage_${randomBytes(5).toString('hex')}`;
+  let control: pg.Client;
+  let url = '';
+  const servers: ServerProcess[] = [];
+
+  before(async () => {
+    control = new pg.Client({ connectionString: pgUrl });
+    await control.connect();
+    await control.query(`create schema ${schema}`);
+    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  });
+
+  after(async () => {
+    for (const s of servers) s.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.exited));
+    // A fresh connection: the control connection may itself have been ended by a test.
+    const cleanup = new pg.Client({ connectionString: pgUrl });
+    await cleanup.connect();
+    await cleanup.query(`drop schema if exists ${schema} cascade`);
+    await cleanup.end();
+    await control.end().catch(() => undefined);
+  });
+
+  it('keeps every process up, answers in the envelope, and loses no accepted message', async () => {
+    // Two processes, as a provider runs them: one answering HTTP only, one also delivering.
+    servers.push(await startServer(['--database', url, '--demo', 'false', '--sim-delay-ms', '20', '--requests-per-second', '0']));
+    servers.push(await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']));
+    const store = ['--database', url];
+    const sender = await provisionSender(store, 'Outage', 100_000);
+
+    const accepted: number[] = [];
+    const outcomes = new Map<string, number>();
+    let sending = true;
+    const client = async (server: ServerProcess, n: number): Promise<void> => {
+      for (let i = 0; sending; i++) {
+        // Numbers the simulator delivers (none ends in 0000, 0001 or 0002).
+        const to = `0532${String(n).padStart(2, '0')}${String(10 + (i % 90_000)).padStart(5, '0')}`;
+        let answer: { status: number; body: Record<string, unknown> };
+        try {
+          answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: to, title: 'ACME', text: 'outage', sms_lang: 0 });
+        } catch (error) {
+          assert.fail(`a request got no answer: ${String(error)}`);
+        }
+        const code = String(answer.body.result_code);
+        outcomes.set(`${answer.status} ${code}`, (outcomes.get(`${answer.status} ${code}`) ?? 0) + 1);
+        if (code === 'TS-1024') accepted.push(Number(answer.body.sms_id));
+        else assert.deepEqual([answer.status, code, answer.body.result], [500, 'SRV-ERR', false], `unexpected answer ${JSON.stringify(answer.body)}`);
+      }
+    };
+    const load = servers.flatMap((server, s) => [0, 1, 2].map((c) => client(server, s * 10 + c)));
+
+    // Repeatedly end every connection the processes hold, while they work.
+    let ended = 0;
+    for (let round = 0; round < 6; round++) {
+      await new Promise((r) => setTimeout(r, 300));
+      ended += await terminateBackends(control);
+    }
+    await new Promise((r) => setTimeout(r, 300));
+    sending = false;
+    await Promise.all(load);
+
+    assert.ok(ended >= 6, `connections were ended (${ended})`);
+    for (const s of servers) assert.equal(s.child.exitCode, null, `a process exited:\n${s.output()}`);
+    assert.ok(accepted.length > 0, `sends were accepted during the rounds: ${JSON.stringify([...outcomes])}`);
+
+    // Both processes answer again by themselves.
+    for (const s of servers) {
+      const balance = await postJson(`${s.url}/balance/`, { api_key: sender.apiKey });
+      assert.equal(balance.body.result_code, 'TS-1040');
+    }
+    // Every accepted message is stored and reaches its final state: none lost.
+    const deadline = Date.now() + 30_000;
+    let pending = accepted;
+    while (pending.length > 0 && Date.now() < deadline) {
+      const still: number[] = [];
+      for (const id of pending) {
+        const status = await postJson(`${servers[1]?.url ?? ''}/sms/status`, { api_key: sender.apiKey, sms_id: id });
+        if (status.body.result_code !== 'TS-1064') still.push(id);
+      }
+      pending = still;
+      if (pending.length > 0) await new Promise((r) => setTimeout(r, 200));
+    }
+    assert.deepEqual(pending, [], 'every accepted message was delivered');
+    // The account paid for exactly the accepted messages: nothing charged twice or for a refused send.
+    const shown = await admin(['account', 'show', '--id', sender.accountId, ...store]);
+    assert.equal(100_000 - Number(shown.balance_main), accepted.length);
+  });
+});
