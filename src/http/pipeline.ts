@@ -2,9 +2,11 @@ import type { Endpoint, Reply } from '../endpoints/endpoint.js';
 import { firstCode, firstDetail } from '../endpoints/fields.js';
 import { isResultCode } from '../domain/result-codes.js';
 import { permissionOffCode } from '../domain/permissions.js';
-import { fail } from '../domain/result.js';
+import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
+import type { Caller } from '../services/auth.js';
 import type { Services } from '../services/services.js';
+import { issueMessage } from './issue-message.js';
 
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -17,19 +19,34 @@ export interface KeyHash {
 }
 
 /**
- * One request through one endpoint, in the documented order: body shape, api_key rule,
- * key and account, request limits, permissions, fields, then the handler.
+ * A JSON body sent as a form (curl's `-d` without `Content-Type: application/json`) reads
+ * as one form field named after the whole JSON text.
  */
-export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp: string, services: Services, keyHash?: KeyHash): Promise<Result<Reply>> {
-  // No body at all is an empty request (a missing key); JSON `null` is a body that is not
-  // an object, like an array or a number.
-  const body = rawBody === undefined || rawBody === '' ? {} : rawBody;
-  if (!isPlainObject(body)) return fail(endpoint.invalidBody, { variant: 'body' });
+function looksLikeJsonSentAsForm(body: Record<string, unknown>): boolean {
+  const names = Object.keys(body);
+  return names.length === 1 && /^\s*[{[]/.test(names[0] ?? '');
+}
 
+function keyRange(endpoint: Endpoint): string {
+  return endpoint.key.max >= 1000 ? `at least ${endpoint.key.min}` : `${endpoint.key.min} to ${endpoint.key.max}`;
+}
+
+/**
+ * The checks that need only the key, in the documented order: api_key's rule, the key and
+ * its account, then the endpoint's permissions. They run before a large body is read to its
+ * end (a refused key is answered at once) and again, from caches, for every request.
+ */
+export async function admit(endpoint: Endpoint, body: Record<string, unknown>, clientIp: string, services: Services, keyHash?: KeyHash): Promise<Result<Caller>> {
   const apiKey = body.api_key;
-  if (apiKey === undefined || apiKey === null || apiKey === '') return fail(endpoint.key.missing, { variant: 'key-missing' });
-  if (typeof apiKey !== 'string' || apiKey.length < endpoint.key.min || apiKey.length > endpoint.key.max) {
-    return fail(endpoint.key.malformed, { variant: 'key-malformed' });
+  if (apiKey === undefined || apiKey === null || apiKey === '') {
+    const message = looksLikeJsonSentAsForm(body)
+      ? 'api_key is missing: the body looks like JSON but was not sent with Content-Type: application/json'
+      : 'api_key is missing';
+    return fail(endpoint.key.missing, { variant: 'key-missing', message });
+  }
+  if (typeof apiKey !== 'string') return fail(endpoint.key.malformed, { variant: 'key-malformed', message: `api_key must be a string (${keyRange(endpoint)} characters), not a ${Array.isArray(apiKey) ? 'array' : typeof apiKey}` });
+  if (apiKey.length < endpoint.key.min || apiKey.length > endpoint.key.max) {
+    return fail(endpoint.key.malformed, { variant: 'key-malformed', message: `api_key must be ${keyRange(endpoint)} characters long` });
   }
 
   const auth = await services.auth.authenticate(apiKey, clientIp, keyHash?.apiKey === apiKey ? keyHash.hash : undefined);
@@ -37,22 +54,43 @@ export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp
     if (auth.variant === 'account-inactive' && endpoint.accountInactive) return fail(endpoint.accountInactive, { variant: 'account-inactive' });
     return auth;
   }
-  const caller = auth.value;
-
-  if (endpoint.limited) {
-    const limited = await services.auth.countRequest(caller);
-    if (limited) return limited;
-  }
-
   for (const permission of endpoint.permissions) {
-    if (!caller.key.permissions[permission]) return fail(permissionOffCode[permission], { variant: 'permission' });
+    if (!auth.value.key.permissions[permission]) return fail(permissionOffCode[permission], { variant: 'permission' });
   }
+  return ok(auth.value);
+}
+
+/**
+ * One request through one endpoint, in the documented order: body shape, api_key rule,
+ * key and account, permissions, fields, request limits, then the handler. A request is
+ * counted against the key's limits only once it passed every other check, and the count is
+ * taken back if the handler refuses it: rejected requests are not counted (spec, Limits;
+ * docs/decisions.md).
+ */
+export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp: string, services: Services, keyHash?: KeyHash): Promise<Result<Reply>> {
+  // No body at all is an empty request (a missing key); JSON `null` is a body that is not
+  // an object, like an array or a number.
+  const body = rawBody === undefined || rawBody === '' ? {} : rawBody;
+  if (!isPlainObject(body)) return fail(endpoint.invalidBody, { variant: 'body', message: 'The body must be a JSON object (or form fields)' });
+
+  const admitted = await admit(endpoint, body, clientIp, services, keyHash);
+  if (!admitted.ok) return admitted;
+  const caller = admitted.value;
 
   const parsed = endpoint.request.safeParse(body);
   if (!parsed.success) {
-    const detail = firstDetail(parsed.error);
-    return fail(firstCode(parsed.error, endpoint.invalidBody, isResultCode), { variant: 'field', ...(detail === undefined ? {} : { message: detail }) });
+    const code = firstCode(parsed.error, endpoint.invalidBody, isResultCode);
+    const message = firstDetail(parsed.error) ?? issueMessage(parsed.error, code, body);
+    return fail(code, { variant: 'field', ...(message === undefined ? {} : { message }) });
   }
 
-  return endpoint.handle({ body: parsed.data, caller, services });
+  let undo: (() => Promise<void>) | null = null;
+  if (endpoint.limited) {
+    const counted = await services.auth.countRequest(caller);
+    if ('refused' in counted) return counted.refused;
+    undo = counted.undo;
+  }
+  const result = await endpoint.handle({ body: parsed.data, caller, services });
+  if (!result.ok && undo) await undo();
+  return result;
 }

@@ -122,6 +122,12 @@ export interface KeyStore {
   consumeRequest(keyId: number, limits: { hourly: number; daily: number; monthly: number }, windows: UsageWindows): Promise<LimitHit | null>;
   /** consumeRequest for many requests in one transaction, decided in order. */
   consumeRequests(items: readonly { keyId: number; limits: { hourly: number; daily: number; monthly: number }; windows: UsageWindows }[]): Promise<(LimitHit | null)[]>;
+  /**
+   * Takes back one counted request of the key in the windows it was counted in (a request
+   * refused after it was counted: rejected requests are not counted). A window that has
+   * moved on meanwhile is left as it is.
+   */
+  refundRequest(keyId: number, windows: UsageWindows): Promise<void>;
 }
 
 export interface Store extends AccountStore, SenderIdStore, KeyStore {

@@ -75,14 +75,16 @@ export class AuthService {
   /**
    * Counts the request against the key's hourly, daily and monthly limits. A key with no
    * limits is not counted at all (no write on the hot path); counting starts when a limit
-   * is set. Requests the limits reject are not counted.
+   * is set. Requests the limits reject are not counted. Answers the refusal, or how to take
+   * the count back if the request is refused later on (null: nothing was counted).
    */
-  async countRequest(caller: Caller): Promise<Failure | null> {
+  async countRequest(caller: Caller): Promise<{ refused: Failure } | { undo: (() => Promise<void>) | null }> {
     const { hourlyLimit, dailyLimit, monthlyLimit } = caller.key;
-    if (hourlyLimit <= 0 && dailyLimit <= 0 && monthlyLimit <= 0) return null;
+    if (hourlyLimit <= 0 && dailyLimit <= 0 && monthlyLimit <= 0) return { undo: null };
     const now = this.clock.now();
-    const hit = await this.counter.add({ keyId: caller.key.id, limits: { hourly: hourlyLimit, daily: dailyLimit, monthly: monthlyLimit }, windows: windowsAt(now) });
-    if (!hit) return null;
-    return fail(limitCode[hit], { retryAfterSeconds: secondsToNextWindow(now, hit) });
+    const windows = windowsAt(now);
+    const hit = await this.counter.add({ keyId: caller.key.id, limits: { hourly: hourlyLimit, daily: dailyLimit, monthly: monthlyLimit }, windows });
+    if (hit) return { refused: fail(limitCode[hit], { retryAfterSeconds: secondsToNextWindow(now, hit) }) };
+    return { undo: () => this.keys.refundRequest(caller.key.id, windows) };
   }
 }

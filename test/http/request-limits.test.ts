@@ -166,12 +166,45 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await codes(h, p.apiKey, 3), ['TS-1040', 'TS-1040', 'TS-1068']);
     });
 
-    it('a permission-denied request is counted: every request the limits let through counts', async () => {
+    it('rejected requests are not counted: permission, address, key state, fields, handler refusals', async () => {
+      // Permission off: two refusals, then the permission is turned on and two requests pass.
       const p = await h.provision({ key: { hourlyLimit: 2, permissions: { ...allPermissions(true), check_balance: false } } });
-      assert.deepEqual(await codes(h, p.apiKey, 2), ['TS-1065', 'TS-1065']);
-      assert.equal((await balance(h, p.apiKey)).body.result_code, 'TS-1068');
+      assert.deepEqual(await codes(h, p.apiKey, 3), ['TS-1065', 'TS-1065', 'TS-1065']);
+      const key = await h.runtime.admin.key(p.keyId);
+      await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, check_balance: true } });
+      assert.deepEqual(await codes(h, p.apiKey, 3), ['TS-1040', 'TS-1040', 'TS-1068']);
+
+      // Outside the allowlist, then allowed.
+      const ip = await h.provision({ key: { hourlyLimit: 1, ipAllow: ['10.0.0.0/8'] } });
+      for (let i = 0; i < 2; i++) assert.equal((await h.post('/balance/', { api_key: ip.apiKey }, { ip: '192.0.2.7' })).body.result_code, 'TS-1066');
+      assert.equal((await h.post('/balance/', { api_key: ip.apiKey }, { ip: '10.1.2.3' })).body.result_code, 'TS-1040');
+
+      // Paused, then reactivated; account suspended, then active again.
+      const paused = await h.provision({ key: { hourlyLimit: 1 } });
+      await h.runtime.admin.changeKeyState(paused.keyId, 'pause');
+      assert.deepEqual(await codes(h, paused.apiKey, 2), ['TS-1035', 'TS-1035']);
+      await h.runtime.admin.changeKeyState(paused.keyId, 'reactivate');
+      await h.runtime.admin.updateAccount(paused.accountId, { status: 'Suspended' }, {});
+      assert.deepEqual(await codes(h, paused.apiKey, 2), ['TS-1030', 'TS-1030']);
+      await h.runtime.admin.updateAccount(paused.accountId, { status: 'Active' }, {});
+      assert.deepEqual(await codes(h, paused.apiKey, 2), ['TS-1040', 'TS-1068']);
+
+      // Invalid fields, and a send the handler refuses (sender ID not on the account).
+      const sender = await h.provision({ key: { hourlyLimit: 1 } });
+      const send = async (body: Record<string, unknown>): Promise<unknown> => (await h.post('/sms/send', { api_key: sender.apiKey, ...body })).body.result_code;
+      assert.equal(await send({ sentto: '05321234567', text: 'hi' }), 'TS-1051');
+      assert.equal(await send({ sentto: '05321234567', title: 'NOPE', text: 'hi' }), 'TS-1028');
+      assert.equal(await send({ sentto: '05321234567', title: 'ACME', text: 'hi', sms_lang: 0 }), 'TS-1024');
+      assert.equal(await send({ sentto: '05321234567', title: 'ACME', text: 'hi', sms_lang: 0 }), 'TS-1068');
       // The limit is the key's, not the endpoint's.
-      assert.equal((await h.post('/senderid/check', { api_key: p.apiKey })).body.result_code, 'TS-1068');
+      assert.equal((await h.post('/senderid/check', { api_key: sender.apiKey })).body.result_code, 'TS-1068');
+    });
+
+    it('a request refused by the per-minute send limit is not counted', async () => {
+      const p = await h.provision({ account: { perMinuteLimit: 1 }, key: { hourlyLimit: 2 } });
+      const send = async (): Promise<unknown> => (await h.post('/sms/send', { api_key: p.apiKey, sentto: '05321234567', title: 'ACME', text: 'hi', sms_lang: 0 })).body.result_code;
+      assert.deepEqual([await send(), await send(), await send()], ['TS-1024', 'TS-1060', 'TS-1060']);
+      assert.deepEqual(await codes(h, p.apiKey, 2), ['TS-1040', 'TS-1068']);
     });
 
     it('the limit is per key, shared by all endpoints', async () => {

@@ -454,6 +454,18 @@ export class KyselyStore implements Store {
     return (await this.consumeRequests([{ keyId, limits, windows }]))[0] ?? null;
   }
 
+  async refundRequest(keyId: number, windows: UsageWindows): Promise<void> {
+    await this.db
+      .updateTable('key_usage')
+      .set({
+        hour_count: sql<number>`case when hour_bucket = ${windows.hour} and hour_count > 0 then hour_count - 1 else hour_count end`,
+        day_count: sql<number>`case when day_bucket = ${windows.day} and day_count > 0 then day_count - 1 else day_count end`,
+        month_count: sql<number>`case when month_bucket = ${windows.month} and month_count > 0 then month_count - 1 else month_count end`,
+      })
+      .where('key_id', '=', keyId)
+      .execute();
+  }
+
   async consumeRequests(items: readonly UsageRequest[]): Promise<(LimitHit | null)[]> {
     if (items.length === 0) return [];
     // One transaction for the requests of one turn of the event loop, and three statements
