@@ -24,7 +24,7 @@ describe('result messages that fit the case', () => {
   });
 
   it('a numeric api_key says api_key must be a string', async () => {
-    const answer = await h.post('/balance/', { api_key: 123456789012345678901234567890 });
+    const answer = await h.post('/balance/', { api_key: 1234567890123 });
     assert.equal(answer.body.result_code, 'TS-1025');
     assert.match(String(answer.body.result_message), /api_key must be a string/);
   });
