@@ -6,13 +6,14 @@
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
 
+const testSources = fileURLToPath(new URL('../../../test', import.meta.url));
 const fixture = fileURLToPath(new URL('../fixtures/dialect-suite.js', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'haberci-dialects-'));
 const schemaFile = join(dir, 'schemas.txt');
@@ -54,12 +55,27 @@ function existingSchemas(names: readonly string[]): Promise<string[]> {
 
 after(() => rmSync(dir, { recursive: true, force: true }));
 
+function sourceFiles(folder: string): string[] {
+  return readdirSync(folder).flatMap((name) => {
+    const path = join(folder, name);
+    return statSync(path).isDirectory() ? sourceFiles(path) : name.endsWith('.ts') ? [path] : [];
+  });
+}
+
 describe('suites on dialects', () => {
   it('count a suite on an unconfigured dialect as a skipped test in the summary', () => {
     const run = runFixture({ HABERCI_TEST_DATABASE: '' });
     assert.equal(run.status, 0, run.output);
     assert.deepEqual(run.counts, { tests: 2, pass: 1, fail: 0, skipped: 1 }, run.output);
     assert.match(run.output, /# SKIP PostgreSQL suite skipped/);
+  });
+
+  it('are all made with describeOn, the one place that reads skipReason', () => {
+    const property = ['.skip', 'Reason'].join(''); // not written out, or this file would read it
+    const readers = sourceFiles(testSources)
+      .filter((file) => readFileSync(file, 'utf8').includes(property))
+      .map((file) => relative(testSources, file));
+    assert.deepEqual(readers, [join('helpers', 'dialects.ts')]);
   });
 
   const skip = postgresUrl() === '' ? 'set HABERCI_TEST_DATABASE to run the PostgreSQL cases' : false;
