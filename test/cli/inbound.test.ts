@@ -10,6 +10,7 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
 import { sign } from '../../src/domain/webhook.js';
 import { admin, binPath, childEnv, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
@@ -25,6 +26,17 @@ async function startSimulator(args: string[]): Promise<{ child: ChildProcess; po
   const port = Number(/127\.0\.0\.1:(\d+)\n/.exec(out)?.[1]);
   if (!port) throw new Error(`smsc-sim did not start: ${out}`);
   return { child, port };
+}
+
+/** Incoming messages the server stored for no account (their destination has no route). */
+function unrouted(dir: string): number {
+  // A writable connection: a read-only one cannot read a WAL store another process writes.
+  const db = new BetterSqlite3(join(dir, 'haberci.sqlite'), { fileMustExist: true });
+  try {
+    return Number((db.prepare('SELECT count(*) AS n FROM inbound_messages WHERE account_id IS NULL').get() as { n: number }).n);
+  } finally {
+    db.close();
+  }
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -98,7 +110,10 @@ describe('inbound messages: smsc-sim -> haberci -> sms.received webhook', () => 
   it('routes nothing to an account once its route is removed', async () => {
     assert.deepEqual(await admin(['inbound-route', 'remove', '--number', '4444', '--data', dir]), { removed: true });
     const before = (await admin(['inbound', 'list', '--account', String(accountId), '--limit', '1000', '--data', dir])) as { messages: unknown[] };
+    const strayBefore = unrouted(dir);
     await new Promise((r) => setTimeout(r, 800));
+    // Control: messages to 4444 kept arriving in that time; the server stored them for no account.
+    assert.ok(unrouted(dir) > strayBefore, 'messages to the number arrived during the wait');
     const afterwards = (await admin(['inbound', 'list', '--account', String(accountId), '--limit', '1000', '--data', dir])) as { messages: unknown[] };
     assert.equal(afterwards.messages.length, before.messages.length);
   });

@@ -162,6 +162,10 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
     assert.equal(await webhookFor(failed, 'sms.failed'), 'failed');
     assert.equal(await webhookFor(expired, 'sms.failed'), 'failed');
     assert.equal(await webhookFor(pending, 'sms.sent'), 'sent');
+    // Control: a message sent after the pending one was submitted gets its receipt and its
+    // final event meanwhile; the pending one's would have come first.
+    const control = await send('905321110099', 'x', 0);
+    assert.equal(await webhookFor(control, 'sms.delivered'), 'delivered');
     await new Promise((r) => setTimeout(r, 300));
     assert.deepEqual(
       eventsOf(pending).map(([t]) => t),

@@ -11,7 +11,7 @@ import { BlocklistService } from '../../src/services/blocklist-service.js';
 import type { DirectoryStore } from '../../src/ports/directory-store.js';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 
 const add = '/blacklist/post/add';
 const status = '/blacklist/post/status';
@@ -39,7 +39,7 @@ function assertSuccess(answer: Answer, code: string): Answer {
 }
 
 for (const dialect of testDialects()) {
-  describe(`blocking list (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
+  describeOn(dialect, `blocking list (${dialect.name})`, () => {
     const h = harnessFor(dialect);
     beforeEach(() => h.clock.set(defaultNow));
 

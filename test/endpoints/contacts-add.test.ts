@@ -3,11 +3,11 @@
  * numbers normalised like recipients, de-duplicated per group, invalid ones counted in
  * total_failed, groups private to their account.
  */
-import { beforeEach, describe, it } from 'node:test';
+import { beforeEach, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 
 const path = '/contacts/add';
 
@@ -28,7 +28,7 @@ function counts(answer: Answer): { group_id: unknown; total_sent: unknown; total
 }
 
 for (const dialect of testDialects()) {
-  describe(`POST /contacts/add (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
+  describeOn(dialect, `POST /contacts/add (${dialect.name})`, () => {
     const h = harnessFor(dialect);
     beforeEach(() => h.clock.set(defaultNow));
 

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness } from '../helpers/harness.js';
 import type { Answer, Harness, Provisioned } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery } from '../helpers/delivery.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { assertRefused, balancesOf, turkishNumbers } from '../helpers/sms.js';
@@ -207,7 +207,7 @@ describe('/group/sendMixed: the bulk send result and counting', () => {
 });
 
 for (const dialect of testDialects()) {
-  describe(`/group/sendMixed on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `/group/sendMixed on ${dialect.name}`, () => {
     let h: Harness;
     before(async () => {
       h = await createHarness(await dialect.location());
@@ -273,7 +273,7 @@ for (const dialect of testDialects()) {
     });
   });
 
-  describe(`/group/sendMixed of 50,000 pairs on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `/group/sendMixed of 50,000 pairs on ${dialect.name}`, () => {
     let h: Harness;
     before(async () => {
       h = await createHarness(await dialect.location());

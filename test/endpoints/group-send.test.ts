@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, createLiveHarness, defaultNow } from '../helpers/harness.js';
 import type { Answer, Harness, Provisioned } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery, waitUntil } from '../helpers/delivery.js';
 import { assertAccepted, assertRefused, balancesOf, sendSms, turkishNumbers } from '../helpers/sms.js';
 import { assertBulkAccepted, detailedOf, drain, groupSend, reportBasic, reportDetailed, summaryOf, validGroup, waitForSummary } from '../helpers/bulk.js';
@@ -297,7 +297,7 @@ describe('/group/send: the bulk send result and counting', () => {
 });
 
 for (const dialect of testDialects()) {
-  describe(`/group/send on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `/group/send on ${dialect.name}`, () => {
     let h: Harness;
     before(async () => {
       h = await createHarness(await dialect.location());
@@ -443,7 +443,7 @@ for (const dialect of testDialects()) {
 }
 
 for (const dialect of testDialects()) {
-  describe(`/group/send of 50,000 numbers on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `/group/send of 50,000 numbers on ${dialect.name}`, () => {
     let h: Harness;
     before(async () => {
       h = await createHarness(await dialect.location());

@@ -10,7 +10,7 @@ import { allPermissions } from '../../src/domain/permissions.js';
 import type { Permission } from '../../src/domain/permissions.js';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 
 function assertFailure(answer: Answer, code: string, status: number): void {
   assert.equal(answer.body.result_code, code, answer.raw);
@@ -34,7 +34,7 @@ interface GroupBody {
 }
 
 for (const dialect of testDialects()) {
-  describe(`groups (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
+  describeOn(dialect, `groups (${dialect.name})`, () => {
     const h = harnessFor(dialect);
     beforeEach(() => h.clock.set(defaultNow));
 

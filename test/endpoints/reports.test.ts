@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, createLiveHarness } from '../helpers/harness.js';
 import type { Harness, Provisioned } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery, sleep, storedMessage } from '../helpers/delivery.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { assertAccepted, intField, sendSms, turkishNumbers } from '../helpers/sms.js';
@@ -137,7 +137,7 @@ describe('/reports/basic and /reports/detailed: refused requests', () => {
 });
 
 for (const dialect of testDialects()) {
-  describe(`reports on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `reports on ${dialect.name}`, () => {
     let h: Harness;
     before(async () => {
       h = await createHarness(await dialect.location());
@@ -331,7 +331,7 @@ for (const dialect of testDialects()) {
     }
   });
 
-  describe(`report counters with the dispatcher running, on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `report counters with the dispatcher running, on ${dialect.name}`, () => {
     it("converge to the simulator's outcomes and add up to total_numbers at every poll", async () => {
       const h = await createLiveHarness(await dialect.location());
       const delivery = await simulatedDelivery(h.runtime, { background: true, delayMs: 20 });

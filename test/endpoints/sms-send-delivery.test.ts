@@ -7,7 +7,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery, storedMessage, waitForState, waitUntil } from '../helpers/delivery.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { assertAccepted, assertRefused, balancesOf, intField, sendSms, smsStatus, validSend } from '../helpers/sms.js';
@@ -17,7 +17,7 @@ import { defaultKeySettings } from '../../src/services/admin.js';
 import { localDate, localTime } from '../../src/domain/istanbul-time.js';
 
 for (const dialect of testDialects()) {
-  describe(`/sms/send scheduled, with a fixed clock, on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `/sms/send scheduled, with a fixed clock, on ${dialect.name}`, () => {
     const h = harnessFor(dialect);
 
     it('charges at request time, answers with the report id, and sends when the time comes and not before', async () => {
@@ -116,7 +116,7 @@ describe('/sms/send scheduled, with the system clock', () => {
 });
 
 for (const dialect of testDialects()) {
-  describe(`/sms/send with a sandbox key on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `/sms/send with a sandbox key on ${dialect.name}`, () => {
     const h = harnessFor(dialect);
 
     it('checks and charges like a live key, and is delivered by the simulator whatever the live carrier', async () => {

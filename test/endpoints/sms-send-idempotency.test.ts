@@ -2,11 +2,11 @@
  * /sms/send `idempotency_key` (an additional request field): a retried request is answered
  * with the first answer and charged once, on every dialect and under concurrency.
  */
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { harnessFor } from '../helpers/harness.js';
 
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { messageCount } from '../helpers/delivery.js';
 import { assertAccepted, assertRefused, balancesOf, intField, sendSms } from '../helpers/sms.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
@@ -14,7 +14,7 @@ import { defaultKeySettings } from '../../src/services/admin.js';
 const day = 24 * 3600_000;
 
 for (const dialect of testDialects()) {
-  describe(`/sms/send idempotency on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `/sms/send idempotency on ${dialect.name}`, () => {
     const h = harnessFor(dialect);
 
     it('answers a repeated request with the first answer, charging and sending once', async () => {

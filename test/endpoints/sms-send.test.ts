@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, harnessFor } from '../helpers/harness.js';
 import type { Answer, Harness, Provisioned } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { messageCount, storedMessage } from '../helpers/delivery.js';
 import { assertAccepted, assertRefused, balancesOf, intField, sendSms, turkishNumbers, validSend } from '../helpers/sms.js';
 
@@ -285,7 +285,7 @@ describe('/sms/send: the send result', () => {
 });
 
 for (const dialect of testDialects()) {
-  describe(`/sms/send on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `/sms/send on ${dialect.name}`, () => {
     const h = harnessFor(dialect);
 
     it('refuses a send the balance does not cover with TS-1027 and HTTP 403, sending and charging nothing', async () => {

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness } from '../helpers/harness.js';
 import type { Answer, Harness, Provisioned } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery, sleep, storedMessage } from '../helpers/delivery.js';
 import type { SimulatedDelivery } from '../helpers/delivery.js';
 import { assertAccepted, assertRefused, intField, sendSms, smsStatus } from '../helpers/sms.js';
@@ -81,7 +81,7 @@ describe('/sms/status: refused requests', () => {
 });
 
 for (const dialect of testDialects()) {
-  describe(`/sms/status through delivery on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `/sms/status through delivery on ${dialect.name}`, () => {
     let h: Harness;
     let p: Provisioned;
     let delivery: SimulatedDelivery;

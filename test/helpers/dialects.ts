@@ -1,4 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { after, describe, it } from 'node:test';
 import pg from 'pg';
 import type { StoreLocation } from '../../src/adapters/store/database.js';
 
@@ -17,6 +19,68 @@ export interface TestDialect {
 
 const pgUrl = process.env.HABERCI_TEST_DATABASE ?? '';
 
+/**
+ * Test schemas are named `haberci_test_<host>_<pid>_<random>`: the host and process that
+ * made one are in its name, so a later run on this host can tell a schema left by a dead
+ * process (killed, or whose hooks failed before cleanup) from one a running suite uses.
+ */
+const schemaPrefix = 'haberci_test_';
+const hostTag = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
+
+export function testSchemaName(pid: number = process.pid): string {
+  return `${schemaPrefix}${hostTag}_${pid}_${randomBytes(4).toString('hex')}`;
+}
+
+/** The process that made a test schema of this host, or null for any other schema. */
+export function schemaOwner(schema: string): number | null {
+  const match = new RegExp(`^${schemaPrefix}${hostTag}_([0-9]+)_[0-9a-f]{8}$`).exec(schema);
+  return match?.[1] === undefined ? null : Number(match[1]);
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: the process exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Drops this host's test schemas whose process is gone; schemas of live processes are left alone. */
+export async function dropLeftoverSchemas(client: pg.Client): Promise<string[]> {
+  const { rows } = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [schemaPrefix]);
+  const dropped: string[] = [];
+  for (const { nspname } of rows) {
+    const owner = schemaOwner(nspname);
+    if (owner === null || owner === process.pid || alive(owner)) continue;
+    try {
+      await client.query(`DROP SCHEMA IF EXISTS ${nspname} CASCADE`);
+      dropped.push(nspname);
+    } catch {
+      // Another run dropped it first: either way it is gone.
+    }
+  }
+  return dropped;
+}
+
+let leftoversSwept: Promise<unknown> | null = null;
+
+async function createSchema(): Promise<string> {
+  const client = new pg.Client({ connectionString: pgUrl });
+  await client.connect();
+  try {
+    // Best effort: a sweep that fails must not fail the suite that asked for a schema.
+    leftoversSwept ??= dropLeftoverSchemas(client).catch(() => []);
+    await leftoversSwept;
+    const schema = testSchemaName();
+    await client.query(`CREATE SCHEMA ${schema}`);
+    return schema;
+  } finally {
+    await client.end();
+  }
+}
+
 export function testDialects(): TestDialect[] {
   const schemas: string[] = [];
   return [
@@ -30,11 +94,7 @@ export function testDialects(): TestDialect[] {
       name: 'postgres',
       skipReason: pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : null,
       location: async () => {
-        const schema = `t_${randomBytes(6).toString('hex')}`;
-        const client = new pg.Client({ connectionString: pgUrl });
-        await client.connect();
-        await client.query(`CREATE SCHEMA ${schema}`);
-        await client.end();
+        const schema = await createSchema();
         schemas.push(schema);
         return { dialect: 'postgres', url: pgUrl, schema, poolSize: 4 };
       },
@@ -42,11 +102,31 @@ export function testDialects(): TestDialect[] {
         if (schemas.length === 0) return;
         const client = new pg.Client({ connectionString: pgUrl });
         await client.connect();
-        for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-        await client.end();
+        try {
+          for (const schema of schemas.splice(0)) await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+        } finally {
+          await client.end();
+        }
       },
     },
   ];
+}
+
+/**
+ * One describe() on one dialect. When the dialect is not configured here a single skipped
+ * test stands in for the suite, so that the runner's summary counts it as skipped (node's
+ * runner counts no test of a skipped describe()). The dialect's schemas are dropped after
+ * the suite's own after() hooks, whether its tests passed or not.
+ */
+export function describeOn(dialect: TestDialect, name: string, fn: () => void): void {
+  if (dialect.skipReason !== null) {
+    it(name, { skip: dialect.skipReason }, () => undefined);
+    return;
+  }
+  describe(name, () => {
+    fn();
+    after(() => dialect.cleanup());
+  });
 }
 
 export function postgresUrl(): string {

@@ -120,8 +120,11 @@ export function harnessFor(dialect: TestDialect, appOptions: Partial<AppOptions>
     current = await createHarness(await dialect.location(), appOptions);
   });
   after(async () => {
-    await current?.close();
-    await dialect.cleanup();
+    try {
+      await current?.close();
+    } finally {
+      await dialect.cleanup();
+    }
   });
   const live = (): Harness => {
     if (!current) throw new Error('the harness is used outside the suite that made it');

@@ -9,7 +9,7 @@ import { allPermissions } from '../../src/domain/permissions.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 
 /** An Istanbul wall-clock time (UTC+3 all year since 2016) as an instant. */
 function istanbul(year: number, month: number, day: number, hour: number, minute = 0, second = 0): number {
@@ -35,7 +35,7 @@ function assertLimited(answer: Answer, code: string, retryAfter: number): void {
 }
 
 for (const dialect of testDialects()) {
-  describe(`request limits (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
+  describeOn(dialect, `request limits (${dialect.name})`, () => {
     const h = harnessFor(dialect);
     beforeEach(() => h.clock.set(defaultNow));
 

@@ -4,11 +4,11 @@
  * a claim. The store stays the queue: without room they are queued, and a handed message the
  * dispatcher cannot take in time comes back through its lease.
  */
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { harnessFor } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery, storedMessage } from '../helpers/delivery.js';
 import type { SimulatedDelivery } from '../helpers/delivery.js';
 import { assertAccepted, intField, sendSms } from '../helpers/sms.js';
@@ -41,7 +41,7 @@ async function handingOff(h: Harness, size: number): Promise<{ delivery: Simulat
 }
 
 for (const dialect of testDialects()) {
-  describe(`handing sends to the dispatcher on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `handing sends to the dispatcher on ${dialect.name}`, () => {
     const h = harnessFor(dialect);
 
     it('stores immediate messages leased to the dispatcher, hands them over and delivers them without a claim', async () => {

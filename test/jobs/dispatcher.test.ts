@@ -1,4 +1,4 @@
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { Dispatcher, defaultDispatcherOptions, retryDelay } from '../../src/jobs/dispatcher.js';
@@ -6,7 +6,7 @@ import { openRuntime } from '../../src/main.js';
 import type { Runtime } from '../../src/main.js';
 import { FixedClock, systemClock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { countingClaims } from '../helpers/counting-claims.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import type { StoreLocation } from '../../src/adapters/store/database.js';
@@ -46,8 +46,7 @@ describe('dispatcher', () => {
   });
 
   for (const dialect of testDialects()) {
-    describe(dialect.name, { skip: dialect.skipReason ?? undefined }, () => {
-      after(() => dialect.cleanup());
+    describeOn(dialect, dialect.name, () => {
 
       it('retries passing refusals with backoff and fails permanent ones, never losing a message', async () => {
         const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
@@ -174,8 +173,7 @@ describe('dispatcher', () => {
 
   const pg = testDialects().find((d) => d.name === 'postgres');
   if (pg) {
-    describe('two dispatchers on one PostgreSQL store', { skip: pg.skipReason ?? undefined }, () => {
-      after(() => pg.cleanup());
+    describeOn(pg, 'two dispatchers on one PostgreSQL store', () => {
       it('submits every message exactly once', async () => {
         const location: StoreLocation = await pg.location();
         const first = await openRuntime(location, systemClock);

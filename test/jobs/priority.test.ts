@@ -4,10 +4,10 @@
  * submitted before the rest of the campaign, both when the test drives the dispatcher a
  * round at a time and when its own loop runs.
  */
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, createLiveHarness } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery, waitUntil } from '../helpers/delivery.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { assertAccepted, intField, sendSms, turkishNumbers } from '../helpers/sms.js';
@@ -17,7 +17,7 @@ import { defaultDispatcherOptions } from '../../src/jobs/dispatcher.js';
 const campaignSize = 50_000;
 
 for (const dialect of testDialects()) {
-  describe(`interactive sends before a campaign, on ${dialect.name}`, { skip: dialect.skipReason ?? undefined }, () => {
+  describeOn(dialect, `interactive sends before a campaign, on ${dialect.name}`, () => {
     it('submits a single send and a scheduled send that comes due before the campaign queued ahead of them', async () => {
       const h = await createHarness(await dialect.location());
       const live = new RecordingCarrier('live');

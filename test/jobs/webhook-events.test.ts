@@ -3,7 +3,7 @@
  * dispatcher with the simulator, the webhook worker, and the provider's key.test, each
  * arriving at a real receiver signed and with the header timestamp of the signed body.
  */
-import { after, describe, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { buildApp } from '../../src/http/app.js';
@@ -11,7 +11,7 @@ import { openRuntime, startDelivery, startWebhooks, webhookAdmin } from '../../s
 import { systemClock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { sign } from '../../src/domain/webhook.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 
 const silent = pino({ level: 'silent' });
@@ -26,8 +26,7 @@ interface Body {
 }
 
 for (const dialect of testDialects()) {
-  describe(`webhook events end to end (${dialect.name})`, { skip: dialect.skipReason ?? undefined }, () => {
-    after(() => dialect.cleanup());
+  describeOn(dialect, `webhook events end to end (${dialect.name})`, () => {
 
     it('delivers sms.sent, sms.delivered, sms.failed (expired too) and key.test, each signed', async () => {
       const runtime = await openRuntime(await dialect.location(), systemClock);

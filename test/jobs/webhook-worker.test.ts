@@ -3,7 +3,7 @@
  * retries, timeouts, redirects, attempt budgets, the address guard and the concurrency
  * bound, each checked in what the receiver got and in what the store recorded.
  */
-import { after, describe, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { openRuntime } from '../../src/main.js';
@@ -16,7 +16,7 @@ import { WebhookWorker } from '../../src/jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from '../../src/jobs/webhook-worker.js';
 import type { EventRecord, EventStore } from '../../src/ports/event-store.js';
 import { sign } from '../../src/domain/webhook.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { countingClaims } from '../helpers/counting-claims.js';
 import { pendingEvents } from '../helpers/webhook-fixtures.js';
 import { answer, startReceiver } from '../helpers/webhook-receiver.js';
@@ -48,8 +48,7 @@ interface RigOptions {
 }
 
 for (const dialect of testDialects()) {
-  describe(`webhook worker (${dialect.name})`, { skip: dialect.skipReason ?? undefined }, () => {
-    after(() => dialect.cleanup());
+  describeOn(dialect, `webhook worker (${dialect.name})`, () => {
 
     async function withRig(options: RigOptions, work: (rig: Rig) => Promise<void>): Promise<void> {
       const runtime = await openRuntime(await dialect.location(), systemClock);

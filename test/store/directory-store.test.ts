@@ -3,17 +3,17 @@
  * concurrency (one group per name, one entry per subscriber, contacts never outliving
  * their group) and that contacts go with their group.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate, openDb } from '../../src/adapters/store/database.js';
 import type { Db } from '../../src/adapters/store/database.js';
 import { KyselyStore } from '../../src/adapters/store/kysely-store.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 
 const now = Date.UTC(2026, 2, 15, 9, 0, 0);
 
 for (const dialect of testDialects()) {
-  describe(`directory store (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
+  describeOn(dialect, `directory store (${dialect.name})`, () => {
     let handle: Db;
     let store: KyselyStore;
     let accountId: number;

@@ -3,13 +3,13 @@
  * transaction, where events are routed after a key rotation, claims and leases, and how
  * attempts are recorded.
  */
-import { after, describe, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { openRuntime } from '../../src/main.js';
 import type { Runtime } from '../../src/main.js';
 import { FixedClock } from '../../src/ports/clock.js';
 import type { AttemptResult, ClaimedEvent } from '../../src/ports/event-store.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { fixtureKey, pendingEvents, queueSend, sendAll } from '../helpers/webhook-fixtures.js';
 
 const hook = { webhookUrl: 'http://receiver.example/hook', webhookSecret: 'whsec' };
@@ -26,8 +26,7 @@ function result(e: ClaimedEvent, state: AttemptResult['state'], options: { manua
 }
 
 for (const dialect of testDialects()) {
-  describe(`webhook events (${dialect.name})`, { skip: dialect.skipReason ?? undefined }, () => {
-    after(() => dialect.cleanup());
+  describeOn(dialect, `webhook events (${dialect.name})`, () => {
 
     async function withRuntime(work: (runtime: Runtime, clock: FixedClock) => Promise<void>): Promise<void> {
       const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));

@@ -3,7 +3,7 @@
  * receipts that come before their submit's answer, receipts that come twice, the answer
  * and its place for each receipt of a batch, and batches larger than one statement holds.
  */
-import { after, describe, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate, openDb } from '../../src/adapters/store/database.js';
 import type { Db } from '../../src/adapters/store/database.js';
@@ -13,7 +13,7 @@ import { FixedClock } from '../../src/ports/clock.js';
 import type { CarrierReport } from '../../src/ports/carrier.js';
 import type { KyselyMessageStore } from '../../src/adapters/store/kysely-message-store.js';
 import type { Transition } from '../../src/ports/message-store.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 
 const hook = { webhookUrl: 'http://receiver.example/hook', webhookSecret: 'whsec' };
 
@@ -32,8 +32,7 @@ interface Fixture {
 }
 
 for (const dialect of testDialects()) {
-  describe(`delivery receipts (${dialect.name})`, { skip: dialect.skipReason ?? undefined }, () => {
-    after(() => dialect.cleanup());
+  describeOn(dialect, `delivery receipts (${dialect.name})`, () => {
 
     async function withStore(work: (f: Fixture) => Promise<void>, settings: Partial<typeof defaultKeySettings> = {}): Promise<void> {
       const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));

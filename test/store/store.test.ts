@@ -17,7 +17,7 @@ import { KyselyStore } from '../../src/adapters/store/kysely-store.js';
 import { allPermissions } from '../../src/domain/permissions.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import type { Account, AccountInput, LimitHit } from '../../src/ports/store.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import type { TestDialect } from '../helpers/dialects.js';
 
 const now = Date.UTC(2026, 2, 15, 9, 0, 0);
@@ -31,7 +31,7 @@ function isAccount(value: Account | 'insufficient' | null): value is Account {
 }
 
 for (const dialect of testDialects()) {
-  describe(`store (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
+  describeOn(dialect, `store (${dialect.name})`, () => {
     const dirs: string[] = [];
     const handles: Db[] = [];
     let handle: Db;
