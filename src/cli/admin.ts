@@ -10,8 +10,9 @@ import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
 import { inboundCommands } from './admin-inbound.js';
+import { senderIdCommands } from './admin-sender-ids.js';
+import type { Options } from './admin-types.js';
 
-type Options = Record<string, unknown>;
 
 /** Service options a command may take besides the store (its leaf declares them). */
 const configFlags = ['data', 'database', 'webhookAllowPrivate', 'webhookTimeoutMs', 'webhookRetryBaseMs'] as const;
@@ -127,12 +128,7 @@ export function adminCommand(): Command {
     .requiredOption('--id <n>', 'account id', parse.integer(1))
     .action((o: Options) => run(o, async (r) => accountView(await r.admin.account(o.id as number))));
 
-  const senderId = admin.command('sender-id').description('sender IDs');
-  leaf(senderId, 'add', 'add a sender ID to an account')
-    .requiredOption('--account <n>', 'account id', parse.integer(1))
-    .requiredOption('--title <text>', 'the sender ID', parse.nonEmpty)
-    .option('--status <status>', 'approved, pending or rejected', parse.oneOf(['approved', 'pending', 'rejected'] as const), 'approved')
-    .action((o: Options) => run(o, (r) => r.admin.addSenderId(o.account as number, o.title as string, o.status as 'approved')));
+  senderIdCommands(admin, leaf, run);
 
   const key = admin.command('key').description('API keys');
   keyOptions(leaf(key, 'create', 'create a key; prints it once'))

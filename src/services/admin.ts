@@ -7,6 +7,8 @@ import { newApiKey } from './key-secrets.js';
 import { SELECTABLE_WEBHOOK_EVENTS } from '../domain/webhook.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { BlocklistService } from './blocklist-service.js';
+import { SenderIdAdmin } from './sender-id-admin.js';
+import type { SenderIdView } from './sender-id-admin.js';
 
 /** A failure of a provider command: the message is shown to the operator as is. */
 export class AdminError extends Error {}
@@ -101,10 +103,14 @@ export const defaultKeySettings: KeySettings = {
 
 /** Provider use cases behind `haberci admin` (and the demo set-up at first start). */
 export class AdminService {
+  readonly senderIds: SenderIdAdmin;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.senderIds = new SenderIdAdmin(store, clock);
+  }
 
   async createAccount(input: AccountInput): Promise<AccountView> {
     return accountView(await this.store.createAccount(input, this.clock.now()));
@@ -139,9 +145,9 @@ export class AdminService {
     return { id: result.id, balance_main: result.balanceMain, balance_international: result.balanceInternational };
   }
 
-  async addSenderId(accountId: number, title: string, status: SenderId['status']): Promise<SenderId> {
-    await this.account(accountId);
-    return this.store.addSenderId(accountId, title, status, this.clock.now());
+  /** `sender-id add`: checked as /sms/send checks `title`, once per account (see SenderIdAdmin). */
+  addSenderId(accountId: number, title: string, status: SenderId['status']): Promise<SenderIdView> {
+    return this.senderIds.add(accountId, title, status);
   }
 
   /** `blocklist remove`: takes a number, in any accepted form, off the account's blocking list. */
