@@ -121,9 +121,15 @@ export function adminCommand(): Command {
     );
   leaf(account, 'topup', 'add SMS credit through the ledger')
     .requiredOption('--id <n>', 'account id', parse.integer(1))
-    .requiredOption('--amount <n>', 'credit to add (negative takes credit back, never below zero)', parse.integer(-1e12, 1e12))
+    .requiredOption('--amount <n>', 'credit to add, a whole number above zero (account debit takes credit back)', parse.integer(1, 1e12))
     .option('--international', 'add to the international balance')
     .action((o: Options) => run(o, (r) => r.admin.topup(o.id as number, o.amount as number, o.international === true)));
+  leaf(account, 'debit', 'take SMS credit back through the ledger, with a reason; never below zero')
+    .requiredOption('--id <n>', 'account id', parse.integer(1))
+    .requiredOption('--amount <n>', 'credit to take, a whole number above zero', parse.integer(1, 1e12))
+    .requiredOption('--reason <text>', 'why, recorded in the ledger', parse.nonEmpty)
+    .option('--international', 'take from the international balance')
+    .action((o: Options) => run(o, (r) => r.admin.debit(o.id as number, o.amount as number, o.international === true, o.reason as string)));
   leaf(account, 'show', 'show an account with its balances')
     .requiredOption('--id <n>', 'account id', parse.integer(1))
     .action((o: Options) => run(o, async (r) => accountView(await r.admin.account(o.id as number))));

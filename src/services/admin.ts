@@ -87,6 +87,13 @@ export function accountView(a: Account): AccountView {
   };
 }
 
+/** What balance commands print: the account's two balances after the change. */
+export interface BalancesView {
+  id: number;
+  balance_main: number;
+  balance_international: number;
+}
+
 export const defaultKeySettings: KeySettings = {
   permissions: allPermissions(true),
   ipAllow: [],
@@ -138,10 +145,25 @@ export class AdminService {
     });
   }
 
-  async topup(id: number, amount: number, international: boolean): Promise<{ id: number; balance_main: number; balance_international: number }> {
-    const result = await this.store.adjustBalance(id, international ? 'international' : 'main', amount, 'top-up', null, this.clock.now());
+  /** `account topup`: adds credit, recorded in the ledger as a top-up; never takes any. */
+  async topup(id: number, amount: number, international: boolean): Promise<BalancesView> {
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new AdminError('a top-up amount must be a whole number above zero');
+    return this.moveBalance(id, international, amount, 'top-up');
+  }
+
+  /** `account debit`: takes credit back, recorded in the ledger with the provider's reason. */
+  async debit(id: number, amount: number, international: boolean, reason: string): Promise<BalancesView & { debited: number; reason: string }> {
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new AdminError('a debit amount must be a whole number above zero');
+    if (reason.trim() === '') throw new AdminError('a debit needs a reason');
+    const balances = await this.moveBalance(id, international, -amount, `debit: ${reason.trim()}`);
+    return { ...balances, debited: amount, reason: reason.trim() };
+  }
+
+  private async moveBalance(id: number, international: boolean, delta: number, reason: string): Promise<BalancesView> {
+    const bucket = international ? 'international' : 'main';
+    const result = await this.store.adjustBalance(id, bucket, delta, reason, null, this.clock.now());
     if (result === null) throw new AdminError(`no account with id ${id}`);
-    if (result === 'insufficient') throw new AdminError('the balance cannot go below zero');
+    if (result === 'insufficient') throw new AdminError(`the ${bucket} balance is less than ${-delta}; nothing was debited`);
     return { id: result.id, balance_main: result.balanceMain, balance_international: result.balanceInternational };
   }
 
