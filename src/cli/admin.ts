@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { loadConfig, processEnv } from '../config.js';
 import type { Config, OptionName } from '../config.js';
-import { openRuntime, storeLocation } from '../main.js';
+import { existingStoreLocation, initStore, openRuntime } from '../main.js';
 import type { Runtime } from '../main.js';
 import { accountView, AdminError, defaultKeySettings, keyView } from '../services/admin.js';
 import type { KeySettings } from '../ports/store.js';
@@ -17,15 +17,26 @@ import type { Options } from './admin-types.js';
 /** Service options a command may take besides the store (its leaf declares them). */
 const configFlags = ['data', 'database', 'webhookAllowPrivate', 'webhookTimeoutMs', 'webhookRetryBaseMs'] as const;
 
-/** Runs one admin action against the store and prints its JSON; failures are one line on stderr. */
-async function run(options: Options, action: (runtime: Runtime, o: Options, config: Config) => Promise<unknown>): Promise<void> {
+function adminConfig(options: Options): Config {
   const flags: Partial<Record<OptionName, string>> = {};
   for (const name of configFlags) if (typeof options[name] === 'string') flags[name] = options[name];
-  const config = loadConfig(flags, processEnv());
-  const runtime = await openRuntime(storeLocation(config));
+  return loadConfig(flags, processEnv());
+}
+
+function print(result: unknown): void {
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+/**
+ * Runs one admin action against the store and prints its JSON; failures are one line on
+ * stderr. The store must exist: a command pointed at the wrong folder or database says so
+ * instead of creating an empty store there.
+ */
+async function run(options: Options, action: (runtime: Runtime, o: Options, config: Config) => Promise<unknown>): Promise<void> {
+  const config = adminConfig(options);
+  const runtime = await openRuntime(await existingStoreLocation(config));
   try {
-    const result = await action(runtime, options, config);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    print(await action(runtime, options, config));
   } finally {
     await runtime.close();
   }
@@ -82,6 +93,10 @@ function keyPatch(o: Options): Partial<KeySettings> {
 
 export function adminCommand(): Command {
   const admin = new Command('admin').description('provider administration against the store (works while the server runs)');
+
+  const store = admin.command('store').description('the store itself');
+  leaf(store, 'init', 'create the store if there is none (as serve does), or bring its schema up to date')
+    .action(async (o: Options) => print(await initStore(adminConfig(o))));
 
   const account = admin.command('account').description('customer accounts');
   accountOptions(leaf(account, 'create', 'create an account'))
