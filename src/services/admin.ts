@@ -9,9 +9,10 @@ import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { BlocklistService } from './blocklist-service.js';
 import { SenderIdAdmin } from './sender-id-admin.js';
 import type { SenderIdView } from './sender-id-admin.js';
+import { AdminError } from './admin-error.js';
 
-/** A failure of a provider command: the message is shown to the operator as is. */
-export class AdminError extends Error {}
+// Where other services and the CLI have always found it.
+export { AdminError };
 
 /** What admin commands print for a key: its settings, never the key or its hash. */
 export interface KeyView {

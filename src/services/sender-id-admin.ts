@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.js';
 import type { SenderId, Store } from '../ports/store.js';
 import { senderIdRefusal } from '../domain/sender-title.js';
-import { AdminError } from './admin.js';
+import { AdminError } from './admin-error.js';
 
 export interface SenderIdView {
   id: number;
