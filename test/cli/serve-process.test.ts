@@ -395,7 +395,7 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
       [['account', 'create', '--name', 'Bad', '--balance', 'x'], /--balance/],
       [['account', 'create', '--balance', '5'], /--name/],
       [['account', 'update', '--id', String(accountId), '--status', 'Closed'], /--status/],
-      [['account', 'topup', '--id', String(accountId), '--amount', '-100000'], /zero/],
+      [['account', 'topup', '--id', String(accountId), '--amount', '-100000'], /--amount/],
     ];
     const messages = await Promise.all(failures.map(([args]) => adminFails(...args)));
     failures.forEach(([args, pattern], i) => assert.match(messages[i] ?? '', pattern, args.join(' ')));
