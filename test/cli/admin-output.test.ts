@@ -38,11 +38,12 @@ describe('haberci admin output', { timeout: 180_000 }, () => {
 
   before(async () => {
     dir = await storeFolder('haberci-output-');
-    // A blocked number for blocklist remove to take off.
+    // A blocked number for blocklist remove to take off, an inbound message for inbound list.
     const runtime = await openRuntime({ dialect: 'sqlite', file: sqliteFileIn(dir) });
     try {
       const account = await runtime.admin.createAccount({ name: 'Seed', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
       assert.equal((await runtime.services.blocklist.add(account.id, '05321234567')).ok, true);
+      await runtime.store.inbound.insert({ id: 1, accountId: account.id, from: '905321112233', to: '4444', text: 'hi', receivedAt: Date.now() });
     } finally {
       await runtime.close();
     }
@@ -73,7 +74,7 @@ describe('haberci admin output', { timeout: 180_000 }, () => {
     await answer('blocklist remove', ['blocklist', 'remove', '--account', '1', '--number', '05321234567']);
     await answer('inbound-route add', ['inbound-route', 'add', '--account', account, '--number', '4444']);
     await answer('inbound-route list', ['inbound-route', 'list']);
-    await answer('inbound list', ['inbound', 'list', '--account', account]);
+    await answer('inbound list', ['inbound', 'list', '--account', '1']);
     await answer('inbound-route remove', ['inbound-route', 'remove', '--number', '4444']);
 
     const problems = Object.entries(answers).flatMap(([label, out]) => shapeProblems(out).map((p) => `${label}: ${p}`));
@@ -82,6 +83,7 @@ describe('haberci admin output', { timeout: 180_000 }, () => {
     assert.match(String((answers['sender-id add'] as { created_at?: unknown }).created_at), iso);
     assert.match(String((answers['key rotate'] as { old_key_valid_until?: unknown }).old_key_valid_until), iso);
     assert.ok(JSON.stringify(answers['webhook deliveries']).includes('"at":"'), 'an attempt with its time');
+    assert.match(String((answers['inbound list'] as { messages: { received_at?: unknown }[] }).messages[0]?.received_at), iso);
     assert.equal(JSON.stringify(answers).includes('shape-secret'), false, 'no webhook secret is printed');
   });
 
