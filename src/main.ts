@@ -3,6 +3,8 @@
  * and wires services to them.
  */
 import { randomInt } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import pino from 'pino';
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
@@ -10,6 +12,7 @@ import type { Config } from './config.js';
 import { migrate, openDb, sqliteFileIn } from './adapters/store/database.js';
 import type { StoreLocation } from './adapters/store/database.js';
 import { KyselyStore } from './adapters/store/kysely-store.js';
+import { describeLocation, storeExists } from './adapters/store/store-presence.js';
 import { systemClock } from './ports/clock.js';
 import type { Clock } from './ports/clock.js';
 import { AuthService } from './services/auth.js';
@@ -53,6 +56,31 @@ export interface Runtime {
 
 export function storeLocation(config: Pick<Config, 'data' | 'database'>): StoreLocation {
   return config.database ? { dialect: 'postgres', url: config.database } : { dialect: 'sqlite', file: sqliteFileIn(config.data) };
+}
+
+/** No store where the options point: only `serve` and `admin store init` create one. */
+export class MissingStoreError extends Error {}
+
+/**
+ * The store the options name, if it exists (for the admin commands, which never create
+ * one). A missing --data folder is not made: sqliteFileIn would make it.
+ */
+export async function existingStoreLocation(config: Pick<Config, 'data' | 'database'>): Promise<StoreLocation> {
+  const start = 'no store at';
+  const hint = '(`haberci serve` or `haberci admin store init` creates one)';
+  if (!config.database && !existsSync(resolve(config.data))) throw new MissingStoreError(`${start} ${resolve(config.data)} ${hint}`);
+  const location = storeLocation(config);
+  if (!(await storeExists(location))) throw new MissingStoreError(`${start} ${describeLocation(location)} ${hint}`);
+  return location;
+}
+
+/** `admin store init`: creates the store, or brings an existing one's schema up to date. */
+export async function initStore(config: Pick<Config, 'data' | 'database'>): Promise<{ store: string; created: boolean }> {
+  const location = storeLocation(config);
+  const created = !(await storeExists(location));
+  const runtime = await openRuntime(location);
+  await runtime.close();
+  return { store: describeLocation(location), created };
 }
 
 /** Opens (and migrates) the store and builds the services on it. */

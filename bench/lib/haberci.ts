@@ -23,8 +23,14 @@ export interface BenchStore {
   dispose(): Promise<void>;
 }
 
+/** `admin` commands never create a store: a bench provisions before its server starts. */
+async function initStore(flags: readonly string[]): Promise<void> {
+  await run(bin, ['admin', 'store', 'init', ...flags], { cwd: repoRoot });
+}
+
 export async function sqliteStore(): Promise<BenchStore> {
   const dir = await mkdtemp(join(tmpdir(), 'haberci-bench-'));
+  await initStore(['--data', dir]);
   return { kind: 'sqlite', flags: ['--data', dir], dataDir: dir, dispose: () => rm(dir, { recursive: true, force: true }) };
 }
 
@@ -46,6 +52,7 @@ export async function postgresStore(databaseUrl: string): Promise<BenchStore> {
   await admin(`CREATE SCHEMA ${schema}`);
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
+  await initStore(['--database', url.toString()]);
   return { kind: 'postgres', flags: ['--database', url.toString()], dataDir: null, dispose: () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
 }
 

@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { loadConfig, processEnv } from '../config.js';
 import type { Config, OptionName } from '../config.js';
-import { openRuntime, storeLocation } from '../main.js';
+import { existingStoreLocation, initStore, openRuntime } from '../main.js';
 import type { Runtime } from '../main.js';
 import { accountView, AdminError, defaultKeySettings, keyView } from '../services/admin.js';
 import type { KeySettings } from '../ports/store.js';
@@ -10,21 +10,33 @@ import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
 import { inboundCommands } from './admin-inbound.js';
+import { senderIdCommands } from './admin-sender-ids.js';
+import type { Options } from './admin-types.js';
 
-type Options = Record<string, unknown>;
 
 /** Service options a command may take besides the store (its leaf declares them). */
 const configFlags = ['data', 'database', 'webhookAllowPrivate', 'webhookTimeoutMs', 'webhookRetryBaseMs'] as const;
 
-/** Runs one admin action against the store and prints its JSON; failures are one line on stderr. */
-async function run(options: Options, action: (runtime: Runtime, o: Options, config: Config) => Promise<unknown>): Promise<void> {
+function adminConfig(options: Options): Config {
   const flags: Partial<Record<OptionName, string>> = {};
   for (const name of configFlags) if (typeof options[name] === 'string') flags[name] = options[name];
-  const config = loadConfig(flags, processEnv());
-  const runtime = await openRuntime(storeLocation(config));
+  return loadConfig(flags, processEnv());
+}
+
+function print(result: unknown): void {
+  process.stdout.write(`${JSON.stringify(result)}\n`);
+}
+
+/**
+ * Runs one admin action against the store and prints its JSON; failures are one line on
+ * stderr. The store must exist: a command pointed at the wrong folder or database says so
+ * instead of creating an empty store there.
+ */
+async function run(options: Options, action: (runtime: Runtime, o: Options, config: Config) => Promise<unknown>): Promise<void> {
+  const config = adminConfig(options);
+  const runtime = await openRuntime(await existingStoreLocation(config));
   try {
-    const result = await action(runtime, options, config);
-    process.stdout.write(`${JSON.stringify(result)}\n`);
+    print(await action(runtime, options, config));
   } finally {
     await runtime.close();
   }
@@ -82,6 +94,10 @@ function keyPatch(o: Options): Partial<KeySettings> {
 export function adminCommand(): Command {
   const admin = new Command('admin').description('provider administration against the store (works while the server runs)');
 
+  const store = admin.command('store').description('the store itself');
+  leaf(store, 'init', 'create the store if there is none (as serve does), or bring its schema up to date')
+    .action(async (o: Options) => print(await initStore(adminConfig(o))));
+
   const account = admin.command('account').description('customer accounts');
   accountOptions(leaf(account, 'create', 'create an account'))
     .requiredOption('--name <text>', 'account name', parse.nonEmpty)
@@ -120,19 +136,20 @@ export function adminCommand(): Command {
     );
   leaf(account, 'topup', 'add SMS credit through the ledger')
     .requiredOption('--id <n>', 'account id', parse.integer(1))
-    .requiredOption('--amount <n>', 'credit to add (negative takes credit back, never below zero)', parse.integer(-1e12, 1e12))
+    .requiredOption('--amount <n>', 'credit to add, a whole number above zero (account debit takes credit back)', parse.integer(1, 1e12))
     .option('--international', 'add to the international balance')
     .action((o: Options) => run(o, (r) => r.admin.topup(o.id as number, o.amount as number, o.international === true)));
+  leaf(account, 'debit', 'take SMS credit back through the ledger, with a reason; never below zero')
+    .requiredOption('--id <n>', 'account id', parse.integer(1))
+    .requiredOption('--amount <n>', 'credit to take, a whole number above zero', parse.integer(1, 1e12))
+    .requiredOption('--reason <text>', 'why, recorded in the ledger', parse.nonEmpty)
+    .option('--international', 'take from the international balance')
+    .action((o: Options) => run(o, (r) => r.admin.debit(o.id as number, o.amount as number, o.international === true, o.reason as string)));
   leaf(account, 'show', 'show an account with its balances')
     .requiredOption('--id <n>', 'account id', parse.integer(1))
     .action((o: Options) => run(o, async (r) => accountView(await r.admin.account(o.id as number))));
 
-  const senderId = admin.command('sender-id').description('sender IDs');
-  leaf(senderId, 'add', 'add a sender ID to an account')
-    .requiredOption('--account <n>', 'account id', parse.integer(1))
-    .requiredOption('--title <text>', 'the sender ID', parse.nonEmpty)
-    .option('--status <status>', 'approved, pending or rejected', parse.oneOf(['approved', 'pending', 'rejected'] as const), 'approved')
-    .action((o: Options) => run(o, (r) => r.admin.addSenderId(o.account as number, o.title as string, o.status as 'approved')));
+  senderIdCommands(admin, leaf, run);
 
   const key = admin.command('key').description('API keys');
   keyOptions(leaf(key, 'create', 'create a key; prints it once'))

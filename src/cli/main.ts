@@ -5,8 +5,12 @@ import { adminCommand } from './admin.js';
 import { AdminError } from '../services/admin.js';
 import { serve } from './serve.js';
 import { smscSimCommand } from './smsc-sim.js';
+import { packageVersion } from './version.js';
 
-const program = new Command('haberci').description('haberci: an SMS messaging service (Messaging Service API v4)').showHelpAfterError(false);
+const program = new Command('haberci')
+  .description('haberci: an SMS messaging service (Messaging Service API v4)')
+  .version(packageVersion(), '-V, --version', 'print the version of haberci')
+  .showHelpAfterError(false);
 
 const serveCommand = program.command('serve').description('start the HTTP API with the dispatcher and the built-in operator simulator');
 for (const spec of Object.values(optionSpecs)) {

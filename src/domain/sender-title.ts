@@ -22,6 +22,27 @@ export function titleTooLong(title: string): boolean {
   return titleLength(title) > maxTitleLength;
 }
 
+/**
+ * Characters a provider may register in a sender ID: ASCII letters and digits, space and
+ * `. - _ & +`. Alphanumeric originators on GSM networks take these; the SMPP carrier sends
+ * the sender ID as ASCII, so any other character (a Turkish letter included) would fail
+ * every send (docs/decisions.md).
+ */
+const senderIdCharacters = /^[A-Za-z0-9 .\-_&+]+$/;
+
+/**
+ * Why a sender ID cannot be registered, or null when it can: what `/sms/send` would
+ * refuse for `title` (empty, too long by `titleLength`) and what no carrier can send.
+ */
+export function senderIdRefusal(title: string): string | null {
+  if (title.trim() === '') return 'a sender ID must not be empty';
+  if (titleTooLong(title)) return `a sender ID has at most ${maxTitleLength} characters (Turkish letters count as two); this one has ${titleLength(title)}`;
+  if (!senderIdCharacters.test(title)) return 'a sender ID takes only ASCII letters, digits, space and . - _ & +';
+  if (title.trim() !== title) return 'a sender ID must not begin or end with a space';
+  if (!/[A-Za-z0-9]/.test(title)) return 'a sender ID needs at least one letter or digit';
+  return null;
+}
+
 /** Placeholder sender IDs that /otp/detailed rejects, case-insensitively. */
 export const reservedOtpSenders: ReadonlySet<string> = new Set([
   'test',

@@ -7,9 +7,12 @@ import { newApiKey } from './key-secrets.js';
 import { SELECTABLE_WEBHOOK_EVENTS } from '../domain/webhook.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { BlocklistService } from './blocklist-service.js';
+import { SenderIdAdmin } from './sender-id-admin.js';
+import type { SenderIdView } from './sender-id-admin.js';
+import { AdminError } from './admin-error.js';
 
-/** A failure of a provider command: the message is shown to the operator as is. */
-export class AdminError extends Error {}
+// Where other services and the CLI have always found it.
+export { AdminError };
 
 /** What admin commands print for a key: its settings, never the key or its hash. */
 export interface KeyView {
@@ -85,6 +88,13 @@ export function accountView(a: Account): AccountView {
   };
 }
 
+/** What balance commands print: the account's two balances after the change. */
+export interface BalancesView {
+  id: number;
+  balance_main: number;
+  balance_international: number;
+}
+
 export const defaultKeySettings: KeySettings = {
   permissions: allPermissions(true),
   ipAllow: [],
@@ -101,10 +111,14 @@ export const defaultKeySettings: KeySettings = {
 
 /** Provider use cases behind `haberci admin` (and the demo set-up at first start). */
 export class AdminService {
+  readonly senderIds: SenderIdAdmin;
+
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.senderIds = new SenderIdAdmin(store, clock);
+  }
 
   async createAccount(input: AccountInput): Promise<AccountView> {
     return accountView(await this.store.createAccount(input, this.clock.now()));
@@ -132,16 +146,31 @@ export class AdminService {
     });
   }
 
-  async topup(id: number, amount: number, international: boolean): Promise<{ id: number; balance_main: number; balance_international: number }> {
-    const result = await this.store.adjustBalance(id, international ? 'international' : 'main', amount, 'top-up', null, this.clock.now());
+  /** `account topup`: adds credit, recorded in the ledger as a top-up; never takes any. */
+  async topup(id: number, amount: number, international: boolean): Promise<BalancesView> {
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new AdminError('a top-up amount must be a whole number above zero');
+    return this.moveBalance(id, international, amount, 'top-up');
+  }
+
+  /** `account debit`: takes credit back, recorded in the ledger with the provider's reason. */
+  async debit(id: number, amount: number, international: boolean, reason: string): Promise<BalancesView & { debited: number; reason: string }> {
+    if (!Number.isSafeInteger(amount) || amount <= 0) throw new AdminError('a debit amount must be a whole number above zero');
+    if (reason.trim() === '') throw new AdminError('a debit needs a reason');
+    const balances = await this.moveBalance(id, international, -amount, `debit: ${reason.trim()}`);
+    return { ...balances, debited: amount, reason: reason.trim() };
+  }
+
+  private async moveBalance(id: number, international: boolean, delta: number, reason: string): Promise<BalancesView> {
+    const bucket = international ? 'international' : 'main';
+    const result = await this.store.adjustBalance(id, bucket, delta, reason, null, this.clock.now());
     if (result === null) throw new AdminError(`no account with id ${id}`);
-    if (result === 'insufficient') throw new AdminError('the balance cannot go below zero');
+    if (result === 'insufficient') throw new AdminError(`the ${bucket} balance is less than ${-delta}; nothing was debited`);
     return { id: result.id, balance_main: result.balanceMain, balance_international: result.balanceInternational };
   }
 
-  async addSenderId(accountId: number, title: string, status: SenderId['status']): Promise<SenderId> {
-    await this.account(accountId);
-    return this.store.addSenderId(accountId, title, status, this.clock.now());
+  /** `sender-id add`: checked as /sms/send checks `title`, once per account (see SenderIdAdmin). */
+  addSenderId(accountId: number, title: string, status: SenderId['status']): Promise<SenderIdView> {
+    return this.senderIds.add(accountId, title, status);
   }
 
   /** `blocklist remove`: takes a number, in any accepted form, off the account's blocking list. */

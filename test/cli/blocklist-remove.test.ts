@@ -4,35 +4,12 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join } from 'node:path';
 import { openRuntime } from '../../src/main.js';
 import { sqliteFileIn } from '../../src/adapters/store/database.js';
-
-/** The repository root: this file runs as dist/test/cli/blocklist-remove.test.js. */
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
-
-/** Without the caller's HABERCI_* options and the runner's NODE_TEST_CONTEXT (see serve-process.test.ts). */
-function env(): NodeJS.ProcessEnv {
-  const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HABERCI_') && k !== 'NODE_TEST_CONTEXT') out[k] = v;
-  return out;
-}
-
-async function haberci(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const child = spawn('./bin/haberci', args, { cwd: root, env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));
-  child.stderr.setEncoding('utf8').on('data', (c: string) => (stderr += c));
-  const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-  const code = await new Promise<number | null>((done) => child.once('exit', (c) => done(c)));
-  clearTimeout(timer);
-  return { code, stdout, stderr };
-}
+import { haberci } from '../helpers/admin-cli.js';
 
 describe('haberci admin blocklist remove', { timeout: 60_000 }, () => {
   let data: string;

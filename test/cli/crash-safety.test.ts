@@ -148,7 +148,7 @@ describe('crash safety', () => {
       for (let round = 0; round < 6; round++) {
         const data = join(own, `r${round}`);
         const file = join(data, 'haberci.sqlite');
-        const first = spawn(process.execPath, [binPath, 'admin', 'account', 'create', '--name', 'First', '--data', data], { env: childEnv(), stdio: 'ignore' });
+        const first = spawn(process.execPath, [binPath, 'admin', 'store', 'init', '--data', data], { env: childEnv(), stdio: 'ignore' });
         const exited = new Promise((res) => first.on('exit', res));
         await waitFor(() => existsSync(file) || first.exitCode !== null, 15_000, 'the store file');
         await new Promise((r) => setTimeout(r, round * 4));
@@ -165,6 +165,7 @@ describe('crash safety', () => {
             db.close();
           }
         }
+        await admin(['store', 'init', '--data', data]);
         const again = await admin(['account', 'create', '--name', 'Again', '--data', data]);
         assert.equal(again.name, 'Again', `round ${round}`);
       }

@@ -59,6 +59,7 @@ describe('inbound messages: smsc-sim -> haberci -> sms.received webhook', () => 
     sim = await startSimulator(['--inbound-every-ms', '150', '--inbound-from', '+90 532 111 22 33', '--inbound-to', '4444', '--inbound-text', 'Merhaba haberci']);
     writeFileSync(join(dir, 'smpp.json'), JSON.stringify({ connections: [{ name: 'sim', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw' }], defaultRoute: 'sim' }));
     // The route and the key exist before the server starts, so every message is routed.
+    await admin(['store', 'init', '--data', dir]);
     const account = await admin(['account', 'create', '--name', 'Inbound', '--data', dir]);
     accountId = Number(account.id);
     await admin(['key', 'create', '--account', String(accountId), '--webhook-url', `${receiver.url}/hook`, '--webhook-secret', secret, '--data', dir]);

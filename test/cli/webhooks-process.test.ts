@@ -61,6 +61,7 @@ describe('webhooks through the real executable', () => {
     const store = ['--data', freshDir()];
     const receiver = await startReceiver();
     try {
+      await admin(['store', 'init', ...store]);
       const account = await admin(['account', 'create', '--name', 'Hooks', ...store]);
       const key = await admin(['key', 'create', '--account', String(account.id), '--webhook-url', `${receiver.url}/hook`, '--webhook-secret', secret, '--webhook-attempts', '2', ...store]);
       const id = String(key.id);

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isReservedOtpSender, titleLength, titleTooLong } from '../../src/domain/sender-title.js';
+import { isReservedOtpSender, senderIdRefusal, titleLength, titleTooLong } from '../../src/domain/sender-title.js';
 
 describe('titleLength', () => {
   const cases: Array<[string, number]> = [
@@ -34,6 +34,26 @@ describe('titleTooLong', () => {
   for (const [title, tooLong] of cases) {
     it(`${title} -> ${tooLong}`, () => assert.equal(titleTooLong(title), tooLong));
   }
+});
+
+describe('senderIdRefusal', () => {
+  const accepted = ['ACME', 'Acme Shop', 'ABCDEFGHIJK', 'A.B-C_D&E+F', '12345678901', 'x'];
+  for (const title of accepted) it(`accepts ${JSON.stringify(title)}`, () => assert.equal(senderIdRefusal(title), null));
+  const refused: Array<[string, RegExp]> = [
+    ['', /empty/],
+    ['   ', /empty/],
+    ['ABCDEFGHIJKL', /at most 11 .* has 12/], // 12
+    ['ABCDEFGHIJKLMNOPQR', /has 18/],
+    ['ABCDEFGHIJŞ', /has 12/], // 10 + 2: the send path's length rule
+    ['ŞEKER', /ASCII/], // fits, but the carrier sends sender IDs as ASCII
+    ['CAFÉ', /ASCII/],
+    ['ACME!', /ASCII/],
+    ['AC\tME', /ASCII/],
+    [' ACME', /space/],
+    ['ACME ', /space/],
+    ['.-_', /letter or digit/],
+  ];
+  for (const [title, reason] of refused) it(`refuses ${JSON.stringify(title)}`, () => assert.match(senderIdRefusal(title) ?? '', reason));
 });
 
 describe('isReservedOtpSender', () => {

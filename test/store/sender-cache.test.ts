@@ -34,10 +34,14 @@ describe('sender ID cache (SQLite)', () => {
   it('sees this process’s changes at once', async () => {
     const p = await server.provision({ account: { balanceMain: 10 } });
     assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
-    await server.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'pending');
+    const pending = await server.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'pending');
     assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
-    await server.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'approved');
+    // A title is one sender ID per account: the pending one goes before an approved one comes.
+    await server.runtime.admin.senderIds.remove({ id: pending.id });
+    const approved = await server.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'approved');
     assertAccepted(await sendSms(server, p.apiKey, { title: 'NEWCO' }));
+    await server.runtime.admin.senderIds.remove({ id: approved.id });
+    assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
   });
 
   it('sees the admin CLI’s and another connection’s changes in the next request', async () => {
@@ -48,6 +52,9 @@ describe('sender ID cache (SQLite)', () => {
     await admin(['sender-id', 'add', '--account', String(p.accountId), '--title', 'NEWCO', '--data', dir]);
     await nextTurn();
     assertAccepted(await sendSms(server, p.apiKey, { title: 'NEWCO' }));
+    await admin(['sender-id', 'remove', '--account', String(p.accountId), '--title', 'NEWCO', '--data', dir]);
+    await nextTurn();
+    assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
 
     const setStatus = (status: 'approved' | 'rejected') =>
       other.db.updateTable('sender_ids').set({ status }).where('account_id', '=', p.accountId).where('title', '=', 'ACME').execute();

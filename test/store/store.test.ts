@@ -374,6 +374,69 @@ for (const dialect of testDialects()) {
           ['C', 'B', 'A'],
         );
       });
+
+      it('a title is one sender ID per account, case-sensitive: a second add gives null and changes nothing', async () => {
+        const account = await store.createAccount(accountInput('Once'), now);
+        const other = await store.createAccount(accountInput('Other'), now);
+        const first = await store.addSenderId(account.id, 'ONCE', 'pending', now);
+        assert.equal(await store.addSenderId(account.id, 'ONCE', 'approved', now + 1000), null);
+        assert.equal((await store.addSenderId(account.id, 'Once', 'approved', now))?.title, 'Once');
+        assert.equal((await store.addSenderId(other.id, 'ONCE', 'approved', now))?.accountId, other.id);
+        assert.deepEqual(await store.getSenderId(first?.id ?? 0), first);
+        assert.deepEqual(
+          (await store.senderIds(account.id)).map((s) => [s.title, s.status]),
+          [
+            ['ONCE', 'pending'],
+            ['Once', 'approved'],
+          ],
+        );
+      });
+
+      it('a removed sender ID is gone, and its title can be added again', async () => {
+        const account = await store.createAccount(accountInput('Removed'), now);
+        const added = await store.addSenderId(account.id, 'GONE', 'approved', now);
+        assert.ok(added);
+        assert.equal(await store.hasApprovedSender(account.id, 'GONE'), true);
+        assert.equal(await store.removeSenderId(added.id), true);
+        assert.equal(await store.removeSenderId(added.id), false);
+        assert.equal(await store.getSenderId(added.id), null);
+        assert.equal(await store.hasApprovedSender(account.id, 'GONE'), false);
+        assert.equal((await store.addSenderId(account.id, 'GONE', 'pending', now))?.status, 'pending');
+      });
+
+      it('migration 0012 folds earlier duplicates into the row that decided sends: approved first, then the oldest', async () => {
+        const at = await freshLocation(dialect);
+        const h = open(at);
+        const all = await migrationProvider(dialect.name).getMigrations();
+        const before0012 = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0012'));
+        await migrate(h, { getMigrations: async () => before0012 });
+        const old = KyselyStore.open(h);
+        const account = await old.createAccount(accountInput('Duplicates'), now);
+        const rows: [string, 'approved' | 'pending' | 'rejected'][] = [
+          ['MIXED', 'pending'],
+          ['MIXED', 'approved'],
+          ['MIXED', 'approved'],
+          ['MIXED', 'rejected'],
+          ['WAITING', 'rejected'],
+          ['WAITING', 'pending'],
+          ['SINGLE', 'approved'],
+        ];
+        const ids: number[] = [];
+        // As the store wrote them before the unique index (addSenderId now relies on it).
+        for (const [title, status] of rows) {
+          const row = await h.db.insertInto('sender_ids').values({ account_id: account.id, title, status, created_at: now }).returning('id').executeTakeFirstOrThrow();
+          ids.push(row.id);
+        }
+        await migrate(h);
+        assert.deepEqual(
+          (await KyselyStore.open(h).senderIds(account.id)).map((s) => [s.id, s.title, s.status]),
+          [
+            [ids[1], 'MIXED', 'approved'],
+            [ids[4], 'WAITING', 'rejected'],
+            [ids[6], 'SINGLE', 'approved'],
+          ],
+        );
+      });
     });
   });
 }

@@ -293,13 +293,30 @@ export class KyselyStore implements Store {
     });
   }
 
-  async addSenderId(accountId: number, title: string, status: SenderId['status'], now: number): Promise<SenderId> {
+  async addSenderId(accountId: number, title: string, status: SenderId['status'], now: number): Promise<SenderId | null> {
+    // The unique index of migration 0012 decides, so two adds at once cannot both succeed.
     const row = await this.db
       .insertInto('sender_ids')
       .values({ account_id: accountId, title, status, created_at: now })
+      .onConflict((c) => c.columns(['account_id', 'title']).doNothing())
       .returningAll()
-      .executeTakeFirstOrThrow();
-    return toSenderId(row);
+      .executeTakeFirst();
+    return row ? toSenderId(row) : null;
+  }
+
+  async getSenderId(id: number): Promise<SenderId | null> {
+    const row = await this.db.selectFrom('sender_ids').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toSenderId(row) : null;
+  }
+
+  async senderIds(accountId: number): Promise<SenderId[]> {
+    const rows = await this.db.selectFrom('sender_ids').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    return rows.map(toSenderId);
+  }
+
+  async removeSenderId(id: number): Promise<boolean> {
+    const result = await this.db.deleteFrom('sender_ids').where('id', '=', id).executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
   }
 
   async approvedSenderIds(accountId: number): Promise<SenderId[]> {
