@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { numbersBodyLimit } from './body-limits.js';
 import { defineEndpoint } from './endpoint.js';
 import { codedDetail, coded } from './fields.js';
 import { groupIdField, groupKey, groupStatuses } from './group-fields.js';
@@ -31,6 +32,7 @@ export const contactsAdd = defineEndpoint({
   serverError: 'SRV-ERR',
   permissions: ['add_contact'],
   limited: true,
+  bodyLimit: numbersBodyLimit(maxContactEntries),
   statuses: { ...groupStatuses, 'TS-1025': 400, 'TS-1060': 400, 'TS-1065': 403 },
   request,
   async handle({ body, caller, services }) {

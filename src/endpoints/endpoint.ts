@@ -56,6 +56,12 @@ export interface Endpoint<S extends z.ZodTypeAny = z.ZodTypeAny> {
   omitMessageOnSuccess?: boolean;
   /** Largest body accepted, in bytes; the default is the server's. */
   bodyLimit?: number;
+  /**
+   * Bodies read as they arrive, within these bounds (src/http/flat-json.ts), with the key
+   * checked before the rest of the body is read: for endpoints whose documented maximum
+   * needs a body far larger than JSON.parse should hold at once.
+   */
+  streamedBody?: { maxArrayItems: number; maxStringLength: number; maxKeys: number; fieldCodes?: Partial<Record<string, ResultCode>> };
   handle(ctx: HandlerContext<z.output<S>>): Promise<Result<Reply>>;
 }
 

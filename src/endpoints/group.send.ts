@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { coded } from './fields.js';
-import { bulkHandler, bulkText, groupStatuses, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
+import { bulkHandler, bulkText, groupStatuses, maxBulkNumbers, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
+import { numbersBodyLimit } from './body-limits.js';
 
 /** POST /group/send: one text to up to 50,000 numbers, queued first. */
 export const groupSend = defineEndpoint({
@@ -14,8 +15,7 @@ export const groupSend = defineEndpoint({
   permissions: ['send_group_sms'],
   limited: true,
   statuses: groupStatuses,
-  // 50,000 numbers in any accepted form ("+90 (532) 123 45 67" is 21 characters) fit in 2 MB.
-  bodyLimit: 8 * 1024 * 1024,
+  bodyLimit: numbersBodyLimit(maxBulkNumbers),
   request: z.preprocess(
     withNumbersAlias,
     z.object({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { numbersBodyLimit } from './body-limits.js';
 import { coded, integerField, numberText } from './fields.js';
 import { numberFieldTooShort, splitRecipients } from '../domain/recipients.js';
 import { titleTooLong } from '../domain/sender-title.js';
@@ -47,6 +48,8 @@ export const smsSend = defineEndpoint({
   serverError: 'SRV-ERR',
   permissions: ['post_request', 'send_single_sms'],
   limited: true,
+  // A scheduled send's 50,000 numbers in their longest form.
+  bodyLimit: numbersBodyLimit(maxScheduledRecipients),
   statuses: {
     ...commonStatuses,
     'TS-1033': 400,

@@ -1,5 +1,5 @@
 import Fastify, { LogController } from 'fastify';
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { Logger } from 'pino';
@@ -8,7 +8,13 @@ import { endpoints as defaultEndpoints } from '../endpoints/index.js';
 import type { Services } from '../services/services.js';
 import { renderBody, renderFailure, renderReply, statusOf } from './envelope.js';
 import type { Body } from './envelope.js';
-import { isPlainObject, runEndpoint } from './pipeline.js';
+import { admit, isPlainObject, runEndpoint } from './pipeline.js';
+import { smallBodyLimit } from '../endpoints/body-limits.js';
+import { BodyRefused, BodyTooLarge, KeyRefused, streamingJsonParser } from './streaming-body.js';
+import { drainBody } from './drain-body.js';
+import { limitConnections } from './connection-limits.js';
+import type { ConnectionLimits } from './connection-limits.js';
+import { defaultConnectionLimits } from './connection-limits.js';
 import type { KeyHash } from './pipeline.js';
 import { hashApiKey } from '../services/key-secrets.js';
 import { errorFields } from '../util/error-fields.js';
@@ -29,6 +35,8 @@ export interface AppOptions {
   /** Default largest body, bytes (endpoints may set their own). */
   bodyLimit?: number;
   endpoints?: readonly Endpoint[];
+  /** Time limits and connection caps (defaults: `defaultConnectionLimits`). */
+  connections?: Partial<ConnectionLimits>;
 }
 
 /** Raised by the rate limiter, answered as TS-1060 with HTTP 429. */
@@ -39,7 +47,7 @@ class RateLimited extends Error {
   }
 }
 
-export const defaultBodyLimit = 1024 * 1024;
+export const defaultBodyLimit = smallBodyLimit;
 const otherMethods = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
 
 function send(reply: FastifyReply, status: number, body: Body): FastifyReply {
@@ -73,6 +81,7 @@ function rateKey(request: FastifyRequest): string {
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const table = options.endpoints ?? defaultEndpoints;
   const trusted = options.trustedProxies ?? [];
+  const limits: ConnectionLimits = { ...defaultConnectionLimits, ...options.connections };
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger | undefined,
     logController: new LogController({ disableRequestLogging: true }),
@@ -84,7 +93,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     return503OnClosing: true,
+    connectionTimeout: limits.idleTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    // Node checks the header and request time limits on this interval: the limits hold to
+    // within it (its default of 30 s would let a slow client hold on 30 s longer).
+    http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
+  limitConnections(app.server, limits);
 
   await app.register(formbody);
   const rate = options.requestsPerSecond ?? 100;
@@ -96,37 +112,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   const byPath = new Map(table.map((e) => [e.path, e]));
-
-  for (const endpoint of table) {
-    app.route({
-      method: 'POST',
-      url: endpoint.path,
-      bodyLimit: endpoint.bodyLimit ?? options.bodyLimit ?? defaultBodyLimit,
-      config: {
-        endpoint,
-        ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
-      },
-      handler: async (request, reply) => {
-        const outcome = await runEndpoint(endpoint, request.body, request.ip, options.services, keyHashes.get(request));
-        if (outcome.ok) {
-          const { status, body } = renderReply(endpoint, outcome.value);
-          return send(reply, status, body);
-        }
-        if (outcome.retryAfterSeconds !== undefined) reply.header('retry-after', String(outcome.retryAfterSeconds));
-        const { status, body } = renderFailure(endpoint, outcome);
-        return send(reply, status, body);
-      },
-    });
-    app.route({
-      method: [...otherMethods],
-      url: endpoint.path,
-      handler: async (request, reply) => {
-        const { envelope, code } = wrongPath(request.url);
-        reply.header('allow', 'POST');
-        return send(reply, 405, renderBody(envelope, false, code, {}, false, 'Method not allowed: every endpoint accepts POST only'));
-      },
-    });
-  }
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -147,14 +132,86 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return send(reply, 429, renderBody(endpoint.envelope, false, 'TS-1060', {}, false, 'Request rate exceeded'));
     }
     if (endpoint && status >= 400 && status < 500) {
-      // Malformed, poisoned, oversized or wrongly typed bodies: the endpoint's invalid-body code.
-      const http = status === 413 ? 413 : statusOf(endpoint, endpoint.invalidBody, 'body', false);
+      // Answered before the body was read to its end: the rest is read and dropped (up to a
+      // bound) so that the client, still writing, gets the answer rather than a broken
+      // pipe; past the bound the connection is closed once the answer is out.
+      if (!(await drainBody(request.raw))) reply.header('connection', 'close');
+      if (error instanceof KeyRefused) {
+        const { status: http, body } = renderFailure(endpoint, error.failure);
+        return send(reply, http, body);
+      }
+      if (status === 413) {
+        const limit = error instanceof BodyTooLarge ? error.limit : (request.routeOptions.bodyLimit ?? defaultBodyLimit);
+        return send(reply, 413, renderBody(endpoint.envelope, false, endpoint.invalidBody, {}, false, `Request body too large: at most ${limit} bytes on ${endpoint.path}`));
+      }
+      if (error instanceof BodyRefused) {
+        // A member of a streamed body of the wrong shape answers with that field's code.
+        const code = (error.field !== undefined ? endpoint.streamedBody?.fieldCodes?.[error.field] : undefined) ?? endpoint.invalidBody;
+        return send(reply, statusOf(endpoint, code, code === endpoint.invalidBody ? 'body' : 'field', false), renderBody(endpoint.envelope, false, code, {}, false, error.message));
+      }
+      // Malformed, poisoned or wrongly typed bodies: the endpoint's invalid-body code.
+      const http = statusOf(endpoint, endpoint.invalidBody, 'body', false);
       return send(reply, http, renderBody(endpoint.envelope, false, endpoint.invalidBody));
     }
     request.log.error({ err: errorFields(error), path: request.routeOptions.url }, 'unexpected error');
     const code = endpoint?.serverError ?? 'SRV-ERR';
     return send(reply, 500, renderBody(endpoint?.envelope ?? 'result', false, code));
   });
+
+
+  const routeOf = (endpoint: Endpoint): RouteOptions => ({
+    method: 'POST',
+    url: endpoint.path,
+    bodyLimit: endpoint.bodyLimit ?? options.bodyLimit ?? defaultBodyLimit,
+    config: {
+      endpoint,
+      ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
+    },
+    handler: async (request, reply) => {
+      const outcome = await runEndpoint(endpoint, request.body, request.ip, options.services, keyHashes.get(request));
+      if (outcome.ok) {
+        const { status, body } = renderReply(endpoint, outcome.value);
+        return send(reply, status, body);
+      }
+      if (outcome.retryAfterSeconds !== undefined) reply.header('retry-after', String(outcome.retryAfterSeconds));
+      const { status, body } = renderFailure(endpoint, outcome);
+      return send(reply, status, body);
+    },
+  });
+
+  for (const endpoint of table) {
+    const streamed = endpoint.streamedBody;
+    if (streamed) {
+      // Its own context: JSON bodies of this endpoint are read as they arrive, and its key
+      // is checked before the rest of a large body is read.
+      await app.register(async (context) => {
+        context.removeContentTypeParser('application/json');
+        context.addContentTypeParser(
+          'application/json',
+          streamingJsonParser({
+            limits: streamed,
+            bodyLimit: endpoint.bodyLimit ?? defaultBodyLimit,
+            admitKey: async (apiKey, request) => {
+              const admitted = await admit(endpoint, { api_key: apiKey }, request.ip, options.services);
+              return admitted.ok ? null : admitted;
+            },
+          }),
+        );
+        context.route(routeOf(endpoint));
+      });
+    } else {
+      app.route(routeOf(endpoint));
+    }
+    app.route({
+      method: [...otherMethods],
+      url: endpoint.path,
+      handler: async (request, reply) => {
+        const { envelope, code } = wrongPath(request.url);
+        reply.header('allow', 'POST');
+        return send(reply, 405, renderBody(envelope, false, code, {}, false, 'Method not allowed: every endpoint accepts POST only'));
+      },
+    });
+  }
 
   return app;
 }

@@ -128,7 +128,7 @@ describe('POST /balance/', () => {
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.balance_main, 250);
       await h.runtime.admin.topup(p.accountId, 99, true);
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.balance_main, 250);
-      await h.runtime.admin.topup(p.accountId, -50, false);
+      await h.runtime.admin.debit(p.accountId, 50, false, 'test');
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.balance_main, 200);
     });
 

@@ -5,7 +5,7 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { buildApp } from '../../src/http/app.js';
+import { buildApp, defaultBodyLimit } from '../../src/http/app.js';
 import { AuthService } from '../../src/services/auth.js';
 import type { Caller } from '../../src/services/auth.js';
 import type { Result } from '../../src/domain/result.js';
@@ -230,7 +230,7 @@ describe('general rules', () => {
       });
 
       it(`${path}: a body just under the limit is read`, async () => {
-        const raw = JSON.stringify({ api_key: apiKey, filler: 'x'.repeat(1024 * 1024 - 200) });
+        const raw = JSON.stringify({ api_key: apiKey, filler: 'x'.repeat(defaultBodyLimit - 200) });
         const answer = await h.post(path, undefined, { raw });
         assert.equal(answer.body.result_code, successCode[path], answer.raw.slice(0, 200));
       });
