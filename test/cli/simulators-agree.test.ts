@@ -1,8 +1,9 @@
 /**
  * The built-in operator simulator and `haberci smsc-sim` give the same outcome for every
- * number (interfaces.md's table, and a refusal for a destination that is no phone number).
+ * number (interfaces.md's table, and a refusal for a destination that is no phone number),
+ * and what they refuse is what the API refuses before a message gets to them.
  */
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcessWithoutNullStreams } from 'node:child_process';
@@ -14,6 +15,9 @@ import { normaliseNumber } from '../../src/domain/recipients.js';
 import { simulatedOutcome } from '../../src/domain/simulator-outcome.js';
 import type { SimulatedOutcome } from '../../src/domain/simulator-outcome.js';
 import { carrierConfig, message, RecordingListener, startCarrier, waitFor } from '../adapters/carriers/smpp/smpp-harness.js';
+import { createHarness } from '../helpers/harness.js';
+import type { Harness } from '../helpers/harness.js';
+import { assertAccepted, assertRefused, sendSms } from '../helpers/sms.js';
 
 /** Numbers as a customer sends them, each at least the 7 characters /sms/send asks for. */
 const table: Array<[raw: string, expected: SimulatedOutcome]> = [
@@ -99,4 +103,23 @@ describe('the two simulators', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
     }
   });
+});
+
+describe('/sms/send refuses what the simulators refuse', () => {
+  let h: Harness;
+  let apiKey = '';
+  before(async () => {
+    h = await createHarness();
+    apiKey = (await h.provision()).apiKey;
+  });
+  after(async () => h.close());
+
+  for (const [raw, outcome] of table) {
+    const refused = outcome === 'refused';
+    it(`${JSON.stringify(raw)}: ${refused ? 'TS-1025' : 'accepted'}`, async () => {
+      const answer = await sendSms(h, apiKey, { sentto: raw });
+      if (refused) assertRefused(answer, 'TS-1025', 400);
+      else assertAccepted(answer);
+    });
+  }
 });
