@@ -24,13 +24,51 @@ export interface RecipientList {
   rawCount: number;
 }
 
+/** What separates the entries of a `sentto` (and of a /contacts/add `mobile` string). */
+const entrySeparators = /[,;\r\n]/;
+
+/** E.164's limit: a phone number has at most 15 digits, its country code included. */
+export const maxNumberDigits = 15;
+
+/**
+ * Whether a normalised recipient can be a phone number at all: digits only, 1 to 15 of them.
+ * This is the line between a wrong number, which the spec accepts and charges, and an entry
+ * that is no number: /sms/send refuses it (TS-1025), bulk sends count it invalid without
+ * charging it, and both simulators refuse it (docs/decisions.md, "Recipients that are not
+ * numbers").
+ */
+export function couldBeNumber(normalised: string): boolean {
+  return normalised.length <= maxNumberDigits && /^\d+$/.test(normalised);
+}
+
+/**
+ * The first entry of a `sentto` that cannot be a phone number once normalised, trimmed as it
+ * was sent, or null when there is none. Entries that normalise to nothing are not entries.
+ */
+export function firstNonNumber(sentto: string): string | null {
+  for (const entry of sentto.split(entrySeparators)) {
+    const n = normaliseNumber(entry);
+    if (n !== '' && !couldBeNumber(n)) return entry.trim();
+  }
+  return null;
+}
+
+/** Most characters of an entry quoted back in a message: a long value is never echoed whole. */
+export const maxQuotedEntry = 32;
+
+/** An entry as a message quotes it: at most `maxQuotedEntry` characters, then an ellipsis. */
+export function quotedEntry(entry: string): string {
+  const chars = Array.from(entry);
+  return JSON.stringify(chars.length <= maxQuotedEntry ? entry : `${chars.slice(0, maxQuotedEntry).join('')}…`);
+}
+
 /**
  * Splits a /sms/send `sentto` on commas, semicolons and line breaks (`\n`, `\r\n`, `\r`).
  * Entries are compared after normalisation, so `0532...` and `90532...` are one recipient.
  */
 export function splitRecipients(sentto: string): RecipientList {
   const entries = sentto
-    .split(/[,;\r\n]/)
+    .split(entrySeparators)
     .map(normaliseNumber)
     .filter((n) => n !== '');
   return { numbers: [...new Set(entries)], rawCount: entries.length };
@@ -91,6 +129,6 @@ export function otpMobile(raw: string | undefined): Result<string> {
  * Türkiye alone, whose numbers are 10 digits after it, so `90...` numbers must have 12.
  */
 export function isPlausibleNumber(normalised: string): boolean {
-  if (!/^\d{8,15}$/.test(normalised)) return false;
+  if (!couldBeNumber(normalised) || normalised.length < 8) return false;
   return !normalised.startsWith('90') || normalised.length === 12;
 }

@@ -1,5 +1,5 @@
 import type { SmsLang } from './labels.js';
-import { isTurkeyNumber } from './recipients.js';
+import { couldBeNumber, isTurkeyNumber } from './recipients.js';
 
 /** The line-break token of message text. Capitals only. */
 export const lineBreakToken = 'TS-L';
@@ -62,7 +62,12 @@ export function tableFor(normalised: string, mode: CountMode): CountTable {
   return mode === 'bulk' || isTurkeyNumber(normalised) ? 'turkey' : 'international';
 }
 
+/**
+ * The SMS count one recipient is charged. An entry that cannot be a phone number is never
+ * sent and costs nothing (a wrong number, digits that reach no one, is charged: the spec).
+ */
 export function countFor(normalised: string, text: string, lang: SmsLang, mode: CountMode): number {
+  if (!couldBeNumber(normalised)) return 0;
   return smsCount(text, lang, tableFor(normalised, mode));
 }
 

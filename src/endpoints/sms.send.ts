@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
 import { numbersBodyLimit } from './body-limits.js';
-import { coded, integerField, numberText } from './fields.js';
-import { numberFieldTooShort, splitRecipients } from '../domain/recipients.js';
+import { coded, codedDetail, integerField, numberText } from './fields.js';
+import { firstNonNumber, numberFieldTooShort, quotedEntry, splitRecipients } from '../domain/recipients.js';
 import { titleTooLong } from '../domain/sender-title.js';
 import { countFor, textTooLong, toLineBreaks } from '../domain/sms-count.js';
 import { contentTypeLabel, countryLabel, smsLangLabel } from '../domain/labels.js';
@@ -15,12 +15,21 @@ import { chargesOf, interactivePriority, messagesFor, requestHash } from '../ser
 export const maxRecipients = 500;
 export const maxScheduledRecipients = 50_000;
 
+/**
+ * One entry that cannot be a phone number refuses the whole request (docs/decisions.md):
+ * TS-1025, naming the entry, so nothing is sent to part of a list the caller got wrong.
+ */
+function everyEntryANumber(sentto: string, ctx: z.RefinementCtx): void {
+  const bad = firstNonNumber(sentto);
+  if (bad !== null) ctx.addIssue({ code: 'custom', ...codedDetail('TS-1025', `sentto entry ${quotedEntry(bad)} is not a phone number`) });
+}
+
 /** Field order is check order (docs/decisions.md): the first failing field answers. */
 const request = z.preprocess(
   // `mobile` is accepted for `sentto`: the provider's published client libraries send it.
   (body) => (typeof body === 'object' && body !== null && !('sentto' in body) && 'mobile' in body ? { ...body, sentto: (body as { mobile: unknown }).mobile } : body),
   z.object({
-    sentto: numberText.refine((s) => !numberFieldTooShort(s), 'TS-1025'),
+    sentto: numberText.refine((s) => !numberFieldTooShort(s), 'TS-1025').superRefine(everyEntryANumber),
     title: z.string(coded('TS-1051')).min(1, 'TS-1051').refine((t) => !titleTooLong(t), 'TS-1029'),
     text: z
       .string(coded('TS-1026'))

@@ -4,9 +4,10 @@ import { decodeRecipients } from '../domain/deferred-recipients.js';
 import type { DeferredRecipients } from '../domain/deferred-recipients.js';
 import { countFor } from '../domain/sms-count.js';
 import { operatorOf } from '../domain/operators.js';
-import { isPlausibleNumber } from '../domain/recipients.js';
+import { couldBeNumber, isPlausibleNumber } from '../domain/recipients.js';
 
 export const invalidNumberDetail = 'Invalid number: not sent';
+export const notANumberDetail = 'Not a phone number: not sent, not charged';
 
 /** The message rows of recipients [from, to) of a send. */
 export function messagesOf(send: Pick<DueExpansion, 'kind' | 'text' | 'lang'>, list: DeferredRecipients, from: number, to: number): NewMessage[] {
@@ -16,9 +17,11 @@ export function messagesOf(send: Pick<DueExpansion, 'kind' | 'text' | 'lang'>, l
     const recipient = list.numbers[i] ?? '';
     const text = list.texts ? (list.texts[i] ?? '') : (send.text ?? '');
     const message: NewMessage = { recipient, text: list.texts ? text : null, smsCount: countFor(recipient, text, send.lang, mode), operator: operatorOf(recipient) };
-    // Campaign reports count invalid numbers as failed; they are charged (the spec counts
-    // them in the SMS count) but never submitted.
-    if (mode === 'bulk' && !isPlausibleNumber(recipient)) message.failedDetail = invalidNumberDetail;
+    // Campaign reports count invalid numbers as failed; wrong numbers are charged (the spec
+    // counts them in the SMS count), entries that are no number are not (countFor); neither
+    // is ever submitted.
+    if (!couldBeNumber(recipient)) message.failedDetail = notANumberDetail;
+    else if (mode === 'bulk' && !isPlausibleNumber(recipient)) message.failedDetail = invalidNumberDetail;
     out.push(message);
   }
   return out;

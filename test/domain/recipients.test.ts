@@ -1,11 +1,14 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
+  couldBeNumber,
+  firstNonNumber,
   isPlausibleNumber,
   isTurkeyNumber,
   normaliseNumber,
   numberFieldTooShort,
   otpMobile,
+  quotedEntry,
   sameSubscriber,
   splitRecipients,
   turkishMobile,
@@ -178,4 +181,51 @@ describe('isPlausibleNumber', () => {
   for (const [n, expected] of cases) {
     it(`${JSON.stringify(n)} -> ${expected}`, () => assert.equal(isPlausibleNumber(n), expected));
   }
+});
+
+/** Wrong numbers (digits, any count up to E.164's 15) are numbers; anything else is not. */
+describe('couldBeNumber', () => {
+  const cases: Array<[string, boolean]> = [
+    ['905321234567', true],
+    ['12345', true], // a wrong number: accepted and charged
+    ['1', true],
+    ['123456789012345', true], // 15 digits, the E.164 maximum
+    ['1234567890123456', false],
+    ['helloworld', false],
+    ['90532abc4567', false],
+    ['905321234567#', false],
+    ['٩٠٥٣٢١٢٣٤٥٦٧', false], // Arabic-Indic digits are not the digits SMPP carries
+    ['', false],
+  ];
+  for (const [n, expected] of cases) {
+    it(`${JSON.stringify(n)} -> ${expected}`, () => assert.equal(couldBeNumber(n), expected));
+  }
+
+  it('holds for every plausible number (invalid numbers include the entries that are no number)', () => {
+    for (const [n] of cases) if (isPlausibleNumber(n)) assert.equal(couldBeNumber(n), true, n);
+  });
+});
+
+describe('firstNonNumber', () => {
+  const cases: Array<[string, string | null]> = [
+    ['905321234567', null],
+    ['+90 (532) 123-45-67, 0044 7700 900123', null],
+    ['12345,905321234567', null], // a wrong number is still a number
+    ['hello-world', 'hello-world'],
+    ['905321234567, hello world ;abc', 'hello world'],
+    ['905321234567,,;\n+-()', null], // entries that normalise to nothing are not entries
+    ['1234567890123456', '1234567890123456'],
+  ];
+  for (const [sentto, expected] of cases) {
+    it(`${JSON.stringify(sentto)} -> ${String(expected)}`, () => assert.equal(firstNonNumber(sentto), expected));
+  }
+});
+
+describe('quotedEntry', () => {
+  it('quotes a short entry whole', () => assert.equal(quotedEntry('hello-world'), '"hello-world"'));
+  it('cuts a long entry at 32 characters, never inside a surrogate pair', () => {
+    assert.equal(quotedEntry('x'.repeat(100)), `"${'x'.repeat(32)}…"`);
+    assert.equal(quotedEntry('😀'.repeat(40)), `"${'😀'.repeat(32)}…"`);
+  });
+  it('escapes control characters', () => assert.equal(quotedEntry('a\u0007b'), '"a\\u0007b"'));
 });

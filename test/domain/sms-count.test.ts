@@ -98,6 +98,12 @@ describe('countFor and tableFor', () => {
     assert.equal(countFor('447700900123', text, 0, 'bulk'), 1);
   });
 
+  it('charges nothing for an entry that cannot be a phone number, and a wrong number in full', () => {
+    assert.equal(countFor('helloworld', 'Hello', 0, 'bulk'), 0);
+    assert.equal(countFor('1234567890123456', 'Hello', 0, 'single'), 0);
+    assert.equal(countFor('12345', 'Hello', 0, 'bulk'), 1);
+  });
+
   it('totals the counts of all recipients', () => {
     const text = 'a'.repeat(71);
     assert.equal(totalCount(['905321234567', '447700900123', '12025550100'], text, 0, 'single'), 5);

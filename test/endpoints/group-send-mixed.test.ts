@@ -235,15 +235,15 @@ for (const dialect of testDialects()) {
       }
     });
 
-    it('sends each text to its number at the scheduled time and not before, counting invalid numbers as failed', async () => {
+    it('sends each text to its number at the scheduled time and not before, counting invalid numbers as failed (an entry that is no number uncharged)', async () => {
       const p = await h.provision();
       const live = new RecordingCarrier('live');
       const delivery = await simulatedDelivery(h.runtime, { live });
       try {
         const result = assertBulkAccepted(
           await groupSendMixed(h, p.apiKey, {
-            sentto: ['905321231234', '905421235678', '123'],
-            text: ['Bir', 'İki', 'Üç'],
+            sentto: ['905321231234', '905421235678', '123', 'hello-world'],
+            text: ['Bir', 'İki', 'Üç', 'Dört'],
             sms_lang: 1,
             scheduled_sms: 1,
             scheduled_date: '2026-03-15',
@@ -251,13 +251,14 @@ for (const dialect of testDialects()) {
           }),
         );
         assert.equal(result.scheduled, true);
-        assert.equal(result.totalNumbers, 3);
+        assert.equal(result.totalNumbers, 4);
+        assert.equal(result.totalSmsCost, 3, 'hello-world is not charged');
         assert.deepEqual(await balancesOf(h, p.apiKey), { main: 998, international: 99 });
         h.clock.advance(2_999);
         assert.equal(await drain(delivery), 0);
         assert.deepEqual(detailedOf(await reportDetailed(h, p.apiKey, result.raporId)).data, []);
         h.clock.advance(1);
-        assert.equal(await drain(delivery), 2, 'the invalid number is never submitted');
+        assert.equal(await drain(delivery), 2, 'the invalid numbers are never submitted');
         assert.deepEqual(
           live.submitted.map((m) => [m.to, m.text, m.lang]),
           [
@@ -266,7 +267,7 @@ for (const dialect of testDialects()) {
           ],
         );
         const summary = summaryOf(await reportBasic(h, p.apiKey, result.raporId));
-        assert.deepEqual([summary.success_count, summary.failed_count, summary.pending_count, summary.details.invalid_numbers], [0, 1, 2, 1]);
+        assert.deepEqual([summary.success_count, summary.failed_count, summary.pending_count, summary.details.invalid_numbers], [0, 2, 2, 2]);
       } finally {
         await delivery.stop();
       }

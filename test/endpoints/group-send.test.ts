@@ -347,16 +347,16 @@ for (const dialect of testDialects()) {
       }
     });
 
-    it('counts invalid numbers in details.invalid_numbers and failed_count, charges them and never submits them', async () => {
+    it('counts invalid numbers in details.invalid_numbers and failed_count, charges wrong numbers but not entries that are no number, and never submits them', async () => {
       const p = await h.provision();
-      const sentto = ['905321231234', '12345', 'abc', '9053212345678', '905321235678', '+1 (202) 555-0123'];
+      const sentto = ['905321231234', '12345', 'abc', '9053212345678', '905321235678', '+1 (202) 555-0123', 'hello-world'];
       const result = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto }));
-      assert.equal(result.totalNumbers, 6, 'numbers are not validated one by one');
-      assert.equal(result.totalSmsCost, 6);
+      assert.equal(result.totalNumbers, 7, 'numbers are not validated one by one');
+      assert.equal(result.totalSmsCost, 5, 'abc and hello-world cannot be numbers: not charged');
       // 905... numbers are charged to the main balance, the others to the international one.
-      assert.deepEqual(await balancesOf(h, p.apiKey), { main: 997, international: 97 });
+      assert.deepEqual(await balancesOf(h, p.apiKey), { main: 997, international: 98 });
       const before = summaryOf(await reportBasic(h, p.apiKey, result.raporId));
-      assert.equal(before.details.invalid_numbers, 3);
+      assert.equal(before.details.invalid_numbers, 4);
       assert.equal(before.details.blocked_numbers, 0);
       const delivery = await simulatedDelivery(h.runtime);
       try {
@@ -364,11 +364,11 @@ for (const dialect of testDialects()) {
         const summary = await waitForSummary(h, p.apiKey, result.raporId, delivery, (s) => s.pending_count === 0);
         assert.deepEqual(
           [summary.success_count, summary.failed_count, summary.pending_count, summary.details.invalid_numbers],
-          [3, 3, 0, 3],
+          [3, 4, 0, 4],
         );
         const { data } = detailedOf(await reportDetailed(h, p.apiKey, result.raporId));
-        const invalid = data.filter((r) => ['12345', 'abc', '9053212345678'].includes(r.phone_number));
-        assert.equal(invalid.length, 3);
+        const invalid = data.filter((r) => ['12345', 'abc', '9053212345678', 'helloworld'].includes(r.phone_number));
+        assert.equal(invalid.length, 4);
         for (const row of invalid) {
           assert.equal(row.details.status_code, 0);
           assert.equal(row.details.operator, 'UNKNOWN');

@@ -255,7 +255,7 @@ for (const dialect of testDialects()) {
         own.clock.advance(5_000);
         for (const m of live.submitted) {
           const outcome = simulatedOutcome(m.to);
-          if (outcome !== 'no-report') await delivery.dispatcher.onReport({ carrierMessageId: `c-${m.messageId}`, status: outcome, doneAt: own.clock.now() });
+          if (outcome !== 'no-report' && outcome !== 'refused') await delivery.dispatcher.onReport({ carrierMessageId: `c-${m.messageId}`, status: outcome, doneAt: own.clock.now() });
         }
         const summary = await waitForSummary(own, p.apiKey, result.raporId, delivery, (s) => s.pending_count === 1);
         assert.deepEqual(

@@ -42,6 +42,11 @@ describe('/sms/send: refused requests', () => {
     ['sentto of separators only', { sentto: ',,,;;;;' }, 'TS-1025'],
     ['sentto of characters normalisation removes', { sentto: '+-() +-()' }, 'TS-1025'],
     ['sentto an array', { sentto: ['905321234567'] }, 'TS-1025'],
+    ['sentto "hello-world" (not a phone number)', { sentto: 'hello-world' }, 'TS-1025'],
+    ['one entry that is not a number among good ones', { sentto: '905321234567,0532 abc 45 67;905327654321' }, 'TS-1025'],
+    ['an entry of 16 digits (E.164 allows 15)', { sentto: '1234567890123456' }, 'TS-1025'],
+    ['mobile (for sentto) that is not a number', { sentto: undefined, mobile: 'hello-world' }, 'TS-1025'],
+    ['a scheduled send with an entry that is not a number', { sentto: '905321234567,hello', scheduled_date: '2026-03-20', scheduled_time: '10:00' }, 'TS-1025'],
     ['title missing', { title: undefined }, 'TS-1051'],
     ['title empty', { title: '' }, 'TS-1051'],
     ['title of 12 characters', { title: 'ABCDEFGHIJKL' }, 'TS-1029'],
@@ -77,6 +82,15 @@ describe('/sms/send: refused requests', () => {
       await refused(await sendSms(h, p.apiKey, fields), code, 400);
     });
   }
+
+  it('names the entry that is not a number, cut short when long', async () => {
+    const answer = await sendSms(h, p.apiKey, { sentto: '905321234567, hello-world' });
+    await refused(answer, 'TS-1025', 400);
+    assert.equal(answer.body.result_message, 'sentto entry "hello-world" is not a phone number');
+    const long = await sendSms(h, p.apiKey, { sentto: `905321234567,${'x'.repeat(5000)}` });
+    await refused(long, 'TS-1025', 400);
+    assert.equal(long.body.result_message, `sentto entry "${'x'.repeat(32)}…" is not a phone number`);
+  });
 
   it('answers a body that is not an object with TS-1033 and HTTP 400', async () => {
     await refused(await h.post('/sms/send', [{ api_key: p.apiKey, ...validSend }]), 'TS-1033', 400);
@@ -147,6 +161,14 @@ describe('/sms/send: the send result', () => {
     const last = await storedMessage(h.runtime, p.accountId, intField(answer, 'sms_id'));
     assert.equal(last.recipient, '905327654321');
     assert.equal((await balancesOf(h, p.apiKey)).main, 998);
+  });
+
+  it('accepts and charges wrong numbers (digits, at most 15 of them): numbers are not validated one by one', async () => {
+    const p = await h.provision();
+    const answer = await sendSms(h, p.apiKey, { sentto: '12345,123456789012345' });
+    assertAccepted(answer);
+    assert.equal(answer.body.total_recipients, 2);
+    assert.deepEqual(await balancesOf(h, p.apiKey), { main: 1000, international: 98 });
   });
 
   it('splits sentto on commas, semicolons and line breaks (LF, CRLF, CR)', async () => {

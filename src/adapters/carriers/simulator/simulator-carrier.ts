@@ -1,13 +1,14 @@
 import type { Carrier, CarrierListener, CarrierMessage, SubmitOutcome } from '../../../ports/carrier.js';
 import type { Clock } from '../../../ports/clock.js';
-import { simulatedDetail, simulatedOutcome } from '../../../domain/simulator-outcome.js';
+import { refusedDetail, simulatedDetail, simulatedOutcome } from '../../../domain/simulator-outcome.js';
 
 /** When a report the store could not take is delivered again (SMSCs retry in seconds to minutes). */
 const redeliverAfterMs = 1000;
 
 /**
- * The built-in operator: accepts every message and, after a delay, reports the outcome
- * the number's last four digits decide. It keeps no state of its own, so after a restart
+ * The built-in operator: refuses a destination that is no phone number, as `smsc-sim`
+ * does, accepts every other message and, after a delay, reports the outcome the number's
+ * last four digits decide. It keeps no state of its own, so after a restart
  * the pipeline hands it the messages still waiting (`replay`) and it reports them again.
  */
 export class SimulatorCarrier implements Carrier {
@@ -27,6 +28,7 @@ export class SimulatorCarrier implements Carrier {
 
   async submit(message: CarrierMessage): Promise<SubmitOutcome> {
     if (!this.listener) return { kind: 'retry', reason: 'simulator not started' };
+    if (simulatedOutcome(message.to) === 'refused') return { kind: 'rejected', reason: `Simulator refused the message: ${refusedDetail}` };
     this.sequence += 1;
     const carrierMessageId = `sim-${message.messageId}-${Date.now().toString(36)}-${this.sequence}`;
     this.scheduleReport(carrierMessageId, message.to);
@@ -40,7 +42,7 @@ export class SimulatorCarrier implements Carrier {
 
   private scheduleReport(carrierMessageId: string, to: string, delayMs = this.delayMs): void {
     const outcome = simulatedOutcome(to);
-    if (outcome === 'no-report') return;
+    if (outcome === 'no-report' || outcome === 'refused') return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       const listener = this.listener;

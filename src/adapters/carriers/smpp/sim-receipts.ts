@@ -1,19 +1,21 @@
 import type { PduOptions } from './smpp-wire.js';
+import type { FinalState } from '../../../domain/delivery-state.js';
+import { simulatedOutcome } from '../../../domain/simulator-outcome.js';
 
 /**
- * Delivery receipts of the SMSC simulator. The outcome is a pure function of the last
- * four digits of the destination (interfaces.md): 0000 UNDELIV, 0001 EXPIRED, 0002 no
- * receipt ever, anything else DELIVRD.
+ * Delivery receipts of the SMSC simulator. The outcome is the built-in simulator's rule
+ * (domain/simulator-outcome.ts), so the two agree on every number: 0000 UNDELIV, 0001
+ * EXPIRED, 0002 no receipt ever, anything else DELIVRD.
  */
 
 export type ReceiptStat = 'DELIVRD' | 'UNDELIV' | 'EXPIRED';
 
+const receiptStats: Record<FinalState, ReceiptStat> = { delivered: 'DELIVRD', failed: 'UNDELIV', expired: 'EXPIRED' };
+
+/** 'none' also for a destination that is no number: it is refused at submit and earns no receipt. */
 export function receiptOutcome(destination: string): ReceiptStat | 'none' {
-  const last4 = destination.slice(-4);
-  if (last4 === '0000') return 'UNDELIV';
-  if (last4 === '0001') return 'EXPIRED';
-  if (last4 === '0002') return 'none';
-  return 'DELIVRD';
+  const outcome = simulatedOutcome(destination);
+  return outcome === 'no-report' || outcome === 'refused' ? 'none' : receiptStats[outcome];
 }
 
 /** message_state TLV values (SMPP 3.4 5.3.2.35). */

@@ -7,6 +7,7 @@ import { readSubmit, receiptFor } from './sim-submits.js';
 import type { ReceivedSubmit } from './sim-submits.js';
 import { emptyCounters, RateTicker, startStatsServer } from './sim-stats.js';
 import { smpp, Status, stringField } from './smpp-wire.js';
+import { simulatedOutcome } from '../../../domain/simulator-outcome.js';
 import type { Pdu, PduOptions } from './smpp-wire.js';
 
 export type { ReceivedSubmit };
@@ -15,7 +16,8 @@ export type { ReceivedSubmit };
  * An SMPP 3.4 SMSC for tests and local runs, listening on 127.0.0.1 only. Outcomes
  * follow the destination's last four digits (sim-receipts.ts); the latest submits (up to
  * `keepSubmits`) are kept in `received`, and served as `GET /submits?to=NUMBER` beside
- * /stats; a destination that is not 1..20 digits is answered ESME_RINVDSTADR.
+ * /stats; a destination that cannot be a phone number (the built-in simulator's rule,
+ * domain/simulator-outcome.ts) is answered ESME_RINVDSTADR.
  * Receipts and MO messages go out through SimOutbound.
  */
 
@@ -191,7 +193,7 @@ export class SmscSimulator {
 
   private submit(state: SessionState, pdu: Pdu, reply: (options?: PduOptions) => void): void {
     this.stats.submits++;
-    if (!/^\d{1,20}$/.test(stringField(pdu, 'destination_addr') ?? '')) return reply({ command_status: Status.INVDSTADR });
+    if (simulatedOutcome(stringField(pdu, 'destination_addr') ?? '') === 'refused') return reply({ command_status: Status.INVDSTADR });
     const record = readSubmit(pdu, state.systemId);
     this.received.push(record);
     const keep = this.options.keepSubmits ?? defaultKeepSubmits;
