@@ -33,6 +33,7 @@ import { loadSmppConfig } from './adapters/carriers/smpp/smpp-config.js';
 import type { Carrier } from './ports/carrier.js';
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.js';
 import { WebhookDelivery } from './services/webhook-delivery.js';
+import { retryScale } from './domain/webhook.js';
 import { WebhookAdmin } from './services/webhook-admin.js';
 import { WebhookWorker, defaultWebhookWorkerOptions } from './jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from './jobs/webhook-worker.js';
@@ -150,7 +151,7 @@ type WebhookConfig = Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | '
 /** Webhook attempts over HTTP, with the address guard unless private destinations are allowed. */
 export function webhookDelivery(runtime: Runtime, config: WebhookConfig): WebhookDelivery {
   const sender = new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate });
-  return new WebhookDelivery(sender, runtime.clock, { timeoutMs: config.webhookTimeoutMs, backoff: { baseMs: config.webhookRetryBaseMs } });
+  return new WebhookDelivery(sender, runtime.clock, { timeoutMs: config.webhookTimeoutMs, backoff: { scale: retryScale(config.webhookRetryBaseMs) } });
 }
 
 /** The provider's webhook commands; close() releases the sender's connections. */

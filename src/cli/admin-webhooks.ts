@@ -15,7 +15,7 @@ function sendingOptions(cmd: Command): Command {
   return cmd
     .option('--webhook-allow-private <bool>', 'allow private and loopback destinations (HABERCI_WEBHOOK_ALLOW_PRIVATE)')
     .option('--webhook-timeout-ms <n>', 'time limit of the attempt (HABERCI_WEBHOOK_TIMEOUT_MS)')
-    .option('--webhook-retry-base-ms <n>', 'first retry delay if the attempt fails (HABERCI_WEBHOOK_RETRY_BASE_MS)');
+    .option('--webhook-retry-base-ms <n>', 'first delay of the default retry schedule, scaling every schedule (HABERCI_WEBHOOK_RETRY_BASE_MS)');
 }
 
 async function withWebhooks<T>(runtime: Runtime, config: Config, work: (admin: WebhookAdmin) => Promise<T>): Promise<T> {

@@ -3,7 +3,7 @@ import { invalidAllowlistEntries, splitAllowlist } from '../domain/ip-allowlist.
 import { parseDate } from '../domain/istanbul-time.js';
 import { parsePermissionList } from '../domain/permissions.js';
 import type { PermissionSet } from '../domain/permissions.js';
-import { parseWebhookEventList, SELECTABLE_WEBHOOK_EVENTS } from '../domain/webhook.js';
+import { parseRetrySchedule, parseWebhookEventList, SELECTABLE_WEBHOOK_EVENTS } from '../domain/webhook.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
 
 /** Option value parsers for the CLI: a bad value is refused before anything changes. */
@@ -41,6 +41,12 @@ export const parse = {
     const parsed = parseWebhookEventList(raw);
     if ('unknown' in parsed) throw new InvalidArgumentError(`unknown event "${parsed.unknown}" (use all, or names from ${SELECTABLE_WEBHOOK_EVENTS.join(', ')}).`);
     return parsed.events ?? 'all';
+  },
+  // 'default', not null, for the same reason.
+  retrySchedule: (raw: string): number[] | 'default' => {
+    const parsed = parseRetrySchedule(raw);
+    if ('error' in parsed) throw new InvalidArgumentError(`${parsed.error}; or default.`);
+    return parsed.scheduleMs ?? 'default';
   },
   url: (raw: string): string => {
     let url: URL;

@@ -50,7 +50,7 @@ async function waitFor(check: () => boolean, timeoutMs: number, what: string): P
   }
 }
 
-type Delivery = { event_id: string; event_type: string; state: string; attempts: { attempt: number; manual: boolean; http_status: number | null; error: string | null }[] };
+type Delivery = { event_id: string; event_type: string; state: string; attempts: { attempt: number; manual: boolean; at: string; http_status: number | null; error: string | null }[] };
 
 describe('webhooks through the real executable', () => {
   after(() => {
@@ -106,6 +106,34 @@ describe('webhooks through the real executable', () => {
     }
   });
 
+  it('spreads retries by the key\u2019s schedule: about 1 min after a first failure by default, the key\u2019s own when set', async () => {
+    const store = ['--data', freshDir()];
+    const account = await admin(['account', 'create', '--name', 'Schedule', ...store]);
+    // 127.0.0.1 is refused (no --webhook-allow-private): every attempt fails without a request.
+    const hook = ['--webhook-url', 'http://127.0.0.1:9/hook'];
+    const plain = await admin(['key', 'create', '--account', String(account.id), ...hook, ...store]);
+    assert.deepEqual(plain.webhook_retry_schedule_ms, [60_000, 600_000, 3_600_000, 21_600_000]);
+    const own = await admin(['key', 'create', '--account', String(account.id), ...hook, '--webhook-retry-schedule', '2h,1d', ...store]);
+    assert.deepEqual(own.webhook_retry_schedule_ms, [7_200_000, 86_400_000]);
+
+    /** Milliseconds from the first attempt of a key.test event to its next one. */
+    const wait = async (keyId: unknown): Promise<number> => {
+      const d = (await admin(['key', 'test-webhook', '--id', String(keyId), ...store])) as unknown as Delivery & { next_attempt_at: string };
+      assert.equal(d.state, 'pending');
+      return Date.parse(d.next_attempt_at) - Date.parse(d.attempts[0]?.at ?? '');
+    };
+    const first = await wait(plain.id);
+    assert.ok(first >= 48_000 && first <= 72_000 + 5_000, `default: ${first} ms`);
+    const ownFirst = await wait(own.id);
+    assert.ok(ownFirst >= 0.8 * 7_200_000 && ownFirst <= 1.2 * 7_200_000 + 5_000, `own: ${ownFirst} ms`);
+
+    // Rotation keeps the schedule; default restores the default; nonsense is refused.
+    const rotated = await admin(['key', 'rotate', '--id', String(own.id), ...store]);
+    assert.deepEqual((await admin(['key', 'show', '--id', String(rotated.id), ...store])).webhook_retry_schedule_ms, [7_200_000, 86_400_000]);
+    assert.deepEqual((await admin(['key', 'update', '--id', String(rotated.id), '--webhook-retry-schedule', 'default', ...store])).webhook_retry_schedule_ms, [60_000, 600_000, 3_600_000, 21_600_000]);
+    assert.match(await adminFails(['key', 'update', '--id', String(plain.id), '--webhook-retry-schedule', '5', ...store]), /"5" is not a delay from 1s to 7d/);
+  });
+
   it('sends a key only the events its webhook takes (key --webhook-events), every event by default', async () => {
     const dir = freshDir();
     const store = ['--data', dir];
@@ -157,7 +185,7 @@ describe('webhooks through the real executable', () => {
   it('loses no pending delivery when the server is killed with SIGKILL and restarted', async () => {
     const dir = freshDir();
     const store = ['--data', dir];
-    const serveArgs = [...store, '--sim-delay-ms', '0', '--demo', 'false', '--requests-per-second', '0', '--log-level', 'warn', '--webhook-allow-private', 'true', '--webhook-retry-base-ms', '100', '--webhook-timeout-ms', '1000'];
+    const serveArgs = [...store, '--sim-delay-ms', '0', '--demo', 'false', '--requests-per-second', '0', '--log-level', 'warn', '--webhook-allow-private', 'true', '--webhook-retry-base-ms', '10', '--webhook-timeout-ms', '1000'];
     // The receiver is down while the first server runs, and comes back at the same address.
     const probe = await startReceiver();
     const port = probe.port;

@@ -15,7 +15,7 @@ import { WebhookAdmin } from '../../src/services/webhook-admin.js';
 import { WebhookWorker } from '../../src/jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from '../../src/jobs/webhook-worker.js';
 import type { EventRecord, EventStore } from '../../src/ports/event-store.js';
-import { sign } from '../../src/domain/webhook.js';
+import { retryScale, sign } from '../../src/domain/webhook.js';
 import { testDialects } from '../helpers/dialects.js';
 import { countingClaims } from '../helpers/counting-claims.js';
 import { pendingEvents } from '../helpers/webhook-fixtures.js';
@@ -55,7 +55,7 @@ for (const dialect of testDialects()) {
       const runtime = await openRuntime(await dialect.location(), systemClock);
       const receiver = await startReceiver(options.handler ?? answer(200));
       const sender = new HttpWebhookSender({ allowPrivate: options.allowPrivate ?? true });
-      const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs: options.timeoutMs ?? 2_000, backoff: { baseMs: 20 } });
+      const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs: options.timeoutMs ?? 2_000, backoff: { scale: retryScale(20) } });
       const worker = new WebhookWorker(options.store ? options.store(runtime.store.events) : runtime.store.events, delivery, systemClock, silent, { concurrency: 8, batchSize: 50, idleMs: 5, ...options.worker });
       const url = `http://${options.host ?? '127.0.0.1'}:${receiver.port}/hook`;
       const { key } = await pendingEvents(runtime, options.events ?? 1, { webhookUrl: url, webhookSecret: secret, webhookAttempts: options.attempts ?? 5 });

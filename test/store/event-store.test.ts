@@ -105,11 +105,11 @@ for (const dialect of testDialects()) {
         const old = await fixtureKey(runtime, { ...hook, webhookAttempts: 3 });
         await queueSend(runtime, old, 1);
         const rotated = await runtime.admin.rotateKey(old.keyId, true);
-        await runtime.admin.updateKey(rotated.id, { webhookUrl: 'http://new.example/hook', webhookAttempts: 7 });
+        await runtime.admin.updateKey(rotated.id, { webhookUrl: 'http://new.example/hook', webhookAttempts: 7, webhookRetryScheduleMs: [5_000, 90_000] });
         await sendAll(runtime);
         const [event] = await runtime.store.events.claimDue(clock.now(), 10, clock.now() + 1000);
         assert.equal(event?.keyId, old.keyId);
-        assert.deepEqual(event?.target, { keyId: rotated.id, url: 'http://new.example/hook', secret: 'whsec', maxAttempts: 7, events: null });
+        assert.deepEqual(event?.target, { keyId: rotated.id, url: 'http://new.example/hook', secret: 'whsec', maxAttempts: 7, retryScheduleMs: [5_000, 90_000], events: null });
         assert.equal((await runtime.store.events.recentForKey(rotated.id, 10))[0]?.id, event?.id, 'listed under the new key');
         assert.equal((await runtime.store.events.recentForKey(old.keyId, 10)).length, 1, 'and under the old one');
       });

@@ -11,7 +11,7 @@ import { preparedQuery } from './prepared-query.js';
 
 type EventRow = Selectable<WebhookEventsTable>;
 
-const noTarget = (keyId: number): WebhookTarget => ({ keyId, url: null, secret: null, maxAttempts: DEFAULT_WEBHOOK_ATTEMPTS, events: null });
+const noTarget = (keyId: number): WebhookTarget => ({ keyId, url: null, secret: null, maxAttempts: DEFAULT_WEBHOOK_ATTEMPTS, retryScheduleMs: null, events: null });
 
 function toLog(r: Selectable<WebhookAttemptsTable>): AttemptLog {
   return {

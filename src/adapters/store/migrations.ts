@@ -314,6 +314,13 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('api_keys').addColumn('webhook_events', 'text').execute();
       },
     },
+    '0012-webhook-retry-schedule': {
+      async up(db: Kysely<unknown>): Promise<void> {
+        // A key's own delays between webhook attempts (key --webhook-retry-schedule),
+        // milliseconds comma-separated; null keeps the default schedule.
+        await db.schema.alterTable('api_keys').addColumn('webhook_retry_schedule', 'text').execute();
+      },
+    },
   };
 }
 
