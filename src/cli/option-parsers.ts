@@ -27,6 +27,12 @@ export const parse = {
     if (bad.length > 0) throw new InvalidArgumentError(`not an IP address or CIDR range: ${bad.join(', ')}.`);
     return list;
   },
+  /** An ISO 8601 date or date-time (a date alone is midnight UTC; no zone is local time); milliseconds. */
+  isoTime: (raw: string): number => {
+    const ms = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw.trim()) ? Date.parse(raw.trim()) : NaN;
+    if (Number.isNaN(ms)) throw new InvalidArgumentError('must be an ISO 8601 time such as 2026-11-24T09:00:00Z.');
+    return ms;
+  },
   date: (raw: string): string => {
     if (!parseDate(raw)) throw new InvalidArgumentError('must be a real date YYYY-MM-DD.');
     return raw;

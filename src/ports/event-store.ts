@@ -97,6 +97,12 @@ export interface EventStore {
   claimOne(ref: number | string, now: number, leaseUntil: number): Promise<ClaimedEvent | 'busy' | null>;
   /** Records attempts in one transaction; an outcome whose lease was lost keeps only its log. */
   recordAttempts(results: readonly AttemptResult[], now: number): Promise<void>;
+  /**
+   * Makes the failed events of a key, and of the keys it replaced, created at or after
+   * `since`, pending again with a fresh set of automatic attempts, the first due now.
+   * Events an attempt is in flight for are left alone. Returns how many were requeued.
+   */
+  requeueFailed(keyId: number, since: number, now: number): Promise<number>;
   findEvent(ref: number | string): Promise<EventRecord | null>;
   /** The key's most recent events, newest first, with their attempts. */
   recentForKey(keyId: number, limit: number): Promise<EventRecord[]>;

@@ -134,6 +134,69 @@ describe('webhooks through the real executable', () => {
     assert.match(await adminFails(['key', 'update', '--id', String(plain.id), '--webhook-retry-schedule', '5', ...store]), /"5" is not a delay from 1s to 7d/);
   });
 
+  it('queues every failed event of a key since a time again (webhook redeliver --key --since), and a running server delivers them', async () => {
+    const store = ['--data', freshDir()];
+    const receiver = await startReceiver();
+    try {
+      const account = await admin(['account', 'create', '--name', 'Outage', ...store]);
+      // One attempt each, refused (loopback without --webhook-allow-private): three failed events.
+      const key = await admin(['key', 'create', '--account', String(account.id), '--webhook-url', `${receiver.url}/hook`, '--webhook-attempts', '1', ...store]);
+      const failed: (Delivery & { created_at: string })[] = [];
+      for (let i = 0; i < 3; i++) failed.push((await admin(['key', 'test-webhook', '--id', String(key.id), ...store])) as unknown as Delivery & { created_at: string });
+      assert.deepEqual(
+        failed.map((d) => d.state),
+        ['failed', 'failed', 'failed'],
+      );
+      // The events stay the old key's; after a rotation the new key's command reaches them.
+      const rotated = await admin(['key', 'rotate', '--id', String(key.id), ...store]);
+      const newKey = String(rotated.id);
+
+      const since = failed[2]?.created_at ?? '';
+      assert.deepEqual(await admin(['webhook', 'redeliver', '--key', newKey, '--since', since, ...store]), { key_id: rotated.id, since, queued: 1 });
+      assert.deepEqual(await admin(['webhook', 'redeliver', '--key', newKey, '--since', '2020-01-01', ...store]), { key_id: rotated.id, since: '2020-01-01T00:00:00.000Z', queued: 2 });
+      assert.equal((await admin(['webhook', 'redeliver', '--key', newKey, '--since', '2020-01-01', ...store])).queued, 0, 'pending events are not failed ones');
+      const listed = (await admin(['webhook', 'deliveries', '--key', newKey, ...store])) as unknown as { deliveries: (Delivery & { next_attempt_at: string | null })[] };
+      assert.deepEqual(
+        listed.deliveries.map((d) => [d.state, d.attempts.length, d.next_attempt_at !== null]),
+        [
+          ['pending', 1, true],
+          ['pending', 1, true],
+          ['pending', 1, true],
+        ],
+      );
+      assert.equal(receiver.requests.length, 0, 'queued, not attempted by the command');
+
+      const server = await startServer([...store, '--demo', 'false', '--warm-up', '0', '--log-level', 'warn', '--webhook-allow-private', 'true']);
+      try {
+        await waitFor(() => receiver.requests.length >= 3, 15_000, 'the three events');
+      } finally {
+        server.child.kill('SIGTERM');
+        assert.equal(await server.exited, 0);
+      }
+      const after = (await admin(['webhook', 'deliveries', '--key', newKey, ...store])) as unknown as { deliveries: Delivery[] };
+      for (const d of after.deliveries) {
+        assert.equal(d.state, 'delivered');
+        assert.deepEqual(
+          d.attempts.map((a) => [a.attempt, a.manual, a.http_status, a.error === null]),
+          [
+            [1, false, null, false],
+            [2, false, 200, true],
+          ],
+          'the refused attempt stays in the log with its error',
+        );
+      }
+      assert.deepEqual(new Set(receiver.requests.map((r) => (JSON.parse(r.body) as { event_id: string }).event_id)), new Set(failed.map((d) => d.event_id)));
+
+      assert.equal(await adminFails(['webhook', 'redeliver', '--key', newKey, ...store]), 'haberci: give --event ID, or --key N with --since TIME');
+      assert.equal(await adminFails(['webhook', 'redeliver', '--event', failed[0]?.event_id ?? '', '--key', newKey, '--since', since, ...store]), 'haberci: give --event ID, or --key N with --since TIME');
+      assert.match(await adminFails(['webhook', 'redeliver', '--key', newKey, '--since', 'yesterday', ...store]), /must be an ISO 8601 time/);
+      const plain = await admin(['key', 'create', '--account', String(account.id), ...store]);
+      assert.match(await adminFails(['webhook', 'redeliver', '--key', String(plain.id), '--since', since, ...store]), /has no webhook URL/);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('sends a key only the events its webhook takes (key --webhook-events), every event by default', async () => {
     const dir = freshDir();
     const store = ['--data', dir];

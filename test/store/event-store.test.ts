@@ -179,6 +179,36 @@ for (const dialect of testDialects()) {
       });
     });
 
+    it('requeues a key\u2019s failed events since a time with fresh attempts, not those in flight, pending or of other keys', async () => {
+      await withRuntime(async (runtime, clock) => {
+        const { key } = await pendingEvents(runtime, 3, hook);
+        const other = await pendingEvents(runtime, 1, hook);
+        const now = clock.now();
+        const claimed = await runtime.store.events.claimDue(now, 10, now + 1000);
+        await runtime.store.events.recordAttempts(
+          claimed.map((e) => result(e, 'failed', { at: now })),
+          now,
+        );
+        const [inFlight, ...rest] = claimed.filter((e) => e.keyId === key.keyId);
+        assert.ok(inFlight && rest.length === 2);
+        assert.ok((await runtime.store.events.claimOne(inFlight.id, now + 10, now + 1010)) !== 'busy', 'a manual attempt holds one');
+        assert.equal(await runtime.store.events.requeueFailed(key.keyId, now + 1, now + 20), 0, 'none created since');
+        assert.equal(await runtime.store.events.requeueFailed(key.keyId, now, now + 20), 2);
+        for (const e of rest) {
+          const record = await runtime.store.events.findEvent(e.id);
+          assert.deepEqual([record?.state, record?.attempts, record?.nextAttemptAt, record?.doneAt, record?.log.length], ['pending', 0, now + 20, null, 1]);
+        }
+        assert.equal((await runtime.store.events.findEvent(inFlight.id))?.state, 'failed');
+        assert.equal((await runtime.store.events.recentForKey(other.key.keyId, 1))[0]?.state, 'failed');
+        assert.equal(await runtime.store.events.requeueFailed(key.keyId, now, now + 30), 0, 'pending ones are not failed');
+        assert.deepEqual(
+          (await runtime.store.events.claimDue(now + 20, 10, now + 2000)).map((e) => e.id).sort(),
+          rest.map((e) => e.id).sort(),
+          'due again',
+        );
+      });
+    });
+
     it('lists a key\u2019s most recent events first, up to the limit', async () => {
       await withRuntime(async (runtime) => {
         const { key } = await pendingEvents(runtime, 5, hook);

@@ -185,14 +185,33 @@ export class KyselyEventStore implements EventStore {
     return row ? ((await this.withLogs([row]))[0] ?? null) : null;
   }
 
-  async recentForKey(keyId: number, limit: number): Promise<EventRecord[]> {
-    // Events of keys this one replaced by rotation are delivered to its webhook too.
+  /** The key and the keys it replaced by rotation: their events are delivered to its webhook. */
+  private async keyWithReplaced(keyId: number): Promise<number[]> {
     const keys = [keyId];
     for (let i = 0; i < keys.length && keys.length <= 64; i++) {
       const older = await this.db.selectFrom('api_keys').select('id').where('replaced_by', '=', keys[i] ?? 0).execute();
       keys.push(...older.map((k) => k.id).filter((id) => !keys.includes(id)));
     }
+    return keys;
+  }
+
+  async recentForKey(keyId: number, limit: number): Promise<EventRecord[]> {
+    const keys = await this.keyWithReplaced(keyId);
     const rows = await this.db.selectFrom('webhook_events').selectAll().where('key_id', 'in', keys).orderBy('id', 'desc').limit(limit).execute();
     return this.withLogs(rows);
+  }
+
+  async requeueFailed(keyId: number, since: number, now: number): Promise<number> {
+    const keys = await this.keyWithReplaced(keyId);
+    const result = await this.db
+      .updateTable('webhook_events')
+      .set({ state: 'pending', attempts: 0, next_attempt_at: now, lease_until: null, done_at: null })
+      .where('key_id', 'in', keys)
+      .where('state', '=', 'failed')
+      .where('created_at', '>=', since)
+      // A manual attempt in flight holds a lease: its outcome decides that event.
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 }
