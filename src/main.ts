@@ -163,7 +163,7 @@ export function webhookAdmin(runtime: Runtime, config: WebhookConfig): { admin: 
 /** The webhook worker of this process, started; stop() finishes its attempts in flight. */
 export function startWebhooks(
   runtime: Runtime,
-  config: WebhookConfig & Pick<Config, 'webhookConcurrency'>,
+  config: WebhookConfig & Pick<Config, 'webhookConcurrency'> & Partial<Pick<Config, 'webhookDestinationConcurrency'>>,
   logger: Logger,
   options: Partial<WebhookWorkerOptions> = {},
 ): { worker: WebhookWorker; stop(): Promise<void> } {
@@ -173,7 +173,12 @@ export function startWebhooks(
     delivery,
     runtime.clock,
     logger,
-    { ...defaultWebhookWorkerOptions, concurrency: config.webhookConcurrency, ...options },
+    {
+      ...defaultWebhookWorkerOptions,
+      concurrency: config.webhookConcurrency,
+      ...((config.webhookDestinationConcurrency ?? 0) > 0 ? { destinations: { concurrency: config.webhookDestinationConcurrency } } : {}),
+      ...options,
+    },
     runtime.webhookWake,
   );
   worker.start();

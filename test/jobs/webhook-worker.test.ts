@@ -196,7 +196,7 @@ for (const dialect of testDialects()) {
           res.writeHead(204).end();
         }, 20);
       };
-      await withRig({ handler, events: 12, worker: { concurrency: 3 } }, async (rig) => {
+      await withRig({ handler, events: 12, worker: { concurrency: 3, destinations: { concurrency: 3 } } }, async (rig) => {
         await rig.until(() => rig.receiver.requests.length >= 12, 'every event arrived');
         await rig.worker.stop();
         const ids = rig.receiver.requests.map((r) => (JSON.parse(r.body) as { event_id: string }).event_id);
@@ -212,7 +212,7 @@ for (const dialect of testDialects()) {
         counted = countingClaims(s);
         return counted.store;
       };
-      await withRig({ events: 1, store, worker: { gatherMs: 600 } }, async (rig) => {
+      await withRig({ events: 1, store, worker: { gatherMs: 600, destinations: { concurrency: 8 } } }, async (rig) => {
         const claims = counted?.claims ?? [];
         await rig.until(() => claims.length === 1, 'the first claim');
         // The worker polls every 5 ms (idleMs): without the pause each event would be claimed alone.

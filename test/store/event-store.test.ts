@@ -130,6 +130,24 @@ for (const dialect of testDialects()) {
       });
     });
 
+    it('claims round-robin across keys, at most a share per key, none for keys given 0, and takes back what is released', async () => {
+      await withRuntime(async (runtime, clock) => {
+        const keys = [];
+        for (const count of [5, 2, 3, 3]) keys.push((await pendingEvents(runtime, count, hook)).key.keyId);
+        const [a = 0, b = 0, c = 0, d = 0] = keys;
+        const now = clock.now();
+        const claimed = await runtime.store.events.claimDue(now, 5, now + 1000, { perKey: 2, keyLimits: new Map([[c, 0], [d, 1]]) });
+        const count = (keyId: number) => claimed.filter((e) => e.keyId === keyId).length;
+        // First of each key (a, b, d), then second (a, b): d's limit is 1, c is skipped.
+        assert.deepEqual([a, b, c, d].map(count), [2, 2, 0, 1]);
+        const ofA = claimed.filter((e) => e.keyId === a);
+        await runtime.store.events.release(ofA, now + 10);
+        const again = await runtime.store.events.claimDue(now + 10, 100, now + 2000, { perKey: 10, keyLimits: new Map() });
+        assert.deepEqual([a, b, c, d].map((k) => again.filter((e) => e.keyId === k).length), [5, 0, 3, 2], 'released events are due again; claimed ones are not');
+        assert.ok(again.filter((e) => e.keyId === a).every((e) => e.attempts === 0));
+      });
+    });
+
     it('never lets two concurrent claims share an event', async () => {
       await withRuntime(async (runtime, clock) => {
         await pendingEvents(runtime, 300, hook);

@@ -1,7 +1,8 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
 import type { Dialect } from './migrations.js';
-import type { AttemptLog, AttemptResult, ClaimedEvent, EventRecord, EventStore, NewEvent, WebhookTarget } from '../../ports/event-store.js';
+import type { AttemptLog, AttemptResult, ClaimedEvent, ClaimShare, EventRecord, EventStore, NewEvent, WebhookTarget } from '../../ports/event-store.js';
+import { claimFairly } from './fair-claim.js';
 import type { WebhookEventType, WebhookStatus } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
 import { applyOutcomes, newEventId, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
@@ -123,15 +124,31 @@ export class KyselyEventStore implements EventStore {
     return claimed;
   }
 
-  async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedEvent[]> {
+  async claimDue(now: number, limit: number, leaseUntil: number, share?: ClaimShare): Promise<ClaimedEvent[]> {
     // One statement claims, but in a transaction all the same: on SQLite that waits for the
     // write lock the threads share (woken when it is free) instead of in SQLite's busy
     // handler, which sleeps 1-10 ms at a time with the worker's event loop stopped.
     return this.inTransaction(async (db) => {
-      const { rows } = await db.executeQuery(claimDueStatement[this.dialect](db, { now, limit, leaseUntil }));
+      const rows = share ? await claimFairly(db, this.dialect, { now, limit, leaseUntil }, share) : (await db.executeQuery(claimDueStatement[this.dialect](db, { now, limit, leaseUntil }))).rows;
       rows.sort((a, b) => a.id - b.id);
       return this.claimed(db, rows, () => now);
     });
+  }
+
+  async release(events: readonly Pick<ClaimedEvent, 'id' | 'leaseUntil'>[], now: number): Promise<void> {
+    const byLease = new Map<number, number[]>();
+    for (const e of events) byLease.set(e.leaseUntil, [...(byLease.get(e.leaseUntil) ?? []), e.id]);
+    for (const [lease, ids] of byLease) {
+      for (let start = 0; start < ids.length; start += rowChunk) {
+        await this.db
+          .updateTable('webhook_events')
+          .set({ lease_until: null, next_attempt_at: now })
+          .where('id', 'in', ids.slice(start, start + rowChunk))
+          .where('lease_until', '=', lease)
+          .where('state', '=', 'pending')
+          .execute();
+      }
+    }
   }
 
   async claimOne(ref: number | string, now: number, leaseUntil: number): Promise<ClaimedEvent | 'busy' | null> {
