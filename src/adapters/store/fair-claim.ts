@@ -9,6 +9,7 @@ import type { ClaimShare } from '../../ports/event-store.js';
 import type { Dialect } from './migrations.js';
 import type { Executor } from './executor.js';
 import type { WebhookEventsTable } from './schema.js';
+import { preparedQuery } from './prepared-query.js';
 
 /**
  * Due events looked at per claim, as a multiple of the claim's size: the ranking reads
@@ -18,19 +19,21 @@ import type { WebhookEventsTable } from './schema.js';
  */
 const windowPerEvent = 10;
 
-/** Claims up to `limit` due events for `leaseUntil`, shared as `share` says. */
-export async function claimFairly(db: Executor, dialect: Dialect, p: { now: number; limit: number; leaseUntil: number }, share: ClaimShare): Promise<Selectable<WebhookEventsTable>[]> {
-  const limits = [...share.keyLimits];
-  const skipped = limits.filter(([, n]) => n <= 0).map(([keyId]) => keyId);
-  const capped = limits.filter(([, n]) => n > 0);
+type Row = Selectable<WebhookEventsTable>;
+type Params = { now: number; limit: number; leaseUntil: number; perKey: number; scan: number };
+type Value = number | string;
+
+// Casts: PostgreSQL cannot type a CASE whose every branch is a parameter.
+const int = (n: Value) => sql`cast(${n} as integer)`;
+
+/** The statement; `skipped` and `capped` are the keys whose limits differ from `perKey`. */
+function statement(dialect: Dialect, p: { [K in keyof Params]: Value }, skipped: readonly number[], capped: readonly (readonly [number, number])[]) {
   const notSkipped = skipped.length > 0 ? sql`and key_id not in (${sql.join(skipped)})` : sql``;
-  // Casts: PostgreSQL cannot type a CASE whose every branch is a parameter.
-  const int = (n: number) => sql`cast(${n} as integer)`;
-  const perKey = capped.length > 0 ? sql`case key_id ${sql.join(capped.map(([keyId, n]) => sql`when ${keyId} then ${int(n)}`), sql` `)} else ${int(share.perKey)} end` : int(share.perKey);
+  const perKey = capped.length > 0 ? sql`case key_id ${sql.join(capped.map(([keyId, n]) => sql`when ${keyId} then ${int(n)}`), sql` `)} else ${int(p.perKey)} end` : int(p.perKey);
   // Several workers on PostgreSQL: each skips rows another is claiming. The due test is
   // repeated where rows are locked, so a row another worker claimed meanwhile is re-checked.
   const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  const { rows } = await sql<Selectable<WebhookEventsTable>>`
+  return sql<Row>`
     update webhook_events set lease_until = ${p.leaseUntil}, next_attempt_at = ${p.leaseUntil}
     where id in (
       select id from webhook_events
@@ -41,7 +44,7 @@ export async function claimFairly(db: Executor, dialect: Dialect, p: { now: numb
             select id, key_id, next_attempt_at from webhook_events
             where state = 'pending' and next_attempt_at <= ${p.now} ${notSkipped}
             order by next_attempt_at, id
-            limit ${int(p.limit * windowPerEvent)}
+            limit ${int(p.scan)}
           ) as candidates
         ) as ranked
         where rn <= ${perKey}
@@ -51,6 +54,20 @@ export async function claimFairly(db: Executor, dialect: Dialect, p: { now: numb
       and state = 'pending' and next_attempt_at <= ${p.now}
       ${lock}
     )
-    returning *`.execute(db);
-  return rows;
+    returning *`;
+}
+
+// With no key limited (the common case) the statement is compiled once per database.
+const paramNames = ['now', 'limit', 'leaseUntil', 'perKey', 'scan'] as const;
+const unlimitedOf = (dialect: Dialect) => preparedQuery((db, p: Params) => ({ compile: () => statement(dialect, p, [], []).compile(db) }), paramNames);
+const unlimited = { sqlite: unlimitedOf('sqlite'), postgres: unlimitedOf('postgres') };
+
+/** Claims up to `limit` due events for `leaseUntil`, shared as `share` says. */
+export async function claimFairly(db: Executor, dialect: Dialect, claim: { now: number; limit: number; leaseUntil: number }, share: ClaimShare): Promise<Row[]> {
+  const p: Params = { ...claim, perKey: share.perKey, scan: claim.limit * windowPerEvent };
+  if (share.keyLimits.size === 0) return (await db.executeQuery(unlimited[dialect](db, p))).rows;
+  const limits = [...share.keyLimits];
+  const skipped = limits.filter(([, n]) => n <= 0).map(([keyId]) => keyId);
+  const capped = limits.filter(([, n]) => n > 0);
+  return (await statement(dialect, p, skipped, capped).execute(db)).rows;
 }
