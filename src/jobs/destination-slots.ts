@@ -90,14 +90,21 @@ export class DestinationSlots {
 
   /** An attempt of an event of `keyId` starts. */
   start(keyId: number, destination: string): void {
-    const s = this.state(destination);
+    this.learn(keyId, destination);
+    this.state(destination).inFlight += 1;
+  }
+
+  /**
+   * Events of `keyId` go to `destination`: later claims limit the key to its room. Called
+   * for events given back too, or the next claim would take them again at once.
+   */
+  learn(keyId: number, destination: string): void {
     const before = this.destinationOfKey.get(keyId);
     if (before !== destination) {
       if (before !== undefined) this.states.get(before)?.keys.delete(keyId);
       this.destinationOfKey.set(keyId, destination);
     }
-    s.keys.add(keyId);
-    s.inFlight += 1;
+    this.state(destination).keys.add(keyId);
   }
 
   /**

@@ -35,10 +35,11 @@ export const defaultWebhookWorkerOptions: WebhookWorkerOptions = { concurrency: 
 
 /**
  * Delivers due webhook events from the store, the outbox: at least once, unordered, with
- * bounded concurrency shared fairly among destinations (DestinationSlots: a cap each,
- * claims round-robin across keys, pauses for failing receivers). A claim leases an event for its attempt's timeout and some; if the
- * worker dies, the event is due again when the lease runs out, so a restart (or another
- * worker) loses nothing. Outcomes are written a batch per transaction.
+ * bounded concurrency shared among destinations (DestinationSlots: a share each, claims
+ * round-robin across keys, pauses for failing receivers). A claim leases an event for its
+ * attempt's timeout and some; if the worker dies, the event is due again when the lease
+ * runs out, so a restart (or another worker) loses nothing. Outcomes are written a batch
+ * per transaction.
  */
 export class WebhookWorker {
   private running = false;
@@ -118,8 +119,12 @@ export class WebhookWorker {
     const refused: ClaimedEvent[] = [];
     for (const event of claimed) {
       perKeyClaimed.set(event.keyId, (perKeyClaimed.get(event.keyId) ?? 0) + 1);
-      if (this.destinations.room(destinationOf(event.target), now) > 0) void this.deliver(event);
-      else refused.push(event);
+      const destination = destinationOf(event.target);
+      if (this.destinations.room(destination, now) > 0) void this.deliver(event);
+      else {
+        this.destinations.learn(event.keyId, destination);
+        refused.push(event);
+      }
     }
     if (refused.length > 0) await this.store.release(refused, now);
     const filled = [...perKeyClaimed].some(([keyId, n]) => n >= (keyLimits.get(keyId) ?? perKey));

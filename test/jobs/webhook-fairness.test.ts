@@ -15,6 +15,7 @@ import { HttpWebhookSender } from '../../src/adapters/webhooks/http-webhook-send
 import { WebhookDelivery } from '../../src/services/webhook-delivery.js';
 import { WebhookWorker } from '../../src/jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from '../../src/jobs/webhook-worker.js';
+import type { EventStore } from '../../src/ports/event-store.js';
 import { retryScale } from '../../src/domain/webhook.js';
 import { testDialects } from '../helpers/dialects.js';
 import { pendingEvents } from '../helpers/webhook-fixtures.js';
@@ -47,14 +48,23 @@ for (const dialect of testDialects()) {
   describe(`webhook fairness (${dialect.name})`, { skip: dialect.skipReason ?? undefined }, () => {
     after(() => dialect.cleanup());
 
-    async function withWorker(timeoutMs: number, options: Partial<WebhookWorkerOptions>, work: (runtime: Runtime, worker: WebhookWorker) => Promise<void>): Promise<void> {
+    /** Runs a worker of 4 slots; `releases` counts the events it gave back unattempted. */
+    async function withWorker(timeoutMs: number, options: Partial<WebhookWorkerOptions>, work: (runtime: Runtime, worker: WebhookWorker, releases: { events: number }) => Promise<void>): Promise<void> {
       const runtime = await openRuntime(await dialect.location(), systemClock);
       const sender = new HttpWebhookSender({ allowPrivate: true });
       const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs, backoff: { scale: retryScale(20) } });
-      const worker = new WebhookWorker(runtime.store.events, delivery, systemClock, silent, { concurrency: 4, batchSize: 50, idleMs: 5, ...options });
+      const events = runtime.store.events;
+      const releases = { events: 0 };
+      const counted: EventStore = Object.assign(Object.create(events) as EventStore, {
+        release: (released: Parameters<EventStore['release']>[0], now: number) => {
+          releases.events += released.length;
+          return events.release(released, now);
+        },
+      });
+      const worker = new WebhookWorker(counted, delivery, systemClock, silent, { concurrency: 4, batchSize: 50, idleMs: 5, ...options });
       worker.start();
       try {
-        await work(runtime, worker);
+        await work(runtime, worker, releases);
       } finally {
         await worker.stop();
         sender.close();
@@ -67,10 +77,12 @@ for (const dialect of testDialects()) {
       const fast = await startReceiver(answer(204));
       try {
         // The slow receiver's attempts last the whole test (3 s timeout): only its share of the 4 slots is held.
-        await withWorker(3_000, { destinations: { concurrency: 2 } }, async (runtime, worker) => {
+        await withWorker(3_000, { destinations: { concurrency: 2 } }, async (runtime, worker, releases) => {
           const slowKey = await pendingEvents(runtime, 20, { webhookUrl: `${slow.receiver.url}/hook` });
           await until(() => slow.open() === 2, 'the slow receiver holds its share');
           const created = Date.now();
+          // Another key on the slow receiver: its destination is full, which the worker learns once.
+          await pendingEvents(runtime, 5, { webhookUrl: `${slow.receiver.url}/other` });
           await pendingEvents(runtime, 10, { webhookUrl: `${fast.url}/hook` });
           worker.wake.notify();
           await until(() => fast.requests.length >= 10, 'the fast receiver got its events');
@@ -78,6 +90,7 @@ for (const dialect of testDialects()) {
           // Every slow attempt is still in flight: the fast events did not wait for one to end.
           assert.equal(slow.receiver.requests.length, 2, 'the slow receiver never got more than its share');
           assert.equal(slow.peak(), 2);
+          assert.ok(releases.events <= 2, `${releases.events} events given back: the full destination's other key is claimed at most once`);
           const slowEvents = await runtime.store.events.recentForKey(slowKey.key.keyId, 100);
           assert.equal(slowEvents.filter((e) => e.log.length > 0).length, 0, `no slow attempt had ended when the fast events had all arrived (after ${waited} ms)`);
           // Cut the hanging attempts, so stopping the worker does not wait for their timeout.
