@@ -88,10 +88,16 @@ export const optionSpecs = {
   },
   webhookTimeoutMs: { flag: 'webhook-timeout-ms', description: 'time limit of one webhook attempt, from name lookup to response headers', default: 10_000, parse: integer(100, 120_000) },
   webhookConcurrency: { flag: 'webhook-concurrency', description: 'webhook attempts in flight at once in this process', default: 64, parse: integer(1, 4096) },
+  webhookDestinationConcurrency: {
+    flag: 'webhook-destination-concurrency',
+    description: 'webhook attempts in flight at once to one destination (URL origin) in this process; 0: a quarter of --webhook-concurrency',
+    default: 0,
+    parse: integer(0, 4096),
+  },
   webhookRetryBaseMs: {
     flag: 'webhook-retry-base-ms',
-    description: 'nominal delay after a first failed webhook attempt; doubles after each further failure, up to one hour',
-    default: 10_000,
+    description: 'first delay of the default webhook retry schedule (1 min, 10 min, 1 h, 6 h); every schedule, keys\u2019 own included, is scaled by the same ratio (small values make retries fast for tests)',
+    default: 60_000,
     parse: integer(10, 3_600_000),
   },
   warmUp: {

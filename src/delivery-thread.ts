@@ -43,7 +43,7 @@ export interface DeliveryWarmUp {
 /** What the delivery thread needs of the configuration (plain data: it is copied over). */
 export type DeliveryConfig = Pick<
   Config,
-  'logLevel' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'smppConfig' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookRetryBaseMs'
+  'logLevel' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'smppConfig' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookDestinationConcurrency' | 'webhookRetryBaseMs'
 >;
 
 /** Messages from the HTTP thread to a delivery thread. */

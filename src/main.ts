@@ -36,6 +36,7 @@ import { loadSmppConfig } from './adapters/carriers/smpp/smpp-config.js';
 import type { Carrier } from './ports/carrier.js';
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.js';
 import { WebhookDelivery } from './services/webhook-delivery.js';
+import { retryScale } from './domain/webhook.js';
 import { WebhookAdmin } from './services/webhook-admin.js';
 import { WebhookWorker, defaultWebhookWorkerOptions } from './jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from './jobs/webhook-worker.js';
@@ -179,7 +180,7 @@ type WebhookConfig = Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | '
 /** Webhook attempts over HTTP, with the address guard unless private destinations are allowed. */
 export function webhookDelivery(runtime: Runtime, config: WebhookConfig): WebhookDelivery {
   const sender = new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate });
-  return new WebhookDelivery(sender, runtime.clock, { timeoutMs: config.webhookTimeoutMs, backoff: { baseMs: config.webhookRetryBaseMs } });
+  return new WebhookDelivery(sender, runtime.clock, { timeoutMs: config.webhookTimeoutMs, backoff: { scale: retryScale(config.webhookRetryBaseMs) } });
 }
 
 /** The provider's webhook commands; close() releases the sender's connections. */
@@ -191,7 +192,7 @@ export function webhookAdmin(runtime: Runtime, config: WebhookConfig): { admin: 
 /** The webhook worker of this process, started; stop() finishes its attempts in flight. */
 export function startWebhooks(
   runtime: Runtime,
-  config: WebhookConfig & Pick<Config, 'webhookConcurrency'>,
+  config: WebhookConfig & Pick<Config, 'webhookConcurrency'> & Partial<Pick<Config, 'webhookDestinationConcurrency'>>,
   logger: Logger,
   options: Partial<WebhookWorkerOptions> = {},
 ): { worker: WebhookWorker; stop(): Promise<void> } {
@@ -201,7 +202,12 @@ export function startWebhooks(
     delivery,
     runtime.clock,
     logger,
-    { ...defaultWebhookWorkerOptions, concurrency: config.webhookConcurrency, ...options },
+    {
+      ...defaultWebhookWorkerOptions,
+      concurrency: config.webhookConcurrency,
+      ...((config.webhookDestinationConcurrency ?? 0) > 0 ? { destinations: { concurrency: config.webhookDestinationConcurrency } } : {}),
+      ...options,
+    },
     runtime.webhookWake,
   );
   worker.start();

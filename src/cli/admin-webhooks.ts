@@ -4,6 +4,7 @@ import { webhookAdmin } from '../main.js';
 import type { Runtime } from '../main.js';
 import type { WebhookAdmin } from '../services/webhook-admin.js';
 import { eventRef } from '../services/webhook-admin.js';
+import { AdminError } from '../services/admin.js';
 import { parse } from './option-parsers.js';
 
 type Options = Record<string, unknown>;
@@ -15,7 +16,7 @@ function sendingOptions(cmd: Command): Command {
   return cmd
     .option('--webhook-allow-private <bool>', 'allow private and loopback destinations (HABERCI_WEBHOOK_ALLOW_PRIVATE)')
     .option('--webhook-timeout-ms <n>', 'time limit of the attempt (HABERCI_WEBHOOK_TIMEOUT_MS)')
-    .option('--webhook-retry-base-ms <n>', 'first retry delay if the attempt fails (HABERCI_WEBHOOK_RETRY_BASE_MS)');
+    .option('--webhook-retry-base-ms <n>', 'first delay of the default retry schedule, scaling every schedule (HABERCI_WEBHOOK_RETRY_BASE_MS)');
 }
 
 async function withWebhooks<T>(runtime: Runtime, config: Config, work: (admin: WebhookAdmin) => Promise<T>): Promise<T> {
@@ -38,7 +39,17 @@ export function webhookCommands(admin: Command, key: Command, leaf: Leaf, run: R
     .requiredOption('--key <n>', 'key id', parse.integer(1))
     .option('--limit <n>', 'how many events', parse.integer(1, 1000), 20)
     .action((o: Options) => run(o, (r, _o, config) => withWebhooks(r, config, (w) => w.deliveries(o.key as number, o.limit as number))));
-  sendingOptions(leaf(webhook, 'redeliver', 'attempt an event once more, now; prints its delivery record'))
-    .requiredOption('--event <id>', 'the event: its id or its event_id', parse.nonEmpty)
-    .action((o: Options) => run(o, (r, _o, config) => withWebhooks(r, config, (w) => w.redeliver(eventRef(o.event as string)))));
+  sendingOptions(leaf(webhook, 'redeliver', 'attempt an event once more, now, and print its delivery record; or, with --key and --since, queue every failed event of a key again'))
+    .option('--event <id>', 'the event: its id or its event_id', parse.nonEmpty)
+    .option('--key <n>', 'key id: queue its failed events (and those of the keys it replaced) again', parse.integer(1))
+    .option('--since <time>', 'with --key: events created at or after this ISO 8601 time', parse.isoTime)
+    .action((o: Options) => run(o, (r, _o, config) => withWebhooks(r, config, (w) => redeliver(w, o))));
+}
+
+/** One event now (`--event`), or every failed event of a key since a time (`--key --since`). */
+function redeliver(admin: WebhookAdmin, o: Options): Promise<unknown> {
+  const bulk = o.key !== undefined || o.since !== undefined;
+  if (typeof o.event === 'string' && !bulk) return admin.redeliver(eventRef(o.event));
+  if (o.event === undefined && typeof o.key === 'number' && typeof o.since === 'number') return admin.redeliverFailed(o.key, o.since);
+  return Promise.reject(new AdminError('give --event ID, or --key N with --since TIME'));
 }

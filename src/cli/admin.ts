@@ -72,6 +72,7 @@ function keyOptions(cmd: Command): Command {
     .option('--webhook-secret <text>', 'HMAC secret that signs events', parse.nonEmpty)
     .option('--webhook-attempts <n>', 'delivery attempts per event', parse.integer(1, 50))
     .option('--webhook-events <list>', 'events the webhook takes: all, or comma-separated from sms.sent, sms.delivered, sms.failed, sms.received', parse.webhookEvents)
+    .option('--webhook-retry-schedule <list>', 'delays between attempts, the last repeating: default (1m,10m,1h,6h), or comma-separated such as 30s,5m,2h', parse.retrySchedule)
     .option('--sandbox [bool]', 'sandbox key: simulator outcomes only', parse.bool);
 }
 
@@ -87,6 +88,7 @@ function keyPatch(o: Options): Partial<KeySettings> {
   if (o.webhookSecret !== undefined) patch.webhookSecret = o.webhookSecret as string;
   if (o.webhookAttempts !== undefined) patch.webhookAttempts = o.webhookAttempts as number;
   if (o.webhookEvents !== undefined) patch.webhookEvents = o.webhookEvents === 'all' ? null : (o.webhookEvents as SelectableWebhookEvent[]);
+  if (o.webhookRetrySchedule !== undefined) patch.webhookRetryScheduleMs = o.webhookRetrySchedule === 'default' ? null : (o.webhookRetrySchedule as number[]);
   if (o.sandbox !== undefined) patch.sandbox = o.sandbox === true;
   return patch;
 }

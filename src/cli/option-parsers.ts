@@ -3,7 +3,7 @@ import { invalidAllowlistEntries, splitAllowlist } from '../domain/ip-allowlist.
 import { parseDate } from '../domain/istanbul-time.js';
 import { parsePermissionList } from '../domain/permissions.js';
 import type { PermissionSet } from '../domain/permissions.js';
-import { parseWebhookEventList, SELECTABLE_WEBHOOK_EVENTS } from '../domain/webhook.js';
+import { parseRetrySchedule, parseWebhookEventList, SELECTABLE_WEBHOOK_EVENTS } from '../domain/webhook.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
 
 /** Option value parsers for the CLI: a bad value is refused before anything changes. */
@@ -27,6 +27,12 @@ export const parse = {
     if (bad.length > 0) throw new InvalidArgumentError(`not an IP address or CIDR range: ${bad.join(', ')}.`);
     return list;
   },
+  /** An ISO 8601 date or date-time (a date alone is midnight UTC; no zone is local time); milliseconds. */
+  isoTime: (raw: string): number => {
+    const ms = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw.trim()) ? Date.parse(raw.trim()) : NaN;
+    if (Number.isNaN(ms)) throw new InvalidArgumentError('must be an ISO 8601 time such as 2026-11-24T09:00:00Z.');
+    return ms;
+  },
   date: (raw: string): string => {
     if (!parseDate(raw)) throw new InvalidArgumentError('must be a real date YYYY-MM-DD.');
     return raw;
@@ -41,6 +47,12 @@ export const parse = {
     const parsed = parseWebhookEventList(raw);
     if ('unknown' in parsed) throw new InvalidArgumentError(`unknown event "${parsed.unknown}" (use all, or names from ${SELECTABLE_WEBHOOK_EVENTS.join(', ')}).`);
     return parsed.events ?? 'all';
+  },
+  // 'default', not null, for the same reason.
+  retrySchedule: (raw: string): number[] | 'default' => {
+    const parsed = parseRetrySchedule(raw);
+    if ('error' in parsed) throw new InvalidArgumentError(`${parsed.error}; or default.`);
+    return parsed.scheduleMs ?? 'default';
   },
   url: (raw: string): string => {
     let url: URL;

@@ -144,33 +144,53 @@ export function buildAttempt(
   return { body, headers: headersFor(body, webhookTimestamp(attemptTime), secret) };
 }
 
+/**
+ * The default delays between attempts: 1 min, 10 min, 1 h, 6 h, so the default 5 attempts
+ * span about 7 hours and a receiver that is down for minutes or a few hours still gets its
+ * events. A key with more attempts repeats the last delay (6 h each).
+ */
+export const DEFAULT_RETRY_SCHEDULE_MS: readonly number[] = [60_000, 600_000, 3_600_000, 21_600_000];
+
+/** The first delay of the default schedule: `--webhook-retry-base-ms` scales schedules against it. */
+export const DEFAULT_RETRY_BASE_MS = 60_000;
+
+/** Each delay is its nominal value ± this fraction, at random. */
+export const RETRY_JITTER = 0.2;
+
+/** The longest delay one step of a schedule may have (a week). */
+export const MAX_RETRY_STEP_MS = 7 * 24 * 3_600_000;
+
 export interface BackoffOptions {
-  /** Nominal delay after the first failed attempt; doubles after each further failure. */
-  baseMs?: number;
-  /** Upper bound of the nominal delay. */
-  capMs?: number;
+  /** Nominal delays after failed attempt 1, 2, ...; the last one repeats. Default: DEFAULT_RETRY_SCHEDULE_MS. */
+  scheduleMs?: readonly number[] | null;
+  /**
+   * Multiplies every delay. The server's `--webhook-retry-base-ms` divided by the default
+   * first delay: 1 in production; tests and trials make the whole schedule fast with it.
+   */
+  scale?: number;
 }
 
-export const DEFAULT_BACKOFF = { baseMs: 10_000, capMs: 3_600_000 } as const;
+/** The scale of every schedule for a server whose default schedule starts at `baseMs`. */
+export function retryScale(baseMs: number): number {
+  return baseMs / DEFAULT_RETRY_BASE_MS;
+}
 
 /** Nominal (un-jittered) delay after failed attempt number `attemptNumber` (1-based). */
 function nominalDelay(attemptNumber: number, options: BackoffOptions): number {
-  const base = options.baseMs ?? DEFAULT_BACKOFF.baseMs;
-  const cap = options.capMs ?? DEFAULT_BACKOFF.capMs;
-  const exponent = Math.min(Math.max(attemptNumber, 1) - 1, 52);
-  return Math.min(cap, base * 2 ** exponent);
+  const schedule = options.scheduleMs && options.scheduleMs.length > 0 ? options.scheduleMs : DEFAULT_RETRY_SCHEDULE_MS;
+  const step = schedule[Math.min(Math.max(attemptNumber, 1), schedule.length) - 1] ?? DEFAULT_RETRY_BASE_MS;
+  return step * (options.scale ?? 1);
 }
 
 /**
- * Delay before the next attempt, after attempt `attemptNumber` (1-based) failed.
- * Exponential backoff with "equal jitter": half the nominal delay is fixed, the other half
- * random, so retries of many events spread out while each retry still waits at least half
- * its nominal delay (the schedule stays describable to receivers). `random` returns [0, 1).
+ * Delay before the next attempt, after attempt `attemptNumber` (1-based) failed: the
+ * schedule's step ± 20 % at random, so the retries of many events that failed together
+ * (a receiver outage) spread out instead of arriving at once when it recovers, while each
+ * retry stays near its documented time. `random` returns [0, 1).
  */
 export function nextAttemptDelay(attemptNumber: number, random: () => number, options: BackoffOptions = {}): number {
   const nominal = nominalDelay(attemptNumber, options);
-  const half = nominal / 2;
-  return Math.floor(half + random() * half);
+  return Math.floor(nominal * (1 - RETRY_JITTER + 2 * RETRY_JITTER * random()));
 }
 
 export interface ScheduledRetry {
@@ -185,9 +205,43 @@ export function retrySchedule(attempts: number = DEFAULT_WEBHOOK_ATTEMPTS, optio
   const out: ScheduledRetry[] = [];
   for (let failed = 1; failed < attempts; failed++) {
     const nominal = nominalDelay(failed, options);
-    out.push({ attempt: failed + 1, minDelayMs: Math.floor(nominal / 2), maxDelayMs: nominal });
+    out.push({ attempt: failed + 1, minDelayMs: Math.floor(nominal * (1 - RETRY_JITTER)), maxDelayMs: Math.floor(nominal * (1 + RETRY_JITTER)) });
   }
   return out;
+}
+
+const durationUnits: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/**
+ * A key's retry schedule as the provider writes it: delays separated by commas, each a
+ * number with a unit (`ms`, `s`, `m`, `h`, `d`), for example `30s,5m,1h`. `default` (null)
+ * is the default schedule. Every step is at least 1 s and at most a week.
+ */
+export function parseRetrySchedule(raw: string): { scheduleMs: number[] | null } | { error: string } {
+  const text = raw.trim();
+  if (text === 'default') return { scheduleMs: null };
+  const steps = text.split(',').map((part) => part.trim());
+  if (steps.length > 20) return { error: 'at most 20 delays' };
+  const out: number[] = [];
+  for (const step of steps) {
+    const match = /^(\d+)(ms|s|m|h|d)$/.exec(step);
+    const ms = match ? Number(match[1]) * (durationUnits[match[2] ?? ''] ?? 0) : NaN;
+    if (!(ms >= 1_000 && ms <= MAX_RETRY_STEP_MS)) return { error: `"${step}" is not a delay from 1s to 7d (a number and a unit: ms, s, m, h, d)` };
+    out.push(ms);
+  }
+  return { scheduleMs: out };
+}
+
+/** As stored and shown: delays in milliseconds, comma-separated; null for the default. */
+export function retryScheduleToText(scheduleMs: readonly number[] | null): string | null {
+  return scheduleMs === null ? null : scheduleMs.join(',');
+}
+
+/** From the stored text; anything unreadable is the default schedule. */
+export function retryScheduleFromText(text: string | null): number[] | null {
+  if (text === null || text === '') return null;
+  const steps = text.split(',').map(Number);
+  return steps.every((ms) => Number.isSafeInteger(ms) && ms > 0) ? steps : null;
 }
 
 export type AttemptVerdict = { state: 'delivered' } | { state: 'pending'; delayMs: number } | { state: 'failed' };

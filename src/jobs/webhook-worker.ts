@@ -5,6 +5,8 @@ import type { AttemptResult, ClaimedEvent, EventStore } from '../ports/event-sto
 import type { WebhookDelivery } from '../services/webhook-delivery.js';
 import { WakeSignal } from './wake-signal.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
+import { DestinationSlots, defaultDestinationConcurrency, defaultDestinationOptions, destinationOf, unhealthyOutcome } from './destination-slots.js';
+import type { DestinationOptions } from './destination-slots.js';
 
 export interface WebhookWorkerOptions {
   /** Attempts in flight at once. */
@@ -20,6 +22,8 @@ export interface WebhookWorkerOptions {
    * adds to an event's wait for its first attempt. Default 10 ms.
    */
   gatherMs?: number;
+  /** Each destination's share: by default a quarter of `concurrency`, paused after 5 unhealthy attempts in a row. */
+  destinations?: Partial<DestinationOptions>;
 }
 
 /** Longest wait for more free slots before claiming fewer events than a batch. */
@@ -31,9 +35,11 @@ export const defaultWebhookWorkerOptions: WebhookWorkerOptions = { concurrency: 
 
 /**
  * Delivers due webhook events from the store, the outbox: at least once, unordered, with
- * bounded concurrency. A claim leases an event for its attempt's timeout and some; if the
- * worker dies, the event is due again when the lease runs out, so a restart (or another
- * worker) loses nothing. Outcomes are written a batch per transaction.
+ * bounded concurrency shared among destinations (DestinationSlots: a share each, claims
+ * round-robin across keys, pauses for failing receivers). A claim leases an event for its
+ * attempt's timeout and some; if the worker dies, the event is due again when the lease
+ * runs out, so a restart (or another worker) loses nothing. Outcomes are written a batch
+ * per transaction.
  */
 export class WebhookWorker {
   private running = false;
@@ -45,6 +51,7 @@ export class WebhookWorker {
   private readonly settled = new WakeSignal();
   /** Ends a gathering pause at once when the worker stops. */
   private readonly stopping = new WakeSignal();
+  private readonly destinations: DestinationSlots;
   private readonly results = new MicroBatcher(async (items: AttemptResult[]) => {
     await this.store.recordAttempts(items, this.clock.now());
     return items.map(() => undefined);
@@ -57,7 +64,9 @@ export class WebhookWorker {
     private readonly log: Logger,
     private readonly options: WebhookWorkerOptions = defaultWebhookWorkerOptions,
     readonly wake: WakeSignal = new WakeSignal(),
-  ) {}
+  ) {
+    this.destinations = new DestinationSlots({ ...defaultDestinationOptions, concurrency: defaultDestinationConcurrency(options.concurrency), ...options.destinations });
+  }
 
   start(): void {
     if (this.running) return;
@@ -77,9 +86,14 @@ export class WebhookWorker {
   private async run(): Promise<void> {
     while (this.running) {
       try {
-        const { started, asked } = await this.fill();
-        if (started === 0) await this.wake.wait(this.options.idleMs);
-        else if (started < asked) await this.stopping.wait(this.options.gatherMs ?? defaultGatherMs);
+        const { started, asked, cut, full } = await this.fill();
+        if (started === 0) {
+          await this.wake.wait(this.options.idleMs);
+          // Woken by a full destination's freed slot: let a few more free before claiming for it.
+          if (full) await this.stopping.wait(slotGatherMs);
+        }
+        // A claim cut short by destination shares did not drain the queue: no gathering pause.
+        else if (started < asked && !cut) await this.stopping.wait(this.options.gatherMs ?? defaultGatherMs);
         else await yieldToEventLoop();
       } catch (error) {
         this.log.error({ err: error }, 'webhooks: store error; retrying shortly');
@@ -88,13 +102,33 @@ export class WebhookWorker {
     }
   }
 
-  /** Claims up to the free slots and starts their attempts; returns how many were asked for and claimed. */
-  private async fill(): Promise<{ started: number; asked: number }> {
+  /**
+   * Claims up to the free slots, each destination's share at most, and starts their
+   * attempts; an event whose destination turns out to have no room (a key not seen before,
+   * or several keys of one destination) is given back at once. Returns how many were asked
+   * for and started, whether destination shares cut the claim short, and whether some
+   * destination had no room at all.
+   */
+  private async fill(): Promise<{ started: number; asked: number; cut: boolean; full: boolean }> {
     const room = await this.room();
     const now = this.clock.now();
-    const claimed = await this.store.claimDue(now, room, now + this.delivery.leaseMs);
-    for (const event of claimed) void this.deliver(event);
-    return { started: claimed.length, asked: room };
+    const { concurrency: perKey } = this.destinations.options;
+    const keyLimits = this.destinations.keyLimits(now);
+    const claimed = await this.store.claimDue(now, room, now + this.delivery.leaseMs, { perKey, keyLimits });
+    const perKeyClaimed = new Map<number, number>();
+    const refused: ClaimedEvent[] = [];
+    for (const event of claimed) {
+      perKeyClaimed.set(event.keyId, (perKeyClaimed.get(event.keyId) ?? 0) + 1);
+      const destination = destinationOf(event.target);
+      if (this.destinations.room(destination, now) > 0) void this.deliver(event);
+      else {
+        this.destinations.learn(event.keyId, destination);
+        refused.push(event);
+      }
+    }
+    if (refused.length > 0) await this.store.release(refused, now);
+    const filled = [...perKeyClaimed].some(([keyId, n]) => n >= (keyLimits.get(keyId) ?? perKey));
+    return { started: claimed.length - refused.length, asked: room, cut: filled || refused.length > 0, full: [...keyLimits.values()].includes(0) };
   }
 
   /**
@@ -115,6 +149,17 @@ export class WebhookWorker {
     }
   }
 
+  /** Books an attempt's end against its destination; wakes the loop if it was waiting for that destination's room. */
+  private finishAt(destination: string, result: AttemptResult | null): void {
+    const now = this.clock.now();
+    const outcome = result === null ? 'unknown' : result.state === 'delivered' ? 'healthy' : unhealthyOutcome(result.attempt.httpStatus) ? 'unhealthy' : 'healthy';
+    const wasPaused = this.destinations.paused(destination, now);
+    if (this.destinations.finish(destination, outcome, now)) this.wake.notify();
+    if (!wasPaused && this.destinations.paused(destination, now)) {
+      this.log.warn({ destination, status: result?.attempt.httpStatus, error: result?.attempt.error }, 'webhooks: destination keeps failing; its events wait for a pause');
+    }
+  }
+
   /** Claims one batch of due events and waits until each attempt is recorded (tests, tools). */
   async runOnce(): Promise<number> {
     const now = this.clock.now();
@@ -126,7 +171,9 @@ export class WebhookWorker {
   /** Attempts and records one claimed event; never rejects. */
   private async deliver(event: ClaimedEvent): Promise<void> {
     this.inFlight += 1;
-    let result: AttemptResult;
+    const destination = destinationOf(event.target);
+    this.destinations.start(event.keyId, destination);
+    let result: AttemptResult | null = null;
     try {
       result = await this.delivery.attempt(event, false);
     } catch (error) {
@@ -135,6 +182,7 @@ export class WebhookWorker {
     } finally {
       this.inFlight -= 1;
       this.settled.notify();
+      this.finishAt(destination, result);
     }
     this.unrecorded += 1;
     try {

@@ -16,6 +16,8 @@ export interface WebhookTarget {
   url: string | null;
   secret: string | null;
   maxAttempts: number;
+  /** The key's delays between attempts; null: the default schedule. */
+  retryScheduleMs: readonly number[] | null;
   /** The events the key's webhook takes (null: all); applied when events are created. */
   events: readonly SelectableWebhookEvent[] | null;
 }
@@ -84,17 +86,35 @@ export interface EventRecord {
   log: AttemptLog[];
 }
 
+/**
+ * How a claim shares slots among keys (the worker maps keys to destinations): at most
+ * `perKey` events of one key, taken round-robin across keys, unless `keyLimits` gives a
+ * key another number (0: none of its events).
+ */
+export interface ClaimShare {
+  perKey: number;
+  keyLimits: ReadonlyMap<number, number>;
+}
+
 export interface EventStore {
   /** Adds a pending event, due now, on this store's executor (call inside the causing transaction). */
   createPending(event: NewEvent, now: number): Promise<void>;
   /** Adds an event already claimed by the caller (key.test: attempted at once). */
   createClaimed(event: NewEvent, now: number, leaseUntil: number): Promise<ClaimedEvent>;
   /** Claims due pending events; several workers never claim one event at once. */
-  claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedEvent[]>;
+  claimDue(now: number, limit: number, leaseUntil: number, share?: ClaimShare): Promise<ClaimedEvent[]>;
+  /** Gives claimed events back unattempted, due now (where the claim still holds them). */
+  release(events: readonly Pick<ClaimedEvent, 'id' | 'leaseUntil'>[], now: number): Promise<void>;
   /** Claims one event whatever its state, unless an attempt of it is in flight ('busy'). */
   claimOne(ref: number | string, now: number, leaseUntil: number): Promise<ClaimedEvent | 'busy' | null>;
   /** Records attempts in one transaction; an outcome whose lease was lost keeps only its log. */
   recordAttempts(results: readonly AttemptResult[], now: number): Promise<void>;
+  /**
+   * Makes the failed events of a key, and of the keys it replaced, created at or after
+   * `since`, pending again with a fresh set of automatic attempts, the first due now.
+   * Events an attempt is in flight for are left alone. Returns how many were requeued.
+   */
+  requeueFailed(keyId: number, since: number, now: number): Promise<number>;
   findEvent(ref: number | string): Promise<EventRecord | null>;
   /** The key's most recent events, newest first, with their attempts. */
   recentForKey(keyId: number, limit: number): Promise<EventRecord[]>;

@@ -56,6 +56,8 @@ export interface KeySettings {
   webhookAttempts: number;
   /** The events the webhook takes; null: every event. */
   webhookEvents: SelectableWebhookEvent[] | null;
+  /** Nominal delays between attempts (the last repeats); null: the default schedule. */
+  webhookRetryScheduleMs: number[] | null;
   sandbox: boolean;
 }
 

@@ -4,7 +4,7 @@ import { applyKeyAction, keepOldKeyMs, keyStateAt } from '../domain/api-key.js';
 import type { KeyAction, KeyState } from '../domain/api-key.js';
 import { allPermissions } from '../domain/permissions.js';
 import { newApiKey } from './key-secrets.js';
-import { SELECTABLE_WEBHOOK_EVENTS } from '../domain/webhook.js';
+import { DEFAULT_RETRY_SCHEDULE_MS, SELECTABLE_WEBHOOK_EVENTS } from '../domain/webhook.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { BlocklistService } from './blocklist-service.js';
 import { SenderIdAdmin } from './sender-id-admin.js';
@@ -33,6 +33,8 @@ export interface KeyView {
   webhook_attempts: number;
   /** The events the webhook takes: every selectable one unless the key was limited. */
   webhook_events: SelectableWebhookEvent[];
+  /** Nominal delays between attempts in milliseconds (the last repeats): the key's own or the default. */
+  webhook_retry_schedule_ms: number[];
   sandbox: boolean;
   created_at: string;
 }
@@ -55,6 +57,7 @@ export function keyView(key: ApiKey, now: number): KeyView {
     webhook_secret_set: key.webhookSecret !== null && key.webhookSecret !== '',
     webhook_attempts: key.webhookAttempts,
     webhook_events: key.webhookEvents ?? [...SELECTABLE_WEBHOOK_EVENTS],
+    webhook_retry_schedule_ms: key.webhookRetryScheduleMs ?? [...DEFAULT_RETRY_SCHEDULE_MS],
     sandbox: key.sandbox,
     created_at: new Date(key.createdAt).toISOString(),
   };
@@ -106,6 +109,7 @@ export const defaultKeySettings: KeySettings = {
   webhookSecret: null,
   webhookAttempts: 5,
   webhookEvents: null,
+  webhookRetryScheduleMs: null,
   sandbox: false,
 };
 
@@ -234,6 +238,7 @@ export class AdminService {
         webhookSecret: old.webhookSecret,
         webhookAttempts: old.webhookAttempts,
         webhookEvents: old.webhookEvents,
+        webhookRetryScheduleMs: old.webhookRetryScheduleMs,
         sandbox: old.sandbox,
       };
       const fresh = await store.createKey(old.accountId, secret.hash, secret.hint, settings, now);

@@ -99,6 +99,17 @@ export class WebhookAdmin {
   }
 
   /**
+   * Every failed event of the key (and of the keys it replaced) created since `since` is
+   * pending again, with the key's attempts and schedule from the start, the first attempt
+   * due now: a running server's webhook worker delivers them.
+   */
+  async redeliverFailed(keyId: number, since: number): Promise<{ key_id: number; since: string; queued: number }> {
+    await this.keyWithWebhook(keyId);
+    const queued = await this.store.events.requeueFailed(keyId, since, this.clock.now());
+    return { key_id: keyId, since: iso(since), queued };
+  }
+
+  /**
    * One more attempt of an event, now, whatever its state: delivered on a 2xx; otherwise the
    * event stays as it was (a pending one keeps its schedule and attempts left).
    */

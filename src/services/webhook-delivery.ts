@@ -12,7 +12,8 @@ import type { BackoffOptions, WebhookEvent } from '../domain/webhook.js';
 export interface WebhookDeliveryOptions {
   /** Bounds one attempt from name lookup to response headers. */
   timeoutMs: number;
-  backoff: BackoffOptions;
+  /** Server-wide: the scale of every schedule (the key's schedule comes with its event). */
+  backoff: Pick<BackoffOptions, 'scale'>;
   /** The jitter's randomness, [0, 1). */
   random?: () => number;
 }
@@ -64,7 +65,8 @@ export class WebhookDelivery {
     const attempt = { manual, url, startedAt, durationMs: outcome.durationMs, httpStatus: outcome.status, error: outcome.error };
     const base = { id: event.id, leaseUntil: event.leaseUntil, attempt };
     if (manual) return { ...base, state: outcome.ok ? 'delivered' : event.state, nextAttemptAt: event.dueAt };
-    const verdict = afterAttempt(outcome.ok, event.attempts + 1, event.target.maxAttempts, this.random, this.options.backoff);
+    const backoff = { scale: this.options.backoff.scale, scheduleMs: event.target.retryScheduleMs };
+    const verdict = afterAttempt(outcome.ok, event.attempts + 1, event.target.maxAttempts, this.random, backoff);
     const now = this.clock.now();
     return { ...base, state: verdict.state, nextAttemptAt: verdict.state === 'pending' ? now + verdict.delayMs : now };
   }

@@ -50,7 +50,7 @@ async function waitFor(check: () => boolean, timeoutMs: number, what: string): P
   }
 }
 
-type Delivery = { event_id: string; event_type: string; state: string; attempts: { attempt: number; manual: boolean; http_status: number | null; error: string | null }[] };
+type Delivery = { event_id: string; event_type: string; state: string; attempts: { attempt: number; manual: boolean; at: string; http_status: number | null; error: string | null }[] };
 
 describe('webhooks through the real executable', () => {
   after(() => {
@@ -107,6 +107,97 @@ describe('webhooks through the real executable', () => {
     }
   });
 
+  it('spreads retries by the key\u2019s schedule: about 1 min after a first failure by default, the key\u2019s own when set', async () => {
+    const store = ['--data', freshDir()];
+    const account = await admin(['account', 'create', '--name', 'Schedule', ...store]);
+    // 127.0.0.1 is refused (no --webhook-allow-private): every attempt fails without a request.
+    const hook = ['--webhook-url', 'http://127.0.0.1:9/hook'];
+    const plain = await admin(['key', 'create', '--account', String(account.id), ...hook, ...store]);
+    assert.deepEqual(plain.webhook_retry_schedule_ms, [60_000, 600_000, 3_600_000, 21_600_000]);
+    const own = await admin(['key', 'create', '--account', String(account.id), ...hook, '--webhook-retry-schedule', '2h,1d', ...store]);
+    assert.deepEqual(own.webhook_retry_schedule_ms, [7_200_000, 86_400_000]);
+
+    /** Milliseconds from the first attempt of a key.test event to its next one. */
+    const wait = async (keyId: unknown): Promise<number> => {
+      const d = (await admin(['key', 'test-webhook', '--id', String(keyId), ...store])) as unknown as Delivery & { next_attempt_at: string };
+      assert.equal(d.state, 'pending');
+      return Date.parse(d.next_attempt_at) - Date.parse(d.attempts[0]?.at ?? '');
+    };
+    const first = await wait(plain.id);
+    assert.ok(first >= 48_000 && first <= 72_000 + 5_000, `default: ${first} ms`);
+    const ownFirst = await wait(own.id);
+    assert.ok(ownFirst >= 0.8 * 7_200_000 && ownFirst <= 1.2 * 7_200_000 + 5_000, `own: ${ownFirst} ms`);
+
+    // Rotation keeps the schedule; default restores the default; nonsense is refused.
+    const rotated = await admin(['key', 'rotate', '--id', String(own.id), ...store]);
+    assert.deepEqual((await admin(['key', 'show', '--id', String(rotated.id), ...store])).webhook_retry_schedule_ms, [7_200_000, 86_400_000]);
+    assert.deepEqual((await admin(['key', 'update', '--id', String(rotated.id), '--webhook-retry-schedule', 'default', ...store])).webhook_retry_schedule_ms, [60_000, 600_000, 3_600_000, 21_600_000]);
+    assert.match(await adminFails(['key', 'update', '--id', String(plain.id), '--webhook-retry-schedule', '5', ...store]), /"5" is not a delay from 1s to 7d/);
+  });
+
+  it('queues every failed event of a key since a time again (webhook redeliver --key --since), and a running server delivers them', async () => {
+    const store = ['--data', freshDir()];
+    const receiver = await startReceiver();
+    try {
+      const account = await admin(['account', 'create', '--name', 'Outage', ...store]);
+      // One attempt each, refused (loopback without --webhook-allow-private): three failed events.
+      const key = await admin(['key', 'create', '--account', String(account.id), '--webhook-url', `${receiver.url}/hook`, '--webhook-attempts', '1', ...store]);
+      const failed: (Delivery & { created_at: string })[] = [];
+      for (let i = 0; i < 3; i++) failed.push((await admin(['key', 'test-webhook', '--id', String(key.id), ...store])) as unknown as Delivery & { created_at: string });
+      assert.deepEqual(
+        failed.map((d) => d.state),
+        ['failed', 'failed', 'failed'],
+      );
+      // The events stay the old key's; after a rotation the new key's command reaches them.
+      const rotated = await admin(['key', 'rotate', '--id', String(key.id), ...store]);
+      const newKey = String(rotated.id);
+
+      const since = failed[2]?.created_at ?? '';
+      assert.deepEqual(await admin(['webhook', 'redeliver', '--key', newKey, '--since', since, ...store]), { key_id: rotated.id, since, queued: 1 });
+      assert.deepEqual(await admin(['webhook', 'redeliver', '--key', newKey, '--since', '2020-01-01', ...store]), { key_id: rotated.id, since: '2020-01-01T00:00:00.000Z', queued: 2 });
+      assert.equal((await admin(['webhook', 'redeliver', '--key', newKey, '--since', '2020-01-01', ...store])).queued, 0, 'pending events are not failed ones');
+      const listed = (await admin(['webhook', 'deliveries', '--key', newKey, ...store])) as unknown as { deliveries: (Delivery & { next_attempt_at: string | null })[] };
+      assert.deepEqual(
+        listed.deliveries.map((d) => [d.state, d.attempts.length, d.next_attempt_at !== null]),
+        [
+          ['pending', 1, true],
+          ['pending', 1, true],
+          ['pending', 1, true],
+        ],
+      );
+      assert.equal(receiver.requests.length, 0, 'queued, not attempted by the command');
+
+      const server = await startServer([...store, '--demo', 'false', '--warm-up', '0', '--log-level', 'warn', '--webhook-allow-private', 'true']);
+      try {
+        await waitFor(() => receiver.requests.length >= 3, 15_000, 'the three events');
+      } finally {
+        server.child.kill('SIGTERM');
+        assert.equal(await server.exited, 0);
+      }
+      const after = (await admin(['webhook', 'deliveries', '--key', newKey, ...store])) as unknown as { deliveries: Delivery[] };
+      for (const d of after.deliveries) {
+        assert.equal(d.state, 'delivered');
+        assert.deepEqual(
+          d.attempts.map((a) => [a.attempt, a.manual, a.http_status, a.error === null]),
+          [
+            [1, false, null, false],
+            [2, false, 200, true],
+          ],
+          'the refused attempt stays in the log with its error',
+        );
+      }
+      assert.deepEqual(new Set(receiver.requests.map((r) => (JSON.parse(r.body) as { event_id: string }).event_id)), new Set(failed.map((d) => d.event_id)));
+
+      assert.equal(await adminFails(['webhook', 'redeliver', '--key', newKey, ...store]), 'haberci: give --event ID, or --key N with --since TIME');
+      assert.equal(await adminFails(['webhook', 'redeliver', '--event', failed[0]?.event_id ?? '', '--key', newKey, '--since', since, ...store]), 'haberci: give --event ID, or --key N with --since TIME');
+      assert.match(await adminFails(['webhook', 'redeliver', '--key', newKey, '--since', 'yesterday', ...store]), /must be an ISO 8601 time/);
+      const plain = await admin(['key', 'create', '--account', String(account.id), ...store]);
+      assert.match(await adminFails(['webhook', 'redeliver', '--key', String(plain.id), '--since', since, ...store]), /has no webhook URL/);
+    } finally {
+      await receiver.close();
+    }
+  });
+
   it('sends a key only the events its webhook takes (key --webhook-events), every event by default', async () => {
     const dir = freshDir();
     const store = ['--data', dir];
@@ -158,7 +249,7 @@ describe('webhooks through the real executable', () => {
   it('loses no pending delivery when the server is killed with SIGKILL and restarted', async () => {
     const dir = freshDir();
     const store = ['--data', dir];
-    const serveArgs = [...store, '--sim-delay-ms', '0', '--demo', 'false', '--requests-per-second', '0', '--log-level', 'warn', '--webhook-allow-private', 'true', '--webhook-retry-base-ms', '100', '--webhook-timeout-ms', '1000'];
+    const serveArgs = [...store, '--sim-delay-ms', '0', '--demo', 'false', '--requests-per-second', '0', '--log-level', 'warn', '--webhook-allow-private', 'true', '--webhook-retry-base-ms', '10', '--webhook-timeout-ms', '1000'];
     // The receiver is down while the first server runs, and comes back at the same address.
     const probe = await startReceiver();
     const port = probe.port;
@@ -176,8 +267,9 @@ describe('webhooks through the real executable', () => {
 
       const sqlite = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true, fileMustExist: true });
       db = sqlite;
-      // Every message sent and delivered (400 events), each event tried at least once.
-      await waitFor(() => count(sqlite, 'SELECT count(*) n FROM webhook_events') === 400 && count(sqlite, 'SELECT count(DISTINCT event_ref) n FROM webhook_attempts') === 400, 30_000, 'every event to be attempted');
+      // Every message sent and delivered (400 events), and the refused connections have paused
+      // the destination (5 in a row): the other events wait untried, all pending.
+      await waitFor(() => count(sqlite, 'SELECT count(*) n FROM webhook_events') === 400 && count(sqlite, 'SELECT count(*) n FROM webhook_attempts') >= 5, 30_000, 'the events, and attempts to the receiver that is down');
       first.child.kill('SIGKILL');
       await first.exited;
       assert.equal(count(sqlite, `SELECT count(*) n FROM webhook_events WHERE state = 'pending'`), 400, 'all pending when killed');

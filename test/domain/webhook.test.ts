@@ -6,7 +6,11 @@ import {
   buildPayload,
   headersFor,
   nextAttemptDelay,
+  parseRetrySchedule,
+  retryScale,
   retrySchedule,
+  retryScheduleFromText,
+  retryScheduleToText,
   sign,
   DEFAULT_WEBHOOK_ATTEMPTS,
   parseWebhookEventList,
@@ -99,37 +103,74 @@ describe('headersFor', () => {
   });
 });
 
+const minute = 60_000;
+const hour = 60 * minute;
+
 describe('nextAttemptDelay', () => {
-  it('doubles from 10 s with equal jitter: half fixed, half random', () => {
-    assert.deepEqual([1, 2, 3, 4].map((n) => nextAttemptDelay(n, () => 0)), [5_000, 10_000, 20_000, 40_000]);
-    assert.deepEqual([1, 2, 3, 4].map((n) => nextAttemptDelay(n, () => 0.5)), [7_500, 15_000, 30_000, 60_000]);
-    assert.equal(nextAttemptDelay(1, () => 0.999_999), 9_999);
+  // After failed attempt n: [n, lowest (random 0), middle (random 0.5), highest (random just under 1)].
+  const defaults: [number, number, number, number][] = [
+    [1, 48_000, minute, 71_999],
+    [2, 8 * minute, 10 * minute, 12 * minute - 1],
+    [3, 48 * minute, hour, 72 * minute - 1],
+    [4, 4.8 * hour, 6 * hour, 7.2 * hour - 1],
+    [5, 4.8 * hour, 6 * hour, 7.2 * hour - 1],
+    [40, 4.8 * hour, 6 * hour, 7.2 * hour - 1],
+  ];
+
+  it('follows 1 min, 10 min, 1 h, 6 h by default, each \u00b120 % at random, the last step repeating', () => {
+    for (const [n, low, middle, high] of defaults) {
+      assert.deepEqual([nextAttemptDelay(n, () => 0), nextAttemptDelay(n, () => 0.5), nextAttemptDelay(n, () => 0.999_999_999)], [low, middle, high], `after attempt ${n}`);
+    }
   });
 
-  it('is capped at one hour however many attempts failed', () => {
-    assert.equal(nextAttemptDelay(12, () => 0), 1_800_000);
-    assert.equal(nextAttemptDelay(10_000, () => 0.5), 2_700_000);
-  });
-
-  it('takes a configurable base and cap', () => {
-    assert.deepEqual([1, 2, 3].map((n) => nextAttemptDelay(n, () => 0, { baseMs: 4 })), [2, 4, 8]);
-    assert.equal(nextAttemptDelay(5, () => 0, { baseMs: 4, capMs: 10 }), 5);
+  it('takes a key\u2019s own schedule, and a scale that shrinks every schedule alike', () => {
+    const own = { scheduleMs: [30_000, 5 * minute] };
+    assert.deepEqual([1, 2, 3].map((n) => nextAttemptDelay(n, () => 0.5, own)), [30_000, 5 * minute, 5 * minute]);
+    assert.deepEqual([1, 2, 3, 4].map((n) => nextAttemptDelay(n, () => 0.5, { scale: retryScale(20) })), [20, 200, 1_200, 7_200]);
+    assert.deepEqual([1, 2].map((n) => nextAttemptDelay(n, () => 0.5, { ...own, scale: retryScale(600) })), [300, 3_000]);
+    assert.equal(nextAttemptDelay(1, () => 0.5, { scheduleMs: [] }), minute, 'an empty schedule is the default');
   });
 });
 
 describe('retrySchedule', () => {
-  it('lists the retries of the default 5 attempts', () => {
+  it('lists the retries of the default 5 attempts: the last one about 7 hours after the first', () => {
     assert.equal(DEFAULT_WEBHOOK_ATTEMPTS, 5);
     assert.deepEqual(retrySchedule(), [
-      { attempt: 2, minDelayMs: 5_000, maxDelayMs: 10_000 },
-      { attempt: 3, minDelayMs: 10_000, maxDelayMs: 20_000 },
-      { attempt: 4, minDelayMs: 20_000, maxDelayMs: 40_000 },
-      { attempt: 5, minDelayMs: 40_000, maxDelayMs: 80_000 },
+      { attempt: 2, minDelayMs: 48_000, maxDelayMs: 72_000 },
+      { attempt: 3, minDelayMs: 8 * minute, maxDelayMs: 12 * minute },
+      { attempt: 4, minDelayMs: 48 * minute, maxDelayMs: 72 * minute },
+      { attempt: 5, minDelayMs: 4.8 * hour, maxDelayMs: 7.2 * hour },
     ]);
   });
 
   it('has no retries for a single attempt', () => {
     assert.deepEqual(retrySchedule(1), []);
+  });
+});
+
+describe('parseRetrySchedule', () => {
+  const cases: [string, number[] | null][] = [
+    ['default', null],
+    [' default ', null],
+    ['30s,5m,2h', [30_000, 5 * minute, 2 * hour]],
+    ['1500ms, 1d', [1_500, 24 * hour]],
+    ['7d', [7 * 24 * hour]],
+  ];
+  it('reads delays with units, or default', () => {
+    for (const [raw, scheduleMs] of cases) assert.deepEqual(parseRetrySchedule(raw), { scheduleMs }, raw);
+  });
+
+  it('refuses steps under 1 s or over a week, bare numbers, unknown units and empty steps', () => {
+    for (const raw of ['999ms', '8d', '60', '5w', '1m,,1h', '', '-1m', '1.5h']) assert.ok('error' in parseRetrySchedule(raw), raw);
+    assert.ok('error' in parseRetrySchedule(Array.from({ length: 21 }, () => '1m').join(',')), 'more than 20 steps');
+  });
+
+  it('stores milliseconds as text and reads them back; unreadable text is the default', () => {
+    assert.equal(retryScheduleToText([30_000, 60_000]), '30000,60000');
+    assert.equal(retryScheduleToText(null), null);
+    assert.deepEqual(retryScheduleFromText('30000,60000'), [30_000, 60_000]);
+    assert.equal(retryScheduleFromText(null), null);
+    assert.equal(retryScheduleFromText('30000,x'), null);
   });
 });
 
@@ -142,8 +183,8 @@ describe('afterAttempt', () => {
   });
 
   it('retries after the backoff of this attempt until the last one, then fails', () => {
-    assert.deepEqual(afterAttempt(false, 1, 3, never), { state: 'pending', delayMs: 5_000 });
-    assert.deepEqual(afterAttempt(false, 2, 3, never, { baseMs: 100 }), { state: 'pending', delayMs: 100 });
+    assert.deepEqual(afterAttempt(false, 1, 3, never), { state: 'pending', delayMs: 48_000 });
+    assert.deepEqual(afterAttempt(false, 2, 3, never, { scheduleMs: [1_000, 2_000] }), { state: 'pending', delayMs: 1_600 });
     assert.deepEqual(afterAttempt(false, 3, 3, never), { state: 'failed' });
     assert.deepEqual(afterAttempt(false, 1, 1, never), { state: 'failed' });
   });

@@ -15,7 +15,7 @@ import { WebhookAdmin } from '../../src/services/webhook-admin.js';
 import { WebhookWorker } from '../../src/jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from '../../src/jobs/webhook-worker.js';
 import type { EventRecord, EventStore } from '../../src/ports/event-store.js';
-import { sign } from '../../src/domain/webhook.js';
+import { retryScale, sign } from '../../src/domain/webhook.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { countingClaims } from '../helpers/counting-claims.js';
 import { pendingEvents } from '../helpers/webhook-fixtures.js';
@@ -54,7 +54,7 @@ for (const dialect of testDialects()) {
       const runtime = await openRuntime(await dialect.location(), systemClock);
       const receiver = await startReceiver(options.handler ?? answer(200));
       const sender = new HttpWebhookSender({ allowPrivate: options.allowPrivate ?? true });
-      const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs: options.timeoutMs ?? 2_000, backoff: { baseMs: 20 } });
+      const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs: options.timeoutMs ?? 2_000, backoff: { scale: retryScale(20) } });
       const worker = new WebhookWorker(options.store ? options.store(runtime.store.events) : runtime.store.events, delivery, systemClock, silent, { concurrency: 8, batchSize: 50, idleMs: 5, ...options.worker });
       const url = `http://${options.host ?? '127.0.0.1'}:${receiver.port}/hook`;
       const { key } = await pendingEvents(runtime, options.events ?? 1, { webhookUrl: url, webhookSecret: secret, webhookAttempts: options.attempts ?? 5 });
@@ -195,7 +195,7 @@ for (const dialect of testDialects()) {
           res.writeHead(204).end();
         }, 20);
       };
-      await withRig({ handler, events: 12, worker: { concurrency: 3 } }, async (rig) => {
+      await withRig({ handler, events: 12, worker: { concurrency: 3, destinations: { concurrency: 3 } } }, async (rig) => {
         await rig.until(() => rig.receiver.requests.length >= 12, 'every event arrived');
         await rig.worker.stop();
         const ids = rig.receiver.requests.map((r) => (JSON.parse(r.body) as { event_id: string }).event_id);
@@ -211,7 +211,7 @@ for (const dialect of testDialects()) {
         counted = countingClaims(s);
         return counted.store;
       };
-      await withRig({ events: 1, store, worker: { gatherMs: 600 } }, async (rig) => {
+      await withRig({ events: 1, store, worker: { gatherMs: 600, destinations: { concurrency: 8 } } }, async (rig) => {
         const claims = counted?.claims ?? [];
         await rig.until(() => claims.length === 1, 'the first claim');
         // The worker polls every 5 ms (idleMs): without the pause each event would be claimed alone.

@@ -104,11 +104,11 @@ for (const dialect of testDialects()) {
         const old = await fixtureKey(runtime, { ...hook, webhookAttempts: 3 });
         await queueSend(runtime, old, 1);
         const rotated = await runtime.admin.rotateKey(old.keyId, true);
-        await runtime.admin.updateKey(rotated.id, { webhookUrl: 'http://new.example/hook', webhookAttempts: 7 });
+        await runtime.admin.updateKey(rotated.id, { webhookUrl: 'http://new.example/hook', webhookAttempts: 7, webhookRetryScheduleMs: [5_000, 90_000] });
         await sendAll(runtime);
         const [event] = await runtime.store.events.claimDue(clock.now(), 10, clock.now() + 1000);
         assert.equal(event?.keyId, old.keyId);
-        assert.deepEqual(event?.target, { keyId: rotated.id, url: 'http://new.example/hook', secret: 'whsec', maxAttempts: 7, events: null });
+        assert.deepEqual(event?.target, { keyId: rotated.id, url: 'http://new.example/hook', secret: 'whsec', maxAttempts: 7, retryScheduleMs: [5_000, 90_000], events: null });
         assert.equal((await runtime.store.events.recentForKey(rotated.id, 10))[0]?.id, event?.id, 'listed under the new key');
         assert.equal((await runtime.store.events.recentForKey(old.keyId, 10)).length, 1, 'and under the old one');
       });
@@ -126,6 +126,24 @@ for (const dialect of testDialects()) {
         const again = await runtime.store.events.claimDue(now + 1000, 10, now + 2000);
         assert.equal(again.length, 5, 'due again when the lease ran out');
         assert.ok(again.every((e) => e.attempts === 0 && e.leaseUntil === now + 2000));
+      });
+    });
+
+    it('claims round-robin across keys, at most a share per key, none for keys given 0, and takes back what is released', async () => {
+      await withRuntime(async (runtime, clock) => {
+        const keys = [];
+        for (const count of [5, 2, 3, 3]) keys.push((await pendingEvents(runtime, count, hook)).key.keyId);
+        const [a = 0, b = 0, c = 0, d = 0] = keys;
+        const now = clock.now();
+        const claimed = await runtime.store.events.claimDue(now, 5, now + 1000, { perKey: 2, keyLimits: new Map([[c, 0], [d, 1]]) });
+        const count = (keyId: number) => claimed.filter((e) => e.keyId === keyId).length;
+        // First of each key (a, b, d), then second (a, b): d's limit is 1, c is skipped.
+        assert.deepEqual([a, b, c, d].map(count), [2, 2, 0, 1]);
+        const ofA = claimed.filter((e) => e.keyId === a);
+        await runtime.store.events.release(ofA, now + 10);
+        const again = await runtime.store.events.claimDue(now + 10, 100, now + 2000, { perKey: 10, keyLimits: new Map() });
+        assert.deepEqual([a, b, c, d].map((k) => again.filter((e) => e.keyId === k).length), [5, 0, 3, 2], 'released events are due again; claimed ones are not');
+        assert.ok(again.filter((e) => e.keyId === a).every((e) => e.attempts === 0));
       });
     });
 
@@ -174,6 +192,36 @@ for (const dialect of testDialects()) {
             [3, true, 503],
             [4, false, 200],
           ],
+        );
+      });
+    });
+
+    it('requeues a key\u2019s failed events since a time with fresh attempts, not those in flight, pending or of other keys', async () => {
+      await withRuntime(async (runtime, clock) => {
+        const { key } = await pendingEvents(runtime, 3, hook);
+        const other = await pendingEvents(runtime, 1, hook);
+        const now = clock.now();
+        const claimed = await runtime.store.events.claimDue(now, 10, now + 1000);
+        await runtime.store.events.recordAttempts(
+          claimed.map((e) => result(e, 'failed', { at: now })),
+          now,
+        );
+        const [inFlight, ...rest] = claimed.filter((e) => e.keyId === key.keyId);
+        assert.ok(inFlight && rest.length === 2);
+        assert.ok((await runtime.store.events.claimOne(inFlight.id, now + 10, now + 1010)) !== 'busy', 'a manual attempt holds one');
+        assert.equal(await runtime.store.events.requeueFailed(key.keyId, now + 1, now + 20), 0, 'none created since');
+        assert.equal(await runtime.store.events.requeueFailed(key.keyId, now, now + 20), 2);
+        for (const e of rest) {
+          const record = await runtime.store.events.findEvent(e.id);
+          assert.deepEqual([record?.state, record?.attempts, record?.nextAttemptAt, record?.doneAt, record?.log.length], ['pending', 0, now + 20, null, 1]);
+        }
+        assert.equal((await runtime.store.events.findEvent(inFlight.id))?.state, 'failed');
+        assert.equal((await runtime.store.events.recentForKey(other.key.keyId, 1))[0]?.state, 'failed');
+        assert.equal(await runtime.store.events.requeueFailed(key.keyId, now, now + 30), 0, 'pending ones are not failed');
+        assert.deepEqual(
+          (await runtime.store.events.claimDue(now + 20, 10, now + 2000)).map((e) => e.id).sort(),
+          rest.map((e) => e.id).sort(),
+          'due again',
         );
       });
     });

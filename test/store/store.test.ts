@@ -329,6 +329,7 @@ for (const dialect of testDialects()) {
           webhookSecret: 's3cret',
           webhookAttempts: 7,
           webhookEvents: ['sms.delivered' as const, 'sms.received' as const],
+          webhookRetryScheduleMs: [30_000, 7_200_000],
           sandbox: true,
         };
         const created = await store.createKey(account.id, 'round-trip-hash', 'hb_test_abcd…', settings, now);
@@ -347,6 +348,7 @@ for (const dialect of testDialects()) {
             webhookSecret: created.webhookSecret,
             webhookAttempts: created.webhookAttempts,
             webhookEvents: created.webhookEvents,
+            webhookRetryScheduleMs: created.webhookRetryScheduleMs,
             sandbox: created.sandbox,
           },
           settings,

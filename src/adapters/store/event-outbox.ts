@@ -9,7 +9,7 @@ import type { Insertable } from 'kysely';
 import type { Transition } from '../../ports/message-store.js';
 import type { AttemptResult, WebhookTarget } from '../../ports/event-store.js';
 import { webhookStatus } from '../../domain/delivery-state.js';
-import { DEFAULT_WEBHOOK_ATTEMPTS, takesEvent, webhookEventsFromText } from '../../domain/webhook.js';
+import { DEFAULT_WEBHOOK_ATTEMPTS, retryScheduleFromText, takesEvent, webhookEventsFromText } from '../../domain/webhook.js';
 import type { WebhookEventType } from '../../domain/webhook.js';
 
 import type { Executor } from './executor.js';
@@ -28,7 +28,7 @@ const maxRotations = 32;
 // length): the delivery thread runs them for every batch, and building and compiling them
 // cost more than running them.
 const keyTargets = preparedList(
-  (db, _: Record<string, never>, ids: number[]) => db.selectFrom('api_keys').select(['id', 'webhook_url', 'webhook_secret', 'webhook_attempts', 'webhook_events', 'replaced_by']).where('id', 'in', ids),
+  (db, _: Record<string, never>, ids: number[]) => db.selectFrom('api_keys').select(['id', 'webhook_url', 'webhook_secret', 'webhook_attempts', 'webhook_events', 'webhook_retry_schedule', 'replaced_by']).where('id', 'in', ids),
   [],
 );
 const smsMessages = preparedList(
@@ -88,7 +88,7 @@ export function hasUrl(target: WebhookTarget | undefined): target is WebhookTarg
  * of the key that replaced it (rotation moves the settings), read now.
  */
 export async function resolveTargets(db: Executor, keyIds: readonly number[]): Promise<Map<number, WebhookTarget>> {
-  const rows = new Map<number, { id: number; webhook_url: string | null; webhook_secret: string | null; webhook_attempts: number; webhook_events: string | null; replaced_by: number | null }>();
+  const rows = new Map<number, { id: number; webhook_url: string | null; webhook_secret: string | null; webhook_attempts: number; webhook_events: string | null; webhook_retry_schedule: string | null; replaced_by: number | null }>();
   let wanted = [...new Set(keyIds)];
   for (let depth = 0; wanted.length > 0 && depth <= maxRotations; depth++) {
     const { rows: found } = await db.executeQuery(keyTargets(db, {}, wanted));
@@ -105,7 +105,7 @@ export async function resolveTargets(db: Executor, keyIds: readonly number[]): P
     }
     if (!row) continue;
     const maxAttempts = row.webhook_attempts > 0 ? row.webhook_attempts : DEFAULT_WEBHOOK_ATTEMPTS;
-    out.set(keyId, { keyId: row.id, url: row.webhook_url, secret: row.webhook_secret, maxAttempts, events: webhookEventsFromText(row.webhook_events) });
+    out.set(keyId, { keyId: row.id, url: row.webhook_url, secret: row.webhook_secret, maxAttempts, retryScheduleMs: retryScheduleFromText(row.webhook_retry_schedule), events: webhookEventsFromText(row.webhook_events) });
   }
   return out;
 }

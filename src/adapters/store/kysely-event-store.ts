@@ -1,7 +1,8 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
 import type { Dialect } from './migrations.js';
-import type { AttemptLog, AttemptResult, ClaimedEvent, EventRecord, EventStore, NewEvent, WebhookTarget } from '../../ports/event-store.js';
+import type { AttemptLog, AttemptResult, ClaimedEvent, ClaimShare, EventRecord, EventStore, NewEvent, WebhookTarget } from '../../ports/event-store.js';
+import { claimFairly } from './fair-claim.js';
 import type { WebhookEventType, WebhookStatus } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
 import { applyOutcomes, newEventId, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
@@ -11,7 +12,7 @@ import { preparedQuery } from './prepared-query.js';
 
 type EventRow = Selectable<WebhookEventsTable>;
 
-const noTarget = (keyId: number): WebhookTarget => ({ keyId, url: null, secret: null, maxAttempts: DEFAULT_WEBHOOK_ATTEMPTS, events: null });
+const noTarget = (keyId: number): WebhookTarget => ({ keyId, url: null, secret: null, maxAttempts: DEFAULT_WEBHOOK_ATTEMPTS, retryScheduleMs: null, events: null });
 
 function toLog(r: Selectable<WebhookAttemptsTable>): AttemptLog {
   return {
@@ -123,15 +124,31 @@ export class KyselyEventStore implements EventStore {
     return claimed;
   }
 
-  async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedEvent[]> {
+  async claimDue(now: number, limit: number, leaseUntil: number, share?: ClaimShare): Promise<ClaimedEvent[]> {
     // One statement claims, but in a transaction all the same: on SQLite that waits for the
     // write lock the threads share (woken when it is free) instead of in SQLite's busy
     // handler, which sleeps 1-10 ms at a time with the worker's event loop stopped.
     return this.inTransaction(async (db) => {
-      const { rows } = await db.executeQuery(claimDueStatement[this.dialect](db, { now, limit, leaseUntil }));
+      const rows = share ? await claimFairly(db, this.dialect, { now, limit, leaseUntil }, share) : (await db.executeQuery(claimDueStatement[this.dialect](db, { now, limit, leaseUntil }))).rows;
       rows.sort((a, b) => a.id - b.id);
       return this.claimed(db, rows, () => now);
     });
+  }
+
+  async release(events: readonly Pick<ClaimedEvent, 'id' | 'leaseUntil'>[], now: number): Promise<void> {
+    const byLease = new Map<number, number[]>();
+    for (const e of events) byLease.set(e.leaseUntil, [...(byLease.get(e.leaseUntil) ?? []), e.id]);
+    for (const [lease, ids] of byLease) {
+      for (let start = 0; start < ids.length; start += rowChunk) {
+        await this.db
+          .updateTable('webhook_events')
+          .set({ lease_until: null, next_attempt_at: now })
+          .where('id', 'in', ids.slice(start, start + rowChunk))
+          .where('lease_until', '=', lease)
+          .where('state', '=', 'pending')
+          .execute();
+      }
+    }
   }
 
   async claimOne(ref: number | string, now: number, leaseUntil: number): Promise<ClaimedEvent | 'busy' | null> {
@@ -185,14 +202,33 @@ export class KyselyEventStore implements EventStore {
     return row ? ((await this.withLogs([row]))[0] ?? null) : null;
   }
 
-  async recentForKey(keyId: number, limit: number): Promise<EventRecord[]> {
-    // Events of keys this one replaced by rotation are delivered to its webhook too.
+  /** The key and the keys it replaced by rotation: their events are delivered to its webhook. */
+  private async keyWithReplaced(keyId: number): Promise<number[]> {
     const keys = [keyId];
     for (let i = 0; i < keys.length && keys.length <= 64; i++) {
       const older = await this.db.selectFrom('api_keys').select('id').where('replaced_by', '=', keys[i] ?? 0).execute();
       keys.push(...older.map((k) => k.id).filter((id) => !keys.includes(id)));
     }
+    return keys;
+  }
+
+  async recentForKey(keyId: number, limit: number): Promise<EventRecord[]> {
+    const keys = await this.keyWithReplaced(keyId);
     const rows = await this.db.selectFrom('webhook_events').selectAll().where('key_id', 'in', keys).orderBy('id', 'desc').limit(limit).execute();
     return this.withLogs(rows);
+  }
+
+  async requeueFailed(keyId: number, since: number, now: number): Promise<number> {
+    const keys = await this.keyWithReplaced(keyId);
+    const result = await this.db
+      .updateTable('webhook_events')
+      .set({ state: 'pending', attempts: 0, next_attempt_at: now, lease_until: null, done_at: null })
+      .where('key_id', 'in', keys)
+      .where('state', '=', 'failed')
+      .where('created_at', '>=', since)
+      // A manual attempt in flight holds a lease: its outcome decides that event.
+      .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 }

@@ -12,7 +12,7 @@ import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, Charge
 import { KyselyEventStore } from './kysely-event-store.js';
 import { KyselyInboundStore } from './kysely-inbound-store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
-import { webhookEventsFromText, webhookEventsToText } from '../../domain/webhook.js';
+import { retryScheduleFromText, retryScheduleToText, webhookEventsFromText, webhookEventsToText } from '../../domain/webhook.js';
 import type { StoredKeyState } from '../../domain/api-key.js';
 
 
@@ -54,6 +54,7 @@ function toKey(row: Selectable<ApiKeysTable>): ApiKey {
     webhookSecret: row.webhook_secret,
     webhookAttempts: row.webhook_attempts,
     webhookEvents: webhookEventsFromText(row.webhook_events),
+    webhookRetryScheduleMs: retryScheduleFromText(row.webhook_retry_schedule),
     sandbox: row.sandbox === 1,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -78,6 +79,7 @@ function keyColumns(patch: KeyPatch): Updateable<ApiKeysTable> {
   if (patch.webhookSecret !== undefined) out.webhook_secret = patch.webhookSecret;
   if (patch.webhookAttempts !== undefined) out.webhook_attempts = patch.webhookAttempts;
   if (patch.webhookEvents !== undefined) out.webhook_events = webhookEventsToText(patch.webhookEvents);
+  if (patch.webhookRetryScheduleMs !== undefined) out.webhook_retry_schedule = retryScheduleToText(patch.webhookRetryScheduleMs);
   if (patch.sandbox !== undefined) out.sandbox = patch.sandbox ? 1 : 0;
   if (patch.state !== undefined) out.state = patch.state;
   if (patch.validUntil !== undefined) out.valid_until = patch.validUntil;
@@ -351,6 +353,7 @@ export class KyselyStore implements Store {
         webhook_secret: settings.webhookSecret,
         webhook_attempts: settings.webhookAttempts,
         webhook_events: webhookEventsToText(settings.webhookEvents),
+        webhook_retry_schedule: retryScheduleToText(settings.webhookRetryScheduleMs),
         sandbox: settings.sandbox ? 1 : 0,
         created_at: now,
         updated_at: now,

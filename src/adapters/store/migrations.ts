@@ -330,6 +330,13 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.createIndex('sender_ids_account_title').unique().on('sender_ids').columns(['account_id', 'title']).execute();
       },
     },
+    '0013-webhook-retry-schedule': {
+      async up(db: Kysely<unknown>): Promise<void> {
+        // A key's own delays between webhook attempts (key --webhook-retry-schedule),
+        // milliseconds comma-separated; null keeps the default schedule.
+        await db.schema.alterTable('api_keys').addColumn('webhook_retry_schedule', 'text').execute();
+      },
+    },
   };
 }
 

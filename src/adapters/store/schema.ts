@@ -55,6 +55,8 @@ export interface ApiKeysTable {
   webhook_attempts: number;
   /** Comma-separated event types the webhook takes; null: every event. */
   webhook_events: string | null;
+  /** Delays between attempts in milliseconds, comma-separated; null: the default schedule. */
+  webhook_retry_schedule: string | null;
   sandbox: number;
   created_at: number;
   updated_at: number;

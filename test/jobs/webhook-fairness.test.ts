@@ -1,0 +1,134 @@
+/**
+ * The webhook worker shares its slots among destinations, on every dialect, with two real
+ * receivers on 127.0.0.1 (two origins): a slow one that never answers and a fast one. The
+ * fast receiver's events arrive while the slow one holds its share; a destination that
+ * keeps timing out is paused while the others are served.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import type http from 'node:http';
+import pino from 'pino';
+import { openRuntime } from '../../src/main.js';
+import type { Runtime } from '../../src/main.js';
+import { systemClock } from '../../src/ports/clock.js';
+import { HttpWebhookSender } from '../../src/adapters/webhooks/http-webhook-sender.js';
+import { WebhookDelivery } from '../../src/services/webhook-delivery.js';
+import { WebhookWorker } from '../../src/jobs/webhook-worker.js';
+import type { WebhookWorkerOptions } from '../../src/jobs/webhook-worker.js';
+import type { EventStore } from '../../src/ports/event-store.js';
+import { retryScale } from '../../src/domain/webhook.js';
+import { testDialects } from '../helpers/dialects.js';
+import { pendingEvents } from '../helpers/webhook-fixtures.js';
+import { answer, startReceiver } from '../helpers/webhook-receiver.js';
+import type { Receiver } from '../helpers/webhook-receiver.js';
+
+const silent = pino({ level: 'silent' });
+
+/** A receiver that never answers, counting the requests it holds open. */
+async function hangingReceiver(): Promise<{ receiver: Receiver; open: () => number; peak: () => number }> {
+  let open = 0;
+  let peak = 0;
+  const receiver = await startReceiver((_req, res: http.ServerResponse) => {
+    open += 1;
+    peak = Math.max(peak, open);
+    res.on('close', () => (open -= 1));
+  });
+  return { receiver, open: () => open, peak: () => peak };
+}
+
+async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
+  const started = Date.now();
+  while (!(await check())) {
+    if (Date.now() - started > 10_000) throw new Error(`timed out waiting until ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+for (const dialect of testDialects()) {
+  describe(`webhook fairness (${dialect.name})`, { skip: dialect.skipReason ?? undefined }, () => {
+    after(() => dialect.cleanup());
+
+    /** Runs a worker of 4 slots; `releases` counts the events it gave back unattempted. */
+    async function withWorker(timeoutMs: number, options: Partial<WebhookWorkerOptions>, work: (runtime: Runtime, worker: WebhookWorker, releases: { events: number }) => Promise<void>): Promise<void> {
+      const runtime = await openRuntime(await dialect.location(), systemClock);
+      const sender = new HttpWebhookSender({ allowPrivate: true });
+      const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs, backoff: { scale: retryScale(20) } });
+      const events = runtime.store.events;
+      const releases = { events: 0 };
+      const counted: EventStore = Object.assign(Object.create(events) as EventStore, {
+        release: (released: Parameters<EventStore['release']>[0], now: number) => {
+          releases.events += released.length;
+          return events.release(released, now);
+        },
+      });
+      const worker = new WebhookWorker(counted, delivery, systemClock, silent, { concurrency: 4, batchSize: 50, idleMs: 5, ...options });
+      worker.start();
+      try {
+        await work(runtime, worker, releases);
+      } finally {
+        await worker.stop();
+        sender.close();
+        await runtime.close();
+      }
+    }
+
+    it('delivers a fast receiver\u2019s events while a slow one holds its share of the slots, never more', async () => {
+      const slow = await hangingReceiver();
+      const fast = await startReceiver(answer(204));
+      try {
+        // The slow receiver's attempts last the whole test (3 s timeout): only its share of the 4 slots is held.
+        await withWorker(3_000, { destinations: { concurrency: 2 } }, async (runtime, worker, releases) => {
+          const slowKey = await pendingEvents(runtime, 20, { webhookUrl: `${slow.receiver.url}/hook` });
+          await until(() => slow.open() === 2, 'the slow receiver holds its share');
+          const created = Date.now();
+          // Another key on the slow receiver: its destination is full, which the worker learns once.
+          await pendingEvents(runtime, 5, { webhookUrl: `${slow.receiver.url}/other` });
+          await pendingEvents(runtime, 10, { webhookUrl: `${fast.url}/hook` });
+          worker.wake.notify();
+          await until(() => fast.requests.length >= 10, 'the fast receiver got its events');
+          const waited = Date.now() - created;
+          // Every slow attempt is still in flight: the fast events did not wait for one to end.
+          assert.equal(slow.receiver.requests.length, 2, 'the slow receiver never got more than its share');
+          assert.equal(slow.peak(), 2);
+          assert.ok(releases.events <= 2, `${releases.events} events given back: the full destination's other key is claimed at most once`);
+          const slowEvents = await runtime.store.events.recentForKey(slowKey.key.keyId, 100);
+          assert.equal(slowEvents.filter((e) => e.log.length > 0).length, 0, `no slow attempt had ended when the fast events had all arrived (after ${waited} ms)`);
+          // Cut the hanging attempts, so stopping the worker does not wait for their timeout.
+          await slow.receiver.close();
+        });
+      } finally {
+        await slow.receiver.close();
+        await fast.close();
+      }
+    });
+
+    it('pauses a destination that keeps timing out; its due events wait while another destination is served', async () => {
+      const slow = await hangingReceiver();
+      const fast = await startReceiver(answer(204));
+      try {
+        const destinations = { concurrency: 2, failuresBeforePause: 3, pauseMs: 60_000 };
+        await withWorker(100, { destinations }, async (runtime, worker) => {
+          const slowKey = await pendingEvents(runtime, 10, { webhookUrl: `${slow.receiver.url}/hook` });
+          const timeouts = async () => (await runtime.store.events.recentForKey(slowKey.key.keyId, 100)).flatMap((e) => e.log).filter((a) => a.error === 'timeout').length;
+          await until(async () => (await timeouts()) >= 3 && slow.open() === 0, 'three timeouts and no slow attempt in flight');
+          const slowRequests = slow.receiver.requests.length;
+
+          await pendingEvents(runtime, 5, { webhookUrl: `${fast.url}/hook` });
+          worker.wake.notify();
+          await until(() => fast.requests.length >= 5, 'the fast receiver got its events');
+          // Control: the slow events are due (each retry waits 20-200 ms here), so only the pause holds them.
+          const now = Date.now();
+          const slowEvents = await runtime.store.events.recentForKey(slowKey.key.keyId, 100);
+          assert.ok(
+            slowEvents.every((e) => e.state === 'pending' && e.nextAttemptAt <= now),
+            'every slow event is pending and due',
+          );
+          assert.equal(slow.receiver.requests.length, slowRequests, 'no attempt to the paused destination');
+        });
+      } finally {
+        await slow.receiver.close();
+        await fast.close();
+      }
+    });
+  });
+}
