@@ -109,6 +109,7 @@ describe('webhooks through the real executable', () => {
 
   it('spreads retries by the key\u2019s schedule: about 1 min after a first failure by default, the key\u2019s own when set', async () => {
     const store = ['--data', freshDir()];
+    await admin(['store', 'init', ...store]);
     const account = await admin(['account', 'create', '--name', 'Schedule', ...store]);
     // 127.0.0.1 is refused (no --webhook-allow-private): every attempt fails without a request.
     const hook = ['--webhook-url', 'http://127.0.0.1:9/hook'];
@@ -139,6 +140,7 @@ describe('webhooks through the real executable', () => {
     const store = ['--data', freshDir()];
     const receiver = await startReceiver();
     try {
+      await admin(['store', 'init', ...store]);
       const account = await admin(['account', 'create', '--name', 'Outage', ...store]);
       // One attempt each, refused (loopback without --webhook-allow-private): three failed events.
       const key = await admin(['key', 'create', '--account', String(account.id), '--webhook-url', `${receiver.url}/hook`, '--webhook-attempts', '1', ...store]);

@@ -4,7 +4,7 @@
  * fast receiver's events arrive while the slow one holds its share; a destination that
  * keeps timing out is paused while the others are served.
  */
-import { after, describe, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import pino from 'pino';
@@ -17,7 +17,7 @@ import { WebhookWorker } from '../../src/jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from '../../src/jobs/webhook-worker.js';
 import type { EventStore } from '../../src/ports/event-store.js';
 import { retryScale } from '../../src/domain/webhook.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import { pendingEvents } from '../helpers/webhook-fixtures.js';
 import { answer, startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
@@ -45,8 +45,7 @@ async function until(check: () => Promise<boolean> | boolean, what: string): Pro
 }
 
 for (const dialect of testDialects()) {
-  describe(`webhook fairness (${dialect.name})`, { skip: dialect.skipReason ?? undefined }, () => {
-    after(() => dialect.cleanup());
+  describeOn(dialect, `webhook fairness (${dialect.name})`, () => {
 
     /** Runs a worker of 4 slots; `releases` counts the events it gave back unattempted. */
     async function withWorker(timeoutMs: number, options: Partial<WebhookWorkerOptions>, work: (runtime: Runtime, worker: WebhookWorker, releases: { events: number }) => Promise<void>): Promise<void> {
