@@ -129,6 +129,14 @@ export async function createHttp(runtime: Runtime, config: Config, logger: Logge
     logger,
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
+    connections: {
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      idleTimeoutMs: config.idleTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    },
   });
 }
 
