@@ -140,6 +140,12 @@ export async function createHttp(runtime: Runtime, config: Config, logger: Logge
   });
 }
 
+/** Stops the HTTP side: a drain of `--drain-ms` for keep-alive clients, then the requests in flight finish. */
+export async function stopHttp(app: FastifyInstance, config: Pick<Config, 'drainMs'>): Promise<void> {
+  const { stopApp } = await import('./http/app.js');
+  await stopApp(app, config.drainMs);
+}
+
 /**
  * The delivery worker of this process: the configured carrier for live keys and the
  * built-in simulator for sandbox keys (and for live keys unless another carrier is set).

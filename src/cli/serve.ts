@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { createHttp, createLogger, openRuntime, storeLocation } from '../main.js';
+import { createHttp, createLogger, openRuntime, stopHttp, storeLocation } from '../main.js';
 import type { Runtime } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
 import { MessageChannel } from 'node:worker_threads';
@@ -183,8 +183,9 @@ async function serveWarmed(config: Config, logger: Logger, warm: WarmUp | null):
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: no new requests, finishing the ones in flight');
-    // close() stops accepting connections and waits for in-flight requests to finish.
-    await app.close();
+    // Keep-alive clients get an answer with Connection: close for what they still send,
+    // then close() stops accepting connections and waits for in-flight requests to finish.
+    await stopHttp(app, config);
     // Submits and webhook attempts in flight finish and are recorded before the store
     // closes (what is not yet attempted stays pending in the store).
     await stopDelivery();

@@ -28,10 +28,11 @@ export const defaultConnectionLimits: ConnectionLimits = {
   maxConnectionsPerAddress: optionSpecs.maxConnectionsPerAddress.default,
 };
 
-/** Caps the server's connections, in all and per client address. */
-export function limitConnections(server: Server, limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerAddress'>): void {
+/** Caps the server's connections, in all and per client address; returns how many are open. */
+export function limitConnections(server: Server, limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerAddress'>): () => number {
   server.maxConnections = limits.maxConnections;
   const open = new Map<string, number>();
+  let total = 0;
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     const count = (open.get(address) ?? 0) + 1;
@@ -40,10 +41,13 @@ export function limitConnections(server: Server, limits: Pick<ConnectionLimits, 
       return;
     }
     open.set(address, count);
+    total += 1;
     socket.once('close', () => {
+      total -= 1;
       const left = (open.get(address) ?? 1) - 1;
       if (left <= 0) open.delete(address);
       else open.set(address, left);
     });
   });
+  return () => total;
 }
