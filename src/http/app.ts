@@ -14,6 +14,7 @@ import { BodyRefused, BodyTooLarge, KeyRefused, streamingJsonParser } from './st
 import { drainBody } from './drain-body.js';
 import { limitConnections } from './connection-limits.js';
 import { drainOnStop } from './drain-on-stop.js';
+import { registerMultipart } from './multipart-body.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { defaultConnectionLimits } from './connection-limits.js';
 import type { KeyHash } from './pipeline.js';
@@ -121,6 +122,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   drains.set(app, drain);
 
   await app.register(formbody);
+  await registerMultipart(app, options.bodyLimit ?? defaultBodyLimit);
   const rate = options.requestsPerSecond ?? 100;
   if (rate > 0) {
     await app.register(rateLimit, {
