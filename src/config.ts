@@ -69,8 +69,8 @@ export const optionSpecs = {
   },
   leaseMs: {
     flag: 'lease-ms',
-    description: 'how long a claimed message may stay unsettled before another worker takes it again (longer than the slowest submit)',
-    default: 60_000,
+    description: 'how long a message held by a worker that stopped answering (killed, frozen, cut off from the store) waits before another worker takes it; live workers extend their leases every third of it',
+    default: 15_000,
     parse: integer(1000, 3_600_000),
   },
   deliveryYieldMs: {
