@@ -214,6 +214,23 @@ export class KyselyStore implements Store {
     return (this.db as Kysely<Database>).transaction().execute((trx) => work(new KyselyStore(trx, this.dialect, null)));
   }
 
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    // Outside a transaction SQLite's SAVEPOINT would begin one, past the write lock.
+    if (!this.db.isTransaction) throw new Error('a savepoint is taken inside a transaction');
+    // One name serves nested savepoints too: both dialects act on the newest of a name.
+    await sql`savepoint store_work`.execute(this.db);
+    let result: T;
+    try {
+      result = await work();
+    } catch (error) {
+      await sql`rollback to savepoint store_work`.execute(this.db);
+      await sql`release savepoint store_work`.execute(this.db);
+      throw error;
+    }
+    await sql`release savepoint store_work`.execute(this.db);
+    return result;
+  }
+
   async close(): Promise<void> {
     await this.handle?.close();
   }
