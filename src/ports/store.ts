@@ -133,7 +133,8 @@ export interface Store extends AccountStore, SenderIdStore, KeyStore {
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**
    * Inside a transaction: runs work so that, if it throws, its writes alone are undone (a
-   * savepoint) and the transaction can go on; the error is thrown again.
+   * savepoint) and the transaction can go on; the error is thrown again. Its writes are
+   * committed with the transaction.
    */
   savepoint<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;

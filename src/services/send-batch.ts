@@ -72,10 +72,6 @@ export async function readLedger(store: Store, items: readonly AcceptRequest[], 
   return { balances, recent };
 }
 
-export function copyLedger(ledger: Ledger): Ledger {
-  return { balances: new Map([...ledger.balances].map(([id, b]) => [id, { ...b }])), recent: new Map(ledger.recent) };
-}
-
 /** One id for each send and each of its immediate messages, in one allocation. */
 export async function allocateSlots(store: Store, items: readonly AcceptRequest[]): Promise<Slot[]> {
   const ids = await store.messages.allocateIds(items.reduce((n, i) => n + 1 + ('now' in i.plan.recipients ? i.plan.recipients.now.length : 0), 0));

@@ -3,7 +3,7 @@ import type { Store } from '../ports/store.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { interactivePriority } from './send-service.js';
 import type { DispatchHandoff, HandedMessage } from '../ports/dispatch-handoff.js';
-import { allocateSlots, copyLedger, decide, groupsOf, queues, readLedger, record, writeAll } from './send-batch.js';
+import { allocateSlots, decide, groupsOf, queues, readLedger, record, writeAll } from './send-batch.js';
 import type { AcceptRequest, Ledger, MessageGroup, Outcome, Slot, Writes } from './send-batch.js';
 
 export type { AcceptRequest, Outcome } from './send-batch.js';
@@ -22,11 +22,13 @@ interface Written {
  * memory, and the accepted ones are charged and stored with a handful of multi-row
  * statements. Every answer still goes out only after the commit.
  *
- * A request whose writes the store refuses fails alone, in the same transaction: the
- * batch's writes are made under a savepoint, and if they fail they are undone to it and
- * each request is decided and written again under a savepoint of its own, so only the
- * failing one's are undone. Only when the transaction itself fails (its commit, its
- * connection) is each request tried again in a transaction of its own.
+ * A request whose writes the store refuses fails alone. When a batch's transaction fails,
+ * the batch is tried once more in one transaction in which each request is decided and
+ * written under a savepoint of its own: the failing one's writes are undone to it and it is
+ * answered with its error, and the others commit together. Only when that transaction fails
+ * as well (its commit, its connection) is each request tried in a transaction of its own.
+ * The first try takes no savepoint: one costs a round trip to PostgreSQL on every batch
+ * (docs/decisions.md), and a refused write is rare once requests are validated.
  */
 export class SendWriter {
   private readonly batcher = new MicroBatcher((items: AcceptRequest[]) => this.flush(items), 200);
@@ -50,14 +52,18 @@ export class SendWriter {
 
   private async flush(items: AcceptRequest[]): Promise<Outcome[]> {
     try {
-      return this.afterCommit(await this.transaction(items));
+      return this.afterCommit(await this.transaction(items, 'together'));
     } catch (error) {
       if (items.length === 1) return [{ error }];
+    }
+    try {
+      return this.afterCommit(await this.transaction(items, 'each'));
+    } catch {
       // Settle each alone, so a request whose own transaction fails gets its own error.
       const settled: Outcome[] = [];
       for (const item of items) {
         try {
-          settled.push(this.afterCommit(await this.transaction([item]))[0] ?? { error: new Error('no outcome') });
+          settled.push(this.afterCommit(await this.transaction([item], 'together'))[0] ?? { error: new Error('no outcome') });
         } catch (own) {
           settled.push({ error: own });
         }
@@ -66,11 +72,19 @@ export class SendWriter {
     }
   }
 
-  /** One transaction; the room reserved for handed messages is given back if it fails. */
-  private async transaction(items: readonly AcceptRequest[]): Promise<Written> {
+  /**
+   * One transaction: the batch's writes together, or each request's under a savepoint of its
+   * own. The room reserved for handed messages is given back if it fails.
+   */
+  private async transaction(items: readonly AcceptRequest[], writes: 'together' | 'each'): Promise<Written> {
     const reserved = { count: 0 };
     try {
-      return await this.store.transaction((store) => this.decideAndWrite(store, items, reserved));
+      return await this.store.transaction(async (store) => {
+        const now = this.clock.now();
+        const ledger = await readLedger(store, items, now);
+        const slots = await allocateSlots(store, items);
+        return writes === 'together' ? this.writeTogether(store, slots, ledger, now, reserved) : this.writeEachAlone(store, slots, ledger, now);
+      });
     } catch (error) {
       this.handoff?.release(reserved.count);
       throw error;
@@ -81,20 +95,6 @@ export class SendWriter {
     if (written.handed.length > 0) this.handoff?.hand(written.handed);
     if (written.queued) this.onQueued();
     return written.outcomes;
-  }
-
-  private async decideAndWrite(store: Store, items: readonly AcceptRequest[], reserved: { count: number }): Promise<Written> {
-    const now = this.clock.now();
-    const ledger = await readLedger(store, items, now);
-    const slots = await allocateSlots(store, items);
-    try {
-      return await store.savepoint(() => this.writeTogether(store, slots, copyLedger(ledger), now, reserved));
-    } catch {
-      // Undone to the savepoint: nothing of the batch is written, nothing handed over.
-      this.handoff?.release(reserved.count);
-      reserved.count = 0;
-      return this.writeEachAlone(store, slots, ledger, now);
-    }
   }
 
   /** Decides every request in order, then writes the accepted ones with multi-row statements. */

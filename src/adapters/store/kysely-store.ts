@@ -217,18 +217,16 @@ export class KyselyStore implements Store {
   async savepoint<T>(work: () => Promise<T>): Promise<T> {
     // Outside a transaction SQLite's SAVEPOINT would begin one, past the write lock.
     if (!this.db.isTransaction) throw new Error('a savepoint is taken inside a transaction');
-    // One name serves nested savepoints too: both dialects act on the newest of a name.
+    // One name serves every savepoint: both dialects roll back to the newest of a name. A
+    // savepoint is not released: the commit takes its writes in, and a RELEASE would cost
+    // PostgreSQL a round trip each.
     await sql`savepoint store_work`.execute(this.db);
-    let result: T;
     try {
-      result = await work();
+      return await work();
     } catch (error) {
       await sql`rollback to savepoint store_work`.execute(this.db);
-      await sql`release savepoint store_work`.execute(this.db);
       throw error;
     }
-    await sql`release savepoint store_work`.execute(this.db);
-    return result;
   }
 
   async close(): Promise<void> {
