@@ -112,7 +112,9 @@ for (const dialect of testDialects()) {
     it('fails that send alone: the others commit together in one more transaction, none is retried alone', async () => {
       const p = await harness().provision();
       const batch = holdFirstBatch(harness().runtime.store);
-      const send = (text: string, i: number) => harness().post('/sms/send', { api_key: p.apiKey, sentto: `90532123450${i}`, title: 'ACME', text });
+      // The third send carries an idempotency key: claimed once, in the transaction that commits.
+      const body = (text: string, i: number) => ({ api_key: p.apiKey, sentto: `90532123450${i}`, title: 'ACME', text, ...(i === 2 ? { idempotency_key: 'batch-2' } : {}) });
+      const send = (text: string, i: number) => harness().post('/sms/send', body(text, i));
       const first = send('Hello', 9);
       await batch.held;
       const texts = ['Hello', 'Hello', 'Hello', 'Hello', 'POISON', 'Hello', 'Hello', 'Hello', 'Hello'];
@@ -140,6 +142,8 @@ for (const dialect of testDialects()) {
         const status = await harness().post('/sms/status', { api_key: p.apiKey, sms_id: answer.body.sms_id });
         assert.equal(status.body.result, true, status.raw);
       }
+      const again = await send('Hello', 2);
+      assert.equal(again.body.sms_id, answers[2]?.body.sms_id, again.raw);
       const balance = await harness().post('/balance/', { api_key: p.apiKey });
       assert.equal(balance.body.balance_main, 1000 - 9, balance.raw);
     });
