@@ -11,7 +11,7 @@ import type { Body } from './envelope.js';
 import { admit, isPlainObject, runEndpoint } from './pipeline.js';
 import { smallBodyLimit } from '../endpoints/body-limits.js';
 import { BodyRefused, BodyTooLarge, KeyRefused, streamingJsonParser } from './streaming-body.js';
-import { drainBody } from './drain-body.js';
+import { discardRest } from './drain-body.js';
 import { limitConnections } from './connection-limits.js';
 import { drainOnStop } from './drain-on-stop.js';
 import { registerMultipart } from './multipart-body.js';
@@ -152,10 +152,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return send(reply, 429, renderBody(endpoint.envelope, false, 'TS-1060', {}, false, 'Request rate exceeded'));
     }
     if (endpoint && status >= 400 && status < 500) {
-      // Answered before the body was read to its end: the rest is read and dropped (up to a
-      // bound) so that the client, still writing, gets the answer rather than a broken
-      // pipe; past the bound the connection is closed once the answer is out.
-      if (!(await drainBody(request.raw))) reply.header('connection', 'close');
+      // Answered before the body was read to its end: the answer goes out now, and the rest
+      // is read and dropped (up to a bound), so the client, still writing, gets the answer
+      // rather than a broken pipe.
+      // Fastify marks a body its parser refused `Connection: close`; the rest is dropped
+      // here instead, so the connection can serve the client's next request.
+      discardRest(request.raw);
+      reply.removeHeader('connection');
       if (error instanceof KeyRefused) {
         const { status: http, body } = renderFailure(endpoint, error.failure);
         return send(reply, http, body);

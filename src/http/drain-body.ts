@@ -4,34 +4,33 @@ import type { IncomingMessage } from 'node:http';
 export const drainBound = { bytes: 64 * 1024 * 1024, ms: 10_000 };
 
 /**
- * Reads the rest of a request body and drops it, so that a client still writing gets the
- * answer instead of a broken pipe. True when the body ended within the bound; false when
- * the bound ran out first (the connection is then closed after the answer).
+ * A body answered before its end (too large, of the wrong shape, under a refused key): the
+ * answer goes out at once, and the rest of the body is read and dropped as it arrives, so a
+ * client still writing gets the answer instead of a broken pipe and can keep its
+ * connection. Past the bound (bytes or time) the connection is closed: the client has its
+ * answer by then, and a body that large is not worth reading.
  */
-export async function drainBody(request: IncomingMessage, bound = drainBound): Promise<boolean> {
-  if (request.complete || request.readableEnded) return true;
-  return new Promise((resolve) => {
-    let read = 0;
-    const finish = (ended: boolean): void => {
-      clearTimeout(timer);
-      request.removeListener('data', onData);
-      request.removeListener('end', onEnd);
-      request.removeListener('error', onError);
-      request.removeListener('close', onClose);
-      resolve(ended);
-    };
-    const onData = (chunk: Buffer): void => {
-      read += chunk.length;
-      if (read > bound.bytes) finish(false);
-    };
-    const onEnd = (): void => finish(true);
-    const onError = (): void => finish(false);
-    const onClose = (): void => finish(request.complete);
-    const timer = setTimeout(() => finish(false), bound.ms);
-    request.on('data', onData);
-    request.on('end', onEnd);
-    request.on('error', onError);
-    request.on('close', onClose);
-    request.resume();
-  });
+export function discardRest(request: IncomingMessage, bound = drainBound): void {
+  if (request.complete || request.readableEnded) return;
+  let read = 0;
+  const cleanup = (): void => {
+    clearTimeout(timer);
+    request.removeListener('data', onData);
+    request.removeListener('end', cleanup);
+    request.removeListener('close', cleanup);
+  };
+  const cut = (): void => {
+    cleanup();
+    request.socket.destroy();
+  };
+  const onData = (chunk: Buffer): void => {
+    read += chunk.length;
+    if (read > bound.bytes) cut();
+  };
+  const timer = setTimeout(cut, bound.ms);
+  timer.unref();
+  request.on('data', onData);
+  request.once('end', cleanup);
+  request.once('close', cleanup);
+  request.resume();
 }

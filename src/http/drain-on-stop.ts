@@ -10,18 +10,20 @@ import { renderBody } from './envelope.js';
  */
 export function drainOnStop(app: FastifyInstance, openConnections: () => number): (ms: number) => Promise<void> {
   let draining = false;
-  app.addHook('onRequest', async (request, reply) => {
-    if (!draining) return;
+  // Callback hooks, not async ones: they run on every request and, but for the drain, do nothing.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (!draining) return done();
     const envelope = request.routeOptions.config.endpoint?.envelope ?? (request.url.startsWith('/blacklist/') || request.url.startsWith('/reports/') ? 'status' : 'result');
     reply.header('connection', 'close');
-    return reply
+    void reply
       .code(503)
       .type('application/json; charset=utf-8')
       .send(renderBody(envelope, false, 'SRV-ERR', {}, false, 'The server is stopping: send the request again (to another server, or after it restarts)'));
   });
-  app.addHook('onSend', async (_request, reply) => {
+  app.addHook('onSend', (_request, reply, payload, done) => {
     // Answers finished during the drain close their connection behind them.
     if (draining) reply.header('connection', 'close');
+    done(null, payload);
   });
   return async (ms) => {
     draining = true;

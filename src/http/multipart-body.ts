@@ -13,12 +13,13 @@ const maxFields = 2 * 50_000 + 16;
  * that), so a multipart body without one is refused.
  */
 export async function registerMultipart(app: FastifyInstance, defaultLimit: number): Promise<void> {
-  app.addHook('onRequest', async (request) => {
-    if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return;
+  app.addHook('onRequest', (request, _reply, done) => {
+    if (!request.headers['content-type']?.toLowerCase().startsWith('multipart/')) return done();
     const limit = request.routeOptions.bodyLimit ?? defaultLimit;
     const declared = Number(request.headers['content-length'] ?? Number.NaN);
-    if (Number.isNaN(declared)) throw new BodyRefused('A multipart body must declare its Content-Length');
-    if (declared > limit) throw new BodyTooLarge(limit);
+    if (Number.isNaN(declared)) return done(new BodyRefused('A multipart body must declare its Content-Length'));
+    if (declared > limit) return done(new BodyTooLarge(limit));
+    done();
   });
   await app.register(multipart, {
     limits: { fieldNameSize: 128, fieldSize: 4 * 1024 * 1024, fields: maxFields, parts: maxFields + 64, files: 64, headerPairs: 64 },

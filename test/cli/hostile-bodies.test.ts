@@ -82,8 +82,8 @@ function balanceLoop(server: ServerProcess, apiKey: string): { stop(): Promise<n
   let answered = 0;
   const loop = (async () => {
     while (running) {
-      const answer = await postJson(`${server.url}/balance/`, { api_key: apiKey });
-      if (answer.body.result_code === 'TS-1040') answered++;
+      const answer = await postJson(`${server.url}/balance/`, { api_key: apiKey }).catch(() => null);
+      if (answer?.body.result_code === 'TS-1040') answered++;
     }
   })();
   return {

@@ -4,7 +4,7 @@
  * one more transaction (each under a savepoint), not retried one transaction each. The refusal is a real one on every dialect: a trigger
  * that raises on inserting a send whose text is `POISON`.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { sql } from 'kysely';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 import type { TestDialect } from '../helpers/dialects.js';
 import { openDb } from '../../src/adapters/store/database.js';
 import type { StoreLocation } from '../../src/adapters/store/database.js';
@@ -91,7 +91,7 @@ function holdFirstBatch(store: Store): Batch {
 }
 
 for (const dialect of testDialects()) {
-  describe(`/sms/send batch with a send the store refuses (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
+  describeOn(dialect, `/sms/send batch with a send the store refuses (${dialect.name})`, () => {
     let h: Harness | null = null;
     const folder = mkdtempSync(join(tmpdir(), 'haberci-batch-'));
     const harness = (): Harness => {

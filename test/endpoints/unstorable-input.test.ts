@@ -5,12 +5,12 @@
  * id beyond the 32-bit id column, which names no group (docs/decisions.md, "Input the
  * store cannot hold"). The refusals write nothing and log nothing.
  */
-import { describe, it } from 'node:test';
+import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { harnessFor } from '../helpers/harness.js';
 import type { Answer } from '../helpers/harness.js';
-import { testDialects } from '../helpers/dialects.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 
 /** The refused characters, each with the words the answer's message names it by. */
 const unstorable = [
@@ -49,7 +49,7 @@ function codeOf(answer: Answer): unknown {
 }
 
 for (const dialect of testDialects()) {
-  describe(`input the store cannot hold (${dialect.name})`, dialect.skipReason === null ? {} : { skip: dialect.skipReason }, () => {
+  describeOn(dialect, `input the store cannot hold (${dialect.name})`, () => {
     const logged: string[] = [];
     const logger = pino({ level: 'info' }, { write: (line: string) => void logged.push(line) });
     const h = harnessFor(dialect, { logger });
