@@ -18,6 +18,8 @@ import { defaultConnectionLimits } from './connection-limits.js';
 import type { KeyHash } from './pipeline.js';
 import { hashApiKey } from '../services/key-secrets.js';
 import { errorFields } from '../util/error-fields.js';
+import { contractRoutes } from './contract.js';
+import { serializerSchemas } from './openapi.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -112,6 +114,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   const byPath = new Map(table.map((e) => [e.path, e]));
+  await app.register(contractRoutes, { table });
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -163,6 +166,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     method: 'POST',
     url: endpoint.path,
     bodyLimit: endpoint.bodyLimit ?? options.bodyLimit ?? defaultBodyLimit,
+    // Declared answers: serialized from their schemas (src/http/openapi.ts).
+    schema: { response: serializerSchemas(endpoint) },
     config: {
       endpoint,
       ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
