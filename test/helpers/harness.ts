@@ -9,6 +9,7 @@ import type { StoreLocation } from '../../src/adapters/store/database.js';
 import { FixedClock, systemClock } from '../../src/ports/clock.js';
 import type { Clock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { checkAgainstContract } from './contract-check.js';
 import type { AccountInput, KeySettings } from '../../src/ports/store.js';
 
 /** 2026-03-15 12:00:00 in Istanbul (UTC+3). */
@@ -79,6 +80,7 @@ async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Part
         headers: { ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}), ...(options.headers ?? {}) },
         ...(payload !== undefined ? { payload } : {}),
       });
+      checkAgainstContract(options.method ?? 'POST', path, response.statusCode, response.body);
       let parsed: Record<string, unknown> = {};
       try {
         parsed = JSON.parse(response.body) as Record<string, unknown>;
