@@ -16,9 +16,9 @@ export type JsonObject = Record<string, unknown>;
  * for failures), the rate-limit headers and the webhook events. Built at start (and by
  * scripts/write-contract.mjs into docs/openapi.json), never written by hand.
  */
-export function openApiDocument(table: readonly Endpoint[], version: string): JsonObject {
+export function openApiDocument(table: readonly Endpoint[], version: string, examples: CapturedExamples = {}): JsonObject {
   const paths: JsonObject = {};
-  for (const endpoint of table) paths[endpoint.path] = { post: operation(endpoint) };
+  for (const endpoint of table) paths[endpoint.path] = { post: withExamples(operation(endpoint), examples[endpoint.path] ?? []) };
   return {
     openapi: '3.1.0',
     info: {
@@ -43,6 +43,36 @@ export function openApiDocument(table: readonly Endpoint[], version: string): Js
     webhooks: webhookSection(),
     components: { headers: rateHeaders },
   };
+}
+
+/** Requests and the answers a server gave them, by path (docs/openapi-examples.json). */
+export type CapturedExamples = Record<string, { request: JsonObject; status: number; response: JsonObject }[]>;
+
+/**
+ * The examples of an operation are real exchanges captured from a server
+ * (scripts/write-contract.mjs), never written by hand; a test checks each against its schema.
+ */
+function withExamples(op: JsonObject, captured: CapturedExamples[string]): JsonObject {
+  const requestExamples: JsonObject = {};
+  const byStatus = new Map<number, JsonObject>();
+  captured.forEach((example, i) => {
+    const name = example.status < 300 ? `answered-${i + 1}` : `refused-${i + 1}`;
+    // A refused request is not a valid one: it is told in its answer's description instead.
+    if (example.status < 300) requestExamples[name] = { summary: `Answered with HTTP ${example.status}, ${String(example.response.result_code)}`, value: example.request };
+    const named = byStatus.get(example.status) ?? {};
+    named[name] = { summary: String(example.response.result_code), description: `The answer to ${JSON.stringify(example.request)}`, value: example.response };
+    byStatus.set(example.status, named);
+  });
+  if (captured.length === 0) return op;
+  const content = (op.requestBody as { content: Record<string, JsonObject> }).content;
+  const json = content['application/json'];
+  if (json) json.examples = requestExamples;
+  const responses = op.responses as Record<string, { content: Record<string, JsonObject> }>;
+  for (const [status, named] of byStatus) {
+    const media = responses[String(status)]?.content['application/json'];
+    if (media) media.examples = named;
+  }
+  return op;
 }
 
 /** The operation's name in the client and in the document: `/auth/post/check/` is `authPostCheck`. */

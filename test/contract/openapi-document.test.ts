@@ -8,7 +8,9 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createConfig, lintFromString } from '@redocly/openapi-core';
 import { endpoints } from '../../src/endpoints/index.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { contractFiles } from '../helpers/contract-files.js';
+import { checkAgainstContract } from '../helpers/contract-check.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 
@@ -49,6 +51,20 @@ describe('the OpenAPI document', () => {
       }
       assert.ok(responses['429']?.headers && 'Retry-After' in (responses['429'].headers as Json), `${e.path}: Retry-After on 429`);
       assert.ok('X-RateLimit-Remaining' in (responses['200']?.headers as Json), `${e.path}: rate-limit headers`);
+    }
+  });
+
+  it('has, for every endpoint, a captured success and refusal whose request and answer match their schemas', () => {
+    const examples = JSON.parse(readFileSync('docs/openapi-examples.json', 'utf8')) as Record<string, { request: Json; status: number; response: Json }[]>;
+    const ajv = new Ajv2020({ strict: false });
+    for (const e of endpoints) {
+      const captured = examples[e.path] ?? [];
+      assert.ok(captured.some((x) => x.status === 200) && captured.some((x) => x.status >= 400), e.path);
+      const requestSchema = ((document.paths[e.path]?.post.requestBody.content['application/json'] as Json).schema as Json);
+      for (const x of captured) {
+        checkAgainstContract('POST', e.path, x.status, JSON.stringify(x.response));
+        if (x.status === 200) assert.ok(ajv.validate(requestSchema, x.request), `${e.path}: ${ajv.errorsText()}`);
+      }
     }
   });
 
