@@ -39,6 +39,8 @@ export interface AppOptions {
   endpoints?: readonly Endpoint[];
   /** Time limits and connection caps (defaults: `defaultConnectionLimits`). */
   connections?: Partial<ConnectionLimits>;
+  /** false: answers go through JSON.stringify, not their schemas (bench/serializer.bench.ts only). */
+  serializeFromSchemas?: boolean;
 }
 
 /** Raised by the rate limiter, answered as TS-1060 with HTTP 429. */
@@ -167,7 +169,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     url: endpoint.path,
     bodyLimit: endpoint.bodyLimit ?? options.bodyLimit ?? defaultBodyLimit,
     // Declared answers: serialized from their schemas (src/http/openapi.ts).
-    schema: { response: serializerSchemas(endpoint) },
+    ...(options.serializeFromSchemas === false ? {} : { schema: { response: serializerSchemas(endpoint) } }),
     config: {
       endpoint,
       ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
