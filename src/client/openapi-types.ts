@@ -1055,7 +1055,7 @@ export interface operations {
                      * @example 09:30
                      */
                     scheduled_time?: string;
-                    /** @description Optional. A second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. */
+                    /** @description Optional. Within 24 hours, a second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. The client retries a send only when it has one. */
                     idempotency_key?: string;
                 };
                 "application/x-www-form-urlencoded": {
@@ -1071,12 +1071,12 @@ export interface operations {
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
                      */
-                    sms_lang?: 0 | 1 | 2;
+                    sms_lang?: 0 | 1 | 2 | "0" | "1" | "2";
                     /**
                      * @description Label only: 0 Transactional (default), 1 High Quality, 2 Advertising.
                      * @enum {integer|string}
                      */
-                    content_type?: 0 | 1 | 2;
+                    content_type?: 0 | 1 | 2 | "0" | "1" | "2";
                     /**
                      * @description YYYY-MM-DD, Europe/Istanbul. A non-empty value schedules the send (TS-1070 when malformed).
                      * @example 2026-04-01
@@ -1087,7 +1087,7 @@ export interface operations {
                      * @example 09:30
                      */
                     scheduled_time?: string;
-                    /** @description Optional. A second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. */
+                    /** @description Optional. Within 24 hours, a second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. The client retries a send only when it has one. */
                     idempotency_key?: string;
                 };
             };
@@ -1464,7 +1464,7 @@ export interface operations {
                      * @description Template language (may be sent as `lang`): 0 English, 1 Turkish, 2 Arabic (default 2).
                      * @enum {integer|string}
                      */
-                    sms_lang?: 0 | 1 | 2;
+                    sms_lang?: 0 | 1 | 2 | "0" | "1" | "2";
                 };
             };
         };
@@ -1671,7 +1671,7 @@ export interface operations {
                      * @description (`lang`) Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
                      */
-                    lang?: 0 | 1 | 2;
+                    lang?: 0 | 1 | 2 | "0" | "1" | "2";
                     /**
                      * @description Code length: 4, 5 or 6; any other value gives 4.
                      * @example 6
@@ -3216,12 +3216,12 @@ export interface operations {
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
                      */
-                    sms_lang?: 0 | 1 | 2;
+                    sms_lang?: 0 | 1 | 2 | "0" | "1" | "2";
                     /**
                      * @description 1 schedules the send at scheduled_date and scheduled_time; 0 or absent sends now.
                      * @enum {integer|string}
                      */
-                    scheduled_sms?: 0 | 1;
+                    scheduled_sms?: 0 | 1 | "0" | "1";
                     /**
                      * @description YYYY-MM-DD, Europe/Istanbul. A non-empty value schedules the send (TS-1070 when malformed).
                      * @example 2026-04-01
@@ -3427,12 +3427,12 @@ export interface operations {
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
                      */
-                    sms_lang?: 0 | 1 | 2;
+                    sms_lang?: 0 | 1 | 2 | "0" | "1" | "2";
                     /**
                      * @description 1 schedules the send at scheduled_date and scheduled_time; 0 or absent sends now.
                      * @enum {integer|string}
                      */
-                    scheduled_sms?: 0 | 1;
+                    scheduled_sms?: 0 | 1 | "0" | "1";
                     /**
                      * @description YYYY-MM-DD, Europe/Istanbul. A non-empty value schedules the send (TS-1070 when malformed).
                      * @example 2026-04-01

@@ -20,7 +20,7 @@ const common: Record<string, FieldRule> = {
   scheduled_date: scheduledDate,
   scheduled_time: scheduledTime,
   scheduled_sms: { description: '1 schedules the send at scheduled_date and scheduled_time; 0 or absent sends now.', enum: [0, 1] },
-  idempotency_key: { description: 'Optional. A second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033.' },
+  idempotency_key: { description: 'Optional. Within 24 hours, a second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. The client retries a send only when it has one.' },
   title,
   digits,
   sms_id: { description: 'An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer.', minimum: 1 },

@@ -144,7 +144,10 @@ function requestSchema(endpoint: Endpoint, form: boolean): JsonObject {
     const { required: forced, ...rule } = fieldRule(endpoint.path, name) ?? { description: '' };
     const merged: JsonObject = { ...schema, ...rule };
     if (merged.description === '') delete merged.description;
-    if (form && merged.type === 'integer') Object.assign(merged, { type: ['integer', 'string'], pattern: digitsPattern });
+    if (form && merged.type === 'integer') {
+      Object.assign(merged, { type: ['integer', 'string'], pattern: digitsPattern });
+      if (Array.isArray(merged.enum)) merged.enum = [...merged.enum, ...merged.enum.map(String)];
+    }
     properties[name] = merged;
     // A field with a default is optional, whatever the preprocessing that fills it in says.
     const zodRequired = ((derived.required as string[] | undefined) ?? []).includes(name);

@@ -29,7 +29,7 @@ function typeOf(schema: JsonObject): string {
 
 function rules(schema: JsonObject): string {
   const parts: string[] = [];
-  if (schema.description) parts.push(prose(text(schema.description)));
+  if (schema.description) parts.push(prose(text(schema.description).replace(/\.$/, '')));
   const bounds: [string, string][] = [['minLength', 'at least %s characters'], ['maxLength', 'at most %s characters'], ['minimum', 'at least %s'], ['maximum', 'at most %s'], ['minItems', 'at least %s items'], ['maxItems', 'at most %s items'], ['default', 'default %s']];
   for (const [key, words] of bounds) if (key in schema) parts.push(esc(words.replace('%s', text(schema[key]))));
   if (Array.isArray(schema.enum)) parts.push(`one of ${schema.enum.map((v) => `<code>${esc(text(v))}</code>`).join(', ')}`);
@@ -64,17 +64,29 @@ function responseBlock(status: string, response: JsonObject): string {
     const code = obj(obj(shape.properties).result_code);
     const success = text(obj(obj(shape.properties).result).const) === 'true' || text(obj(obj(shape.properties).status).const) === 'success';
     const codes = list(code.enum).map((c) => `<code>${esc(text(c))}</code>`).join(', ');
-    return success ? `<p>Success (${codes}):</p>${fieldTable(shape, `HTTP ${status}, success body`)}` : `<p>Failure codes: ${codes}</p>`;
+    if (success) return `<p>Success (${codes}):</p>${fieldTable(shape, `HTTP ${status}, success body`)}`;
+    const meanings = text(code.description).split('; ').map((m) => `<li>${esc(m)}</li>`);
+    return `<p>Failures (<code>result</code> false or <code>status</code> <code>error</code>):</p><ul>${meanings.join('')}</ul>`;
   });
-  return `<h4>HTTP ${esc(status)}: ${esc(text(response.description))}</h4>${parts.join('')}`;
+  return `<h4>HTTP ${esc(status)}: ${esc(text(response.description))}</h4>${parts.join('')}${examplesOf(obj(obj(response.content)['application/json']))}`;
+}
+
+/** The captured exchanges of a media type, as they were sent and answered. */
+function examplesOf(media: JsonObject): string {
+  return Object.values(obj(media.examples))
+    .map(obj)
+    .map((x) => `<figure><figcaption>Example${x.description ? `: ${esc(text(x.description))}` : ''}</figcaption><pre><code>${esc(JSON.stringify(x.value, null, 2))}</code></pre></figure>`)
+    .join('');
 }
 
 function operationSection(path: string, op: JsonObject, id: string): string {
   const content = obj(obj(op.requestBody).content);
   const request = obj(obj(content['application/json']).schema);
   const responses = Object.entries(obj(op.responses)).map(([status, r]) => responseBlock(status, obj(r)));
+  const sample = Object.values(obj(obj(content['application/json']).examples)).map(obj)[0];
+  const curl = sample ? `<p>Try it:</p><pre><code>curl -X POST http://127.0.0.1:8080${esc(path)} -H 'content-type: application/json' -d '${esc(JSON.stringify(sample.value))}'</code></pre>` : '';
   return `<section aria-labelledby="${esc(id)}"><h2 id="${esc(id)}"><code>POST ${esc(path)}</code></h2><p>${prose(text(op.summary))}</p><p>${prose(text(op.description))}</p>
-<p>Body: <code>${Object.keys(content).map(esc).join('</code> or <code>')}</code>.</p>${fieldTable(request, 'Request fields')}<h3>Responses</h3>${responses.join('')}</section>`;
+<p>Body: <code>${Object.keys(content).map(esc).join('</code> or <code>')}</code>.</p>${fieldTable(request, 'Request fields')}${curl}<h3>Responses</h3>${responses.join('')}</section>`;
 }
 
 function webhookSection(name: string, op: JsonObject): string {
@@ -87,7 +99,7 @@ function webhookSection(name: string, op: JsonObject): string {
 const style = `body{font:16px/1.5 system-ui,sans-serif;max-width:72rem;margin:0 auto;padding:1rem 2rem;color:#1b1b1b}
 code{font-family:ui-monospace,monospace;background:#f3f3f3;padding:0 .2em}table{border-collapse:collapse;margin:.5rem 0 1rem;width:100%}
 th,td{border:1px solid #ccc;padding:.3rem .5rem;text-align:left;vertical-align:top}caption{text-align:left;font-weight:600}
-section{border-top:2px solid #ddd;margin-top:2rem}nav ul{columns:2}`;
+section{border-top:2px solid #ddd;margin-top:2rem}nav ul{columns:2}pre{background:#f6f6f6;padding:.5rem;overflow-x:auto}figure{margin:.5rem 0}`;
 
 export function referencePage(document: JsonObject): string {
   const info = obj(document.info);
