@@ -69,8 +69,8 @@ export const optionSpecs = {
   },
   leaseMs: {
     flag: 'lease-ms',
-    description: 'how long a claimed message may stay unsettled before another worker takes it again (longer than the slowest submit)',
-    default: 60_000,
+    description: 'how long a message held by a worker that stopped answering (killed, frozen, cut off from the store) waits before another worker takes it; live workers extend their leases every third of it',
+    default: 15_000,
     parse: integer(1000, 3_600_000),
   },
   deliveryYieldMs: {
@@ -107,6 +107,18 @@ export const optionSpecs = {
     parse: integer(0, 1_000_000),
   },
   demo: { flag: 'demo', description: 'create a demo account and sandbox key on first start with an empty store', default: true, parse: bool },
+  headersTimeoutMs: { flag: 'headers-timeout-ms', description: 'time a client has from connecting (or from its last request) to send complete request headers', default: 10_000, parse: integer(1000, 600_000) },
+  requestTimeoutMs: { flag: 'request-timeout-ms', description: 'time a client has to send one whole request, body included', default: 120_000, parse: integer(1000, 3_600_000) },
+  idleTimeoutMs: { flag: 'idle-timeout-ms', description: 'a connection with no byte in or out for this long is closed', default: 30_000, parse: integer(1000, 3_600_000) },
+  keepAliveTimeoutMs: { flag: 'keep-alive-timeout-ms', description: 'an idle keep-alive connection is closed after this long', default: 5_000, parse: integer(100, 600_000) },
+  maxConnections: { flag: 'max-connections', description: 'open HTTP connections at most; more are refused', default: 10_000, parse: integer(1, 1_000_000) },
+  maxConnectionsPerAddress: { flag: 'max-connections-per-address', description: 'open HTTP connections from one client address at most; more are closed at once', default: 1_000, parse: integer(1, 1_000_000) },
+  drainMs: {
+    flag: 'drain-ms',
+    description: 'on SIGTERM: how long open keep-alive connections are given to send a last request (answered SRV-ERR with Connection: close) before they are closed',
+    default: 2_000,
+    parse: integer(0, 60_000),
+  },
 } satisfies Record<string, OptionSpec<unknown>>;
 
 type Specs = typeof optionSpecs;

@@ -129,7 +129,21 @@ export async function createHttp(runtime: Runtime, config: Config, logger: Logge
     logger,
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
+    connections: {
+      headersTimeoutMs: config.headersTimeoutMs,
+      requestTimeoutMs: config.requestTimeoutMs,
+      idleTimeoutMs: config.idleTimeoutMs,
+      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+      maxConnections: config.maxConnections,
+      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    },
   });
+}
+
+/** Stops the HTTP side: a drain of `--drain-ms` for keep-alive clients, then the requests in flight finish. */
+export async function stopHttp(app: FastifyInstance, config: Pick<Config, 'drainMs'>): Promise<void> {
+  const { stopApp } = await import('./http/app.js');
+  await stopApp(app, config.drainMs);
 }
 
 /**

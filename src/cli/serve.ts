@@ -1,5 +1,5 @@
 import type { Config } from '../config.js';
-import { createHttp, createLogger, openRuntime, storeLocation } from '../main.js';
+import { createHttp, createLogger, openRuntime, stopHttp, storeLocation } from '../main.js';
 import type { Runtime } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
 import { MessageChannel } from 'node:worker_threads';
@@ -25,19 +25,36 @@ async function createDemo(runtime: Runtime, address: string): Promise<void> {
   });
   await runtime.admin.addSenderId(account.id, 'HABERCI', 'approved');
   const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, sandbox: true });
-  process.stdout.write(
-    [
-      '',
-      `First start: created demo account ${account.id} (1000 SMS credit, sender ID HABERCI) and a sandbox key.`,
-      'The key is shown only this once; keep it:',
-      '',
-      `  ${key.api_key}`,
-      '',
-      'Try it:',
-      `  curl -s -X POST ${address}/balance/ -H 'Content-Type: application/json' -d '{"api_key":"${key.api_key}"}'`,
-      '',
-    ].join('\n') + '\n',
-  );
+  const curl = `curl -s -X POST ${address}/balance/ -H 'Content-Type: application/json' -d '{"api_key":"${key.api_key}"}'`;
+  if (process.stdout.isTTY) {
+    process.stdout.write(
+      [
+        '',
+        `First start: created demo account ${account.id} (1000 SMS credit, sender ID HABERCI) and a sandbox key.`,
+        'The key is shown only this once; keep it:',
+        '',
+        `  ${key.api_key}`,
+        '',
+        'Try it:',
+        `  ${curl}`,
+        '',
+      ].join('\n') + '\n',
+    );
+    return;
+  }
+  // Not a terminal: stdout is a stream of JSON lines (a log collector's), and this is one
+  // of them, whatever the log level. The key is its `demo_api_key`, shown this once.
+  const line = {
+    level: 30,
+    time: Date.now(),
+    service: 'haberci',
+    msg: 'first start: created a demo account and a sandbox key; the key is shown only this once',
+    demo_account_id: account.id,
+    demo_sender_id: 'HABERCI',
+    demo_api_key: key.api_key,
+    try: curl,
+  };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
 }
 
 export async function serve(config: Config): Promise<void> {
@@ -183,8 +200,9 @@ async function serveWarmed(config: Config, logger: Logger, warm: WarmUp | null):
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: no new requests, finishing the ones in flight');
-    // close() stops accepting connections and waits for in-flight requests to finish.
-    await app.close();
+    // Keep-alive clients get an answer with Connection: close for what they still send,
+    // then close() stops accepting connections and waits for in-flight requests to finish.
+    await stopHttp(app, config);
     // Submits and webhook attempts in flight finish and are recorded before the store
     // closes (what is not yet attempted stays pending in the store).
     await stopDelivery();

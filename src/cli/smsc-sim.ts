@@ -18,6 +18,7 @@ interface Raw {
   inboundText: string;
   receiptTlv: boolean;
   statsPort?: number;
+  submitRespDelayMs: number;
 }
 
 function delayRange(raw: string): { min: number; max: number } {
@@ -46,6 +47,7 @@ function toOptions(raw: Raw): SmscSimulatorOptions {
     inbound: raw.inboundEveryMs ? { everyMs: raw.inboundEveryMs, from: raw.inboundFrom, to: raw.inboundTo, text: raw.inboundText } : undefined,
     receiptTlvs: raw.receiptTlv,
     statsPort: raw.statsPort,
+    submitRespDelayMs: raw.submitRespDelayMs,
     print: (line) => process.stdout.write(`${line}\n`),
   };
 }
@@ -58,6 +60,7 @@ export function smscSimCommand(): Command {
     .option('--password <pw>', 'require this password on bind (default: every password is accepted)')
     .option('--receipt-delay-ms <ms>', 'delay before a delivery receipt: N or MIN-MAX', delayRange, { min: 300, max: 300 })
     .option('--throttle-share <x>', 'share of submits answered ESME_RTHROTTLED, 0..1, spread evenly', share, 0)
+    .option('--submit-resp-delay-ms <ms>', 'hold each submit_sm_resp this long, keeping submits in flight', parse.integer(0, 600_000), 0)
     .option('--drop-every <n>', 'close a session, unanswered, on every Nth PDU it sends (0 = never)', parse.integer(0), 0)
     .option('--inbound-every-ms <ms>', 'send a mobile-originated message this often (off when absent)', parse.integer(1))
     .option('--inbound-from <number>', 'MO sender', '905321112233')

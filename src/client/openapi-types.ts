@@ -502,6 +502,10 @@ export interface operations {
                     /** @description The API key (20 to 128 characters). Missing: TS-1031; wrong length: TS-1031. */
                     api_key: string;
                 };
+                "multipart/form-data": {
+                    /** @description The API key (20 to 128 characters). Missing: TS-1031; wrong length: TS-1031. */
+                    api_key: string;
+                };
             };
         };
         responses: {
@@ -714,6 +718,10 @@ export interface operations {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1025. */
                     api_key: string;
                 };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1025. */
+                    api_key: string;
+                };
             };
         };
         responses: {
@@ -868,6 +876,10 @@ export interface operations {
                     api_key: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1031. */
+                    api_key: string;
+                };
+                "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1031. */
                     api_key: string;
                 };
@@ -1090,6 +1102,38 @@ export interface operations {
                     /** @description Optional. Within 24 hours, a second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. The client retries a send only when it has one. */
                     idempotency_key?: string;
                 };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description Numbers separated by commas, semicolons or line breaks; at most 500 distinct numbers (50,000 when scheduled); at least 7 characters. May be sent as `mobile`. */
+                    sentto: string;
+                    /** @description An approved sender ID of the account, case-sensitive; at most 11 characters, Turkish letters counting as two. */
+                    title: string;
+                    /** @description At most 2,000 characters; `TS-L` becomes a line break. */
+                    text: string;
+                    /**
+                     * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
+                     * @enum {integer|string}
+                     */
+                    sms_lang?: 0 | 1 | 2 | "0" | "1" | "2";
+                    /**
+                     * @description Label only: 0 Transactional (default), 1 High Quality, 2 Advertising.
+                     * @enum {integer|string}
+                     */
+                    content_type?: 0 | 1 | 2 | "0" | "1" | "2";
+                    /**
+                     * @description YYYY-MM-DD, Europe/Istanbul. A non-empty value schedules the send (TS-1070 when malformed).
+                     * @example 2026-04-01
+                     */
+                    scheduled_date?: string;
+                    /**
+                     * @description HH:MM or HH:MM:ss, Europe/Istanbul; required with scheduled_date (TS-1071 when malformed, TS-1072 when in the past).
+                     * @example 09:30
+                     */
+                    scheduled_time?: string;
+                    /** @description Optional. Within 24 hours, a second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. The client retries a send only when it has one. */
+                    idempotency_key?: string;
+                };
             };
         };
         responses: {
@@ -1279,6 +1323,12 @@ export interface operations {
                     /** @description An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer. */
                     sms_id: number | string;
                 };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer. */
+                    sms_id: number | string;
+                };
             };
         };
         responses: {
@@ -1451,6 +1501,22 @@ export interface operations {
                     sms_lang?: 0 | 1 | 2;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description One number; 05..., 5... and 00... forms are converted; 11 to 15 digits after cleanup. */
+                    mobile: string;
+                    /**
+                     * @description Code length: 4, 5 or 6; any other value gives 4.
+                     * @example 6
+                     */
+                    digits?: unknown;
+                    /**
+                     * @description Template language (may be sent as `lang`): 0 English, 1 Turkish, 2 Arabic (default 2).
+                     * @enum {integer|string}
+                     */
+                    sms_lang?: 0 | 1 | 2 | "0" | "1" | "2";
+                };
+                "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
                     api_key: string;
                     /** @description One number; 05..., 5... and 00... forms are converted; 11 to 15 digits after cleanup. */
@@ -1678,6 +1744,26 @@ export interface operations {
                      */
                     digits?: unknown;
                 };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description One number, 905XXXXXXXXX. */
+                    mobile: string;
+                    /** @description An approved sender ID of the account, case-sensitive; at most 11 characters, Turkish letters counting as two. Reserved names (test, api, sender, ...) are refused. */
+                    title: string;
+                    /** @description Must contain TS-CODE (in capitals), which the generated code replaces; at most 2,000 characters. */
+                    text: string;
+                    /**
+                     * @description (`lang`) Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
+                     * @enum {integer|string}
+                     */
+                    lang?: 0 | 1 | 2 | "0" | "1" | "2";
+                    /**
+                     * @description Code length: 4, 5 or 6; any other value gives 4.
+                     * @example 6
+                     */
+                    digits?: unknown;
+                };
             };
         };
         responses: {
@@ -1837,6 +1923,12 @@ export interface operations {
                     name: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account. */
+                    name: string;
+                };
+                "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
                     api_key: string;
                     /** @description Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account. */
@@ -2042,6 +2134,14 @@ export interface operations {
                     /** @description Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account. */
                     name: string;
                 };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description The id of one of the account's groups (from /groups/create or /groups/list). */
+                    group_id: number | string;
+                    /** @description Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account. */
+                    name: string;
+                };
             };
         };
         responses: {
@@ -2234,6 +2334,12 @@ export interface operations {
                     /** @description The id of one of the account's groups (from /groups/create or /groups/list). */
                     group_id: number | string;
                 };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description The id of one of the account's groups (from /groups/create or /groups/list). */
+                    group_id: number | string;
+                };
             };
         };
         responses: {
@@ -2418,6 +2524,10 @@ export interface operations {
                     api_key: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                };
+                "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
                     api_key: string;
                 };
@@ -2622,6 +2732,14 @@ export interface operations {
                     /** @description Numbers to add: a JSON array, or text separated by commas, semicolons or line breaks; at most 50,000; may be sent as `numbers`. */
                     mobile: string[] | string;
                 };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description The id of one of the account's groups (from /groups/create or /groups/list). */
+                    group_id: number | string;
+                    /** @description Numbers to add: a JSON array, or text separated by commas, semicolons or line breaks; at most 50,000; may be sent as `numbers`. */
+                    mobile: string[] | string;
+                };
             };
         };
         responses: {
@@ -2818,6 +2936,12 @@ export interface operations {
                     /** @description A Türkiye mobile number: 905XXXXXXXXX, +90 5XX..., 0090 5XX..., 05XX... or 5XX...; at least 7 characters. */
                     number: string;
                 };
+                "multipart/form-data": {
+                    /** @description The API key (20 to 128 characters). Missing: TS-1050; wrong length: TS-1031. */
+                    api_key: string;
+                    /** @description A Türkiye mobile number: 905XXXXXXXXX, +90 5XX..., 0090 5XX..., 05XX... or 5XX...; at least 7 characters. */
+                    number: string;
+                };
             };
         };
         responses: {
@@ -2994,6 +3118,12 @@ export interface operations {
                     number: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The API key (20 to 128 characters). Missing: TS-1050; wrong length: TS-1031. */
+                    api_key: string;
+                    /** @description A Türkiye mobile number: 905XXXXXXXXX, +90 5XX..., 0090 5XX..., 05XX... or 5XX...; at least 7 characters. */
+                    number: string;
+                };
+                "multipart/form-data": {
                     /** @description The API key (20 to 128 characters). Missing: TS-1050; wrong length: TS-1031. */
                     api_key: string;
                     /** @description A Türkiye mobile number: 905XXXXXXXXX, +90 5XX..., 0090 5XX..., 05XX... or 5XX...; at least 7 characters. */
@@ -3204,6 +3334,36 @@ export interface operations {
                     scheduled_time?: string;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    /** @description An approved sender ID of the account, case-sensitive; at most 11 characters, Turkish letters counting as two. */
+                    title: string;
+                    /** @description JSON array of numbers (strings or integers), at most 50,000 items; may be sent as `numbers`. */
+                    sentto: unknown[];
+                    /** @description One text for every number, at most 2,000 characters. */
+                    text: string;
+                    /**
+                     * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
+                     * @enum {integer|string}
+                     */
+                    sms_lang?: 0 | 1 | 2 | "0" | "1" | "2";
+                    /**
+                     * @description 1 schedules the send at scheduled_date and scheduled_time; 0 or absent sends now.
+                     * @enum {integer|string}
+                     */
+                    scheduled_sms?: 0 | 1 | "0" | "1";
+                    /**
+                     * @description YYYY-MM-DD, Europe/Istanbul. A non-empty value schedules the send (TS-1070 when malformed).
+                     * @example 2026-04-01
+                     */
+                    scheduled_date?: string;
+                    /**
+                     * @description HH:MM or HH:MM:ss, Europe/Istanbul; required with scheduled_date (TS-1071 when malformed, TS-1072 when in the past).
+                     * @example 09:30
+                     */
+                    scheduled_time?: string;
+                };
+                "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
                     api_key: string;
                     /** @description An approved sender ID of the account, case-sensitive; at most 11 characters, Turkish letters counting as two. */
@@ -3444,6 +3604,36 @@ export interface operations {
                      */
                     scheduled_time?: string;
                 };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    /** @description An approved sender ID of the account, case-sensitive; at most 11 characters, Turkish letters counting as two. */
+                    title: string;
+                    /** @description JSON array of numbers (strings or integers), at most 50,000 items; may be sent as `numbers`. */
+                    sentto: unknown[];
+                    /** @description text[i] goes to sentto[i]; as many texts as numbers, each at most 2,000 characters. */
+                    text: string[];
+                    /**
+                     * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
+                     * @enum {integer|string}
+                     */
+                    sms_lang?: 0 | 1 | 2 | "0" | "1" | "2";
+                    /**
+                     * @description 1 schedules the send at scheduled_date and scheduled_time; 0 or absent sends now.
+                     * @enum {integer|string}
+                     */
+                    scheduled_sms?: 0 | 1 | "0" | "1";
+                    /**
+                     * @description YYYY-MM-DD, Europe/Istanbul. A non-empty value schedules the send (TS-1070 when malformed).
+                     * @example 2026-04-01
+                     */
+                    scheduled_date?: string;
+                    /**
+                     * @description HH:MM or HH:MM:ss, Europe/Istanbul; required with scheduled_date (TS-1071 when malformed, TS-1072 when in the past).
+                     * @example 09:30
+                     */
+                    scheduled_time?: string;
+                };
             };
         };
         responses: {
@@ -3602,6 +3792,12 @@ export interface operations {
                     raporid: number;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description The rapor_id of a group send, or the sms_id of a scheduled /sms/send. */
+                    raporid: number | string;
+                };
+                "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
                     api_key: string;
                     /** @description The rapor_id of a group send, or the sms_id of a scheduled /sms/send. */
@@ -3788,6 +3984,17 @@ export interface operations {
                     page?: number;
                 };
                 "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description The rapor_id of a group send, or the sms_id of a scheduled /sms/send. */
+                    raporid: number | string;
+                    /**
+                     * @description Page of 500 records, from 1.
+                     * @default 1
+                     */
+                    page?: number | string;
+                };
+                "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
                     api_key: string;
                     /** @description The rapor_id of a group send, or the sms_id of a scheduled /sms/send. */

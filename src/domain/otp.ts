@@ -10,7 +10,9 @@ export const defaultOtpDigits: OtpDigits = 4;
 
 /** `digits`: the integers 4, 5 or 6; any other value, a numeric string included, gives 4. */
 export function otpDigits(value: unknown): OtpDigits {
-  return value === 4 || value === 5 || value === 6 ? value : defaultOtpDigits;
+  // Form fields are text: "6" from a form is the 6 of a JSON body.
+  const n = typeof value === 'string' && /^\s*[456]\s*$/.test(value) ? Number(value) : value;
+  return n === 4 || n === 5 || n === 6 ? n : defaultOtpDigits;
 }
 
 /**

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { coded, integerField } from './fields.js';
+import { coded, codedDetail, integerField, storableText, unstorableText } from './fields.js';
 import { commonStatuses } from './endpoint.js';
 import type { HandlerContext, Reply, StatusMap } from './endpoint.js';
 import { bulkSend } from '../services/bulk-send.js';
@@ -30,6 +30,9 @@ export const groupStatuses: StatusMap = {
   'TS-1027': 403,
 };
 
+/** The title of a bulk send: missing, empty or unstorable is TS-1029. */
+export const bulkTitle = z.string(coded('TS-1029')).min(1, 'TS-1029').superRefine(storableText('TS-1029', 'title'));
+
 /** `sentto` may also be sent as `numbers`. */
 export function withNumbersAlias(body: unknown): unknown {
   if (typeof body !== 'object' || body === null || 'sentto' in body || !('numbers' in body)) return body;
@@ -43,13 +46,23 @@ export const numbersField = z
   .array(z.unknown(), coded('TS-1026'))
   .max(maxBulkNumbers, 'TS-1060')
   .refine((items) => items.every(isNumberLike), 'TS-1026')
+  .superRefine((items, ctx) => {
+    // Invalid numbers are stored and reported as sent, so an item must be storable text.
+    for (const item of items) {
+      const reason = typeof item === 'string' ? unstorableText(item) : null;
+      if (reason === null) continue;
+      ctx.addIssue({ code: 'custom', ...codedDetail('TS-1026', `sentto contains ${reason}`) });
+      return;
+    }
+  })
   .transform((items) => items.map((v) => String(v)));
 
-/** One text: empty or of the wrong type is TS-1033, over 2,000 characters TS-1026. */
+/** One text: empty, of the wrong type or unstorable is TS-1033, over 2,000 characters TS-1026. */
 export const bulkText = z
   .string(coded('TS-1033'))
   .refine((t) => t.trim() !== '', 'TS-1033')
-  .refine((t) => !textTooLong(t), 'TS-1026');
+  .refine((t) => !textTooLong(t), 'TS-1026')
+  .superRefine(storableText('TS-1033', 'text'));
 
 export const scheduleFields = {
   sms_lang: integerField('TS-1033')

@@ -23,6 +23,26 @@ export function codedDetail(code: ResultCode, detail: string): { message: Result
   return { message: code, params: { detail } };
 }
 
+/**
+ * Why `value` cannot be stored as sent, or null. PostgreSQL's text refuses a NUL (the
+ * statement fails), and its driver writes a UTF-16 surrogate without its pair as U+FFFD, so
+ * two different values would be stored as one; SQLite keeps both. Refusing them in the
+ * request gives one answer on both stores, and no such text ever reaches a write.
+ */
+export function unstorableText(value: string): 'a NUL character' | 'an unpaired UTF-16 surrogate' | null {
+  if (value.includes('\u0000')) return 'a NUL character';
+  // With the u flag a surrogate pair is one code point, so only lone surrogates match.
+  return /\p{Cs}/u.test(value) ? 'an unpaired UTF-16 surrogate' : null;
+}
+
+/** A check refusing text `unstorableText` refuses with `code`, naming the field and why. */
+export function storableText(code: ResultCode, field: string): (value: string, ctx: z.RefinementCtx) => void {
+  return (value, ctx) => {
+    const reason = unstorableText(value);
+    if (reason !== null) ctx.addIssue({ code: 'custom', ...codedDetail(code, `${field} contains ${reason}`) });
+  };
+}
+
 /** The detail of the first issue, when its refinement gave one. */
 export function firstDetail(error: z.ZodError): string | undefined {
   const issue = error.issues[0];

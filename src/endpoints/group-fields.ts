@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { commonStatuses } from './endpoint.js';
 import type { KeyRule, StatusMap } from './endpoint.js';
-import { codedDetail, coded, integerField } from './fields.js';
+import { codedDetail, coded, integerField, storableText } from './fields.js';
 import { groupName, maxGroupNameLength } from '../domain/contacts.js';
 
 /**
@@ -32,4 +32,5 @@ export const groupNameField = z
   .string(coded('TS-1033'))
   .transform(groupName)
   .refine((n) => n !== '', codedDetail('TS-1033', 'name is missing or empty'))
-  .refine((n) => n.length <= maxGroupNameLength, codedDetail('TS-1033', `name is longer than ${maxGroupNameLength} characters`));
+  .refine((n) => n.length <= maxGroupNameLength, codedDetail('TS-1033', `name is longer than ${maxGroupNameLength} characters`))
+  .superRefine(storableText('TS-1033', 'name'));

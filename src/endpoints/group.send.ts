@@ -1,8 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { bulkSendReply } from './replies.js';
-import { coded } from './fields.js';
-import { bulkHandler, bulkText, groupStatuses, maxBulkNumbers, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
+import { bulkHandler, bulkText, bulkTitle, groupStatuses, maxBulkNumbers, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
 import { numbersBodyLimit } from './body-limits.js';
 
 /** POST /group/send: one text to up to 50,000 numbers, queued first. */
@@ -21,7 +20,7 @@ export const groupSend = defineEndpoint({
   request: z.preprocess(
     withNumbersAlias,
     z.object({
-      title: z.string(coded('TS-1029')).min(1, 'TS-1029'),
+      title: bulkTitle,
       sentto: numbersField,
       text: bulkText,
       ...scheduleFields,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { bulkSendReply } from './replies.js';
 import { coded } from './fields.js';
-import { bulkHandler, bulkText, groupStatuses, maxBulkNumbers, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
+import { bulkHandler, bulkText, bulkTitle, groupStatuses, maxBulkNumbers, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
 
 /** POST /group/sendMixed: text[i] to sentto[i], up to 50,000 pairs, queued first. */
 export const groupSendMixed = defineEndpoint({
@@ -26,7 +26,7 @@ export const groupSendMixed = defineEndpoint({
     withNumbersAlias,
     z
       .object({
-        title: z.string(coded('TS-1029')).min(1, 'TS-1029'),
+        title: bulkTitle,
         sentto: numbersField,
         text: z.array(bulkText, coded('TS-1033')),
         ...scheduleFields,

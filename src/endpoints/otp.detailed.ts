@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
 import { otpDetailedReply } from './replies.js';
-import { codedDetail, coded, langField, numberText } from './fields.js';
+import { codedDetail, coded, langField, numberText, storableText } from './fields.js';
 import { normaliseNumber, numberFieldTooShort } from '../domain/recipients.js';
 import { containsCodeToken, otpDigits } from '../domain/otp.js';
 import { isReservedOtpSender, titleTooLong } from '../domain/sender-title.js';
@@ -24,11 +24,13 @@ const request = z.object({
     .string(coded('TS-1051'))
     .min(1, 'TS-1051')
     .refine((t) => !titleTooLong(t), 'TS-1029')
+    .superRefine(storableText('TS-1029', 'title'))
     .refine((t) => !isReservedOtpSender(t), codedDetail('TS-1028', 'This sender ID is reserved and cannot send OTP')),
   text: z
     .string(coded('TS-1026'))
     .refine((t) => t.trim() !== '', 'TS-1026')
     .refine((t) => !textTooLong(t), 'TS-1026')
+    .superRefine(storableText('TS-1026', 'text'))
     .refine(containsCodeToken, codedDetail('TS-1026', 'text must contain TS-CODE (in capitals)')),
   lang: langField.optional(),
   digits: z.unknown().optional().transform(otpDigits),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
 import { smsSendReply } from './replies.js';
 import { numbersBodyLimit } from './body-limits.js';
-import { coded, codedDetail, integerField, numberText } from './fields.js';
+import { coded, codedDetail, integerField, numberText, storableText } from './fields.js';
 import { firstNonNumber, numberFieldTooShort, quotedEntry, splitRecipients } from '../domain/recipients.js';
 import { titleTooLong } from '../domain/sender-title.js';
 import { countFor, textTooLong, toLineBreaks } from '../domain/sms-count.js';
@@ -30,12 +30,17 @@ const request = z.preprocess(
   // `mobile` is accepted for `sentto`: the provider's published client libraries send it.
   (body) => (typeof body === 'object' && body !== null && !('sentto' in body) && 'mobile' in body ? { ...body, sentto: (body as { mobile: unknown }).mobile } : body),
   z.object({
-    sentto: numberText.refine((s) => !numberFieldTooShort(s), 'TS-1025').superRefine(everyEntryANumber),
-    title: z.string(coded('TS-1051')).min(1, 'TS-1051').refine((t) => !titleTooLong(t), 'TS-1029'),
+    sentto: numberText.refine((s) => !numberFieldTooShort(s), 'TS-1025').superRefine(storableText('TS-1025', 'sentto')).superRefine(everyEntryANumber),
+    title: z
+      .string(coded('TS-1051'))
+      .min(1, 'TS-1051')
+      .refine((t) => !titleTooLong(t), 'TS-1029')
+      .superRefine(storableText('TS-1029', 'title')),
     text: z
       .string(coded('TS-1026'))
       .refine((t) => t.trim() !== '', 'TS-1026')
-      .refine((t) => !textTooLong(t), 'TS-1026'),
+      .refine((t) => !textTooLong(t), 'TS-1026')
+      .superRefine(storableText('TS-1026', 'text')),
     sms_lang: integerField('TS-1033')
       .refine((v) => v >= 0 && v <= 2, 'TS-1033')
       .optional(),
@@ -44,7 +49,7 @@ const request = z.preprocess(
       .optional(),
     scheduled_date: z.string(coded('TS-1070')).optional(),
     scheduled_time: z.string(coded('TS-1071')).optional(),
-    idempotency_key: z.string(coded('TS-1033')).min(1, 'TS-1033').max(255, 'TS-1033').optional(),
+    idempotency_key: z.string(coded('TS-1033')).min(1, 'TS-1033').max(255, 'TS-1033').superRefine(storableText('TS-1033', 'idempotency_key')).optional(),
   }),
 );
 

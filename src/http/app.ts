@@ -13,6 +13,8 @@ import { smallBodyLimit } from '../endpoints/body-limits.js';
 import { BodyRefused, BodyTooLarge, KeyRefused, streamingJsonParser } from './streaming-body.js';
 import { drainBody } from './drain-body.js';
 import { limitConnections } from './connection-limits.js';
+import { drainOnStop } from './drain-on-stop.js';
+import { registerMultipart } from './multipart-body.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { defaultConnectionLimits } from './connection-limits.js';
 import type { KeyHash } from './pipeline.js';
@@ -82,6 +84,19 @@ function rateKey(request: FastifyRequest): string {
   return `ip:${request.ip}`;
 }
 
+const drains = new WeakMap<FastifyInstance, (ms: number) => Promise<void>>();
+
+/**
+ * Stops the app as a client would want it: for up to `ms`, every request still arriving on
+ * an open connection is answered in the envelope with SRV-ERR and `Connection: close` (and
+ * every answer in flight carries `Connection: close`), so keep-alive clients move on with
+ * an answer rather than a reset; then the app closes, finishing the requests in flight.
+ */
+export async function stopApp(app: FastifyInstance, ms: number): Promise<void> {
+  await drains.get(app)?.(ms);
+  await app.close();
+}
+
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const table = options.endpoints ?? defaultEndpoints;
   const trusted = options.trustedProxies ?? [];
@@ -96,7 +111,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: trusted.length > 0 ? trusted : false,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
-    return503OnClosing: true,
+    // Requests that arrive while the server stops are answered by the drain hook below, in
+    // the envelope, not with Fastify's own 503 body.
+    return503OnClosing: false,
     connectionTimeout: limits.idleTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     requestTimeout: limits.requestTimeoutMs,
@@ -104,9 +121,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // within it (its default of 30 s would let a slow client hold on 30 s longer).
     http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
-  limitConnections(app.server, limits);
+  const open = limitConnections(app.server, limits);
+  const drain = drainOnStop(app, open);
+  drains.set(app, drain);
 
   await app.register(formbody);
+  await registerMultipart(app, options.bodyLimit ?? defaultBodyLimit);
   const rate = options.requestsPerSecond ?? 100;
   if (rate > 0) {
     await app.register(rateLimit, {

@@ -1,5 +1,6 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
+import { optionSpecs } from '../config.js';
 
 /** HTTP time limits and connection caps; `serve` takes each as an option (docs/operations.md). */
 export interface ConnectionLimits {
@@ -17,19 +18,21 @@ export interface ConnectionLimits {
   maxConnectionsPerAddress: number;
 }
 
+/** The defaults of `serve`'s options (src/config.ts), for apps built without a config (tests). */
 export const defaultConnectionLimits: ConnectionLimits = {
-  headersTimeoutMs: 10_000,
-  requestTimeoutMs: 120_000,
-  idleTimeoutMs: 30_000,
-  keepAliveTimeoutMs: 5_000,
-  maxConnections: 10_000,
-  maxConnectionsPerAddress: 1_000,
+  headersTimeoutMs: optionSpecs.headersTimeoutMs.default,
+  requestTimeoutMs: optionSpecs.requestTimeoutMs.default,
+  idleTimeoutMs: optionSpecs.idleTimeoutMs.default,
+  keepAliveTimeoutMs: optionSpecs.keepAliveTimeoutMs.default,
+  maxConnections: optionSpecs.maxConnections.default,
+  maxConnectionsPerAddress: optionSpecs.maxConnectionsPerAddress.default,
 };
 
-/** Caps the server's connections, in all and per client address. */
-export function limitConnections(server: Server, limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerAddress'>): void {
+/** Caps the server's connections, in all and per client address; returns how many are open. */
+export function limitConnections(server: Server, limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerAddress'>): () => number {
   server.maxConnections = limits.maxConnections;
   const open = new Map<string, number>();
+  let total = 0;
   server.on('connection', (socket: Socket) => {
     const address = socket.remoteAddress ?? '';
     const count = (open.get(address) ?? 0) + 1;
@@ -38,10 +41,13 @@ export function limitConnections(server: Server, limits: Pick<ConnectionLimits, 
       return;
     }
     open.set(address, count);
+    total += 1;
     socket.once('close', () => {
+      total -= 1;
       const left = (open.get(address) ?? 1) - 1;
       if (left <= 0) open.delete(address);
       else open.set(address, left);
     });
   });
+  return () => total;
 }

@@ -100,6 +100,8 @@ function operation(endpoint: Endpoint): JsonObject {
       content: {
         'application/json': { schema: requestSchema(endpoint, false) },
         'application/x-www-form-urlencoded': { schema: requestSchema(endpoint, true) },
+        // Read into the same fields as a urlencoded form (src/http/multipart-body.ts).
+        'multipart/form-data': { schema: requestSchema(endpoint, true) },
       },
     },
     responses: responses(endpoint),

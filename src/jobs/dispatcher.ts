@@ -16,7 +16,11 @@ export interface DispatcherOptions {
   batchSize: number;
   /** Submits awaiting the carrier's answer at once. */
   maxInFlight: number;
-  /** A claimed message returns to the queue if its worker has not settled it by then. */
+  /**
+   * A claimed message returns to the queue if its worker has not settled it by then. A
+   * live worker extends the leases of the messages it holds every third of this (the
+   * heartbeat), so the lease bounds the wait after a worker dies, not the slowest submit.
+   */
   leaseMs: number;
   /** Poll interval when the queue is empty (another process may add work). */
   idleMs: number;
@@ -45,7 +49,7 @@ const maxWriteBatch = 500;
 export const defaultDispatcherOptions: DispatcherOptions = {
   batchSize: 200,
   maxInFlight: 400,
-  leaseMs: 60_000,
+  leaseMs: 15_000,
   idleMs: 200,
   gatherMs: 5,
   writeGatherMs: 10,
@@ -141,6 +145,8 @@ export class Dispatcher implements CarrierListener {
     const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
     for (const c of carriers) await c.start(this);
     this.running = true;
+    this.heartbeat = setInterval(() => void this.extendLeases(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
+    this.heartbeat.unref();
     this.loop = this.run();
   }
 
@@ -152,8 +158,31 @@ export class Dispatcher implements CarrierListener {
     // Handed messages are this dispatcher's already: they are submitted like claimed ones.
     for (const m of this.takeHanded(Number.POSITIVE_INFINITY, this.clock.now())) this.launch(m);
     while (this.inFlight > 0) await this.settled.wait(50);
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
     const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
     for (const c of carriers) await c.stop();
+  }
+
+  /** Messages launched and not yet settled: the heartbeat extends their leases. */
+  private readonly held = new Set<number>();
+  private heartbeat: NodeJS.Timeout | null = null;
+
+  /** Extends the leases of the messages this worker holds, so no other worker takes them. */
+  private async extendLeases(): Promise<void> {
+    const waiting = this.handed;
+    if (this.held.size === 0 && waiting.length === 0) return;
+    const now = this.clock.now();
+    const until = now + this.options.leaseMs;
+    try {
+      const ids = [...this.held, ...waiting.map((m) => m.id)];
+      const extended = await this.store.extendLeases(ids, now, until);
+      // Handed messages not yet started keep their room while their lease is whole (see
+      // takeHanded); when any lease had run out, which one is not known: they keep theirs.
+      if (extended === ids.length) for (const m of waiting) m.leaseUntil = until;
+    } catch (error) {
+      this.log.warn({ err: errorFields(error), held: this.held.size }, 'dispatcher: could not extend leases; trying again at the next beat');
+    }
   }
 
   private async run(): Promise<void> {
@@ -232,7 +261,9 @@ export class Dispatcher implements CarrierListener {
   /** Submits a message of the window; its room is given back once the submit has settled. */
   private launch(m: ClaimedMessage): void {
     this.inFlight += 1;
+    this.held.add(m.id);
     void this.submit(m).finally(() => {
+      this.held.delete(m.id);
       this.inFlight -= 1;
       this.window.release(1);
       this.settled.notify();

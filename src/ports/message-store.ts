@@ -166,6 +166,12 @@ export interface MessageStore {
   expandChunk(send: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number, leaseUntil: number): Promise<boolean>;
   /** Claims due queued messages (priority first), leasing them until `leaseUntil`. */
   claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]>;
+  /**
+   * Extends the leases of messages this worker still holds (state submitting, lease not yet
+   * run out) to `until`; a lease that has run out is left alone, as another worker may have
+   * taken the message since. Returns how many were extended.
+   */
+  extendLeases(ids: readonly number[], now: number, until: number): Promise<number>;
   /** Returns messages whose lease ran out (a worker died mid-submit) to the queue. */
   requeueExpiredLeases(now: number): Promise<number>;
   /** Records accepted submits (and their parts) in one transaction; one list of transitions per item. */

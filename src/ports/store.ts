@@ -145,5 +145,11 @@ export interface Store extends AccountStore, SenderIdStore, KeyStore {
   readonly inbound: InboundStore;
   /** Runs work in one transaction against a store bound to it. */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
+  /**
+   * Inside a transaction: runs work so that, if it throws, its writes alone are undone (a
+   * savepoint) and the transaction can go on; the error is thrown again. Its writes are
+   * committed with the transaction.
+   */
+  savepoint<T>(work: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }

@@ -9,6 +9,13 @@ import type { Failure, Result } from '../domain/result.js';
 const duplicateName = (): Failure => fail('TS-1033', { variant: 'duplicate', message: 'A group with this name already exists' });
 const groupNotFound = (): Failure => fail('TS-1029', { variant: 'not-found', message: 'No group of this account has this group_id' });
 
+/**
+ * Group ids come from a 32-bit serial column (PostgreSQL's `integer`): a larger id names no
+ * group, and is answered as one the account does not have without reaching the store (a
+ * query comparing that column with it fails on PostgreSQL).
+ */
+const maxGroupId = 2 ** 31 - 1;
+
 export interface GroupView {
   id: number;
   name: string;
@@ -46,6 +53,7 @@ export class GroupService {
   }
 
   async rename(accountId: number, groupId: number, name: string): Promise<Result<GroupView>> {
+    if (groupId > maxGroupId) return groupNotFound();
     const renamed = await this.directory.renameGroup(accountId, groupId, name);
     if (renamed === 'duplicate') return duplicateName();
     if (renamed === 'not-found') return groupNotFound();
@@ -53,6 +61,7 @@ export class GroupService {
   }
 
   async remove(accountId: number, groupId: number): Promise<Result<true>> {
+    if (groupId > maxGroupId) return groupNotFound();
     return (await this.directory.deleteGroup(accountId, groupId)) ? ok(true) : groupNotFound();
   }
 
@@ -67,6 +76,7 @@ export class GroupService {
    * repeats or already in the group. `mobile` lists the valid numbers as stored.
    */
   async addContacts(accountId: number, groupId: number, entries: readonly string[]): Promise<Result<ContactsAdded>> {
+    if (groupId > maxGroupId) return groupNotFound();
     const { numbers, invalid } = contactList(entries);
     const added = await this.directory.addContacts(accountId, groupId, numbers, this.clock.now());
     if (added === null) return groupNotFound();

@@ -1,25 +1,12 @@
 import type { Clock } from '../ports/clock.js';
-import type { BalanceBucket, ChargeEntry, Store } from '../ports/store.js';
-import type { MessageDefaults, NewMessage, NewSend } from '../ports/message-store.js';
-import type { Caller } from './auth.js';
-import { encodeRecipients } from '../domain/deferred-recipients.js';
-import { fail, ok } from '../domain/result.js';
-import type { Result } from '../domain/result.js';
+import type { Store } from '../ports/store.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { interactivePriority } from './send-service.js';
-import type { Accepted, Charges, SendPlan } from './send-service.js';
 import type { DispatchHandoff, HandedMessage } from '../ports/dispatch-handoff.js';
+import { allocateSlots, decide, groupsOf, queues, readLedger, record, writeAll } from './send-batch.js';
+import type { AcceptRequest, Ledger, MessageGroup, Outcome, Slot, Writes } from './send-batch.js';
 
-export interface AcceptRequest {
-  caller: Caller;
-  plan: SendPlan;
-  charges: Charges;
-  reply: (accepted: Accepted) => unknown;
-  idempotency?: { key: string; hash: string };
-}
-
-/** What became of one request in a batch; a replay is answered from the stored response. */
-export type Outcome = Result<unknown> | { replay: true } | { error: unknown };
+export type { AcceptRequest, Outcome } from './send-batch.js';
 
 /** What one batch wrote besides its outcomes: messages handed to the dispatcher, and whether any went to the store's queue. */
 interface Written {
@@ -28,20 +15,20 @@ interface Written {
   queued: boolean;
 }
 
-const perMinuteFailure = fail('TS-1060', { variant: 'per-minute', retryAfterSeconds: 60, message: 'Per-minute send limit exceeded' });
-
-function recipientsOf(plan: SendPlan): number {
-  return 'now' in plan.recipients ? plan.recipients.now.length : plan.recipients.later.numbers.length;
-}
-
 /**
  * Group commit for sends. The sends accepted in one turn of the event loop are decided and
  * written in one transaction: balances and per-minute counts are read once under lock
  * (account rows on PostgreSQL; SQLite has one writer), each request is decided in order in
  * memory, and the accepted ones are charged and stored with a handful of multi-row
- * statements. Every answer still goes out only after the commit. If a batch fails as a
- * whole, each request is tried again in a transaction of its own, so one bad request cannot
- * fail the others.
+ * statements. Every answer still goes out only after the commit.
+ *
+ * A request whose writes the store refuses fails alone. When a batch's transaction fails,
+ * the batch is tried once more in one transaction in which each request is decided and
+ * written under a savepoint of its own: the failing one's writes are undone to it and it is
+ * answered with its error, and the others commit together. Only when that transaction fails
+ * as well (its commit, its connection) is each request tried in a transaction of its own.
+ * The first try takes no savepoint: one costs a round trip to PostgreSQL on every batch
+ * (docs/decisions.md), and a refused write is rare once requests are validated.
  */
 export class SendWriter {
   private readonly batcher = new MicroBatcher((items: AcceptRequest[]) => this.flush(items), 200);
@@ -65,14 +52,18 @@ export class SendWriter {
 
   private async flush(items: AcceptRequest[]): Promise<Outcome[]> {
     try {
-      return this.afterCommit(await this.transaction(items));
+      return this.afterCommit(await this.transaction(items, 'together'));
     } catch (error) {
       if (items.length === 1) return [{ error }];
+    }
+    try {
+      return this.afterCommit(await this.transaction(items, 'each'));
+    } catch {
       // Settle each alone, so a request whose own transaction fails gets its own error.
       const settled: Outcome[] = [];
       for (const item of items) {
         try {
-          settled.push(this.afterCommit(await this.transaction([item]))[0] ?? { error: new Error('no outcome') });
+          settled.push(this.afterCommit(await this.transaction([item], 'together'))[0] ?? { error: new Error('no outcome') });
         } catch (own) {
           settled.push({ error: own });
         }
@@ -81,11 +72,19 @@ export class SendWriter {
     }
   }
 
-  /** One transaction; the room reserved for handed messages is given back if it fails. */
-  private async transaction(items: readonly AcceptRequest[]): Promise<Written> {
+  /**
+   * One transaction: the batch's writes together, or each request's under a savepoint of its
+   * own. The room reserved for handed messages is given back if it fails.
+   */
+  private async transaction(items: readonly AcceptRequest[], writes: 'together' | 'each'): Promise<Written> {
     const reserved = { count: 0 };
     try {
-      return await this.store.transaction((store) => this.decideAndWrite(store, items, reserved));
+      return await this.store.transaction(async (store) => {
+        const now = this.clock.now();
+        const ledger = await readLedger(store, items, now);
+        const slots = await allocateSlots(store, items);
+        return writes === 'together' ? this.writeTogether(store, slots, ledger, now, reserved) : this.writeEachAlone(store, slots, ledger, now);
+      });
     } catch (error) {
       this.handoff?.release(reserved.count);
       throw error;
@@ -98,75 +97,46 @@ export class SendWriter {
     return written.outcomes;
   }
 
-  private async decideAndWrite(store: Store, items: readonly AcceptRequest[], reserved: { count: number }): Promise<Written> {
-    const now = this.clock.now();
-    const accountIds = [...new Set(items.map((i) => i.caller.account.id))].sort((a, b) => a - b);
-    await store.lockAccounts(accountIds);
-    const balances = await store.balancesOf(accountIds);
-    const recent = new Map<number, number>();
-    for (const item of items) {
-      const account = item.caller.account;
-      if (item.plan.perMinuteLimited === true && account.perMinuteLimit > 0 && !recent.has(account.id)) {
-        recent.set(account.id, await store.messages.recipientsSince(account.id, now - 60_000));
-      }
-    }
-    const ids = await store.messages.allocateIds(items.reduce((n, i) => n + 1 + ('now' in i.plan.recipients ? i.plan.recipients.now.length : 0), 0));
-    let next = 0;
+  /** Decides every request in order, then writes the accepted ones with multi-row statements. */
+  private async writeTogether(store: Store, slots: readonly Slot[], ledger: Ledger, now: number, reserved: { count: number }): Promise<Written> {
     const outcomes: Outcome[] = [];
-    const charges: ChargeEntry[] = [];
-    const sends: { id: number; send: NewSend }[] = [];
-    const messages: { send: MessageDefaults; ids: number[]; messages: NewMessage[]; plan: SendPlan }[] = [];
-    for (const item of items) {
-      const { caller, plan } = item;
-      const immediate = 'now' in plan.recipients ? plan.recipients.now : null;
-      const sendId = ids[next] ?? 0;
-      const messageIds = ids.slice(next + 1, next + 1 + (immediate?.length ?? 0));
-      next += 1 + messageIds.length;
-      const total = recipientsOf(plan);
-      const response = item.reply({ sendId, messageIds, totalSms: item.charges.main + item.charges.international });
-      if (item.idempotency) {
-        const saved = await store.messages.saveIdempotent(caller.account.id, item.idempotency.key, item.idempotency.hash, JSON.stringify(response), now);
-        if (!saved) {
-          outcomes.push({ replay: true });
-          continue;
-        }
-      }
-      const limit = caller.account.perMinuteLimit;
-      const counted = recent.get(caller.account.id);
-      if (counted !== undefined && plan.perMinuteLimited === true && counted + total > limit) {
-        outcomes.push(perMinuteFailure);
-        if (item.idempotency) await store.messages.forgetIdempotent(caller.account.id, item.idempotency.key);
-        continue;
-      }
-      const balance = balances.get(caller.account.id) ?? { main: 0, international: 0 };
-      if (balance.main < item.charges.main || balance.international < item.charges.international) {
-        outcomes.push(fail('TS-1027'));
-        if (item.idempotency) await store.messages.forgetIdempotent(caller.account.id, item.idempotency.key);
-        continue;
-      }
-      for (const bucket of ['main', 'international'] as BalanceBucket[]) {
-        if (item.charges[bucket] === 0) continue;
-        balance[bucket] -= item.charges[bucket];
-        charges.push({ accountId: caller.account.id, bucket, amount: item.charges[bucket], reason: `${plan.kind} send`, reference: `send:${sendId}` });
-      }
-      if (counted !== undefined) recent.set(caller.account.id, counted + total);
-      sends.push({ id: sendId, send: newSend(item, total, now) });
-      if (immediate) {
-        messages.push({
-          send: { id: sendId, accountId: caller.account.id, keyId: caller.key.id, sandbox: caller.key.sandbox, createdAt: now, dueAt: plan.scheduledAt ?? now, priority: plan.priority },
-          ids: messageIds,
-          messages: immediate,
-          plan,
-        });
-      }
-      outcomes.push(ok(response));
+    const accepted: Writes[] = [];
+    for (const slot of slots) {
+      const decision = await decide(store, slot, ledger, now);
+      outcomes.push(decision.outcome);
+      if (!decision.writes) continue;
+      record(ledger, decision.writes);
+      accepted.push(decision.writes);
     }
-    const handed = this.handOver(messages, now, reserved);
-    await store.applyCharges(charges, now);
-    await store.messages.insertSends(sends);
-    await store.messages.insertMessagesOf(messages);
-    const queued = sends.some((s) => s.send.pendingRecipients !== null) || messages.some((g) => g.send.leaseUntil === undefined && g.messages.some((m) => m.failedDetail === undefined));
-    return { outcomes, handed, queued };
+    const handed = this.handOver(groupsOf(accepted), now, reserved);
+    await writeAll(store, accepted, now);
+    return { outcomes, handed, queued: queues(accepted) };
+  }
+
+  /**
+   * Decides and writes each request under a savepoint of its own: one whose writes fail is
+   * answered with its error and leaves nothing, the ledger as if it had not been sent.
+   * Messages are queued in the store, not handed over.
+   */
+  private async writeEachAlone(store: Store, slots: readonly Slot[], ledger: Ledger, now: number): Promise<Written> {
+    const outcomes: Outcome[] = [];
+    const accepted: Writes[] = [];
+    for (const slot of slots) {
+      try {
+        const decision = await store.savepoint(async () => {
+          const decided = await decide(store, slot, ledger, now);
+          if (decided.writes) await writeAll(store, [decided.writes], now);
+          return decided;
+        });
+        outcomes.push(decision.outcome);
+        if (!decision.writes) continue;
+        record(ledger, decision.writes);
+        accepted.push(decision.writes);
+      } catch (error) {
+        outcomes.push({ error });
+      }
+    }
+    return { outcomes, handed: [], queued: queues(accepted) };
   }
 
   /**
@@ -174,7 +144,7 @@ export class SendWriter {
    * to it after the commit, when it has room for all of this batch's; otherwise they are
    * queued in the store, as bulk and scheduled ones always are.
    */
-  private handOver(groups: { send: MessageDefaults; ids: number[]; messages: NewMessage[]; plan: SendPlan }[], now: number, reserved: { count: number }): HandedMessage[] {
+  private handOver(groups: MessageGroup[], now: number, reserved: { count: number }): HandedMessage[] {
     const handoff = this.handoff;
     if (!handoff) return [];
     const eligible = groups.filter((g) => g.plan.priority === interactivePriority && g.plan.scheduledAt === null);
@@ -192,26 +162,4 @@ export class SendWriter {
     }
     return handed;
   }
-}
-
-function newSend(item: AcceptRequest, total: number, now: number): NewSend {
-  const { caller, plan, charges } = item;
-  return {
-    accountId: caller.account.id,
-    keyId: caller.key.id,
-    kind: plan.kind,
-    sender: plan.sender,
-    text: plan.text,
-    lang: plan.lang,
-    contentType: plan.contentType,
-    scheduledAt: plan.scheduledAt,
-    sandbox: caller.key.sandbox,
-    totalNumbers: total,
-    invalidNumbers: plan.invalidNumbers ?? 0,
-    blockedNumbers: 0,
-    smsCost: charges.main + charges.international,
-    createdAt: now,
-    priority: plan.priority,
-    pendingRecipients: 'later' in plan.recipients ? encodeRecipients(plan.recipients.later) : null,
-  };
 }

@@ -7,42 +7,17 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { decodeShortMessage } from '../../src/domain/sms-decoding.js';
 import { sign } from '../../src/domain/webhook.js';
-import { binPath, childEnv, postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import { startSimulator, stop } from '../helpers/smsc-sim.js';
+import type { Simulator } from '../helpers/smsc-sim.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
-
-interface Simulator {
-  child: ChildProcess;
-  port: number;
-  stats: string;
-}
-
-async function startSimulator(args: string[]): Promise<Simulator> {
-  const child = spawn(process.execPath, [binPath, 'smsc-sim', '--stats-port', '0', ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 10_000;
-  while (!/stats on http/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-  const port = Number(/127\.0\.0\.1:(\d+)\n/.exec(out)?.[1]);
-  const stats = /(http:\/\/127\.0\.0\.1:\d+\/stats)/.exec(out)?.[1];
-  if (!port || !stats) throw new Error(`smsc-sim did not start: ${out}`);
-  return { child, port, stats };
-}
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((r) => child.once('exit', r));
-  child.kill('SIGTERM');
-  await exited;
-}
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

@@ -1,7 +1,7 @@
 /**
  * The OpenAPI document: the committed files are what the code generates, the server serves
  * the same document, it passes Redocly's recommended ruleset, and it holds every endpoint,
- * both body encodings, every status of each endpoint's table and the webhook events.
+ * its body encodings, every status of each endpoint's table and the webhook events.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -30,11 +30,11 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location[0]?.pointer ?? ''}`), []);
   });
 
-  it('has every endpoint of the table with both body encodings and its api_key rule', () => {
+  it('has every endpoint of the table with its three body encodings and its api_key rule', () => {
     assert.deepEqual(Object.keys(document.paths).sort(), endpoints.map((e) => e.path).sort());
     for (const e of endpoints) {
       const content = document.paths[e.path]?.post.requestBody.content ?? {};
-      assert.deepEqual(Object.keys(content), ['application/json', 'application/x-www-form-urlencoded'], e.path);
+      assert.deepEqual(Object.keys(content), ['application/json', 'application/x-www-form-urlencoded', 'multipart/form-data'], e.path);
       const key = ((content['application/json'] as Json).schema as { properties: Record<string, Json> }).properties.api_key;
       assert.deepEqual([key?.minLength, key?.maxLength], [e.key.min, e.key.max], e.path);
     }

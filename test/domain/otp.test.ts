@@ -81,7 +81,10 @@ describe('otpDigits', () => {
     [7, 4],
     [0, 4],
     [5.5, 4],
-    ['5', 4],
+    ['5', 5],
+    [' 6 ', 6],
+    ['7', 4],
+    ['56', 4],
     ['six', 4],
   ];
   for (const [value, digits] of cases) {

@@ -20,7 +20,8 @@ import { sleep, waitUntil } from '../helpers/delivery.js';
 import pino from 'pino';
 import type { HandedMessage } from '../../src/ports/dispatch-handoff.js';
 
-const leaseMs = 60_000;
+/** The dispatcher's own lease, as `serve` hands messages over with it. */
+const leaseMs = defaultDispatcherOptions.leaseMs;
 
 /** Wires a window of `size` between the harness's sends and a dispatcher driven by runOnce(). */
 async function handingOff(h: Harness, size: number): Promise<{ delivery: SimulatedDelivery; window: DispatchWindow; handed: HandedMessage[] }> {

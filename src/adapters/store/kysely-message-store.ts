@@ -282,6 +282,22 @@ export class KyselyMessageStore extends KyselyMessageQueries implements MessageS
     });
   }
 
+  async extendLeases(ids: readonly number[], now: number, until: number): Promise<number> {
+    let extended = 0;
+    // In slices: a statement's parameters are bounded (SQLite: 32,766).
+    for (let from = 0; from < ids.length; from += 1000) {
+      const result = await this.db
+        .updateTable('messages')
+        .set({ lease_until: until })
+        .where('id', 'in', ids.slice(from, from + 1000))
+        .where('state', '=', 'submitting')
+        .where('lease_until', '>', now)
+        .executeTakeFirst();
+      extended += Number(result.numUpdatedRows);
+    }
+    return extended;
+  }
+
   async requeueExpiredLeases(now: number): Promise<number> {
     const result = await this.db
       .updateTable('messages')

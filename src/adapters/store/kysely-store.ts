@@ -216,6 +216,21 @@ export class KyselyStore implements Store {
     return (this.db as Kysely<Database>).transaction().execute((trx) => work(new KyselyStore(trx, this.dialect, null)));
   }
 
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    // Outside a transaction SQLite's SAVEPOINT would begin one, past the write lock.
+    if (!this.db.isTransaction) throw new Error('a savepoint is taken inside a transaction');
+    // One name serves every savepoint: both dialects roll back to the newest of a name. A
+    // savepoint is not released: the commit takes its writes in, and a RELEASE would cost
+    // PostgreSQL a round trip each.
+    await sql`savepoint store_work`.execute(this.db);
+    try {
+      return await work();
+    } catch (error) {
+      await sql`rollback to savepoint store_work`.execute(this.db);
+      throw error;
+    }
+  }
+
   async close(): Promise<void> {
     await this.handle?.close();
   }

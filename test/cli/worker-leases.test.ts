@@ -1,0 +1,106 @@
+/**
+ * Two worker processes on one PostgreSQL store, an SMSC that holds every submit_sm_resp
+ * longer than the lease: a live worker's heartbeat keeps the messages it holds, so none is
+ * submitted twice; a worker killed with SIGKILL mid-submit leaves its messages to the other
+ * after the (short) lease. Real `haberci serve` and `haberci smsc-sim` processes.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
+import { startSimulator, stop } from '../helpers/smsc-sim.js';
+import type { Simulator } from '../helpers/smsc-sim.js';
+import { postgresUrl } from '../helpers/dialects.js';
+
+const pgUrl = postgresUrl();
+const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
+const leaseMs = 1500;
+const respDelayMs = 4000;
+
+async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('worker leases on a shared PostgreSQL store', () => {
+  const schema = `t_leases_${randomBytes(5).toString('hex')}`;
+  const dir = mkdtempSync(join(tmpdir(), 'haberci-leases-'));
+  const servers: ServerProcess[] = [];
+  let sim: Simulator | null = null;
+  let url = '';
+  let sender: ProvisionedSender;
+
+  before(async () => {
+    if (skip) return;
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    await client.query(`create schema ${schema}`);
+    await client.end();
+    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    sim = await startSimulator(['--port', '0', '--submit-resp-delay-ms', String(respDelayMs), '--receipt-delay-ms', String(respDelayMs + 500)]);
+    const config = join(dir, 'smpp.json');
+    writeFileSync(config, JSON.stringify({ connections: [{ name: 'sim', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw', windowSize: 20, maxSubmitsPerSecond: 1000 }], defaultRoute: 'sim', submitTimeoutMs: 20_000 }));
+    const args = ['--database', url, '--smpp-config', config, '--lease-ms', String(leaseMs), '--demo', 'false', '--requests-per-second', '0'];
+    servers.push(await startServer(args));
+    servers.push(await startServer(args));
+    sender = await provisionSender(['--database', url], 'Leases', 1000);
+  });
+
+  after(async () => {
+    for (const s of servers) s.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.exited));
+    if (sim) await stop(sim.child);
+    rmSync(dir, { recursive: true, force: true });
+    if (skip) return;
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    await client.query(`drop schema if exists ${schema} cascade`);
+    await client.end();
+  });
+
+  const submitsTo = async (to: string): Promise<number> => {
+    const all = (await (await fetch((sim?.stats ?? '').replace(/\/stats$/, `/submits?to=${to}`))).json()) as unknown[];
+    return all.length;
+  };
+  const send = async (server: ServerProcess, to: string): Promise<number> => {
+    const answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: to, title: 'ACME', text: 'lease', sms_lang: 0 });
+    assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
+    return Number(answer.body.sms_id);
+  };
+  const delivered = async (server: ServerProcess, id: number): Promise<boolean> =>
+    (await postJson(`${server.url}/sms/status`, { api_key: sender.apiKey, sms_id: id })).body.result_code === 'TS-1064';
+
+  it('a live worker keeps what it holds past the lease: one submit each, though each takes longer than the lease', { skip }, async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const numbers = ['905321240011', '905321240012', '905321240013'];
+    const ids: number[] = [];
+    for (const to of numbers) ids.push(await send(a, to));
+    for (const id of ids) await waitFor(`message ${id} delivered`, () => delivered(b, id));
+    // Each submit was held 4 s against a 1.5 s lease, while the other worker looked for
+    // expired leases every 2 s: without the heartbeat it would have submitted each again.
+    for (const to of numbers) assert.equal(await submitsTo(to), 1, `submits to ${to}`);
+  });
+
+  it('a worker killed mid-submit leaves its messages to the other after the lease', { skip }, async () => {
+    const [a, b] = servers as [ServerProcess, ServerProcess];
+    const numbers = ['905321240021', '905321240022', '905321240023'];
+    const ids: number[] = [];
+    for (const to of numbers) ids.push(await send(a, to));
+    // The SMSC has them, and holds its answers: the messages are in flight in worker a.
+    await waitFor('the submits to reach the SMSC', async () => (await Promise.all(numbers.map(submitsTo))).every((n) => n === 1));
+    a.child.kill('SIGKILL');
+    await a.exited;
+    for (const id of ids) await waitFor(`message ${id} delivered by the other worker`, () => delivered(b, id), 30_000);
+    // The dead worker's submits were never answered to anyone: the other submitted each once
+    // more (the bound written in docs/decisions.md, Delivery).
+    for (const to of numbers) assert.equal(await submitsTo(to), 2, `submits to ${to}`);
+  });
+});
