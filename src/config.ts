@@ -115,8 +115,8 @@ export const optionSpecs = {
   maxConnectionsPerAddress: { flag: 'max-connections-per-address', description: 'open HTTP connections from one client address at most; more are closed at once', default: 1_000, parse: integer(1, 1_000_000) },
   drainMs: {
     flag: 'drain-ms',
-    description: 'on SIGTERM: how long open keep-alive connections are given to send a last request (answered SRV-ERR with Connection: close) before they are closed',
-    default: 2_000,
+    description: 'on SIGTERM: how long open connections are given to end by themselves (a last request is answered SRV-ERR with Connection: close; an idle one ends at its keep-alive timeout) before they are closed',
+    default: 6_000,
     parse: integer(0, 60_000),
   },
 } satisfies Record<string, OptionSpec<unknown>>;

@@ -1,3 +1,4 @@
+import { Server as NetServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
 import { renderBody } from './envelope.js';
@@ -24,6 +25,12 @@ export function drainOnStop(app: FastifyInstance, openConnections: () => number)
   });
   return async (ms) => {
     draining = true;
+    // The port closes now: a new connection is refused, which a client (or a load
+    // balancer) takes as "go elsewhere" before sending anything. net.Server's own close, not
+    // http.Server's: that one would also close the idle keep-alive connections at once, and
+    // a client sending on one at that moment would see a reset. Those are left to end by
+    // themselves: on the answer they get (Connection: close) or on their keep-alive timeout.
+    NetServer.prototype.close.call(app.server);
     const until = performance.now() + ms;
     while (openConnections() > 0 && performance.now() < until) await delay(25);
   };

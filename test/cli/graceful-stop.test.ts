@@ -22,7 +22,7 @@ describe('SIGTERM under keep-alive load', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('answers every request it received, new ones with SRV-ERR and Connection: close, and resets none', async () => {
-    const server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '0', '--drain-ms', '1500']);
+    const server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '0', '--drain-ms', '6000']);
     const sender = await provisionSender(['--data', dir], 'Stop', 100_000);
     const agent = new Agent({ connections: 16, keepAliveTimeout: 60_000, pipelining: 1 });
     const answers = new Map<string, number>();

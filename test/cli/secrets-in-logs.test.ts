@@ -30,7 +30,11 @@ describe('secrets in the logs', () => {
     const secret = `whsec_${randomBytes(12).toString('hex')}`;
     const secondSecret = `whsec_${randomBytes(12).toString('hex')}`;
     const hook = ['--webhook-url', `${receiver.url}/hook`, '--webhook-secret', secret, '--webhook-attempts', '1'];
-    const sender = await provisionSender(store, 'Logs', 1000, hook);
+    await admin(['store', 'init', ...store]);
+    const sender = await provisionSender(store, 'Logs', 1000, hook).catch(async (error: unknown) => {
+      await receiver.close();
+      throw error;
+    });
     const limited = await admin(['key', 'create', '--account', sender.accountId, '--permissions', 'check_balance', ...store]);
     const limitedKey = String(limited.api_key);
     const unknownKey = `hb_${randomBytes(24).toString('hex')}`;
