@@ -1,4 +1,5 @@
 import { defineEndpoint } from './endpoint.js';
+import { authCheckReply } from './replies.js';
 import { noFields } from './fields.js';
 import { permissionFields } from '../domain/permissions.js';
 import { localDateTime } from '../domain/istanbul-time.js';
@@ -8,6 +9,7 @@ import { ok } from '../domain/result.js';
 export const authPostCheck = defineEndpoint({
   path: '/auth/post/check/',
   summary: 'Check an API key and read the account summary',
+  reply: authCheckReply,
   envelope: 'result',
   key: { min: 20, max: 128, missing: 'TS-1031', malformed: 'TS-1031' },
   invalidBody: 'TS-1031',

@@ -1,4 +1,5 @@
 import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { balanceReply } from './replies.js';
 import { noFields } from './fields.js';
 import { ok } from '../domain/result.js';
 
@@ -6,6 +7,7 @@ import { ok } from '../domain/result.js';
 export const balance = defineEndpoint({
   path: '/balance/',
   summary: 'Read the SMS credit of the account',
+  reply: balanceReply,
   envelope: 'result',
   key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1025' },
   invalidBody: 'TS-1033',

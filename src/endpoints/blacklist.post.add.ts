@@ -1,4 +1,5 @@
 import { defineEndpoint } from './endpoint.js';
+import { blacklistAddReply } from './replies.js';
 import { blacklistEndpoint } from './blacklist-fields.js';
 import { ok } from '../domain/result.js';
 
@@ -6,6 +7,7 @@ import { ok } from '../domain/result.js';
 export const blacklistPostAdd = defineEndpoint({
   path: '/blacklist/post/add',
   summary: 'Add a Türkiye mobile number to the blocking list',
+  reply: blacklistAddReply,
   ...blacklistEndpoint,
   async handle({ body, caller, services }) {
     const added = await services.blocklist.add(caller.account.id, body.number);

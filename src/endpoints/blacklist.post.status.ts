@@ -1,4 +1,5 @@
 import { defineEndpoint } from './endpoint.js';
+import { blacklistStatusReply } from './replies.js';
 import { blacklistEndpoint } from './blacklist-fields.js';
 import { ok } from '../domain/result.js';
 
@@ -6,6 +7,7 @@ import { ok } from '../domain/result.js';
 export const blacklistPostStatus = defineEndpoint({
   path: '/blacklist/post/status',
   summary: 'Ask whether a number is on the blocking list',
+  reply: blacklistStatusReply,
   ...blacklistEndpoint,
   async handle({ body, caller, services }) {
     const found = await services.blocklist.status(caller.account.id, body.number);

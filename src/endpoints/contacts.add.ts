@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { numbersBodyLimit } from './body-limits.js';
 import { defineEndpoint } from './endpoint.js';
+import { contactsAddReply } from './replies.js';
 import { codedDetail, coded } from './fields.js';
 import { groupIdField, groupKey, groupStatuses } from './group-fields.js';
 import { contactEntries, maxContactEntries } from '../domain/contacts.js';
@@ -26,6 +27,7 @@ const request = z.preprocess(
 export const contactsAdd = defineEndpoint({
   path: '/contacts/add',
   summary: 'Add numbers to a contact group',
+  reply: contactsAddReply,
   envelope: 'result',
   key: groupKey,
   invalidBody: 'TS-1033',

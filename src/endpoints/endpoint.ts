@@ -4,6 +4,7 @@ import type { Permission } from '../domain/permissions.js';
 import type { Result } from '../domain/result.js';
 import type { Caller } from '../services/auth.js';
 import type { Services } from '../services/services.js';
+import type { ReplyShape } from './replies.js';
 
 export type Envelope = 'result' | 'status';
 
@@ -35,6 +36,8 @@ export interface HandlerContext<Body> {
 export interface Endpoint<S extends z.ZodTypeAny = z.ZodTypeAny> {
   path: string;
   summary: string;
+  /** The success answers: their codes and fields (src/endpoints/replies.ts). */
+  reply: ReplyShape;
   envelope: Envelope;
   key: KeyRule;
   /** Code for a body that is not a JSON or form object, is too large, or is poisoned. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
+import { bulkSendReply } from './replies.js';
 import { bulkHandler, bulkText, bulkTitle, groupStatuses, maxBulkNumbers, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
 import { numbersBodyLimit } from './body-limits.js';
 
@@ -7,6 +8,7 @@ import { numbersBodyLimit } from './body-limits.js';
 export const groupSend = defineEndpoint({
   path: '/group/send',
   summary: 'Send one text to up to 50,000 numbers',
+  reply: bulkSendReply,
   envelope: 'result',
   key: { min: 30, max: 128, missing: 'TS-1025', malformed: 'TS-1025' },
   invalidBody: 'TS-1033',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
+import { bulkSendReply } from './replies.js';
 import { coded } from './fields.js';
 import { bulkHandler, bulkText, bulkTitle, groupStatuses, maxBulkNumbers, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
 
@@ -7,6 +8,7 @@ import { bulkHandler, bulkText, bulkTitle, groupStatuses, maxBulkNumbers, number
 export const groupSendMixed = defineEndpoint({
   path: '/group/sendMixed',
   summary: 'Send its own text to each of up to 50,000 numbers',
+  reply: bulkSendReply,
   envelope: 'result',
   key: { min: 30, max: 128, missing: 'TS-1025', malformed: 'TS-1025' },
   invalidBody: 'TS-1033',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
+import { groupCreateReply } from './replies.js';
 import { groupKey, groupNameField, groupStatuses } from './group-fields.js';
 import { ok } from '../domain/result.js';
 
@@ -7,6 +8,7 @@ import { ok } from '../domain/result.js';
 export const groupsCreate = defineEndpoint({
   path: '/groups/create',
   summary: 'Create a contact group',
+  reply: groupCreateReply,
   envelope: 'result',
   key: groupKey,
   invalidBody: 'TS-1033',

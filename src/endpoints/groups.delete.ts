@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
+import { groupDeleteReply } from './replies.js';
 import { groupIdField, groupKey, groupStatuses } from './group-fields.js';
 import { ok } from '../domain/result.js';
 
@@ -7,6 +8,7 @@ import { ok } from '../domain/result.js';
 export const groupsDelete = defineEndpoint({
   path: '/groups/delete',
   summary: 'Delete a contact group with its contacts',
+  reply: groupDeleteReply,
   envelope: 'result',
   key: groupKey,
   invalidBody: 'TS-1033',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
+import { groupEditReply } from './replies.js';
 import { groupIdField, groupKey, groupNameField, groupStatuses } from './group-fields.js';
 import { ok } from '../domain/result.js';
 
@@ -7,6 +8,7 @@ import { ok } from '../domain/result.js';
 export const groupsEdit = defineEndpoint({
   path: '/groups/edit',
   summary: 'Rename a contact group',
+  reply: groupEditReply,
   envelope: 'result',
   key: groupKey,
   invalidBody: 'TS-1033',

@@ -1,4 +1,5 @@
 import { defineEndpoint } from './endpoint.js';
+import { groupListReply } from './replies.js';
 import { noFields } from './fields.js';
 import { groupKey, groupStatuses } from './group-fields.js';
 import { ok } from '../domain/result.js';
@@ -7,6 +8,7 @@ import { ok } from '../domain/result.js';
 export const groupsList = defineEndpoint({
   path: '/groups/list',
   summary: 'List the contact groups of the account',
+  reply: groupListReply,
   envelope: 'result',
   key: groupKey,
   invalidBody: 'TS-1033',

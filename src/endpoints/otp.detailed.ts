@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { otpDetailedReply } from './replies.js';
 import { codedDetail, coded, langField, numberText, storableText } from './fields.js';
 import { normaliseNumber, numberFieldTooShort } from '../domain/recipients.js';
 import { containsCodeToken, otpDigits } from '../domain/otp.js';
@@ -39,6 +40,7 @@ const request = z.object({
 export const otpDetailed = defineEndpoint({
   path: '/otp/detailed',
   summary: 'Send a generated one-time code in your own text from your approved sender ID',
+  reply: otpDetailedReply,
   envelope: 'result',
   key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
   invalidBody: 'TS-1033',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { otpSendReply } from './replies.js';
 import { langField, numberText } from './fields.js';
 import { otpMobile } from '../domain/recipients.js';
 import { otpDigits } from '../domain/otp.js';
@@ -27,6 +28,7 @@ const request = z.preprocess(
 export const otpSend = defineEndpoint({
   path: '/otp/send',
   summary: 'Send a generated one-time code to one number with the fixed template',
+  reply: otpSendReply,
   envelope: 'result',
   key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
   invalidBody: 'TS-1033',

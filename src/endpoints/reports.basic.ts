@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
+import { reportSummaryReply } from './replies.js';
 import { raporIdField, reportKey, reportStatuses } from './reports-common.js';
 import { ok } from '../domain/result.js';
 
@@ -7,6 +8,7 @@ import { ok } from '../domain/result.js';
 export const reportsBasic = defineEndpoint({
   path: '/reports/basic',
   summary: 'Summary counters of a campaign',
+  reply: reportSummaryReply,
   envelope: 'status',
   omitMessageOnSuccess: true,
   key: reportKey,

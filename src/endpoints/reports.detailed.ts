@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
+import { reportPageReply } from './replies.js';
 import { integerField } from './fields.js';
 import { raporIdField, reportKey, reportStatuses } from './reports-common.js';
 import { ok } from '../domain/result.js';
@@ -8,6 +9,7 @@ import { ok } from '../domain/result.js';
 export const reportsDetailed = defineEndpoint({
   path: '/reports/detailed',
   summary: 'Per-recipient rows of a campaign, 500 per page',
+  reply: reportPageReply,
   envelope: 'status',
   omitMessageOnSuccess: true,
   key: reportKey,

@@ -1,4 +1,5 @@
 import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { senderIdsReply } from './replies.js';
 import { noFields } from './fields.js';
 import { ok } from '../domain/result.js';
 
@@ -6,6 +7,7 @@ import { ok } from '../domain/result.js';
 export const senderidCheck = defineEndpoint({
   path: '/senderid/check',
   summary: 'List the approved sender IDs of the account',
+  reply: senderIdsReply,
   envelope: 'result',
   key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1031' },
   invalidBody: 'TS-1033',

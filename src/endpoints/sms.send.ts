@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { smsSendReply } from './replies.js';
 import { numbersBodyLimit } from './body-limits.js';
 import { coded, codedDetail, integerField, numberText, storableText } from './fields.js';
 import { firstNonNumber, numberFieldTooShort, quotedEntry, splitRecipients } from '../domain/recipients.js';
@@ -56,6 +57,7 @@ const request = z.preprocess(
 export const smsSend = defineEndpoint({
   path: '/sms/send',
   summary: 'Send one text to up to 500 numbers (50,000 when scheduled)',
+  reply: smsSendReply,
   envelope: 'result',
   key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
   invalidBody: 'TS-1033',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { smsStatusReply } from './replies.js';
 import { integerField } from './fields.js';
 import { ok } from '../domain/result.js';
 
@@ -7,6 +8,7 @@ import { ok } from '../domain/result.js';
 export const smsStatus = defineEndpoint({
   path: '/sms/status',
   summary: 'Read the delivery state of one message',
+  reply: smsStatusReply,
   envelope: 'result',
   key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
   invalidBody: 'TS-1033',

@@ -20,6 +20,8 @@ import { defaultConnectionLimits } from './connection-limits.js';
 import type { KeyHash } from './pipeline.js';
 import { hashApiKey } from '../services/key-secrets.js';
 import { errorFields } from '../util/error-fields.js';
+import { contractRoutes } from './contract.js';
+import { serializerSchemas } from './openapi.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,6 +41,8 @@ export interface AppOptions {
   endpoints?: readonly Endpoint[];
   /** Time limits and connection caps (defaults: `defaultConnectionLimits`). */
   connections?: Partial<ConnectionLimits>;
+  /** false: answers go through JSON.stringify, not their schemas (bench/serializer.bench.ts only). */
+  serializeFromSchemas?: boolean;
 }
 
 /** Raised by the rate limiter, answered as TS-1060 with HTTP 429. */
@@ -132,6 +136,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   }
 
   const byPath = new Map(table.map((e) => [e.path, e]));
+  await app.register(contractRoutes, { table });
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';
@@ -186,6 +191,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     method: 'POST',
     url: endpoint.path,
     bodyLimit: endpoint.bodyLimit ?? options.bodyLimit ?? defaultBodyLimit,
+    // Declared answers: serialized from their schemas (src/http/openapi.ts).
+    ...(options.serializeFromSchemas === false ? {} : { schema: { response: serializerSchemas(endpoint) } }),
     config: {
       endpoint,
       ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),

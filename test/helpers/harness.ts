@@ -9,7 +9,11 @@ import type { StoreLocation } from '../../src/adapters/store/database.js';
 import { FixedClock, systemClock } from '../../src/ports/clock.js';
 import type { Clock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { checkAgainstContract } from './contract-check.js';
 import type { AccountInput, KeySettings } from '../../src/ports/store.js';
+
+/** Marks requests made by post(), which checks their answers itself. */
+const checkedHeader = 'x-test-contract-checked';
 
 /** 2026-03-15 12:00:00 in Istanbul (UTC+3). */
 export const defaultNow = Date.UTC(2026, 2, 15, 9, 0, 0);
@@ -66,6 +70,19 @@ export function createLiveHarness(location: StoreLocation = { dialect: 'sqlite',
 async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Partial<AppOptions>): Promise<LiveHarness> {
   const runtime = await openRuntime(location, clock);
   const app = await buildApp({ services: runtime.services, requestsPerSecond: 0, ...appOptions });
+  // Answers that do not come through post() (tests that inject or listen themselves) are
+  // checked against the contract here; what fails is reported when the harness closes.
+  const violations: Error[] = [];
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.headers[checkedHeader] === undefined && typeof payload === 'string') {
+      try {
+        checkAgainstContract(request.method, request.url.split('?')[0] ?? '', reply.statusCode, payload);
+      } catch (error) {
+        violations.push(error as Error);
+      }
+    }
+    return payload;
+  });
   let counter = 0;
   return {
     app,
@@ -76,9 +93,10 @@ async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Part
         method: options.method ?? 'POST',
         url: path,
         remoteAddress: options.ip ?? '127.0.0.1',
-        headers: { ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}), ...(options.headers ?? {}) },
+        headers: { ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}), ...(options.headers ?? {}), [checkedHeader]: '1' },
         ...(payload !== undefined ? { payload } : {}),
       });
+      checkAgainstContract(options.method ?? 'POST', path, response.statusCode, response.body);
       let parsed: Record<string, unknown> = {};
       try {
         parsed = JSON.parse(response.body) as Record<string, unknown>;
@@ -108,6 +126,7 @@ async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Part
     async close() {
       await app.close();
       await runtime.close();
+      if (violations.length > 0) throw new Error(`${violations.length} answer(s) did not match the contract; the first: ${violations[0]?.message ?? ''}`);
     },
   };
 }

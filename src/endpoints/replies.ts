@@ -1,0 +1,110 @@
+import { z } from 'zod';
+import { permissionNames } from '../domain/permissions.js';
+import type { ResultCode } from '../domain/result-codes.js';
+
+/**
+ * The success answers of the endpoints, declared once: the codes a successful request
+ * answers with and the fields the endpoint adds to the envelope. The OpenAPI document, the
+ * response serializer and the suite's response check are all built from these, so a field
+ * a handler renames or retypes fails the build (docs/decisions.md, "The contract").
+ */
+export interface ReplyShape {
+  codes: readonly [ResultCode, ...ResultCode[]];
+  fields: z.ZodObject;
+}
+
+const int = z.int();
+const text = z.string();
+
+export function reply(codes: ReplyShape['codes'], fields: z.ZodRawShape = {}): ReplyShape {
+  return { codes, fields: z.strictObject(fields) };
+}
+
+const permissionFlags = z.strictObject(
+  Object.fromEntries([...permissionNames, 'manage_groups'].map((name) => [name, z.boolean()])) as Record<string, z.ZodBoolean>,
+);
+
+export const authCheckReply = reply(['TS-1000'], {
+  key_details: z.strictObject({ status: z.literal('Active'), permissions: permissionFlags }),
+  account_summary: z.strictObject({
+    account_status: text,
+    balance: z.strictObject({ main: int, international: int }),
+    global_sending: z.boolean(),
+  }),
+  audit_info: z.strictObject({ request_ip: text, checked_at: text.meta({ description: 'YYYY-MM-DD HH:MM:SS, Europe/Istanbul' }) }),
+});
+
+export const balanceReply = reply(['TS-1040'], { balance_main: int.meta({ description: 'SMS credit' }) });
+
+export const senderIdsReply = reply(['TS-1040'], {
+  sender_ids_count: int,
+  sender_ids: z.array(z.strictObject({ id: int, title: text, status: z.literal(1), network_stat: int })),
+});
+
+export const smsSendReply = reply(['TS-1024'], {
+  sms_id: int.meta({ description: 'Last recipient\'s message id; the report id (raporid) of a scheduled send' }),
+  number_of_sms: int,
+  total_recipients: int,
+  success_count: int,
+  sms_lang: text,
+  content_type: text,
+  country: text,
+});
+
+export const smsStatusReply = reply(['TS-1064', 'TS-1022'], {
+  sender_id: text,
+  date_of_sending: text,
+  time_of_sending: text,
+  sms_status: text,
+  sms_balance: text.meta({ description: 'SMS count of this message' }),
+  details: text,
+  operator: text,
+});
+
+const otpFields = { sms_id: int, otp_code: int, sandbox: z.boolean() };
+export const otpSendReply = reply(['TS-1024'], otpFields);
+export const otpDetailedReply = reply(['TS-1024'], { ...otpFields, number_of_sms: int, sms_lang: text });
+
+export const groupCreateReply = reply(['TS-1064'], { group: z.strictObject({ id: int, name: text, created_at: text }) });
+export const groupEditReply = reply(['TS-1064'], { new_name: text });
+export const groupDeleteReply = reply(['TS-1064']);
+export const groupListReply = reply(['TS-1064'], { groups_count: int, groups: z.array(z.strictObject({ id: int, name: text, date: text })) });
+export const contactsAddReply = reply(['TS-1064'], { group_id: int, total_sent: int, total_added: int, total_failed: int, mobile: text });
+
+export const blacklistAddReply = reply(['TS-1141']);
+export const blacklistStatusReply = reply(['TS-1143', 'TS-1142'], {
+  is_blocked: z.boolean(),
+  block_date: text.optional().meta({ description: 'YYYY-MM-DD; only when blocked' }),
+  block_time: text.optional().meta({ description: 'HH:MM; only when blocked' }),
+});
+
+export const bulkSendReply = reply(['TS-1024'], { rapor_id: int, total_numbers: int, total_sms_cost: int, scheduled: z.boolean() });
+
+export const reportSummaryReply = reply(['TS-1064'], {
+  rapor_id: int,
+  total_numbers: int,
+  success_count: int,
+  failed_count: int,
+  pending_count: int,
+  details: z.strictObject({
+    sending_date: text,
+    sending_time: text,
+    report_status: text,
+    sms_sender_id: text,
+    invalid_numbers: int,
+    blocked_numbers: int,
+    last_update: text,
+  }),
+});
+
+export const reportPageReply = reply(['TS-1064'], {
+  data: z.array(
+    z.strictObject({
+      phone_number: text,
+      sent_at: text,
+      sms_status: text,
+      details: z.strictObject({ done_at: text, status_code: z.union([z.literal(0), z.literal(1), z.literal(2)]), operator: text }),
+    }),
+  ),
+  pagination: z.strictObject({ current_page: int, total_pages: int, total_records: int, records_per_page: int }),
+});

@@ -1,0 +1,30 @@
+import { readFileSync } from 'node:fs';
+import type { FastifyInstance } from 'fastify';
+import type { Endpoint } from '../endpoints/endpoint.js';
+import { packageVersion } from '../cli/version.js';
+import { openApiDocument } from './openapi.js';
+import type { CapturedExamples } from './openapi.js';
+import { referencePage } from './reference-page.js';
+
+/**
+ * GET /openapi.json and GET /docs (docs/interfaces: the API contract). Both are built once,
+ * when the server starts, from the endpoint table it serves: they cannot differ from it.
+ * The page is rendered here from the document, with no script and nothing fetched, so it
+ * works offline.
+ */
+export async function contractRoutes(app: FastifyInstance, options: { table: readonly Endpoint[] }): Promise<void> {
+  const document = openApiDocument(options.table, packageVersion(), committedExamples());
+  const json = JSON.stringify(document);
+  const page = referencePage(document);
+  app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(json));
+  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(page));
+}
+
+/** The captured examples shipped with the package (this file runs as dist/src/http/contract.js). */
+export function committedExamples(): CapturedExamples {
+  try {
+    return JSON.parse(readFileSync(new URL('../../../docs/openapi-examples.json', import.meta.url), 'utf8')) as CapturedExamples;
+  } catch {
+    return {};
+  }
+}
