@@ -24,13 +24,15 @@ async function terminateBackends(client: pg.Client): Promise<number> {
   return Number(rows[0]?.n ?? 0);
 }
 
-describe('PostgreSQL connections ended under load', { skip }, () => {
+// The skip is on the test, not the suite: node counts the tests of a skipped suite as none.
+describe('PostgreSQL connections ended under load', () => {
   const schema = `t_outage_${randomBytes(5).toString('hex')}`;
   let control: pg.Client;
   let url = '';
   const servers: ServerProcess[] = [];
 
   before(async () => {
+    if (skip) return;
     control = new pg.Client({ connectionString: pgUrl });
     await control.connect();
     await control.query(`create schema ${schema}`);
@@ -38,6 +40,7 @@ describe('PostgreSQL connections ended under load', { skip }, () => {
   });
 
   after(async () => {
+    if (skip) return;
     for (const s of servers) s.child.kill('SIGKILL');
     await Promise.all(servers.map((s) => s.exited));
     // A fresh connection: the control connection may itself have been ended by a test.
@@ -48,7 +51,7 @@ describe('PostgreSQL connections ended under load', { skip }, () => {
     await control.end().catch(() => undefined);
   });
 
-  it('keeps every process up, answers in the envelope, and loses no accepted message', async () => {
+  it('keeps every process up, answers in the envelope, and loses no accepted message', { skip }, async () => {
     // Two processes, as a provider runs them: one answering HTTP only, one also delivering.
     servers.push(await startServer(['--database', url, '--demo', 'false', '--sim-delay-ms', '20', '--requests-per-second', '0']));
     servers.push(await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']));
