@@ -4,7 +4,11 @@
  * is the origin of the webhook URL (scheme, host, port): the receiver whose capacity the
  * attempts use, however many keys point at it.
  *
- * Invariants: at most `concurrency` attempts in flight to one destination; after
+ * Invariants: at most `concurrency` attempts in flight to one destination, unless it has
+ * proved fast (its last `fastStreak` attempts healthy and answered within `fastMs`): then it
+ * may use every slot of the worker but half a share, so a lone busy receiver is not held to
+ * a quarter of the worker, while some slots always stay free for the others (if it turns
+ * slow with all those attempts in flight, until they time out). A slow or failing attempt ends the streak at once. After
  * `failuresBeforePause` unhealthy attempts in a row (no response, 429 or 5xx) a destination
  * gets no new attempt until its pause ends, then one at a time until an attempt is healthy
  * again; each pause whose probe fails too is twice as long, up to `maxPauseMs`. Events of a
@@ -13,8 +17,14 @@
 import type { WebhookTarget } from '../ports/event-store.js';
 
 export interface DestinationOptions {
-  /** Attempts in flight at once to one destination. */
+  /** Attempts in flight at once to one destination (its share). */
   concurrency: number;
+  /** The worker's slots in all; a fast destination may use all of them but one share. */
+  total: number;
+  /** An attempt answered within this long counts towards a fast streak. */
+  fastMs: number;
+  /** Healthy fast attempts in a row after which a destination may use more than its share. */
+  fastStreak: number;
   /** Unhealthy attempts in a row after which a destination is paused. */
   failuresBeforePause: number;
   /** The first pause of a destination. */
@@ -22,7 +32,7 @@ export interface DestinationOptions {
   maxPauseMs: number;
 }
 
-export const defaultDestinationOptions: Omit<DestinationOptions, 'concurrency'> = { failuresBeforePause: 5, pauseMs: 10_000, maxPauseMs: 600_000 };
+export const defaultDestinationOptions: Omit<DestinationOptions, 'concurrency' | 'total'> = { fastMs: 1000, fastStreak: 8, failuresBeforePause: 5, pauseMs: 10_000, maxPauseMs: 600_000 };
 
 /** A quarter of the worker's slots: three quarters stay free for the other destinations. */
 export function defaultDestinationConcurrency(concurrency: number): number {
@@ -52,6 +62,8 @@ interface State {
   failures: number;
   /** Pauses in a row (their probes failed); 0 when healthy. */
   pauses: number;
+  /** Healthy attempts answered within fastMs, in a row. */
+  fast: number;
   pausedUntil: number;
   /** Event keys whose events went here (claims are made per key). */
   keys: Set<number>;
@@ -68,9 +80,14 @@ export class DestinationSlots {
     const s = this.states.get(destination);
     if (!s) return this.options.concurrency;
     if (now < s.pausedUntil) return 0;
-    // After a pause, one probe at a time until an attempt is healthy again.
-    const cap = s.pauses > 0 ? 1 : this.options.concurrency;
-    return Math.max(0, cap - s.inFlight);
+    return Math.max(0, this.cap(s) - s.inFlight);
+  }
+
+  /** After a pause, one probe at a time until an attempt is healthy again; a fast one may borrow. */
+  private cap(s: State): number {
+    if (s.pauses > 0) return 1;
+    if (s.fast >= this.options.fastStreak) return Math.max(this.options.concurrency, this.options.total - Math.max(1, Math.floor(this.options.concurrency / 2)));
+    return this.options.concurrency;
   }
 
   /** Whether the destination is paused now (for logs and tests). */
@@ -78,12 +95,12 @@ export class DestinationSlots {
     return now < (this.states.get(destination)?.pausedUntil ?? 0);
   }
 
-  /** For a claim: the event keys whose destination has less room than a whole share now. */
+  /** For a claim: the event keys whose destination has other room than a whole share now. */
   keyLimits(now: number): Map<number, number> {
     const out = new Map<number, number>();
     for (const [destination, s] of this.states) {
       const room = this.room(destination, now);
-      if (room < this.options.concurrency) for (const keyId of s.keys) out.set(keyId, room);
+      if (room !== this.options.concurrency) for (const keyId of s.keys) out.set(keyId, room);
     }
     return out;
   }
@@ -112,11 +129,12 @@ export class DestinationSlots {
    * back). Returns whether the destination had no room before, so a worker waiting for
    * room may claim again.
    */
-  finish(destination: string, outcome: 'healthy' | 'unhealthy' | 'unknown', now: number): boolean {
+  finish(destination: string, outcome: 'healthy' | 'unhealthy' | 'unknown', now: number, durationMs = 0): boolean {
     const s = this.states.get(destination);
     if (!s) return false;
     const wasFull = this.room(destination, now) === 0;
     s.inFlight -= 1;
+    s.fast = outcome === 'healthy' && durationMs <= this.options.fastMs ? s.fast + 1 : 0;
     if (outcome === 'healthy') {
       s.failures = 0;
       s.pauses = 0;
@@ -128,14 +146,14 @@ export class DestinationSlots {
         s.pausedUntil = now + Math.min(this.options.maxPauseMs, this.options.pauseMs * 2 ** Math.min(s.pauses - 1, 30));
       }
     }
-    if (s.inFlight === 0 && s.failures === 0) this.forget(destination, s);
+    if (s.inFlight === 0 && s.failures === 0 && s.fast === 0) this.forget(destination, s);
     return wasFull;
   }
 
   private state(destination: string): State {
     let s = this.states.get(destination);
     if (!s) {
-      s = { inFlight: 0, failures: 0, pauses: 0, pausedUntil: 0, keys: new Set() };
+      s = { inFlight: 0, failures: 0, pauses: 0, pausedUntil: 0, fast: 0, keys: new Set() };
       this.states.set(destination, s);
     }
     return s;

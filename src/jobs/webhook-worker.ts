@@ -65,7 +65,7 @@ export class WebhookWorker {
     private readonly options: WebhookWorkerOptions = defaultWebhookWorkerOptions,
     readonly wake: WakeSignal = new WakeSignal(),
   ) {
-    this.destinations = new DestinationSlots({ ...defaultDestinationOptions, concurrency: defaultDestinationConcurrency(options.concurrency), ...options.destinations });
+    this.destinations = new DestinationSlots({ ...defaultDestinationOptions, concurrency: defaultDestinationConcurrency(options.concurrency), total: options.concurrency, ...options.destinations });
   }
 
   start(): void {
@@ -154,7 +154,7 @@ export class WebhookWorker {
     const now = this.clock.now();
     const outcome = result === null ? 'unknown' : result.state === 'delivered' ? 'healthy' : unhealthyOutcome(result.attempt.httpStatus) ? 'unhealthy' : 'healthy';
     const wasPaused = this.destinations.paused(destination, now);
-    if (this.destinations.finish(destination, outcome, now)) this.wake.notify();
+    if (this.destinations.finish(destination, outcome, now, result?.attempt.durationMs ?? 0)) this.wake.notify();
     if (!wasPaused && this.destinations.paused(destination, now)) {
       this.log.warn({ destination, status: result?.attempt.httpStatus, error: result?.attempt.error }, 'webhooks: destination keeps failing; its events wait for a pause');
     }

@@ -19,7 +19,7 @@ describe('destination slots', () => {
   });
 
   it('caps attempts in flight and limits claims of the destination\u2019s keys to its room', () => {
-    const slots = new DestinationSlots({ concurrency: 2, failuresBeforePause: 3, pauseMs: 100, maxPauseMs: 250 });
+    const slots = new DestinationSlots({ concurrency: 2, total: 8, fastMs: 1000, fastStreak: 8, failuresBeforePause: 3, pauseMs: 100, maxPauseMs: 250 });
     const d = 'https://a.example';
     slots.start(1, d);
     assert.deepEqual([slots.room(d, 0), [...slots.keyLimits(0)]], [1, [[1, 1]]]);
@@ -30,8 +30,25 @@ describe('destination slots', () => {
     assert.deepEqual([slots.room(d, 0), slots.keyLimits(0).size], [2, 0], 'an idle healthy destination is forgotten');
   });
 
+  it('lets a destination that proved fast use all slots but half a share, and takes that back at its first slow answer', () => {
+    const slots = new DestinationSlots({ concurrency: 2, total: 8, fastMs: 100, fastStreak: 3, failuresBeforePause: 3, pauseMs: 100, maxPauseMs: 250 });
+    const d = 'https://fast.example';
+    const attempt = (ms: number) => {
+      slots.start(1, d);
+      slots.finish(d, 'healthy', 0, ms);
+    };
+    attempt(5);
+    attempt(5);
+    slots.start(1, d);
+    assert.equal(slots.room(d, 0), 1, 'two fast answers are not yet a streak: its share of 2');
+    slots.finish(d, 'healthy', 0, 5);
+    assert.deepEqual([slots.room(d, 0), [...slots.keyLimits(0)]], [7, [[1, 7]]], 'a streak: 8 slots but half a share');
+    attempt(500);
+    assert.equal(slots.room(d, 0), 2, 'one slow answer: back to its share');
+  });
+
   it('pauses after unhealthy attempts in a row, then probes one at a time; each failed probe doubles the pause, up to the most', () => {
-    const slots = new DestinationSlots({ concurrency: 4, failuresBeforePause: 3, pauseMs: 100, maxPauseMs: 250 });
+    const slots = new DestinationSlots({ concurrency: 4, total: 16, fastMs: 1000, fastStreak: 8, failuresBeforePause: 3, pauseMs: 100, maxPauseMs: 250 });
     const d = 'https://down.example';
     const fail = (at: number) => {
       slots.start(1, d);
@@ -72,7 +89,7 @@ describe('destination slots', () => {
   });
 
   it('lets attempts that end unhealthy during a pause neither extend it nor end it', () => {
-    const slots = new DestinationSlots({ concurrency: 4, failuresBeforePause: 1, pauseMs: 100, maxPauseMs: 1000 });
+    const slots = new DestinationSlots({ concurrency: 4, total: 16, fastMs: 1000, fastStreak: 8, failuresBeforePause: 1, pauseMs: 100, maxPauseMs: 1000 });
     const d = 'https://slow.example';
     slots.start(1, d);
     slots.start(1, d);
