@@ -115,13 +115,15 @@ for (const dialect of testDialects()) {
           await pendingEvents(runtime, 5, { webhookUrl: `${fast.url}/hook` });
           worker.wake.notify();
           await until(() => fast.requests.length >= 5, 'the fast receiver got its events');
-          // Control: the slow events are due (each retry waits 20-200 ms here), so only the pause holds them.
-          const now = Date.now();
-          const slowEvents = await runtime.store.events.recentForKey(slowKey.key.keyId, 100);
-          assert.ok(
-            slowEvents.every((e) => e.state === 'pending' && e.nextAttemptAt <= now),
-            'every slow event is pending and due',
+          // Control: the slow events become due (each retry waits 20-200 ms here), so only the
+          // pause holds them; the worker, serving the fast destination meanwhile, is awake.
+          await until(
+            async () => (await runtime.store.events.recentForKey(slowKey.key.keyId, 100)).every((e) => e.state === 'pending' && e.nextAttemptAt <= Date.now()),
+            'every slow event pending and due',
           );
+          await pendingEvents(runtime, 5, { webhookUrl: `${fast.url}/hook` });
+          worker.wake.notify();
+          await until(() => fast.requests.length >= 10, 'the fast receiver got its later events, claimed beside the due slow ones');
           assert.equal(slow.receiver.requests.length, slowRequests, 'no attempt to the paused destination');
         });
       } finally {
