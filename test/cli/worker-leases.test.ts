@@ -19,8 +19,8 @@ import { postgresUrl } from '../helpers/dialects.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
-const leaseMs = 1500;
-const respDelayMs = 4000;
+const leaseMs = 2500;
+const respDelayMs = 6000;
 
 async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -84,7 +84,7 @@ describe('worker leases on a shared PostgreSQL store', () => {
     const ids: number[] = [];
     for (const to of numbers) ids.push(await send(a, to));
     for (const id of ids) await waitFor(`message ${id} delivered`, () => delivered(b, id));
-    // Each submit was held 4 s against a 1.5 s lease, while the other worker looked for
+    // Each submit was held 6 s against a 2.5 s lease, while the other worker looked for
     // expired leases every 2 s: without the heartbeat it would have submitted each again.
     for (const to of numbers) assert.equal(await submitsTo(to), 1, `submits to ${to}`);
   });
