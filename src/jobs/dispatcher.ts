@@ -4,60 +4,18 @@ import type { Carrier, CarrierListener, CarrierReport, InboundSms, SubmitOutcome
 import type { Clock } from '../ports/clock.js';
 import type { ClaimedMessage, MessageStore, SentItem, Transition } from '../ports/message-store.js';
 import { retryStoreWrite } from './store-retry.js';
+import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { errorFields } from '../util/error-fields.js';
 import { WakeSignal } from './wake-signal.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { SendExpander } from './send-expander.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
 import { DispatchWindow } from './dispatch-window.js';
+import { defaultDispatcherOptions, maxWriteBatch, retryDelay } from './dispatcher-options.js';
+import type { DispatcherOptions } from './dispatcher-options.js';
 
-export interface DispatcherOptions {
-  /** Messages claimed per store round trip. */
-  batchSize: number;
-  /** Submits awaiting the carrier's answer at once. */
-  maxInFlight: number;
-  /**
-   * A claimed message returns to the queue if its worker has not settled it by then. A
-   * live worker extends the leases of the messages it holds every third of this (the
-   * heartbeat), so the lease bounds the wait after a worker dies, not the slowest submit.
-   */
-  leaseMs: number;
-  /** Poll interval when the queue is empty (another process may add work). */
-  idleMs: number;
-  /**
-   * After a claim that found fewer due messages than it asked for, how long to let more
-   * gather before claiming again (new sends do not cut it short): each claim transaction
-   * then carries more messages. The most it adds to a message's wait for its submit; 5 ms by default.
-   */
-  gatherMs: number;
-  /**
-   * How long submit outcomes and receipts wait for more before they are written together.
-   * Every transaction of this thread makes the HTTP thread's connection read its pages
-   * afresh, and at full load each one carried about a dozen items with no wait.
-   */
-  writeGatherMs: number;
-  retryBaseMs: number;
-  retryMaxMs: number;
-  /** A message refused this many times in a row for passing reasons is failed. */
-  maxAttempts: number;
-  maintenanceMs: number;
-}
-
-/** Submit outcomes or reports written in one transaction at most. */
-const maxWriteBatch = 500;
-
-export const defaultDispatcherOptions: DispatcherOptions = {
-  batchSize: 200,
-  maxInFlight: 400,
-  leaseMs: 15_000,
-  idleMs: 200,
-  gatherMs: 5,
-  writeGatherMs: 10,
-  retryBaseMs: 1_000,
-  retryMaxMs: 60_000,
-  maxAttempts: 500,
-  maintenanceMs: 2_000,
-};
+export { defaultDispatcherOptions, retryDelay };
+export type { DispatcherOptions };
 
 export interface CarrierRoutes {
   live: Carrier;
@@ -65,11 +23,6 @@ export interface CarrierRoutes {
   sandbox: Carrier;
 }
 
-/** Backoff for passing refusals: doubling from the base, capped. */
-export function retryDelay(attempt: number, options: Pick<DispatcherOptions, 'retryBaseMs' | 'retryMaxMs'>, hintMs?: number): number {
-  const exp = options.retryBaseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 20);
-  return Math.max(hintMs ?? 0, Math.min(exp, options.retryMaxMs));
-}
 
 /**
  * Claims due messages from the store and submits them; the store is the queue, so several
@@ -109,6 +62,7 @@ export class Dispatcher implements CarrierListener {
    * `writeGatherMs` so that fewer transactions carry them.
    */
   private readonly sent: MicroBatcher<SentItem, Transition[]>;
+  private readonly heartbeat: LeaseHeartbeat;
   private readonly reports: MicroBatcher<CarrierReport, Transition | 'unmatched' | null>;
 
   constructor(
@@ -125,6 +79,7 @@ export class Dispatcher implements CarrierListener {
     // Chunks of 1,000 keep each write short, so sends accepted meanwhile are not held up behind it.
     this.expander = new SendExpander(store, clock, 1000, options.leaseMs);
     this.window = new DispatchWindow(options.maxInFlight);
+    this.heartbeat = new LeaseHeartbeat(store, clock, log, options.leaseMs, () => this.handed);
     this.sent = new MicroBatcher((items: SentItem[]) => store.markSentMany(items, clock.now()), maxWriteBatch, options.writeGatherMs);
     this.reports = new MicroBatcher((items: CarrierReport[]) => store.applyReports(items, clock.now()), maxWriteBatch, options.writeGatherMs);
   }
@@ -145,8 +100,7 @@ export class Dispatcher implements CarrierListener {
     const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
     for (const c of carriers) await c.start(this);
     this.running = true;
-    this.heartbeat = setInterval(() => void this.extendLeases(), Math.max(100, Math.floor(this.options.leaseMs / 3)));
-    this.heartbeat.unref();
+    this.heartbeat.start();
     this.loop = this.run();
   }
 
@@ -158,31 +112,9 @@ export class Dispatcher implements CarrierListener {
     // Handed messages are this dispatcher's already: they are submitted like claimed ones.
     for (const m of this.takeHanded(Number.POSITIVE_INFINITY, this.clock.now())) this.launch(m);
     while (this.inFlight > 0) await this.settled.wait(50);
-    if (this.heartbeat) clearInterval(this.heartbeat);
-    this.heartbeat = null;
+    this.heartbeat.stop();
     const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
     for (const c of carriers) await c.stop();
-  }
-
-  /** Messages launched and not yet settled: the heartbeat extends their leases. */
-  private readonly held = new Set<number>();
-  private heartbeat: NodeJS.Timeout | null = null;
-
-  /** Extends the leases of the messages this worker holds, so no other worker takes them. */
-  private async extendLeases(): Promise<void> {
-    const waiting = this.handed;
-    if (this.held.size === 0 && waiting.length === 0) return;
-    const now = this.clock.now();
-    const until = now + this.options.leaseMs;
-    try {
-      const ids = [...this.held, ...waiting.map((m) => m.id)];
-      const extended = await this.store.extendLeases(ids, now, until);
-      // Handed messages not yet started keep their room while their lease is whole (see
-      // takeHanded); when any lease had run out, which one is not known: they keep theirs.
-      if (extended === ids.length) for (const m of waiting) m.leaseUntil = until;
-    } catch (error) {
-      this.log.warn({ err: errorFields(error), held: this.held.size }, 'dispatcher: could not extend leases; trying again at the next beat');
-    }
   }
 
   private async run(): Promise<void> {
@@ -261,9 +193,9 @@ export class Dispatcher implements CarrierListener {
   /** Submits a message of the window; its room is given back once the submit has settled. */
   private launch(m: ClaimedMessage): void {
     this.inFlight += 1;
-    this.held.add(m.id);
+    this.heartbeat.hold(m.id);
     void this.submit(m).finally(() => {
-      this.held.delete(m.id);
+      this.heartbeat.release(m.id);
       this.inFlight -= 1;
       this.window.release(1);
       this.settled.notify();

@@ -1,3 +1,13 @@
+/**
+ * Opening a store: both dialects' connections, SQLite's speed machinery (the statement
+ * cache, the thread write lock's dialect, the change counters the lookup caches read,
+ * manual WAL checkpoints), PostgreSQL's pool and its broken-connection handling, and the
+ * migrator. Why one file (393 lines): each of these is a few lines on the one `Db` handle
+ * the rest of the store receives, and they must agree on it (the counters read the statement
+ * cache's classification of each statement). The split is by dialect (`sqlite/`,
+ * `postgres/`) with the speed machinery behind one factory: that is the store re-cut of
+ * issue 20, which moves this file whole rather than in halves now.
+ */
 import { existsSync, mkdirSync, statSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';

@@ -1,3 +1,12 @@
+/**
+ * Messages and their parts through their lives: bulk and scheduled sends written out in
+ * chunks, claims and leases, submit outcomes, receipts and their matching, retries and
+ * failures, each state change with its webhook event in the same transaction. Why one file
+ * (519 lines): every write here moves the one delivery state machine (domain/delivery-state)
+ * and must guard the same transitions in SQL; read-only queries live in
+ * kysely-message-queries.ts and row mapping in message-rows.ts already. Splitting the writers
+ * (sends, submits, receipts) is part of the store re-cut of issue 20.
+ */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { withTransaction } from './executor.js';
 import { sql } from 'kysely';

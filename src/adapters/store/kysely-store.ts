@@ -1,3 +1,12 @@
+/**
+ * The store: accounts and their balance ledger, keys and their request counts, sender IDs,
+ * the lookup caches in front of them, and the entry to the message, directory and event
+ * stores. Why one file (539 lines): a send charges a balance, counts a request and reads a
+ * key and a sender ID in one transaction on one connection, and the caches must see every
+ * write to those tables: keeping the writers beside the caches they invalidate is what keeps
+ * the caches correct today. The split by aggregate, with invalidation explicit in each
+ * aggregate's writes, is the store re-cut of issue 20.
+ */
 import type { Executor } from './executor.js';
 import { sql } from 'kysely';
 import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
