@@ -13,11 +13,21 @@ import { referencePage } from './reference-page.js';
  * works offline.
  */
 export async function contractRoutes(app: FastifyInstance, options: { table: readonly Endpoint[] }): Promise<void> {
-  const document = openApiDocument(options.table, packageVersion(), committedExamples());
-  const json = JSON.stringify(document);
-  const page = referencePage(document);
+  const { json, page } = contractOf(options.table);
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(json));
   app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(page));
+}
+
+/** The document and page of a table: derived from it alone, so built once per process (tests build many apps). */
+const built = new WeakMap<readonly Endpoint[], { json: string; page: string }>();
+function contractOf(table: readonly Endpoint[]): { json: string; page: string } {
+  let found = built.get(table);
+  if (!found) {
+    const document = openApiDocument(table, packageVersion(), committedExamples());
+    found = { json: JSON.stringify(document), page: referencePage(document) };
+    built.set(table, found);
+  }
+  return found;
 }
 
 /** The captured examples shipped with the package (this file runs as dist/src/http/contract.js). */

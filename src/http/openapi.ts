@@ -265,7 +265,13 @@ function opened(value: unknown): unknown {
  * declared field that is missing or of another type still fails at serialization.
  */
 export function serializerSchemas(endpoint: Endpoint): Record<number, JsonObject> {
-  const out: Record<number, JsonObject> = {};
-  for (const [status, schema] of responseSchemas(endpoint)) out[status] = opened(schema) as JsonObject;
+  // Derived from the endpoint alone: built once per endpoint, however many apps a process builds.
+  let out = serializerCache.get(endpoint);
+  if (!out) {
+    out = {};
+    for (const [status, schema] of responseSchemas(endpoint)) out[status] = opened(schema) as JsonObject;
+    serializerCache.set(endpoint, out);
+  }
   return out;
 }
+const serializerCache = new WeakMap<Endpoint, Record<number, JsonObject>>();
