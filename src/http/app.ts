@@ -11,7 +11,7 @@ import type { Body } from './envelope.js';
 import { admit, isPlainObject, runEndpoint } from './pipeline.js';
 import { smallBodyLimit } from '../endpoints/body-limits.js';
 import { BodyRefused, BodyTooLarge, KeyRefused, streamingJsonParser } from './streaming-body.js';
-import { discardRest } from './drain-body.js';
+import { discardRest } from './discard-rest.js';
 import { limitConnections } from './connection-limits.js';
 import { drainOnStop } from './drain-on-stop.js';
 import { registerMultipart } from './multipart-body.js';

@@ -3,14 +3,12 @@
  * bodies over the limit from clients that do not wait for an answer before writing. A real
  * `haberci serve` process over real HTTP, so the process's own memory can be read.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
-import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
+import { readFileSync } from 'node:fs';
+import { postJson, serverForSuite } from '../helpers/server-process.js';
+import type { ServerProcess } from '../helpers/server-process.js';
 
 const megabyte = 1024 * 1024;
 
@@ -96,21 +94,10 @@ function balanceLoop(server: ServerProcess, apiKey: string): { stop(): Promise<n
 }
 
 describe('hostile bodies against a real server', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'haberci-bodies-'));
-  let server: ServerProcess;
-  let sender: ProvisionedSender;
-
-  before(async () => {
-    server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '0']);
-    sender = await provisionSender(['--data', dir], 'Bodies', 100_000);
-  });
-  after(async () => {
-    server.child.kill('SIGKILL');
-    await server.exited;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = serverForSuite('Bodies', 100_000, ['--requests-per-second', '0']);
 
   it('refuses 250 MB of {} under a valid key at its first wrong byte, keeps memory bounded and /balance/ answering', async () => {
+    const { server, sender } = suite;
     const balances = balanceLoop(server, sender.apiKey);
     const head = `{"api_key":"${sender.apiKey}","title":"ACME","text":"hi","sentto":[`;
     const answer = await postLarge(server.url, '/group/send', head, '{},', 250 * megabyte);
@@ -133,6 +120,7 @@ describe('hostile bodies against a real server', () => {
   });
 
   it('refuses 250 MB under an unknown key as soon as the key is read', async () => {
+    const { server } = suite;
     const head = `{"api_key":"hb_live_${'x'.repeat(43)}","title":"ACME","sentto":[`;
     const answer = await postLarge(server.url, '/group/sendMixed', head, '"05321234567",', 250 * megabyte);
     assert.equal(answer.body.result_code, 'TS-1031', JSON.stringify(answer.body));
@@ -143,6 +131,7 @@ describe('hostile bodies against a real server', () => {
   });
 
   it('reads a large well-formed mixed send as it arrives and accepts it', async () => {
+    const { server, sender } = suite;
     const count = 20_000;
     const body = JSON.stringify({ api_key: sender.apiKey, title: 'ACME', sentto: Array.from({ length: count }, (_, i) => `0532${String(1_000_000 + i).slice(-7)}`), text: Array.from({ length: count }, (_, i) => `mesaj ${i} ${'ç'.repeat(200)}`) });
     const answer = await postLarge(server.url, '/group/sendMixed', body, ' ', Buffer.byteLength(body));
@@ -151,6 +140,7 @@ describe('hostile bodies against a real server', () => {
   });
 
   it('answers every oversized body in the envelope, also to clients that write without waiting', async () => {
+    const { server, sender } = suite;
     const head = `{"api_key":"${sender.apiKey}","title":"ACME","sentto":"05321234567","text":"`;
     for (const size of [2 * megabyte, 10 * megabyte]) {
       for (let i = 0; i < 10; i++) {

@@ -4,14 +4,10 @@
  * cut off within the configured limits, and a real request is still answered meanwhile.
  * A real `haberci serve` process over real sockets.
  */
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import net from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
-import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
+import { postJson, serverForSuite } from '../helpers/server-process.js';
 
 const headersTimeoutMs = 1500;
 const requestTimeoutMs = 2500;
@@ -42,26 +38,14 @@ function closedAfter(socket: net.Socket, limitMs: number): Promise<number> {
 }
 
 describe('slow and idle clients against a real server', () => {
-  const dir = mkdtempSync(join(tmpdir(), 'haberci-slow-'));
-  let server: ServerProcess;
-  let sender: ProvisionedSender;
-
-  before(async () => {
-    server = await startServer([
-      '--data', dir, '--demo', 'false',
-      '--headers-timeout-ms', String(headersTimeoutMs),
-      '--request-timeout-ms', String(requestTimeoutMs),
-      '--max-connections-per-address', String(perAddress),
-    ]);
-    sender = await provisionSender(['--data', dir], 'Slow', 100);
-  });
-  after(async () => {
-    server.child.kill('SIGKILL');
-    await server.exited;
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const suite = serverForSuite('Slow', 100, [
+    '--headers-timeout-ms', String(headersTimeoutMs),
+    '--request-timeout-ms', String(requestTimeoutMs),
+    '--max-connections-per-address', String(perAddress),
+  ]);
 
   it('cuts off headers sent a byte at a time after the headers time limit, and answers a real request meanwhile', async () => {
+    const { server, sender } = suite;
     const slow = await connect(server.url);
     const request = `POST /balance/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nX-Slow: ${'a'.repeat(200)}`;
     let sent = 0;
@@ -78,6 +62,7 @@ describe('slow and idle clients against a real server', () => {
   });
 
   it('cuts off a body shorter than its Content-Length after the request time limit', async () => {
+    const { server, sender } = suite;
     const short = await connect(server.url);
     short.write(`POST /balance/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"api_key":`);
     let answer = '';
@@ -95,6 +80,7 @@ describe('slow and idle clients against a real server', () => {
   });
 
   it('closes connections from one address past its cap at once; other addresses are served', async () => {
+    const { server, sender } = suite;
     const flood: net.Socket[] = [];
     for (let i = 0; i < perAddress + 10; i++) flood.push(await connect(server.url, '127.0.0.2'));
     // Past the cap the server closes the newest at once; the first `perAddress` stay open.

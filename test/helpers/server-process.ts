@@ -1,7 +1,10 @@
 import { spawn, execFile } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { promisify } from 'node:util';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { after, before } from 'node:test';
 
 const run = promisify(execFile);
 export const binPath = resolve('bin/haberci');
@@ -72,4 +75,37 @@ export async function provisionSender(store: readonly string[], name: string, ba
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/**
+ * For one describe(): a `serve` on a fresh data folder with `args`, and an account with the
+ * sender ID ACME and a key, made before its tests; the process killed and the folder removed
+ * after them. Read `server` and `sender` inside the tests.
+ */
+export function serverForSuite(name: string, balance: number, args: readonly string[] = []): { readonly server: ServerProcess; readonly sender: ProvisionedSender } {
+  const dir = mkdtempSync(join(tmpdir(), 'haberci-suite-'));
+  let live: { server: ServerProcess; sender: ProvisionedSender } | null = null;
+  before(async () => {
+    const server = await startServer(['--data', dir, '--demo', 'false', ...args]);
+    live = { server, sender: await provisionSender(['--data', dir], name, balance) };
+  });
+  after(async () => {
+    if (live) {
+      live.server.child.kill('SIGKILL');
+      await live.server.exited;
+    }
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const get = (): { server: ServerProcess; sender: ProvisionedSender } => {
+    if (!live) throw new Error('the suite server is used outside its suite');
+    return live;
+  };
+  return {
+    get server() {
+      return get().server;
+    },
+    get sender() {
+      return get().sender;
+    },
+  };
 }
