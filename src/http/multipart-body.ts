@@ -1,5 +1,5 @@
 import multipart from '@fastify/multipart';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BodyRefused, BodyTooLarge } from './streaming-body.js';
 
 /** Numbers and texts of a 50,000-pair mixed send, as repeated fields, and a few others. */
@@ -27,18 +27,30 @@ export async function registerMultipart(app: FastifyInstance, defaultLimit: numb
   app.addHook('preValidation', async (request) => {
     if (!request.isMultipart()) return;
     const fields = new Map<string, string | string[]>();
-    for await (const part of request.parts()) {
-      if (part.type === 'file') {
-        part.file.resume();
-        continue;
-      }
-      const value = typeof part.value === 'string' ? part.value : String(part.value);
-      const earlier = fields.get(part.fieldname);
-      if (earlier === undefined) fields.set(part.fieldname, value);
-      else if (Array.isArray(earlier)) earlier.push(value);
-      else fields.set(part.fieldname, [earlier, value]);
+    try {
+      await readFields(request, fields);
+    } catch (error) {
+      // Limits keep their own status (413); a body busboy cannot read (no boundary, cut
+      // off, malformed parts) is the client's, answered with the invalid-body code.
+      if (typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
+      throw new BodyRefused(`The multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}`);
     }
     // fromEntries defines own properties: a field named __proto__ is only a field.
     request.body = Object.fromEntries(fields);
   });
+}
+
+/** Text parts into `fields` (a repeated name an array); file parts are read and dropped. */
+async function readFields(request: FastifyRequest, fields: Map<string, string | string[]>): Promise<void> {
+  for await (const part of request.parts()) {
+    if (part.type === 'file') {
+      part.file.resume();
+      continue;
+    }
+    const value = typeof part.value === 'string' ? part.value : String(part.value);
+    const earlier = fields.get(part.fieldname);
+    if (earlier === undefined) fields.set(part.fieldname, value);
+    else if (Array.isArray(earlier)) earlier.push(value);
+    else fields.set(part.fieldname, [earlier, value]);
+  }
 }

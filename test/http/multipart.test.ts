@@ -52,6 +52,16 @@ describe('multipart/form-data bodies', () => {
     assert.equal(answer.body.result_code, 'TS-1040', answer.raw);
   });
 
+  it('answers a multipart body it cannot read with the invalid-body code, and a cut-off one in the envelope, never a 500', async () => {
+    const garbled = await h.post('/sms/send', undefined, { raw: 'garbage', contentType: 'multipart/form-data' });
+    assert.equal(garbled.status, 400, garbled.raw);
+    assert.equal(garbled.body.result_code, 'TS-1033');
+    assert.match(String(garbled.body.result_message), /multipart body cannot be read/);
+    // Cut off inside its only part: no field arrived, so the key is missing.
+    const cut = await h.post('/sms/send', undefined, { raw: `--${boundary}\r\nContent-Disposition: form-data; name="api_key"\r\n\r\n${p.apiKey}`, contentType: `multipart/form-data; boundary=${boundary}` });
+    assert.equal(cut.body.result_code, 'TS-1050', cut.raw);
+  });
+
   it('holds a multipart body to the endpoint\u2019s limit, answered 413 in the envelope', async () => {
     const answer = await post('/balance/', [['api_key', p.apiKey], ['filler', 'x'.repeat(100 * 1024)]]);
     assert.equal(answer.status, 413);
