@@ -20,7 +20,7 @@ import { Worker } from 'node:worker_threads';
 import pino from 'pino';
 import { openRuntime } from '../src/main.js';
 import type { Runtime } from '../src/main.js';
-import type { StoreLocation } from '../src/adapters/store/database.js';
+import type { StoreLocation } from '../src/adapters/store/index.js';
 import { HttpWebhookSender } from '../src/adapters/webhooks/http-webhook-sender.js';
 import { systemClock } from '../src/ports/clock.js';
 import { defaultKeySettings } from '../src/services/admin.js';
@@ -124,13 +124,13 @@ async function seedEvents(runtime: Runtime, url: string, events: number): Promis
   const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, webhookUrl: url, webhookSecret: secret });
   const [sendId = 0, ...ids] = await runtime.store.messages.allocateIds(events + 1);
   const now = runtime.clock.now();
-  await runtime.store.messages.insertSend(sendId, { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'BENCH', text: 'bench', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: events, invalidNumbers: 0, blockedNumbers: 0, smsCost: events, createdAt: now, priority: 0, pendingRecipients: null });
+  await runtime.store.messages.insertSends([{ id: sendId, send: { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'BENCH', text: 'bench', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: events, invalidNumbers: 0, blockedNumbers: 0, smsCost: events, createdAt: now, priority: 0, pendingRecipients: null } }]);
   const send = { id: sendId, accountId: account.id, keyId: key.id, sandbox: false, createdAt: now, dueAt: now, priority: 0 };
-  await runtime.store.messages.insertMessages(send, ids, ids.map((id) => ({ recipient: `90532${String(id).padStart(7, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })));
+  await runtime.store.messages.insertMessagesOf([{ send: send, ids: ids, messages: ids.map((id) => ({ recipient: `90532${String(id).padStart(7, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })) }]);
   for (;;) {
-    const claimed = await runtime.store.messages.claimDue(now, 1000, now + 600_000);
+    const claimed = await runtime.store.queue.claimDue(now, 1000, now + 600_000);
     if (claimed.length === 0) break;
-    await runtime.store.messages.markSentMany(claimed.map((m) => ({ messageId: m.id, carrier: 'bench', carrierMessageIds: [`b-${m.id}`] })), now);
+    await runtime.store.queue.markSentMany(claimed.map((m) => ({ messageId: m.id, carrier: 'bench', carrierMessageIds: [`b-${m.id}`] })), now);
   }
   return key.id;
 }

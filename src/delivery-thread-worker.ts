@@ -11,7 +11,8 @@ import { createLogger, openRuntime, startDelivery, startWebhooks } from './main.
 import type { Runtime } from './main.js';
 import type { Dispatcher } from './jobs/dispatcher.js';
 import type { DeliveryConfig, DeliveryPart, DeliveryStart, FromDelivery, ToDelivery } from './delivery-thread.js';
-import type { StoreLocation } from './adapters/store/database.js';
+import { asBackgroundThread } from './adapters/store/index.js';
+import type { StoreLocation } from './adapters/store/index.js';
 import { DispatchWindow } from './jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from './jobs/dispatcher.js';
 import type { HandedMessage } from './ports/dispatch-handoff.js';
@@ -37,7 +38,7 @@ let webhookWoken: () => void = () => undefined;
 
 async function startPart(part: DeliveryPart, location: StoreLocation, config: DeliveryConfig, logger: Logger, webhookWakes: MessagePort, dispatchWindow: SharedArrayBuffer | undefined): Promise<Running> {
   // The HTTP thread goes first for the write lock, for up to --delivery-yield-ms.
-  const background = location.dialect === 'sqlite' && location.threadLock ? { ...location, threadLock: { buffer: location.threadLock.buffer, as: { role: 'background' as const, yieldMs: config.deliveryYieldMs } } } : location;
+  const background = asBackgroundThread(location, config.deliveryYieldMs);
   let runtime: Runtime;
   try {
     runtime = await openRuntime(background, undefined, logger);

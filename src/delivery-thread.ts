@@ -10,7 +10,7 @@
 import { Worker } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { Config } from './config.js';
-import type { StoreLocation } from './adapters/store/database.js';
+import type { StoreLocation } from './adapters/store/index.js';
 import type { HandedMessage } from './ports/dispatch-handoff.js';
 
 /** Which workers a thread runs. */

@@ -9,10 +9,8 @@ import pino from 'pino';
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
-import { migrate, openDb, sqliteFileIn } from './adapters/store/database.js';
-import type { StoreLocation } from './adapters/store/database.js';
-import { KyselyStore } from './adapters/store/kysely-store.js';
-import { describeLocation, storeExists } from './adapters/store/store-presence.js';
+import { describeLocation, openStore, sqliteFileIn, storeExists } from './adapters/store/index.js';
+import type { SqlStore, StoreLocation } from './adapters/store/index.js';
 import { systemClock } from './ports/clock.js';
 import type { Clock } from './ports/clock.js';
 import { AuthService } from './services/auth.js';
@@ -42,7 +40,7 @@ import { WebhookWorker, defaultWebhookWorkerOptions } from './jobs/webhook-worke
 import type { WebhookWorkerOptions } from './jobs/webhook-worker.js';
 
 export interface Runtime {
-  store: KyselyStore;
+  store: SqlStore;
   services: Services;
   admin: AdminService;
   clock: Clock;
@@ -50,7 +48,7 @@ export interface Runtime {
   dispatchWake: WakeSignal;
   /** Wakes this process's webhook worker when message states (and so events) are committed. */
   webhookWake: WakeSignal;
-  /** Copies the SQLite WAL back into the database file (see Db.checkpoint); nothing on PostgreSQL. */
+  /** Copies the SQLite WAL back into the database file (see the store's checkpoint()); nothing on PostgreSQL. */
   checkpoint(): void;
   close(): Promise<void>;
 }
@@ -87,29 +85,24 @@ export async function initStore(config: Pick<Config, 'data' | 'database'>): Prom
 /** Opens (and migrates) the store and builds the services on it. */
 /** `log`: where a broken PostgreSQL connection is reported (it is replaced by itself). */
 export async function openRuntime(location: StoreLocation, clock: Clock = systemClock, log?: Logger): Promise<Runtime> {
-  const handle = openDb(location, (error) => log?.warn({ err: { message: error.message, code: (error as { code?: unknown }).code } }, 'store: a database connection broke; it is replaced at the next query'));
-  try {
-    await migrate(handle);
-  } catch (error) {
-    await handle.close();
-    throw error;
-  }
-  const store = KyselyStore.open(handle);
+  const store = await openStore(location, {
+    onConnectionError: (error) => log?.warn({ err: { message: error.message, code: (error as { code?: unknown }).code } }, 'store: a database connection broke; it is replaced at the next query'),
+  });
   const dispatchWake = new WakeSignal();
   const sends = new SendService(store, clock, () => dispatchWake.notify());
   const services: Services = {
     clock,
-    auth: new AuthService(store, clock),
-    accounts: new AccountQueries(store),
+    auth: new AuthService(store.keys, clock),
+    accounts: new AccountQueries(store.senderIds),
     sends,
-    status: new StatusQueries(store.messages),
-    reports: new ReportQueries(store.messages, () => clock.now()),
+    status: new StatusQueries(store.reports),
+    reports: new ReportQueries(store.reports, () => clock.now()),
     // OTP codes come from the CSPRNG; randomInt draws uniformly (no modulo bias).
     otp: new OtpService(sends, randomInt),
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
   };
-  return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, webhookWake: new WakeSignal(), checkpoint: () => handle.checkpoint?.(), close: () => store.close() };
+  return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, webhookWake: new WakeSignal(), checkpoint: () => store.checkpoint(), close: () => store.close() };
 }
 
 export function createLogger(level: string): Logger {
@@ -169,7 +162,7 @@ export async function startDelivery(
   const simulator = new SimulatorCarrier(config.simDelayMs, runtime.clock);
   const inbound = new InboundService(runtime.store, () => runtime.webhookWake.notify());
   const dispatcher = new Dispatcher(
-    runtime.store.messages,
+    runtime.store.queue,
     { live: await liveCarrier(config, simulator, runtime, logger), sandbox: simulator },
     runtime.clock,
     logger,
@@ -185,7 +178,7 @@ export async function startDelivery(
   if (window) dispatcher.shareWindow(window);
   await dispatcher.start();
   // The simulator keeps nothing: reports it owed before a restart are owed again.
-  simulator.replay(await runtime.store.messages.awaitingReports(simulator.name, 1_000_000));
+  simulator.replay(await runtime.store.queue.awaitingReports(simulator.name, 1_000_000));
   return dispatcher;
 }
 

@@ -4,7 +4,7 @@ import type { Config, OptionName } from '../config.js';
 import { existingStoreLocation, initStore, openRuntime } from '../main.js';
 import type { Runtime } from '../main.js';
 import { accountView, AdminError, defaultKeySettings, keyView } from '../services/admin.js';
-import type { KeySettings } from '../ports/store.js';
+import type { KeySettings } from '../ports/keys.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { parse } from './option-parsers.js';

@@ -4,7 +4,7 @@ import type { Runtime } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
 import { MessageChannel } from 'node:worker_threads';
 import { DeliveryThread } from '../delivery-thread.js';
-import { ThreadWriteLock } from '../adapters/store/thread-write-lock.js';
+import { sharedByThreads } from '../adapters/store/index.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
 import { WarmUp } from './warm-up.js';
@@ -13,7 +13,7 @@ import type { Logger } from 'pino';
 
 /** On first start with an empty store: a demo account, sender ID and sandbox key, shown once. */
 async function createDemo(runtime: Runtime, address: string): Promise<void> {
-  if (await runtime.store.hasAccounts()) return;
+  if (await runtime.store.accounts.hasAccounts()) return;
   const account = await runtime.admin.createAccount({
     name: 'Demo',
     balanceMain: 1000,
@@ -108,11 +108,7 @@ async function runWarmUp(config: Config, logger: Logger, warm: WarmUp, threads: 
 async function serveWarmed(config: Config, logger: Logger, warm: WarmUp | null): Promise<void> {
   // On SQLite the HTTP thread and the delivery threads share one write lock in memory, and
   // with delivery threads the dispatch thread checkpoints the WAL, so no commit does.
-  const stored = storeLocation(config);
-  const location =
-    stored.dialect === 'sqlite'
-      ? { ...stored, threadLock: { buffer: new ThreadWriteLock().buffer, as: { role: 'foreground' as const } }, checkpoints: config.worker ? ('manual' as const) : ('auto' as const) }
-      : stored;
+  const location = sharedByThreads(storeLocation(config), config.worker ? 'manual' : 'auto');
   const open = async (): Promise<Runtime> => {
     try {
       return await openRuntime(location, undefined, logger);

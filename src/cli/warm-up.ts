@@ -23,9 +23,8 @@ import type { Config } from '../config.js';
 import { createHttp, createLogger, openRuntime } from '../main.js';
 import type { Runtime } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
-import { ThreadWriteLock } from '../adapters/store/thread-write-lock.js';
-import { sqliteFileIn } from '../adapters/store/database.js';
-import type { StoreLocation } from '../adapters/store/database.js';
+import { sharedByThreads, sqliteFileIn } from '../adapters/store/index.js';
+import type { StoreLocation } from '../adapters/store/index.js';
 import { SmscSimulator } from '../adapters/carriers/smpp/smsc-simulator.js';
 import type { SmppCarrierConfigInput } from '../adapters/carriers/smpp/smpp-config.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
@@ -122,12 +121,7 @@ export class WarmUp {
     const dir = await mkdtemp(join(tmpdir(), 'haberci-warm-up-'));
     const opened: { runtime?: Runtime; receiver?: Receiver; smsc?: SmscSimulator } = {};
     try {
-      const location: StoreLocation = {
-        dialect: 'sqlite',
-        file: sqliteFileIn(dir),
-        threadLock: { buffer: new ThreadWriteLock().buffer, as: { role: 'foreground' } },
-        checkpoints: config.worker ? 'manual' : 'auto',
-      };
+      const location = sharedByThreads({ dialect: 'sqlite', file: sqliteFileIn(dir) }, config.worker ? 'manual' : 'auto');
       const runtime = (opened.runtime = await openRuntime(location));
       const receiver = (opened.receiver = new Receiver());
       const receiverPort = await receiver.start();

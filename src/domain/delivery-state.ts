@@ -13,17 +13,21 @@ export type DeliveryState = 'queued' | 'submitting' | 'sent' | 'delivered' | 'fa
 export type FinalState = 'delivered' | 'failed' | 'expired';
 export type PartState = 'sent' | FinalState;
 
-const transitions: Record<DeliveryState, readonly DeliveryState[]> = {
-  queued: ['submitting', 'failed'],
-  submitting: ['queued', 'sent', 'failed'],
-  sent: ['delivered', 'failed', 'expired'],
-  delivered: [],
-  failed: [],
-  expired: [],
-};
+/**
+ * The edges of the machine, each with the states it leaves: the store's writes guard their
+ * SQL with these `from` lists (a claim, a submit accepted, a retry, a submit rejected, a
+ * receipt that settles a message), so `canMove` says what the store does.
+ */
+export const moves = {
+  claim: { from: ['queued'], to: ['submitting'] },
+  accept: { from: ['submitting'], to: ['sent'] },
+  retry: { from: ['submitting'], to: ['queued'] },
+  reject: { from: ['queued', 'submitting'], to: ['failed'] },
+  receipt: { from: ['sent'], to: ['delivered', 'failed', 'expired'] },
+} as const satisfies Record<string, { from: readonly DeliveryState[]; to: readonly DeliveryState[] }>;
 
 export function canMove(from: DeliveryState, to: DeliveryState): boolean {
-  return transitions[from].includes(to);
+  return Object.values(moves).some((edge) => (edge.from as readonly DeliveryState[]).includes(from) && (edge.to as readonly DeliveryState[]).includes(to));
 }
 
 export function isFinal(state: DeliveryState): state is FinalState {

@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Carrier, CarrierListener, CarrierReport, InboundSms, SubmitOutcome } from '../ports/carrier.js';
 import type { Clock } from '../ports/clock.js';
-import type { ClaimedMessage, MessageStore, SentItem, Transition } from '../ports/message-store.js';
+import type { ClaimedMessage, DispatchQueue, SentItem, Transition } from '../ports/dispatch-queue.js';
 import { retryStoreWrite } from './store-retry.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { errorFields } from '../util/error-fields.js';
@@ -66,7 +66,7 @@ export class Dispatcher implements CarrierListener {
   private readonly reports: MicroBatcher<CarrierReport, Transition | 'unmatched' | null>;
 
   constructor(
-    private readonly store: MessageStore,
+    private readonly store: DispatchQueue,
     private readonly carriers: CarrierRoutes,
     private readonly clock: Clock,
     private readonly log: Logger,

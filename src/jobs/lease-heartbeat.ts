@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
-import type { MessageStore } from '../ports/message-store.js';
+import type { DispatchQueue } from '../ports/dispatch-queue.js';
 import { errorFields } from '../util/error-fields.js';
 
 /**
@@ -16,7 +16,7 @@ export class LeaseHeartbeat {
   private timer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly store: Pick<MessageStore, 'extendLeases'>,
+    private readonly store: Pick<DispatchQueue, 'extendLeases'>,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly leaseMs: number,

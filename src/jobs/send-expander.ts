@@ -1,5 +1,6 @@
 import type { Clock } from '../ports/clock.js';
-import type { DueExpansion, MessageStore, NewMessage } from '../ports/message-store.js';
+import type { DispatchQueue, DueExpansion } from '../ports/dispatch-queue.js';
+import type { NewMessage } from '../ports/messages.js';
 import { decodeRecipients } from '../domain/deferred-recipients.js';
 import type { DeferredRecipients } from '../domain/deferred-recipients.js';
 import { countFor } from '../domain/sms-count.js';
@@ -37,7 +38,7 @@ export class SendExpander {
   private cached: { id: number; list: DeferredRecipients } | null = null;
 
   constructor(
-    private readonly store: MessageStore,
+    private readonly store: Pick<DispatchQueue, 'claimExpansion' | 'expandChunk'>,
     private readonly clock: Clock,
     private readonly chunkSize = 5000,
     private readonly leaseMs = 60_000,
@@ -53,7 +54,7 @@ export class SendExpander {
     const from = send.expandedCount;
     const to = Math.min(from + this.chunkSize, list.numbers.length);
     const done = to >= list.numbers.length;
-    const written = await this.store.expandChunk(send, from, messagesOf(send, list, from, to), done, now, now + this.leaseMs);
+    const written = await this.store.expandChunk(send, from, messagesOf(send, list, from, to), done, now);
     if (done || !written) this.cached = null;
     return written ? to - from : 0;
   }

@@ -1,4 +1,4 @@
-import type { ClaimedMessage } from './message-store.js';
+import type { ClaimedMessage } from './dispatch-queue.js';
 
 /** A message stored already leased to this process's dispatcher, with the lease it holds. */
 export interface HandedMessage extends ClaimedMessage {

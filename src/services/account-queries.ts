@@ -1,4 +1,4 @@
-import type { SenderId, SenderIdStore } from '../ports/store.js';
+import type { SenderId, SenderIdStore } from '../ports/sender-ids.js';
 
 /** Read-only account queries of the public API. */
 export class AccountQueries {

@@ -1,5 +1,8 @@
 import type { Clock } from '../ports/clock.js';
-import type { Account, AccountInput, AccountPatch, ApiKey, KeySettings, SenderId, Store } from '../ports/store.js';
+import type { Account, AccountInput, AccountPatch } from '../ports/accounts.js';
+import type { ApiKey, KeySettings } from '../ports/keys.js';
+import type { SenderId } from '../ports/sender-ids.js';
+import type { Store } from '../ports/store.js';
 import { applyKeyAction, keepOldKeyMs, keyStateAt } from '../domain/api-key.js';
 import type { KeyAction, KeyState } from '../domain/api-key.js';
 import { allPermissions } from '../domain/permissions.js';
@@ -125,26 +128,26 @@ export class AdminService {
   }
 
   async createAccount(input: AccountInput): Promise<AccountView> {
-    return accountView(await this.store.createAccount(input, this.clock.now()));
+    return accountView(await this.store.accounts.createAccount(input, this.clock.now()));
   }
 
   async account(id: number): Promise<Account> {
-    const account = await this.store.getAccount(id);
+    const account = await this.store.accounts.getAccount(id);
     if (!account) throw new AdminError(`no account with id ${id}`);
     return account;
   }
 
   async updateAccount(id: number, patch: AccountPatch, balances: { main?: number; international?: number }): Promise<AccountView> {
     return this.store.transaction(async (store) => {
-      const before = await store.getAccount(id);
+      const before = await store.accounts.getAccount(id);
       if (!before) throw new AdminError(`no account with id ${id}`);
-      await store.updateAccount(id, patch);
+      await store.accounts.updateAccount(id, patch);
       // Setting a balance is recorded in the ledger as the difference it makes.
       for (const bucket of ['main', 'international'] as const) {
         const target = balances[bucket];
         if (target === undefined) continue;
         const current = bucket === 'main' ? before.balanceMain : before.balanceInternational;
-        if (target !== current) await store.adjustBalance(id, bucket, target - current, 'set by provider', null, this.clock.now());
+        if (target !== current) await store.accounts.adjustBalance(id, bucket, target - current, 'set by provider', null, this.clock.now());
       }
       return accountView(await new AdminService(store, this.clock).account(id));
     });
@@ -166,7 +169,7 @@ export class AdminService {
 
   private async moveBalance(id: number, international: boolean, delta: number, reason: string): Promise<BalancesView> {
     const bucket = international ? 'international' : 'main';
-    const result = await this.store.adjustBalance(id, bucket, delta, reason, null, this.clock.now());
+    const result = await this.store.accounts.adjustBalance(id, bucket, delta, reason, null, this.clock.now());
     if (result === null) throw new AdminError(`no account with id ${id}`);
     if (result === 'insufficient') throw new AdminError(`the ${bucket} balance is less than ${-delta}; nothing was debited`);
     return { id: result.id, balance_main: result.balanceMain, balance_international: result.balanceInternational };
@@ -188,12 +191,12 @@ export class AdminService {
   async createKey(accountId: number, settings: KeySettings): Promise<{ api_key: string } & KeyView> {
     await this.account(accountId);
     const secret = newApiKey(settings.sandbox);
-    const key = await this.store.createKey(accountId, secret.hash, secret.hint, settings, this.clock.now());
+    const key = await this.store.keys.createKey(accountId, secret.hash, secret.hint, settings, this.clock.now());
     return { ...keyView(key, this.clock.now()), api_key: secret.key };
   }
 
   async key(id: number): Promise<ApiKey> {
-    const key = await this.store.getKey(id);
+    const key = await this.store.keys.getKey(id);
     if (!key) throw new AdminError(`no key with id ${id}`);
     return key;
   }
@@ -201,7 +204,7 @@ export class AdminService {
   async updateKey(id: number, patch: Partial<KeySettings>): Promise<KeyView> {
     const key = await this.key(id);
     if (keyStateAt(key, this.clock.now()) === 'Revoked') throw new AdminError('a revoked key cannot be changed');
-    const updated = await this.store.updateKey(id, patch, this.clock.now());
+    const updated = await this.store.keys.updateKey(id, patch, this.clock.now());
     if (!updated) throw new AdminError(`no key with id ${id}`);
     return keyView(updated, this.clock.now());
   }
@@ -210,7 +213,7 @@ export class AdminService {
     const key = await this.key(id);
     const next = applyKeyAction(keyStateAt(key, this.clock.now()), action);
     if (typeof next !== 'string') throw new AdminError(next.refused);
-    const updated = await this.store.updateKey(id, { state: next }, this.clock.now());
+    const updated = await this.store.keys.updateKey(id, { state: next }, this.clock.now());
     if (!updated) throw new AdminError(`no key with id ${id}`);
     return keyView(updated, this.clock.now());
   }
@@ -222,7 +225,7 @@ export class AdminService {
   async rotateKey(id: number, keepOld: boolean): Promise<{ id: number; api_key: string; old_key_id: number; old_key_valid_until: string | null }> {
     return this.store.transaction(async (store) => {
       const now = this.clock.now();
-      const old = await store.getKey(id);
+      const old = await store.keys.getKey(id);
       if (!old) throw new AdminError(`no key with id ${id}`);
       const state = keyStateAt(old, now);
       if (state !== 'Active') throw new AdminError(`only an Active key can be rotated (the key is ${state})`);
@@ -241,9 +244,9 @@ export class AdminService {
         webhookRetryScheduleMs: old.webhookRetryScheduleMs,
         sandbox: old.sandbox,
       };
-      const fresh = await store.createKey(old.accountId, secret.hash, secret.hint, settings, now);
+      const fresh = await store.keys.createKey(old.accountId, secret.hash, secret.hint, settings, now);
       const validUntil = keepOld ? now + keepOldKeyMs : null;
-      await store.updateKey(id, keepOld ? { validUntil, replacedBy: fresh.id } : { state: 'Revoked', replacedBy: fresh.id }, now);
+      await store.keys.updateKey(id, keepOld ? { validUntil, replacedBy: fresh.id } : { state: 'Revoked', replacedBy: fresh.id }, now);
       return {
         id: fresh.id,
         api_key: secret.key,

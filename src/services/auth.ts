@@ -1,5 +1,7 @@
 import type { Clock } from '../ports/clock.js';
-import type { Account, ApiKey, KeyStore, LimitHit, UsageWindows } from '../ports/store.js';
+import type { Account } from '../ports/accounts.js';
+import type { ApiKey, KeyStore } from '../ports/keys.js';
+import type { LimitHit, UsageWindows } from '../domain/request-limits.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { keyStateAt } from '../domain/api-key.js';
 import { effectiveAllowlist, isAllowed } from '../domain/ip-allowlist.js';

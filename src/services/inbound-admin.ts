@@ -26,7 +26,7 @@ export class InboundAdmin {
   }
 
   async addRoute(accountId: number, number: string): Promise<ReturnType<typeof routeView>> {
-    if (!(await this.store.getAccount(accountId))) throw new AdminError(`no account with id ${accountId}`);
+    if (!(await this.store.accounts.getAccount(accountId))) throw new AdminError(`no account with id ${accountId}`);
     return routeView(await this.store.inbound.addRoute(this.destination(number), accountId, this.clock.now()));
   }
 

@@ -1,4 +1,4 @@
-import type { MessageStore, SendRecord, StateCount } from '../ports/message-store.js';
+import type { ReportStore, SendRecord, StateCount } from '../ports/reports.js';
 import { reportStatus, summaryBucket } from '../domain/delivery-state.js';
 import { localDate, localDateTime, localTime } from '../domain/istanbul-time.js';
 import { fail, ok } from '../domain/result.js';
@@ -40,7 +40,7 @@ function tally(send: SendRecord, rows: readonly StateCount[]): { success: number
 /** /reports/basic and /reports/detailed. */
 export class ReportQueries {
   constructor(
-    private readonly messages: MessageStore,
+    private readonly messages: ReportStore,
     private readonly now: () => number,
   ) {}
 

@@ -2,8 +2,9 @@
  * The steps of a send batch (SendWriter): the ledger read under lock, ids, each request
  * decided in order against the ledger, and the accepted ones' writes.
  */
-import type { BalanceBucket, ChargeEntry, Store } from '../ports/store.js';
-import type { MessageDefaults, NewMessage, NewSend } from '../ports/message-store.js';
+import type { BalanceBucket, ChargeEntry } from '../ports/accounts.js';
+import type { Store } from '../ports/store.js';
+import type { MessageDefaults, NewMessage, NewSend } from '../ports/messages.js';
 import type { Caller } from './auth.js';
 import { encodeRecipients } from '../domain/deferred-recipients.js';
 import { fail, ok } from '../domain/result.js';
@@ -60,13 +61,13 @@ interface Decision {
 /** Balances and per-minute counts of the batch's accounts, read under their locks. */
 export async function readLedger(store: Store, items: readonly AcceptRequest[], now: number): Promise<Ledger> {
   const accountIds = [...new Set(items.map((i) => i.caller.account.id))].sort((a, b) => a - b);
-  await store.lockAccounts(accountIds);
-  const balances = await store.balancesOf(accountIds);
+  await store.accounts.lockAccounts(accountIds);
+  const balances = await store.accounts.balancesOf(accountIds);
   const recent = new Map<number, number>();
   for (const item of items) {
     const account = item.caller.account;
     if (item.plan.perMinuteLimited === true && account.perMinuteLimit > 0 && !recent.has(account.id)) {
-      recent.set(account.id, await store.messages.recipientsSince(account.id, now - 60_000));
+      recent.set(account.id, await store.reports.recipientsSince(account.id, now - 60_000));
     }
   }
   return { balances, recent };
@@ -94,13 +95,13 @@ export async function decide(store: Store, slot: Slot, ledger: Ledger, now: numb
   const accountId = item.caller.account.id;
   const response = item.reply({ sendId, messageIds, totalSms: item.charges.main + item.charges.international });
   if (item.idempotency) {
-    const saved = await store.messages.saveIdempotent(accountId, item.idempotency.key, item.idempotency.hash, JSON.stringify(response), now);
+    const saved = await store.idempotency.save(accountId, item.idempotency.key, item.idempotency.hash, JSON.stringify(response), now);
     if (!saved) return { outcome: { replay: true }, writes: null };
   }
   const total = recipientsOf(item.plan);
   const refused = refusal(item, ledger, total);
   if (refused) {
-    if (item.idempotency) await store.messages.forgetIdempotent(accountId, item.idempotency.key);
+    if (item.idempotency) await store.idempotency.forget(accountId, item.idempotency.key);
     return { outcome: refused, writes: null };
   }
   return { outcome: ok(response), writes: writesOf(slot, total, now) };
@@ -147,7 +148,7 @@ export function groupsOf(accepted: readonly Writes[]): MessageGroup[] {
 }
 
 export async function writeAll(store: Store, accepted: readonly Writes[], now: number): Promise<void> {
-  await store.applyCharges(accepted.flatMap((w) => w.charges), now);
+  await store.accounts.applyCharges(accepted.flatMap((w) => w.charges), now);
   await store.messages.insertSends(accepted.map((w) => w.send));
   await store.messages.insertMessagesOf(groupsOf(accepted));
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
-import type { NewMessage, SendKind } from '../ports/message-store.js';
+import type { NewMessage, SendKind } from '../ports/messages.js';
 import type { Caller } from './auth.js';
 import { countFor } from '../domain/sms-count.js';
 import { isTurkeyNumber } from '../domain/recipients.js';
@@ -92,7 +92,7 @@ export class SendService {
   }
 
   async isApprovedSender(accountId: number, title: string): Promise<boolean> {
-    return this.store.hasApprovedSender(accountId, title);
+    return this.store.senderIds.hasApprovedSender(accountId, title);
   }
 
   /**
@@ -105,7 +105,7 @@ export class SendService {
 
   /** Idempotent replay: the stored reply for the same key and body, or TS-1033 for another body. */
   async replay(caller: Caller, key: string, hash: string): Promise<Result<string> | null> {
-    const found = await this.store.messages.findIdempotent(caller.account.id, key);
+    const found = await this.store.idempotency.find(caller.account.id, key);
     if (!found || found.createdAt < this.clock.now() - 24 * 3600_000) return null;
     if (found.requestHash !== hash) return fail('TS-1033', { message: 'idempotency_key was already used with a different request' });
     return ok(found.response);
@@ -128,7 +128,7 @@ export class SendService {
 async function perMinuteFailure(store: Store, caller: Caller, recipients: number, now: number): Promise<Failure | null> {
   const limit = caller.account.perMinuteLimit;
   if (limit <= 0) return null;
-  const recent = await store.messages.recipientsSince(caller.account.id, now - 60_000);
+  const recent = await store.reports.recipientsSince(caller.account.id, now - 60_000);
   if (recent + recipients <= limit) return null;
   return fail('TS-1060', { variant: 'per-minute', retryAfterSeconds: 60, message: 'Per-minute send limit exceeded' });
 }

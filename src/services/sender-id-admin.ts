@@ -1,5 +1,6 @@
 import type { Clock } from '../ports/clock.js';
-import type { SenderId, Store } from '../ports/store.js';
+import type { SenderId } from '../ports/sender-ids.js';
+import type { Store } from '../ports/store.js';
 import { senderIdRefusal } from '../domain/sender-title.js';
 import { AdminError } from './admin-error.js';
 
@@ -23,27 +24,27 @@ export class SenderIdAdmin {
   ) {}
 
   private async requireAccount(accountId: number): Promise<void> {
-    if (!(await this.store.getAccount(accountId))) throw new AdminError(`no account with id ${accountId}`);
+    if (!(await this.store.accounts.getAccount(accountId))) throw new AdminError(`no account with id ${accountId}`);
   }
 
   async add(accountId: number, title: string, status: SenderId['status']): Promise<SenderIdView> {
     const refusal = senderIdRefusal(title);
     if (refusal !== null) throw new AdminError(refusal);
     await this.requireAccount(accountId);
-    const added = await this.store.addSenderId(accountId, title, status, this.clock.now());
+    const added = await this.store.senderIds.addSenderId(accountId, title, status, this.clock.now());
     if (!added) throw new AdminError(`account ${accountId} already has the sender ID ${JSON.stringify(title)}`);
     return senderIdView(added);
   }
 
   async list(accountId: number): Promise<{ sender_ids: SenderIdView[] }> {
     await this.requireAccount(accountId);
-    return { sender_ids: (await this.store.senderIds(accountId)).map(senderIdView) };
+    return { sender_ids: (await this.store.senderIds.listOf(accountId)).map(senderIdView) };
   }
 
   /** Removes a sender ID named by its id, or by its account and title. */
   async remove(which: { id: number } | { accountId: number; title: string }): Promise<{ removed: true } & SenderIdView> {
-    const found = 'id' in which ? await this.store.getSenderId(which.id) : await this.byTitle(which.accountId, which.title);
-    if (!found || !(await this.store.removeSenderId(found.id))) {
+    const found = 'id' in which ? await this.store.senderIds.getSenderId(which.id) : await this.byTitle(which.accountId, which.title);
+    if (!found || !(await this.store.senderIds.removeSenderId(found.id))) {
       throw new AdminError('id' in which ? `no sender ID with id ${which.id}` : `account ${which.accountId} has no sender ID ${JSON.stringify(which.title)}`);
     }
     return { removed: true, ...senderIdView(found) };
@@ -51,6 +52,6 @@ export class SenderIdAdmin {
 
   private async byTitle(accountId: number, title: string): Promise<SenderId | null> {
     await this.requireAccount(accountId);
-    return (await this.store.senderIds(accountId)).find((s) => s.title === title) ?? null;
+    return (await this.store.senderIds.listOf(accountId)).find((s) => s.title === title) ?? null;
   }
 }

@@ -1,4 +1,4 @@
-import type { MessageStore } from '../ports/message-store.js';
+import type { ReportStore } from '../ports/reports.js';
 import { detailText, statusQueryAnswer } from '../domain/delivery-state.js';
 import { localDate, localTime } from '../domain/istanbul-time.js';
 import { operatorName } from '../domain/operators.js';
@@ -20,7 +20,7 @@ export interface StatusRecord {
 
 /** /sms/status: the state of one message of an immediate send, derived from the state machine. */
 export class StatusQueries {
-  constructor(private readonly messages: MessageStore) {}
+  constructor(private readonly messages: ReportStore) {}
 
   async messageStatus(accountId: number, smsId: number): Promise<Result<StatusRecord>> {
     const message = await this.messages.findMessage(smsId, accountId);

@@ -68,7 +68,7 @@ export class WebhookAdmin {
   ) {}
 
   private async keyWithWebhook(id: number): Promise<void> {
-    const key = await this.store.getKey(id);
+    const key = await this.store.keys.getKey(id);
     if (!key) throw new AdminError(`no key with id ${id}`);
     if (key.webhookUrl === null || key.webhookUrl === '') throw new AdminError(`key ${id} has no webhook URL (set one with key update --webhook-url)`);
   }
@@ -94,7 +94,7 @@ export class WebhookAdmin {
   }
 
   async deliveries(keyId: number, limit: number): Promise<{ deliveries: DeliveryView[] }> {
-    if (!(await this.store.getKey(keyId))) throw new AdminError(`no key with id ${keyId}`);
+    if (!(await this.store.keys.getKey(keyId))) throw new AdminError(`no key with id ${keyId}`);
     return { deliveries: (await this.store.events.recentForKey(keyId, limit)).map(deliveryView) };
   }
 

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { adminOk, haberci, storeFolder } from '../helpers/admin-cli.js';
 import { openRuntime } from '../../src/main.js';
-import { sqliteFileIn } from '../../src/adapters/store/database.js';
+import { sqliteFileIn } from '../../src/adapters/store/index.js';
 
 const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 

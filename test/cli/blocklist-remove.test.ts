@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openRuntime } from '../../src/main.js';
-import { sqliteFileIn } from '../../src/adapters/store/database.js';
+import { sqliteFileIn } from '../../src/adapters/store/index.js';
 import { haberci } from '../helpers/admin-cli.js';
 
 describe('haberci admin blocklist remove', { timeout: 60_000 }, () => {

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { defaultDispatcherOptions } from '../../src/jobs/dispatcher.js';
-import { migrationProvider } from '../../src/adapters/store/migrations.js';
+import { migrationProvider } from '../../src/adapters/store/migrations/index.js';
 import { admin, binPath, childEnv, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haberci-crash-'));

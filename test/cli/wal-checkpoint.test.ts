@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { openDb } from '../../src/adapters/store/database.js';
+import { openConnection } from '../../src/adapters/store/connection.js';
 import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
 
 /** The message's state as the database file alone has it (a copy without its WAL), or null. */
@@ -63,7 +63,7 @@ describe('openDb checkpoints', () => {
 
   it("'manual' turns SQLite's automatic checkpoint off, 'auto' leaves it on", async () => {
     for (const [checkpoints, expected] of [['manual', 0], ['auto', 1000]] as const) {
-      const handle = openDb({ dialect: 'sqlite', file: join(dir, `${checkpoints}.sqlite`), checkpoints });
+      const handle = openConnection({ dialect: 'sqlite', file: join(dir, `${checkpoints}.sqlite`), checkpoints });
       try {
         const pages = await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(handle.db);
         assert.equal(pages.rows[0]?.wal_autocheckpoint, expected);
@@ -75,7 +75,7 @@ describe('openDb checkpoints', () => {
 
   it('checkpoint() does nothing inside a transaction and copies the WAL outside one', async () => {
     const file = join(dir, 'copy-back.sqlite');
-    const handle = openDb({ dialect: 'sqlite', file, checkpoints: 'manual' });
+    const handle = openConnection({ dialect: 'sqlite', file, checkpoints: 'manual' });
     const reader = (): number => {
       copyFileSync(file, join(dir, 'only-file.sqlite'));
       const db = new BetterSqlite3(join(dir, 'only-file.sqlite'), { readonly: true });

@@ -33,7 +33,7 @@ function assertSent(answer: Answer): { smsId: number; code: number } {
 
 async function claimed(h: Harness, id: number): Promise<{ text: string; sender: string; recipient: string }> {
   const now = h.clock.now();
-  const message = (await h.runtime.store.messages.claimDue(now, 10_000, now + 60_000)).find((m) => m.id === id);
+  const message = (await h.runtime.store.queue.claimDue(now, 10_000, now + 60_000)).find((m) => m.id === id);
   assert.ok(message, `message ${id} is queued`);
   return message;
 }

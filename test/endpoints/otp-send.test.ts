@@ -38,7 +38,7 @@ function assertSent(answer: Answer): { smsId: number; code: number } {
 /** What the carrier would be given for a message: claims the due messages and picks one. */
 async function claimed(h: Harness, id: number): Promise<{ text: string; sender: string; recipient: string }> {
   const now = h.clock.now();
-  const messages = await h.runtime.store.messages.claimDue(now, 10_000, now + 60_000);
+  const messages = await h.runtime.store.queue.claimDue(now, 10_000, now + 60_000);
   const message = messages.find((m) => m.id === id);
   assert.ok(message, `message ${id} is queued`);
   return message;

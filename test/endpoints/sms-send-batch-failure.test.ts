@@ -9,7 +9,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
 import { SendService } from '../../src/services/send-service.js';
 import type { Store } from '../../src/ports/store.js';
-import type { MessageStore, NewSend } from '../../src/ports/message-store.js';
+import type { MessageStore, NewSend } from '../../src/ports/messages.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 import { balancesOf, intField, validSend } from '../helpers/sms.js';
@@ -92,7 +92,7 @@ describe('/sms/send: a failed shared send transaction', () => {
       const p = keys[i];
       const answer = answers[i];
       assert.ok(p !== undefined && answer !== undefined);
-      assert.ok(await h.runtime.store.messages.findMessage(intField(answer, 'sms_id'), p.accountId), 'the message is stored');
+      assert.ok(await h.runtime.store.reports.findMessage(intField(answer, 'sms_id'), p.accountId), 'the message is stored');
       assert.equal((await balancesOf(h, p.apiKey)).main, 999, 'and paid for');
     }
     const failed = keys[1];

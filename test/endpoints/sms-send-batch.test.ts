@@ -14,8 +14,8 @@ import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import type { TestDialect } from '../helpers/dialects.js';
-import { openDb } from '../../src/adapters/store/database.js';
-import type { StoreLocation } from '../../src/adapters/store/database.js';
+import { openConnection } from '../../src/adapters/store/connection.js';
+import type { StoreLocation } from '../../src/adapters/store/index.js';
 import type { Store } from '../../src/ports/store.js';
 
 /** A file, not memory, on SQLite: the trigger is created through a second connection. */
@@ -24,7 +24,7 @@ async function locationOf(dialect: TestDialect, folder: string): Promise<StoreLo
 }
 
 async function poisonSends(location: StoreLocation): Promise<void> {
-  const handle = openDb(location);
+  const handle = openConnection(location);
   try {
     if (location.dialect === 'sqlite') {
       await sql`create trigger poison before insert on sends when new.text = 'POISON' begin select raise(abort, 'poisoned send'); end`.execute(handle.db);
@@ -79,8 +79,8 @@ function holdFirstBatch(store: Store): Batch {
   };
   let answered = 0;
   const waiting: { senders: number; resolve: () => void }[] = [];
-  const hasApprovedSender = store.hasApprovedSender.bind(store);
-  store.hasApprovedSender = async (accountId: number, title: string): Promise<boolean> => {
+  const hasApprovedSender = store.senderIds.hasApprovedSender.bind(store.senderIds);
+  store.senderIds.hasApprovedSender = async (accountId: number, title: string): Promise<boolean> => {
     const approved = await hasApprovedSender(accountId, title);
     answered += 1;
     for (const w of waiting.filter((x) => x.senders <= answered)) w.resolve();

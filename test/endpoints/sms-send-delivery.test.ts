@@ -31,7 +31,7 @@ for (const dialect of testDialects()) {
         assert.equal(answer.body.number_of_sms, 2);
         const reportId = intField(answer, 'sms_id');
         assert.equal((await balancesOf(h, p.apiKey)).main, 998, 'charged at once');
-        const send = await h.runtime.store.messages.findSend(reportId, p.accountId);
+        const send = await h.runtime.store.reports.findSend(reportId, p.accountId);
         assert.equal(send?.scheduledAt, defaultNow + 10_000);
         assert.equal(send?.totalNumbers, 2);
         assertRefused(await smsStatus(h, p.apiKey, reportId), 'TS-1020', 403);
@@ -68,7 +68,7 @@ for (const dialect of testDialects()) {
       const answer = await sendSms(h, p.apiKey, { sentto: '905321231234,905421235678', scheduled_date: '2026-03-16', scheduled_time: '10:00' });
       assertRefused(answer, 'TS-1027', 403);
       assert.equal((await balancesOf(h, p.apiKey)).main, 1);
-      assert.equal(await h.runtime.store.messages.recipientsSince(p.accountId, -1), 0);
+      assert.equal(await h.runtime.store.reports.recipientsSince(p.accountId, -1), 0);
     });
   });
 }
@@ -92,15 +92,15 @@ describe('/sms/send scheduled, with the system clock', () => {
       const answer: Answer = { status: response.statusCode, body: response.json<Record<string, unknown>>(), headers: response.headers, raw: response.body };
       assertAccepted(answer);
       const reportId = intField(answer, 'sms_id');
-      assert.equal((await runtime.store.messages.findSend(reportId, account.id))?.scheduledAt, at);
+      assert.equal((await runtime.store.reports.findSend(reportId, account.id))?.scheduledAt, at);
       // Until its time the send has no messages, though the dispatcher is running.
       await waitUntil('the scheduled time to come near', async () => {
-        if (Date.now() < at - 250) assert.equal((await runtime.store.messages.sendMessages(reportId, 0, 10)).length, 0);
+        if (Date.now() < at - 250) assert.equal((await runtime.store.reports.sendMessages(reportId, 0, 10)).length, 0);
         return Date.now() >= at - 250;
       });
       let messageId = 0;
       await waitUntil('the scheduled send to be written out', async () => {
-        messageId = (await runtime.store.messages.sendMessages(reportId, 0, 10))[0]?.id ?? 0;
+        messageId = (await runtime.store.reports.sendMessages(reportId, 0, 10))[0]?.id ?? 0;
         return messageId > 0;
       });
       assert.equal((await storedMessage(runtime, account.id, messageId)).sendId, reportId);

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binPath, childEnv } from './server-process.js';
 import { openRuntime } from '../../src/main.js';
-import { sqliteFileIn } from '../../src/adapters/store/database.js';
+import { sqliteFileIn } from '../../src/adapters/store/index.js';
 
 export interface BinRun {
   code: number | null;

@@ -3,7 +3,8 @@ import { Dispatcher, defaultDispatcherOptions } from '../../src/jobs/dispatcher.
 import { SimulatorCarrier } from '../../src/adapters/carriers/simulator/simulator-carrier.js';
 import type { Carrier } from '../../src/ports/carrier.js';
 import type { DeliveryState } from '../../src/domain/delivery-state.js';
-import type { MessageRecord, Transition } from '../../src/ports/message-store.js';
+import type { MessageRecord } from '../../src/ports/reports.js';
+import type { Transition } from '../../src/ports/dispatch-queue.js';
 import type { Runtime } from '../../src/main.js';
 
 export interface SimulatedDelivery {
@@ -41,7 +42,7 @@ export async function simulatedDelivery(runtime: Runtime, options: DeliveryOptio
   const live = options.live ?? simulator;
   const transitions: Transition[] = [];
   const dispatcher = new Dispatcher(
-    runtime.store.messages,
+    runtime.store.queue,
     { live, sandbox: simulator },
     runtime.clock,
     pino({ level: 'silent' }),
@@ -81,7 +82,7 @@ export function sleep(ms: number): Promise<void> {
 
 /** The stored message, which must exist. */
 export async function storedMessage(runtime: Runtime, accountId: number, messageId: number): Promise<MessageRecord> {
-  const m = await runtime.store.messages.findMessage(messageId, accountId);
+  const m = await runtime.store.reports.findMessage(messageId, accountId);
   if (!m) throw new Error(`no message ${messageId} of account ${accountId}`);
   return m;
 }
@@ -110,5 +111,5 @@ export async function waitForState(
 
 /** Recipients the account's /sms/send requests have recorded, ever (the per-minute counter with an open window). */
 export function messageCount(runtime: Runtime, accountId: number): Promise<number> {
-  return runtime.store.messages.recipientsSince(accountId, -1);
+  return runtime.store.reports.recipientsSince(accountId, -1);
 }

@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { after, describe, it } from 'node:test';
 import pg from 'pg';
-import type { StoreLocation } from '../../src/adapters/store/database.js';
+import type { StoreLocation } from '../../src/adapters/store/index.js';
 
 /**
  * The store dialects every store-touching suite runs on: SQLite in memory always, and

@@ -5,12 +5,13 @@ import { buildApp } from '../../src/http/app.js';
 import type { AppOptions } from '../../src/http/app.js';
 import { openRuntime } from '../../src/main.js';
 import type { Runtime } from '../../src/main.js';
-import type { StoreLocation } from '../../src/adapters/store/database.js';
+import type { StoreLocation } from '../../src/adapters/store/index.js';
 import { FixedClock, systemClock } from '../../src/ports/clock.js';
 import type { Clock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { checkAgainstContract } from './contract-check.js';
-import type { AccountInput, KeySettings } from '../../src/ports/store.js';
+import type { AccountInput } from '../../src/ports/accounts.js';
+import type { KeySettings } from '../../src/ports/keys.js';
 
 /** Marks requests made by post(), which checks their answers itself. */
 const checkedHeader = 'x-test-contract-checked';
@@ -119,7 +120,7 @@ async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Part
       });
       // Through the store: fixtures may hold titles `sender-id add` refuses (Turkish letters,
       // surrounding spaces), as a store written before those checks may.
-      for (const s of options.senderIds ?? [{ title: 'ACME' }]) await runtime.store.addSenderId(account.id, s.title, s.status ?? 'approved', clock.now());
+      for (const s of options.senderIds ?? [{ title: 'ACME' }]) await runtime.store.senderIds.addSenderId(account.id, s.title, s.status ?? 'approved', clock.now());
       const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, ...options.key });
       return { accountId: account.id, keyId: key.id, apiKey: key.api_key };
     },

@@ -3,8 +3,8 @@
  * settings, a send of a given kind, and its messages claimed and recorded as sent.
  */
 import type { Runtime } from '../../src/main.js';
-import type { KeySettings } from '../../src/ports/store.js';
-import type { SendKind } from '../../src/ports/message-store.js';
+import type { KeySettings } from '../../src/ports/keys.js';
+import type { SendKind } from '../../src/ports/messages.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 
 export interface FixtureKey {
@@ -22,20 +22,18 @@ export async function fixtureKey(runtime: Runtime, settings: Partial<KeySettings
 export async function queueSend(runtime: Runtime, key: FixtureKey, count: number, kind: SendKind = 'sms'): Promise<number[]> {
   const [sendId = 0, ...ids] = await runtime.store.messages.allocateIds(count + 1);
   const now = runtime.clock.now();
-  await runtime.store.messages.insertSend(sendId, { accountId: key.accountId, keyId: key.keyId, kind, sender: 'ACME', text: 'hi', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now, priority: 0, pendingRecipients: null });
-  await runtime.store.messages.insertMessages(
-    { id: sendId, accountId: key.accountId, keyId: key.keyId, sandbox: false, createdAt: now, dueAt: now, priority: 0 },
-    ids,
-    ids.map((_, i) => ({ recipient: `905321${String(1000 + i).padStart(6, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })),
-  );
+  await runtime.store.messages.insertSends([{ id: sendId, send: { accountId: key.accountId, keyId: key.keyId, kind, sender: 'ACME', text: 'hi', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now, priority: 0, pendingRecipients: null } }]);
+  await runtime.store.messages.insertMessagesOf([
+    { send: { id: sendId, accountId: key.accountId, keyId: key.keyId, sandbox: false, createdAt: now, dueAt: now, priority: 0 }, ids: ids, messages: ids.map((_, i) => ({ recipient: `905321${String(1000 + i).padStart(6, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })) },
+  ]);
   return ids;
 }
 
 /** Claims every queued message and records it sent with carrier ids `c-<id>`: one sms.sent event each where events apply. */
 export async function sendAll(runtime: Runtime): Promise<number[]> {
   const now = runtime.clock.now();
-  const claimed = await runtime.store.messages.claimDue(now, 100_000, now + 60_000);
-  await runtime.store.messages.markSentMany(
+  const claimed = await runtime.store.queue.claimDue(now, 100_000, now + 60_000);
+  await runtime.store.queue.markSentMany(
     claimed.map((m) => ({ messageId: m.id, carrier: 'test', carrierMessageIds: [`c-${m.id}`] })),
     now,
   );

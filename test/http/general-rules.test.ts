@@ -297,7 +297,7 @@ describe('general rules: an unexpected error', () => {
     ['/senderid/check', 'SRV-ERR'],
   ] as const) {
     it(`${path} answers HTTP 500 with ${code} and no internals`, async () => {
-      const services = { ...h.runtime.services, auth: new BrokenAuth(h.runtime.store, h.clock) };
+      const services = { ...h.runtime.services, auth: new BrokenAuth(h.runtime.store.keys, h.clock) };
       const app = await buildApp({ services, requestsPerSecond: 0 });
       try {
         const response = await app.inject({

@@ -24,7 +24,7 @@ describe('general rate limiter: one hash of the key a request', () => {
   for (const requestsPerSecond of [5, 0]) {
     it(`authentication ${requestsPerSecond > 0 ? 'reuses the limiter\u2019s hash' : 'hashes the key itself with the limiter off'}`, async () => {
       const h = await createHarness();
-      const auth = new RecordingAuth(h.runtime.store, h.clock);
+      const auth = new RecordingAuth(h.runtime.store.keys, h.clock);
       const app = await buildApp({ services: { ...h.runtime.services, auth }, requestsPerSecond });
       try {
         const p = await h.provision({ account: { balanceMain: 7 } });

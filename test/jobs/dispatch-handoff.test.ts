@@ -62,7 +62,7 @@ for (const dialect of testDialects()) {
         assert.equal(window.used(), 2, 'the handed messages hold room in the window');
         for (const m of handed) assert.equal((await storedMessage(h.runtime, p.accountId, m.id)).state, 'submitting', 'stored already claimed');
         // A claim would find nothing: they are leased. The dispatcher submits them from memory.
-        assert.deepEqual(await h.runtime.store.messages.claimDue(h.clock.now(), 10, h.clock.now() + leaseMs), []);
+        assert.deepEqual(await h.runtime.store.queue.claimDue(h.clock.now(), 10, h.clock.now() + leaseMs), []);
         assert.equal(await delivery.runOnce(), 2);
         for (const m of handed) assert.equal((await delivery.waitForState(p.accountId, m.id, ['delivered'])).state, 'delivered');
         assert.equal(window.used(), 0, 'their room is given back once submitted');
@@ -101,7 +101,7 @@ for (const dialect of testDialects()) {
     it('does not claim from the store while handed messages keep it busy, only once the idle interval has passed', async () => {
       const p = await h.provision();
       const carrier = new RecordingCarrier('rec');
-      const { store, attempts } = countingClaims(h.runtime.store.messages);
+      const { store, attempts } = countingClaims(h.runtime.store.queue);
       const dispatcher = new Dispatcher(store, { live: carrier, sandbox: carrier }, h.clock, pino({ level: 'silent' }), { ...defaultDispatcherOptions, idleMs: 2_000 });
       const window = new DispatchWindow(400);
       dispatcher.shareWindow(window);

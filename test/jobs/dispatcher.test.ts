@@ -9,9 +9,9 @@ import { defaultKeySettings } from '../../src/services/admin.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { countingClaims } from '../helpers/counting-claims.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
-import type { StoreLocation } from '../../src/adapters/store/database.js';
-import type { KeySettings } from '../../src/ports/store.js';
-import type { Transition } from '../../src/ports/message-store.js';
+import type { StoreLocation } from '../../src/adapters/store/index.js';
+import type { KeySettings } from '../../src/ports/keys.js';
+import type { Transition } from '../../src/ports/dispatch-queue.js';
 import { sleep, waitUntil } from '../helpers/delivery.js';
 
 const silent = pino({ level: 'silent' });
@@ -23,12 +23,10 @@ async function queueMessages(runtime: Runtime, count: number, settings: Partial<
   const ids = await runtime.store.messages.allocateIds(count + 1);
   const [sendId = 0, ...messageIds] = ids;
   const now = runtime.clock.now();
-  await runtime.store.messages.insertSend(sendId, { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'ACME', text: 'hello', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now, priority: 0, pendingRecipients: null });
-  await runtime.store.messages.insertMessages(
-    { id: sendId, accountId: account.id, keyId: key.id, sandbox: false, createdAt: now, dueAt: now, priority: 0 },
-    messageIds,
-    messageIds.map((_, i) => ({ recipient: `9053212${String(i).padStart(5, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })),
-  );
+  await runtime.store.messages.insertSends([{ id: sendId, send: { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'ACME', text: 'hello', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now, priority: 0, pendingRecipients: null } }]);
+  await runtime.store.messages.insertMessagesOf([
+    { send: { id: sendId, accountId: account.id, keyId: key.id, sandbox: false, createdAt: now, dueAt: now, priority: 0 }, ids: messageIds, messages: messageIds.map((_, i) => ({ recipient: `9053212${String(i).padStart(5, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })) },
+  ]);
   return messageIds;
 }
 
@@ -59,7 +57,7 @@ describe('dispatcher', () => {
             if (m.messageId === rejected) return { kind: 'rejected', reason: 'ESME_RINVDSTADR' };
             return { kind: 'accepted', carrierMessageIds: [] };
           });
-          const d = new Dispatcher(runtime.store.messages, { live: carrier, sandbox: carrier }, clock, silent, { ...defaultDispatcherOptions, retryBaseMs: 1000 });
+          const d = new Dispatcher(runtime.store.queue, { live: carrier, sandbox: carrier }, clock, silent, { ...defaultDispatcherOptions, retryBaseMs: 1000 });
           await carrier.start(d);
           assert.equal(await d.runOnce(), 3);
           assert.equal(await d.runOnce(), 0, 'the retried message waits for its backoff');
@@ -67,7 +65,7 @@ describe('dispatcher', () => {
           assert.equal(await d.runOnce(), 1);
           clock.advance(2000);
           assert.equal(await d.runOnce(), 1);
-          const states = await Promise.all(ids.map(async (id) => (await runtime.store.messages.findMessage(id, 1))?.state));
+          const states = await Promise.all(ids.map(async (id) => (await runtime.store.reports.findMessage(id, 1))?.state));
           assert.deepEqual(states, ['sent', 'failed', 'sent']);
           assert.equal(carrier.submitted.filter((m) => m.messageId === retried).length, 3);
         } finally {
@@ -81,11 +79,11 @@ describe('dispatcher', () => {
         try {
           const [id = 0] = await queueMessages(runtime, 1);
           const carrier = new RecordingCarrier('rec', () => ({ kind: 'retry', reason: 'SMSC queue full ESME_RMSGQFUL (0x14)', afterMs: 5000 }));
-          const d = new Dispatcher(runtime.store.messages, { live: carrier, sandbox: carrier }, clock, silent, { ...defaultDispatcherOptions, maxAttempts: 3, retryBaseMs: 1000 });
+          const d = new Dispatcher(runtime.store.queue, { live: carrier, sandbox: carrier }, clock, silent, { ...defaultDispatcherOptions, maxAttempts: 3, retryBaseMs: 1000 });
           await carrier.start(d);
           for (let attempt = 1; attempt <= 3; attempt++) {
             assert.equal(await d.runOnce(), 1, `attempt ${attempt} claimed`);
-            const m = await runtime.store.messages.findMessage(id, 1);
+            const m = await runtime.store.reports.findMessage(id, 1);
             if (attempt < 3) {
               assert.equal(m?.state, 'queued', `still queued after ${attempt} refusals`);
               assert.match(m?.detail ?? '', /^Waiting to retry: SMSC queue full/);
@@ -107,7 +105,7 @@ describe('dispatcher', () => {
       it('lets messages gather after a claim that found fewer than it asked for, then claims them together', async () => {
         const runtime = await openRuntime(await dialect.location(), systemClock);
         const carrier = new RecordingCarrier('rec');
-        const { store, claims } = countingClaims(runtime.store.messages);
+        const { store, claims } = countingClaims(runtime.store.queue);
         const d = new Dispatcher(store, { live: carrier, sandbox: carrier }, systemClock, silent, { ...defaultDispatcherOptions, idleMs: 50, gatherMs: 600 });
         try {
           await queueMessages(runtime, 1);
@@ -135,7 +133,7 @@ describe('dispatcher', () => {
           const plain = await queueMessages(runtime, 2);
           const carrier = new RecordingCarrier('rec');
           const told: Transition[] = [];
-          const d = new Dispatcher(runtime.store.messages, { live: carrier, sandbox: carrier }, clock, silent, defaultDispatcherOptions, (transitions) => told.push(...transitions));
+          const d = new Dispatcher(runtime.store.queue, { live: carrier, sandbox: carrier }, clock, silent, defaultDispatcherOptions, (transitions) => told.push(...transitions));
           await carrier.start(d);
           assert.equal(await d.runOnce(), 4);
           for (const m of carrier.submitted) await d.onReport({ carrierMessageId: `rec-${m.messageId}-${carrier.submitted.indexOf(m) + 1}`, status: 'delivered' });
@@ -156,14 +154,14 @@ describe('dispatcher', () => {
         try {
           const [id = 0] = await queueMessages(runtime, 1);
           // A worker claims and then "dies": nothing settles the claim.
-          assert.equal((await runtime.store.messages.claimDue(clock.now(), 10, clock.now() + 60_000)).length, 1);
+          assert.equal((await runtime.store.queue.claimDue(clock.now(), 10, clock.now() + 60_000)).length, 1);
           const carrier = new RecordingCarrier();
-          const d = new Dispatcher(runtime.store.messages, { live: carrier, sandbox: carrier }, clock, silent);
+          const d = new Dispatcher(runtime.store.queue, { live: carrier, sandbox: carrier }, clock, silent);
           assert.equal(await d.runOnce(), 0);
           clock.advance(60_000);
           await d.maintain();
           assert.equal(await d.runOnce(), 1);
-          assert.equal((await runtime.store.messages.findMessage(id, 1))?.state, 'sent');
+          assert.equal((await runtime.store.reports.findMessage(id, 1))?.state, 'sent');
         } finally {
           await runtime.close();
         }
@@ -183,8 +181,8 @@ describe('dispatcher', () => {
           const a = new RecordingCarrier('a');
           const b = new RecordingCarrier('b');
           const options = { ...defaultDispatcherOptions, batchSize: 50 };
-          const da = new Dispatcher(first.store.messages, { live: a, sandbox: a }, systemClock, silent, options);
-          const db = new Dispatcher(second.store.messages, { live: b, sandbox: b }, systemClock, silent, options);
+          const da = new Dispatcher(first.store.queue, { live: a, sandbox: a }, systemClock, silent, options);
+          const db = new Dispatcher(second.store.queue, { live: b, sandbox: b }, systemClock, silent, options);
           await Promise.all([drain(da), drain(db)]);
           const submitted = [...a.submitted, ...b.submitted].map((m) => m.messageId);
           assert.equal(submitted.length, ids.length, 'no message submitted twice');

@@ -8,14 +8,15 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { migrate, openDb } from '../../src/adapters/store/database.js';
+import { migrate } from '../../src/adapters/store/migrate.js';
+import { openConnection } from '../../src/adapters/store/connection.js';
 
 describe('the claim order on SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-claim-plan-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('uses the messages_due index for the whole ORDER BY (no temporary B-tree)', async () => {
-    const handle = openDb({ dialect: 'sqlite', file: join(dir, 'plan.sqlite') });
+    const handle = openConnection({ dialect: 'sqlite', file: join(dir, 'plan.sqlite') });
     try {
       await migrate(handle);
       const { rows } = await sql<{ detail: string }>`explain query plan select id from messages where state = 'queued' and due_at <= ${1} order by priority, due_at, id limit 100`.execute(handle.db);

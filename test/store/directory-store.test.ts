@@ -5,24 +5,26 @@
  */
 import { after, before, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { migrate, openDb } from '../../src/adapters/store/database.js';
-import type { Db } from '../../src/adapters/store/database.js';
-import { KyselyStore } from '../../src/adapters/store/kysely-store.js';
+import { migrate } from '../../src/adapters/store/migrate.js';
+import { openConnection } from '../../src/adapters/store/connection.js';
+import type { StoreConnection } from '../../src/adapters/store/connection.js';
+import { storeOn } from '../../src/adapters/store/open-store.js';
+import type { SqlStore } from '../../src/adapters/store/sql-store.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 
 const now = Date.UTC(2026, 2, 15, 9, 0, 0);
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `directory store (${dialect.name})`, () => {
-    let handle: Db;
-    let store: KyselyStore;
+    let handle: StoreConnection;
+    let store: SqlStore;
     let accountId: number;
 
     before(async () => {
-      handle = openDb(await dialect.location());
+      handle = openConnection(await dialect.location());
       await migrate(handle);
-      store = KyselyStore.open(handle);
-      const account = await store.createAccount({ name: 'A', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false }, now);
+      store = storeOn(handle);
+      const account = await store.accounts.createAccount({ name: 'A', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false }, now);
       accountId = account.id;
     });
     after(async () => {

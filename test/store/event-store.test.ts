@@ -47,14 +47,14 @@ for (const dialect of testDialects()) {
         const [otp = 0] = await queueSend(runtime, hooked, 1, 'otp');
         await queueSend(runtime, plain, 2);
         const now = runtime.clock.now();
-        const claimed = await runtime.store.messages.claimDue(now, 100, now + 60_000);
+        const claimed = await runtime.store.queue.claimDue(now, 100, now + 60_000);
         assert.equal(claimed.length, 8);
-        await runtime.store.messages.markFailed(rejected, 'Rejected by the operator: test', now);
-        await runtime.store.messages.markSentMany(
+        await runtime.store.queue.markFailed(rejected, 'Rejected by the operator: test', now);
+        await runtime.store.queue.markSentMany(
           claimed.filter((m) => m.id !== rejected).map((m) => ({ messageId: m.id, carrier: 'test', carrierMessageIds: [`c-${m.id}`] })),
           now,
         );
-        await runtime.store.messages.applyReports(
+        await runtime.store.queue.applyReports(
           [
             { carrierMessageId: `c-${delivered}`, status: 'delivered' },
             { carrierMessageId: `c-${expired}`, status: 'expired' },
@@ -85,16 +85,16 @@ for (const dialect of testDialects()) {
         const key = await fixtureKey(runtime, hook);
         const [id = 0] = await queueSend(runtime, key, 1);
         const now = runtime.clock.now();
-        await runtime.store.messages.claimDue(now, 10, now + 60_000);
+        await runtime.store.queue.claimDue(now, 10, now + 60_000);
         await assert.rejects(
           runtime.store.transaction(async (store) => {
-            assert.ok(await store.messages.markFailed(id, 'failed', now));
+            assert.ok(await store.queue.markFailed(id, 'failed', now));
             assert.equal((await store.events.recentForKey(key.keyId, 10)).length, 1, 'written inside the transaction');
             throw new Error('roll back');
           }),
           /roll back/,
         );
-        assert.equal((await runtime.store.messages.findMessage(id, key.accountId))?.state, 'submitting');
+        assert.equal((await runtime.store.reports.findMessage(id, key.accountId))?.state, 'submitting');
         assert.deepEqual(await runtime.store.events.recentForKey(key.keyId, 10), []);
       });
     });

@@ -10,7 +10,9 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createHarness } from '../helpers/harness.js';
 import { openRuntime } from '../../src/main.js';
-import { migrate, openDb } from '../../src/adapters/store/database.js';
+import { migrate } from '../../src/adapters/store/migrate.js';
+import { openConnection } from '../../src/adapters/store/connection.js';
+import { LookupCaches } from '../../src/adapters/store/sqlite/lookup-caches.js';
 import { sql } from 'kysely';
 
 describe('key lookup cache (SQLite)', () => {
@@ -56,24 +58,67 @@ describe('key lookup cache (SQLite)', () => {
 });
 
 describe('balances under the key cache (SQLite)', () => {
-  it('counts a charge or top-up of this process as a balance change only, and answers the balance after it', async () => {
+  it('answers the balance after a charge or a top-up of this process', async () => {
     const h = await createHarness();
     try {
       const p = await h.provision({ account: { balanceMain: 10 } });
-      const changes = h.runtime.store.changes;
-      assert.ok(changes);
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.balance_main, 10);
-      const [keys, balances] = [changes.keys(), changes.balances()];
       const sent = await h.post('/sms/send', { api_key: p.apiKey, sentto: '905321234567', title: 'ACME', text: 'charged', sms_lang: 0 });
       assert.equal(sent.body.result_code, 'TS-1024');
-      assert.equal(changes.keys(), keys, 'the charge emptied the key cache');
-      assert.ok(changes.balances() > balances, 'the charge was not counted as a balance change');
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.balance_main, 9);
       await h.runtime.admin.topup(p.accountId, 5, false);
-      assert.equal(changes.keys(), keys);
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.balance_main, 14);
     } finally {
       await h.close();
+    }
+  });
+
+  it('a balance change empties the balance cache and leaves the key and sender caches alone', async () => {
+    const caches = new LookupCaches(() => ({ lookups: 0, balances: 0 }));
+    let loads = 0;
+    const load = async (): Promise<boolean> => {
+      loads += 1;
+      return true;
+    };
+    await caches.senders.lookup('1:ACME', load);
+    await caches.balances.lookup('1', async () => ({ main: 1, international: 0 }));
+    caches.balancesChanged();
+    await caches.senders.lookup('1:ACME', load);
+    assert.equal(loads, 1, 'the sender cache was emptied by a charge');
+    let balanceLoads = 0;
+    await caches.balances.lookup('1', async () => {
+      balanceLoads += 1;
+      return { main: 0, international: 0 };
+    });
+    assert.equal(balanceLoads, 1, 'the balance cache kept a balance across a charge');
+    caches.keysChanged();
+    await caches.balances.lookup('1', async () => {
+      balanceLoads += 1;
+      return { main: 0, international: 0 };
+    });
+    assert.equal(balanceLoads, 2, 'an account change must empty the balances laid over cached keys');
+  });
+});
+
+describe('the triggers behind the change signal (SQLite)', () => {
+  it('watch every column of accounts: the balances for the balance counter, every other column for the lookup counter', async () => {
+    const connection = openConnection({ dialect: 'sqlite', file: ':memory:' });
+    try {
+      await migrate(connection);
+      const columns = (await sql<{ name: string }>`select name from pragma_table_info('accounts')`.execute(connection.db)).rows.map((r) => r.name);
+      const triggers = (await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'accounts'`.execute(connection.db)).rows;
+      const watched = (name: string): string[] => {
+        const text = triggers.find((t) => t.name === name)?.sql ?? '';
+        const list = /after update of (.*?) on accounts/i.exec(text)?.[1] ?? '';
+        return list.split(',').map((c) => c.trim());
+      };
+      const balances = ['balance_main', 'balance_international'];
+      assert.deepEqual(watched('accounts_balance_lookup_version').sort(), [...balances].sort());
+      // A column added to accounts without a migration that recreates this trigger would
+      // leave the key cache of another connection stale after an update of that column.
+      assert.deepEqual(watched('accounts_update_lookup_version').sort(), columns.filter((c) => !balances.includes(c)).sort());
+    } finally {
+      await connection.close();
     }
   });
 });
@@ -82,12 +127,12 @@ describe('the change signal of the lookup caches (SQLite)', () => {
   it('moves with writes to accounts, api_keys and sender_ids by any connection, and not with other commits', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'haberci-lookupversion-'));
     const file = join(dir, 'haberci.sqlite');
-    const server = openDb({ dialect: 'sqlite', file });
-    const other = openDb({ dialect: 'sqlite', file });
+    const server = openConnection({ dialect: 'sqlite', file });
+    const other = openConnection({ dialect: 'sqlite', file });
     try {
       await migrate(server);
-      const external = (): number => server.changes?.external().lookups ?? Number.NaN;
-      const balances = (): number => server.changes?.external().balances ?? Number.NaN;
+      const external = (): number => server.externalChanges?.().lookups ?? Number.NaN;
+      const balances = (): number => server.externalChanges?.().balances ?? Number.NaN;
       const before = external();
       assert.ok(Number.isInteger(before));
       const balancesBefore = balances();

@@ -5,22 +5,24 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { migrate, openDb } from '../../src/adapters/store/database.js';
-import type { Db } from '../../src/adapters/store/database.js';
-import { KyselyStore } from '../../src/adapters/store/kysely-store.js';
+import { migrate } from '../../src/adapters/store/migrate.js';
+import { openConnection } from '../../src/adapters/store/connection.js';
+import type { StoreConnection } from '../../src/adapters/store/connection.js';
+import { storeOn } from '../../src/adapters/store/open-store.js';
+import type { SqlStore } from '../../src/adapters/store/sql-store.js';
 import { AdminService, defaultKeySettings } from '../../src/services/admin.js';
 import { FixedClock } from '../../src/ports/clock.js';
 import type { CarrierReport } from '../../src/ports/carrier.js';
-import type { KyselyMessageStore } from '../../src/adapters/store/kysely-message-store.js';
-import type { Transition } from '../../src/ports/message-store.js';
+import type { DispatchQueue, Transition } from '../../src/ports/dispatch-queue.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 
 const hook = { webhookUrl: 'http://receiver.example/hook', webhookSecret: 'whsec' };
 
 interface Fixture {
-  handle: Db;
-  store: KyselyStore;
-  messages: KyselyMessageStore;
+  handle: StoreConnection;
+  store: SqlStore;
+  /** The dispatch queue, which takes the receipts. */
+  messages: DispatchQueue;
   clock: FixedClock;
   keyId: number;
   accountId: number;
@@ -36,14 +38,14 @@ for (const dialect of testDialects()) {
 
     async function withStore(work: (f: Fixture) => Promise<void>, settings: Partial<typeof defaultKeySettings> = {}): Promise<void> {
       const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
-      const handle = openDb(await dialect.location());
+      const handle = openConnection(await dialect.location());
       await migrate(handle);
-      const store = KyselyStore.open(handle);
+      const store = storeOn(handle);
       try {
         const admin = new AdminService(store, clock);
         const account = await admin.createAccount({ name: 'Receipts', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
         const key = await admin.createKey(account.id, { ...defaultKeySettings, ...settings });
-        const messages = store.messages;
+        const messages = store.queue;
         const f: Fixture = {
           handle,
           store,
@@ -52,14 +54,12 @@ for (const dialect of testDialects()) {
           keyId: key.id,
           accountId: account.id,
           async claimed(count) {
-            const [sendId = 0, ...ids] = await messages.allocateIds(count + 1);
+            const [sendId = 0, ...ids] = await store.messages.allocateIds(count + 1);
             const now = clock.now();
-            await messages.insertSend(sendId, { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'ACME', text: 'hi', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now, priority: 0, pendingRecipients: null });
-            await messages.insertMessages(
-              { id: sendId, accountId: account.id, keyId: key.id, sandbox: false, createdAt: now, dueAt: now, priority: 0 },
-              ids,
-              ids.map((_, i) => ({ recipient: `905321${String(1000 + i).padStart(6, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })),
-            );
+            await store.messages.insertSends([{ id: sendId, send: { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'ACME', text: 'hi', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now, priority: 0, pendingRecipients: null } }]);
+            await store.messages.insertMessagesOf([
+              { send: { id: sendId, accountId: account.id, keyId: key.id, sandbox: false, createdAt: now, dueAt: now, priority: 0 }, ids: ids, messages: ids.map((_, i) => ({ recipient: `905321${String(1000 + i).padStart(6, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })) },
+            ]);
             const claimed = await messages.claimDue(now, 100_000, now + 60_000);
             assert.deepEqual(
               claimed.map((m) => m.id),
@@ -72,7 +72,7 @@ for (const dialect of testDialects()) {
             return transitions;
           },
           async state(messageId) {
-            const m = await messages.findMessage(messageId, account.id);
+            const m = await store.reports.findMessage(messageId, account.id);
             assert.ok(m);
             return { state: m.state, detail: m.detail, doneAt: m.doneAt };
           },

@@ -12,18 +12,18 @@ import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 import { admin } from '../helpers/server-process.js';
 import { assertAccepted, assertRefused, sendSms } from '../helpers/sms.js';
-import { openDb } from '../../src/adapters/store/database.js';
-import type { Db } from '../../src/adapters/store/database.js';
-import { LookupCache } from '../../src/adapters/store/lookup-cache.js';
+import { openConnection } from '../../src/adapters/store/connection.js';
+import type { StoreConnection } from '../../src/adapters/store/connection.js';
+import { LookupCache } from '../../src/adapters/store/sqlite/lookup-caches.js';
 
 describe('sender ID cache (SQLite)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-sendercache-'));
   const file = join(dir, 'haberci.sqlite');
   let server: Harness;
-  let other: Db;
+  let other: StoreConnection;
   before(async () => {
     server = await createHarness({ dialect: 'sqlite', file });
-    other = openDb({ dialect: 'sqlite', file });
+    other = openConnection({ dialect: 'sqlite', file });
   });
   after(async () => {
     await other.close();

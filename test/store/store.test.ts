@@ -10,13 +10,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import type { Migration } from 'kysely';
-import { MigrationError, migrate, openDb } from '../../src/adapters/store/database.js';
-import type { Db, StoreLocation } from '../../src/adapters/store/database.js';
-import { migrationProvider } from '../../src/adapters/store/migrations.js';
-import { KyselyStore } from '../../src/adapters/store/kysely-store.js';
+import { MigrationError } from '../../src/adapters/store/index.js';
+import { migrate } from '../../src/adapters/store/migrate.js';
+import { openConnection } from '../../src/adapters/store/connection.js';
+import type { StoreConnection } from '../../src/adapters/store/connection.js';
+import type { StoreLocation } from '../../src/adapters/store/index.js';
+import { migrationProvider } from '../../src/adapters/store/migrations/index.js';
+import { storeOn } from '../../src/adapters/store/open-store.js';
+import type { SqlStore } from '../../src/adapters/store/sql-store.js';
 import { allPermissions } from '../../src/domain/permissions.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
-import type { Account, AccountInput, LimitHit } from '../../src/ports/store.js';
+import type { Account, AccountInput } from '../../src/ports/accounts.js';
+import type { LimitHit } from '../../src/domain/request-limits.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import type { TestDialect } from '../helpers/dialects.js';
 
@@ -33,9 +38,9 @@ function isAccount(value: Account | 'insufficient' | null): value is Account {
 for (const dialect of testDialects()) {
   describeOn(dialect, `store (${dialect.name})`, () => {
     const dirs: string[] = [];
-    const handles: Db[] = [];
-    let handle: Db;
-    let store: KyselyStore;
+    const handles: StoreConnection[] = [];
+    let handle: StoreConnection;
+    let store: SqlStore;
     let location: StoreLocation;
     let hashes = 0;
 
@@ -47,14 +52,14 @@ for (const dialect of testDialects()) {
       return { dialect: 'sqlite', file: join(dir, 'store.sqlite') };
     }
 
-    function open(at: StoreLocation): Db {
-      const h = openDb(at);
+    function open(at: StoreLocation): StoreConnection {
+      const h = openConnection(at);
       handles.push(h);
       return h;
     }
 
     /** The tables of this store (this schema on PostgreSQL), less Kysely's own. */
-    async function storeTables(h: Db): Promise<string[]> {
+    async function storeTables(h: StoreConnection): Promise<string[]> {
       const { rows } =
         dialect.name === 'postgres'
           ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(h.db)
@@ -73,7 +78,7 @@ for (const dialect of testDialects()) {
 
     async function newKey(accountId: number): Promise<number> {
       hashes += 1;
-      const key = await store.createKey(accountId, `hash-${hashes}`, 'hint', defaultKeySettings, now);
+      const key = await store.keys.createKey(accountId, `hash-${hashes}`, 'hint', defaultKeySettings, now);
       return key.id;
     }
 
@@ -81,7 +86,7 @@ for (const dialect of testDialects()) {
       location = await freshLocation(dialect);
       handle = open(location);
       await migrate(handle);
-      store = KyselyStore.open(handle);
+      store = storeOn(handle);
     });
     after(async () => {
       for (const h of handles.splice(0)) await h.close();
@@ -91,12 +96,12 @@ for (const dialect of testDialects()) {
 
     describe('migrations', () => {
       it('run twice on one store, idempotently, keeping the data', async () => {
-        const account = await store.createAccount(accountInput('Kept', 42), now);
+        const account = await store.accounts.createAccount(accountInput('Kept', 42), now);
         await migrate(handle);
         await migrate(handle);
         const again = open(location);
         await migrate(again);
-        const seen = await KyselyStore.open(again).getAccount(account.id);
+        const seen = await storeOn(again).accounts.getAccount(account.id);
         assert.equal(seen?.name, 'Kept');
         assert.equal(seen?.balanceMain, 42);
         const names = Object.keys(await migrationProvider(dialect.name).getMigrations());
@@ -110,10 +115,10 @@ for (const dialect of testDialects()) {
       it('a second store beside a migrated one (another schema of the same database) migrates on its own', async () => {
         const other = open(await freshLocation(dialect));
         await migrate(other);
-        const otherStore = KyselyStore.open(other);
-        const a = await otherStore.createAccount(accountInput('Elsewhere'), now);
-        assert.equal((await otherStore.getAccount(a.id))?.name, 'Elsewhere');
-        assert.notEqual((await store.getAccount(a.id))?.name, 'Elsewhere');
+        const otherStore = storeOn(other);
+        const a = await otherStore.accounts.createAccount(accountInput('Elsewhere'), now);
+        assert.equal((await otherStore.accounts.getAccount(a.id))?.name, 'Elsewhere');
+        assert.notEqual((await store.accounts.getAccount(a.id))?.name, 'Elsewhere');
       });
 
       it('a run of migrations cut off anywhere leaves nothing behind, and the next start completes it', async () => {
@@ -151,8 +156,8 @@ for (const dialect of testDialects()) {
             done.rows.map((r) => r.name),
             names,
           );
-          const a = await KyselyStore.open(h).createAccount(accountInput('After the cut'), now);
-          assert.equal((await KyselyStore.open(h).getAccount(a.id))?.name, 'After the cut');
+          const a = await storeOn(h).accounts.createAccount(accountInput('After the cut'), now);
+          assert.equal((await storeOn(h).accounts.getAccount(a.id))?.name, 'After the cut');
         }
       });
 
@@ -161,21 +166,21 @@ for (const dialect of testDialects()) {
         const first = open(at);
         const second = open(at);
         await Promise.all([migrate(first), migrate(second)]);
-        const a = await KyselyStore.open(first).createAccount(accountInput('Both'), now);
-        assert.equal((await KyselyStore.open(second).getAccount(a.id))?.name, 'Both');
+        const a = await storeOn(first).accounts.createAccount(accountInput('Both'), now);
+        assert.equal((await storeOn(second).accounts.getAccount(a.id))?.name, 'Both');
       });
     });
 
     describe('ledger and balance', () => {
       it('records every balance change with balance_after', async () => {
-        const account = await store.createAccount(accountInput('Ledger', 100, 20), now);
+        const account = await store.accounts.createAccount(accountInput('Ledger', 100, 20), now);
         assert.equal(account.balanceMain, 100);
         assert.equal(account.balanceInternational, 20);
-        const spent = await store.adjustBalance(account.id, 'main', -30, 'send', 'sms:1', now);
+        const spent = await store.accounts.adjustBalance(account.id, 'main', -30, 'send', 'sms:1', now);
         assert.ok(isAccount(spent));
         assert.equal(spent.balanceMain, 70);
-        await store.adjustBalance(account.id, 'international', 5, 'top-up', null, now);
-        await store.adjustBalance(account.id, 'main', 1, 'refund', 'sms:1', now);
+        await store.accounts.adjustBalance(account.id, 'international', 5, 'top-up', null, now);
+        await store.accounts.adjustBalance(account.id, 'main', 1, 'refund', 'sms:1', now);
         assert.deepEqual(await ledger(account.id), [
           { bucket: 'main', delta: 100, balance_after: 100, reason: 'opening balance', reference: null },
           { bucket: 'international', delta: 20, balance_after: 20, reason: 'opening balance', reference: null },
@@ -183,46 +188,46 @@ for (const dialect of testDialects()) {
           { bucket: 'international', delta: 5, balance_after: 25, reason: 'top-up', reference: null },
           { bucket: 'main', delta: 1, balance_after: 71, reason: 'refund', reference: 'sms:1' },
         ]);
-        const final = await store.getAccount(account.id);
+        const final = await store.accounts.getAccount(account.id);
         assert.equal(final?.balanceMain, 71);
         assert.equal(final?.balanceInternational, 25);
       });
 
       it('the ledger sums to the balance', async () => {
-        const account = await store.createAccount(accountInput('Sums', 10), now);
-        for (const delta of [5, -3, 12, -24, 7]) await store.adjustBalance(account.id, 'main', delta, 'x', null, now);
+        const account = await store.accounts.createAccount(accountInput('Sums', 10), now);
+        for (const delta of [5, -3, 12, -24, 7]) await store.accounts.adjustBalance(account.id, 'main', delta, 'x', null, now);
         const rows = await ledger(account.id);
         const sum = rows.reduce((s, r) => s + r.delta, 0);
         assert.equal(sum, 7);
-        assert.equal((await store.getAccount(account.id))?.balanceMain, 7);
+        assert.equal((await store.accounts.getAccount(account.id))?.balanceMain, 7);
         assert.equal(rows.at(-1)?.balance_after, 7);
       });
 
       it('an account opened with no balance has no ledger rows', async () => {
-        const account = await store.createAccount(accountInput('Empty'), now);
+        const account = await store.accounts.createAccount(accountInput('Empty'), now);
         assert.deepEqual(await ledger(account.id), []);
       });
 
       it('adjustBalance answers insufficient and changes nothing when the balance would go negative', async () => {
-        const account = await store.createAccount(accountInput('Poor', 100), now);
+        const account = await store.accounts.createAccount(accountInput('Poor', 100), now);
         const before = await ledger(account.id);
-        assert.equal(await store.adjustBalance(account.id, 'main', -101, 'send', null, now), 'insufficient');
-        assert.equal(await store.adjustBalance(account.id, 'international', -1, 'send', null, now), 'insufficient');
-        assert.equal((await store.getAccount(account.id))?.balanceMain, 100);
+        assert.equal(await store.accounts.adjustBalance(account.id, 'main', -101, 'send', null, now), 'insufficient');
+        assert.equal(await store.accounts.adjustBalance(account.id, 'international', -1, 'send', null, now), 'insufficient');
+        assert.equal((await store.accounts.getAccount(account.id))?.balanceMain, 100);
         assert.deepEqual(await ledger(account.id), before);
-        const drained = await store.adjustBalance(account.id, 'main', -100, 'send', null, now);
+        const drained = await store.accounts.adjustBalance(account.id, 'main', -100, 'send', null, now);
         assert.ok(isAccount(drained));
         assert.equal(drained.balanceMain, 0);
-        assert.equal(await store.adjustBalance(account.id, 'main', -1, 'send', null, now), 'insufficient');
+        assert.equal(await store.accounts.adjustBalance(account.id, 'main', -1, 'send', null, now), 'insufficient');
       });
 
       it('adjustBalance answers null for an unknown account and writes nothing', async () => {
-        assert.equal(await store.adjustBalance(999_999, 'main', 10, 'x', null, now), null);
+        assert.equal(await store.accounts.adjustBalance(999_999, 'main', 10, 'x', null, now), null);
         assert.deepEqual(await ledger(999_999), []);
       });
 
       it('the balance can never go negative, even by a direct SQL UPDATE', async () => {
-        const account = await store.createAccount(accountInput('Guarded', 5, 5), now);
+        const account = await store.accounts.createAccount(accountInput('Guarded', 5, 5), now);
         await assert.rejects(handle.db.updateTable('accounts').set({ balance_main: -1 }).where('id', '=', account.id).execute());
         await assert.rejects(sql`UPDATE accounts SET balance_international = balance_international - 6 WHERE id = ${account.id}`.execute(handle.db));
         await assert.rejects(
@@ -231,15 +236,15 @@ for (const dialect of testDialects()) {
             .values({ account_id: account.id, bucket: 'main', delta: -6, balance_after: -1, reason: 'x', reference: null, created_at: now })
             .execute(),
         );
-        const seen = await store.getAccount(account.id);
+        const seen = await store.accounts.getAccount(account.id);
         assert.equal(seen?.balanceMain, 5);
         assert.equal(seen?.balanceInternational, 5);
       });
 
       it('balances and times are plain numbers, large ones included', async () => {
         const big = 2 ** 40;
-        const account = await store.createAccount(accountInput('Big', big), now);
-        const seen = await store.getAccount(account.id);
+        const account = await store.accounts.createAccount(accountInput('Big', big), now);
+        const seen = await store.accounts.getAccount(account.id);
         assert.equal(typeof seen?.balanceMain, 'number');
         assert.equal(seen?.balanceMain, big);
         assert.equal(typeof seen?.createdAt, 'number');
@@ -247,11 +252,11 @@ for (const dialect of testDialects()) {
       });
 
       it('50 concurrent spends of 10 from 300 never overspend: exactly 30 succeed', async () => {
-        const account = await store.createAccount(accountInput('Race', 300), now);
-        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.adjustBalance(account.id, 'main', -10, 'send', `sms:${i}`, now)));
+        const account = await store.accounts.createAccount(accountInput('Race', 300), now);
+        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.accounts.adjustBalance(account.id, 'main', -10, 'send', `sms:${i}`, now)));
         assert.equal(results.filter(isAccount).length, 30);
         assert.equal(results.filter((r) => r === 'insufficient').length, 20);
-        assert.equal((await store.getAccount(account.id))?.balanceMain, 0);
+        assert.equal((await store.accounts.getAccount(account.id))?.balanceMain, 0);
         const spends = (await ledger(account.id)).filter((r) => r.delta === -10);
         assert.equal(spends.length, 30);
         assert.deepEqual(
@@ -261,15 +266,15 @@ for (const dialect of testDialects()) {
       });
 
       it('a failed transaction leaves neither balance nor ledger changed', async () => {
-        const account = await store.createAccount(accountInput('Rollback', 50), now);
+        const account = await store.accounts.createAccount(accountInput('Rollback', 50), now);
         await assert.rejects(
           store.transaction(async (s) => {
-            await s.adjustBalance(account.id, 'main', 100, 'top-up', null, now);
+            await s.accounts.adjustBalance(account.id, 'main', 100, 'top-up', null, now);
             throw new Error('after the write');
           }),
           /after the write/,
         );
-        assert.equal((await store.getAccount(account.id))?.balanceMain, 50);
+        assert.equal((await store.accounts.getAccount(account.id))?.balanceMain, 50);
         assert.equal((await ledger(account.id)).length, 1);
       });
     });
@@ -278,10 +283,10 @@ for (const dialect of testDialects()) {
       const windows = { hour: '2026-03-15T12', day: '2026-03-15', month: '2026-03' };
 
       it('50 concurrent requests with an hourly limit of 20: exactly 20 are counted', async () => {
-        const account = await store.createAccount(accountInput('Counted'), now);
+        const account = await store.accounts.createAccount(accountInput('Counted'), now);
         const keyId = await newKey(account.id);
         const limits = { hourly: 20, daily: 0, monthly: 0 };
-        const hits = await Promise.all(Array.from({ length: 50 }, () => store.consumeRequest(keyId, limits, windows)));
+        const hits = await Promise.all(Array.from({ length: 50 }, () => store.keys.consumeRequests([{ keyId, limits, windows }]).then(([hit = null]) => hit)));
         assert.equal(hits.filter((h) => h === null).length, 20);
         assert.equal(hits.filter((h) => h === 'hourly').length, 30);
         const row = await handle.db.selectFrom('key_usage').selectAll().where('key_id', '=', keyId).executeTakeFirst();
@@ -291,11 +296,11 @@ for (const dialect of testDialects()) {
       });
 
       it('a new window starts again at one, also under concurrency; the longer windows keep counting', async () => {
-        const account = await store.createAccount(accountInput('Windows'), now);
+        const account = await store.accounts.createAccount(accountInput('Windows'), now);
         const keyId = await newKey(account.id);
         const limits = { hourly: 20, daily: 30, monthly: 0 };
         const burst = (w: typeof windows): Promise<(LimitHit | null)[]> =>
-          Promise.all(Array.from({ length: 50 }, () => store.consumeRequest(keyId, limits, w)));
+          Promise.all(Array.from({ length: 50 }, () => store.keys.consumeRequests([{ keyId, limits, windows: w }]).then(([hit = null]) => hit)));
         const first = await burst(windows);
         assert.equal(first.filter((h) => h === null).length, 20);
         const second = await burst({ ...windows, hour: '2026-03-15T13' });
@@ -306,17 +311,17 @@ for (const dialect of testDialects()) {
       });
 
       it('a reached monthly limit is named over a reached hourly one', async () => {
-        const account = await store.createAccount(accountInput('Named'), now);
+        const account = await store.accounts.createAccount(accountInput('Named'), now);
         const keyId = await newKey(account.id);
         const limits = { hourly: 1, daily: 0, monthly: 1 };
-        assert.equal(await store.consumeRequest(keyId, limits, windows), null);
-        assert.equal(await store.consumeRequest(keyId, limits, windows), 'monthly');
+        assert.equal(await store.keys.consumeRequests([{ keyId, limits, windows }]).then(([hit = null]) => hit), null);
+        assert.equal(await store.keys.consumeRequests([{ keyId, limits, windows }]).then(([hit = null]) => hit), 'monthly');
       });
     });
 
     describe('keys and sender IDs', () => {
       it('a key reads back with the settings it was created with', async () => {
-        const account = await store.createAccount(accountInput('Keys'), now);
+        const account = await store.accounts.createAccount(accountInput('Keys'), now);
         const settings = {
           ...defaultKeySettings,
           permissions: { ...allPermissions(false), check_balance: true, send_otp: true },
@@ -332,8 +337,8 @@ for (const dialect of testDialects()) {
           webhookRetryScheduleMs: [30_000, 7_200_000],
           sandbox: true,
         };
-        const created = await store.createKey(account.id, 'round-trip-hash', 'hb_test_abcd…', settings, now);
-        const found = await store.findKeyByHash('round-trip-hash');
+        const created = await store.keys.createKey(account.id, 'round-trip-hash', 'hb_test_abcd…', settings, now);
+        const found = await store.keys.findKeyByHash('round-trip-hash');
         assert.equal(found?.account.id, account.id);
         assert.deepEqual(found?.key, created);
         assert.deepEqual(
@@ -355,38 +360,38 @@ for (const dialect of testDialects()) {
         );
         assert.equal(created.state, 'Active');
         assert.equal(created.validUntil, null);
-        assert.equal(await store.findKeyByHash('no-such-hash'), null);
+        assert.equal(await store.keys.findKeyByHash('no-such-hash'), null);
       });
 
       it('two keys cannot share a hash', async () => {
-        const account = await store.createAccount(accountInput('Unique'), now);
-        await store.createKey(account.id, 'same-hash', 'h', defaultKeySettings, now);
-        await assert.rejects(store.createKey(account.id, 'same-hash', 'h', defaultKeySettings, now));
+        const account = await store.accounts.createAccount(accountInput('Unique'), now);
+        await store.keys.createKey(account.id, 'same-hash', 'h', defaultKeySettings, now);
+        await assert.rejects(store.keys.createKey(account.id, 'same-hash', 'h', defaultKeySettings, now));
       });
 
       it('approved sender IDs come newest first, by time then by record', async () => {
-        const account = await store.createAccount(accountInput('Senders'), now);
-        await store.addSenderId(account.id, 'A', 'approved', now);
-        await store.addSenderId(account.id, 'B', 'approved', now + 1000);
-        await store.addSenderId(account.id, 'C', 'approved', now + 1000);
-        await store.addSenderId(account.id, 'P', 'pending', now + 2000);
-        await store.addSenderId(account.id, 'R', 'rejected', now + 3000);
+        const account = await store.accounts.createAccount(accountInput('Senders'), now);
+        await store.senderIds.addSenderId(account.id, 'A', 'approved', now);
+        await store.senderIds.addSenderId(account.id, 'B', 'approved', now + 1000);
+        await store.senderIds.addSenderId(account.id, 'C', 'approved', now + 1000);
+        await store.senderIds.addSenderId(account.id, 'P', 'pending', now + 2000);
+        await store.senderIds.addSenderId(account.id, 'R', 'rejected', now + 3000);
         assert.deepEqual(
-          (await store.approvedSenderIds(account.id)).map((s) => s.title),
+          (await store.senderIds.approvedSenderIds(account.id)).map((s) => s.title),
           ['C', 'B', 'A'],
         );
       });
 
       it('a title is one sender ID per account, case-sensitive: a second add gives null and changes nothing', async () => {
-        const account = await store.createAccount(accountInput('Once'), now);
-        const other = await store.createAccount(accountInput('Other'), now);
-        const first = await store.addSenderId(account.id, 'ONCE', 'pending', now);
-        assert.equal(await store.addSenderId(account.id, 'ONCE', 'approved', now + 1000), null);
-        assert.equal((await store.addSenderId(account.id, 'Once', 'approved', now))?.title, 'Once');
-        assert.equal((await store.addSenderId(other.id, 'ONCE', 'approved', now))?.accountId, other.id);
-        assert.deepEqual(await store.getSenderId(first?.id ?? 0), first);
+        const account = await store.accounts.createAccount(accountInput('Once'), now);
+        const other = await store.accounts.createAccount(accountInput('Other'), now);
+        const first = await store.senderIds.addSenderId(account.id, 'ONCE', 'pending', now);
+        assert.equal(await store.senderIds.addSenderId(account.id, 'ONCE', 'approved', now + 1000), null);
+        assert.equal((await store.senderIds.addSenderId(account.id, 'Once', 'approved', now))?.title, 'Once');
+        assert.equal((await store.senderIds.addSenderId(other.id, 'ONCE', 'approved', now))?.accountId, other.id);
+        assert.deepEqual(await store.senderIds.getSenderId(first?.id ?? 0), first);
         assert.deepEqual(
-          (await store.senderIds(account.id)).map((s) => [s.title, s.status]),
+          (await store.senderIds.listOf(account.id)).map((s) => [s.title, s.status]),
           [
             ['ONCE', 'pending'],
             ['Once', 'approved'],
@@ -395,15 +400,15 @@ for (const dialect of testDialects()) {
       });
 
       it('a removed sender ID is gone, and its title can be added again', async () => {
-        const account = await store.createAccount(accountInput('Removed'), now);
-        const added = await store.addSenderId(account.id, 'GONE', 'approved', now);
+        const account = await store.accounts.createAccount(accountInput('Removed'), now);
+        const added = await store.senderIds.addSenderId(account.id, 'GONE', 'approved', now);
         assert.ok(added);
-        assert.equal(await store.hasApprovedSender(account.id, 'GONE'), true);
-        assert.equal(await store.removeSenderId(added.id), true);
-        assert.equal(await store.removeSenderId(added.id), false);
-        assert.equal(await store.getSenderId(added.id), null);
-        assert.equal(await store.hasApprovedSender(account.id, 'GONE'), false);
-        assert.equal((await store.addSenderId(account.id, 'GONE', 'pending', now))?.status, 'pending');
+        assert.equal(await store.senderIds.hasApprovedSender(account.id, 'GONE'), true);
+        assert.equal(await store.senderIds.removeSenderId(added.id), true);
+        assert.equal(await store.senderIds.removeSenderId(added.id), false);
+        assert.equal(await store.senderIds.getSenderId(added.id), null);
+        assert.equal(await store.senderIds.hasApprovedSender(account.id, 'GONE'), false);
+        assert.equal((await store.senderIds.addSenderId(account.id, 'GONE', 'pending', now))?.status, 'pending');
       });
 
       it('migration 0012 folds earlier duplicates into the row that decided sends: approved first, then the oldest', async () => {
@@ -412,8 +417,8 @@ for (const dialect of testDialects()) {
         const all = await migrationProvider(dialect.name).getMigrations();
         const before0012 = Object.fromEntries(Object.entries(all).filter(([name]) => name < '0012'));
         await migrate(h, { getMigrations: async () => before0012 });
-        const old = KyselyStore.open(h);
-        const account = await old.createAccount(accountInput('Duplicates'), now);
+        const old = storeOn(h);
+        const account = await old.accounts.createAccount(accountInput('Duplicates'), now);
         const rows: [string, 'approved' | 'pending' | 'rejected'][] = [
           ['MIXED', 'pending'],
           ['MIXED', 'approved'],
@@ -431,7 +436,7 @@ for (const dialect of testDialects()) {
         }
         await migrate(h);
         assert.deepEqual(
-          (await KyselyStore.open(h).senderIds(account.id)).map((s) => [s.id, s.title, s.status]),
+          (await storeOn(h).senderIds.listOf(account.id)).map((s) => [s.id, s.title, s.status]),
           [
             [ids[1], 'MIXED', 'approved'],
             [ids[4], 'WAITING', 'rejected'],

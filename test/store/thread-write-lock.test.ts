@@ -7,8 +7,9 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { migrate, openDb } from '../../src/adapters/store/database.js';
-import { ThreadWriteLock, backgroundGapMs } from '../../src/adapters/store/thread-write-lock.js';
+import { migrate } from '../../src/adapters/store/migrate.js';
+import { openConnection } from '../../src/adapters/store/connection.js';
+import { ThreadWriteLock, backgroundGapMs } from '../../src/adapters/store/sqlite/thread-write-lock.js';
 
 const backgroundMaxDelayMs = 50;
 const asBackground = { role: 'background', yieldMs: backgroundMaxDelayMs } as const;
@@ -142,8 +143,8 @@ describe('two connections of one process on one SQLite file, sharing the lock', 
     const dir = mkdtempSync(join(tmpdir(), 'haberci-lock-'));
     const file = join(dir, 'store.sqlite');
     const buffer = new SharedArrayBuffer(16);
-    const holder = openDb({ dialect: 'sqlite', file, threadLock: { buffer, as: { role: 'foreground' } } });
-    const writer = openDb({ dialect: 'sqlite', file, threadLock: { buffer, as: { role: 'background', yieldMs: 0 } } });
+    const holder = openConnection({ dialect: 'sqlite', file, threadLock: { buffer, as: { role: 'foreground' } } });
+    const writer = openConnection({ dialect: 'sqlite', file, threadLock: { buffer, as: { role: 'background', yieldMs: 0 } } });
     let ticker: NodeJS.Timeout | undefined;
     try {
       await migrate(holder);

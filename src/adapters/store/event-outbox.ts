@@ -6,17 +6,16 @@
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
-import type { Transition } from '../../ports/message-store.js';
+import type { Transition } from '../../ports/dispatch-queue.js';
 import type { AttemptResult, WebhookTarget } from '../../ports/event-store.js';
 import { webhookStatus } from '../../domain/delivery-state.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS, retryScheduleFromText, takesEvent, webhookEventsFromText } from '../../domain/webhook.js';
 import type { WebhookEventType } from '../../domain/webhook.js';
 
-import type { Executor } from './executor.js';
+import type { Executor } from './store-part.js';
 import type { WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
 import { columnsOf, preparedList, preparedRows } from './prepared-query.js';
 
-export type { Executor };
 
 /** Rows per multi-row statement: well inside both dialects' bound-parameter limits. */
 export const rowChunk = 500;

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { DEFAULT_MIGRATION_TABLE } from 'kysely';
-import type { StoreLocation } from './database.js';
+import type { StoreLocation } from './store-location.js';
 
 /**
  * Whether a store is there: its migration table exists (in the SQLite file, or in the

@@ -1,8 +1,8 @@
 import type { Insertable } from 'kysely';
-import type { MessagesTable, SendsTable } from './schema.js';
-import type { MessageDefaults, NewMessage, NewSend } from '../../ports/message-store.js';
-import type { CarrierReport } from '../../ports/carrier.js';
-import type { FinalState } from '../../domain/delivery-state.js';
+import type { MessagesTable, SendsTable } from '../schema.js';
+import type { MessageDefaults, NewMessage, NewSend } from '../../../ports/messages.js';
+import type { CarrierReport } from '../../../ports/carrier.js';
+import type { FinalState } from '../../../domain/delivery-state.js';
 
 /** Row builders shared by the message store's writes. */
 export function toReport(r: { carrier_message_id: string; state: CarrierReport['status']; detail: string | null; done_at: number | null }): CarrierReport {
@@ -61,19 +61,19 @@ export function messageRow(send: MessageDefaults, id: number, m: NewMessage): In
 }
 
 /** What a report writes to its part (and, when it settles it, its message). */
-export interface Outcome {
+export interface ReceiptOutcome {
   state: FinalState;
   detail: string | null;
   doneAt: number;
 }
 
-export function outcomeOf(r: CarrierReport, now: number): Outcome {
+export function outcomeOf(r: CarrierReport, now: number): ReceiptOutcome {
   return { state: r.status, detail: r.detail ?? null, doneAt: r.doneAt ?? now };
 }
 
 /** Items grouped by equal outcome, groups in order of first appearance: one UPDATE per group. */
-export function groupBy<T>(items: readonly T[], outcome: (item: T) => Outcome): { outcome: Outcome; items: T[] }[] {
-  const groups = new Map<string, { outcome: Outcome; items: T[] }>();
+export function groupByOutcome<T>(items: readonly T[], outcome: (item: T) => ReceiptOutcome): { outcome: ReceiptOutcome; items: T[] }[] {
+  const groups = new Map<string, { outcome: ReceiptOutcome; items: T[] }>();
   for (const item of items) {
     const o = outcome(item);
     const key = `${o.state}|${o.doneAt}|${o.detail === null ? '' : `=${o.detail}`}`;

@@ -1,10 +1,8 @@
-import type { Executor } from './event-outbox.js';
+import { StorePart } from './store-part.js';
 import { takesEvent, webhookEventsFromText } from '../../domain/webhook.js';
 import type { InboundRecord, InboundRoute, InboundStore } from '../../ports/inbound-store.js';
 
-export class KyselyInboundStore implements InboundStore {
-  constructor(private readonly db: Executor) {}
-
+export class SqlInboundStore extends StorePart implements InboundStore {
   async addRoute(destination: string, accountId: number, now: number): Promise<InboundRoute> {
     await this.db
       .insertInto('inbound_routes')

@@ -1,8 +1,7 @@
-import type { Executor } from './executor.js';
-import { withTransaction } from './executor.js';
+import { StorePart } from './store-part.js';
+import type { Executor } from './store-part.js';
 import type { Selectable } from 'kysely';
 import type { ContactGroupsTable } from './schema.js';
-import type { Dialect } from './migrations.js';
 import type { BlockedNumber, DirectoryStore, Group } from '../../ports/directory-store.js';
 
 
@@ -19,14 +18,10 @@ export function isUniqueViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
 }
 
-export class KyselyDirectoryStore implements DirectoryStore {
-  constructor(
-    private readonly db: Executor,
-    private readonly dialect: Dialect,
-  ) {}
-
+export class SqlDirectoryStore extends StorePart implements DirectoryStore {
+  /** Runs work in one transaction, on its executor. */
   private inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
-    return withTransaction(this.db, work);
+    return this.transact((self) => work(self.db));
   }
 
   async createGroup(accountId: number, name: string, now: number): Promise<Group | 'duplicate'> {

@@ -1,17 +1,8 @@
-import type { Dialect } from './migrations.js';
-import type { MessageRecord, ReportRow, SendRecord, StateCount } from '../../ports/message-store.js';
+/** The customer's reads of sends and messages: /sms/status, /reports, the per-minute limit. */
+import type { MessageRecord, ReportRow, ReportStore, SendRecord, StateCount } from '../../../ports/reports.js';
+import { StorePart } from '../store-part.js';
 
-import type { Executor } from './executor.js';
-
-export type { Executor };
-
-/** The message store's reads: queries of messages, sends, reports and idempotency keys. */
-export class KyselyMessageQueries {
-  constructor(
-    protected readonly db: Executor,
-    protected readonly dialect: Dialect,
-  ) {}
-
+export class SqlReportStore extends StorePart implements ReportStore {
   async recipientsSince(accountId: number, since: number): Promise<number> {
     // Counted from the sends, not the messages: a scheduled send's recipients are recorded
     // (and count) at request time, before its messages are written out.
@@ -23,18 +14,6 @@ export class KyselyMessageQueries {
       .where('created_at', '>', since)
       .executeTakeFirst();
     return Number(row?.n ?? 0);
-  }
-
-  async awaitingReports(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
-    const rows = await this.db
-      .selectFrom('message_parts as p')
-      .innerJoin('messages as m', 'm.id', 'p.message_id')
-      .select(['p.carrier_message_id', 'm.recipient'])
-      .where('m.carrier', '=', carrier)
-      .where('p.state', '=', 'sent')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({ carrierMessageId: r.carrier_message_id, recipient: r.recipient }));
   }
 
   async findMessage(id: number, accountId: number): Promise<MessageRecord | null> {
@@ -116,10 +95,5 @@ export class KyselyMessageQueries {
       submittedAt: r.submitted_at === null ? null : Number(r.submitted_at),
       doneAt: r.done_at === null ? null : Number(r.done_at),
     }));
-  }
-
-  async findIdempotent(accountId: number, key: string): Promise<{ requestHash: string; response: string; createdAt: number } | null> {
-    const r = await this.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('idem_key', '=', key).executeTakeFirst();
-    return r ? { requestHash: r.request_hash, response: r.response, createdAt: Number(r.created_at) } : null;
   }
 }

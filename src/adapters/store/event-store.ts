@@ -1,13 +1,12 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
-import type { Dialect } from './migrations.js';
 import type { AttemptLog, AttemptResult, ClaimedEvent, ClaimShare, EventRecord, EventStore, NewEvent, WebhookTarget } from '../../ports/event-store.js';
 import { claimFairly } from './fair-claim.js';
 import type { WebhookEventType, WebhookStatus } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
 import { applyOutcomes, newEventId, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
-import type { Executor } from './executor.js';
-import { withTransaction } from './executor.js';
+import { StorePart } from './store-part.js';
+import type { Executor } from './store-part.js';
 import { preparedQuery } from './prepared-query.js';
 
 type EventRow = Selectable<WebhookEventsTable>;
@@ -74,14 +73,10 @@ const claimDueOf = (locking: boolean) =>
   );
 const claimDueStatement = { sqlite: claimDueOf(false), postgres: claimDueOf(true) };
 
-export class KyselyEventStore implements EventStore {
-  constructor(
-    private readonly db: Executor,
-    private readonly dialect: Dialect,
-  ) {}
-
+export class SqlEventStore extends StorePart implements EventStore {
+  /** Runs work in one transaction, on its executor. */
   private inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
-    return withTransaction(this.db, work);
+    return this.transact((self) => work(self.db));
   }
 
   async createPending(event: NewEvent, now: number): Promise<void> {

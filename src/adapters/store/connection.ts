@@ -1,0 +1,45 @@
+/**
+ * A store's connection: the Kysely handle every part of the store runs on, with what its
+ * dialect adds (SQLite: the change counters behind the lookup caches, manual checkpoints).
+ * Opened by the dialect's own file in `sqlite/` or `postgres/`.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from './schema.js';
+import type { Dialect, StoreLocation } from './store-location.js';
+import { openSqlite } from './sqlite/open-sqlite.js';
+import { openPostgres } from './postgres/open-postgres.js';
+
+/** What other connections changed: two counters of `lookup_version` that only move. */
+export interface ExternalChanges {
+  /** Commits that wrote accounts (other than a balance), api_keys or sender_ids. */
+  lookups: number;
+  /** Commits that changed a balance. */
+  balances: number;
+}
+
+export interface StoreConnection {
+  db: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+  /**
+   * SQLite only: the commits, by any connection (this one, another thread, the admin CLI,
+   * a hand-run sqlite3), that wrote the tables behind the lookup caches, counted by the
+   * triggers of migrations 0008 and 0010 in `lookup_version`. Commits of messages and
+   * events, which the delivery thread makes all the time, move neither counter.
+   */
+  externalChanges?(): ExternalChanges;
+  /**
+   * SQLite only: copies what the WAL holds back into the database file, as far as readers
+   * allow (a passive checkpoint: it waits for no lock and writers go on meanwhile). Does
+   * nothing while this connection is inside a transaction.
+   */
+  checkpoint?(): void;
+}
+
+/**
+ * `onConnectionError`: told of a PostgreSQL connection that broke outside a query; nothing
+ * on SQLite.
+ */
+export function openConnection(location: StoreLocation, onConnectionError: (error: Error) => void = () => undefined): StoreConnection {
+  return location.dialect === 'sqlite' ? openSqlite(location) : openPostgres(location, onConnectionError);
+}

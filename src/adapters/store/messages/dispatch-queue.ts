@@ -1,0 +1,144 @@
+/**
+ * The dispatch queue: claims with leases, submit outcomes, and (through SqlReceipts) the
+ * receipts that settle what was sent. Each write moves messages along one edge of the
+ * delivery state machine, guarded in SQL by the edge's `from` states (domain/delivery-state).
+ */
+import type { ClaimedMessage, DispatchQueue, DueExpansion, SentItem, Transition } from '../../../ports/dispatch-queue.js';
+import type { NewMessage } from '../../../ports/messages.js';
+import { SqlExpansion } from './expansion.js';
+import type { CarrierReport, SmsLang } from '../../../ports/carrier.js';
+import { moves } from '../../../domain/delivery-state.js';
+import { StorePart } from '../store-part.js';
+import { SqlReceipts, recordEvents } from './receipts.js';
+import { claimDue, claimedMessages, markSent, partsInsert, preparedChunk } from './statements.js';
+import type { SentPart } from './statements.js';
+
+export class SqlDispatchQueue extends StorePart implements DispatchQueue {
+  private receipts(): SqlReceipts {
+    return new SqlReceipts(this.context);
+  }
+
+  claimExpansion(now: number, leaseUntil: number): Promise<DueExpansion | null> {
+    return new SqlExpansion(this.context).claimExpansion(now, leaseUntil);
+  }
+
+  expandChunk(send: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number): Promise<boolean> {
+    return new SqlExpansion(this.context).expandChunk(send, from, messages, done, now);
+  }
+
+  async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]> {
+    return this.transact(async (self) => {
+      const claimed = (await self.db.executeQuery(claimDue[self.dialect](self.db, { now, limit, leaseUntil }))).rows;
+      if (claimed.length === 0) return [];
+      const ids = claimed.map((c) => Number(c.id));
+      const rows = (await self.db.executeQuery(claimedMessages(self.db, {}, ids))).rows;
+      return rows.map((r) => ({
+        id: Number(r.id),
+        sendId: Number(r.send_id),
+        keyId: r.key_id,
+        recipient: r.recipient,
+        text: r.text ?? r.send_text ?? '',
+        sender: r.sender,
+        lang: r.lang as SmsLang,
+        sandbox: r.sandbox === 1,
+        attempts: r.attempts,
+      }));
+    });
+  }
+
+  async extendLeases(ids: readonly number[], now: number, until: number): Promise<number> {
+    let extended = 0;
+    // In slices: a statement's parameters are bounded (SQLite: 32,766).
+    for (let from = 0; from < ids.length; from += 1000) {
+      const result = await this.db
+        .updateTable('messages')
+        .set({ lease_until: until })
+        .where('id', 'in', ids.slice(from, from + 1000))
+        .where('state', '=', 'submitting')
+        .where('lease_until', '>', now)
+        .executeTakeFirst();
+      extended += Number(result.numUpdatedRows);
+    }
+    return extended;
+  }
+
+  async requeueExpiredLeases(now: number): Promise<number> {
+    const result = await this.db
+      .updateTable('messages')
+      .set({ state: moves.retry.to[0], lease_until: null })
+      .where('state', '=', moves.retry.from[0])
+      .where('lease_until', '<=', now)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async markSentMany(items: readonly SentItem[], now: number): Promise<Transition[][]> {
+    if (items.length === 0) return [];
+    return this.transact(async (self) => {
+      const sentKeys = new Map<number, number>();
+      for (const carrier of new Set(items.map((i) => i.carrier))) {
+        const ids = items.filter((i) => i.carrier === carrier).map((i) => i.messageId);
+        const rows = (await self.db.executeQuery(markSent(self.db, { carrier, now }, ids))).rows;
+        for (const r of rows) sentKeys.set(Number(r.id), r.key_id);
+      }
+      const parts = items.flatMap((i) => i.carrierMessageIds.map((id, n): SentPart => ({ carrier_message_id: id, message_id: i.messageId, part_no: n + 1 })));
+      for (let start = 0; start < parts.length; start += preparedChunk) {
+        await self.db.executeQuery(partsInsert(self.db, parts.slice(start, start + preparedChunk)));
+      }
+      const result = items.map((i): Transition[] => {
+        const keyId = sentKeys.get(i.messageId);
+        return keyId === undefined ? [] : [{ messageId: i.messageId, keyId, state: 'sent' }];
+      });
+      await recordEvents(self.db, result.flat(), now);
+      // Receipts may have come before these submit responses: apply them now.
+      const receipts = self.receipts();
+      const early = parts.length === 0 ? [] : await receipts.takeEarly(parts.map((p) => p.carrier_message_id));
+      if (early.length > 0) {
+        const applied = await receipts.applyReports(early, now);
+        const byMessage = new Map(items.map((i, n) => [i.messageId, n]));
+        for (const t of applied) {
+          if (!t || t === 'unmatched') continue;
+          const n = byMessage.get(t.messageId);
+          if (n !== undefined) result[n]?.push(t);
+        }
+      }
+      return result;
+    });
+  }
+
+  async markRetry(messageId: number, dueAt: number, detail: string): Promise<void> {
+    await this.db
+      .updateTable('messages')
+      .set({ state: moves.retry.to[0], due_at: dueAt, lease_until: null, detail })
+      .where('id', '=', messageId)
+      .where('state', '=', moves.retry.from[0])
+      .execute();
+  }
+
+  async markFailed(messageId: number, detail: string, now: number): Promise<Transition | null> {
+    return this.transact(async (self) => {
+      const row = await self.db
+        .updateTable('messages')
+        .set({ state: moves.reject.to[0], done_at: now, lease_until: null, detail })
+        .where('id', '=', messageId)
+        .where('state', 'in', moves.reject.from)
+        .returning('key_id')
+        .executeTakeFirst();
+      const t: Transition | null = row ? { messageId, keyId: row.key_id, state: 'failed' } : null;
+      if (t) await recordEvents(self.db, [t], now);
+      return t;
+    });
+  }
+
+  applyReports(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]> {
+    return this.receipts().applyReports(reports, now);
+  }
+
+  retryUnmatchedReports(now: number): Promise<Transition[]> {
+    return this.receipts().retryUnmatchedReports(now);
+  }
+
+  awaitingReports(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
+    return this.receipts().awaitingReports(carrier, limit);
+  }
+}

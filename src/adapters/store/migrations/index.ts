@@ -1,0 +1,41 @@
+/**
+ * Every migration of the schema, in order, for both dialects: one file each, named as its
+ * migration is recorded in the stores it ran on (`kysely_migration.name`). A new migration
+ * is a new file and a line here; a recorded one is never renamed or changed.
+ */
+import type { Migration, MigrationProvider } from 'kysely';
+import type { Dialect } from '../store-location.js';
+import { migration as m0001 } from './0001-accounts-keys.js';
+import { migration as m0002 } from './0002-sends-messages.js';
+import { migration as m0003 } from './0003-groups-contacts-blocklist.js';
+import { migration as m0004 } from './0004-webhook-events.js';
+import { migration as m0005 } from './0005-bulk-expansion.js';
+import { migration as m0006 } from './0006-inbound.js';
+import { migration as m0007 } from './0007-claim-order.js';
+import { migration as m0008 } from './0008-lookup-version.js';
+import { migration as m0009 } from './0009-drop-unread-indexes.js';
+import { migration as m0010 } from './0010-balance-version.js';
+import { migration as m0011 } from './0011-webhook-event-selection.js';
+import { migration as m0012 } from './0012-unique-sender-ids.js';
+import { migration as m0013 } from './0013-webhook-retry-schedule.js';
+
+const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
+  ['0001-accounts-keys', m0001],
+  ['0002-sends-messages', m0002],
+  ['0003-groups-contacts-blocklist', m0003],
+  ['0004-webhook-events', m0004],
+  ['0005-bulk-expansion', m0005],
+  ['0006-inbound', m0006],
+  ['0007-claim-order', m0007],
+  ['0008-lookup-version', m0008],
+  ['0009-drop-unread-indexes', m0009],
+  ['0010-balance-version', m0010],
+  ['0011-webhook-event-selection', m0011],
+  ['0012-unique-sender-ids', m0012],
+  ['0013-webhook-retry-schedule', m0013],
+];
+
+/** The store's migrations for a dialect (Kysely runs them in name order). */
+export function migrationProvider(dialect: Dialect): MigrationProvider {
+  return { getMigrations: async () => Object.fromEntries(ordered.map(([name, make]) => [name, make(dialect)])) };
+}

@@ -1,0 +1,35 @@
+/**
+ * The one factory of a thread's store: its connection (on SQLite: its role in the threads'
+ * write lock and who checkpoints, from the location), the schema brought up to date, and
+ * the lookup caches (SQLite). The composition root and the thread entry files open stores
+ * here and nowhere else.
+ */
+import type { StoreLocation } from './store-location.js';
+import { openConnection } from './connection.js';
+import type { StoreConnection } from './connection.js';
+import { migrate } from './migrate.js';
+import { LookupCaches } from './sqlite/lookup-caches.js';
+import { SqlStore } from './sql-store.js';
+
+export interface OpenOptions {
+  /** Told of a PostgreSQL connection that broke outside a query (the pool replaces it). */
+  onConnectionError?: (error: Error) => void;
+}
+
+/** The store on an open connection (its schema already migrated). */
+export function storeOn(connection: StoreConnection): SqlStore {
+  const caches = connection.externalChanges ? new LookupCaches(connection.externalChanges) : null;
+  return new SqlStore({ db: connection.db, dialect: connection.dialect, caches }, connection);
+}
+
+/** Opens the store at `location`, migrating its schema first; closed again if that fails. */
+export async function openStore(location: StoreLocation, options: OpenOptions = {}): Promise<SqlStore> {
+  const connection = openConnection(location, options.onConnectionError);
+  try {
+    await migrate(connection);
+  } catch (error) {
+    await connection.close();
+    throw error;
+  }
+  return storeOn(connection);
+}

@@ -1,0 +1,37 @@
+import pg from 'pg';
+import { Kysely, PostgresDialect } from 'kysely';
+import type { Database } from '../schema.js';
+import type { StoreConnection } from '../connection.js';
+import type { StoreLocation } from '../store-location.js';
+
+// int8 (bigint) columns hold epoch milliseconds and balances: well inside 2^53.
+pg.types.setTypeParser(20, (value: string) => Number(value));
+
+/** How long a query waits for a PostgreSQL connection before it fails. */
+export const pgConnectTimeoutMs = 5000;
+
+/** Opens a PostgreSQL store: a pool in the store's schema, broken connections reported to `onConnectionError`. */
+export function openPostgres(location: Extract<StoreLocation, { dialect: 'postgres' }>, onConnectionError: (error: Error) => void): StoreConnection {
+  const options = location.schema ? `-c search_path=${location.schema}` : undefined;
+  const pool = new pg.Pool({
+    connectionString: location.url,
+    max: location.poolSize ?? 10,
+    options,
+    // A database that is away makes a request wait this long for a connection, then fail
+    // (answered SRV-ERR), rather than queue for ever.
+    connectionTimeoutMillis: pgConnectTimeoutMs,
+    // A connection whose peer vanished without a word (a failover, a dropped route) is
+    // found by TCP keep-alive instead of hanging its next query.
+    keepAlive: true,
+  });
+  // A connection that breaks while idle in the pool (the server restarted, an
+  // administrator or pooler ended it, an idle timeout) is reported here. Without a
+  // listener Node would end the process; the pool has already dropped that connection and
+  // opens a new one at the next query, so it is only worth a line in the log.
+  pool.on('error', onConnectionError);
+  // The same for one that breaks while checked out between two queries (inside a
+  // transaction, say): the next query fails, and the pool drops it when it is released.
+  pool.on('connect', (client) => client.on('error', onConnectionError));
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, dialect: 'postgres', close: () => db.destroy() };
+}

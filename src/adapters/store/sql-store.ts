@@ -1,0 +1,78 @@
+/**
+ * The store over SQL (SQLite or PostgreSQL): one part per aggregate on one executor, the
+ * database or a transaction. `transaction()` builds the same parts on a new transaction.
+ */
+import { sql } from 'kysely';
+import type { Store } from '../../ports/store.js';
+import type { StoreConnection } from './connection.js';
+import { boundTo, withTransaction } from './store-part.js';
+import type { PartContext } from './store-part.js';
+import { SqlAccountStore } from './accounts-store.js';
+import { SqlKeyStore } from './keys-store.js';
+import { SqlSenderIdStore } from './sender-ids-store.js';
+import { SqlMessageStore } from './messages/message-store.js';
+import { SqlDispatchQueue } from './messages/dispatch-queue.js';
+import { SqlReportStore } from './messages/report-store.js';
+import { SqlIdempotencyStore } from './idempotency-store.js';
+import { SqlEventStore } from './event-store.js';
+import { SqlDirectoryStore } from './directory-store.js';
+import { SqlInboundStore } from './inbound-store.js';
+
+export class SqlStore implements Store {
+  readonly accounts: SqlAccountStore;
+  readonly keys: SqlKeyStore;
+  readonly senderIds: SqlSenderIdStore;
+  readonly messages: SqlMessageStore;
+  readonly queue: SqlDispatchQueue;
+  readonly reports: SqlReportStore;
+  readonly idempotency: SqlIdempotencyStore;
+  readonly events: SqlEventStore;
+  readonly directory: SqlDirectoryStore;
+  readonly inbound: SqlInboundStore;
+
+  /** `connection`: null for a store bound to a transaction (it closes nothing). */
+  constructor(
+    private readonly context: PartContext,
+    private readonly connection: StoreConnection | null,
+  ) {
+    this.accounts = new SqlAccountStore(context);
+    this.keys = new SqlKeyStore(context);
+    this.senderIds = new SqlSenderIdStore(context);
+    this.messages = new SqlMessageStore(context);
+    this.queue = new SqlDispatchQueue(context);
+    this.reports = new SqlReportStore(context);
+    this.idempotency = new SqlIdempotencyStore(context);
+    this.events = new SqlEventStore(context);
+    this.directory = new SqlDirectoryStore(context);
+    this.inbound = new SqlInboundStore(context);
+  }
+
+  transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
+    return withTransaction(this.context.db, (trx) => work(trx === this.context.db ? this : new SqlStore(boundTo(this.context, trx), null)));
+  }
+
+  async savepoint<T>(work: () => Promise<T>): Promise<T> {
+    const db = this.context.db;
+    // Outside a transaction SQLite's SAVEPOINT would begin one, past the write lock.
+    if (!db.isTransaction) throw new Error('a savepoint is taken inside a transaction');
+    // One name serves every savepoint: both dialects roll back to the newest of a name. A
+    // savepoint is not released: the commit takes its writes in, and a RELEASE would cost
+    // PostgreSQL a round trip each.
+    await sql`savepoint store_work`.execute(db);
+    try {
+      return await work();
+    } catch (error) {
+      await sql`rollback to savepoint store_work`.execute(db);
+      throw error;
+    }
+  }
+
+  /** SQLite: copies the WAL back into the database file (see StoreConnection.checkpoint); nothing on PostgreSQL. */
+  checkpoint(): void {
+    this.connection?.checkpoint?.();
+  }
+
+  async close(): Promise<void> {
+    await this.connection?.close();
+  }
+}

@@ -1,0 +1,40 @@
+import type BetterSqlite3 from 'better-sqlite3';
+import { SqliteAdapter, SqliteDialect } from 'kysely';
+import type { DialectAdapter, Driver } from 'kysely';
+import { ImmediateSqliteDriver } from './immediate-driver.js';
+import type { StatementCache } from './statement-cache.js';
+import type { ThreadWriteLock } from './thread-write-lock.js';
+
+/**
+ * SQLite runs DDL inside transactions, but Kysely's SQLite adapter says it cannot, so its
+ * migrator ran each statement on its own. A crash between two statements of a migration
+ * (or before the migration was recorded) left its tables made and it unrecorded, and every
+ * later start failed on "table already exists" (8 of 40 `kill -9` during a first start).
+ * Saying it can makes one run of migrations one transaction: all of it or none. Its BEGIN
+ * IMMEDIATE is also the lock between processes migrating the same file at once.
+ */
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+/** Kysely's SQLite dialect with BEGIN IMMEDIATE behind the threads' lock, and transactional DDL. */
+export class ImmediateSqliteDialect extends SqliteDialect {
+  constructor(
+    private readonly statements: StatementCache,
+    private readonly sqlite: BetterSqlite3.Database,
+    private readonly threads: ThreadWriteLock,
+  ) {
+    super({ database: statements });
+  }
+
+  override createDriver(): Driver {
+    return new ImmediateSqliteDriver(this.statements, this.sqlite, this.threads);
+  }
+
+  override createAdapter(): DialectAdapter {
+    return new TransactionalDdlSqliteAdapter();
+  }
+}
+

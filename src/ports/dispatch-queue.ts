@@ -1,0 +1,83 @@
+/**
+ * The dispatch queue, what the delivery threads do with messages: bulk and scheduled sends
+ * written out as queued messages, messages claimed for submission with a lease, the outcomes of their
+ * submits, and the carrier's delivery receipts that settle them. Every state change moves
+ * the delivery state machine (domain/delivery-state) along one of its edges, guarded in SQL.
+ */
+import type { DeliveryState } from '../domain/delivery-state.js';
+import type { CarrierReport, SmsLang } from './carrier.js';
+import type { NewMessage, SendKind } from './messages.js';
+
+/** A bulk or scheduled send whose recipients are due to be written out as messages. */
+export interface DueExpansion {
+  id: number;
+  accountId: number;
+  keyId: number;
+  kind: SendKind;
+  text: string | null;
+  lang: SmsLang;
+  sandbox: boolean;
+  priority: number;
+  expandedCount: number;
+  pendingRecipients: string;
+}
+
+/** A message claimed for submission, with what the carrier needs. */
+export interface ClaimedMessage {
+  id: number;
+  sendId: number;
+  keyId: number;
+  recipient: string;
+  text: string;
+  sender: string;
+  lang: SmsLang;
+  sandbox: boolean;
+  attempts: number;
+}
+
+/** A state change the pipeline made; events (webhooks) are derived from these. */
+export interface Transition {
+  messageId: number;
+  keyId: number;
+  state: DeliveryState;
+  /** True when the change wrote a webhook event (in the same transaction). */
+  webhookEvent?: boolean;
+}
+
+/** A submit the carrier accepted: the ids it gave each part. */
+export interface SentItem {
+  messageId: number;
+  carrier: string;
+  carrierMessageIds: readonly string[];
+}
+
+export interface DispatchQueue {
+  /** Claims one send whose recipients are due to be written out, leasing it until `leaseUntil`. */
+  claimExpansion(now: number, leaseUntil: number): Promise<DueExpansion | null>;
+  /**
+   * Writes recipients [from, from + messages.length) of a send as messages, in one
+   * transaction, and releases the send's lease; `done` closes the send's list. False when
+   * another worker got there first.
+   */
+  expandChunk(send: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number): Promise<boolean>;
+  /** Claims due queued messages (priority first), leasing them until `leaseUntil`. */
+  claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]>;
+  /**
+   * Extends the leases of messages this worker still holds (state submitting, lease not yet
+   * run out) to `until`; a lease that has run out is left alone, as another worker may have
+   * taken the message since. Returns how many were extended.
+   */
+  extendLeases(ids: readonly number[], now: number, until: number): Promise<number>;
+  /** Returns messages whose lease ran out (a worker died mid-submit) to the queue. */
+  requeueExpiredLeases(now: number): Promise<number>;
+  /** Records accepted submits (and their parts) in one transaction; one list of transitions per item. */
+  markSentMany(items: readonly SentItem[], now: number): Promise<Transition[][]>;
+  markRetry(messageId: number, dueAt: number, detail: string): Promise<void>;
+  markFailed(messageId: number, detail: string, now: number): Promise<Transition | null>;
+  /** Applies delivery receipts in one transaction; a receipt for an unknown carrier id is kept until its message is known. */
+  applyReports(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]>;
+  /** Applies kept receipts whose message has become known since. */
+  retryUnmatchedReports(now: number): Promise<Transition[]>;
+  /** Messages sent to a carrier and still waiting for a receipt (for a carrier that can replay receipts). */
+  awaitingReports(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]>;
+}

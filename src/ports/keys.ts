@@ -1,0 +1,62 @@
+/** API keys and their request counts. */
+import type { Account } from './accounts.js';
+import type { PermissionSet } from '../domain/permissions.js';
+import type { StoredKeyState } from '../domain/api-key.js';
+import type { SelectableWebhookEvent } from '../domain/webhook.js';
+import type { LimitHit, RequestLimits, UsageWindows } from '../domain/request-limits.js';
+
+export interface KeySettings {
+  permissions: PermissionSet;
+  ipAllow: string[];
+  hourlyLimit: number;
+  dailyLimit: number;
+  monthlyLimit: number;
+  expiresOn: string | null;
+  webhookUrl: string | null;
+  webhookSecret: string | null;
+  webhookAttempts: number;
+  /** The events the webhook takes; null: every event. */
+  webhookEvents: SelectableWebhookEvent[] | null;
+  /** Nominal delays between attempts (the last repeats); null: the default schedule. */
+  webhookRetryScheduleMs: number[] | null;
+  sandbox: boolean;
+}
+
+export interface ApiKey extends KeySettings {
+  id: number;
+  accountId: number;
+  keyHint: string;
+  state: StoredKeyState;
+  validUntil: number | null;
+  replacedBy: number | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** What an update of a key may change. */
+export type KeyPatch = Partial<KeySettings> & { state?: StoredKeyState; validUntil?: number | null; replacedBy?: number | null };
+
+/** A key found by its hash, with the account fields the request path needs. */
+export interface KeyWithAccount {
+  key: ApiKey;
+  account: Account;
+}
+
+export interface KeyStore {
+  createKey(accountId: number, hash: string, hint: string, settings: KeySettings, now: number): Promise<ApiKey>;
+  getKey(id: number): Promise<ApiKey | null>;
+  findKeyByHash(hash: string): Promise<KeyWithAccount | null>;
+  updateKey(id: number, patch: KeyPatch, now: number): Promise<ApiKey | null>;
+  /**
+   * Counts requests against their keys' limits, in one transaction, decided in order: a
+   * request is counted unless one of its key's limits is reached, and the answer names that
+   * limit otherwise.
+   */
+  consumeRequests(items: readonly { keyId: number; limits: RequestLimits; windows: UsageWindows }[]): Promise<(LimitHit | null)[]>;
+  /**
+   * Takes back one counted request of the key in the windows it was counted in (a request
+   * refused after it was counted: rejected requests are not counted). A window that has
+   * moved on meanwhile is left as it is.
+   */
+  refundRequest(keyId: number, windows: UsageWindows): Promise<void>;
+}

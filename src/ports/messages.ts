@@ -1,0 +1,57 @@
+/** Sends and their messages as the send paths (the HTTP thread) write them. */
+import type { SmsLang } from './carrier.js';
+
+export type SendKind = 'sms' | 'group' | 'mixed' | 'otp';
+
+export interface NewSend {
+  accountId: number;
+  keyId: number;
+  kind: SendKind;
+  sender: string;
+  /** The one text of the send; null when every message has its own (sendMixed). */
+  text: string | null;
+  lang: SmsLang;
+  contentType: number;
+  scheduledAt: number | null;
+  sandbox: boolean;
+  totalNumbers: number;
+  invalidNumbers: number;
+  blockedNumbers: number;
+  smsCost: number;
+  createdAt: number;
+  priority: number;
+  /** Encoded DeferredRecipients, or null when the messages are written with the send. */
+  pendingRecipients: string | null;
+}
+
+export interface NewMessage {
+  recipient: string;
+  /** null: the send's text. */
+  text: string | null;
+  smsCount: number;
+  operator: string;
+  /** Set for a number that is failed at once without being submitted (an invalid number). */
+  failedDetail?: string;
+}
+
+/** What the messages of one send share. */
+export interface MessageDefaults {
+  id: number;
+  accountId: number;
+  keyId: number;
+  sandbox: boolean;
+  createdAt: number;
+  dueAt: number;
+  priority: number;
+  /** Set when the messages are stored already claimed by this process's dispatcher (handed over), leased until then. */
+  leaseUntil?: number;
+}
+
+export interface MessageStore {
+  /** `count` unused ids from the one id space of sends and messages, ascending. */
+  allocateIds(count: number): Promise<number[]>;
+  /** Sends in multi-row inserts. */
+  insertSends(sends: readonly { id: number; send: NewSend }[]): Promise<void>;
+  /** The messages of many sends, in multi-row inserts. */
+  insertMessagesOf(groups: readonly { send: MessageDefaults; ids: readonly number[]; messages: readonly NewMessage[] }[]): Promise<void>;
+}

@@ -1,0 +1,66 @@
+/** What the customer's reads (/sms/status, /reports, the per-minute limit) find of sends and messages. */
+import type { DeliveryState } from '../domain/delivery-state.js';
+import type { SendKind } from './messages.js';
+
+export interface MessageRecord {
+  id: number;
+  sendId: number;
+  accountId: number;
+  keyId: number;
+  recipient: string;
+  smsCount: number;
+  operator: string;
+  state: DeliveryState;
+  detail: string | null;
+  createdAt: number;
+  submittedAt: number | null;
+  doneAt: number | null;
+  sender: string;
+  sendKind: SendKind;
+  scheduled: boolean;
+}
+
+export interface SendRecord {
+  id: number;
+  accountId: number;
+  expandedCount: number;
+  pending: boolean;
+  kind: SendKind;
+  sender: string;
+  scheduledAt: number | null;
+  totalNumbers: number;
+  invalidNumbers: number;
+  blockedNumbers: number;
+  smsCost: number;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** One row of a campaign's detailed report. */
+export interface ReportRow {
+  id: number;
+  recipient: string;
+  operator: string;
+  state: DeliveryState;
+  createdAt: number;
+  submittedAt: number | null;
+  doneAt: number | null;
+}
+
+export interface StateCount {
+  state: DeliveryState;
+  count: number;
+  /** Latest submit or report time among these messages. */
+  lastChange: number | null;
+}
+
+export interface ReportStore {
+  /** Messages of a send by state: the summary report's counters. */
+  sendCounters(sendId: number): Promise<StateCount[]>;
+  /** Messages of a send written out so far, in id order, a page at a time. */
+  sendMessages(sendId: number, offset: number, limit: number): Promise<ReportRow[]>;
+  /** Recipients the account's /sms/send requests recorded since an instant. */
+  recipientsSince(accountId: number, since: number): Promise<number>;
+  findMessage(id: number, accountId: number): Promise<MessageRecord | null>;
+  findSend(id: number, accountId: number): Promise<SendRecord | null>;
+}
