@@ -13,6 +13,8 @@ import { openRuntime } from '../../src/main.js';
 import { migrate } from '../../src/adapters/store/migrate.js';
 import { openConnection } from '../../src/adapters/store/connection.js';
 import { LookupCaches } from '../../src/adapters/store/sqlite/lookup-caches.js';
+import { openStore } from '../../src/adapters/store/index.js';
+import { defaultKeySettings } from '../../src/services/admin.js';
 import { sql } from 'kysely';
 
 describe('key lookup cache (SQLite)', () => {
@@ -25,6 +27,10 @@ describe('key lookup cache (SQLite)', () => {
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.balance_main, 15);
       await h.runtime.admin.changeKeyState(p.keyId, 'pause');
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.result_code, 'TS-1035');
+      const suspended = await h.provision();
+      assert.equal((await h.post('/balance/', { api_key: suspended.apiKey })).status, 200);
+      await h.runtime.admin.updateAccount(suspended.accountId, { status: 'Suspended' }, {});
+      assert.equal((await h.post('/balance/', { api_key: suspended.apiKey })).body.result_code, 'TS-1030');
     } finally {
       await h.close();
     }
@@ -161,6 +167,42 @@ describe('the change signal of the lookup caches (SQLite)', () => {
       await other.close();
       await server.close();
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('the lookup caches and the store’s own writes (SQLite)', () => {
+  it('every write method that changes a cached lookup empties its cache in the same turn of the event loop', async () => {
+    // All of this runs within one turn: the counters of lookup_version are read once a
+    // turn, so only the write methods' own invalidation can make the changes show.
+    const store = await openStore({ dialect: 'sqlite', file: ':memory:' });
+    try {
+      const now = Date.UTC(2026, 2, 15, 9);
+      const account = await store.accounts.createAccount({ name: 'Cached', balanceMain: 10, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false }, now);
+      const key = await store.keys.createKey(account.id, 'hash-1', 'hint', { ...defaultKeySettings }, now);
+      const found = async () => {
+        const f = await store.keys.findKeyByHash('hash-1');
+        assert.ok(f);
+        return f;
+      };
+      assert.equal((await found()).key.state, 'Active');
+      await store.keys.updateKey(key.id, { state: 'Paused' }, now);
+      assert.equal((await found()).key.state, 'Paused', 'updateKey');
+      await store.accounts.updateAccount(account.id, { status: 'Suspended' });
+      assert.equal((await found()).account.status, 'Suspended', 'updateAccount');
+      await store.accounts.adjustBalance(account.id, 'main', 5, 'top-up', null, now);
+      assert.equal((await found()).account.balanceMain, 15, 'adjustBalance');
+      await store.transaction((tx) => tx.accounts.applyCharges([{ accountId: account.id, bucket: 'main', amount: 3, reason: 'sms', reference: 'x' }], now));
+      assert.equal((await found()).account.balanceMain, 12, 'applyCharges in a transaction');
+
+      assert.equal(await store.senderIds.hasApprovedSender(account.id, 'ACME'), false);
+      const sender = await store.senderIds.addSenderId(account.id, 'ACME', 'approved', now);
+      assert.ok(sender);
+      assert.equal(await store.senderIds.hasApprovedSender(account.id, 'ACME'), true, 'addSenderId');
+      await store.senderIds.removeSenderId(sender.id);
+      assert.equal(await store.senderIds.hasApprovedSender(account.id, 'ACME'), false, 'removeSenderId');
+    } finally {
+      await store.close();
     }
   });
 });
