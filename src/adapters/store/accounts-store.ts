@@ -142,13 +142,13 @@ export class SqlAccountStore extends StorePart implements AccountStore {
   }
 
   async lockAccounts(ids: readonly number[]): Promise<void> {
-    if (this.dialect !== 'postgres' || ids.length === 0) return;
+    if (!this.sql.locksRows || ids.length === 0) return;
     await this.db
       .selectFrom('accounts')
       .select('id')
       .where('id', 'in', [...ids])
       .orderBy('id')
-      .forUpdate()
+      .$call((qb) => this.sql.forUpdate(qb))
       .execute();
   }
 

@@ -71,7 +71,7 @@ export class SqlDirectoryStore extends StorePart implements DirectoryStore {
         .select('id')
         .where('id', '=', groupId)
         .where('account_id', '=', accountId)
-        .$if(this.dialect === 'postgres', (qb) => qb.forShare())
+        .$call((qb) => this.sql.forShare(qb))
         .executeTakeFirst();
       if (!group) return null;
       let added = 0;

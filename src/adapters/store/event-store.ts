@@ -152,7 +152,7 @@ export class SqlEventStore extends StorePart implements EventStore {
         .selectFrom('webhook_events')
         .selectAll()
         .where(byRef(ref))
-        .$if(this.dialect === 'postgres', (qb) => qb.forUpdate())
+        .$call((qb) => this.sql.forUpdate(qb))
         .executeTakeFirst();
       if (!before) return null;
       const row = await db

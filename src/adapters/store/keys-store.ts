@@ -152,8 +152,9 @@ export class SqlKeyStore extends StorePart implements KeyStore {
   }
 
   private async loadKey(hash: string): Promise<KeyWithAccount | null> {
+    // Without a cache (PostgreSQL), the lookups of one turn share one round trip.
     const row =
-      this.dialect === 'postgres' && !this.db.isTransaction
+      this.context.caches === null && !this.db.isTransaction
         ? await this.batched().add(hash)
         : // One prepared round trip on the hot path of every request.
           (await this.db.executeQuery(keyLookup(this.db, { hash }))).rows[0];
@@ -214,7 +215,7 @@ export class SqlKeyStore extends StorePart implements KeyStore {
           .selectFrom('key_usage')
           .selectAll()
           .where('key_id', '=', keyId)
-          .$if(self.dialect === 'postgres', (qb) => qb.forUpdate())
+          .$call((qb) => self.sql.forUpdate(qb))
           .executeTakeFirstOrThrow();
         const usage = { hour: row.hour_bucket, hourCount: row.hour_count, day: row.day_bucket, dayCount: row.day_count, month: row.month_bucket, monthCount: row.month_count };
         for (const request of requests) answers.set(request, countOne(usage, request.limits, request.windows));

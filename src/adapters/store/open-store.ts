@@ -10,6 +10,8 @@ import type { StoreConnection } from './connection.js';
 import { migrate } from './migrate.js';
 import { LookupCaches } from './sqlite/lookup-caches.js';
 import { SqlStore } from './sql-store.js';
+import { sqliteSql } from './sqlite/dialect-sql.js';
+import { postgresSql } from './postgres/dialect-sql.js';
 
 export interface OpenOptions {
   /** Told of a PostgreSQL connection that broke outside a query (the pool replaces it). */
@@ -19,7 +21,8 @@ export interface OpenOptions {
 /** The store on an open connection (its schema already migrated). */
 export function storeOn(connection: StoreConnection): SqlStore {
   const caches = connection.externalChanges ? new LookupCaches(connection.externalChanges) : null;
-  return new SqlStore({ db: connection.db, dialect: connection.dialect, caches }, connection);
+  const sql = connection.dialect === 'sqlite' ? sqliteSql : postgresSql;
+  return new SqlStore({ db: connection.db, sql, caches }, connection);
 }
 
 /** Opens the store at `location`, migrating its schema first; closed again if that fails. */

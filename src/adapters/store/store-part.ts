@@ -6,6 +6,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 import type { Dialect } from './store-location.js';
+import type { DialectSql } from './dialect-sql.js';
 import type { LookupCaches } from './sqlite/lookup-caches.js';
 
 /** What a store runs its queries on: the database, or a transaction it is part of. */
@@ -13,7 +14,8 @@ export type Executor = Kysely<Database> | Transaction<Database>;
 
 export interface PartContext {
   db: Executor;
-  dialect: Dialect;
+  /** What the dialect does its own way (row locks, ids). */
+  sql: DialectSql;
   /**
    * SQLite's lookup caches, shared by the parts of one connection (those bound to its
    * transactions too): read only outside transactions (a transaction must see its own
@@ -40,8 +42,13 @@ export abstract class StorePart {
     return this.context.db;
   }
 
+  /** For statements compiled once per dialect. */
   protected get dialect(): Dialect {
-    return this.context.dialect;
+    return this.context.sql.dialect;
+  }
+
+  protected get sql(): DialectSql {
+    return this.context.sql;
   }
 
   /** The caches to read: none inside a transaction, which must see its own writes. */

@@ -17,7 +17,7 @@ export class SqlExpansion extends StorePart {
         .orderBy('priority')
         .orderBy('id')
         .limit(1)
-        .$if(self.dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+        .$call((qb) => self.sql.claim(qb))
         .executeTakeFirst();
       if (!due || due.pending_recipients === null) return null;
       await self.db.updateTable('sends').set({ expand_lease_until: leaseUntil }).where('id', '=', due.id).execute();

@@ -2,19 +2,11 @@
 import type { MessageDefaults, MessageStore, NewMessage, NewSend } from '../../../ports/messages.js';
 import { StorePart } from '../store-part.js';
 import { messageRow, sendRow } from './rows.js';
-import { advanceIds, messagesInsert, nextIds, preparedChunk, sendsInsert } from './statements.js';
+import { messagesInsert, preparedChunk, sendsInsert } from './statements.js';
 
 export class SqlMessageStore extends StorePart implements MessageStore {
-  async allocateIds(count: number): Promise<number[]> {
-    if (count <= 0) return [];
-    if (this.dialect === 'postgres') {
-      const result = await this.db.executeQuery(nextIds(this.db, { count }));
-      return result.rows.map((r) => Number(r.id)).sort((a, b) => a - b);
-    }
-    const row = (await this.db.executeQuery(advanceIds(this.db, { count }))).rows[0];
-    if (!row) throw new Error('the id counter is missing');
-    const end = Number(row.next_id);
-    return Array.from({ length: count }, (_, i) => end - count + i);
+  allocateIds(count: number): Promise<number[]> {
+    return this.sql.allocateIds(this.db, count);
   }
 
   async insertSends(sends: readonly { id: number; send: NewSend }[]): Promise<void> {

@@ -11,16 +11,6 @@ import type { FinalState } from '../../../domain/delivery-state.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from '../prepared-query.js';
 
 // The statements of every send batch, compiled once per database (and per row count).
-export const advanceIds = preparedQuery(
-  (db, p: { count: number }) =>
-    db
-      .updateTable('id_counter')
-      .set({ next_id: sql`next_id + ${p.count}` })
-      .where('name', '=', 'ids')
-      .returning('next_id'),
-  ['count'],
-);
-export const nextIds = preparedQuery((db, p: { count: number }) => ({ compile: () => sql<{ id: number }>`SELECT nextval('haberci_ids')::int8 AS id FROM generate_series(1, ${p.count})`.compile(db) }), ['count']);
 /** Rows per prepared INSERT: each row count is compiled once, so the counts are kept few. */
 export const preparedChunk = 256;
 const sendColumns = columnsOf<Insertable<SendsTable>>({

@@ -1,0 +1,29 @@
+/**
+ * What the two dialects do differently inside the store's parts, one implementation each
+ * (`sqlite/dialect-sql.ts`, `postgres/dialect-sql.ts`), so the parts hold no dialect
+ * branches: row locks, which only PostgreSQL needs (SQLite has one writer at a time, taken
+ * at BEGIN IMMEDIATE), and the id space of sends and messages.
+ */
+import type { Dialect } from './store-location.js';
+import type { Executor } from './store-part.js';
+
+/** A query that can lock the rows it reads (Kysely's SelectQueryBuilder). */
+export interface Lockable<Q> {
+  forUpdate(): Q;
+  forShare(): Q;
+  skipLocked(): Q;
+}
+
+export interface DialectSql {
+  readonly dialect: Dialect;
+  /** Several writers at once (PostgreSQL): reads that decide a write lock their rows. */
+  readonly locksRows: boolean;
+  /** Locks the rows read until the transaction ends. */
+  forUpdate<Q extends Lockable<Q>>(query: Q): Q;
+  /** Keeps the rows read from changing until the transaction ends. */
+  forShare<Q extends Lockable<Q>>(query: Q): Q;
+  /** Claims rows no other worker is claiming: those locked by another are skipped. */
+  claim<Q extends Lockable<Q>>(query: Q): Q;
+  /** `count` unused ids from the one id space of sends and messages, ascending. */
+  allocateIds(db: Executor, count: number): Promise<number[]>;
+}

@@ -1,0 +1,32 @@
+import { sql } from 'kysely';
+import type { DialectSql, Lockable } from '../dialect-sql.js';
+import { preparedQuery } from '../prepared-query.js';
+
+/** Advances the id counter (migration 0002) by `count` and answers where it ends. */
+const advanceIds = preparedQuery(
+  (db, p: { count: number }) =>
+    db
+      .updateTable('id_counter')
+      .set({ next_id: sql`next_id + ${p.count}` })
+      .where('name', '=', 'ids')
+      .returning('next_id'),
+  ['count'],
+);
+
+const asIs = <Q extends Lockable<Q>>(query: Q): Q => query;
+
+/** SQLite: one writer at a time (BEGIN IMMEDIATE), so nothing is locked row by row. */
+export const sqliteSql: DialectSql = {
+  dialect: 'sqlite',
+  locksRows: false,
+  forUpdate: asIs,
+  forShare: asIs,
+  claim: asIs,
+  async allocateIds(db, count) {
+    if (count <= 0) return [];
+    const row = (await db.executeQuery(advanceIds(db, { count }))).rows[0];
+    if (!row) throw new Error('the id counter is missing');
+    const end = Number(row.next_id);
+    return Array.from({ length: count }, (_, i) => end - count + i);
+  },
+};
