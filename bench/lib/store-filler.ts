@@ -4,7 +4,7 @@ import Database from 'better-sqlite3';
 /**
  * Fills a stopped server's SQLite store with finished campaigns of one account, fast: one
  * transaction of prepared inserts into `sends` and `messages` as the schema
- * (src/adapters/store/migrations.ts) has them, ids taken from `id_counter` as the store
+ * (src/adapters/store/migrations/) has them, ids taken from `id_counter` as the store
  * takes them. Each campaign is a delivered /group/send: kind `group`, fully expanded, every
  * message `delivered` with its submit and receipt times. Only for building a large store
  * around a real send; the measured report always comes from a real /group/send.

@@ -57,7 +57,7 @@ describe('WAL checkpoints under serve', () => {
   });
 });
 
-describe('openDb checkpoints', () => {
+describe('SQLite connection checkpoints', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-checkpoint-db-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
