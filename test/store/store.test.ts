@@ -112,6 +112,25 @@ for (const dialect of testDialects()) {
         );
       });
 
+      it('keep the names every store made so far has recorded, in order (a renamed migration would run again)', async () => {
+        const names = Object.keys(await migrationProvider(dialect.name).getMigrations());
+        assert.deepEqual(names, [
+          '0001-accounts-keys',
+          '0002-sends-messages',
+          '0003-groups-contacts-blocklist',
+          '0004-webhook-events',
+          '0005-bulk-expansion',
+          '0006-inbound',
+          '0007-claim-order',
+          '0008-lookup-version',
+          '0009-drop-unread-indexes',
+          '0010-balance-version',
+          '0011-webhook-event-selection',
+          '0012-unique-sender-ids',
+          '0013-webhook-retry-schedule',
+        ]);
+      });
+
       it('a second store beside a migrated one (another schema of the same database) migrates on its own', async () => {
         const other = open(await freshLocation(dialect));
         await migrate(other);
