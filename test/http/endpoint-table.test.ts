@@ -122,6 +122,18 @@ for (const endpoint of endpoints) {
       }
     });
 
+    if (endpoint.permissions.length > 1) {
+      it(`checks its permissions in order: ${permissionOffCode[endpoint.permissions[0] ?? 'post_request']} when all are off`, async () => {
+        const p = await h.provision();
+        const key = await h.runtime.admin.key(p.keyId);
+        const off = Object.fromEntries(endpoint.permissions.map((permission) => [permission, false]));
+        await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, ...off } });
+        const first = endpoint.permissions[0];
+        assert.ok(first !== undefined);
+        assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), permissionOffCode[first], 'permission');
+      });
+    }
+
     it("checks the key's state before its permissions", async () => {
       const p = await h.provision({ key: { permissions: allPermissions(false) } });
       await h.runtime.admin.changeKeyState(p.keyId, 'pause');
