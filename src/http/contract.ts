@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyInstance } from 'fastify';
 import type { Endpoint } from '../endpoints/endpoint.js';
-import { packageVersion } from '../cli/version.js';
+import { packageVersion } from '../version.js';
 import { openApiDocument } from './openapi.js';
 import type { CapturedExamples } from './openapi.js';
 import { referencePage } from './reference-page.js';
