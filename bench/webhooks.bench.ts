@@ -1,6 +1,6 @@
 /**
  * Issue 6: signed webhook deliveries per second end to end, from the store through the
- * webhook worker to a local receiver that always answers 200. The events are written as
+ * webhook courier to a local receiver that always answers 200. The events are written as
  * the pipeline writes them (sms.sent of recorded submits) before the clock starts; the
  * figure covers claiming, signing, sending and recording every attempt. The receiver
  * runs in a worker thread (its own event loop), verifies each signature and counts every
@@ -25,7 +25,7 @@ import { HttpWebhookSender } from '../src/adapters/webhooks/http-webhook-sender.
 import { systemClock } from '../src/ports/clock.js';
 import { defaultKeySettings } from '../src/services/admin.js';
 import { WebhookDelivery } from '../src/services/webhook-delivery.js';
-import { WebhookWorker } from '../src/jobs/webhook-worker.js';
+import { WebhookCourier } from '../src/jobs/webhook-courier.js';
 import type { BenchOptions, BenchOutput, Figure } from './lib/bench.js';
 import { figure, judged } from './lib/bench.js';
 import { kannelMissing, runKannel } from './lib/kannel.js';
@@ -144,16 +144,16 @@ export async function benchWebhookDelivery(options: WebhookDeliveryBenchOptions)
   try {
     const keyId = await seedEvents(runtime, `http://127.0.0.1:${port}/hook`, options.events);
     const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs: 10_000, backoff: {} });
-    const worker = new WebhookWorker(runtime.store.events, delivery, systemClock, pino({ level: 'silent' }), { concurrency: options.concurrency, batchSize: Math.min(500, options.concurrency * 2), idleMs: 5 });
+    const courier = new WebhookCourier({ store: runtime.store.events, delivery, clock: systemClock, log: pino({ level: 'silent' }), options: { concurrency: options.concurrency, batchSize: Math.min(500, options.concurrency * 2), idleMs: 5 } });
     const started = performance.now();
-    worker.start();
+    courier.start();
     let counts: Counts = { received: 0, distinct: 0, bad: 0 };
     while (counts.distinct < options.events) {
       await new Promise((r) => setTimeout(r, 20));
       counts = await ask<Counts>(receiver, 'count', 'received');
     }
     // Stopping waits until the attempts in flight are recorded: the clock covers recording.
-    await worker.stop();
+    await courier.stop();
     const seconds = (performance.now() - started) / 1000;
     counts = await ask<Counts>(receiver, 'count', 'received');
     const records = await runtime.store.events.recentForKey(keyId, options.events + 1);

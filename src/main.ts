@@ -36,8 +36,8 @@ import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.js';
 import { WebhookDelivery } from './services/webhook-delivery.js';
 import { retryScale } from './domain/webhook.js';
 import { WebhookAdmin } from './services/webhook-admin.js';
-import { WebhookWorker, defaultWebhookWorkerOptions } from './jobs/webhook-worker.js';
-import type { WebhookWorkerOptions } from './jobs/webhook-worker.js';
+import { WebhookCourier, defaultWebhookCourierOptions } from './jobs/webhook-courier.js';
+import type { WebhookCourierOptions } from './jobs/webhook-courier.js';
 
 export interface Runtime {
   store: SqlStore;
@@ -46,7 +46,7 @@ export interface Runtime {
   clock: Clock;
   /** Wakes this process's dispatcher when a send is committed. */
   dispatchWake: WakeSignal;
-  /** Wakes this process's webhook worker when message states (and so events) are committed. */
+  /** Wakes this process's webhook courier when message states (and so events) are committed. */
   webhookWake: WakeSignal;
   /** Copies the SQLite WAL back into the database file (see the store's checkpoint()); nothing on PostgreSQL. */
   checkpoint(): void;
@@ -161,20 +161,20 @@ export async function startDelivery(
 ): Promise<Dispatcher> {
   const simulator = new SimulatorCarrier(config.simDelayMs, runtime.clock);
   const inbound = new InboundService(runtime.store, () => runtime.webhookWake.notify());
-  const dispatcher = new Dispatcher(
-    runtime.store.queue,
-    { live: await liveCarrier(config, simulator, runtime, logger), sandbox: simulator },
-    runtime.clock,
-    logger,
-    { ...defaultDispatcherOptions, leaseMs: config.leaseMs, ...options },
-    // Only changes that wrote an event wake the webhook worker (with no webhook set up,
+  const dispatcher = new Dispatcher({
+    store: runtime.store.queue,
+    carriers: { live: await liveCarrier(config, simulator, runtime, logger), sandbox: simulator },
+    clock: runtime.clock,
+    log: logger,
+    options: { ...defaultDispatcherOptions, leaseMs: config.leaseMs, ...options },
+    // Only changes that wrote an event wake the webhook courier (with no webhook set up,
     // none do, and a wake would be an empty claim).
-    (transitions) => {
+    onTransitions: (transitions) => {
       if (transitions.some((t) => t.webhookEvent === true)) runtime.webhookWake.notify();
     },
-    runtime.dispatchWake,
-    (message) => inbound.receive(message),
-  );
+    wake: runtime.dispatchWake,
+    inbound: (message) => inbound.receive(message),
+  });
   if (window) dispatcher.shareWindow(window);
   await dispatcher.start();
   // The simulator keeps nothing: reports it owed before a restart are owed again.
@@ -196,32 +196,32 @@ export function webhookAdmin(runtime: Runtime, config: WebhookConfig): { admin: 
   return { admin: new WebhookAdmin(runtime.store, delivery, runtime.clock), close: () => delivery.close() };
 }
 
-/** The webhook worker of this process, started; stop() finishes its attempts in flight. */
+/** The webhook courier of this process, started; stop() finishes its attempts in flight. */
 export function startWebhooks(
   runtime: Runtime,
   config: WebhookConfig & Pick<Config, 'webhookConcurrency'> & Partial<Pick<Config, 'webhookDestinationConcurrency'>>,
   logger: Logger,
-  options: Partial<WebhookWorkerOptions> = {},
-): { worker: WebhookWorker; stop(): Promise<void> } {
+  options: Partial<WebhookCourierOptions> = {},
+): { courier: WebhookCourier; stop(): Promise<void> } {
   const delivery = webhookDelivery(runtime, config);
-  const worker = new WebhookWorker(
-    runtime.store.events,
+  const courier = new WebhookCourier({
+    store: runtime.store.events,
     delivery,
-    runtime.clock,
-    logger,
-    {
-      ...defaultWebhookWorkerOptions,
+    clock: runtime.clock,
+    log: logger,
+    options: {
+      ...defaultWebhookCourierOptions,
       concurrency: config.webhookConcurrency,
       ...((config.webhookDestinationConcurrency ?? 0) > 0 ? { destinations: { concurrency: config.webhookDestinationConcurrency } } : {}),
       ...options,
     },
-    runtime.webhookWake,
-  );
-  worker.start();
+    wake: runtime.webhookWake,
+  });
+  courier.start();
   return {
-    worker,
+    courier,
     async stop() {
-      await worker.stop();
+      await courier.stop();
       delivery.close();
     },
   };

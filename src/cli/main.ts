@@ -5,7 +5,7 @@ import { adminCommand } from './admin.js';
 import { AdminError } from '../services/admin.js';
 import { serve } from './serve.js';
 import { smscSimCommand } from './smsc-sim.js';
-import { packageVersion } from './version.js';
+import { packageVersion } from '../version.js';
 
 const program = new Command('haberci')
   .description('haberci: an SMS messaging service (Messaging Service API v4)')

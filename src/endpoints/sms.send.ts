@@ -3,18 +3,10 @@ import { commonStatuses, defineEndpoint } from './endpoint.js';
 import { smsSendReply } from './replies.js';
 import { numbersBodyLimit } from './body-limits.js';
 import { coded, codedDetail, integerField, numberText, storableText } from './fields.js';
-import { firstNonNumber, numberFieldTooShort, quotedEntry, splitRecipients } from '../domain/recipients.js';
+import { firstNonNumber, numberFieldTooShort, quotedEntry } from '../domain/recipients.js';
 import { titleTooLong } from '../domain/sender-title.js';
-import { countFor, textTooLong, toLineBreaks } from '../domain/sms-count.js';
-import { contentTypeLabel, countryLabel, smsLangLabel } from '../domain/labels.js';
-import type { ContentType, SmsLang } from '../domain/labels.js';
-import { parseSchedule, scheduleRequested } from '../domain/schedule.js';
-import { fail, ok } from '../domain/result.js';
-import { chargesOf, interactivePriority, messagesFor, requestHash } from '../services/send-service.js';
-
-/** Recipients per request: 500 distinct numbers, 50,000 for a scheduled send. */
-export const maxRecipients = 500;
-export const maxScheduledRecipients = 50_000;
+import { textTooLong } from '../domain/sms-count.js';
+import { maxScheduledRecipients, singleSend } from '../services/single-send.js';
 
 /**
  * One entry that cannot be a phone number refuses the whole request (docs/decisions.md):
@@ -87,53 +79,6 @@ export const smsSend = defineEndpoint({
     'TS-1027': 403,
   },
   request,
-  async handle({ body, caller, services }) {
-    const sends = services.sends;
-    const lang = (body.sms_lang ?? 2) as SmsLang;
-    const contentType = (body.content_type ?? 0) as ContentType;
-    let scheduledAt: number | null = null;
-    if (scheduleRequested(body.scheduled_date)) {
-      const parsed = parseSchedule({ date: body.scheduled_date, time: body.scheduled_time }, services.clock.now());
-      if (!parsed.ok) return parsed;
-      scheduledAt = parsed.value;
-    }
-    const { numbers } = splitRecipients(body.sentto);
-    if (numbers.length === 0) return fail('TS-1025');
-    const limit = scheduledAt === null ? maxRecipients : maxScheduledRecipients;
-    if (numbers.length > limit) return fail('TS-1060', { message: `At most ${limit} distinct numbers per request` });
-    if (!(await sends.isApprovedSender(caller.account.id, body.title))) return fail('TS-1028');
-
-    const { api_key: _key, ...rest } = body as typeof body & { api_key?: unknown };
-    const idempotency = body.idempotency_key === undefined ? undefined : { key: body.idempotency_key, hash: requestHash(rest) };
-    if (idempotency) {
-      const replayed = await sends.replay(caller, idempotency.key, idempotency.hash);
-      if (replayed && !replayed.ok) return replayed;
-      if (replayed?.ok) return ok({ code: 'TS-1024', fields: JSON.parse(replayed.value) as Record<string, unknown> });
-    }
-
-    const limited = await sends.perMinuteCheck(caller, numbers.length);
-    if (limited) return limited;
-
-    const text = toLineBreaks(body.text);
-    const accepted = await sends.accept(
-      caller,
-      { kind: 'sms', sender: body.title, text, lang, contentType, scheduledAt, priority: interactivePriority,
-        // A scheduled send's list waits until its time: no messages (nor report rows) before.
-        recipients: scheduledAt === null ? { now: messagesFor(numbers, text, lang, 'single') } : { later: { numbers, texts: null }, charges: chargesOf(numbers.map((n) => ({ recipient: n, smsCount: countFor(n, text, lang, 'single') }))) },
-        perMinuteLimited: true,
-      },
-      ({ sendId, messageIds, totalSms }) => ({
-        sms_id: scheduledAt === null ? (messageIds[messageIds.length - 1] ?? sendId) : sendId,
-        number_of_sms: totalSms,
-        total_recipients: numbers.length,
-        success_count: numbers.length,
-        sms_lang: smsLangLabel(lang),
-        content_type: contentTypeLabel(contentType),
-        country: countryLabel(numbers[0] ?? ''),
-      }),
-      idempotency,
-    );
-    if (!accepted.ok) return accepted;
-    return ok({ code: 'TS-1024', fields: accepted.value as Record<string, unknown> });
-  },
+  // One call: the use case answers TS-1024 with its reply, or the code that refused it.
+  handle: ({ body, caller, services }) => singleSend(services.sends, services.clock, caller, body),
 });

@@ -1,24 +1,32 @@
 import { Server as NetServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FastifyInstance } from 'fastify';
-import { renderBody } from './envelope.js';
+
+/**
+ * Raised for a request that arrives while the server stops. Each surface's error handler
+ * answers it in its own format (the API: SRV-ERR in its envelope, HTTP 503); a surface that
+ * does not know it answers Fastify's 503.
+ */
+export class ServerStopping extends Error {
+  readonly statusCode = 503;
+  constructor() {
+    super('the server is stopping');
+  }
+}
 
 /**
  * Installs the hooks that answer requests arriving while the server stops (see stopApp)
  * and returns the drain: it turns them on, then waits until every connection is gone or
- * `ms` has passed. `openConnections` counts the server's open connections.
+ * `ms` has passed. `openConnections` counts the server's open connections. A server-level
+ * concern: the hooks are the root's, so they run for every surface.
  */
 export function drainOnStop(app: FastifyInstance, openConnections: () => number): (ms: number) => Promise<void> {
   let draining = false;
   // Callback hooks, not async ones: they run on every request and, but for the drain, do nothing.
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', (_request, reply, done) => {
     if (!draining) return done();
-    const envelope = request.routeOptions.config.endpoint?.envelope ?? (request.url.startsWith('/blacklist/') || request.url.startsWith('/reports/') ? 'status' : 'result');
     reply.header('connection', 'close');
-    void reply
-      .code(503)
-      .type('application/json; charset=utf-8')
-      .send(renderBody(envelope, false, 'SRV-ERR', {}, false, 'The server is stopping: send the request again (to another server, or after it restarts)'));
+    done(new ServerStopping());
   });
   app.addHook('onSend', (_request, reply, payload, done) => {
     // Answers finished during the drain close their connection behind them.

@@ -1,13 +1,13 @@
 /**
- * The webhook worker's share of attempts per destination, so one slow or failing receiver
+ * The webhook courier's share of attempts per destination, so one slow or failing receiver
  * cannot hold every slot (as Svix and Stripe limit and back off an endpoint). A destination
  * is the origin of the webhook URL (scheme, host, port): the receiver whose capacity the
  * attempts use, however many keys point at it.
  *
  * Invariants: at most `concurrency` attempts in flight to one destination, unless it has
  * proved fast (its last `fastStreak` attempts healthy and answered within `fastMs`): then it
- * may use every slot of the worker but half a share, so a lone busy receiver is not held to
- * a quarter of the worker, while some slots always stay free for the others (if it turns
+ * may use every slot of the courier but half a share, so a lone busy receiver is not held to
+ * a quarter of the courier, while some slots always stay free for the others (if it turns
  * slow with all those attempts in flight, until they time out). A slow or failing attempt ends the streak at once. After
  * `failuresBeforePause` unhealthy attempts in a row (no response, 429 or 5xx) a destination
  * gets no new attempt until its pause ends, then one at a time until an attempt is healthy
@@ -19,7 +19,7 @@ import type { WebhookTarget } from '../ports/event-store.js';
 export interface DestinationOptions {
   /** Attempts in flight at once to one destination (its share). */
   concurrency: number;
-  /** The worker's slots in all; a fast destination may use all of them but one share. */
+  /** The courier's slots in all; a fast destination may use all of them but one share. */
   total: number;
   /** An attempt answered within this long counts towards a fast streak. */
   fastMs: number;
@@ -34,7 +34,7 @@ export interface DestinationOptions {
 
 export const defaultDestinationOptions: Omit<DestinationOptions, 'concurrency' | 'total'> = { fastMs: 1000, fastStreak: 8, failuresBeforePause: 5, pauseMs: 10_000, maxPauseMs: 600_000 };
 
-/** A quarter of the worker's slots: three quarters stay free for the other destinations. */
+/** A quarter of the courier's slots: three quarters stay free for the other destinations. */
 export function defaultDestinationConcurrency(concurrency: number): number {
   return Math.max(1, Math.floor(concurrency / 4));
 }
@@ -126,7 +126,7 @@ export class DestinationSlots {
 
   /**
    * An attempt ended: healthy, unhealthy, or unknown (it threw; the lease brings its event
-   * back). Returns whether the destination had no room before, so a worker waiting for
+   * back). Returns whether the destination had no room before, so a courier waiting for
    * room may claim again.
    */
   finish(destination: string, outcome: 'healthy' | 'unhealthy' | 'unknown', now: number, durationMs = 0): boolean {

@@ -6,9 +6,9 @@ export interface DispatcherOptions {
   /** Submits awaiting the carrier's answer at once. */
   maxInFlight: number;
   /**
-   * A claimed message returns to the queue if its worker has not settled it by then. A
-   * live worker extends the leases of the messages it holds every third of this (the
-   * heartbeat), so the lease bounds the wait after a worker dies, not the slowest submit.
+   * A claimed message returns to the queue if its dispatcher has not settled it by then. A
+   * live dispatcher extends the leases of the messages it holds every third of this (the
+   * heartbeat), so the lease bounds the wait after a dispatcher dies, not the slowest submit.
    */
   leaseMs: number;
   /** Poll interval when the queue is empty (another process may add work). */

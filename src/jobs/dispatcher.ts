@@ -1,18 +1,20 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Carrier, CarrierListener, CarrierReport, InboundSms, SubmitOutcome } from '../ports/carrier.js';
 import type { Clock } from '../ports/clock.js';
-import type { ClaimedMessage, DispatchQueue, SentItem, Transition } from '../ports/dispatch-queue.js';
-import { retryStoreWrite } from './store-retry.js';
-import { LeaseHeartbeat } from './lease-heartbeat.js';
-import { errorFields } from '../util/error-fields.js';
-import { WakeSignal } from './wake-signal.js';
-import { MicroBatcher } from '../util/micro-batcher.js';
-import { SendExpander } from './send-expander.js';
+import type { ClaimedMessage, DispatchQueue, Transition } from '../ports/dispatch-queue.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
+import { errorFields } from '../util/error-fields.js';
+import { MicroBatcher } from '../util/micro-batcher.js';
+import { ClaimLoop } from './claim-loop.js';
+import type { ClaimLoopMode, RoundOutcome } from './claim-loop.js';
 import { DispatchWindow } from './dispatch-window.js';
 import { defaultDispatcherOptions, maxWriteBatch, retryDelay } from './dispatcher-options.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
+import { HandedQueue } from './handed-queue.js';
+import { LeaseHeartbeat } from './lease-heartbeat.js';
+import { SendExpander } from './send-expander.js';
+import { SubmitRecorder } from './submit-recorder.js';
+import { WakeSignal } from './wake-signal.js';
 
 export { defaultDispatcherOptions, retryDelay };
 export type { DispatcherOptions };
@@ -23,65 +25,93 @@ export interface CarrierRoutes {
   sandbox: Carrier;
 }
 
+/** What a dispatcher works with; everything but the store, the carriers, the clock and the log has a default. */
+export interface DispatcherSetup {
+  store: DispatchQueue;
+  carriers: CarrierRoutes;
+  clock: Clock;
+  log: Logger;
+  /** Merged over `defaultDispatcherOptions`. */
+  options?: Partial<DispatcherOptions>;
+  /** Told of the state changes the dispatcher made (each says whether it wrote a webhook event). */
+  onTransitions?: (t: Transition[]) => void;
+  /** Told when this process commits messages to the store's queue. */
+  wake?: WakeSignal;
+  /** Stores (and announces) an inbound message. */
+  inbound?: (message: InboundSms) => Promise<unknown>;
+}
 
 /**
  * Claims due messages from the store and submits them; the store is the queue, so several
  * dispatchers (processes) can run side by side and a restart loses nothing. A message whose
- * submit was in flight when its worker died is submitted again when its lease runs out: that
- * window (at most `maxInFlight` messages per dead worker) bounds duplicates.
+ * submit was in flight when its process died is submitted again when its lease runs out: that
+ * window (at most `maxInFlight` messages per dead process) bounds duplicates.
+ *
+ * When to claim is the ClaimLoop's; this class keeps the policy: handed messages before
+ * claims, writing out bulk and scheduled sends, routing to the live or sandbox carrier,
+ * recording outcomes (SubmitRecorder), and taking receipts and inbound messages.
  */
 export class Dispatcher implements CarrierListener {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  private inFlight = 0;
-  private readonly settled = new WakeSignal();
-  /** Ends a gathering pause at once when the dispatcher stops. */
-  private readonly stopping = new WakeSignal();
+  /** Told when this process commits messages to the store's queue (or hands some over). */
+  readonly wake: WakeSignal;
+  private readonly loop: ClaimLoop;
+  private readonly store: DispatchQueue;
+  private readonly carriers: CarrierRoutes;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly options: DispatcherOptions;
+  private readonly onTransitions: (t: Transition[]) => void;
+  private readonly inbound: (message: InboundSms) => Promise<unknown>;
   // Polling intervals are measured in elapsed time, not on the injected clock: the clock is
   // business time (due times, schedules) and may stand still in tests.
   private lastMaintenance = -Infinity;
   private lastExpansion = -Infinity;
   private readonly expander: SendExpander;
-  /** Messages this process stored already leased to this dispatcher, oldest first (see DispatchHandoff). */
-  private handed: HandedMessage[] = [];
+  private readonly handed: HandedQueue;
   /** Claimed or handed and not yet settled; shared with the HTTP thread when it hands messages over. */
   private window: DispatchWindow;
   /**
-   * Whether the store may hold due messages a claim would find. A claim that came back
-   * short clears it; a wake (messages queued in this process, or work written out) or the
-   * idle interval sets it again. While handed messages keep the dispatcher busy, it does
-   * not spend a transaction on a claim that would find nothing.
+   * When (performance.now()) the claim started that came back short, so found the store's
+   * queue drained; null while the store may hold due messages a claim would find. A wake
+   * (messages queued in this process, or work written out), a full claim or the idle
+   * interval clears it. While handed messages keep the dispatcher busy, it does not spend a
+   * transaction on a claim that would find nothing.
    */
-  private storeMayHaveDue = true;
-  private lastClaim = -Infinity;
-  /** Handed messages came since the loop last slept: its wake may have been theirs, not the store's. */
-  private handedSinceWait = false;
-  /**
-   * Submit outcomes and reports are written a batch per transaction, at most 500 items a
-   * batch (a longer transaction would keep HTTP requests waiting behind it), gathered for
-   * `writeGatherMs` so that fewer transactions carry them.
-   */
-  private readonly sent: MicroBatcher<SentItem, Transition[]>;
+  private storeDrainedAt: number | null = null;
+  private readonly recorder: SubmitRecorder;
   private readonly heartbeat: LeaseHeartbeat;
+  /** Receipts are written a batch per transaction, like sent outcomes (SubmitRecorder). */
   private readonly reports: MicroBatcher<CarrierReport, Transition | 'unmatched' | null>;
 
-  constructor(
-    private readonly store: DispatchQueue,
-    private readonly carriers: CarrierRoutes,
-    private readonly clock: Clock,
-    private readonly log: Logger,
-    private readonly options: DispatcherOptions = defaultDispatcherOptions,
-    /** Told of the state changes the dispatcher made (each says whether it wrote a webhook event). */
-    private readonly onTransitions: (t: Transition[]) => void = () => undefined,
-    readonly wake: WakeSignal = new WakeSignal(),
-    private readonly inbound: (message: InboundSms) => Promise<unknown> = async () => undefined,
-  ) {
+  constructor(setup: DispatcherSetup) {
+    const { store, clock, log } = setup;
+    const options: DispatcherOptions = { ...defaultDispatcherOptions, ...setup.options };
+    this.store = store;
+    this.carriers = setup.carriers;
+    this.clock = clock;
+    this.log = log;
+    this.options = options;
+    this.onTransitions = setup.onTransitions ?? (() => undefined);
+    this.inbound = setup.inbound ?? (async () => undefined);
+    this.wake = setup.wake ?? new WakeSignal();
+    this.loop = new ClaimLoop(
+      { round: () => this.round(), afterIdle: () => this.afterIdle(), drain: () => this.drain() },
+      { idleMs: options.idleMs, gatherMs: options.gatherMs, backOffMs: options.idleMs * 5, label: 'dispatcher' },
+      log,
+      this.wake,
+    );
     // Chunks of 1,000 keep each write short, so sends accepted meanwhile are not held up behind it.
     this.expander = new SendExpander(store, clock, 1000, options.leaseMs);
     this.window = new DispatchWindow(options.maxInFlight);
-    this.heartbeat = new LeaseHeartbeat(store, clock, log, options.leaseMs, () => this.handed);
-    this.sent = new MicroBatcher((items: SentItem[]) => store.markSentMany(items, clock.now()), maxWriteBatch, options.writeGatherMs);
+    this.handed = new HandedQueue(options.leaseMs);
+    this.heartbeat = new LeaseHeartbeat(store, clock, log, options.leaseMs, () => this.handed.waiting());
+    this.recorder = new SubmitRecorder(store, clock, log, options, this.onTransitions);
     this.reports = new MicroBatcher((items: CarrierReport[]) => store.applyReports(items, clock.now()), maxWriteBatch, options.writeGatherMs);
+  }
+
+  /** The claim loop's mode (for tests and tools). */
+  get mode(): ClaimLoopMode {
+    return this.loop.mode;
   }
 
   /** Shares the window with the HTTP side that hands messages over (before start). */
@@ -91,114 +121,88 @@ export class Dispatcher implements CarrierListener {
 
   /** Takes messages handed over by this process's HTTP side, whose room in the window it reserved. */
   receive(messages: readonly HandedMessage[]): void {
-    for (const m of messages) this.handed.push(m);
-    this.handedSinceWait = true;
+    this.handed.receive(messages);
     this.wake.notify();
   }
 
   async start(): Promise<void> {
     const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
     for (const c of carriers) await c.start(this);
-    this.running = true;
     this.heartbeat.start();
-    this.loop = this.run();
+    this.loop.start();
   }
 
+  /** Stops claiming, submits the handed messages it holds, and waits until every submit is recorded. */
   async stop(): Promise<void> {
-    this.running = false;
-    this.wake.notify();
-    this.stopping.notify();
-    await this.loop;
-    // Handed messages are this dispatcher's already: they are submitted like claimed ones.
-    for (const m of this.takeHanded(Number.POSITIVE_INFINITY, this.clock.now())) this.launch(m);
-    while (this.inFlight > 0) await this.settled.wait(50);
+    await this.loop.stop();
     this.heartbeat.stop();
     const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
     for (const c of carriers) await c.stop();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        if (performance.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
-        const expanded = await this.expandIfDue();
-        if (expanded > 0) this.storeMayHaveDue = true;
-        const { started, asked } = await this.fill();
-        if (started === 0 && expanded === 0) {
-          await this.wake.wait(this.options.idleMs);
-          // Woken by a commit of this process that queued work, or the idle interval passed:
-          // claim again. A wake that brought handed messages says nothing of the store (at
-          // worst, queued work that came with it waits for the next idle interval).
-          if (!this.handedSinceWait) this.storeMayHaveDue = true;
-          this.handedSinceWait = false;
-        }
-        else if (started > 0 && started < asked && expanded === 0) await this.stopping.wait(this.options.gatherMs);
-        // Store calls settle as microtasks: without this, claims and expansion chunks would
-        // follow each other with no HTTP request read in between.
-        else await yieldToEventLoop();
-      } catch (error) {
-        this.log.error({ err: error }, 'dispatcher: store error; retrying shortly');
-        await this.wake.wait(this.options.idleMs * 5);
-      }
-    }
+  /** One round of the claim loop: maintenance and expansion when due, then handed messages and a claim. */
+  private async round(): Promise<RoundOutcome> {
+    if (performance.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
+    const expanded = await this.expandIfDue();
+    if (expanded > 0) this.storeDrainedAt = null;
+    const outcome = await this.fill();
+    // Sends written out may be due at once: claim again without a pause.
+    return expanded > 0 ? 'full' : outcome;
   }
 
   /**
-   * Starts handed messages first, then claims from the store up to the free window; returns
-   * how many were asked for and started.
+   * Woken by a commit of this process that queued work, or the idle interval passed: claim
+   * again. A wake that brought handed messages says nothing of the store (at worst, queued
+   * work that came with it waits for the next idle interval).
    */
-  private async fill(): Promise<{ started: number; asked: number }> {
+  private afterIdle(): number {
+    if (!this.handed.takeArrival()) this.storeDrainedAt = null;
+    return 0;
+  }
+
+  /** Handed messages are this dispatcher's already: on stop they are submitted like claimed ones. */
+  private drain(): void {
+    for (const m of this.handed.take(Number.POSITIVE_INFINITY, this.clock.now(), this.window)) this.launch(m);
+  }
+
+  /** Starts handed messages first, then claims from the store up to the free window. */
+  private async fill(): Promise<RoundOutcome> {
     const { batchSize, maxInFlight } = this.options;
-    while (this.handed.length === 0 && this.window.used() >= maxInFlight) await this.settled.wait(1000);
+    while (this.handed.length === 0 && this.window.used() >= maxInFlight) await this.loop.waitForRoom(1000);
     const now = this.clock.now();
-    const handed = this.takeHanded(batchSize, now);
+    const handed = this.handed.take(batchSize, now, this.window);
     for (const m of handed) this.launch(m);
     const want = batchSize - handed.length;
-    if (want === 0) return { started: handed.length, asked: batchSize };
+    if (want === 0) return 'full';
     // A claim that came back short a moment ago found the store empty: handed messages do not go through it.
-    if (!this.storeMayHaveDue && performance.now() - this.lastClaim < this.options.idleMs) return { started: handed.length, asked: handed.length === 0 ? 0 : batchSize };
+    if (this.storeDrainedAt !== null && performance.now() - this.storeDrainedAt < this.options.idleMs) return handed.length === 0 ? 'empty' : 'short';
     const room = Math.min(want, maxInFlight - this.window.used());
-    if (room <= 0 || !this.window.reserve(room)) return { started: handed.length, asked: handed.length };
-    this.lastClaim = performance.now();
+    if (room <= 0 || !this.window.reserve(room)) return handed.length === 0 ? 'empty' : 'full';
+    const claimStarted = performance.now();
     let claimed: ClaimedMessage[] = [];
     try {
       claimed = await this.store.claimDue(now, room, now + this.options.leaseMs);
+    } catch (error) {
+      // A drained queue stays drained: the next claim comes an idle interval after this one.
+      if (this.storeDrainedAt !== null) this.storeDrainedAt = claimStarted;
+      throw error;
     } finally {
       this.window.release(room - claimed.length);
     }
-    this.storeMayHaveDue = claimed.length === room;
+    this.storeDrainedAt = claimed.length === room ? null : claimStarted;
     for (const m of claimed) this.launch(m);
-    return { started: handed.length + claimed.length, asked: handed.length + room };
-  }
-
-  /**
-   * Up to `room` handed messages. One with less than half its lease left is let go: the
-   * lease brings it back to the store's queue, and submitting it now could overlap with a
-   * claim of it after the lease.
-   */
-  private takeHanded(room: number, now: number): HandedMessage[] {
-    if (this.handed.length === 0) return [];
-    let taken = 0;
-    const started: HandedMessage[] = [];
-    while (started.length < room && taken < this.handed.length) {
-      const m = this.handed[taken] as HandedMessage;
-      taken += 1;
-      if (m.leaseUntil - now >= this.options.leaseMs / 2) started.push(m);
-    }
-    this.handed = taken === this.handed.length ? [] : this.handed.slice(taken);
-    this.window.release(taken - started.length);
-    return started;
+    const started = handed.length + claimed.length;
+    return started === 0 ? 'empty' : claimed.length < room ? 'short' : 'full';
   }
 
   /** Submits a message of the window; its room is given back once the submit has settled. */
   private launch(m: ClaimedMessage): void {
-    this.inFlight += 1;
+    this.loop.launch();
     this.heartbeat.hold(m.id);
     void this.submit(m).finally(() => {
       this.heartbeat.release(m.id);
-      this.inFlight -= 1;
       this.window.release(1);
-      this.settled.notify();
+      this.loop.settle();
     });
   }
 
@@ -219,7 +223,7 @@ export class Dispatcher implements CarrierListener {
       /* write out everything due first */
     }
     const now = this.clock.now();
-    const handed = this.takeHanded(this.options.batchSize, now);
+    const handed = this.handed.take(this.options.batchSize, now, this.window);
     const claimed = await this.store.claimDue(now, this.options.batchSize - handed.length, now + this.options.leaseMs);
     await Promise.all([...handed, ...claimed].map((m) => this.submit(m)));
     this.window.release(handed.length);
@@ -234,6 +238,7 @@ export class Dispatcher implements CarrierListener {
     if (transitions.length > 0) this.onTransitions(transitions);
   }
 
+  /** Routes a message to its carrier and records the outcome; never rejects. */
   private async submit(m: ClaimedMessage): Promise<void> {
     const carrier = m.sandbox ? this.carriers.sandbox : this.carriers.live;
     let outcome: SubmitOutcome;
@@ -242,28 +247,11 @@ export class Dispatcher implements CarrierListener {
     } catch (error) {
       outcome = { kind: 'retry', reason: error instanceof Error ? error.message : 'carrier error' };
     }
-    const now = this.clock.now();
     try {
-      // The carrier has the message now: losing this write to a database blip would send it
-      // again when the lease runs out, so it is retried for up to half the lease.
-      await retryStoreWrite(() => this.recordOutcome(m, carrier.name, outcome, now), this.options.leaseMs / 2, (error, attempt) => {
-        if (attempt === 1) this.log.warn({ err: errorFields(error), messageId: m.id }, 'dispatcher: could not record a submit outcome; trying again');
-      });
+      await this.recorder.record(m, carrier.name, outcome, this.clock.now());
     } catch (error) {
       // The lease brings the message back if this write did not happen.
       this.log.error({ err: errorFields(error), messageId: m.id }, 'dispatcher: could not record a submit outcome');
-    }
-  }
-
-  private async recordOutcome(m: ClaimedMessage, carrier: string, outcome: SubmitOutcome, now: number): Promise<void> {
-    if (outcome.kind === 'accepted') {
-      this.onTransitions(await this.sent.add({ messageId: m.id, carrier, carrierMessageIds: outcome.carrierMessageIds }));
-    } else if (outcome.kind === 'rejected' || m.attempts >= this.options.maxAttempts) {
-      const detail = outcome.kind === 'rejected' ? `Rejected by the operator: ${outcome.reason}` : `Not submitted after ${m.attempts} attempts: ${outcome.reason}`;
-      const t = await this.store.markFailed(m.id, detail, now);
-      if (t) this.onTransitions([t]);
-    } else {
-      await this.store.markRetry(m.id, now + retryDelay(m.attempts, this.options, outcome.afterMs), `Waiting to retry: ${outcome.reason}`);
     }
   }
 

@@ -7,8 +7,8 @@ import { errorFields } from '../util/error-fields.js';
 /**
  * A live dispatcher's hold on its messages: every third of the lease it extends the leases
  * of the messages it is submitting and of those handed to it and still waiting, so no other
- * worker takes them however long the carrier takes to answer. The lease then bounds only how
- * long a dead (or frozen, or cut-off) worker's messages wait (docs/decisions.md, Delivery).
+ * process takes them however long the carrier takes to answer. The lease then bounds only how
+ * long a dead (or frozen, or cut-off) process's messages wait (docs/decisions.md, Delivery).
  */
 export class LeaseHeartbeat {
   /** Messages launched and not yet settled. */

@@ -1,11 +1,11 @@
-/** Wakes a sleeping worker loop early (new work was committed in this process). */
+/** Wakes a sleeping claim loop early (new work was committed in this process). */
 export class WakeSignal {
   private waiter: (() => void) | null = null;
   private pending = false;
   private relay: (() => void) | null = null;
 
   /**
-   * Hands every later notify to `target` instead (the worker lives in another thread), at
+   * Hands every later notify to `target` instead (the loop lives in another thread), at
    * most once per turn of the event loop: one message carries all the commits of a turn.
    */
   relayTo(target: () => void): void {

@@ -1,5 +1,5 @@
 import type { Caller } from './auth.js';
-import { bulkPriority, chargesOf } from './send-service.js';
+import { bulkPriority, chargesOf } from './send-plan.js';
 import type { SendService } from './send-service.js';
 import { normaliseNumber, isPlausibleNumber } from '../domain/recipients.js';
 import { distinctNumbers, distinctPairs } from '../domain/deferred-recipients.js';

@@ -1,6 +1,6 @@
 import type { Caller } from './auth.js';
-import { interactivePriority, messagesFor } from './send-service.js';
-import type { Accepted, SendPlan } from './send-service.js';
+import { interactivePriority, messagesFor } from './send-plan.js';
+import type { Accepted, SendPlan } from './send-plan.js';
 import { fillOtpText, otpCode, otpTemplate } from '../domain/otp.js';
 import type { OtpDigits, RandomInt } from '../domain/otp.js';
 import { smsLangLabel } from '../domain/labels.js';

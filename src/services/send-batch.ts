@@ -9,7 +9,7 @@ import type { Caller } from './auth.js';
 import { encodeRecipients } from '../domain/deferred-recipients.js';
 import { fail, ok } from '../domain/result.js';
 import type { Failure, Result } from '../domain/result.js';
-import type { Accepted, Charges, SendPlan } from './send-service.js';
+import type { Accepted, Charges, SendPlan } from './send-plan.js';
 
 export interface AcceptRequest {
   caller: Caller;

@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
-import { interactivePriority } from './send-service.js';
+import { interactivePriority } from './send-plan.js';
 import type { DispatchHandoff, HandedMessage } from '../ports/dispatch-handoff.js';
 import { allocateSlots, decide, groupsOf, queues, readLedger, record, writeAll } from './send-batch.js';
 import type { AcceptRequest, Ledger, MessageGroup, Outcome, Slot, Writes } from './send-batch.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
-import { openConnection } from '../../src/adapters/store/connection.js';
+import { openConnection } from '../../src/adapters/store/open-store.js';
 import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
 
 /** The message's state as the database file alone has it (a copy without its WAL), or null. */

@@ -2,12 +2,11 @@
  * The group endpoints (/groups/create, /groups/edit, /groups/delete, /groups/list) with the
  * request fields, codes and statuses docs/api.md documents, on every store dialect: names
  * unique per account (a duplicate is a failed result with HTTP 200, also under a race),
- * groups private to their account, and each permission and key row.
+ * groups private to their account. The permission and key rows are tested from the
+ * endpoint table (test/http/endpoint-table).
  */
 import { beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { allPermissions } from '../../src/domain/permissions.js';
-import type { Permission } from '../../src/domain/permissions.js';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
@@ -183,33 +182,6 @@ for (const dialect of testDialects()) {
           { id: first, name: 'First', date: '2026-03-15 12:00:00' },
         ]);
       });
-    });
-
-    describe('keys and permissions', () => {
-      const cases: Array<[string, Permission, string]> = [
-        ['/groups/create', 'create_group', 'TS-1081'],
-        ['/groups/edit', 'edit_group', 'TS-1084'],
-        ['/groups/delete', 'delete_group', 'TS-1085'],
-        ['/groups/list', 'list_groups', 'TS-1089'],
-        ['/contacts/add', 'add_contact', 'TS-1065'],
-      ];
-      for (const [path, permission, code] of cases) {
-        it(`${path}: ${code} (403) with ${permission} off; TS-1050 and TS-1031 (401); TS-1030 (403)`, async () => {
-          const off = await h.provision({ key: { permissions: { ...allPermissions(true), [permission]: false } } });
-          assertFailure(await h.post(path, { api_key: off.apiKey, group_id: 1, name: 'x', mobile: '05321234567' }), code, 403);
-          assertFailure(await h.post(path, {}), 'TS-1050', 401);
-          assertFailure(await h.post(path, { api_key: 'k'.repeat(29) }), 'TS-1050', 401);
-          assertFailure(await h.post(path, { api_key: 'k'.repeat(30) }), 'TS-1031', 401);
-          const suspended = await h.provision();
-          await h.runtime.admin.updateAccount(suspended.accountId, { status: 'Suspended' }, {});
-          assertFailure(await h.post(path, { api_key: suspended.apiKey }), 'TS-1030', 403);
-          // Only this permission is needed (post_request is not).
-          const only = await h.provision({ key: { permissions: { ...allPermissions(false), [permission]: true } } });
-          const answer = await h.post(path, { api_key: only.apiKey, name: `only ${permission}`, group_id: 999_999, mobile: '05321234567' });
-          assert.notEqual(answer.body.result_code, code);
-          assert.equal(answer.status, 200, answer.raw);
-        });
-      }
     });
   });
 }

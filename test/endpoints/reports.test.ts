@@ -1,7 +1,8 @@
 /**
  * POST /reports/basic and /reports/detailed through HTTP: the status envelope, the refusals
- * of their error table (HTTP 400 for the permission and key rows here, 200 for a report
- * that is missing or not the caller's), which ids are reports, the summary counters as the
+ * of their error table that are theirs (200 for a report that is missing or not the
+ * caller's; the permission and key rows, HTTP 400 here, are tested from the endpoint table
+ * in test/http/endpoint-table), which ids are reports, the summary counters as the
  * simulator's outcomes arrive (they add up to total_numbers at every moment), the
  * report_status texts, the detailed rows' fields and pagination.
  */
@@ -26,7 +27,6 @@ import {
   waitForSummary,
 } from '../helpers/bulk.js';
 import type { Summary } from '../helpers/bulk.js';
-import { defaultKeySettings } from '../../src/services/admin.js';
 import { simulatedOutcome } from '../../src/domain/simulator-outcome.js';
 
 const paths = ['/reports/basic', '/reports/detailed'] as const;
@@ -72,42 +72,6 @@ describe('/reports/basic and /reports/detailed: refused requests', () => {
     it(`${path} accepts raporid as a string of digits`, async () => {
       const answer = await h.post(path, { api_key: p.apiKey, raporid: String(raporId) });
       assert.equal(answer.body.result_code, 'TS-1064', answer.raw);
-    });
-
-    it(`${path} answers a missing or short api_key with TS-1050, an unknown key with TS-1031 and a suspended account with TS-1030, all HTTP 400`, async () => {
-      assertStatusRefused(await h.post(path, { raporid: raporId }), 'TS-1050', 400);
-      assertStatusRefused(await h.post(path, { api_key: 'k'.repeat(29), raporid: raporId }), 'TS-1050', 400);
-      assertStatusRefused(await h.post(path, { api_key: 'k'.repeat(40), raporid: raporId }), 'TS-1031', 400);
-      const suspended = await h.provision();
-      await h.runtime.admin.updateAccount(suspended.accountId, { status: 'Suspended' }, {});
-      assertStatusRefused(await h.post(path, { api_key: suspended.apiKey, raporid: raporId }), 'TS-1030', 400);
-    });
-
-    it(`${path} answers Allow POST requests off with TS-1061 and Check SMS status off with TS-1063, HTTP 400, before raporid is read`, async () => {
-      const all = (await h.runtime.admin.key(p.keyId)).permissions;
-      const cases: Array<[Partial<typeof all>, string]> = [
-        [{ post_request: false }, 'TS-1061'],
-        [{ check_sms_status: false }, 'TS-1063'],
-        [{ post_request: false, check_sms_status: false }, 'TS-1061'],
-      ];
-      for (const [off, code] of cases) {
-        const key = await h.runtime.admin.createKey(p.accountId, { ...defaultKeySettings, permissions: { ...all, ...off } });
-        assertStatusRefused(await h.post(path, { api_key: key.api_key, raporid: raporId }), code, 400);
-        assertStatusRefused(await h.post(path, { api_key: key.api_key, raporid: 'abc' }), code, 400);
-      }
-    });
-
-    it(`${path} answers a paused key with TS-1035 and an address off the allowlist with TS-1066, HTTP 403`, async () => {
-      const paused = await h.provision();
-      await h.runtime.admin.changeKeyState(paused.keyId, 'pause');
-      assertStatusRefused(await h.post(path, { api_key: paused.apiKey, raporid: raporId }), 'TS-1035', 403);
-      const fenced = await h.provision({ key: { ipAllow: ['10.0.0.0/8'] } });
-      assertStatusRefused(await h.post(path, { api_key: fenced.apiKey, raporid: raporId }, { ip: '192.0.2.7' }), 'TS-1066', 403);
-    });
-
-    it(`${path} answers a body that is not an object with TS-1033 and HTTP 400`, async () => {
-      assertStatusRefused(await h.post(path, [{ api_key: p.apiKey, raporid: raporId }]), 'TS-1033', 400);
-      assertStatusRefused(await h.post(path, undefined, { raw: '{"api_key":' }), 'TS-1033', 400);
     });
   }
 

@@ -1,22 +1,14 @@
 /**
  * POST /senderid/check against the spec: the sender ID records, newest first, approved
- * only, and every row of its error table with the codes and statuses written out.
+ * only. Its error table (key, state, address, permission, body, limits) is tested from the
+ * endpoint table (test/http/endpoint-table).
  */
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { allPermissions } from '../../src/domain/permissions.js';
 import { createHarness, defaultNow } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
 
 const path = '/senderid/check';
-
-function assertFailure(answer: Answer, code: string, status: number): void {
-  assert.equal(answer.body.result_code, code, answer.raw);
-  assert.equal(answer.status, status, answer.raw);
-  assert.equal(answer.body.result, false);
-  assert.equal(typeof answer.body.result_message, 'string');
-  assert.equal('sender_ids' in answer.body, false);
-}
 
 interface SenderIdRecord {
   id: number;
@@ -36,70 +28,6 @@ describe('POST /senderid/check', () => {
   });
   after(async () => h.close());
   beforeEach(() => h.clock.set(defaultNow));
-
-  describe('HTTP 400', () => {
-    it('TS-1050: api_key missing', async () => {
-      assertFailure(await h.post(path, {}), 'TS-1050', 400);
-      assertFailure(await h.post(path, { api_key: '' }), 'TS-1050', 400);
-    });
-
-    it('TS-1031: key under 30 characters', async () => {
-      assertFailure(await h.post(path, { api_key: 'k' }), 'TS-1031', 400);
-      assertFailure(await h.post(path, { api_key: 'k'.repeat(29) }), 'TS-1031', 400);
-    });
-
-    it('TS-1033: body invalid', async () => {
-      assertFailure(await h.post(path, undefined, { raw: 'not json' }), 'TS-1033', 400);
-      assertFailure(await h.post(path, 'a string'), 'TS-1033', 400);
-    });
-  });
-
-  describe('HTTP 403', () => {
-    it('TS-1031: key not found', async () => {
-      assertFailure(await h.post(path, { api_key: 'k'.repeat(30) }), 'TS-1031', 403);
-    });
-
-    it('TS-1038: check_senderid off', async () => {
-      const p = await h.provision({ key: { permissions: { ...allPermissions(true), check_senderid: false } } });
-      assertFailure(await h.post(path, { api_key: p.apiKey }), 'TS-1038', 403);
-    });
-
-    it('TS-1030: account suspended', async () => {
-      const p = await h.provision();
-      await h.runtime.admin.updateAccount(p.accountId, { status: 'Suspended' }, {});
-      assertFailure(await h.post(path, { api_key: p.apiKey }), 'TS-1030', 403);
-    });
-
-    it('TS-1035: key paused, revoked or expired', async () => {
-      const paused = await h.provision();
-      await h.runtime.admin.changeKeyState(paused.keyId, 'pause');
-      assertFailure(await h.post(path, { api_key: paused.apiKey }), 'TS-1035', 403);
-      const revoked = await h.provision();
-      await h.runtime.admin.changeKeyState(revoked.keyId, 'revoke');
-      assertFailure(await h.post(path, { api_key: revoked.apiKey }), 'TS-1035', 403);
-      const expired = await h.provision({ key: { expiresOn: '2026-03-14' } });
-      assertFailure(await h.post(path, { api_key: expired.apiKey }), 'TS-1035', 403);
-    });
-
-    it('TS-1066: address not allowed', async () => {
-      const p = await h.provision({ account: { ipAllow: ['10.0.0.0/8'] } });
-      assertFailure(await h.post(path, { api_key: p.apiKey }, { ip: '11.0.0.1' }), 'TS-1066', 403);
-    });
-  });
-
-  describe('HTTP 429', () => {
-    it('TS-1068, TS-1069, TS-1073: request limits', async () => {
-      for (const [limit, code] of [
-        ['hourlyLimit', 'TS-1068'],
-        ['dailyLimit', 'TS-1069'],
-        ['monthlyLimit', 'TS-1073'],
-      ] as const) {
-        const p = await h.provision({ key: { [limit]: 1 } });
-        assert.equal((await h.post(path, { api_key: p.apiKey })).body.result_code, 'TS-1040');
-        assertFailure(await h.post(path, { api_key: p.apiKey }), code, 429);
-      }
-    });
-  });
 
   describe('HTTP 200 TS-1040', () => {
     it('lists approved sender IDs newest first, with id, title and status 1', async () => {

@@ -14,7 +14,7 @@ import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import type { TestDialect } from '../helpers/dialects.js';
-import { openConnection } from '../../src/adapters/store/connection.js';
+import { openConnection } from '../../src/adapters/store/open-store.js';
 import type { StoreLocation } from '../../src/adapters/store/index.js';
 import type { Store } from '../../src/ports/store.js';
 

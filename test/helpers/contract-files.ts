@@ -1,7 +1,7 @@
 import openapiTS, { astToString } from 'openapi-typescript';
 import { endpoints } from '../../src/endpoints/index.js';
 import { openApiDocument } from '../../src/http/openapi.js';
-import { packageVersion } from '../../src/cli/version.js';
+import { packageVersion } from '../../src/version.js';
 import { committedExamples } from '../../src/http/contract.js';
 
 const typesHeader = `/**

@@ -41,15 +41,15 @@ export async function simulatedDelivery(runtime: Runtime, options: DeliveryOptio
   const simulator = new SimulatorCarrier(options.delayMs ?? 0, runtime.clock);
   const live = options.live ?? simulator;
   const transitions: Transition[] = [];
-  const dispatcher = new Dispatcher(
-    runtime.store.queue,
-    { live, sandbox: simulator },
-    runtime.clock,
-    pino({ level: 'silent' }),
-    { ...defaultDispatcherOptions, idleMs: 50 },
-    (t) => transitions.push(...t),
-    runtime.dispatchWake,
-  );
+  const dispatcher = new Dispatcher({
+    store: runtime.store.queue,
+    carriers: { live, sandbox: simulator },
+    clock: runtime.clock,
+    log: pino({ level: 'silent' }),
+    options: { ...defaultDispatcherOptions, idleMs: 50 },
+    onTransitions: (t) => transitions.push(...t),
+    wake: runtime.dispatchWake,
+  });
   if (options.background === true) {
     await dispatcher.start();
   } else {

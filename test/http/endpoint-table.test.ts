@@ -1,16 +1,18 @@
 /**
  * Shared endpoint tests, generated from the endpoint table: every endpoint answers the
  * key, state, address, account, limit and permission failures with its own code and the
- * HTTP status of its row in the spec's error table (read from test/fixtures, not from src).
+ * HTTP status of its row in the spec's error table (read from test/fixtures, not from src),
+ * in its envelope with nothing but the envelope's fields, and answers every method but
+ * POST with 405. The endpoint files in test/endpoints test only what is each endpoint's own.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { endpoints } from '../../src/endpoints/index.js';
 import { statusOf } from '../../src/http/envelope.js';
-import { permissionOffCode } from '../../src/domain/permissions.js';
+import { allPermissions, permissionOffCode } from '../../src/domain/permissions.js';
 import type { Endpoint } from '../../src/endpoints/endpoint.js';
 import type { ResultCode } from '../../src/domain/result-codes.js';
-import { specStatus } from '../fixtures/spec-error-statuses.js';
+import { specStatus, specStatuses } from '../fixtures/spec-error-statuses.js';
 import type { SpecCondition } from '../fixtures/spec-error-statuses.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
@@ -27,13 +29,28 @@ function expectedStatus(endpoint: Endpoint, code: ResultCode, variant: string | 
   return specStatus(endpoint.path, code, condition) ?? statusOf(endpoint, code, variant, false);
 }
 
-function assertFailure(endpoint: Endpoint, answer: Answer, code: ResultCode, variant?: string): void {
+/** The envelope of a failure and nothing else: none of the endpoint's success fields. */
+function assertEnvelope(endpoint: Endpoint, answer: Answer, code: ResultCode): void {
   assert.equal(answer.body.result_code, code, `${endpoint.path}: ${answer.raw}`);
+  assert.match(String(answer.headers['content-type']), /^application\/json/);
+  const head = endpoint.envelope === 'result' ? 'result' : 'status';
+  assert.deepEqual(Object.keys(answer.body).sort(), [head, 'result_code', 'result_message'].sort(), `${endpoint.path}: ${answer.raw}`);
   if (endpoint.envelope === 'result') assert.equal(answer.body.result, false);
   else assert.equal(answer.body.status, 'error');
   assert.equal(typeof answer.body.result_message, 'string');
+}
+
+function assertFailure(endpoint: Endpoint, answer: Answer, code: ResultCode, variant?: string): void {
+  assertEnvelope(endpoint, answer, code);
   assert.equal(answer.status, expectedStatus(endpoint, code, variant), `${endpoint.path} ${code}`);
   assert.ok(answer.status >= 400, `${endpoint.path} ${code} is a failure status`);
+  // Only a limit tells the client when to come back.
+  if (answer.status !== 429) assert.equal(answer.headers['retry-after'], undefined, `${endpoint.path} ${code}: no Retry-After`);
+}
+
+/** The code a wrong path or method under this endpoint answers with: the spec's wrong-path row, else TS-404. */
+function wrongPathCode(endpoint: Endpoint): ResultCode {
+  return (specStatuses[endpoint.path]?.find((row) => row.when?.includes('wrong-path') === true)?.code ?? 'TS-404') as ResultCode;
 }
 
 for (const endpoint of endpoints) {
@@ -44,9 +61,10 @@ for (const endpoint of endpoints) {
     });
     after(async () => h.close());
 
-    it('answers a missing api_key with its missing-key code', async () => {
+    it('answers a missing, empty or null api_key with its missing-key code', async () => {
       assertFailure(endpoint, await h.post(endpoint.path, {}), endpoint.key.missing, 'key-missing');
       assertFailure(endpoint, await h.post(endpoint.path, { api_key: '' }), endpoint.key.missing, 'key-missing');
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: null }), endpoint.key.missing, 'key-missing');
     });
 
     it('answers a key shorter than its minimum, longer than its maximum or not a string with its malformed-key code', async () => {
@@ -55,8 +73,14 @@ for (const endpoint of endpoints) {
       assertFailure(endpoint, await h.post(endpoint.path, { api_key: 12345 }), endpoint.key.malformed, 'key-malformed');
     });
 
-    it('answers an unknown key of a valid length with TS-1031', async () => {
-      assertFailure(endpoint, await h.post(endpoint.path, { api_key: 'k'.repeat(Math.max(endpoint.key.min, 40)) }), 'TS-1031', 'key-unknown');
+    it('answers an unknown key of a valid length, either end of the range included, with TS-1031', async () => {
+      for (const length of [endpoint.key.min, Math.max(endpoint.key.min, 40), endpoint.key.max]) {
+        assertFailure(endpoint, await h.post(endpoint.path, { api_key: 'k'.repeat(length) }), 'TS-1031', 'key-unknown');
+      }
+      // Near misses of a real key are unknown keys too: nothing is trimmed or matched loosely.
+      const p = await h.provision();
+      const last = p.apiKey.slice(-1) === 'A' ? 'B' : 'A';
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: `${p.apiKey.slice(0, -1)}${last}` }), 'TS-1031', 'key-unknown');
     });
 
     for (const action of ['pause', 'revoke'] as const) {
@@ -83,8 +107,44 @@ for (const endpoint of endpoints) {
       assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), endpoint.accountInactive ?? 'TS-1030', 'account-inactive');
     });
 
-    it('answers a body that is not JSON with its invalid-body code', async () => {
+    it('answers a body that is not JSON, or JSON that is not an object, with its invalid-body code', async () => {
       assertFailure(endpoint, await h.post(endpoint.path, undefined, { raw: '{"api_key":' }), endpoint.invalidBody, 'body');
+      assertFailure(endpoint, await h.post(endpoint.path, [{ api_key: 'k'.repeat(40) }]), endpoint.invalidBody, 'body');
+      assertFailure(endpoint, await h.post(endpoint.path, undefined, { raw: '"api_key"' }), endpoint.invalidBody, 'body');
+    });
+
+    it('answers every other method with 405 and Allow: POST in its envelope', async () => {
+      for (const method of ['GET', 'PUT', 'DELETE', 'PATCH'] as const) {
+        const answer = await h.post(endpoint.path, method === 'GET' || method === 'DELETE' ? undefined : { api_key: 'k'.repeat(40) }, { method });
+        assertEnvelope(endpoint, answer, wrongPathCode(endpoint));
+        assert.equal(answer.status, 405, `${method} ${endpoint.path}`);
+        assert.equal(answer.headers.allow, 'POST');
+      }
+    });
+
+    if (endpoint.permissions.length > 1) {
+      it(`checks its permissions in order: ${permissionOffCode[endpoint.permissions[0] ?? 'post_request']} when all are off`, async () => {
+        const p = await h.provision();
+        const key = await h.runtime.admin.key(p.keyId);
+        const off = Object.fromEntries(endpoint.permissions.map((permission) => [permission, false]));
+        await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, ...off } });
+        const first = endpoint.permissions[0];
+        assert.ok(first !== undefined);
+        assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), permissionOffCode[first], 'permission');
+      });
+    }
+
+    it("checks the key's state before its permissions", async () => {
+      const p = await h.provision({ key: { permissions: allPermissions(false) } });
+      await h.runtime.admin.changeKeyState(p.keyId, 'pause');
+      assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), 'TS-1035');
+    });
+
+    it('needs no permission but its own', async () => {
+      const own = Object.fromEntries(endpoint.permissions.map((permission) => [permission, true]));
+      const p = await h.provision({ key: { permissions: { ...allPermissions(false), ...own } } });
+      const answer = await h.post(endpoint.path, { api_key: p.apiKey, ...(await validRequest(h, p, endpoint.path)) });
+      assert.ok(answer.body.result === true || answer.body.status === 'success', `${endpoint.path}: ${answer.raw}`);
     });
 
     for (const permission of endpoint.permissions) {

@@ -1,4 +1,4 @@
-/** A destination's share of the webhook worker's slots, and its pauses, on a made-up clock. */
+/** A destination's share of the webhook courier's slots, and its pauses, on a made-up clock. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { DestinationSlots, defaultDestinationConcurrency, destinationOf, unhealthyOutcome } from '../../src/jobs/destination-slots.js';
@@ -25,7 +25,7 @@ describe('destination slots', () => {
     assert.deepEqual([slots.room(d, 0), [...slots.keyLimits(0)]], [1, [[1, 1]]]);
     slots.start(2, d);
     assert.deepEqual([slots.room(d, 0), [...slots.keyLimits(0)]], [0, [[1, 0], [2, 0]]]);
-    assert.equal(slots.finish(d, 'healthy', 0), true, 'it was full: a waiting worker may claim');
+    assert.equal(slots.finish(d, 'healthy', 0), true, 'it was full: a waiting courier may claim');
     assert.equal(slots.finish(d, 'healthy', 0), false);
     assert.deepEqual([slots.room(d, 0), slots.keyLimits(0).size], [2, 0], 'an idle healthy destination is forgotten');
   });

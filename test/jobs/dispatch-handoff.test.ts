@@ -102,7 +102,7 @@ for (const dialect of testDialects()) {
       const p = await h.provision();
       const carrier = new RecordingCarrier('rec');
       const { store, attempts } = countingClaims(h.runtime.store.queue);
-      const dispatcher = new Dispatcher(store, { live: carrier, sandbox: carrier }, h.clock, pino({ level: 'silent' }), { ...defaultDispatcherOptions, idleMs: 2_000 });
+      const dispatcher = new Dispatcher({ store, carriers: { live: carrier, sandbox: carrier }, clock: h.clock, log: pino({ level: 'silent' }), options: { ...defaultDispatcherOptions, idleMs: 2_000 } });
       const window = new DispatchWindow(400);
       dispatcher.shareWindow(window);
       h.runtime.services.sends.handOffTo({ leaseMs, reserve: (n) => window.reserve(n), release: (n) => window.release(n), hand: (messages) => dispatcher.receive(messages) });

@@ -57,7 +57,7 @@ describe('dispatcher', () => {
             if (m.messageId === rejected) return { kind: 'rejected', reason: 'ESME_RINVDSTADR' };
             return { kind: 'accepted', carrierMessageIds: [] };
           });
-          const d = new Dispatcher(runtime.store.queue, { live: carrier, sandbox: carrier }, clock, silent, { ...defaultDispatcherOptions, retryBaseMs: 1000 });
+          const d = new Dispatcher({ store: runtime.store.queue, carriers: { live: carrier, sandbox: carrier }, clock, log: silent, options: { ...defaultDispatcherOptions, retryBaseMs: 1000 } });
           await carrier.start(d);
           assert.equal(await d.runOnce(), 3);
           assert.equal(await d.runOnce(), 0, 'the retried message waits for its backoff');
@@ -79,7 +79,7 @@ describe('dispatcher', () => {
         try {
           const [id = 0] = await queueMessages(runtime, 1);
           const carrier = new RecordingCarrier('rec', () => ({ kind: 'retry', reason: 'SMSC queue full ESME_RMSGQFUL (0x14)', afterMs: 5000 }));
-          const d = new Dispatcher(runtime.store.queue, { live: carrier, sandbox: carrier }, clock, silent, { ...defaultDispatcherOptions, maxAttempts: 3, retryBaseMs: 1000 });
+          const d = new Dispatcher({ store: runtime.store.queue, carriers: { live: carrier, sandbox: carrier }, clock, log: silent, options: { ...defaultDispatcherOptions, maxAttempts: 3, retryBaseMs: 1000 } });
           await carrier.start(d);
           for (let attempt = 1; attempt <= 3; attempt++) {
             assert.equal(await d.runOnce(), 1, `attempt ${attempt} claimed`);
@@ -106,7 +106,7 @@ describe('dispatcher', () => {
         const runtime = await openRuntime(await dialect.location(), systemClock);
         const carrier = new RecordingCarrier('rec');
         const { store, claims } = countingClaims(runtime.store.queue);
-        const d = new Dispatcher(store, { live: carrier, sandbox: carrier }, systemClock, silent, { ...defaultDispatcherOptions, idleMs: 50, gatherMs: 600 });
+        const d = new Dispatcher({ store, carriers: { live: carrier, sandbox: carrier }, clock: systemClock, log: silent, options: { ...defaultDispatcherOptions, idleMs: 50, gatherMs: 600 } });
         try {
           await queueMessages(runtime, 1);
           await d.start();
@@ -133,7 +133,7 @@ describe('dispatcher', () => {
           const plain = await queueMessages(runtime, 2);
           const carrier = new RecordingCarrier('rec');
           const told: Transition[] = [];
-          const d = new Dispatcher(runtime.store.queue, { live: carrier, sandbox: carrier }, clock, silent, defaultDispatcherOptions, (transitions) => told.push(...transitions));
+          const d = new Dispatcher({ store: runtime.store.queue, carriers: { live: carrier, sandbox: carrier }, clock, log: silent, options: defaultDispatcherOptions, onTransitions: (transitions) => told.push(...transitions) });
           await carrier.start(d);
           assert.equal(await d.runOnce(), 4);
           for (const m of carrier.submitted) await d.onReport({ carrierMessageId: `rec-${m.messageId}-${carrier.submitted.indexOf(m) + 1}`, status: 'delivered' });
@@ -156,7 +156,7 @@ describe('dispatcher', () => {
           // A worker claims and then "dies": nothing settles the claim.
           assert.equal((await runtime.store.queue.claimDue(clock.now(), 10, clock.now() + 60_000)).length, 1);
           const carrier = new RecordingCarrier();
-          const d = new Dispatcher(runtime.store.queue, { live: carrier, sandbox: carrier }, clock, silent);
+          const d = new Dispatcher({ store: runtime.store.queue, carriers: { live: carrier, sandbox: carrier }, clock, log: silent });
           assert.equal(await d.runOnce(), 0);
           clock.advance(60_000);
           await d.maintain();
@@ -181,8 +181,8 @@ describe('dispatcher', () => {
           const a = new RecordingCarrier('a');
           const b = new RecordingCarrier('b');
           const options = { ...defaultDispatcherOptions, batchSize: 50 };
-          const da = new Dispatcher(first.store.queue, { live: a, sandbox: a }, systemClock, silent, options);
-          const db = new Dispatcher(second.store.queue, { live: b, sandbox: b }, systemClock, silent, options);
+          const da = new Dispatcher({ store: first.store.queue, carriers: { live: a, sandbox: a }, clock: systemClock, log: silent, options });
+          const db = new Dispatcher({ store: second.store.queue, carriers: { live: b, sandbox: b }, clock: systemClock, log: silent, options });
           await Promise.all([drain(da), drain(db)]);
           const submitted = [...a.submitted, ...b.submitted].map((m) => m.messageId);
           assert.equal(submitted.length, ids.length, 'no message submitted twice');

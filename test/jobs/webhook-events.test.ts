@@ -1,6 +1,6 @@
 /**
  * Every event type end to end, wired as `serve` wires it: /sms/send over HTTP, the
- * dispatcher with the simulator, the webhook worker, and the provider's key.test, each
+ * dispatcher with the simulator, the webhook courier, and the provider's key.test, each
  * arriving at a real receiver signed and with the header timestamp of the signed body.
  */
 import { it } from 'node:test';

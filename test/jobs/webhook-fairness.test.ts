@@ -1,5 +1,5 @@
 /**
- * The webhook worker shares its slots among destinations, on every dialect, with two real
+ * The webhook courier shares its slots among destinations, on every dialect, with two real
  * receivers on 127.0.0.1 (two origins): a slow one that never answers and a fast one. The
  * fast receiver's events arrive while the slow one holds its share; a destination that
  * keeps timing out is paused while the others are served.
@@ -13,8 +13,8 @@ import type { Runtime } from '../../src/main.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { HttpWebhookSender } from '../../src/adapters/webhooks/http-webhook-sender.js';
 import { WebhookDelivery } from '../../src/services/webhook-delivery.js';
-import { WebhookWorker } from '../../src/jobs/webhook-worker.js';
-import type { WebhookWorkerOptions } from '../../src/jobs/webhook-worker.js';
+import { WebhookCourier } from '../../src/jobs/webhook-courier.js';
+import type { WebhookCourierOptions } from '../../src/jobs/webhook-courier.js';
 import type { EventStore } from '../../src/ports/event-store.js';
 import { retryScale } from '../../src/domain/webhook.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
@@ -47,8 +47,8 @@ async function until(check: () => Promise<boolean> | boolean, what: string): Pro
 for (const dialect of testDialects()) {
   describeOn(dialect, `webhook fairness (${dialect.name})`, () => {
 
-    /** Runs a worker of 4 slots; `releases` counts the events it gave back unattempted. */
-    async function withWorker(timeoutMs: number, options: Partial<WebhookWorkerOptions>, work: (runtime: Runtime, worker: WebhookWorker, releases: { events: number }) => Promise<void>): Promise<void> {
+    /** Runs a courier of 4 slots; `releases` counts the events it gave back unattempted. */
+    async function withCourier(timeoutMs: number, options: Partial<WebhookCourierOptions>, work: (runtime: Runtime, courier: WebhookCourier, releases: { events: number }) => Promise<void>): Promise<void> {
       const runtime = await openRuntime(await dialect.location(), systemClock);
       const sender = new HttpWebhookSender({ allowPrivate: true });
       const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs, backoff: { scale: retryScale(20) } });
@@ -60,12 +60,12 @@ for (const dialect of testDialects()) {
           return events.release(released, now);
         },
       });
-      const worker = new WebhookWorker(counted, delivery, systemClock, silent, { concurrency: 4, batchSize: 50, idleMs: 5, ...options });
-      worker.start();
+      const courier = new WebhookCourier({ store: counted, delivery, clock: systemClock, log: silent, options: { concurrency: 4, batchSize: 50, idleMs: 5, ...options } });
+      courier.start();
       try {
-        await work(runtime, worker, releases);
+        await work(runtime, courier, releases);
       } finally {
-        await worker.stop();
+        await courier.stop();
         sender.close();
         await runtime.close();
       }
@@ -76,14 +76,14 @@ for (const dialect of testDialects()) {
       const fast = await startReceiver(answer(204));
       try {
         // The slow receiver's attempts last the whole test (3 s timeout): only its share of the 4 slots is held.
-        await withWorker(3_000, { destinations: { concurrency: 2 } }, async (runtime, worker, releases) => {
+        await withCourier(3_000, { destinations: { concurrency: 2 } }, async (runtime, courier, releases) => {
           const slowKey = await pendingEvents(runtime, 20, { webhookUrl: `${slow.receiver.url}/hook` });
           await until(() => slow.open() === 2, 'the slow receiver holds its share');
           const created = Date.now();
-          // Another key on the slow receiver: its destination is full, which the worker learns once.
+          // Another key on the slow receiver: its destination is full, which the courier learns once.
           await pendingEvents(runtime, 5, { webhookUrl: `${slow.receiver.url}/other` });
           await pendingEvents(runtime, 10, { webhookUrl: `${fast.url}/hook` });
-          worker.wake.notify();
+          courier.wake.notify();
           await until(() => fast.requests.length >= 10, 'the fast receiver got its events');
           const waited = Date.now() - created;
           // Every slow attempt is still in flight: the fast events did not wait for one to end.
@@ -92,7 +92,7 @@ for (const dialect of testDialects()) {
           assert.ok(releases.events <= 2, `${releases.events} events given back: the full destination's other key is claimed at most once`);
           const slowEvents = await runtime.store.events.recentForKey(slowKey.key.keyId, 100);
           assert.equal(slowEvents.filter((e) => e.log.length > 0).length, 0, `no slow attempt had ended when the fast events had all arrived (after ${waited} ms)`);
-          // Cut the hanging attempts, so stopping the worker does not wait for their timeout.
+          // Cut the hanging attempts, so stopping the courier does not wait for their timeout.
           await slow.receiver.close();
         });
       } finally {
@@ -106,23 +106,23 @@ for (const dialect of testDialects()) {
       const fast = await startReceiver(answer(204));
       try {
         const destinations = { concurrency: 2, failuresBeforePause: 3, pauseMs: 60_000 };
-        await withWorker(100, { destinations }, async (runtime, worker) => {
+        await withCourier(100, { destinations }, async (runtime, courier) => {
           const slowKey = await pendingEvents(runtime, 10, { webhookUrl: `${slow.receiver.url}/hook` });
           const timeouts = async () => (await runtime.store.events.recentForKey(slowKey.key.keyId, 100)).flatMap((e) => e.log).filter((a) => a.error === 'timeout').length;
           await until(async () => (await timeouts()) >= 3 && slow.open() === 0, 'three timeouts and no slow attempt in flight');
           const slowRequests = slow.receiver.requests.length;
 
           await pendingEvents(runtime, 5, { webhookUrl: `${fast.url}/hook` });
-          worker.wake.notify();
+          courier.wake.notify();
           await until(() => fast.requests.length >= 5, 'the fast receiver got its events');
           // Control: the slow events become due (each retry waits 20-200 ms here), so only the
-          // pause holds them; the worker, serving the fast destination meanwhile, is awake.
+          // pause holds them; the courier, serving the fast destination meanwhile, is awake.
           await until(
             async () => (await runtime.store.events.recentForKey(slowKey.key.keyId, 100)).every((e) => e.state === 'pending' && e.nextAttemptAt <= Date.now()),
             'every slow event pending and due',
           );
           await pendingEvents(runtime, 5, { webhookUrl: `${fast.url}/hook` });
-          worker.wake.notify();
+          courier.wake.notify();
           await until(() => fast.requests.length >= 10, 'the fast receiver got its later events, claimed beside the due slow ones');
           assert.equal(slow.receiver.requests.length, slowRequests, 'no attempt to the paused destination');
         });

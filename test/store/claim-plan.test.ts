@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { migrate } from '../../src/adapters/store/migrate.js';
-import { openConnection } from '../../src/adapters/store/connection.js';
+import { openConnection } from '../../src/adapters/store/open-store.js';
 
 describe('the claim order on SQLite', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-claim-plan-'));

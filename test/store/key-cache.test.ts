@@ -11,7 +11,7 @@ import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createHarness } from '../helpers/harness.js';
 import { openRuntime } from '../../src/main.js';
 import { migrate } from '../../src/adapters/store/migrate.js';
-import { openConnection } from '../../src/adapters/store/connection.js';
+import { openConnection } from '../../src/adapters/store/open-store.js';
 import { LookupCaches } from '../../src/adapters/store/sqlite/lookup-caches.js';
 import { openStore } from '../../src/adapters/store/index.js';
 import { defaultKeySettings } from '../../src/services/admin.js';

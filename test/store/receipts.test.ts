@@ -6,7 +6,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate } from '../../src/adapters/store/migrate.js';
-import { openConnection } from '../../src/adapters/store/connection.js';
+import { openConnection } from '../../src/adapters/store/open-store.js';
 import type { StoreConnection } from '../../src/adapters/store/connection.js';
 import { storeOn } from '../../src/adapters/store/open-store.js';
 import type { SqlStore } from '../../src/adapters/store/sql-store.js';

@@ -12,7 +12,7 @@ import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 import { admin } from '../helpers/server-process.js';
 import { assertAccepted, assertRefused, sendSms } from '../helpers/sms.js';
-import { openConnection } from '../../src/adapters/store/connection.js';
+import { openConnection } from '../../src/adapters/store/open-store.js';
 import type { StoreConnection } from '../../src/adapters/store/connection.js';
 import { LookupCache } from '../../src/adapters/store/sqlite/lookup-caches.js';
 

@@ -12,7 +12,7 @@ import { sql } from 'kysely';
 import type { Migration } from 'kysely';
 import { MigrationError } from '../../src/adapters/store/index.js';
 import { migrate } from '../../src/adapters/store/migrate.js';
-import { openConnection } from '../../src/adapters/store/connection.js';
+import { openConnection } from '../../src/adapters/store/open-store.js';
 import type { StoreConnection } from '../../src/adapters/store/connection.js';
 import type { StoreLocation } from '../../src/adapters/store/index.js';
 import { migrationProvider } from '../../src/adapters/store/migrations/index.js';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { migrate } from '../../src/adapters/store/migrate.js';
-import { openConnection } from '../../src/adapters/store/connection.js';
+import { openConnection } from '../../src/adapters/store/open-store.js';
 import { ThreadWriteLock, backgroundGapMs } from '../../src/adapters/store/sqlite/thread-write-lock.js';
 
 const backgroundMaxDelayMs = 50;

@@ -1,13 +1,12 @@
 /**
  * A store's connection: the Kysely handle every part of the store runs on, with what its
  * dialect adds (SQLite: the change counters behind the lookup caches, manual checkpoints).
- * Opened by the dialect's own file in `sqlite/` or `postgres/`.
+ * Opened by the dialect's own file in `sqlite/` or `postgres/` (`openConnection` in
+ * open-store.ts picks it).
  */
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
-import type { Dialect, StoreLocation } from './store-location.js';
-import { openSqlite } from './sqlite/open-sqlite.js';
-import { openPostgres } from './postgres/open-postgres.js';
+import type { Dialect } from './store-location.js';
 
 /** What other connections changed: two counters of `lookup_version` that only move. */
 export interface ExternalChanges {
@@ -34,12 +33,4 @@ export interface StoreConnection {
    * nothing while this connection is inside a transaction.
    */
   checkpoint?(): void;
-}
-
-/**
- * `onConnectionError`: told of a PostgreSQL connection that broke outside a query; nothing
- * on SQLite.
- */
-export function openConnection(location: StoreLocation, onConnectionError: (error: Error) => void = () => undefined): StoreConnection {
-  return location.dialect === 'sqlite' ? openSqlite(location) : openPostgres(location, onConnectionError);
 }

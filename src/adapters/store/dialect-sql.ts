@@ -5,7 +5,7 @@
  * at BEGIN IMMEDIATE), and the id space of sends and messages.
  */
 import type { Dialect } from './store-location.js';
-import type { Executor } from './store-part.js';
+import type { Executor } from './executor.js';
 
 /** A query that can lock the rows it reads (Kysely's SelectQueryBuilder). */
 export interface Lockable<Q> {

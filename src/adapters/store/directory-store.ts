@@ -1,5 +1,5 @@
 import { StorePart } from './store-part.js';
-import type { Executor } from './store-part.js';
+import type { Executor } from './executor.js';
 import type { Selectable } from 'kysely';
 import type { ContactGroupsTable } from './schema.js';
 import type { BlockedNumber, DirectoryStore, Group } from '../../ports/directory-store.js';

@@ -12,7 +12,7 @@ import { webhookStatus } from '../../domain/delivery-state.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS, retryScheduleFromText, takesEvent, webhookEventsFromText } from '../../domain/webhook.js';
 import type { WebhookEventType } from '../../domain/webhook.js';
 
-import type { Executor } from './store-part.js';
+import type { Executor } from './executor.js';
 import type { WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
 import { columnsOf, preparedList, preparedRows } from './prepared-query.js';
 

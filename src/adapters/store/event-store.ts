@@ -6,7 +6,7 @@ import type { WebhookEventType, WebhookStatus } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
 import { applyOutcomes, newEventId, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
 import { StorePart } from './store-part.js';
-import type { Executor } from './store-part.js';
+import type { Executor } from './executor.js';
 import { preparedQuery } from './prepared-query.js';
 
 type EventRow = Selectable<WebhookEventsTable>;

@@ -7,7 +7,7 @@ import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { ClaimShare } from '../../ports/event-store.js';
 import type { Dialect } from './store-location.js';
-import type { Executor } from './store-part.js';
+import type { Executor } from './executor.js';
 import type { WebhookEventsTable } from './schema.js';
 import { preparedQuery } from './prepared-query.js';
 

@@ -9,7 +9,7 @@ import type { LimitHit, RequestLimits, UsageWindows } from '../../domain/request
 import { retryScheduleFromText, retryScheduleToText, webhookEventsFromText, webhookEventsToText } from '../../domain/webhook.js';
 import { MicroBatcher } from '../../util/micro-batcher.js';
 import { StorePart } from './store-part.js';
-import type { Executor } from './store-part.js';
+import type { Executor } from './executor.js';
 import { preparedQuery } from './prepared-query.js';
 import { balanceOf, parseList, toAccount } from './accounts-store.js';
 

@@ -5,8 +5,9 @@
  * here and nowhere else.
  */
 import type { StoreLocation } from './store-location.js';
-import { openConnection } from './connection.js';
 import type { StoreConnection } from './connection.js';
+import { openSqlite } from './sqlite/open-sqlite.js';
+import { openPostgres } from './postgres/open-postgres.js';
 import { migrate } from './migrate.js';
 import { LookupCaches } from './sqlite/lookup-caches.js';
 import { SqlStore } from './sql-store.js';
@@ -16,6 +17,11 @@ import { postgresSql } from './postgres/dialect-sql.js';
 export interface OpenOptions {
   /** Told of a PostgreSQL connection that broke outside a query (the pool replaces it). */
   onConnectionError?: (error: Error) => void;
+}
+
+/** A connection to the store at `location`, by its dialect, its schema not yet migrated. */
+export function openConnection(location: StoreLocation, onConnectionError: (error: Error) => void = () => undefined): StoreConnection {
+  return location.dialect === 'sqlite' ? openSqlite(location) : openPostgres(location, onConnectionError);
 }
 
 /** The store on an open connection (its schema already migrated). */

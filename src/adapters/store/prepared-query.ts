@@ -1,5 +1,5 @@
 import type { CompiledQuery } from 'kysely';
-import type { Executor } from './store-part.js';
+import type { Executor } from './executor.js';
 
 /** A value a prepared query takes as a parameter. */
 export type Value = string | number | null;

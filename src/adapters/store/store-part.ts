@@ -3,14 +3,12 @@
  * transaction idiom: `transact(work)` runs work on a copy of the part bound to a new
  * transaction, or on the part itself when it already runs inside one.
  */
-import type { Kysely, Transaction } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
+import type { Executor } from './executor.js';
 import type { Dialect } from './store-location.js';
 import type { DialectSql } from './dialect-sql.js';
 import type { LookupCaches } from './sqlite/lookup-caches.js';
-
-/** What a store runs its queries on: the database, or a transaction it is part of. */
-export type Executor = Kysely<Database> | Transaction<Database>;
 
 export interface PartContext {
   db: Executor;

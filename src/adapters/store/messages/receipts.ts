@@ -11,7 +11,7 @@ import type { CarrierReport } from '../../../ports/carrier.js';
 import { canMove, combineParts, isFinal } from '../../../domain/delivery-state.js';
 import type { FinalState, PartState } from '../../../domain/delivery-state.js';
 import { recordTransitionEvents, rowChunk } from '../event-outbox.js';
-import type { Executor } from '../store-part.js';
+import type { Executor } from '../executor.js';
 import { StorePart } from '../store-part.js';
 import { groupByOutcome, outcomeOf, toReport } from './rows.js';
 import { earlyReports, messagesToSettle, partStates, partsNamed, settleMessages, settleParts } from './statements.js';

@@ -1,14 +1,15 @@
-import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';
 import type { AttemptResult, ClaimedEvent, EventStore } from '../ports/event-store.js';
 import type { WebhookDelivery } from '../services/webhook-delivery.js';
 import { WakeSignal } from './wake-signal.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
+import { ClaimLoop } from './claim-loop.js';
+import type { ClaimLoopMode, RoundOutcome } from './claim-loop.js';
 import { DestinationSlots, defaultDestinationConcurrency, defaultDestinationOptions, destinationOf, unhealthyOutcome } from './destination-slots.js';
 import type { DestinationOptions } from './destination-slots.js';
 
-export interface WebhookWorkerOptions {
+export interface WebhookCourierOptions {
   /** Attempts in flight at once. */
   concurrency: number;
   /** Events claimed per store round trip. */
@@ -26,90 +27,95 @@ export interface WebhookWorkerOptions {
   destinations?: Partial<DestinationOptions>;
 }
 
+/** What a courier works with; `options` and `wake` have defaults. */
+export interface WebhookCourierSetup {
+  store: EventStore;
+  delivery: WebhookDelivery;
+  clock: Clock;
+  log: Logger;
+  options?: WebhookCourierOptions;
+  /** Told when this process writes events. */
+  wake?: WakeSignal;
+}
+
 /** Longest wait for more free slots before claiming fewer events than a batch. */
 const slotGatherMs = 2;
 
 const defaultGatherMs = 10;
 
-export const defaultWebhookWorkerOptions: WebhookWorkerOptions = { concurrency: 64, batchSize: 100, idleMs: 250, gatherMs: defaultGatherMs };
+export const defaultWebhookCourierOptions: WebhookCourierOptions = { concurrency: 64, batchSize: 100, idleMs: 250, gatherMs: defaultGatherMs };
 
 /**
- * Delivers due webhook events from the store, the outbox: at least once, unordered, with
- * bounded concurrency shared among destinations (DestinationSlots: a share each, claims
- * round-robin across keys, pauses for failing receivers). A claim leases an event for its
- * attempt's timeout and some; if the worker dies, the event is due again when the lease
- * runs out, so a restart (or another worker) loses nothing. Outcomes are written a batch
- * per transaction.
+ * Carries due webhook events from the store, the outbox, to their receivers: at least
+ * once, unordered, with bounded concurrency shared among destinations (DestinationSlots: a
+ * share each, claims round-robin across keys, pauses for failing receivers). A claim leases
+ * an event for its attempt's timeout and some; if the process dies, the event is due again
+ * when the lease runs out, so a restart (or another process) loses nothing. Outcomes are
+ * written a batch per transaction. When to claim is the ClaimLoop's; this class keeps the
+ * policy: how much to claim for which destination, one attempt per event, its record.
  */
-export class WebhookWorker {
-  private running = false;
-  private loop: Promise<void> | null = null;
-  /** Attempts on the wire. */
-  private inFlight = 0;
-  /** Attempts made whose outcome is not written yet: bounded, so a slow store slows claiming. */
-  private unrecorded = 0;
-  private readonly settled = new WakeSignal();
-  /** Ends a gathering pause at once when the worker stops. */
-  private readonly stopping = new WakeSignal();
+export class WebhookCourier {
+  /** Told when this process writes events (or a full destination has room again). */
+  readonly wake: WakeSignal;
+  private readonly loop: ClaimLoop;
+  private readonly store: EventStore;
+  private readonly delivery: WebhookDelivery;
+  private readonly clock: Clock;
+  private readonly log: Logger;
+  private readonly options: WebhookCourierOptions;
+  /** Attempts on the wire; the others of the loop's unsettled ones are made and their outcome not yet written. */
+  private onWire = 0;
+  /** Whether the last round found some destination with no room at all. */
+  private destinationFull = false;
   private readonly destinations: DestinationSlots;
   private readonly results = new MicroBatcher(async (items: AttemptResult[]) => {
     await this.store.recordAttempts(items, this.clock.now());
     return items.map(() => undefined);
   });
 
-  constructor(
-    private readonly store: EventStore,
-    private readonly delivery: WebhookDelivery,
-    private readonly clock: Clock,
-    private readonly log: Logger,
-    private readonly options: WebhookWorkerOptions = defaultWebhookWorkerOptions,
-    readonly wake: WakeSignal = new WakeSignal(),
-  ) {
+  constructor(setup: WebhookCourierSetup) {
+    const options = setup.options ?? defaultWebhookCourierOptions;
+    this.store = setup.store;
+    this.delivery = setup.delivery;
+    this.clock = setup.clock;
+    this.log = setup.log;
+    this.options = options;
+    this.wake = setup.wake ?? new WakeSignal();
+    this.loop = new ClaimLoop(
+      { round: () => this.round(), afterIdle: () => this.afterIdle(), drain: () => undefined },
+      { idleMs: options.idleMs, gatherMs: options.gatherMs ?? defaultGatherMs, backOffMs: options.idleMs * 4, label: 'webhooks' },
+      setup.log,
+      this.wake,
+    );
     this.destinations = new DestinationSlots({ ...defaultDestinationOptions, concurrency: defaultDestinationConcurrency(options.concurrency), total: options.concurrency, ...options.destinations });
   }
 
+  /** The claim loop's mode (for tests and tools). */
+  get mode(): ClaimLoopMode {
+    return this.loop.mode;
+  }
+
   start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.loop = this.run();
+    if (this.loop.mode === 'starting' || this.loop.mode === 'stopped') this.loop.start();
   }
 
   /** Stops claiming, and waits until the attempts in flight are made and recorded. */
-  async stop(): Promise<void> {
-    this.running = false;
-    this.wake.notify();
-    this.stopping.notify();
-    await this.loop;
-    while (this.inFlight > 0 || this.unrecorded > 0) await this.settled.wait(50);
+  stop(): Promise<void> {
+    return this.loop.stop();
   }
 
-  private async run(): Promise<void> {
-    while (this.running) {
-      try {
-        const { started, asked, cut, full } = await this.fill();
-        if (started === 0) {
-          await this.wake.wait(this.options.idleMs);
-          // Woken by a full destination's freed slot: let a few more free before claiming for it.
-          if (full) await this.stopping.wait(slotGatherMs);
-        }
-        // A claim cut short by destination shares did not drain the queue: no gathering pause.
-        else if (started < asked && !cut) await this.stopping.wait(this.options.gatherMs ?? defaultGatherMs);
-        else await yieldToEventLoop();
-      } catch (error) {
-        this.log.error({ err: error }, 'webhooks: store error; retrying shortly');
-        await this.wake.wait(this.options.idleMs * 4);
-      }
-    }
+  /** Woken by a full destination's freed slot: let a few more free before claiming for it. */
+  private afterIdle(): number {
+    return this.destinationFull ? slotGatherMs : 0;
   }
 
   /**
    * Claims up to the free slots, each destination's share at most, and starts their
    * attempts; an event whose destination turns out to have no room (a key not seen before,
-   * or several keys of one destination) is given back at once. Returns how many were asked
-   * for and started, whether destination shares cut the claim short, and whether some
-   * destination had no room at all.
+   * or several keys of one destination) is given back at once. A claim cut short by
+   * destination shares did not drain the queue: it is `full`, with no gathering pause.
    */
-  private async fill(): Promise<{ started: number; asked: number; cut: boolean; full: boolean }> {
+  private async round(): Promise<RoundOutcome> {
     const room = await this.room();
     const now = this.clock.now();
     const { concurrency: perKey } = this.destinations.options;
@@ -128,7 +134,10 @@ export class WebhookWorker {
     }
     if (refused.length > 0) await this.store.release(refused, now);
     const filled = [...perKeyClaimed].some(([keyId, n]) => n >= (keyLimits.get(keyId) ?? perKey));
-    return { started: claimed.length - refused.length, asked: room, cut: filled || refused.length > 0, full: [...keyLimits.values()].includes(0) };
+    const started = claimed.length - refused.length;
+    this.destinationFull = [...keyLimits.values()].includes(0);
+    if (started === 0) return 'empty';
+    return started < room && !(filled || refused.length > 0) ? 'short' : 'full';
   }
 
   /**
@@ -142,10 +151,10 @@ export class WebhookWorker {
     const enough = Math.min(batchSize, Math.max(1, Math.floor(concurrency / 4)));
     const started = performance.now();
     for (;;) {
-      const free = concurrency - this.inFlight;
-      const writable = this.unrecorded < concurrency * 4;
+      const free = concurrency - this.onWire;
+      const writable = this.loop.unsettled - this.onWire < concurrency * 4;
       if (writable && (free >= enough || (free > 0 && performance.now() - started >= slotGatherMs))) return Math.min(batchSize, free);
-      await this.settled.wait(free > 0 && writable ? slotGatherMs : 1000);
+      await this.loop.waitForRoom(free > 0 && writable ? slotGatherMs : 1000);
     }
   }
 
@@ -170,30 +179,32 @@ export class WebhookWorker {
 
   /** Attempts and records one claimed event; never rejects. */
   private async deliver(event: ClaimedEvent): Promise<void> {
-    this.inFlight += 1;
+    this.loop.launch();
+    this.onWire += 1;
     const destination = destinationOf(event.target);
     this.destinations.start(event.keyId, destination);
     let result: AttemptResult | null = null;
     try {
-      result = await this.delivery.attempt(event, false);
-    } catch (error) {
-      this.log.error({ err: error, eventId: event.eventId }, 'webhooks: attempt failed unexpectedly; the lease brings the event back');
-      return;
+      try {
+        result = await this.delivery.attempt(event, false);
+      } catch (error) {
+        this.log.error({ err: error, eventId: event.eventId }, 'webhooks: attempt failed unexpectedly; the lease brings the event back');
+        return;
+      } finally {
+        this.onWire -= 1;
+        this.finishAt(destination, result);
+      }
+      // Its slot is free; the outcome still counts against the bound on unwritten ones until it settles.
+      this.loop.roomFreed();
+      try {
+        await this.results.add(result);
+      } catch (error) {
+        // The lease brings the event back if its outcome was not written: it is sent again.
+        this.log.error({ err: error, eventId: event.eventId }, 'webhooks: could not record an attempt');
+        return;
+      }
     } finally {
-      this.inFlight -= 1;
-      this.settled.notify();
-      this.finishAt(destination, result);
-    }
-    this.unrecorded += 1;
-    try {
-      await this.results.add(result);
-    } catch (error) {
-      // The lease brings the event back if its outcome was not written: it is sent again.
-      this.log.error({ err: error, eventId: event.eventId }, 'webhooks: could not record an attempt');
-      return;
-    } finally {
-      this.unrecorded -= 1;
-      this.settled.notify();
+      this.loop.settle();
     }
     if (result.state === 'failed') {
       this.log.warn({ eventId: event.eventId, keyId: event.keyId, status: result.attempt.httpStatus, error: result.attempt.error }, 'webhooks: event failed after its last attempt');

@@ -1,5 +1,5 @@
 /**
- * The webhook worker against a real HTTP receiver on 127.0.0.1, on every dialect:
+ * The webhook courier against a real HTTP receiver on 127.0.0.1, on every dialect:
  * retries, timeouts, redirects, attempt budgets, the address guard and the concurrency
  * bound, each checked in what the receiver got and in what the store recorded.
  */
@@ -12,8 +12,8 @@ import { systemClock } from '../../src/ports/clock.js';
 import { HttpWebhookSender } from '../../src/adapters/webhooks/http-webhook-sender.js';
 import { WebhookDelivery } from '../../src/services/webhook-delivery.js';
 import { WebhookAdmin } from '../../src/services/webhook-admin.js';
-import { WebhookWorker } from '../../src/jobs/webhook-worker.js';
-import type { WebhookWorkerOptions } from '../../src/jobs/webhook-worker.js';
+import { WebhookCourier } from '../../src/jobs/webhook-courier.js';
+import type { WebhookCourierOptions } from '../../src/jobs/webhook-courier.js';
 import type { EventRecord, EventStore } from '../../src/ports/event-store.js';
 import { retryScale, sign } from '../../src/domain/webhook.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
@@ -28,7 +28,7 @@ const secret = 'whsec_worker';
 interface Rig {
   runtime: Runtime;
   receiver: Receiver;
-  worker: WebhookWorker;
+  courier: WebhookCourier;
   delivery: WebhookDelivery;
   /** The one event of the rig's key (most tests use one). */
   event(): Promise<EventRecord>;
@@ -42,26 +42,26 @@ interface RigOptions {
   timeoutMs?: number;
   allowPrivate?: boolean;
   host?: string;
-  worker?: Partial<WebhookWorkerOptions>;
-  /** Wraps the store the worker uses. */
+  courier?: Partial<WebhookCourierOptions>;
+  /** Wraps the store the courier uses. */
   store?: (store: EventStore) => EventStore;
 }
 
 for (const dialect of testDialects()) {
-  describeOn(dialect, `webhook worker (${dialect.name})`, () => {
+  describeOn(dialect, `webhook courier (${dialect.name})`, () => {
 
     async function withRig(options: RigOptions, work: (rig: Rig) => Promise<void>): Promise<void> {
       const runtime = await openRuntime(await dialect.location(), systemClock);
       const receiver = await startReceiver(options.handler ?? answer(200));
       const sender = new HttpWebhookSender({ allowPrivate: options.allowPrivate ?? true });
       const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs: options.timeoutMs ?? 2_000, backoff: { scale: retryScale(20) } });
-      const worker = new WebhookWorker(options.store ? options.store(runtime.store.events) : runtime.store.events, delivery, systemClock, silent, { concurrency: 8, batchSize: 50, idleMs: 5, ...options.worker });
+      const courier = new WebhookCourier({ store: options.store ? options.store(runtime.store.events) : runtime.store.events, delivery, clock: systemClock, log: silent, options: { concurrency: 8, batchSize: 50, idleMs: 5, ...options.courier } });
       const url = `http://${options.host ?? '127.0.0.1'}:${receiver.port}/hook`;
       const { key } = await pendingEvents(runtime, options.events ?? 1, { webhookUrl: url, webhookSecret: secret, webhookAttempts: options.attempts ?? 5 });
       const rig: Rig = {
         runtime,
         receiver,
-        worker,
+        courier,
         delivery,
         async event() {
           const [e] = await runtime.store.events.recentForKey(key.keyId, 1);
@@ -76,11 +76,11 @@ for (const dialect of testDialects()) {
           }
         },
       };
-      worker.start();
+      courier.start();
       try {
         await work(rig);
       } finally {
-        await worker.stop();
+        await courier.stop();
         sender.close();
         await receiver.close();
         await runtime.close();
@@ -93,7 +93,7 @@ for (const dialect of testDialects()) {
       let n = 0;
       await withRig({ handler: (_req, res) => res.writeHead(++n <= 2 ? 500 : 200).end() }, async (rig) => {
         await rig.until(settled(rig), 'the event is delivered');
-        await rig.worker.stop();
+        await rig.courier.stop();
         const e = await rig.event();
         assert.equal(e.state, 'delivered');
         assert.equal(e.attempts, 3);
@@ -195,9 +195,9 @@ for (const dialect of testDialects()) {
           res.writeHead(204).end();
         }, 20);
       };
-      await withRig({ handler, events: 12, worker: { concurrency: 3, destinations: { concurrency: 3 } } }, async (rig) => {
+      await withRig({ handler, events: 12, courier: { concurrency: 3, destinations: { concurrency: 3 } } }, async (rig) => {
         await rig.until(() => rig.receiver.requests.length >= 12, 'every event arrived');
-        await rig.worker.stop();
+        await rig.courier.stop();
         const ids = rig.receiver.requests.map((r) => (JSON.parse(r.body) as { event_id: string }).event_id);
         assert.equal(ids.length, 12);
         assert.equal(new Set(ids).size, 12);
@@ -211,10 +211,10 @@ for (const dialect of testDialects()) {
         counted = countingClaims(s);
         return counted.store;
       };
-      await withRig({ events: 1, store, worker: { gatherMs: 600, destinations: { concurrency: 8 } } }, async (rig) => {
+      await withRig({ events: 1, store, courier: { gatherMs: 600, destinations: { concurrency: 8 } } }, async (rig) => {
         const claims = counted?.claims ?? [];
         await rig.until(() => claims.length === 1, 'the first claim');
-        // The worker polls every 5 ms (idleMs): without the pause each event would be claimed alone.
+        // The courier polls every 5 ms (idleMs): without the pause each event would be claimed alone.
         for (let i = 0; i < 3; i++) {
           await pendingEvents(rig.runtime, 1, { webhookUrl: `http://127.0.0.1:${rig.receiver.port}/hook`, webhookSecret: secret });
           await new Promise((r) => setTimeout(r, 30));

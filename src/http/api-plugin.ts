@@ -1,0 +1,120 @@
+import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import type { Endpoint } from '../endpoints/endpoint.js';
+import type { Services } from '../services/services.js';
+import { hashApiKey } from '../services/key-secrets.js';
+import { renderFailure, renderReply } from './envelope.js';
+import { admit, isPlainObject, runEndpoint } from './pipeline.js';
+import type { KeyHash } from './pipeline.js';
+import { streamingJsonParser } from './streaming-body.js';
+import { registerMultipart } from './multipart-body.js';
+import { serializerSchemas } from './openapi.js';
+import { RateLimited, apiErrorHandler, methodNotAllowed, notFound, send } from './api-answers.js';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    endpoint?: Endpoint;
+  }
+}
+
+export interface ApiOptions {
+  services: Services;
+  table: readonly Endpoint[];
+  /** General request rate per key, per second; 0 turns it off. */
+  requestsPerSecond: number;
+  /** Largest body of an endpoint that sets none, bytes. */
+  bodyLimit: number;
+  /** false: answers go through JSON.stringify, not their schemas (bench/serializer.bench.ts only). */
+  serializeFromSchemas: boolean;
+}
+
+const otherMethods = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
+
+/**
+ * The key hashes the rate limiter computed, by request, so authentication does not hash the
+ * key again. A WeakMap rather than a field of the request: nothing that logs or serialises a
+ * request can reach it.
+ */
+const keyHashes = new WeakMap<FastifyRequest, KeyHash>();
+
+function rateKey(request: FastifyRequest): string {
+  const body = request.body;
+  if (isPlainObject(body) && typeof body.api_key === 'string' && body.api_key !== '') {
+    const hash = hashApiKey(body.api_key);
+    keyHashes.set(request, { apiKey: body.api_key, hash });
+    return `k:${hash}`;
+  }
+  return `ip:${request.ip}`;
+}
+
+/**
+ * The messaging API as one Fastify plugin: the endpoint table's routes, their bodies (JSON,
+ * form, multipart, streamed), the per-key rate, and every answer the API gives outside a
+ * handler (api-answers.ts). Registered without a prefix, since the spec's paths start at
+ * `/`: its not-found handler is therefore the server's last resort, answering every path
+ * no surface claims in the API's envelope. A surface registered with a prefix sets its own
+ * (app.ts). Its body parsers and hooks stay inside it: no other surface pays for them.
+ */
+export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Promise<void> {
+  const { services, table, bodyLimit } = options;
+  await api.register(formbody);
+  await registerMultipart(api, bodyLimit);
+  const rate = options.requestsPerSecond;
+  if (rate > 0) {
+    await api.register(rateLimit, {
+      global: false,
+      errorResponseBuilder: (_request, context) => new RateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
+    });
+  }
+  api.setNotFoundHandler(notFound(new Set(table.map((e) => e.path))));
+  api.setErrorHandler(apiErrorHandler);
+
+  const routeOf = (endpoint: Endpoint): RouteOptions => ({
+    method: 'POST',
+    url: endpoint.path,
+    bodyLimit: endpoint.bodyLimit ?? bodyLimit,
+    // Declared answers: serialized from their schemas (src/http/openapi.ts).
+    ...(options.serializeFromSchemas ? { schema: { response: serializerSchemas(endpoint) } } : {}),
+    config: {
+      endpoint,
+      ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
+    },
+    handler: async (request, reply) => {
+      const outcome = await runEndpoint(endpoint, request.body, request.ip, services, keyHashes.get(request));
+      if (outcome.ok) {
+        const { status, body } = renderReply(endpoint, outcome.value);
+        return send(reply, status, body);
+      }
+      if (outcome.retryAfterSeconds !== undefined) reply.header('retry-after', String(outcome.retryAfterSeconds));
+      const { status, body } = renderFailure(endpoint, outcome);
+      return send(reply, status, body);
+    },
+  });
+
+  for (const endpoint of table) {
+    const streamed = endpoint.streamedBody;
+    if (streamed) {
+      // Its own context: JSON bodies of this endpoint are read as they arrive, and its key
+      // is checked before the rest of a large body is read.
+      await api.register(async (context) => {
+        context.removeContentTypeParser('application/json');
+        context.addContentTypeParser(
+          'application/json',
+          streamingJsonParser({
+            limits: streamed,
+            bodyLimit: endpoint.bodyLimit ?? bodyLimit,
+            admitKey: async (apiKey, request) => {
+              const admitted = await admit(endpoint, { api_key: apiKey }, request.ip, services);
+              return admitted.ok ? null : admitted;
+            },
+          }),
+        );
+        context.route(routeOf(endpoint));
+      });
+    } else {
+      api.route(routeOf(endpoint));
+    }
+    api.route({ method: [...otherMethods], url: endpoint.path, handler: methodNotAllowed });
+  }
+}

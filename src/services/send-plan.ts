@@ -1,0 +1,63 @@
+import type { NewMessage, SendKind } from '../ports/messages.js';
+import type { DeferredRecipients } from '../domain/deferred-recipients.js';
+import type { SmsLang } from '../domain/labels.js';
+import { countFor } from '../domain/sms-count.js';
+import { isTurkeyNumber } from '../domain/recipients.js';
+import { operatorOf } from '../domain/operators.js';
+
+/**
+ * What a send is, shared by the use cases that build one (single-send, bulk-send, OTP) and
+ * the machinery that writes it (send-service, send-writer, send-batch). Its own module, so
+ * that machinery imports nothing of the service that drives it.
+ */
+
+/**
+ * What a send writes. Recipients are written as messages now (immediate /sms/send and OTP,
+ * whose responses name message ids), or kept as one list until the send is due (bulk and
+ * scheduled sends), when the expander writes them out a chunk at a time.
+ */
+export interface SendPlan {
+  kind: SendKind;
+  sender: string;
+  /** The one text of the send (TS-L already converted), or null when per message. */
+  text: string | null;
+  lang: SmsLang;
+  contentType: number;
+  scheduledAt: number | null;
+  /** Interactive sends (single, OTP) go before bulk ones in the queue. */
+  priority: number;
+  recipients: { now: NewMessage[] } | { later: DeferredRecipients; charges: Charges };
+  invalidNumbers?: number;
+  /** The account's per-minute limit applies (it does on /sms/send). */
+  perMinuteLimited?: boolean;
+}
+
+/** SMS counts charged to each balance: Türkiye numbers to main, the others to international. */
+export interface Charges {
+  main: number;
+  international: number;
+}
+
+/** The ids and total of an accepted send, from which its use case builds its reply. */
+export interface Accepted {
+  sendId: number;
+  messageIds: number[];
+  totalSms: number;
+}
+
+export const interactivePriority = 0;
+export const bulkPriority = 1;
+
+export function chargesOf(counts: Iterable<{ recipient: string; smsCount: number }>): Charges {
+  const charges: Charges = { main: 0, international: 0 };
+  for (const m of counts) {
+    if (isTurkeyNumber(m.recipient)) charges.main += m.smsCount;
+    else charges.international += m.smsCount;
+  }
+  return charges;
+}
+
+/** Builds the message rows of a send with one text for many numbers. */
+export function messagesFor(numbers: readonly string[], text: string, lang: SmsLang, mode: 'single' | 'bulk'): NewMessage[] {
+  return numbers.map((recipient) => ({ recipient, text: null, smsCount: countFor(recipient, text, lang, mode), operator: operatorOf(recipient) }));
+}

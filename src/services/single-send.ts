@@ -1,0 +1,103 @@
+import { createHash } from 'node:crypto';
+import type { Clock } from '../ports/clock.js';
+import type { Caller } from './auth.js';
+import type { SendService } from './send-service.js';
+import { chargesOf, interactivePriority, messagesFor } from './send-plan.js';
+import { splitRecipients } from '../domain/recipients.js';
+import { countFor, toLineBreaks } from '../domain/sms-count.js';
+import { contentTypeLabel, countryLabel, smsLangLabel } from '../domain/labels.js';
+import type { ContentType, SmsLang } from '../domain/labels.js';
+import { parseSchedule, scheduleRequested } from '../domain/schedule.js';
+import { fail, ok } from '../domain/result.js';
+import type { Result } from '../domain/result.js';
+
+/** Recipients per request: 500 distinct numbers, 50,000 for a scheduled send. */
+export const maxRecipients = 500;
+export const maxScheduledRecipients = 50_000;
+
+/**
+ * A /sms/send request once its fields are valid, under their names on the wire: its JSON is
+ * the fingerprint an idempotency key is bound to, so it is taken as it was sent, not
+ * renamed (a fingerprint that changed would refuse every retry across an upgrade).
+ */
+export interface SingleSendRequest {
+  sentto: string;
+  title: string;
+  text: string;
+  sms_lang?: number;
+  content_type?: number;
+  scheduled_date?: string;
+  scheduled_time?: string;
+  idempotency_key?: string;
+}
+
+/** The answer to an accepted (or replayed) send: TS-1024 and the reply stored for replays. */
+export type SingleSent = { code: 'TS-1024'; fields: Record<string, unknown> };
+
+export function requestHash(input: unknown): string {
+  return createHash('sha256').update(JSON.stringify(input)).digest('hex');
+}
+
+/**
+ * /sms/send: one text to one or more numbers, now or at a scheduled time, in the documented
+ * order of checks: schedule, recipients and their count, sender ID, an idempotent replay,
+ * the per-minute limit, then the send (balance, in its transaction). An immediate send is
+ * written as messages at once; a scheduled one keeps its list until its time, with no
+ * messages (nor report rows) before.
+ */
+export async function singleSend(sends: SendService, clock: Clock, caller: Caller, request: SingleSendRequest): Promise<Result<SingleSent>> {
+  const lang = (request.sms_lang ?? 2) as SmsLang;
+  const contentType = (request.content_type ?? 0) as ContentType;
+  let scheduledAt: number | null = null;
+  if (scheduleRequested(request.scheduled_date)) {
+    const parsed = parseSchedule({ date: request.scheduled_date, time: request.scheduled_time }, clock.now());
+    if (!parsed.ok) return parsed;
+    scheduledAt = parsed.value;
+  }
+  const { numbers } = splitRecipients(request.sentto);
+  if (numbers.length === 0) return fail('TS-1025');
+  const limit = scheduledAt === null ? maxRecipients : maxScheduledRecipients;
+  if (numbers.length > limit) return fail('TS-1060', { message: `At most ${limit} distinct numbers per request` });
+  if (!(await sends.isApprovedSender(caller.account.id, request.title))) return fail('TS-1028');
+
+  const idempotency = request.idempotency_key === undefined ? undefined : { key: request.idempotency_key, hash: requestHash(request) };
+  if (idempotency) {
+    const replayed = await sends.replay(caller, idempotency.key, idempotency.hash);
+    if (replayed && !replayed.ok) return replayed;
+    if (replayed?.ok) return ok({ code: 'TS-1024', fields: JSON.parse(replayed.value) as Record<string, unknown> });
+  }
+
+  const limited = await sends.perMinuteCheck(caller, numbers.length);
+  if (limited) return limited;
+
+  const text = toLineBreaks(request.text);
+  const accepted = await sends.accept(
+    caller,
+    {
+      kind: 'sms',
+      sender: request.title,
+      text,
+      lang,
+      contentType,
+      scheduledAt,
+      priority: interactivePriority,
+      recipients:
+        scheduledAt === null
+          ? { now: messagesFor(numbers, text, lang, 'single') }
+          : { later: { numbers, texts: null }, charges: chargesOf(numbers.map((n) => ({ recipient: n, smsCount: countFor(n, text, lang, 'single') }))) },
+      perMinuteLimited: true,
+    },
+    ({ sendId, messageIds, totalSms }) => ({
+      sms_id: scheduledAt === null ? (messageIds[messageIds.length - 1] ?? sendId) : sendId,
+      number_of_sms: totalSms,
+      total_recipients: numbers.length,
+      success_count: numbers.length,
+      sms_lang: smsLangLabel(lang),
+      content_type: contentTypeLabel(contentType),
+      country: countryLabel(numbers[0] ?? ''),
+    }),
+    idempotency,
+  );
+  if (!accepted.ok) return accepted;
+  return ok({ code: 'TS-1024', fields: accepted.value as Record<string, unknown> });
+}
