@@ -1,5 +1,4 @@
 import { StorePart } from './store-part.js';
-import type { Executor } from './executor.js';
 import type { Selectable } from 'kysely';
 import type { ContactGroupsTable } from './schema.js';
 import type { BlockedNumber, DirectoryStore, Group } from '../../ports/directory-store.js';
@@ -19,11 +18,6 @@ export function isUniqueViolation(error: unknown): boolean {
 }
 
 export class SqlDirectoryStore extends StorePart implements DirectoryStore {
-  /** Runs work in one transaction, on its executor. */
-  private inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
-    return this.transact((self) => work(self.db));
-  }
-
   async createGroup(accountId: number, name: string, now: number): Promise<Group | 'duplicate'> {
     // The unique index on (account_id, name) settles racing creations: the loser inserts nothing.
     const row = await this.db
@@ -63,7 +57,7 @@ export class SqlDirectoryStore extends StorePart implements DirectoryStore {
   }
 
   async addContacts(accountId: number, groupId: number, numbers: readonly string[], now: number): Promise<number | null> {
-    return this.inTransaction(async (db) => {
+    return this.transact(async ({ db }) => {
       // FOR SHARE holds off a concurrent delete of the group until the contacts are in (and
       // makes this wait for, then see, a delete already under way). SQLite has one writer.
       const group = await db

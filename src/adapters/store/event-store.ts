@@ -74,11 +74,6 @@ const claimDueOf = (locking: boolean) =>
 const claimDueStatement = { sqlite: claimDueOf(false), postgres: claimDueOf(true) };
 
 export class SqlEventStore extends StorePart implements EventStore {
-  /** Runs work in one transaction, on its executor. */
-  private inTransaction<T>(work: (db: Executor) => Promise<T>): Promise<T> {
-    return this.transact((self) => work(self.db));
-  }
-
   async createPending(event: NewEvent, now: number): Promise<void> {
     await this.db
       .insertInto('webhook_events')
@@ -123,7 +118,7 @@ export class SqlEventStore extends StorePart implements EventStore {
     // One statement claims, but in a transaction all the same: on SQLite that waits for the
     // write lock the threads share (woken when it is free) instead of in SQLite's busy
     // handler, which sleeps 1-10 ms at a time with the worker's event loop stopped.
-    return this.inTransaction(async (db) => {
+    return this.transact(async ({ db }) => {
       const rows = share ? await claimFairly(db, this.dialect, { now, limit, leaseUntil }, share) : (await db.executeQuery(claimDueStatement[this.dialect](db, { now, limit, leaseUntil }))).rows;
       rows.sort((a, b) => a.id - b.id);
       return this.claimed(db, rows, () => now);
@@ -147,7 +142,7 @@ export class SqlEventStore extends StorePart implements EventStore {
   }
 
   async claimOne(ref: number | string, now: number, leaseUntil: number): Promise<ClaimedEvent | 'busy' | null> {
-    return this.inTransaction(async (db) => {
+    return this.transact(async ({ db }) => {
       const before = await db
         .selectFrom('webhook_events')
         .selectAll()
@@ -170,7 +165,7 @@ export class SqlEventStore extends StorePart implements EventStore {
 
   async recordAttempts(results: readonly AttemptResult[], now: number): Promise<void> {
     if (results.length === 0) return;
-    await this.inTransaction(async (db) => {
+    await this.transact(async ({ db }) => {
       await writeAttemptLogs(db, results);
       await applyOutcomes(db, results, now);
     });
