@@ -20,6 +20,7 @@ module.exports = {
     forbid('http-takes-surfaces', layer('http'), '^src/(adapters|jobs|panel|cli|runtime)/|^src/main\\.ts$', 'The HTTP server mounts surfaces it is given; it does not pick adapters.'),
     forbid('panel-uses-services', layer('panel'), '^src/(adapters|jobs|endpoints|cli|runtime)/|^src/main\\.ts$', 'The panel calls the same services as the API: no SQL, no second copy of a rule.'),
     forbid('adapters-implement-ports', layer('adapters'), '^src/(services|jobs|http|endpoints|panel|cli|runtime)/|^src/main\\.ts$', 'Adapters implement ports; they never call up into the application.'),
+    forbid('store-through-its-index', '^src/(?!adapters/store/)', '^src/adapters/store/(?!index\\.ts$)', 'The rest of the program opens and locates stores through adapters/store/index.ts; the lock, caches and connections are the store\'s own (docs/architecture.md, Store).'),
     forbid('client-stands-alone', layer('client'), '^src/(?!client/)', 'The typed client is published on its own: it imports nothing else of ours.'),
   ],
   options: {
