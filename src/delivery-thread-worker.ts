@@ -27,7 +27,7 @@ interface Running {
   /** New work was committed (by this process's HTTP thread, or events by the dispatch thread). */
   wake(): void;
   /** Messages the HTTP thread stored already leased to this dispatcher. */
-  receive(messages: HandedMessage[]): void;
+  handOff(messages: HandedMessage[]): void;
   /** Finishes what is in flight, stores its outcomes, and closes the store. */
   stop(): Promise<void>;
 }
@@ -67,7 +67,7 @@ async function startPart(part: DeliveryPart, location: StoreLocation, config: De
     }, checkpointEveryMs);
     return {
       wake: () => runtime.dispatchWake.notify(),
-      receive: (messages) => dispatcher.receive(messages),
+      handOff: (messages) => dispatcher.handOff(messages),
       async stop() {
         clearInterval(checkpoints);
         await dispatcher.stop();
@@ -79,7 +79,7 @@ async function startPart(part: DeliveryPart, location: StoreLocation, config: De
   webhookWoken = () => runtime.webhookWake.notify();
   return {
     wake: () => runtime.webhookWake.notify(),
-    receive: () => undefined,
+    handOff: () => undefined,
     async stop() {
       webhookWoken = () => undefined;
       await webhooks.stop();
@@ -114,7 +114,7 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
   };
   port.on('message', (message: ToDelivery) => {
     if (message.type === 'wake') running?.wake();
-    else if (message.type === 'handed') running?.receive(message.messages);
+    else if (message.type === 'hand-off') running?.handOff(message.messages);
     else if (message.type === 'go-live') goLive();
     else {
       stopAsked = true;

@@ -26,7 +26,7 @@ export interface DeliveryStart {
   location: StoreLocation;
   config: DeliveryConfig;
   webhookWakes: MessagePort;
-  /** The dispatch thread's: the buffer of its DispatchWindow, shared with the HTTP thread, which hands it messages. */
+  /** The dispatch thread's: the buffer of its DispatchWindow, shared with the HTTP thread, which hands messages off to it. */
   dispatchWindow?: SharedArrayBuffer;
   /** When set, the thread first runs its part here, until it is told to go live (see cli/warm-up.ts). */
   warmUp?: DeliveryWarmUp;
@@ -47,7 +47,7 @@ export type DeliveryConfig = Pick<
 >;
 
 /** Messages from the HTTP thread to a delivery thread. */
-export type ToDelivery = { type: 'wake' } | { type: 'handed'; messages: HandedMessage[] } | { type: 'go-live' } | { type: 'stop' };
+export type ToDelivery = { type: 'wake' } | { type: 'hand-off'; messages: HandedMessage[] } | { type: 'go-live' } | { type: 'stop' };
 
 /**
  * Messages from a delivery thread: started (on the warm-up store, or live), could not start
@@ -135,9 +135,9 @@ export class DeliveryThread {
     this.worker.postMessage(message);
   }
 
-  /** Hands the dispatch thread messages stored already leased to it (see DispatchHandoff). */
-  hand(messages: HandedMessage[]): void {
-    const message: ToDelivery = { type: 'handed', messages };
+  /** Hands off to the dispatch thread messages stored already leased to it (see DispatchHandoff). */
+  handOff(messages: HandedMessage[]): void {
+    const message: ToDelivery = { type: 'hand-off', messages };
     this.worker.postMessage(message);
   }
 

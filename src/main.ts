@@ -158,7 +158,7 @@ async function liveCarrier(config: Pick<Config, 'smppConfig'>, simulator: Simula
   return new SmppCarrier(loaded.config, { log: logger.child({ component: 'smpp' }), clock: runtime.clock });
 }
 
-/** `window`: shared with the HTTP thread when it hands messages over (DispatchHandoff). */
+/** `window`: shared with the HTTP thread when it hands messages off (DispatchHandoff). */
 export async function startDelivery(
   runtime: Runtime,
   config: Pick<Config, 'simDelayMs' | 'leaseMs' | 'smppConfig'>,
@@ -182,7 +182,7 @@ export async function startDelivery(
     runtime.dispatchWake,
     (message) => inbound.receive(message),
   );
-  if (window) dispatcher.shareWindow(window);
+  if (window) dispatcher.shareHandoffWindow(window);
   await dispatcher.start();
   // The simulator keeps nothing: reports it owed before a restart are owed again.
   simulator.replay(await runtime.store.messages.awaitingReports(simulator.name, 1_000_000));

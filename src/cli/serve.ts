@@ -88,7 +88,7 @@ async function runWarmUp(config: Config, logger: Logger, warm: WarmUp, threads: 
   const failure = threads?.dispatch.warmUpFailure ?? threads?.webhooks.warmUpFailure ?? null;
   if (threads && failure === null) {
     const { dispatch, webhooks } = threads;
-    warm.handTo((messages) => dispatch.hand(messages), { dispatch: () => dispatch.wake(), webhooks: () => webhooks.wake() });
+    warm.handOffTo((messages) => dispatch.handOff(messages), { dispatch: () => dispatch.wake(), webhooks: () => webhooks.wake() });
   } else if (failure !== null) {
     logger.warn({ reason: failure }, 'delivery warm-up skipped: the delivery threads start cold');
   }
@@ -175,7 +175,7 @@ async function serveWarmed(config: Config, logger: Logger, warm: WarmUp | null):
     runtime.dispatchWake.relayTo(() => toDispatch.wake());
     runtime.webhookWake.relayTo(() => toWebhooks.wake());
     // Sends accepted here go straight to the dispatch thread, already leased to it.
-    runtime.services.sends.handOffTo({ leaseMs: config.leaseMs, reserve: (n) => window.reserve(n), release: (n) => window.release(n), hand: (messages) => toDispatch.hand(messages) });
+    runtime.services.sends.handOffTo({ leaseMs: config.leaseMs, reserve: (n) => window.reserve(n), release: (n) => window.release(n), handOff: (messages) => toDispatch.handOff(messages) });
   }
   // No thread is on the warm-up's store any more: it is removed before the port opens.
   await warm?.close();

@@ -104,7 +104,7 @@ class Receiver {
  * delivery threads start on `delivery`, run() sends the requests, close() removes it all.
  */
 export class WarmUp {
-  private hand: ((messages: HandedMessage[]) => void) | null = null;
+  private handOff: ((messages: HandedMessage[]) => void) | null = null;
   private closed = false;
 
   private constructor(
@@ -170,26 +170,26 @@ export class WarmUp {
   }
 
   /** Accepted sends go to this dispatch thread, already leased to it, as in `serve`. */
-  handTo(hand: (messages: HandedMessage[]) => void, wake: { dispatch: () => void; webhooks: () => void }): void {
-    this.hand = hand;
+  handOffTo(handOff: (messages: HandedMessage[]) => void, wake: { dispatch: () => void; webhooks: () => void }): void {
+    this.handOff = handOff;
     this.runtime.dispatchWake.relayTo(wake.dispatch);
     this.runtime.webhookWake.relayTo(wake.webhooks);
   }
 
   /**
-   * Sends `requests` requests and, when a dispatch thread was given (handTo), waits until
+   * Sends `requests` requests and, when a dispatch thread was given (handOffTo), waits until
    * the webhooks of every accepted message have arrived, for at most 15 s.
    */
   async run(config: Config, requests: number): Promise<WarmUpResult> {
     const started = performance.now();
     const { runtime, window } = this;
-    const hand = this.hand;
+    const handOff = this.handOff;
     // Without a dispatch thread, accepted sends are handed on to a window of their own and dropped.
     runtime.services.sends.handOffTo({
       leaseMs: config.leaseMs,
       reserve: (n) => window.reserve(n),
       release: (n) => window.release(n),
-      hand: hand ?? ((messages) => window.release(messages.length)),
+      handOff: handOff ?? ((messages) => window.release(messages.length)),
     });
     const app = await createHttp(runtime, { ...config, requestsPerSecond: 0, trustedProxies: [] }, createLogger('silent'));
     let unexpected = 0;
@@ -215,7 +215,7 @@ export class WarmUp {
     }
     const accepted = performance.now();
     const result: WarmUpResult = { requests, unexpected, ms: Math.round(accepted - started), delivery: null };
-    if (hand === null) return result;
+    if (handOff === null) return result;
     const deadline = accepted + deliveryLimitMs;
     while (this.receiver.delivered < messages && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     return { ...result, delivery: { carrier: this.smsc ? 'smpp' : 'simulator', messages, webhooks: this.receiver.delivered, ms: Math.round(performance.now() - accepted) } };

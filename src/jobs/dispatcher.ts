@@ -44,7 +44,7 @@ export class Dispatcher implements CarrierListener {
   private readonly expander: SendExpander;
   /** Messages this process stored already leased to this dispatcher, oldest first (see DispatchHandoff). */
   private handed: HandedMessage[] = [];
-  /** Claimed or handed and not yet settled; shared with the HTTP thread when it hands messages over. */
+  /** Claimed or handed and not yet settled; shared with the HTTP thread when it hands messages off. */
   private window: DispatchWindow;
   /**
    * Whether the store may hold due messages a claim would find. A claim that came back
@@ -84,13 +84,13 @@ export class Dispatcher implements CarrierListener {
     this.reports = new MicroBatcher((items: CarrierReport[]) => store.applyReports(items, clock.now()), maxWriteBatch, options.writeGatherMs);
   }
 
-  /** Shares the window with the HTTP side that hands messages over (before start). */
-  shareWindow(window: DispatchWindow): void {
+  /** Shares the window with the HTTP side that hands messages off (before start). */
+  shareHandoffWindow(window: DispatchWindow): void {
     this.window = window;
   }
 
-  /** Takes messages handed over by this process's HTTP side, whose room in the window it reserved. */
-  receive(messages: readonly HandedMessage[]): void {
+  /** Takes messages handed off by this process's HTTP side, whose room in the window it reserved. */
+  handOff(messages: readonly HandedMessage[]): void {
     for (const m of messages) this.handed.push(m);
     this.handedSinceWait = true;
     this.wake.notify();
@@ -110,7 +110,7 @@ export class Dispatcher implements CarrierListener {
     this.stopping.notify();
     await this.loop;
     // Handed messages are this dispatcher's already: they are submitted like claimed ones.
-    for (const m of this.takeHanded(Number.POSITIVE_INFINITY, this.clock.now())) this.launch(m);
+    for (const m of this.takeHandedOff(Number.POSITIVE_INFINITY, this.clock.now())) this.launch(m);
     while (this.inFlight > 0) await this.settled.wait(50);
     this.heartbeat.stop();
     const carriers = new Set([this.carriers.live, this.carriers.sandbox]);
@@ -151,7 +151,7 @@ export class Dispatcher implements CarrierListener {
     const { batchSize, maxInFlight } = this.options;
     while (this.handed.length === 0 && this.window.used() >= maxInFlight) await this.settled.wait(1000);
     const now = this.clock.now();
-    const handed = this.takeHanded(batchSize, now);
+    const handed = this.takeHandedOff(batchSize, now);
     for (const m of handed) this.launch(m);
     const want = batchSize - handed.length;
     if (want === 0) return { started: handed.length, asked: batchSize };
@@ -176,7 +176,7 @@ export class Dispatcher implements CarrierListener {
    * lease brings it back to the store's queue, and submitting it now could overlap with a
    * claim of it after the lease.
    */
-  private takeHanded(room: number, now: number): HandedMessage[] {
+  private takeHandedOff(room: number, now: number): HandedMessage[] {
     if (this.handed.length === 0) return [];
     let taken = 0;
     const started: HandedMessage[] = [];
@@ -219,7 +219,7 @@ export class Dispatcher implements CarrierListener {
       /* write out everything due first */
     }
     const now = this.clock.now();
-    const handed = this.takeHanded(this.options.batchSize, now);
+    const handed = this.takeHandedOff(this.options.batchSize, now);
     const claimed = await this.store.claimDue(now, this.options.batchSize - handed.length, now + this.options.leaseMs);
     await Promise.all([...handed, ...claimed].map((m) => this.submit(m)));
     this.window.release(handed.length);
