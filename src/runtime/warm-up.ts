@@ -1,12 +1,12 @@
 /**
- * Start-up warm-up. A fresh process runs its first few thousand requests, and its delivery
+ * Start-up warm-up. A fresh process runs its first few thousand requests, and its job
  * threads their first few thousand messages, in V8's interpreter and baseline tiers while
  * the optimizing compiler works on the same cores; measured under load, that start costs a
  * quarter of the accept rate and 10-15 ms of p99 (docs/benchmarks.md, fifth and sixth
  * sessions). So before `serve` opens its port it sends itself `requests` /sms/send and
  * /balance/ requests, over loopback HTTP to a second instance of the same application on a
- * throwaway SQLite store in a temporary folder, which is deleted afterwards. The delivery
- * threads run on that store meanwhile (DeliveryStart.warmUp): they dispatch the warm-up's
+ * throwaway SQLite store in a temporary folder, which is deleted afterwards. The job
+ * threads run on that store meanwhile (JobThreadStart.warmUp): they dispatch the warm-up's
  * messages, store their receipts and deliver their webhooks to a receiver of the warm-up's
  * own, then move to the real store. The warm-up never uses the configured carrier: with
  * SMPP connections configured it sends to an SMSC simulator of its own on loopback, else
@@ -20,8 +20,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import { createHttp, createLogger, openRuntime } from '../main.js';
-import type { Runtime } from '../main.js';
+import { createHttp, createLogger, openAppContainer } from '../main.js';
+import type { AppContainer } from '../main.js';
 import { defaultKeySettings } from '../services/admin.js';
 import { ThreadWriteLock } from '../adapters/store/thread-write-lock.js';
 import { sqliteFileIn } from '../adapters/store/database.js';
@@ -30,23 +30,24 @@ import { SmscSimulator } from '../adapters/carriers/smpp/smsc-simulator.js';
 import type { SmppCarrierConfigInput } from '../adapters/carriers/smpp/smpp-config.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
-import type { HandedMessage } from '../ports/dispatch-handoff.js';
-import type { DeliveryWarmUp } from '../delivery-thread.js';
+import type { JobThreadWarmUp } from './thread-protocol.js';
+import type { JobThreads } from './job-threads.js';
+import { windowHandoff } from './window-handoff.js';
 
 export interface WarmUpResult {
   requests: number;
   /** Answers other than 200: a sign the warm-up exercised another path than intended. */
   unexpected: number;
   ms: number;
-  /** With delivery threads: messages accepted, and sms.delivered webhooks received for them. */
-  delivery: { carrier: 'simulator' | 'smpp'; messages: number; webhooks: number; ms: number } | null;
+  /** With job threads: messages accepted, and sms.delivered webhooks received for them. */
+  threads: { carrier: 'simulator' | 'smpp'; messages: number; webhooks: number; ms: number } | null;
 }
 
 /** Requests in flight at once: enough to batch sends as real traffic does. */
 const connections = 16;
 
 /** How long the warm-up waits for its messages' webhooks before the threads go live anyway. */
-const deliveryLimitMs = 15_000;
+const threadsLimitMs = 15_000;
 
 /** Bodies of several shapes, so the compiled code is not specialised to one. */
 function bodies(apiKey: string): { path: string; body: string; recipients: number }[] {
@@ -101,15 +102,14 @@ class Receiver {
 /**
  * The warm-up's throwaway store (with an account, a sender ID and a key whose webhook goes
  * to the warm-up's receiver), and for SMPP its SMSC simulator. prepare() sets it up, the
- * delivery threads start on `delivery`, run() sends the requests, close() removes it all.
+ * job threads start on `jobThreads`, run() sends the requests, close() removes it all.
  */
 export class WarmUp {
-  private handOff: ((messages: HandedMessage[]) => void) | null = null;
   private closed = false;
 
   private constructor(
     private readonly dir: string,
-    private readonly runtime: Runtime,
+    private readonly container: AppContainer,
     private readonly location: StoreLocation,
     private readonly apiKey: string,
     private readonly receiver: Receiver,
@@ -120,7 +120,7 @@ export class WarmUp {
 
   static async prepare(config: Config): Promise<WarmUp> {
     const dir = await mkdtemp(join(tmpdir(), 'haberci-warm-up-'));
-    const opened: { runtime?: Runtime; receiver?: Receiver; smsc?: SmscSimulator } = {};
+    const opened: { container?: AppContainer; receiver?: Receiver; smsc?: SmscSimulator } = {};
     try {
       const location: StoreLocation = {
         dialect: 'sqlite',
@@ -128,7 +128,7 @@ export class WarmUp {
         threadLock: { buffer: new ThreadWriteLock().buffer, as: { role: 'foreground' } },
         checkpoints: config.worker ? 'manual' : 'auto',
       };
-      const runtime = (opened.runtime = await openRuntime(location));
+      const container = (opened.container = await openAppContainer(location));
       const receiver = (opened.receiver = new Receiver());
       const receiverPort = await receiver.start();
       let smppConfig = '';
@@ -142,26 +142,26 @@ export class WarmUp {
         smppConfig = join(dir, 'smpp.json');
         await writeFile(smppConfig, JSON.stringify(carrier));
       }
-      const account = await runtime.admin.createAccount({ name: 'Warm-up', balanceMain: 1_000_000_000, balanceInternational: 0, perMinuteLimit: 0, otpBrand: 'Haberci', ipAllow: [], globalSending: false });
-      await runtime.admin.addSenderId(account.id, 'WARMUP', 'approved');
-      const key = await runtime.admin.createKey(account.id, {
+      const account = await container.admin.createAccount({ name: 'Warm-up', balanceMain: 1_000_000_000, balanceInternational: 0, perMinuteLimit: 0, otpBrand: 'Haberci', ipAllow: [], globalSending: false });
+      await container.admin.addSenderId(account.id, 'WARMUP', 'approved');
+      const key = await container.admin.createKey(account.id, {
         ...defaultKeySettings,
         webhookUrl: `http://127.0.0.1:${receiverPort}/hook`,
         webhookSecret: randomBytes(16).toString('hex'),
       });
       const window = new DispatchWindow(defaultDispatcherOptions.maxInFlight);
-      return new WarmUp(dir, runtime, location, key.api_key, receiver, opened.smsc ?? null, smppConfig, window);
+      return new WarmUp(dir, container, location, key.api_key, receiver, opened.smsc ?? null, smppConfig, window);
     } catch (error) {
       await opened.smsc?.stop();
       await opened.receiver?.close();
-      await opened.runtime?.close();
+      await opened.container?.close();
       await rm(dir, { recursive: true, force: true });
       throw error;
     }
   }
 
-  /** What a delivery thread is started with to run its part on this store first. */
-  get delivery(): DeliveryWarmUp {
+  /** What a job thread is started with to run its job on this store first. */
+  get jobThreads(): JobThreadWarmUp {
     return {
       location: this.location,
       config: { smppConfig: this.smppConfig, simDelayMs: 0, webhookAllowPrivate: true },
@@ -169,29 +169,18 @@ export class WarmUp {
     };
   }
 
-  /** Accepted sends go to this dispatch thread, already leased to it, as in `serve`. */
-  handOffTo(handOff: (messages: HandedMessage[]) => void, wake: { dispatch: () => void; webhooks: () => void }): void {
-    this.handOff = handOff;
-    this.runtime.dispatchWake.relayTo(wake.dispatch);
-    this.runtime.webhookWake.relayTo(wake.webhooks);
-  }
-
   /**
-   * Sends `requests` requests and, when a dispatch thread was given (handOffTo), waits until
-   * the webhooks of every accepted message have arrived, for at most 15 s.
+   * Sends `requests` requests and, when the job threads run on this store (`threads`), waits
+   * until the webhooks of every accepted message have arrived, for at most 15 s.
    */
-  async run(config: Config, requests: number): Promise<WarmUpResult> {
+  async run(config: Config, requests: number, threads: JobThreads | null): Promise<WarmUpResult> {
     const started = performance.now();
-    const { runtime, window } = this;
-    const handOff = this.handOff;
-    // Without a dispatch thread, accepted sends are handed on to a window of their own and dropped.
-    runtime.services.sends.handOffTo({
-      leaseMs: config.leaseMs,
-      reserve: (n) => window.reserve(n),
-      release: (n) => window.release(n),
-      handOff: handOff ?? ((messages) => window.release(messages.length)),
-    });
-    const app = await createHttp(runtime, { ...config, requestsPerSecond: 0, trustedProxies: [] }, createLogger('silent'));
+    const { container, window } = this;
+    // Accepted sends are handed off to the dispatch thread, already leased to it, as in
+    // `serve`; without one, to a window of their own, and dropped.
+    if (threads) threads.connect(container, window, config.leaseMs);
+    else container.services.sends.handOffTo(windowHandoff(window, config.leaseMs, (messages) => window.release(messages.length)));
+    const app = await createHttp(container, { ...config, requestsPerSecond: 0, trustedProxies: [] }, createLogger('silent'));
     let unexpected = 0;
     let messages = 0;
     try {
@@ -214,21 +203,21 @@ export class WarmUp {
       await app.close();
     }
     const accepted = performance.now();
-    const result: WarmUpResult = { requests, unexpected, ms: Math.round(accepted - started), delivery: null };
-    if (handOff === null) return result;
-    const deadline = accepted + deliveryLimitMs;
+    const result: WarmUpResult = { requests, unexpected, ms: Math.round(accepted - started), threads: null };
+    if (threads === null) return result;
+    const deadline = accepted + threadsLimitMs;
     while (this.receiver.delivered < messages && performance.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
-    return { ...result, delivery: { carrier: this.smsc ? 'smpp' : 'simulator', messages, webhooks: this.receiver.delivered, ms: Math.round(performance.now() - accepted) } };
+    return { ...result, threads: { carrier: this.smsc ? 'smpp' : 'simulator', messages, webhooks: this.receiver.delivered, ms: Math.round(performance.now() - accepted) } };
   }
 
-  /** Removes the store, the receiver and the simulator (once; later calls do nothing). Call after the delivery threads left the store. */
+  /** Removes the store, the receiver and the simulator (once; later calls do nothing). Call after the job threads left the store. */
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;
     try {
       await this.smsc?.stop();
       await this.receiver.close();
-      await this.runtime.close();
+      await this.container.close();
     } finally {
       await rm(this.dir, { recursive: true, force: true });
     }

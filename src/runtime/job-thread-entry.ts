@@ -1,20 +1,21 @@
 /**
- * The delivery thread's entry point (see delivery-thread.ts): the workers of `serve`, on a
- * store connection of their own. With a warm-up (DeliveryStart.warmUp) the thread first
- * runs its part on the warm-up's throwaway store until the HTTP thread says `go-live`, so
- * V8 has compiled the part's code before real traffic comes; then it runs it on the store.
+ * A job thread's entry point (worker_threads; see job-thread.ts): the dispatch or webhook
+ * job of `serve`, on a store connection of its own. With a warm-up (JobThreadStart.warmUp)
+ * the thread first runs its job on the warm-up's throwaway store until the HTTP thread says
+ * `go-live`, so V8 has compiled the job's code before real traffic comes; then it runs it on
+ * the store.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
 import type { Logger } from 'pino';
-import { createLogger, openRuntime, startDelivery, startWebhooks } from './main.js';
-import type { Runtime } from './main.js';
-import type { Dispatcher } from './jobs/dispatcher.js';
-import type { DeliveryConfig, DeliveryPart, DeliveryStart, FromDelivery, ToDelivery } from './delivery-thread.js';
-import type { StoreLocation } from './adapters/store/database.js';
-import { DispatchWindow } from './jobs/dispatch-window.js';
-import { defaultDispatcherOptions } from './jobs/dispatcher.js';
-import type { HandedMessage } from './ports/dispatch-handoff.js';
+import { createLogger, openAppContainer, startDispatcher, startWebhooks } from '../main.js';
+import type { AppContainer } from '../main.js';
+import type { Dispatcher } from '../jobs/dispatcher.js';
+import type { FromJobThread, JobName, JobThreadConfig, JobThreadStart, ToJobThread } from './thread-protocol.js';
+import type { StoreLocation } from '../adapters/store/database.js';
+import { DispatchWindow } from '../jobs/dispatch-window.js';
+import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
+import type { HandedMessage } from '../ports/dispatch-handoff.js';
 
 /**
  * How often the dispatch thread checkpoints the WAL: at full load some hundreds of pages
@@ -22,7 +23,7 @@ import type { HandedMessage } from './ports/dispatch-handoff.js';
  */
 const checkpointEveryMs = 200;
 
-/** One part running on one store. */
+/** One job running on one store. */
 interface Running {
   /** New work was committed (by this process's HTTP thread, or events by the dispatch thread). */
   wake(): void;
@@ -35,55 +36,55 @@ interface Running {
 /** The webhook thread's wakes come from the dispatch thread, for whichever store runs now. */
 let webhookWoken: () => void = () => undefined;
 
-async function startPart(part: DeliveryPart, location: StoreLocation, config: DeliveryConfig, logger: Logger, webhookWakes: MessagePort, dispatchWindow: SharedArrayBuffer | undefined): Promise<Running> {
+async function startJob(job: JobName, location: StoreLocation, config: JobThreadConfig, logger: Logger, webhookWakes: MessagePort, dispatchWindow: SharedArrayBuffer | undefined): Promise<Running> {
   // The HTTP thread goes first for the write lock, for up to --delivery-yield-ms.
   const background = location.dialect === 'sqlite' && location.threadLock ? { ...location, threadLock: { buffer: location.threadLock.buffer, as: { role: 'background' as const, yieldMs: config.deliveryYieldMs } } } : location;
-  let runtime: Runtime;
+  let container: AppContainer;
   try {
-    runtime = await openRuntime(background, undefined, logger);
+    container = await openAppContainer(background, undefined, logger);
   } catch (error) {
     throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (part === 'dispatch') {
+  if (job === 'dispatch') {
     const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
     let dispatcher: Dispatcher;
     try {
-      dispatcher = await startDelivery(runtime, config, logger, {}, window);
+      dispatcher = await startDispatcher(container, config, logger, {}, window);
     } catch (error) {
-      await runtime.close();
+      await container.close();
       throw error;
     }
     // Events written here are delivered by the webhook thread.
-    runtime.webhookWake.relayTo(() => webhookWakes.postMessage(null));
+    container.webhookWake.relayTo(() => webhookWakes.postMessage(null));
     // No connection of `serve` checkpoints in its commits (checkpoints: 'manual'): this
     // thread does, off the HTTP thread and outside the write lock.
     const checkpoints = setInterval(() => {
       try {
-        runtime.checkpoint();
+        container.checkpoint();
       } catch (error) {
         // A checkpoint that did not happen now happens at the next tick; it must not end the thread.
         logger.warn({ err: error }, 'WAL checkpoint failed; trying again shortly');
       }
     }, checkpointEveryMs);
     return {
-      wake: () => runtime.dispatchWake.notify(),
+      wake: () => container.dispatchWake.notify(),
       handOff: (messages) => dispatcher.handOff(messages),
       async stop() {
         clearInterval(checkpoints);
         await dispatcher.stop();
-        await runtime.close();
+        await container.close();
       },
     };
   }
-  const webhooks = startWebhooks(runtime, config, logger);
-  webhookWoken = () => runtime.webhookWake.notify();
+  const webhooks = startWebhooks(container, config, logger);
+  webhookWoken = () => container.webhookWake.notify();
   return {
-    wake: () => runtime.webhookWake.notify(),
+    wake: () => container.webhookWake.notify(),
     handOff: () => undefined,
     async stop() {
       webhookWoken = () => undefined;
       await webhooks.stop();
-      await runtime.close();
+      await container.close();
     },
   };
 }
@@ -92,8 +93,8 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function run(port: MessagePort, { part, location, config, webhookWakes, dispatchWindow, warmUp }: DeliveryStart): Promise<void> {
-  const post = (message: FromDelivery): void => port.postMessage(message);
+async function run(port: MessagePort, { job, location, config, webhookWakes, dispatchWindow, warmUp }: JobThreadStart): Promise<void> {
+  const post = (message: FromJobThread): void => port.postMessage(message);
   const logger = createLogger(config.logLevel);
   let running: Running | null = null;
   let stopAsked = false;
@@ -112,7 +113,7 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
     webhookWakes.close();
     port.close();
   };
-  port.on('message', (message: ToDelivery) => {
+  port.on('message', (message: ToJobThread) => {
     if (message.type === 'wake') running?.wake();
     else if (message.type === 'hand-off') running?.handOff(message.messages);
     else if (message.type === 'go-live') goLive();
@@ -126,7 +127,7 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
   if (warmUp) {
     try {
       // Silent: its carrier binds and attempts concern a throwaway store, not the service.
-      running = await startPart(part, warmUp.location, { ...config, ...warmUp.config }, createLogger('silent'), webhookWakes, warmUp.dispatchWindow);
+      running = await startJob(job, warmUp.location, { ...config, ...warmUp.config }, createLogger('silent'), webhookWakes, warmUp.dispatchWindow);
       post({ type: 'ready', phase: 'warm-up' });
     } catch (error) {
       post({ type: 'warm-up-failed', message: reason(error) });
@@ -145,7 +146,7 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
     }
   }
   try {
-    running = await startPart(part, location, config, logger, webhookWakes, dispatchWindow);
+    running = await startJob(job, location, config, logger, webhookWakes, dispatchWindow);
   } catch (error) {
     post({ type: 'failed', message: reason(error) });
     await end();
@@ -156,4 +157,4 @@ async function run(port: MessagePort, { part, location, config, webhookWakes, di
   await end();
 }
 
-if (parentPort) void run(parentPort, workerData as DeliveryStart);
+if (parentPort) void run(parentPort, workerData as JobThreadStart);
