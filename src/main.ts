@@ -163,7 +163,8 @@ type CarrierLoad = { ok: true; open(options: { log: Logger; clock: Clock }): Car
  */
 const liveCarriers: readonly { option: 'smppConfig'; name: string; load(value: string): Promise<CarrierLoad> }[] = [{ option: 'smppConfig', name: 'smpp', load: loadSmppCarrier }];
 
-type CarrierConfig = Pick<Config, (typeof liveCarriers)[number]['option']>;
+/** The options of every live carrier: what a job thread needs, and what the warm-up must replace, to choose one. */
+export type CarrierConfig = Pick<Config, (typeof liveCarriers)[number]['option']>;
 
 /** The configured live carrier's name and checked configuration; null when none is configured (the simulator). */
 async function loadLiveCarrier(config: CarrierConfig): Promise<{ name: string; loaded: CarrierLoad } | null> {

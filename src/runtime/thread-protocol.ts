@@ -11,6 +11,7 @@
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Config } from '../config.js';
+import type { CarrierConfig } from '../main.js';
 import type { StoreLocation } from '../adapters/store/database.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
 
@@ -23,14 +24,18 @@ export type JobName = 'dispatch' | 'webhooks';
 /** What a job thread needs of the configuration (plain data: it is copied over). */
 export type JobThreadConfig = Pick<
   Config,
-  'logLevel' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'smppConfig' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookDestinationConcurrency' | 'webhookRetryBaseMs'
->;
+  'logLevel' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookDestinationConcurrency' | 'webhookRetryBaseMs'
+> &
+  CarrierConfig;
 
 /** A throwaway store and carrier the thread runs its job on before it goes live (see warm-up.ts). */
 export interface JobThreadWarmUp {
   location: StoreLocation;
-  /** Settings that differ from the live ones: never the configured carrier, loopback webhooks. */
-  config: Pick<JobThreadConfig, 'smppConfig' | 'simDelayMs' | 'webhookAllowPrivate'>;
+  /**
+   * Settings that differ from the live ones: loopback webhooks, and never the configured
+   * carrier: every carrier option is replaced (so a new one must be, or this does not compile).
+   */
+  config: CarrierConfig & Pick<JobThreadConfig, 'simDelayMs' | 'webhookAllowPrivate'>;
   dispatchWindow?: SharedArrayBuffer;
 }
 
