@@ -102,7 +102,7 @@ export const optionSpecs = {
   },
   warmUp: {
     flag: 'warm-up',
-    description: 'requests the server sends itself at start-up, against a throwaway store, so V8 compiles the request path and the job threads before the port opens (0: none)',
+    description: 'requests the server sends itself at start-up, against a throwaway store, so V8 compiles the request path before the port opens (0: none)',
     default: 3000,
     parse: integer(0, 1_000_000),
   },

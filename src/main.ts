@@ -163,19 +163,13 @@ type CarrierLoad = { ok: true; open(options: { log: Logger; clock: Clock }): Car
  */
 const liveCarriers: readonly { option: 'smppConfig'; name: string; load(value: string): Promise<CarrierLoad> }[] = [{ option: 'smppConfig', name: 'smpp', load: loadSmppCarrier }];
 
-/** The options of every live carrier: what a job thread needs, and what the warm-up must replace, to choose one. */
+/** The options of every live carrier: what a job thread needs to choose one. */
 export type CarrierConfig = Pick<Config, (typeof liveCarriers)[number]['option']>;
 
 /** The configured live carrier's name and checked configuration; null when none is configured (the simulator). */
 async function loadLiveCarrier(config: CarrierConfig): Promise<{ name: string; loaded: CarrierLoad } | null> {
   const chosen = liveCarriers.find((c) => config[c.option] !== '');
   return chosen ? { name: chosen.name, loaded: await chosen.load(config[chosen.option]) } : null;
-}
-
-/** Why the configured live carrier cannot be used, or null: `serve` checks before anything else starts. */
-export async function checkLiveCarrier(config: CarrierConfig): Promise<string | null> {
-  const live = await loadLiveCarrier(config);
-  return live && !live.loaded.ok ? live.loaded.message : null;
 }
 
 async function liveCarrier(config: CarrierConfig, simulator: SimulatorCarrier, container: AppContainer, logger: Logger): Promise<Carrier> {

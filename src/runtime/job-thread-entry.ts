@@ -1,9 +1,6 @@
 /**
  * A job thread's entry point (worker_threads; see job-thread.ts): the dispatch or webhook
- * job of `serve`, on a store connection of its own. With a warm-up (JobThreadStart.warmUp)
- * the thread first runs its job on the warm-up's throwaway store until the HTTP thread says
- * `go-live`, so V8 has compiled the job's code before real traffic comes; then it runs it on
- * the store.
+ * job of `serve`, on a store connection of its own.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import type { MessagePort } from 'node:worker_threads';
@@ -23,7 +20,7 @@ import type { HandedMessage } from '../ports/dispatch-handoff.js';
  */
 const checkpointEveryMs = 200;
 
-/** One job running on one store. */
+/** The job running. */
 interface Running {
   /** New work was committed (by this process's HTTP thread, or events by the dispatch thread). */
   wake(): void;
@@ -32,9 +29,6 @@ interface Running {
   /** Finishes what is in flight, stores its outcomes, and closes the store. */
   stop(): Promise<void>;
 }
-
-/** The webhook thread's wakes come from the dispatch thread, for whichever store runs now. */
-let webhookWoken: () => void = () => undefined;
 
 async function startJob(job: JobName, location: StoreLocation, config: JobThreadConfig, logger: Logger, webhookWakes: MessagePort, dispatchWindow: SharedArrayBuffer | undefined): Promise<Running> {
   // The HTTP thread goes first for the write lock, for up to --delivery-yield-ms.
@@ -77,12 +71,12 @@ async function startJob(job: JobName, location: StoreLocation, config: JobThread
     };
   }
   const webhooks = startWebhooks(container, config, logger);
-  webhookWoken = () => container.webhookWake.notify();
+  // The dispatch thread's wakes: it wrote events.
+  webhookWakes.on('message', () => container.webhookWake.notify());
   return {
     wake: () => container.webhookWake.notify(),
     handOff: () => undefined,
     async stop() {
-      webhookWoken = () => undefined;
       await webhooks.stop();
       await container.close();
     },
@@ -93,16 +87,12 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function run(port: MessagePort, { job, location, config, webhookWakes, dispatchWindow, warmUp }: JobThreadStart): Promise<void> {
+async function run(port: MessagePort, { job, location, config, webhookWakes, dispatchWindow }: JobThreadStart): Promise<void> {
   const post = (message: FromJobThread): void => port.postMessage(message);
   const logger = createLogger(config.logLevel);
   let running: Running | null = null;
-  let stopAsked = false;
-  let goLive: () => void = () => undefined;
   let stop: () => void = () => undefined;
-  const live = new Promise<void>((resolve) => (goLive = resolve));
   const stopped = new Promise<void>((resolve) => (stop = resolve));
-  webhookWakes.on('message', () => webhookWoken());
   const end = async (): Promise<void> => {
     // Submits or webhook attempts in flight finish and their outcomes are stored; what
     // is left stays in the store.
@@ -116,35 +106,8 @@ async function run(port: MessagePort, { job, location, config, webhookWakes, dis
   port.on('message', (message: ToJobThread) => {
     if (message.type === 'wake') running?.wake();
     else if (message.type === 'hand-off') running?.handOff(message.messages);
-    else if (message.type === 'go-live') goLive();
-    else {
-      stopAsked = true;
-      stop();
-      goLive();
-    }
+    else stop();
   });
-
-  if (warmUp) {
-    try {
-      // Silent: its carrier binds and attempts concern a throwaway store, not the service.
-      running = await startJob(job, warmUp.location, { ...config, ...warmUp.config }, createLogger('silent'), webhookWakes, warmUp.dispatchWindow);
-      post({ type: 'ready', phase: 'warm-up' });
-    } catch (error) {
-      post({ type: 'warm-up-failed', message: reason(error) });
-    }
-    await live;
-    const warm = running;
-    running = null;
-    try {
-      await warm?.stop();
-    } catch (error) {
-      logger.warn({ err: error }, 'the delivery warm-up did not stop cleanly');
-    }
-    if (stopAsked) {
-      await end();
-      return;
-    }
-  }
   try {
     running = await startJob(job, location, config, logger, webhookWakes, dispatchWindow);
   } catch (error) {
@@ -152,7 +115,7 @@ async function run(port: MessagePort, { job, location, config, webhookWakes, dis
     await end();
     return;
   }
-  post({ type: 'ready', phase: 'live' });
+  post({ type: 'ready' });
   await stopped;
   await end();
 }

@@ -18,22 +18,19 @@ const stopLimitMs = 30_000;
 export class JobThread {
   /** Set once stop() is called: the thread's exit from then on is expected. */
   private stopping = false;
-  /** Set once the thread runs on the live store. */
+  /** Set once the thread's job runs. */
   private live = false;
   /** Resolves when the thread has ended. */
   private readonly exited: Promise<void>;
-  /** Told of the next start (`ready`) or failure of the thread; null when none is awaited. */
+  /** Told of the start (`ready`) or failure of the thread; null once told. */
   private awaiting: ((outcome: FromJobThread | Error) => void) | null = null;
-  /** Why the warm-up could not run in the thread, or null. */
-  warmUpFailure: string | null = null;
 
   private constructor(
     private readonly thread: Worker,
     private readonly onCrash: (error: Error) => void,
   ) {
     thread.on('message', (message: FromJobThread) => {
-      if (message.type === 'ready' && message.phase === 'live') this.live = true;
-      if (message.type === 'warm-up-failed') this.warmUpFailure = message.message;
+      if (message.type === 'ready') this.live = true;
       this.settle(message);
     });
     thread.on('error', (error) => this.fail(error));
@@ -52,8 +49,8 @@ export class JobThread {
     else if (this.live && !this.stopping) this.onCrash(error);
   }
 
-  /** Resolves at the thread's next start; rejects when it fails or dies first. */
-  private next(): Promise<void> {
+  /** Resolves at the thread's start; rejects when it fails or dies first. */
+  private started(): Promise<void> {
     return new Promise((resolve, reject) => {
       this.awaiting = (outcome) => {
         if (outcome instanceof Error) reject(outcome);
@@ -64,26 +61,15 @@ export class JobThread {
   }
 
   /**
-   * Starts the thread and resolves once its carrier is up: on the warm-up store when
-   * `start.warmUp` is set (then goLive() moves it to the real one; warmUpFailure says when it
-   * could not warm up), else live. Rejects with the reason when it cannot start (a bad SMPP
-   * configuration, an unreachable store). `onCrash` is told when the live thread dies later
-   * without being asked to stop.
+   * Starts the thread and resolves once its job runs (its carrier is up). Rejects with the
+   * reason when it cannot start (a bad SMPP configuration, an unreachable store). `onCrash`
+   * is told when the thread dies later without being asked to stop.
    */
   static async start(start: JobThreadStart, onCrash: (error: Error) => void): Promise<JobThread> {
     const thread = new Worker(new URL('./job-thread-entry.js', import.meta.url), { workerData: start, transferList: [start.webhookWakes] });
     const handle = new JobThread(thread, onCrash);
-    await handle.next();
+    await handle.started();
     return handle;
-  }
-
-  /** Ends the warm-up (its work in flight finishes first) and starts the job on the real store. */
-  async goLive(): Promise<void> {
-    if (this.live) return;
-    const started = this.next();
-    const message: ToJobThread = { type: 'go-live' };
-    this.thread.postMessage(message);
-    await started;
   }
 
   /** Wakes the thread's job: new sends were committed, or events were written. */

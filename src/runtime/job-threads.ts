@@ -3,7 +3,7 @@ import type { AppContainer } from '../main.js';
 import type { StoreLocation } from '../adapters/store/database.js';
 import type { DispatchWindow } from '../jobs/dispatch-window.js';
 import { JobThread } from './job-thread.js';
-import type { JobThreadConfig, JobThreadWarmUp } from './thread-protocol.js';
+import type { JobThreadConfig } from './thread-protocol.js';
 import { windowHandoff } from './window-handoff.js';
 
 /**
@@ -18,33 +18,22 @@ export class JobThreads {
   ) {}
 
   /**
-   * Starts both threads, on the warm-up's store when `warmUp` is given (then goLive() moves
-   * them to `location`). Rejects with the reason when one cannot start; the other is then
-   * stopped. `onCrash` is told when a live thread dies without being asked to stop.
+   * Starts both threads on the store, which the HTTP thread has opened (and migrated).
+   * Rejects with the reason when one cannot start; the other is then stopped. `onCrash` is
+   * told when a thread dies without being asked to stop.
    */
-  static async start(location: StoreLocation, config: JobThreadConfig, window: DispatchWindow, warmUp: JobThreadWarmUp | undefined, onCrash: (error: Error) => void): Promise<JobThreads> {
+  static async start(location: StoreLocation, config: JobThreadConfig, window: DispatchWindow, onCrash: (error: Error) => void): Promise<JobThreads> {
     // The dispatch thread wakes the webhook thread through this channel when it wrote events.
     const between = new MessageChannel();
     let dispatch: JobThread | null = null;
     try {
-      dispatch = await JobThread.start({ job: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer, warmUp }, onCrash);
-      const webhooks = await JobThread.start({ job: 'webhooks', location, config, webhookWakes: between.port2, warmUp }, onCrash);
+      dispatch = await JobThread.start({ job: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer }, onCrash);
+      const webhooks = await JobThread.start({ job: 'webhooks', location, config, webhookWakes: between.port2 }, onCrash);
       return new JobThreads(dispatch, webhooks);
     } catch (error) {
       await dispatch?.stop();
       throw error;
     }
-  }
-
-  /** Why a thread could not run its job on the warm-up's store, or null. */
-  get warmUpFailure(): string | null {
-    return this.dispatch.warmUpFailure ?? this.webhooks.warmUpFailure;
-  }
-
-  /** Moves both threads from the warm-up's store to the real one (after the HTTP thread opened and migrated it). */
-  async goLive(): Promise<void> {
-    await this.dispatch.goLive();
-    await this.webhooks.goLive();
   }
 
   /**

@@ -5,9 +5,7 @@
  *
  * The life of a job thread: started with a JobThreadStart; answers `ready` once its job runs
  * (or `failed`, and ends); then takes `wake` and `hand-off` until `stop`, after which it
- * finishes what is in flight and exits. With a warm-up it first runs its job on the warm-up's
- * store and answers `ready` with phase `warm-up` (or `warm-up-failed`), and moves to the real
- * store on `go-live`, answering `ready` with phase `live`.
+ * finishes what is in flight and exits.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { Config } from '../config.js';
@@ -28,17 +26,6 @@ export type JobThreadConfig = Pick<
 > &
   CarrierConfig;
 
-/** A throwaway store and carrier the thread runs its job on before it goes live (see warm-up.ts). */
-export interface JobThreadWarmUp {
-  location: StoreLocation;
-  /**
-   * Settings that differ from the live ones: loopback webhooks, and never the configured
-   * carrier: every carrier option is replaced (so a new one must be, or this does not compile).
-   */
-  config: CarrierConfig & Pick<JobThreadConfig, 'simDelayMs' | 'webhookAllowPrivate'>;
-  dispatchWindow?: SharedArrayBuffer;
-}
-
 /**
  * What a thread is started with: its job, the store (with the write lock the threads share)
  * and its options, and the port between the two job threads (the dispatch thread wakes the
@@ -51,15 +38,10 @@ export interface JobThreadStart {
   webhookWakes: MessagePort;
   /** The dispatch thread's: the buffer of its DispatchWindow, shared with the HTTP thread, which hands messages off to it. */
   dispatchWindow?: SharedArrayBuffer;
-  /** When set, the thread first runs its job here, until it is told to go live. */
-  warmUp?: JobThreadWarmUp;
 }
 
 /** Messages from the HTTP thread to a job thread. */
-export type ToJobThread = { type: 'wake' } | { type: 'hand-off'; messages: HandedMessage[] } | { type: 'go-live' } | { type: 'stop' };
+export type ToJobThread = { type: 'wake' } | { type: 'hand-off'; messages: HandedMessage[] } | { type: 'stop' };
 
-/**
- * Messages from a job thread: started (on the warm-up store, or live), could not start
- * (live: the thread ends; warm-up: it waits to go live all the same). Its end is its exit.
- */
-export type FromJobThread = { type: 'ready'; phase: 'warm-up' | 'live' } | { type: 'warm-up-failed'; message: string } | { type: 'failed'; message: string };
+/** Messages from a job thread: its job runs, or could not start (then the thread ends). Its end is its exit. */
+export type FromJobThread = { type: 'ready' } | { type: 'failed'; message: string };
