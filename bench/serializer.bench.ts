@@ -8,14 +8,14 @@ import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
-import { openRuntime } from '../src/main.js';
+import { openAppContainer } from '../src/main.js';
 import { buildApp } from '../src/http/app.js';
 import { defaultKeySettings } from '../src/services/admin.js';
 
 type Mode = 'schemas' | 'stringify';
 
 async function serve(mode: Mode): Promise<void> {
-  const runtime = await openRuntime({ dialect: 'sqlite', file: ':memory:' });
+  const runtime = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
   const account = await runtime.admin.createAccount({ name: 'Bench', balanceMain: 1000, balanceInternational: 0, perMinuteLimit: 0, otpBrand: 'Bench', ipAllow: [], globalSending: false });
   const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings });
   const app = await buildApp({ services: runtime.services, requestsPerSecond: 0, serializeFromSchemas: mode === 'schemas' });

@@ -18,8 +18,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import pino from 'pino';
-import { openRuntime } from '../src/main.js';
-import type { Runtime } from '../src/main.js';
+import { openAppContainer } from '../src/main.js';
+import type { AppContainer } from '../src/main.js';
 import type { StoreLocation } from '../src/adapters/store/index.js';
 import { HttpWebhookSender } from '../src/adapters/webhooks/http-webhook-sender.js';
 import { systemClock } from '../src/ports/clock.js';
@@ -119,7 +119,7 @@ async function location(database: string | undefined): Promise<{ where: StoreLoc
 }
 
 /** `events` sms.sent events of one key whose webhook is the receiver, written by the outbox. */
-async function seedEvents(runtime: Runtime, url: string, events: number): Promise<number> {
+async function seedEvents(runtime: AppContainer, url: string, events: number): Promise<number> {
   const account = await runtime.admin.createAccount({ name: 'Bench', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
   const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, webhookUrl: url, webhookSecret: secret });
   const [sendId = 0, ...ids] = await runtime.store.messages.allocateIds(events + 1);
@@ -139,7 +139,7 @@ export async function benchWebhookDelivery(options: WebhookDeliveryBenchOptions)
   const receiver = new Worker(receiverSource, { eval: true });
   const { port } = await ask<{ port: number }>(receiver, '', 'port');
   const store = await location(options.database);
-  const runtime = await openRuntime(store.where, systemClock);
+  const runtime = await openAppContainer(store.where, systemClock);
   const sender = new HttpWebhookSender({ allowPrivate: true });
   try {
     const keyId = await seedEvents(runtime, `http://127.0.0.1:${port}/hook`, options.events);

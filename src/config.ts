@@ -75,11 +75,11 @@ export const optionSpecs = {
   },
   deliveryYieldMs: {
     flag: 'delivery-yield-ms',
-    description: 'SQLite: under a burst of requests, how long the delivery threads let HTTP answers go first for the store before taking their turn (0: they take turns)',
+    description: 'SQLite: under a burst of requests, how long the job threads let HTTP answers go first for the store before taking their turn (0: they take turns)',
     default: 50,
     parse: integer(0, 1000),
   },
-  worker: { flag: 'worker', description: 'run the delivery workers (dispatcher, carriers, webhook delivery) in a thread of this process', default: true, parse: bool },
+  worker: { flag: 'worker', description: 'run the jobs (the dispatcher with the carriers, and the webhook sender) in threads of this process', default: true, parse: bool },
   webhookAllowPrivate: {
     flag: 'webhook-allow-private',
     description: 'allow webhook URLs on loopback, private and other reserved addresses (on-premise receivers, tests)',
@@ -102,7 +102,7 @@ export const optionSpecs = {
   },
   warmUp: {
     flag: 'warm-up',
-    description: 'requests the server sends itself at start-up, against a throwaway store, so V8 compiles the request path and the delivery threads before the port opens (0: none)',
+    description: 'requests the server sends itself at start-up, against a throwaway store, so V8 compiles the request path before the port opens (0: none)',
     default: 3000,
     parse: integer(0, 1_000_000),
   },

@@ -1,6 +1,8 @@
 /**
- * The composition root: the only place that picks adapters (store dialect, clock, carrier)
- * and wires services to them.
+ * The composition root: the only place that picks adapters (store dialect, clock, carrier,
+ * webhook sender) and builds services on them. Every surface gets them from here: the API
+ * (createHttp), the admin CLI (openAppContainer), the job threads (startDispatcher,
+ * startWebhooks); `serve` puts them together in runtime/server.ts.
  */
 import { randomInt } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -29,8 +31,7 @@ import { Dispatcher, defaultDispatcherOptions } from './jobs/dispatcher.js';
 import type { DispatcherOptions } from './jobs/dispatcher.js';
 import type { DispatchWindow } from './jobs/dispatch-window.js';
 import { SimulatorCarrier } from './adapters/carriers/simulator/simulator-carrier.js';
-import { SmppCarrier } from './adapters/carriers/smpp/smpp-carrier.js';
-import { loadSmppConfig } from './adapters/carriers/smpp/smpp-config.js';
+import { loadSmppCarrier } from './adapters/carriers/smpp/load-smpp-carrier.js';
 import type { Carrier } from './ports/carrier.js';
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.js';
 import { WebhookDelivery } from './services/webhook-delivery.js';
@@ -39,7 +40,12 @@ import { WebhookAdmin } from './services/webhook-admin.js';
 import { WebhookCourier, defaultWebhookCourierOptions } from './jobs/webhook-courier.js';
 import type { WebhookCourierOptions } from './jobs/webhook-courier.js';
 
-export interface Runtime {
+/**
+ * The application container of one thread: the store, the services built on it once, and
+ * the wakes of this thread's jobs. Every thread of `serve` opens its own, on its own store
+ * connection; an admin command opens one for its run.
+ */
+export interface AppContainer {
   store: SqlStore;
   services: Services;
   admin: AdminService;
@@ -77,14 +83,14 @@ export async function existingStoreLocation(config: Pick<Config, 'data' | 'datab
 export async function initStore(config: Pick<Config, 'data' | 'database'>): Promise<{ store: string; created: boolean }> {
   const location = storeLocation(config);
   const created = !(await storeExists(location));
-  const runtime = await openRuntime(location);
-  await runtime.close();
+  const container = await openAppContainer(location);
+  await container.close();
   return { store: describeLocation(location), created };
 }
 
 /** Opens (and migrates) the store and builds the services on it. */
 /** `log`: where a broken PostgreSQL connection is reported (it is replaced by itself). */
-export async function openRuntime(location: StoreLocation, clock: Clock = systemClock, log?: Logger): Promise<Runtime> {
+export async function openAppContainer(location: StoreLocation, clock: Clock = systemClock, log?: Logger): Promise<AppContainer> {
   const store = await openStore(location, {
     onConnectionError: (error) => log?.warn({ err: { message: error.message, code: (error as { code?: unknown }).code } }, 'store: a database connection broke; it is replaced at the next query'),
   });
@@ -114,11 +120,11 @@ export function createLogger(level: string): Logger {
   });
 }
 
-export async function createHttp(runtime: Runtime, config: Config, logger: Logger): Promise<FastifyInstance> {
+export async function createHttp(container: AppContainer, config: Config, logger: Logger): Promise<FastifyInstance> {
   // Loaded here, not at the top: admin commands share this module and need no HTTP server.
   const { buildApp } = await import('./http/app.js');
   return buildApp({
-    services: runtime.services,
+    services: container.services,
     logger,
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
@@ -139,75 +145,94 @@ export async function stopHttp(app: FastifyInstance, config: Pick<Config, 'drain
   await stopApp(app, config.drainMs);
 }
 
+/** What a carrier adapter's loader gives: a checked configuration to build the carrier from, or why it cannot be used. */
+type CarrierLoad = { ok: true; open(options: { log: Logger; clock: Clock }): Carrier } | { ok: false; message: string };
+
 /**
- * The delivery worker of this process: the configured carrier for live keys and the
- * built-in simulator for sandbox keys (and for live keys unless another carrier is set).
+ * The carriers for live keys, by the option (config.ts) that configures each: the first
+ * whose option is set is used, else the built-in simulator. Sandbox keys always get the
+ * simulator. A new carrier adapter is its folder under adapters/carriers/ (with a loader)
+ * and one line here, beside its option.
  */
-/** The carrier for live keys: SMPP when connections are configured, else the simulator. */
-async function liveCarrier(config: Pick<Config, 'smppConfig'>, simulator: SimulatorCarrier, runtime: Runtime, logger: Logger): Promise<Carrier> {
-  if (config.smppConfig === '') return simulator;
-  const loaded = await loadSmppConfig(config.smppConfig);
-  if (!loaded.ok) throw new Error(loaded.message);
-  return new SmppCarrier(loaded.config, { log: logger.child({ component: 'smpp' }), clock: runtime.clock });
+const liveCarriers: readonly { option: 'smppConfig'; name: string; load(value: string): Promise<CarrierLoad> }[] = [{ option: 'smppConfig', name: 'smpp', load: loadSmppCarrier }];
+
+/** The options of every live carrier: what a job thread needs to choose one. */
+export type CarrierConfig = Pick<Config, (typeof liveCarriers)[number]['option']>;
+
+/** The configured live carrier's name and checked configuration; null when none is configured (the simulator). */
+async function loadLiveCarrier(config: CarrierConfig): Promise<{ name: string; loaded: CarrierLoad } | null> {
+  const chosen = liveCarriers.find((c) => config[c.option] !== '');
+  return chosen ? { name: chosen.name, loaded: await chosen.load(config[chosen.option]) } : null;
 }
 
-/** `window`: shared with the HTTP thread when it hands messages over (DispatchHandoff). */
-export async function startDelivery(
-  runtime: Runtime,
-  config: Pick<Config, 'simDelayMs' | 'leaseMs' | 'smppConfig'>,
+async function liveCarrier(config: CarrierConfig, simulator: SimulatorCarrier, container: AppContainer, logger: Logger): Promise<Carrier> {
+  const live = await loadLiveCarrier(config);
+  if (live === null) return simulator;
+  if (!live.loaded.ok) throw new Error(live.loaded.message);
+  return live.loaded.open({ log: logger.child({ component: live.name }), clock: container.clock });
+}
+
+/**
+ * The dispatcher of this thread, started: the configured carrier for live keys and the
+ * built-in simulator for sandbox keys (and for live keys unless another carrier is set).
+ * `window`: shared with the HTTP thread when it hands messages off (DispatchHandoff).
+ */
+export async function startDispatcher(
+  container: AppContainer,
+  config: Pick<Config, 'simDelayMs' | 'leaseMs'> & CarrierConfig,
   logger: Logger,
   options: Partial<DispatcherOptions> = {},
   window?: DispatchWindow,
 ): Promise<Dispatcher> {
-  const simulator = new SimulatorCarrier(config.simDelayMs, runtime.clock);
-  const inbound = new InboundService(runtime.store, () => runtime.webhookWake.notify());
+  const simulator = new SimulatorCarrier(config.simDelayMs, container.clock);
+  const inbound = new InboundService(container.store, () => container.webhookWake.notify());
   const dispatcher = new Dispatcher({
-    store: runtime.store.queue,
-    carriers: { live: await liveCarrier(config, simulator, runtime, logger), sandbox: simulator },
-    clock: runtime.clock,
+    store: container.store.queue,
+    carriers: { live: await liveCarrier(config, simulator, container, logger), sandbox: simulator },
+    clock: container.clock,
     log: logger,
     options: { ...defaultDispatcherOptions, leaseMs: config.leaseMs, ...options },
     // Only changes that wrote an event wake the webhook courier (with no webhook set up,
     // none do, and a wake would be an empty claim).
     onTransitions: (transitions) => {
-      if (transitions.some((t) => t.webhookEvent === true)) runtime.webhookWake.notify();
+      if (transitions.some((t) => t.webhookEvent === true)) container.webhookWake.notify();
     },
-    wake: runtime.dispatchWake,
+    wake: container.dispatchWake,
     inbound: (message) => inbound.receive(message),
   });
-  if (window) dispatcher.shareWindow(window);
+  if (window) dispatcher.shareHandoffWindow(window);
   await dispatcher.start();
   // The simulator keeps nothing: reports it owed before a restart are owed again.
-  simulator.replay(await runtime.store.queue.awaitingReports(simulator.name, 1_000_000));
+  simulator.replay(await container.store.queue.awaitingReports(simulator.name, 1_000_000));
   return dispatcher;
 }
 
 type WebhookConfig = Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetryBaseMs'>;
 
 /** Webhook attempts over HTTP, with the address guard unless private destinations are allowed. */
-export function webhookDelivery(runtime: Runtime, config: WebhookConfig): WebhookDelivery {
+export function webhookDelivery(container: AppContainer, config: WebhookConfig): WebhookDelivery {
   const sender = new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate });
-  return new WebhookDelivery(sender, runtime.clock, { timeoutMs: config.webhookTimeoutMs, backoff: { scale: retryScale(config.webhookRetryBaseMs) } });
+  return new WebhookDelivery(sender, container.clock, { timeoutMs: config.webhookTimeoutMs, backoff: { scale: retryScale(config.webhookRetryBaseMs) } });
 }
 
 /** The provider's webhook commands; close() releases the sender's connections. */
-export function webhookAdmin(runtime: Runtime, config: WebhookConfig): { admin: WebhookAdmin; close(): void } {
-  const delivery = webhookDelivery(runtime, config);
-  return { admin: new WebhookAdmin(runtime.store, delivery, runtime.clock), close: () => delivery.close() };
+export function webhookAdmin(container: AppContainer, config: WebhookConfig): { admin: WebhookAdmin; close(): void } {
+  const delivery = webhookDelivery(container, config);
+  return { admin: new WebhookAdmin(container.store, delivery, container.clock), close: () => delivery.close() };
 }
 
-/** The webhook courier of this process, started; stop() finishes its attempts in flight. */
+/** The webhook courier of this thread, started; stop() finishes its attempts in flight. */
 export function startWebhooks(
-  runtime: Runtime,
+  container: AppContainer,
   config: WebhookConfig & Pick<Config, 'webhookConcurrency'> & Partial<Pick<Config, 'webhookDestinationConcurrency'>>,
   logger: Logger,
   options: Partial<WebhookCourierOptions> = {},
 ): { courier: WebhookCourier; stop(): Promise<void> } {
-  const delivery = webhookDelivery(runtime, config);
+  const delivery = webhookDelivery(container, config);
   const courier = new WebhookCourier({
-    store: runtime.store.events,
+    store: container.store.events,
     delivery,
-    clock: runtime.clock,
+    clock: container.clock,
     log: logger,
     options: {
       ...defaultWebhookCourierOptions,
@@ -215,7 +240,7 @@ export function startWebhooks(
       ...((config.webhookDestinationConcurrency ?? 0) > 0 ? { destinations: { concurrency: config.webhookDestinationConcurrency } } : {}),
       ...options,
     },
-    wake: runtime.webhookWake,
+    wake: container.webhookWake,
   });
   courier.start();
   return {

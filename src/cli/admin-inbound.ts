@@ -1,14 +1,14 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
-import type { Runtime } from '../main.js';
+import type { AppContainer } from '../main.js';
 import { InboundAdmin } from '../services/inbound-admin.js';
 import { parse } from './option-parsers.js';
 
 type Options = Record<string, unknown>;
 type Leaf = (parent: Command, name: string, description: string) => Command;
-type Run = (options: Options, action: (runtime: Runtime, o: Options, config: Config) => Promise<unknown>) => Promise<void>;
+type Run = (options: Options, action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>) => Promise<void>;
 
-const inboundAdmin = (r: Runtime): InboundAdmin => new InboundAdmin(r.store, r.clock);
+const inboundAdmin = (r: AppContainer): InboundAdmin => new InboundAdmin(r.store, r.clock);
 
 /** `inbound-route add|remove|list` and `inbound list`. */
 export function inboundCommands(admin: Command, leaf: Leaf, run: Run): void {

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import { webhookAdmin } from '../main.js';
-import type { Runtime } from '../main.js';
+import type { AppContainer } from '../main.js';
 import type { WebhookAdmin } from '../services/webhook-admin.js';
 import { eventRef } from '../services/webhook-admin.js';
 import { AdminError } from '../services/admin.js';
@@ -9,7 +9,7 @@ import { parse } from './option-parsers.js';
 
 type Options = Record<string, unknown>;
 type Leaf = (parent: Command, name: string, description: string) => Command;
-type Run = (options: Options, action: (runtime: Runtime, o: Options, config: Config) => Promise<unknown>) => Promise<void>;
+type Run = (options: Options, action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>) => Promise<void>;
 
 /** Commands that make an attempt take the sending options of `serve` (also from HABERCI_*). */
 function sendingOptions(cmd: Command): Command {
@@ -19,8 +19,8 @@ function sendingOptions(cmd: Command): Command {
     .option('--webhook-retry-base-ms <n>', 'first delay of the default retry schedule, scaling every schedule (HABERCI_WEBHOOK_RETRY_BASE_MS)');
 }
 
-async function withWebhooks<T>(runtime: Runtime, config: Config, work: (admin: WebhookAdmin) => Promise<T>): Promise<T> {
-  const hooks = webhookAdmin(runtime, config);
+async function withWebhooks<T>(container: AppContainer, config: Config, work: (admin: WebhookAdmin) => Promise<T>): Promise<T> {
+  const hooks = webhookAdmin(container, config);
   try {
     return await work(hooks.admin);
   } finally {

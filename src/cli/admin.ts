@@ -1,8 +1,8 @@
 import { Command } from 'commander';
 import { loadConfig, processEnv } from '../config.js';
 import type { Config, OptionName } from '../config.js';
-import { existingStoreLocation, initStore, openRuntime } from '../main.js';
-import type { Runtime } from '../main.js';
+import { existingStoreLocation, initStore, openAppContainer } from '../main.js';
+import type { AppContainer } from '../main.js';
 import { accountView, AdminError, defaultKeySettings, keyView } from '../services/admin.js';
 import type { KeySettings } from '../ports/keys.js';
 import type { PermissionSet } from '../domain/permissions.js';
@@ -32,13 +32,13 @@ function print(result: unknown): void {
  * stderr. The store must exist: a command pointed at the wrong folder or database says so
  * instead of creating an empty store there.
  */
-async function run(options: Options, action: (runtime: Runtime, o: Options, config: Config) => Promise<unknown>): Promise<void> {
+async function run(options: Options, action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>): Promise<void> {
   const config = adminConfig(options);
-  const runtime = await openRuntime(await existingStoreLocation(config));
+  const container = await openAppContainer(await existingStoreLocation(config));
   try {
-    print(await action(runtime, options, config));
+    print(await action(container, options, config));
   } finally {
-    await runtime.close();
+    await container.close();
   }
 }
 

@@ -68,7 +68,7 @@ export class Dispatcher implements CarrierListener {
   private lastExpansion = -Infinity;
   private readonly expander: SendExpander;
   private readonly handed: HandedQueue;
-  /** Claimed or handed and not yet settled; shared with the HTTP thread when it hands messages over. */
+  /** Claimed or handed and not yet settled; shared with the HTTP thread when it hands messages off. */
   private window: DispatchWindow;
   /**
    * When (performance.now()) the claim started that came back short, so found the store's
@@ -114,13 +114,13 @@ export class Dispatcher implements CarrierListener {
     return this.loop.mode;
   }
 
-  /** Shares the window with the HTTP side that hands messages over (before start). */
-  shareWindow(window: DispatchWindow): void {
+  /** Shares the window with the HTTP side that hands messages off (before start). */
+  shareHandoffWindow(window: DispatchWindow): void {
     this.window = window;
   }
 
-  /** Takes messages handed over by this process's HTTP side, whose room in the window it reserved. */
-  receive(messages: readonly HandedMessage[]): void {
+  /** Takes messages handed off by this process's HTTP side, whose room in the window it reserved. */
+  handOff(messages: readonly HandedMessage[]): void {
     this.handed.receive(messages);
     this.wake.notify();
   }

@@ -51,7 +51,7 @@ export class LeaseHeartbeat {
       const ids = [...this.held, ...waiting.map((m) => m.id)];
       const extended = await this.store.extendLeases(ids, now, until);
       // Handed messages not yet started keep their room while their lease is whole (see
-      // Dispatcher.takeHanded); when any lease had run out, which one is not known: they keep theirs.
+      // Dispatcher.takeHandedOff); when any lease had run out, which one is not known: they keep theirs.
       if (extended === ids.length) for (const m of waiting) m.leaseUntil = until;
     } catch (error) {
       this.log.warn({ err: errorFields(error), held: this.held.size }, 'dispatcher: could not extend leases; trying again at the next beat');

@@ -6,7 +6,7 @@ export interface HandedMessage extends ClaimedMessage {
 }
 
 /**
- * Hands messages accepted by this process straight to its own dispatcher. They are stored
+ * Hands off messages accepted by this process straight to its own dispatcher. They are stored
  * already claimed (state `submitting`, leased to this process) in the transaction that
  * accepts them, and their content goes to the dispatcher in memory after the commit, so the
  * dispatcher does not have to claim them back from the store a moment later. The store
@@ -20,6 +20,6 @@ export interface DispatchHandoff {
   reserve(n: number): boolean;
   /** Gives back room reserved for messages that were not stored after all. */
   release(n: number): void;
-  /** Hands over messages whose transaction has committed, for which room was reserved. */
-  hand(messages: HandedMessage[]): void;
+  /** Hands off messages whose transaction has committed, for which room was reserved. */
+  handOff(messages: HandedMessage[]): void;
 }

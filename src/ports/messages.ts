@@ -43,7 +43,7 @@ export interface MessageDefaults {
   createdAt: number;
   dueAt: number;
   priority: number;
-  /** Set when the messages are stored already claimed by this process's dispatcher (handed over), leased until then. */
+  /** Set when the messages are stored already claimed by this process's dispatcher (handed off), leased until then. */
   leaseUntil?: number;
 }
 

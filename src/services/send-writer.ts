@@ -92,7 +92,7 @@ export class SendWriter {
   }
 
   private afterCommit(written: Written): Outcome[] {
-    if (written.handed.length > 0) this.handoff?.hand(written.handed);
+    if (written.handed.length > 0) this.handoff?.handOff(written.handed);
     if (written.queued) this.onQueued();
     return written.outcomes;
   }
@@ -108,7 +108,7 @@ export class SendWriter {
       record(ledger, decision.writes);
       accepted.push(decision.writes);
     }
-    const handed = this.handOver(groupsOf(accepted), now, reserved);
+    const handed = this.prepareHandoff(groupsOf(accepted), now, reserved);
     await writeAll(store, accepted, now);
     return { outcomes, handed, queued: queues(accepted) };
   }
@@ -116,7 +116,7 @@ export class SendWriter {
   /**
    * Decides and writes each request under a savepoint of its own: one whose writes fail is
    * answered with its error and leaves nothing, the ledger as if it had not been sent.
-   * Messages are queued in the store, not handed over.
+   * Messages are queued in the store, not handed off.
    */
   private async writeEachAlone(store: Store, slots: readonly Slot[], ledger: Ledger, now: number): Promise<Written> {
     const outcomes: Outcome[] = [];
@@ -144,7 +144,7 @@ export class SendWriter {
    * to it after the commit, when it has room for all of this batch's; otherwise they are
    * queued in the store, as bulk and scheduled ones always are.
    */
-  private handOver(groups: MessageGroup[], now: number, reserved: { count: number }): HandedMessage[] {
+  private prepareHandoff(groups: MessageGroup[], now: number, reserved: { count: number }): HandedMessage[] {
     const handoff = this.handoff;
     if (!handoff) return [];
     const eligible = groups.filter((g) => g.plan.priority === interactivePriority && g.plan.scheduledAt === null);

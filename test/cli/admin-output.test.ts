@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
 import { adminOk, haberci, storeFolder } from '../helpers/admin-cli.js';
-import { openRuntime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
 import { sqliteFileIn } from '../../src/adapters/store/index.js';
 
 const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -39,7 +39,7 @@ describe('haberci admin output', { timeout: 180_000 }, () => {
   before(async () => {
     dir = await storeFolder('haberci-output-');
     // A blocked number for blocklist remove to take off, an inbound message for inbound list.
-    const runtime = await openRuntime({ dialect: 'sqlite', file: sqliteFileIn(dir) });
+    const runtime = await openAppContainer({ dialect: 'sqlite', file: sqliteFileIn(dir) });
     try {
       const account = await runtime.admin.createAccount({ name: 'Seed', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
       assert.equal((await runtime.services.blocklist.add(account.id, '05321234567')).ok, true);

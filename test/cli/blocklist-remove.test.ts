@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openRuntime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
 import { sqliteFileIn } from '../../src/adapters/store/index.js';
 import { haberci } from '../helpers/admin-cli.js';
 
@@ -17,7 +17,7 @@ describe('haberci admin blocklist remove', { timeout: 60_000 }, () => {
 
   before(async () => {
     data = mkdtempSync(join(tmpdir(), 'haberci-blocklist-'));
-    const runtime = await openRuntime({ dialect: 'sqlite', file: sqliteFileIn(data) });
+    const runtime = await openAppContainer({ dialect: 'sqlite', file: sqliteFileIn(data) });
     try {
       accountId = (await runtime.admin.createAccount({ name: 'A', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false })).id;
       const added = await runtime.services.blocklist.add(accountId, '05321234567');
@@ -36,7 +36,7 @@ describe('haberci admin blocklist remove', { timeout: 60_000 }, () => {
     const second = await haberci(['admin', 'blocklist', 'remove', '--account', String(accountId), '--number', '905321234567', '--data', data]);
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual(JSON.parse(second.stdout), { removed: false });
-    const runtime = await openRuntime({ dialect: 'sqlite', file: sqliteFileIn(data) });
+    const runtime = await openAppContainer({ dialect: 'sqlite', file: sqliteFileIn(data) });
     try {
       const status = await runtime.services.blocklist.status(accountId, '5321234567');
       assert.equal(status.ok && status.value.code, 'TS-1142');

@@ -11,7 +11,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery, storedMessage, waitForState, waitUntil } from '../helpers/delivery.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { assertAccepted, assertRefused, balancesOf, intField, sendSms, smsStatus, validSend } from '../helpers/sms.js';
-import { openRuntime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
 import { buildApp } from '../../src/http/app.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { localDate, localTime } from '../../src/domain/istanbul-time.js';
@@ -75,7 +75,7 @@ for (const dialect of testDialects()) {
 
 describe('/sms/send scheduled, with the system clock', () => {
   it('goes out after its time and not before', async () => {
-    const runtime = await openRuntime({ dialect: 'sqlite', file: ':memory:' });
+    const runtime = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
     const app = await buildApp({ services: runtime.services, requestsPerSecond: 0 });
     const delivery = await simulatedDelivery(runtime, { background: true });
     try {

@@ -4,7 +4,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { binPath, childEnv } from './server-process.js';
-import { openRuntime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
 import { sqliteFileIn } from '../../src/adapters/store/index.js';
 
 export interface BinRun {
@@ -49,7 +49,7 @@ export async function adminFails(args: readonly string[], cwd?: string): Promise
 /** A fresh data folder holding a migrated store, made in-process (not by the command under test). */
 export async function storeFolder(prefix: string): Promise<string> {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const runtime = await openRuntime({ dialect: 'sqlite', file: sqliteFileIn(dir) });
+  const runtime = await openAppContainer({ dialect: 'sqlite', file: sqliteFileIn(dir) });
   await runtime.close();
   return dir;
 }

@@ -5,7 +5,7 @@ import type { Carrier } from '../../src/ports/carrier.js';
 import type { DeliveryState } from '../../src/domain/delivery-state.js';
 import type { MessageRecord } from '../../src/ports/reports.js';
 import type { Transition } from '../../src/ports/dispatch-queue.js';
-import type { Runtime } from '../../src/main.js';
+import type { AppContainer } from '../../src/main.js';
 
 export interface SimulatedDelivery {
   dispatcher: Dispatcher;
@@ -37,7 +37,7 @@ export interface DeliveryOptions {
  * `background` nothing is claimed until the test calls runOnce(), so a FixedClock decides
  * exactly what is due.
  */
-export async function simulatedDelivery(runtime: Runtime, options: DeliveryOptions = {}): Promise<SimulatedDelivery> {
+export async function simulatedDelivery(runtime: AppContainer, options: DeliveryOptions = {}): Promise<SimulatedDelivery> {
   const simulator = new SimulatorCarrier(options.delayMs ?? 0, runtime.clock);
   const live = options.live ?? simulator;
   const transitions: Transition[] = [];
@@ -81,7 +81,7 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** The stored message, which must exist. */
-export async function storedMessage(runtime: Runtime, accountId: number, messageId: number): Promise<MessageRecord> {
+export async function storedMessage(runtime: AppContainer, accountId: number, messageId: number): Promise<MessageRecord> {
   const m = await runtime.store.reports.findMessage(messageId, accountId);
   if (!m) throw new Error(`no message ${messageId} of account ${accountId}`);
   return m;
@@ -89,7 +89,7 @@ export async function storedMessage(runtime: Runtime, accountId: number, message
 
 /** Waits until a message reaches one of `states` and returns it. */
 export async function waitForState(
-  runtime: Runtime,
+  runtime: AppContainer,
   accountId: number,
   messageId: number,
   states: readonly DeliveryState[],
@@ -110,6 +110,6 @@ export async function waitForState(
 }
 
 /** Recipients the account's /sms/send requests have recorded, ever (the per-minute counter with an open window). */
-export function messageCount(runtime: Runtime, accountId: number): Promise<number> {
+export function messageCount(runtime: AppContainer, accountId: number): Promise<number> {
   return runtime.store.reports.recipientsSince(accountId, -1);
 }

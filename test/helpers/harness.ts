@@ -3,8 +3,8 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TestDialect } from './dialects.js';
 import { buildApp } from '../../src/http/app.js';
 import type { AppOptions } from '../../src/http/app.js';
-import { openRuntime } from '../../src/main.js';
-import type { Runtime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
+import type { AppContainer } from '../../src/main.js';
 import type { StoreLocation } from '../../src/adapters/store/index.js';
 import { FixedClock, systemClock } from '../../src/ports/clock.js';
 import type { Clock } from '../../src/ports/clock.js';
@@ -21,7 +21,7 @@ export const defaultNow = Date.UTC(2026, 2, 15, 9, 0, 0);
 
 export interface Harness {
   app: FastifyInstance;
-  runtime: Runtime;
+  runtime: AppContainer;
   clock: FixedClock;
   post(path: string, body: unknown, options?: PostOptions): Promise<Answer>;
   provision(options?: ProvisionOptions): Promise<Provisioned>;
@@ -69,7 +69,7 @@ export function createLiveHarness(location: StoreLocation = { dialect: 'sqlite',
 }
 
 async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Partial<AppOptions>): Promise<LiveHarness> {
-  const runtime = await openRuntime(location, clock);
+  const runtime = await openAppContainer(location, clock);
   const app = await buildApp({ services: runtime.services, requestsPerSecond: 0, ...appOptions });
   // Answers that do not come through post() (tests that inject or listen themselves) are
   // checked against the contract here; what fails is reported when the harness closes.

@@ -11,7 +11,7 @@ import { Agent, request } from 'undici';
 import { buildApp, stopApp } from '../../src/http/app.js';
 import type { Surface } from '../../src/http/app.js';
 import { ServerStopping } from '../../src/http/drain-on-stop.js';
-import { openRuntime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 
@@ -121,11 +121,11 @@ describe('surface prefixes', () => {
     ['/', 'it is the root'],
   ] as const) {
     it(`refuses ${prefix}: ${why}`, async () => {
-      const runtime = await openRuntime({ dialect: 'sqlite', file: ':memory:' });
+      const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
       try {
-        await assert.rejects(buildApp({ services: runtime.services, surfaces: [{ prefix: prefix as `/${string}`, plugin: console_.plugin }] }), /surface prefix/);
+        await assert.rejects(buildApp({ services: container.services, surfaces: [{ prefix: prefix as `/${string}`, plugin: console_.plugin }] }), /surface prefix/);
       } finally {
-        await runtime.close();
+        await container.close();
       }
     });
   }
@@ -133,8 +133,8 @@ describe('surface prefixes', () => {
 
 describe('a surface while the server stops', () => {
   it('answers a request arriving during the drain in its own format, and the API in its envelope', async () => {
-    const runtime = await openRuntime({ dialect: 'sqlite', file: ':memory:' });
-    const app = await buildApp({ services: runtime.services, requestsPerSecond: 0, surfaces: [console_] });
+    const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
+    const app = await buildApp({ services: container.services, requestsPerSecond: 0, surfaces: [console_] });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const agent = new Agent({ connections: 2, keepAliveTimeout: 60_000 });
@@ -155,7 +155,7 @@ describe('a surface while the server stops', () => {
       await stopped;
     } finally {
       await agent.close();
-      await runtime.close();
+      await container.close();
     }
   });
 });

@@ -1,6 +1,6 @@
 /**
  * Messages accepted by /sms/send go straight to this process's dispatcher when it has room
- * in its window: stored already leased to it, handed over after the commit, submitted without
+ * in its window: stored already leased to it, handed off after the commit, submitted without
  * a claim. The store stays the queue: without room they are queued, and a handed message the
  * dispatcher cannot take in time comes back through its lease.
  */
@@ -20,32 +20,32 @@ import { sleep, waitUntil } from '../helpers/delivery.js';
 import pino from 'pino';
 import type { HandedMessage } from '../../src/ports/dispatch-handoff.js';
 
-/** The dispatcher's own lease, as `serve` hands messages over with it. */
+/** The dispatcher's own lease, as `serve` hands messages off with it. */
 const leaseMs = defaultDispatcherOptions.leaseMs;
 
 /** Wires a window of `size` between the harness's sends and a dispatcher driven by runOnce(). */
 async function handingOff(h: Harness, size: number): Promise<{ delivery: SimulatedDelivery; window: DispatchWindow; handed: HandedMessage[] }> {
   const delivery = await simulatedDelivery(h.runtime);
   const window = new DispatchWindow(size);
-  delivery.dispatcher.shareWindow(window);
+  delivery.dispatcher.shareHandoffWindow(window);
   const handed: HandedMessage[] = [];
   h.runtime.services.sends.handOffTo({
     leaseMs,
     reserve: (n) => window.reserve(n),
     release: (n) => window.release(n),
-    hand: (messages) => {
+    handOff: (messages) => {
       handed.push(...messages);
-      delivery.dispatcher.receive(messages);
+      delivery.dispatcher.handOff(messages);
     },
   });
   return { delivery, window, handed };
 }
 
 for (const dialect of testDialects()) {
-  describeOn(dialect, `handing sends to the dispatcher on ${dialect.name}`, () => {
+  describeOn(dialect, `handing sends off to the dispatcher on ${dialect.name}`, () => {
     const h = harnessFor(dialect);
 
-    it('stores immediate messages leased to the dispatcher, hands them over and delivers them without a claim', async () => {
+    it('stores immediate messages leased to the dispatcher, hands them off and delivers them without a claim', async () => {
       const p = await h.provision();
       const { delivery, window, handed } = await handingOff(h, 400);
       try {
@@ -87,7 +87,7 @@ for (const dialect of testDialects()) {
       }
     });
 
-    it('does not hand over scheduled sends', async () => {
+    it('does not hand off scheduled sends', async () => {
       const p = await h.provision();
       const { delivery, handed } = await handingOff(h, 400);
       try {
@@ -104,8 +104,8 @@ for (const dialect of testDialects()) {
       const { store, attempts } = countingClaims(h.runtime.store.queue);
       const dispatcher = new Dispatcher({ store, carriers: { live: carrier, sandbox: carrier }, clock: h.clock, log: pino({ level: 'silent' }), options: { ...defaultDispatcherOptions, idleMs: 2_000 } });
       const window = new DispatchWindow(400);
-      dispatcher.shareWindow(window);
-      h.runtime.services.sends.handOffTo({ leaseMs, reserve: (n) => window.reserve(n), release: (n) => window.release(n), hand: (messages) => dispatcher.receive(messages) });
+      dispatcher.shareHandoffWindow(window);
+      h.runtime.services.sends.handOffTo({ leaseMs, reserve: (n) => window.reserve(n), release: (n) => window.release(n), handOff: (messages) => dispatcher.handOff(messages) });
       await dispatcher.start();
       try {
         await waitUntil('the first claim, on start', () => attempts.made === 1);

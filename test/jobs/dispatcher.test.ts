@@ -2,8 +2,8 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { Dispatcher, defaultDispatcherOptions, retryDelay } from '../../src/jobs/dispatcher.js';
-import { openRuntime } from '../../src/main.js';
-import type { Runtime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
+import type { AppContainer } from '../../src/main.js';
 import { FixedClock, systemClock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
@@ -17,7 +17,7 @@ import { sleep, waitUntil } from '../helpers/delivery.js';
 const silent = pino({ level: 'silent' });
 
 /** Queues `count` messages of one send straight through the send service's store path. */
-async function queueMessages(runtime: Runtime, count: number, settings: Partial<KeySettings> = {}): Promise<number[]> {
+async function queueMessages(runtime: AppContainer, count: number, settings: Partial<KeySettings> = {}): Promise<number[]> {
   const account = await runtime.admin.createAccount({ name: 'A', balanceMain: count * 2, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
   const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, ...settings });
   const ids = await runtime.store.messages.allocateIds(count + 1);
@@ -48,7 +48,7 @@ describe('dispatcher', () => {
 
       it('retries passing refusals with backoff and fails permanent ones, never losing a message', async () => {
         const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
-        const runtime = await openRuntime(await dialect.location(), clock);
+        const runtime = await openAppContainer(await dialect.location(), clock);
         try {
           const ids = await queueMessages(runtime, 3);
           const [retried = 0, rejected = 0] = ids;
@@ -75,7 +75,7 @@ describe('dispatcher', () => {
 
       it('fails a message refused in passing maxAttempts times in a row, with the last reason, never dropping it', async () => {
         const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
-        const runtime = await openRuntime(await dialect.location(), clock);
+        const runtime = await openAppContainer(await dialect.location(), clock);
         try {
           const [id = 0] = await queueMessages(runtime, 1);
           const carrier = new RecordingCarrier('rec', () => ({ kind: 'retry', reason: 'SMSC queue full ESME_RMSGQFUL (0x14)', afterMs: 5000 }));
@@ -103,7 +103,7 @@ describe('dispatcher', () => {
       });
 
       it('lets messages gather after a claim that found fewer than it asked for, then claims them together', async () => {
-        const runtime = await openRuntime(await dialect.location(), systemClock);
+        const runtime = await openAppContainer(await dialect.location(), systemClock);
         const carrier = new RecordingCarrier('rec');
         const { store, claims } = countingClaims(runtime.store.queue);
         const d = new Dispatcher({ store, carriers: { live: carrier, sandbox: carrier }, clock: systemClock, log: silent, options: { ...defaultDispatcherOptions, idleMs: 50, gatherMs: 600 } });
@@ -127,7 +127,7 @@ describe('dispatcher', () => {
 
       it('tells which of the state changes it reports wrote a webhook event', async () => {
         const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
-        const runtime = await openRuntime(await dialect.location(), clock);
+        const runtime = await openAppContainer(await dialect.location(), clock);
         try {
           const hooked = await queueMessages(runtime, 2, { webhookUrl: 'http://receiver.example/hook', webhookSecret: 'whsec' });
           const plain = await queueMessages(runtime, 2);
@@ -150,7 +150,7 @@ describe('dispatcher', () => {
 
       it('returns a message whose worker died mid-submit to the queue when its lease runs out', async () => {
         const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
-        const runtime = await openRuntime(await dialect.location(), clock);
+        const runtime = await openAppContainer(await dialect.location(), clock);
         try {
           const [id = 0] = await queueMessages(runtime, 1);
           // A worker claims and then "dies": nothing settles the claim.
@@ -174,8 +174,8 @@ describe('dispatcher', () => {
     describeOn(pg, 'two dispatchers on one PostgreSQL store', () => {
       it('submits every message exactly once', async () => {
         const location: StoreLocation = await pg.location();
-        const first = await openRuntime(location, systemClock);
-        const second = await openRuntime(location, systemClock);
+        const first = await openAppContainer(location, systemClock);
+        const second = await openAppContainer(location, systemClock);
         try {
           const ids = await queueMessages(first, 3000);
           const a = new RecordingCarrier('a');

@@ -6,8 +6,8 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
-import { openRuntime } from '../../src/main.js';
-import type { Runtime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
+import type { AppContainer } from '../../src/main.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { HttpWebhookSender } from '../../src/adapters/webhooks/http-webhook-sender.js';
 import { WebhookDelivery } from '../../src/services/webhook-delivery.js';
@@ -26,7 +26,7 @@ const silent = pino({ level: 'silent' });
 const secret = 'whsec_worker';
 
 interface Rig {
-  runtime: Runtime;
+  runtime: AppContainer;
   receiver: Receiver;
   courier: WebhookCourier;
   delivery: WebhookDelivery;
@@ -51,7 +51,7 @@ for (const dialect of testDialects()) {
   describeOn(dialect, `webhook courier (${dialect.name})`, () => {
 
     async function withRig(options: RigOptions, work: (rig: Rig) => Promise<void>): Promise<void> {
-      const runtime = await openRuntime(await dialect.location(), systemClock);
+      const runtime = await openAppContainer(await dialect.location(), systemClock);
       const receiver = await startReceiver(options.handler ?? answer(200));
       const sender = new HttpWebhookSender({ allowPrivate: options.allowPrivate ?? true });
       const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs: options.timeoutMs ?? 2_000, backoff: { scale: retryScale(20) } });

@@ -7,7 +7,7 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { buildApp } from '../../src/http/app.js';
-import { openRuntime, startDelivery, startWebhooks, webhookAdmin } from '../../src/main.js';
+import { openAppContainer, startDispatcher, startWebhooks, webhookAdmin } from '../../src/main.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { sign } from '../../src/domain/webhook.js';
@@ -29,10 +29,10 @@ for (const dialect of testDialects()) {
   describeOn(dialect, `webhook events end to end (${dialect.name})`, () => {
 
     it('delivers sms.sent, sms.delivered, sms.failed (expired too) and key.test, each signed', async () => {
-      const runtime = await openRuntime(await dialect.location(), systemClock);
+      const runtime = await openAppContainer(await dialect.location(), systemClock);
       const receiver = await startReceiver();
       const app = await buildApp({ services: runtime.services, requestsPerSecond: 0 });
-      const dispatcher = await startDelivery(runtime, { smppConfig: '', simDelayMs: 0, leaseMs: 60_000 }, silent);
+      const dispatcher = await startDispatcher(runtime, { smppConfig: '', simDelayMs: 0, leaseMs: 60_000 }, silent);
       const webhooks = startWebhooks(runtime, webhookConfig, silent);
       const hooks = webhookAdmin(runtime, webhookConfig);
       try {

@@ -8,8 +8,8 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import type http from 'node:http';
 import pino from 'pino';
-import { openRuntime } from '../../src/main.js';
-import type { Runtime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
+import type { AppContainer } from '../../src/main.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { HttpWebhookSender } from '../../src/adapters/webhooks/http-webhook-sender.js';
 import { WebhookDelivery } from '../../src/services/webhook-delivery.js';
@@ -48,8 +48,8 @@ for (const dialect of testDialects()) {
   describeOn(dialect, `webhook fairness (${dialect.name})`, () => {
 
     /** Runs a courier of 4 slots; `releases` counts the events it gave back unattempted. */
-    async function withCourier(timeoutMs: number, options: Partial<WebhookCourierOptions>, work: (runtime: Runtime, courier: WebhookCourier, releases: { events: number }) => Promise<void>): Promise<void> {
-      const runtime = await openRuntime(await dialect.location(), systemClock);
+    async function withCourier(timeoutMs: number, options: Partial<WebhookCourierOptions>, work: (runtime: AppContainer, courier: WebhookCourier, releases: { events: number }) => Promise<void>): Promise<void> {
+      const runtime = await openAppContainer(await dialect.location(), systemClock);
       const sender = new HttpWebhookSender({ allowPrivate: true });
       const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs, backoff: { scale: retryScale(20) } });
       const events = runtime.store.events;

@@ -5,8 +5,8 @@
  */
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
-import { openRuntime } from '../../src/main.js';
-import type { Runtime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
+import type { AppContainer } from '../../src/main.js';
 import { FixedClock } from '../../src/ports/clock.js';
 import type { AttemptResult, ClaimedEvent } from '../../src/ports/event-store.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
@@ -28,9 +28,9 @@ function result(e: ClaimedEvent, state: AttemptResult['state'], options: { manua
 for (const dialect of testDialects()) {
   describeOn(dialect, `webhook events (${dialect.name})`, () => {
 
-    async function withRuntime(work: (runtime: Runtime, clock: FixedClock) => Promise<void>): Promise<void> {
+    async function withRuntime(work: (runtime: AppContainer, clock: FixedClock) => Promise<void>): Promise<void> {
       const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
-      const runtime = await openRuntime(await dialect.location(), clock);
+      const runtime = await openAppContainer(await dialect.location(), clock);
       try {
         await work(runtime, clock);
       } finally {

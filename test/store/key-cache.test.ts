@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createHarness } from '../helpers/harness.js';
-import { openRuntime } from '../../src/main.js';
+import { openAppContainer } from '../../src/main.js';
 import { migrate } from '../../src/adapters/store/migrate.js';
 import { openConnection } from '../../src/adapters/store/open-store.js';
 import { LookupCaches } from '../../src/adapters/store/sqlite/lookup-caches.js';
@@ -40,7 +40,7 @@ describe('key lookup cache (SQLite)', () => {
     const dir = mkdtempSync(join(tmpdir(), 'haberci-keycache-'));
     const file = join(dir, 'haberci.sqlite');
     const server = await createHarness({ dialect: 'sqlite', file });
-    const other = await openRuntime({ dialect: 'sqlite', file });
+    const other = await openAppContainer({ dialect: 'sqlite', file });
     try {
       const p = await server.provision({ account: { balanceMain: 10 } });
       assert.equal((await server.post('/balance/', { api_key: p.apiKey })).body.balance_main, 10);

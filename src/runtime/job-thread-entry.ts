@@ -1,0 +1,124 @@
+/**
+ * A job thread's entry point (worker_threads; see job-thread.ts): the dispatch or webhook
+ * job of `serve`, on a store connection of its own.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import type { MessagePort } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import { createLogger, openAppContainer, startDispatcher, startWebhooks } from '../main.js';
+import type { AppContainer } from '../main.js';
+import type { Dispatcher } from '../jobs/dispatcher.js';
+import type { FromJobThread, JobName, JobThreadConfig, JobThreadStart, ToJobThread } from './thread-protocol.js';
+import { asBackgroundThread } from '../adapters/store/index.js';
+import type { StoreLocation } from '../adapters/store/index.js';
+import { DispatchWindow } from '../jobs/dispatch-window.js';
+import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
+import type { HandedMessage } from '../ports/dispatch-handoff.js';
+
+/**
+ * How often the dispatch thread checkpoints the WAL: at full load some hundreds of pages
+ * are written in this time, so each checkpoint stays short and the WAL file small.
+ */
+const checkpointEveryMs = 200;
+
+/** The job running. */
+interface Running {
+  /** New work was committed (by this process's HTTP thread, or events by the dispatch thread). */
+  wake(): void;
+  /** Messages the HTTP thread stored already leased to this dispatcher. */
+  handOff(messages: HandedMessage[]): void;
+  /** Finishes what is in flight, stores its outcomes, and closes the store. */
+  stop(): Promise<void>;
+}
+
+async function startJob(job: JobName, location: StoreLocation, config: JobThreadConfig, logger: Logger, webhookWakes: MessagePort, dispatchWindow: SharedArrayBuffer | undefined): Promise<Running> {
+  // The HTTP thread goes first for the write lock, for up to --delivery-yield-ms.
+  const background = asBackgroundThread(location, config.deliveryYieldMs);
+  let container: AppContainer;
+  try {
+    container = await openAppContainer(background, undefined, logger);
+  } catch (error) {
+    throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
+  }
+  if (job === 'dispatch') {
+    const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
+    let dispatcher: Dispatcher;
+    try {
+      dispatcher = await startDispatcher(container, config, logger, {}, window);
+    } catch (error) {
+      await container.close();
+      throw error;
+    }
+    // Events written here are delivered by the webhook thread.
+    container.webhookWake.relayTo(() => webhookWakes.postMessage(null));
+    // No connection of `serve` checkpoints in its commits (checkpoints: 'manual'): this
+    // thread does, off the HTTP thread and outside the write lock.
+    const checkpoints = setInterval(() => {
+      try {
+        container.checkpoint();
+      } catch (error) {
+        // A checkpoint that did not happen now happens at the next tick; it must not end the thread.
+        logger.warn({ err: error }, 'WAL checkpoint failed; trying again shortly');
+      }
+    }, checkpointEveryMs);
+    return {
+      wake: () => container.dispatchWake.notify(),
+      handOff: (messages) => dispatcher.handOff(messages),
+      async stop() {
+        clearInterval(checkpoints);
+        await dispatcher.stop();
+        await container.close();
+      },
+    };
+  }
+  const webhooks = startWebhooks(container, config, logger);
+  // The dispatch thread's wakes: it wrote events.
+  webhookWakes.on('message', () => container.webhookWake.notify());
+  return {
+    wake: () => container.webhookWake.notify(),
+    handOff: () => undefined,
+    async stop() {
+      await webhooks.stop();
+      await container.close();
+    },
+  };
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+async function run(port: MessagePort, { job, location, config, webhookWakes, dispatchWindow }: JobThreadStart): Promise<void> {
+  const post = (message: FromJobThread): void => port.postMessage(message);
+  const logger = createLogger(config.logLevel);
+  let running: Running | null = null;
+  let stop: () => void = () => undefined;
+  const stopped = new Promise<void>((resolve) => (stop = resolve));
+  const end = async (): Promise<void> => {
+    // Submits or webhook attempts in flight finish and their outcomes are stored; what
+    // is left stays in the store.
+    const current = running;
+    running = null;
+    await current?.stop();
+    logger.flush();
+    webhookWakes.close();
+    port.close();
+  };
+  port.on('message', (message: ToJobThread) => {
+    if (message.type === 'wake') running?.wake();
+    else if (message.type === 'hand-off') running?.handOff(message.messages);
+    else stop();
+  });
+  try {
+    running = await startJob(job, location, config, logger, webhookWakes, dispatchWindow);
+  } catch (error) {
+    post({ type: 'failed', message: reason(error) });
+    await end();
+    return;
+  }
+  post({ type: 'ready' });
+  await stopped;
+  await end();
+}
+
+if (parentPort) void run(parentPort, workerData as JobThreadStart);

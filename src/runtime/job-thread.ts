@@ -1,0 +1,96 @@
+/**
+ * The HTTP thread's handle on a job thread of `serve`. `serve` runs its jobs in worker
+ * threads, each with a store connection of its own, so HTTP requests, dispatching and
+ * webhook sending do not queue behind each other on one event loop: the `dispatch` thread
+ * runs the dispatcher, the carriers, receipts and inbound messages; the `webhooks` thread
+ * sends webhook events. The threads share nothing but the store, the SQLite write lock, the
+ * dispatch window and wakes: a commit of sends on the HTTP side wakes the dispatcher at once
+ * instead of at its next poll, and a state change that wrote events wakes the webhook
+ * sender. What they say to each other is in thread-protocol.ts.
+ */
+import { Worker } from 'node:worker_threads';
+import type { HandedMessage } from '../ports/dispatch-handoff.js';
+import type { FromJobThread, JobThreadStart, ToJobThread } from './thread-protocol.js';
+
+/** How long stop() waits for the thread to finish its submits and attempts in flight. */
+const stopLimitMs = 30_000;
+
+export class JobThread {
+  /** Set once stop() is called: the thread's exit from then on is expected. */
+  private stopping = false;
+  /** Set once the thread's job runs. */
+  private live = false;
+  /** Resolves when the thread has ended. */
+  private readonly exited: Promise<void>;
+  /** Told of the start (`ready`) or failure of the thread; null once told. */
+  private awaiting: ((outcome: FromJobThread | Error) => void) | null = null;
+
+  private constructor(
+    private readonly thread: Worker,
+    private readonly onCrash: (error: Error) => void,
+  ) {
+    thread.on('message', (message: FromJobThread) => {
+      if (message.type === 'ready') this.live = true;
+      this.settle(message);
+    });
+    thread.on('error', (error) => this.fail(error));
+    this.exited = new Promise((resolve) => thread.once('exit', () => resolve()));
+    thread.on('exit', (code) => this.fail(new Error(`the delivery thread exited with code ${code}${this.live ? '' : ' before it started'}`)));
+  }
+
+  private settle(outcome: FromJobThread | Error): void {
+    const awaiting = this.awaiting;
+    this.awaiting = null;
+    awaiting?.(outcome);
+  }
+
+  private fail(error: Error): void {
+    if (this.awaiting) this.settle(error);
+    else if (this.live && !this.stopping) this.onCrash(error);
+  }
+
+  /** Resolves at the thread's start; rejects when it fails or dies first. */
+  private started(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.awaiting = (outcome) => {
+        if (outcome instanceof Error) reject(outcome);
+        else if (outcome.type === 'failed') reject(new Error(outcome.message));
+        else resolve();
+      };
+    });
+  }
+
+  /**
+   * Starts the thread and resolves once its job runs (its carrier is up). Rejects with the
+   * reason when it cannot start (a bad SMPP configuration, an unreachable store). `onCrash`
+   * is told when the thread dies later without being asked to stop.
+   */
+  static async start(start: JobThreadStart, onCrash: (error: Error) => void): Promise<JobThread> {
+    const thread = new Worker(new URL('./job-thread-entry.js', import.meta.url), { workerData: start, transferList: [start.webhookWakes] });
+    const handle = new JobThread(thread, onCrash);
+    await handle.started();
+    return handle;
+  }
+
+  /** Wakes the thread's job: new sends were committed, or events were written. */
+  wake(): void {
+    const message: ToJobThread = { type: 'wake' };
+    this.thread.postMessage(message);
+  }
+
+  /** Hands off to the dispatch thread messages stored already leased to it (see DispatchHandoff). */
+  handOff(messages: HandedMessage[]): void {
+    const message: ToJobThread = { type: 'hand-off', messages };
+    this.thread.postMessage(message);
+  }
+
+  /** Finishes the submits and webhook attempts in flight, stores their outcomes, and ends the thread. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    const message: ToJobThread = { type: 'stop' };
+    this.thread.postMessage(message);
+    const timer = setTimeout(() => void this.thread.terminate(), stopLimitMs);
+    await this.exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,55 @@
+import { MessageChannel } from 'node:worker_threads';
+import type { AppContainer } from '../main.js';
+import type { StoreLocation } from '../adapters/store/index.js';
+import type { DispatchWindow } from '../jobs/dispatch-window.js';
+import { JobThread } from './job-thread.js';
+import type { JobThreadConfig } from './thread-protocol.js';
+import { windowHandoff } from './window-handoff.js';
+
+/**
+ * The two job threads of `serve` (dispatch, then webhooks), started and stopped together,
+ * and connected to an application container of the HTTP thread: its wakes are relayed to
+ * them, and its sends are handed off to the dispatch thread.
+ */
+export class JobThreads {
+  private constructor(
+    private readonly dispatch: JobThread,
+    private readonly webhooks: JobThread,
+  ) {}
+
+  /**
+   * Starts both threads on the store, which the HTTP thread has opened (and migrated).
+   * Rejects with the reason when one cannot start; the other is then stopped. `onCrash` is
+   * told when a thread dies without being asked to stop.
+   */
+  static async start(location: StoreLocation, config: JobThreadConfig, window: DispatchWindow, onCrash: (error: Error) => void): Promise<JobThreads> {
+    // The dispatch thread wakes the webhook thread through this channel when it wrote events.
+    const between = new MessageChannel();
+    let dispatch: JobThread | null = null;
+    try {
+      dispatch = await JobThread.start({ job: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer }, onCrash);
+      const webhooks = await JobThread.start({ job: 'webhooks', location, config, webhookWakes: between.port2 }, onCrash);
+      return new JobThreads(dispatch, webhooks);
+    } catch (error) {
+      await dispatch?.stop();
+      throw error;
+    }
+  }
+
+  /**
+   * From now on the container's wakes reach the threads, and its accepted sends go straight
+   * to the dispatch thread, already leased to it, through `window` (the dispatch thread's).
+   */
+  connect(container: AppContainer, window: DispatchWindow, leaseMs: number): void {
+    const { dispatch, webhooks } = this;
+    container.dispatchWake.relayTo(() => dispatch.wake());
+    container.webhookWake.relayTo(() => webhooks.wake());
+    container.services.sends.handOffTo(windowHandoff(window, leaseMs, (messages) => dispatch.handOff(messages)));
+  }
+
+  /** Finishes the submits and webhook attempts in flight; dispatching stops first, as its last outcomes may add events for the webhook thread. */
+  async stop(): Promise<void> {
+    await this.dispatch.stop();
+    await this.webhooks.stop();
+  }
+}

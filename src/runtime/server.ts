@@ -1,0 +1,137 @@
+/**
+ * The start and stop of a `serve` process: the HTTP thread's application container on the
+ * store, the two job threads (unless `--worker false`), the wakes and the hand-off between
+ * them, the request path's warm-up, the port; and, on SIGTERM or SIGINT, the stop in the
+ * reverse order, so that nothing accepted is lost.
+ */
+import type { Logger } from 'pino';
+import type { FastifyInstance } from 'fastify';
+import type { Config } from '../config.js';
+import { createHttp, openAppContainer, stopHttp, storeLocation } from '../main.js';
+import type { AppContainer } from '../main.js';
+import { sharedByThreads } from '../adapters/store/index.js';
+import type { StoreLocation } from '../adapters/store/index.js';
+import { DispatchWindow } from '../jobs/dispatch-window.js';
+import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
+import { JobThreads } from './job-threads.js';
+import { WarmUp } from './warm-up.js';
+
+/** A `serve` process taking requests. */
+export interface RunningServer {
+  /** The HTTP thread's application container. */
+  container: AppContainer;
+  /** The address the port listens on, as http://host:port. */
+  address: string;
+  /** Stops taking requests, finishes the ones in flight and the jobs' work in flight, closes the store and exits 0 (once). */
+  stop(signal: string): Promise<void>;
+}
+
+function reason(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * The store of `serve`: on SQLite the HTTP thread and the job threads share one write lock
+ * in memory, and with job threads the dispatch thread checkpoints the WAL, so no commit does.
+ */
+function serveLocation(config: Config): StoreLocation {
+  return sharedByThreads(storeLocation(config), config.worker ? 'manual' : 'auto');
+}
+
+/**
+ * Starts `serve` up to its open port; rejects with a clear message when it cannot start (a
+ * bad carrier configuration, an unreadable store, the port taken), having stopped what it
+ * started.
+ */
+export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
+  const location = serveLocation(config);
+  let container: AppContainer;
+  try {
+    container = await openAppContainer(location, undefined, logger);
+  } catch (error) {
+    throw new Error(`cannot open the store: ${reason(error)}`);
+  }
+  // The job threads start before the port opens, on the store the HTTP thread opened (and
+  // migrated): a bad carrier configuration stops start-up. If one dies later, the process
+  // goes with it (as an error in the same thread would) so a supervisor restarts the whole
+  // service.
+  const crashed = (error: Error): void => {
+    logger.fatal({ err: error }, 'a delivery thread failed');
+    logger.flush();
+    process.exit(1);
+  };
+  let threads: JobThreads | null = null;
+  if (config.worker) {
+    const window = new DispatchWindow(defaultDispatcherOptions.maxInFlight);
+    try {
+      threads = await JobThreads.start(location, config, window, crashed);
+    } catch (error) {
+      await container.close();
+      throw new Error(`cannot start the delivery worker: ${reason(error)}`);
+    }
+    // Sends accepted here go straight to the dispatch thread, already leased to it.
+    threads.connect(container, window, config.leaseMs);
+  }
+  if (config.warmUp > 0) await warmUp(config, logger);
+  const opened = container;
+  const app = await createHttp(opened, config, logger);
+  const address = await listen(app, config, async () => {
+    await threads?.stop();
+    await opened.close();
+  });
+  return { container: opened, address, stop: stopper(app, config, logger, opened, threads) };
+}
+
+/** The request path's warm-up (warm-up.ts), logged; one that cannot run leaves the server to start cold. */
+async function warmUp(config: Config, logger: Logger): Promise<void> {
+  let warm: WarmUp | null = null;
+  try {
+    warm = await WarmUp.prepare();
+    const { requests, ms, unexpected } = await warm.run(config, config.warmUp);
+    if (unexpected > 0) logger.warn({ requests, ms, unexpected }, 'request path warmed up, but some warm-up requests were not answered 200');
+    else logger.info({ requests, ms, unexpected }, 'request path warmed up');
+  } catch (error) {
+    logger.warn({ err: error }, 'warm-up skipped: the server starts cold');
+  } finally {
+    await warm?.close();
+  }
+}
+
+/** Opens the port; when it cannot, `undo` stops what was started, and the error says why in plain words. */
+async function listen(app: FastifyInstance, config: Config, undo: () => Promise<void>): Promise<string> {
+  try {
+    return await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await undo();
+    const where = `${config.host}:${config.port}`;
+    const code = (error as { code?: string }).code;
+    if (code === 'EADDRINUSE') throw new Error(`cannot listen on ${where}: the port is already in use`);
+    if (code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${where}: the address is not on this machine`);
+    throw new Error(`cannot listen on ${where}: ${reason(error)}`);
+  }
+}
+
+function stopper(app: FastifyInstance, config: Config, logger: Logger, container: AppContainer, threads: JobThreads | null): (signal: string) => Promise<void> {
+  let stopping = false;
+  return async (signal) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping: no new requests, finishing the ones in flight');
+    // Keep-alive clients get an answer with Connection: close for what they still send,
+    // then close() stops accepting connections and waits for in-flight requests to finish.
+    await stopHttp(app, config);
+    // Submits and webhook attempts in flight finish and are recorded before the store
+    // closes (what is not yet attempted stays pending in the store).
+    await threads?.stop();
+    await container.close();
+    logger.info('stopped');
+    logger.flush();
+    process.exit(0);
+  };
+}
+
+/** SIGTERM and SIGINT stop the server gracefully. */
+export function stopOnSignals(server: RunningServer): void {
+  process.once('SIGTERM', (signal) => void server.stop(signal));
+  process.once('SIGINT', (signal) => void server.stop(signal));
+}

@@ -1,0 +1,47 @@
+/**
+ * What the HTTP thread of `serve` and its two job threads say to each other. Everything here
+ * crosses a worker_threads boundary, so it is plain data: structured-cloned, or shared
+ * (a SharedArrayBuffer, a transferred MessagePort).
+ *
+ * The life of a job thread: started with a JobThreadStart; answers `ready` once its job runs
+ * (or `failed`, and ends); then takes `wake` and `hand-off` until `stop`, after which it
+ * finishes what is in flight and exits.
+ */
+import type { MessagePort } from 'node:worker_threads';
+import type { Config } from '../config.js';
+import type { CarrierConfig } from '../main.js';
+import type { StoreLocation } from '../adapters/store/index.js';
+import type { HandedMessage } from '../ports/dispatch-handoff.js';
+
+/**
+ * The job a thread runs: `dispatch` (the dispatcher, the carriers, receipts, inbound messages
+ * and the SQLite WAL checkpoints) or `webhooks` (the webhook sender).
+ */
+export type JobName = 'dispatch' | 'webhooks';
+
+/** What a job thread needs of the configuration (plain data: it is copied over). */
+export type JobThreadConfig = Pick<
+  Config,
+  'logLevel' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookDestinationConcurrency' | 'webhookRetryBaseMs'
+> &
+  CarrierConfig;
+
+/**
+ * What a thread is started with: its job, the store (with the write lock the threads share)
+ * and its options, and the port between the two job threads (the dispatch thread wakes the
+ * webhook thread through it when it wrote events).
+ */
+export interface JobThreadStart {
+  job: JobName;
+  location: StoreLocation;
+  config: JobThreadConfig;
+  webhookWakes: MessagePort;
+  /** The dispatch thread's: the buffer of its DispatchWindow, shared with the HTTP thread, which hands messages off to it. */
+  dispatchWindow?: SharedArrayBuffer;
+}
+
+/** Messages from the HTTP thread to a job thread. */
+export type ToJobThread = { type: 'wake' } | { type: 'hand-off'; messages: HandedMessage[] } | { type: 'stop' };
+
+/** Messages from a job thread: its job runs, or could not start (then the thread ends). Its end is its exit. */
+export type FromJobThread = { type: 'ready' } | { type: 'failed'; message: string };
