@@ -4,7 +4,7 @@ import type { PanelArea } from '../context.js';
 import { accountIdOf } from '../context.js';
 import { sendPage } from '../layout.js';
 import type { Lang } from '../i18n/messages.js';
-import { keysMessages, permissionMessages } from '../i18n/keys.js';
+import { keysMessages } from '../i18n/keys.js';
 import { common } from '../i18n/common.js';
 import type { PanelKeyView } from '../../services/account-panel.js';
 import { dateTime, permissionsText, stateLabel } from './key-format.js';
