@@ -134,7 +134,7 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
                       {i === attempts.length - 1 && editable && key.webhook_url !== null && (
                         <form method="post" action={`/panel/keys/${key.id}/webhook/deliveries/${d.id}/redeliver`}>
                           <Csrf state={state} />
-                          <button type="submit" class="secondary" aria-label={t.deliverAgain(`${d.event_type} #${d.id}`)}>
+                          <button type="submit" class="secondary" aria-label={`${t.deliverAgain(d.event_type)} (#${d.id})`}>
                             {t.deliverAgain(d.event_type)}
                           </button>
                         </form>
