@@ -28,6 +28,10 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     browser = await launchBrowser();
     await admin(['user', 'create', '--account', suite.sender.accountId, '--email', email, '--password', password, ...suite.store]);
     ({ context, page } = await newPage(browser));
+    // A script or style the Content-Security-Policy blocks is reported on the console.
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
     await signIn(page, suite.server.url, email, password);
   });
   after(async () => {
@@ -37,6 +41,7 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
   });
 
   let apiKey = '';
+  const consoleErrors: string[] = [];
 
   it('creates a key, shows it once, and the key works on /balance/', async () => {
     await page.getByRole('link', { name: 'API keys' }).click();
@@ -68,8 +73,11 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     await page.getByLabel('Webhook secret').fill('browser-secret');
     await page.getByRole('button', { name: 'Save webhook' }).click();
     await page.getByText('Webhook saved.').waitFor();
+    const before = page.url();
     await page.getByRole('button', { name: 'Send a test event' }).click();
     await page.getByText('Test event delivered (HTTP 200).').waitFor();
+    // htmx posted it in the background and replaced the webhook section only: no navigation.
+    assert.equal(page.url(), before);
     assert.equal(receiver.requests.length, 1);
     assert.match(receiver.requests[0]?.body ?? '', /"event_type":"key\.test"/);
     const row = page.getByRole('row', { name: /key\.test HTTP 200/ });
@@ -98,6 +106,7 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     await screenshot(page, 'keys-list-tr');
     await page.getByRole('link', { name: 'English' }).click();
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
+    assert.deepEqual(consoleErrors, [], 'no script or style was refused by the Content-Security-Policy');
   });
 
   it('requests a sender ID, and shows the account page, also on a phone-sized screen', async () => {
