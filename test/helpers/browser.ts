@@ -47,3 +47,22 @@ export async function signIn(page: Page, base: string, email: string, password: 
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL(/\/panel\/(?!sign-in)/);
 }
+
+/**
+ * Controls of the page a person could not identify: inputs, selects, text areas, buttons and
+ * links with no accessible name (no label, aria-label, aria-labelledby or text). Returns a
+ * short description of each; an empty list is the goal.
+ */
+export async function unnamedControls(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of Array.from(document.querySelectorAll('input, select, textarea, button, a[href]'))) {
+      if (el instanceof HTMLInputElement && el.type === 'hidden') continue;
+      const labelled = el.getAttribute('aria-labelledby');
+      const byLabel = 'labels' in el && (el as HTMLInputElement).labels !== null ? Array.from((el as HTMLInputElement).labels ?? []).map((l) => l.textContent ?? '').join('') : '';
+      const name = [el.getAttribute('aria-label') ?? '', labelled ? (document.getElementById(labelled)?.textContent ?? '') : '', byLabel, el instanceof HTMLInputElement ? '' : (el.textContent ?? '')].join('').trim();
+      if (name === '') out.push(el.outerHTML.slice(0, 80));
+    }
+    return out;
+  });
+}

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { admin, postJson, serverForSuite } from '../../helpers/server-process.js';
-import { chromiumSkip, launchBrowser, newPage, screenshot, signIn } from '../../helpers/browser.js';
+import { chromiumSkip, launchBrowser, newPage, screenshot, signIn, unnamedControls } from '../../helpers/browser.js';
 import { startReceiver } from '../../helpers/webhook-receiver.js';
 import type { Receiver } from '../../helpers/webhook-receiver.js';
 
@@ -46,10 +46,12 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
   it('creates a key, shows it once, and the key works on /balance/', async () => {
     await page.getByRole('link', { name: 'API keys' }).click();
     await screenshot(page, 'keys-list');
+    assert.deepEqual(await unnamedControls(page), []);
     await page.getByRole('link', { name: 'Create key' }).click();
     await page.getByLabel('Send to group', { exact: true }).uncheck();
     await page.getByLabel('Hourly request limit').fill('100');
     await screenshot(page, 'key-create');
+    assert.deepEqual(await unnamedControls(page), []);
     await page.getByRole('button', { name: 'Create key' }).click();
     apiKey = await shownKey();
     await screenshot(page, 'key-created');
@@ -83,6 +85,7 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     const row = page.getByRole('row', { name: /key\.test HTTP 200/ });
     assert.equal(await row.count(), 1);
     await screenshot(page, 'key-webhook-log');
+    assert.deepEqual(await unnamedControls(page), [], 'every control of the key page has a name');
     await page.getByRole('button', { name: /^Deliver key\.test again/ }).click();
     await page.getByText('Delivered again.').waitFor();
     assert.equal(receiver.requests.length, 2);
@@ -115,9 +118,11 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     await page.getByRole('button', { name: 'Request sender ID' }).click();
     await page.getByRole('row', { name: /BROWSER Pending approval/ }).waitFor();
     await screenshot(page, 'sender-ids');
+    assert.deepEqual(await unnamedControls(page), []);
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('heading', { level: 2, name: 'Change password' }).waitFor();
     await screenshot(page, 'account');
+    assert.deepEqual(await unnamedControls(page), []);
     const phone = await newPage(browser, { phone: true });
     await signIn(phone.page, suite.server.url, email, password);
     // Nothing is wider than the screen: the page does not scroll sideways.
