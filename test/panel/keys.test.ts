@@ -55,7 +55,7 @@ describe('panel API keys', () => {
     assert.match(list.body, new RegExp(`<td data-label="Last used">15 Mar 2026, 12:00</td><td data-label="Actions"><a href="/panel/keys/${made.id}"`), 'last used: the time of the /balance/ call');
     assert.match(list.body, new RegExp(`Key ${made.id} \\(hb_live_[^)]{4}…\\)`));
     assert.match(list.body, /Send SMS, Check balance/);
-    assert.match(list.body, /Hourly 10, daily No limit, monthly No limit/);
+    assert.match(list.body, /Hourly: 10, daily: none, monthly: none/);
     assert.match(list.body, /127\.0\.0\.1, 10\.0\.0\.0\/8/);
     assert.match(list.body, /2030-01-31/);
     // The key is never shown again.
@@ -131,12 +131,13 @@ describe('panel API keys', () => {
   it('sets a webhook, sends a test event to it, shows the attempt in the delivery log and delivers it again', async () => {
     const made = await createKey();
     await a.get(`/panel/keys/${made.id}`);
-    const saved = await a.post(`/panel/keys/${made.id}/webhook`, { webhook_url: `${receiver.url}/hook`, webhook_secret: 'Sekr3t-Value-XYZ', webhook_events: ['sms.delivered', 'sms.failed'] });
+    const saved = await a.post(`/panel/keys/${made.id}/webhook`, { webhook_url: `${receiver.url}/hook`, webhook_secret: 'Sekr3t-Value-XYZ', webhook_attempts: '3', webhook_events: ['sms.delivered', 'sms.failed'] });
     assert.equal(saved.status, 303);
     const key = await h.runtime.store.getKey(made.id);
     assert.equal(key?.webhookUrl, `${receiver.url}/hook`);
     assert.equal(key?.webhookSecret, 'Sekr3t-Value-XYZ');
     assert.deepEqual(key?.webhookEvents, ['sms.delivered', 'sms.failed']);
+    assert.equal(key?.webhookAttempts, 3);
     const count = receiver.requests.length;
     const tested = await a.post(`/panel/keys/${made.id}/webhook/test`);
     assert.equal(tested.status, 303);
@@ -163,9 +164,11 @@ describe('panel API keys', () => {
   it('refuses a webhook URL that is not http(s), next to the field', async () => {
     const made = await createKey();
     await a.get(`/panel/keys/${made.id}`);
-    const answer = await a.post(`/panel/keys/${made.id}/webhook`, { webhook_url: 'ftp://example.com/x' });
+    const answer = await a.post(`/panel/keys/${made.id}/webhook`, { webhook_url: 'ftp://example.com/x', webhook_attempts: '99' });
     assert.equal(answer.status, 400);
     assert.match(answer.body, /id="webhook-url-error"[^>]*>Error: Enter an http:\/\/ or https:\/\/ URL\./);
+    assert.match(answer.body, /id="webhook-attempts-error"[^>]*>Error: Enter a whole number from 1 to 50\./);
+    assert.match(answer.body, /name="webhook_attempts"[^>]*value="99"/);
     assert.equal((await h.runtime.store.getKey(made.id))?.webhookUrl, null);
   });
 });

@@ -25,7 +25,7 @@ const notices = (state: PanelState): Record<string, string> => {
 interface KeyPageExtras {
   form?: { values: KeyFormValues; errors: KeyFormErrors };
   notice?: { text: string; kind: 'ok' | 'error' };
-  webhook?: { errors: WebhookErrors; url: string };
+  webhook?: { errors: WebhookErrors; url: string; attempts: string };
 }
 
 async function keyPage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, id: number, extras: KeyPageExtras = {}): Promise<FastifyReply> {
@@ -121,7 +121,7 @@ async function keyPage(request: FastifyRequest, reply: FastifyReply, deps: Panel
             </form>
           </>
         )}
-        <WebhookSection state={state} keyView={key} deliveries={deliveries} query={query} errors={webhook?.errors} posted={webhook ? { url: webhook.url } : undefined} />
+        <WebhookSection state={state} keyView={key} deliveries={deliveries} query={query} errors={webhook?.errors} posted={webhook ? { url: webhook.url, attempts: webhook.attempts } : undefined} />
         <p>
           <a href="/panel/keys">{t.backToKeys}</a>
         </p>

@@ -38,9 +38,9 @@ function webhookNotice(lang: Lang, query: Record<string, string | undefined>, de
   return undefined;
 }
 
-export type WebhookErrors = { url?: string; secret?: string };
+export type WebhookErrors = { url?: string; secret?: string; attempts?: string };
 
-export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView; deliveries: DeliveryView[]; query: Record<string, string | undefined>; errors?: WebhookErrors; posted?: { url: string } }) {
+export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView; deliveries: DeliveryView[]; query: Record<string, string | undefined>; errors?: WebhookErrors; posted?: { url: string; attempts: string } }) {
   const { state, keyView: key, deliveries, errors = {} } = props;
   const lang = state.lang;
   const t = webhookMessages[lang];
@@ -74,6 +74,14 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
               </label>
             )}
           </div>
+          <div>
+            <label for="webhook-attempts">{t.attempts}</label>
+            <input id="webhook-attempts" name="webhook_attempts" type="number" min={1} max={50} step={1} inputMode="numeric" value={props.posted?.attempts ?? String(key.webhook_attempts)} aria-invalid={errors.attempts ? 'true' : undefined} aria-describedby={errors.attempts ? 'webhook-attempts-hint webhook-attempts-error' : 'webhook-attempts-hint'} />
+            <p class="muted" id="webhook-attempts-hint">
+              {t.attemptsHint}
+            </p>
+            <FieldError id="webhook-attempts-error" text={errors.attempts} state={state} />
+          </div>
           <fieldset>
             <legend>{t.events}</legend>
             <div class="checks">
@@ -102,7 +110,7 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
   );
 }
 
-export function readWebhookForm(body: unknown, lang: Lang): { ok: Partial<KeySettings> } | { errors: WebhookErrors; url: string } {
+export function readWebhookForm(body: unknown, lang: Lang): { ok: Partial<KeySettings> } | { errors: WebhookErrors; url: string; attempts: string } {
   const form = formOf(body);
   const t = webhookMessages[lang];
   const rawUrl = text(form, 'webhook_url').trim();
@@ -111,12 +119,16 @@ export function readWebhookForm(body: unknown, lang: Lang): { ok: Partial<KeySet
   const url = rawUrl === '' ? null : httpUrl(rawUrl);
   if (rawUrl !== '' && url === null) errors.url = t.errUrl;
   if (secret.length > 200) errors.secret = t.errSecret;
-  if (Object.keys(errors).length > 0) return { errors, url: rawUrl };
+  const rawAttempts = text(form, 'webhook_attempts').trim();
+  const attempts = /^\d{1,2}$/.test(rawAttempts) ? Number(rawAttempts) : rawAttempts === '' ? null : 0;
+  if (attempts !== null && (attempts < 1 || attempts > 50)) errors.attempts = t.errAttempts;
+  if (Object.keys(errors).length > 0) return { errors, url: rawUrl, attempts: rawAttempts };
   const chosen = list(form, 'webhook_events').filter((e): e is SelectableWebhookEvent => (SELECTABLE_WEBHOOK_EVENTS as readonly string[]).includes(e));
   const patch: Partial<KeySettings> = {
     webhookUrl: url,
     webhookEvents: chosen.length === SELECTABLE_WEBHOOK_EVENTS.length ? null : chosen,
   };
+  if (attempts !== null) patch.webhookAttempts = attempts;
   if (secret !== '') patch.webhookSecret = secret;
   else if (ticked(form, 'remove_secret')) patch.webhookSecret = null;
   return { ok: patch };
@@ -125,7 +137,7 @@ export function readWebhookForm(body: unknown, lang: Lang): { ok: Partial<KeySet
 type RedeliverParams = { Params: { id: string; event: string } };
 
 /** Shows the key's page again with the webhook form's errors (key-detail's page). */
-export type WebhookErrorPage = (request: FastifyRequest, reply: FastifyReply, id: number, webhook: { errors: WebhookErrors; url: string }) => Promise<FastifyReply>;
+export type WebhookErrorPage = (request: FastifyRequest, reply: FastifyReply, id: number, webhook: { errors: WebhookErrors; url: string; attempts: string }) => Promise<FastifyReply>;
 
 export function webhookRoutes(app: FastifyInstance, deps: PanelDeps, errorPage: WebhookErrorPage): void {
   app.post<IdParams>('/keys/:id/webhook', async (request, reply) => {
@@ -133,7 +145,7 @@ export function webhookRoutes(app: FastifyInstance, deps: PanelDeps, errorPage: 
     const accountId = accountIdOf(request.panel);
     await deps.account.key(accountId, id);
     const read = readWebhookForm(request.body, request.panel.lang);
-    if ('errors' in read) return errorPage(request, reply, id, { errors: read.errors, url: read.url });
+    if ('errors' in read) return errorPage(request, reply, id, { errors: read.errors, url: read.url, attempts: read.attempts });
     await deps.account.updateKey(accountId, id, read.ok);
     return reply.redirect(`/panel/keys/${id}?webhook=saved#webhook-heading`, 303);
   });

@@ -15,7 +15,7 @@ function KeyRow(props: { lang: Lang; k: PanelKeyView }) {
   const { lang, k } = props;
   const t = keysMessages[lang];
   const c = common[lang];
-  const limit = (n: number): string => (n > 0 ? String(n) : c.noLimit);
+  const limit = (n: number): string => (n > 0 ? String(n) : t.unlimited);
   return (
     <tr>
       <th scope="row">
