@@ -8,9 +8,9 @@ import { assetPath } from './assets.js';
 /** htmx without inline styles or eval, so that the Content-Security-Policy holds. */
 const htmxConfig = JSON.stringify({ includeIndicatorStyles: false, allowEval: false, allowScriptTags: false });
 
-function LanguageSwitch(props: { state: PanelState; here: string }) {
+function LanguageSwitch(props: { state: PanelState; back: string }) {
   const t = common[props.state.lang];
-  const next = encodeURIComponent(props.here);
+  const next = encodeURIComponent(props.back);
   return (
     <nav class="lang" aria-label={t.languageNav}>
       <ul>
@@ -34,7 +34,7 @@ export function Csrf(props: { state: PanelState }) {
   return <input type="hidden" name="_csrf" value={props.state.csrf ?? props.state.preCsrf} />;
 }
 
-function Header(props: { state: PanelState; here: string }) {
+function Header(props: { state: PanelState; here: string; back: string }) {
   const { state } = props;
   const t = common[state.lang];
   const user = state.user;
@@ -58,7 +58,7 @@ function Header(props: { state: PanelState; here: string }) {
         </nav>
       )}
       <div class="session">
-        <LanguageSwitch state={state} here={props.here} />
+        <LanguageSwitch state={state} back={props.back} />
         {user && (
           <>
             <span class="who">{t.signedInAs(user.email)}</span>
@@ -83,6 +83,9 @@ export interface PageOptions {
 export function sendPage(request: FastifyRequest, reply: FastifyReply, page: PageOptions): FastifyReply {
   const state = request.panel;
   const here = request.url.split('?')[0] ?? '/panel/';
+  // The language links come back here; a page answering a POST has no address to come back
+  // to (its URL takes POST only), so they go to the panel's start.
+  const back = request.method === 'GET' ? request.url : '/panel/';
   const t = common[state.lang];
   const html = render(
     <html lang={state.lang}>
@@ -101,7 +104,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Pag
         <a class="skip" href="#main">
           {t.skipToContent}
         </a>
-        <Header state={state} here={here} />
+        <Header state={state} here={here} back={back} />
         <main id="main" tabIndex={-1}>
           <h1>{page.title}</h1>
           {page.body}

@@ -184,6 +184,10 @@ describe('panel sign-in', () => {
     assert.equal(away.location, '/panel/');
     const away2 = await b.get('/panel/lang/en?next=%2F%2Fevil.example%2F');
     assert.equal(away2.location, '/panel/');
+    const away3 = await b.get('/panel/lang/en?next=%2Fpanel%2F..%2F%2Fevil.example%2F');
+    assert.equal(away3.location, '/panel/');
+    // The links keep the page's query, so a switch returns to the same view.
+    assert.match((await b.get('/panel/sign-in?done=signed-out')).body, /href="\/panel\/lang\/en\?next=%2Fpanel%2Fsign-in%3Fdone%3Dsigned-out"/);
   });
 
   it('serves htmx and its own CSS from the package', async () => {
