@@ -145,6 +145,23 @@ describe('panel sign-in', () => {
     assert.equal((await one.get('/panel/keys')).status, 303);
   });
 
+  it('signs a disabled user out at once and refuses their sign-in; a reset password stops working', async () => {
+    const a = await h.account('Sign In Ten');
+    const b = h.browser('127.0.5.1');
+    await b.signIn(a.email, a.password);
+    await h.users.resetPassword(a.userId);
+    assert.equal((await b.get('/panel/keys')).status, 303, 'a reset ends the sessions');
+    await b.get('/panel/sign-in');
+    assert.equal((await b.post('/panel/sign-in', { email: a.email, password: a.password })).status, 401, 'the old password no longer works');
+    const c = await h.account('Sign In Eleven');
+    const d = h.browser('127.0.5.2');
+    await d.signIn(c.email, c.password);
+    await h.users.disable(c.userId);
+    assert.equal((await d.get('/panel/keys')).status, 303);
+    await d.get('/panel/sign-in');
+    assert.equal((await d.post('/panel/sign-in', { email: c.email, password: c.password })).status, 401);
+  });
+
   it('marks the cookie Secure behind a trusted proxy that says the request came over TLS', async () => {
     const a = await h.account('Sign In Nine');
     const b = h.browser('10.0.0.9', { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' });
