@@ -33,6 +33,8 @@ export interface PanelState {
   csrf: string | null;
   /** The signed-out forms' token (sign-in, set-password), double-submitted in a cookie. */
   preCsrf: string;
+  /** The browser sent a session cookie that no longer works (expired, signed out elsewhere). */
+  sessionEnded: boolean;
   /** The navigation of every area, sorted. */
   nav: readonly NavEntry[];
 }

@@ -63,7 +63,7 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
   app.addHook('onRequest', async (request, reply) => {
     securityHeaders(reply);
     const lang = chooseLang(request.cookies[langCookie], request.headers['accept-language']);
-    const state: PanelState = { lang, user: null, sessionToken: null, csrf: null, preCsrf: '', nav };
+    const state: PanelState = { lang, user: null, sessionToken: null, csrf: null, preCsrf: '', sessionEnded: false, nav };
     request.panel = state;
     if (request.url.startsWith('/panel/assets/')) return;
     reply.header('cache-control', 'no-store');
@@ -76,6 +76,7 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
         state.sessionToken = token;
         state.csrf = csrfTokenOf(token);
       } else {
+        state.sessionEnded = true;
         clearSessionCookie(request, reply);
       }
     }
@@ -95,8 +96,11 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
     if (access === 'public') return;
     const user = state.user;
     if (!user) {
-      const next = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
-      return reply.redirect(`/panel/sign-in${next}`, 303);
+      const query = new URLSearchParams();
+      if (request.method === 'GET') query.set('next', request.url);
+      if (state.sessionEnded) query.set('done', 'expired');
+      const search = query.toString();
+      return reply.redirect(`/panel/sign-in${search === '' ? '' : `?${search}`}`, 303);
     }
     if (access === 'account' && user.accountId === null) return notFoundPage(request, reply);
     if (access === 'provider' && user.accountId !== null) return notFoundPage(request, reply);

@@ -25,7 +25,7 @@ describe('panel sign-in', () => {
   it('sends a signed-out visitor to the sign-in page', async () => {
     const answer = await h.browser().get('/panel/keys');
     assert.equal(answer.status, 303);
-    assert.equal(answer.location, '/panel/sign-in?next=%2Fpanel%2Fkeys');
+    assert.equal(answer.location, '/panel/sign-in?next=%2Fpanel%2Fkeys', 'no "session ended" for a browser that had none');
   });
 
   it('signs in with the right password: an HttpOnly, SameSite=Lax session cookie whose token the store keeps only as a hash', async () => {
@@ -109,7 +109,8 @@ describe('panel sign-in', () => {
     h.clock.advance(2 * 3600_000);
     const idle = await b.get('/panel/keys');
     assert.equal(idle.status, 303);
-    assert.match(idle.location ?? '', /^\/panel\/sign-in/);
+    assert.equal(idle.location, '/panel/sign-in?next=%2Fpanel%2Fkeys&done=expired');
+    assert.match((await b.get(idle.location ?? '')).body, /Your session ended\. Sign in again\./);
 
     await b.signIn(a.email, a.password);
     for (let i = 0; i < 11; i += 1) {

@@ -72,7 +72,8 @@ export const signInArea: PanelArea = {
     app.get<{ Querystring: { next?: string; done?: string } }>('/sign-in', { config: { panelAccess: 'public' } }, async (request, reply) => {
       const t = signInMessages[request.panel.lang];
       if (request.panel.user) return reply.redirect(panelPath(request.query.next), 303);
-      const notice = request.query.done === 'signed-out' ? t.signedOut : request.query.done === 'password-set' ? t.passwordSet : undefined;
+      const notices: Record<string, string> = { 'signed-out': t.signedOut, 'password-set': t.passwordSet, expired: t.expired };
+      const notice = request.query.done === undefined ? undefined : notices[request.query.done];
       return signInPage(request, reply, panelPath(request.query.next), { notice });
     });
 
