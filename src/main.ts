@@ -161,11 +161,11 @@ export async function createHttp(runtime: Runtime, config: Config, logger: Logge
 
 /** What the customer panel works with: the runtime's store and services, scoped per account by AccountPanel. */
 async function panelOptions(runtime: Runtime, config: Config): Promise<PanelPluginOptions> {
-  const { UserService } = await import('./services/panel-users.js');
+  const { UserService, defaultSessionPolicy } = await import('./services/panel-users.js');
   const { AccountPanel } = await import('./services/account-panel.js');
   const webhooks = webhookAdmin(runtime, config);
   return {
-    users: new UserService(runtime.store, runtime.clock),
+    users: new UserService(runtime.store, runtime.clock, { ...defaultSessionPolicy, idleMs: config.panelIdleMinutes * 60_000, absoluteMs: config.panelSessionHours * 3600_000 }),
     account: new AccountPanel(runtime.store, runtime.admin, webhooks.admin, runtime.clock),
     services: runtime.services,
     clock: runtime.clock,

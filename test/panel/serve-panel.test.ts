@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { startServer } from '../helpers/server-process.js';
+import { haberci } from '../helpers/admin-cli.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 
 /** Signs in over plain HTTP as a browser would; returns the status and where it was sent. */
@@ -70,5 +71,11 @@ describe('haberci serve and the panel', () => {
     const page = await fetch(`${on.url}/panel/sign-in`);
     assert.equal(page.status, 200);
     assert.match(await page.text(), /<button type="submit">Sign in<\/button>/);
+  });
+
+  it('refuses a session length of zero, naming the option', async () => {
+    const run = await haberci(['serve', '--port', '0', '--data', dir(), '--panel-idle-minutes', '0']);
+    assert.notEqual(run.code, 0);
+    assert.match(run.stderr, /--panel-idle-minutes/);
   });
 });
