@@ -161,6 +161,19 @@ describe('panel API keys', () => {
     assert.doesNotMatch((await a.get(`/panel/keys/${made.id}`)).body, /Sekr3t-Value-XYZ/);
   });
 
+  it('shows a key past its expiry date as Expired, offers no rotation, and a new date brings it back', async () => {
+    const made = await createKey({ expires: '2026-03-15' });
+    h.clock.advance(24 * 3600_000 * 3);
+    let page = await a.get(`/panel/keys/${made.id}`);
+    assert.match(page.body, /<dd class="state">Expired<\/dd>/);
+    assert.doesNotMatch(page.body, /Rotate key<\/button>/);
+    assert.equal(await balance(made.apiKey), 'TS-1035');
+    await a.post(`/panel/keys/${made.id}/settings`, { permissions: ['check_balance'], expires: '2031-01-01' });
+    page = await a.get(`/panel/keys/${made.id}`);
+    assert.match(page.body, /<dd class="state">Active<\/dd>/);
+    assert.equal(await balance(made.apiKey), 'TS-1040');
+  });
+
   it('refuses a webhook URL that is not http(s), next to the field', async () => {
     const made = await createKey();
     await a.get(`/panel/keys/${made.id}`);
