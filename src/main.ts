@@ -41,6 +41,9 @@ import { retryScale } from './domain/webhook.js';
 import { WebhookAdmin } from './services/webhook-admin.js';
 import { WebhookCourier, defaultWebhookCourierOptions } from './jobs/webhook-courier.js';
 import type { WebhookCourierOptions } from './jobs/webhook-courier.js';
+import { KeyLastUsed } from './services/key-last-used.js';
+import type { PanelPluginOptions } from './panel/plugin.js';
+import type { Surface } from './http/app.js';
 
 /**
  * The application container of one thread: the store, the services built on it once, and
@@ -56,6 +59,8 @@ export interface AppContainer {
   dispatchWake: WakeSignal;
   /** Wakes this process's webhook courier when message states (and so events) are committed. */
   webhookWake: WakeSignal;
+  /** Keys' last use, noted by authentication and written every 30 s (flush() writes now). */
+  lastUsed: KeyLastUsed;
   /** Copies the SQLite WAL back into the database file (see Db.checkpoint); nothing on PostgreSQL. */
   checkpoint(): void;
   close(): Promise<void>;
@@ -101,11 +106,12 @@ export async function openAppContainer(location: StoreLocation, clock: Clock = s
     throw error;
   }
   const store = KyselyStore.open(handle);
+  const lastUsed = new KeyLastUsed(store.users);
   const dispatchWake = new WakeSignal();
   const sends = new SendService(store, clock, () => dispatchWake.notify());
   const services: Services = {
     clock,
-    auth: new AuthService(store, clock),
+    auth: new AuthService(store, clock, (keyId, at) => lastUsed.seen(keyId, at)),
     accounts: new AccountQueries(store),
     sends,
     status: new StatusQueries(store.messages),
@@ -115,7 +121,20 @@ export async function openAppContainer(location: StoreLocation, clock: Clock = s
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
   };
-  return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, webhookWake: new WakeSignal(), checkpoint: () => handle.checkpoint?.(), close: () => store.close() };
+  return {
+    store,
+    services,
+    admin: new AdminService(store, clock),
+    clock,
+    dispatchWake,
+    webhookWake: new WakeSignal(),
+    checkpoint: () => handle.checkpoint?.(),
+    lastUsed,
+    close: async () => {
+      await lastUsed.flush();
+      await store.close();
+    },
+  };
 }
 
 export function createLogger(level: string): Logger {
@@ -132,6 +151,7 @@ export async function createHttp(container: AppContainer, config: Config, logger
   const { buildApp } = await import('./http/app.js');
   return buildApp({
     services: container.services,
+    surfaces: config.panel ? [await panelSurface(container, config)] : [],
     logger,
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
@@ -144,6 +164,27 @@ export async function createHttp(container: AppContainer, config: Config, logger
       maxConnectionsPerAddress: config.maxConnectionsPerAddress,
     },
   });
+}
+
+/** The customer panel at /panel/, a surface beside the API (loaded only when served). */
+async function panelSurface(container: AppContainer, config: Config): Promise<Surface> {
+  const { panelPlugin } = await import('./panel/plugin.js');
+  const options = await panelOptions(container, config);
+  return { prefix: '/panel', plugin: async (app) => panelPlugin(app, options) };
+}
+
+/** What the customer panel works with: the container's store and services, scoped per account by AccountPanel. */
+async function panelOptions(runtime: AppContainer, config: Config): Promise<PanelPluginOptions> {
+  const { UserService, defaultSessionPolicy } = await import('./services/panel-users.js');
+  const { AccountPanel } = await import('./services/account-panel.js');
+  const webhooks = webhookAdmin(runtime, config);
+  return {
+    users: new UserService(runtime.store, runtime.clock, { ...defaultSessionPolicy, idleMs: config.panelIdleMinutes * 60_000, absoluteMs: config.panelSessionHours * 3600_000 }),
+    account: new AccountPanel(runtime.store, runtime.admin, webhooks.admin, runtime.clock),
+    services: runtime.services,
+    clock: runtime.clock,
+    close: () => webhooks.close(),
+  };
 }
 
 /** Stops the HTTP side: a drain of `--drain-ms` for keep-alive clients, then the requests in flight finish. */
