@@ -20,6 +20,7 @@ import { KyselyDirectoryStore } from './kysely-directory-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, ChargeEntry, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
 import { KyselyEventStore } from './kysely-event-store.js';
 import { KyselyInboundStore } from './kysely-inbound-store.js';
+import { KyselyPanelQueries } from './kysely-panel-queries.js';
 import type { PermissionSet } from '../../domain/permissions.js';
 import { retryScheduleFromText, retryScheduleToText, webhookEventsFromText, webhookEventsToText } from '../../domain/webhook.js';
 import type { StoredKeyState } from '../../domain/api-key.js';
@@ -173,6 +174,7 @@ export class KyselyStore implements Store {
   readonly directory: KyselyDirectoryStore;
   readonly events: KyselyEventStore;
   readonly inbound: KyselyInboundStore;
+  readonly panel: KyselyPanelQueries;
 
   constructor(
     private readonly db: Executor,
@@ -183,6 +185,7 @@ export class KyselyStore implements Store {
     this.directory = new KyselyDirectoryStore(db, dialect);
     this.events = new KyselyEventStore(db, dialect);
     this.inbound = new KyselyInboundStore(db);
+    this.panel = new KyselyPanelQueries(db);
   }
 
   /** Only the store outside transactions caches: inside one, reads must see its own writes. */

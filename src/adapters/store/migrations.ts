@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider, CreateTableBuilder } from 'kysely';
+import { panelCountsMigration } from './panel-counts-migration.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -343,6 +344,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('api_keys').addColumn('webhook_retry_schedule', 'text').execute();
       },
     },
+    '0015-panel-counts': panelCountsMigration(dialect),
   };
 }
 
