@@ -112,6 +112,9 @@ export interface BlockedRow {
   createdAt: number;
 }
 
+/** The hint of the key panel sends are recorded under: no issued key has parentheses in its hint. */
+export const panelKeyHint = '(panel)';
+
 export interface PanelQueries {
   /** Rollup rows of the account's days in [fromDay, toDay], days without messages left out. */
   dailyCounts(accountId: number, fromDay: number, toDay: number): Promise<DayCounts[]>;
@@ -133,6 +136,8 @@ export interface PanelQueries {
   removeContact(accountId: number, groupId: number, number: string): Promise<boolean>;
   /** A page of the blocking list in number order; `search`: digits the number contains. */
   blocked(accountId: number, search: string, after: string | null, limit: number): Promise<BlockedRow[]>;
+  /** The account's key that the panel's sends are recorded under (hint `panelKeyHint`), or null before the first. */
+  panelKeyId(accountId: number): Promise<number | null>;
   /** Which of these subscriber keys (last ten digits) the account has blocked. */
   blockedAmong(accountId: number, subscribers: readonly string[]): Promise<Set<string>>;
 }

@@ -10,7 +10,7 @@ import { migrate, openDb } from '../../src/adapters/store/database.js';
 import { KyselyStore } from '../../src/adapters/store/kysely-store.js';
 import { AdminService, defaultKeySettings } from '../../src/services/admin.js';
 import { FixedClock } from '../../src/ports/clock.js';
-import { istanbulDay } from '../../src/adapters/store/panel-counts-migration.js';
+import { istanbulDay } from '../../src/domain/istanbul-day.js';
 import type { SendKind } from '../../src/ports/message-store.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 

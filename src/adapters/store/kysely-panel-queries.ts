@@ -16,6 +16,7 @@ import type {
   MessageFilter,
   PanelQueries,
 } from '../../ports/panel-queries.js';
+import { panelKeyHint } from '../../ports/panel-queries.js';
 import type { SendKind } from '../../ports/message-store.js';
 
 /** The rollup tables of migration 0015 (panel-counts-migration.ts). */
@@ -237,6 +238,11 @@ export class KyselyPanelQueries implements PanelQueries {
       .limit(limit)
       .execute();
     return rows.map((r) => ({ number: r.number, createdAt: Number(r.created_at) }));
+  }
+
+  async panelKeyId(accountId: number): Promise<number | null> {
+    const row = await this.db.selectFrom('api_keys').select('id').where('account_id', '=', accountId).where('key_hint', '=', panelKeyHint).orderBy('id').executeTakeFirst();
+    return row?.id ?? null;
   }
 
   async blockedAmong(accountId: number, subscribers: readonly string[]): Promise<Set<string>> {

@@ -8,19 +8,12 @@
  * number) and of the campaign list.
  *
  * Istanbul has kept UTC+3 all year since 2016, so a day is (created_at + 3 h) / 1 day in
- * integer arithmetic in both dialects; istanbulDay() below is the same rule in TypeScript.
+ * integer arithmetic in both dialects; istanbulDay() (src/domain/istanbul-day.ts) is the same rule.
  */
 import { sql } from 'kysely';
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from './migrations.js';
-
-export const istanbulOffsetMs = 3 * 3_600_000;
-export const dayMs = 86_400_000;
-
-/** The Istanbul day number (days since 1970-01-01 local) of an instant: the rollups' key. */
-export function istanbulDay(epochMs: number): number {
-  return Math.floor((epochMs + istanbulOffsetMs) / dayMs);
-}
+import { dayMs, istanbulOffsetMs } from '../../domain/istanbul-day.js';
 
 const dayOf = (ref: string): string => `((${ref}.created_at + ${istanbulOffsetMs}) / ${dayMs})`;
 const delivered = (ref: string, cast: string): string => `(${ref}.state = 'delivered')${cast}`;
