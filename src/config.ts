@@ -106,6 +106,7 @@ export const optionSpecs = {
     default: 3000,
     parse: integer(0, 1_000_000),
   },
+  panel: { flag: 'panel', description: 'serve the customer panel at /panel/ on the same port', default: true, parse: bool },
   demo: { flag: 'demo', description: 'create a demo account and sandbox key on first start with an empty store', default: true, parse: bool },
   headersTimeoutMs: { flag: 'headers-timeout-ms', description: 'time a client has from connecting (or from its last request) to send complete request headers', default: 10_000, parse: integer(1000, 600_000) },
   requestTimeoutMs: { flag: 'request-timeout-ms', description: 'time a client has to send one whole request, body included', default: 120_000, parse: integer(1000, 3_600_000) },

@@ -41,6 +41,7 @@ import { retryScale } from './domain/webhook.js';
 import { WebhookAdmin } from './services/webhook-admin.js';
 import { WebhookWorker, defaultWebhookWorkerOptions } from './jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from './jobs/webhook-worker.js';
+import type { PanelPluginOptions } from './panel/plugin.js';
 
 export interface Runtime {
   store: KyselyStore;
@@ -127,6 +128,7 @@ export async function createHttp(runtime: Runtime, config: Config, logger: Logge
   // Loaded here, not at the top: admin commands share this module and need no HTTP server.
   const { buildApp } = await import('./http/app.js');
   return buildApp({
+    ...(config.panel ? { panel: await panelOptions(runtime, config) } : {}),
     services: runtime.services,
     logger,
     trustedProxies: config.trustedProxies,
@@ -140,6 +142,20 @@ export async function createHttp(runtime: Runtime, config: Config, logger: Logge
       maxConnectionsPerAddress: config.maxConnectionsPerAddress,
     },
   });
+}
+
+/** What the customer panel works with: the runtime's store and services, scoped per account by AccountPanel. */
+async function panelOptions(runtime: Runtime, config: Config): Promise<PanelPluginOptions> {
+  const { UserService } = await import('./services/panel-users.js');
+  const { AccountPanel } = await import('./services/account-panel.js');
+  const webhooks = webhookAdmin(runtime, config);
+  return {
+    users: new UserService(runtime.store, runtime.clock),
+    account: new AccountPanel(runtime.store, runtime.admin, webhooks.admin, runtime.clock),
+    services: runtime.services,
+    clock: runtime.clock,
+    close: () => webhooks.close(),
+  };
 }
 
 /** Stops the HTTP side: a drain of `--drain-ms` for keep-alive clients, then the requests in flight finish. */

@@ -10,9 +10,14 @@ import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
 import { WarmUp } from './warm-up.js';
 import { loadSmppConfig } from '../adapters/carriers/smpp/smpp-config.js';
 import type { Logger } from 'pino';
+import { randomBytes } from 'node:crypto';
+import { UserService } from '../services/panel-users.js';
 
-/** On first start with an empty store: a demo account, sender ID and sandbox key, shown once. */
-async function createDemo(runtime: Runtime, address: string): Promise<void> {
+/** The demo account's panel user: its password, like the key, is shown this once. */
+const demoEmail = 'demo@haberci.local';
+
+/** On first start with an empty store: a demo account, sender ID, sandbox key and panel user, shown once. */
+async function createDemo(runtime: Runtime, address: string, panel: boolean): Promise<void> {
   if (await runtime.store.hasAccounts()) return;
   const account = await runtime.admin.createAccount({
     name: 'Demo',
@@ -25,6 +30,9 @@ async function createDemo(runtime: Runtime, address: string): Promise<void> {
   });
   await runtime.admin.addSenderId(account.id, 'HABERCI', 'approved');
   const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, sandbox: true });
+  const password = randomBytes(12).toString('base64url');
+  await new UserService(runtime.store, runtime.clock).create({ accountId: account.id, email: demoEmail, password });
+  const panelUrl = `${address}/panel/`;
   const curl = `curl -s -X POST ${address}/balance/ -H 'Content-Type: application/json' -d '{"api_key":"${key.api_key}"}'`;
   if (process.stdout.isTTY) {
     process.stdout.write(
@@ -38,6 +46,7 @@ async function createDemo(runtime: Runtime, address: string): Promise<void> {
         'Try it:',
         `  ${curl}`,
         '',
+        ...(panel ? [`Panel: ${panelUrl}`, `  sign in as ${demoEmail} with the password ${password} (shown only this once)`, ''] : []),
       ].join('\n') + '\n',
     );
     return;
@@ -53,6 +62,7 @@ async function createDemo(runtime: Runtime, address: string): Promise<void> {
     demo_sender_id: 'HABERCI',
     demo_api_key: key.api_key,
     try: curl,
+    ...(panel ? { panel_url: panelUrl, demo_panel_email: demoEmail, demo_panel_password: password } : {}),
   };
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }
@@ -191,7 +201,7 @@ async function serveWarmed(config: Config, logger: Logger, warm: WarmUp | null):
     if (code === 'EADDRNOTAVAIL') throw new Error(`cannot listen on ${config.host}:${config.port}: the address is not on this machine`);
     throw new Error(`cannot listen on ${config.host}:${config.port}: ${error instanceof Error ? error.message : String(error)}`);
   }
-  if (config.demo) await createDemo(runtime, address);
+  if (config.demo) await createDemo(runtime, address, config.panel);
   // The ready line is written whatever the log level: scripts wait for it.
   logger.child({}, { level: 'info' }).info({ address }, `haberci ready on ${address}`);
 

@@ -22,6 +22,8 @@ import { hashApiKey } from '../services/key-secrets.js';
 import { errorFields } from '../util/error-fields.js';
 import { contractRoutes } from './contract.js';
 import { serializerSchemas } from './openapi.js';
+import { panelPlugin } from '../panel/plugin.js';
+import type { PanelPluginOptions } from '../panel/plugin.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -43,6 +45,8 @@ export interface AppOptions {
   connections?: Partial<ConnectionLimits>;
   /** false: answers go through JSON.stringify, not their schemas (bench/serializer.bench.ts only). */
   serializeFromSchemas?: boolean;
+  /** The customer panel at /panel/ (src/panel); absent: no panel. */
+  panel?: PanelPluginOptions;
 }
 
 /** Raised by the rate limiter, answered as TS-1060 with HTTP 429. */
@@ -137,6 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
 
   const byPath = new Map(table.map((e) => [e.path, e]));
   await app.register(contractRoutes, { table });
+  if (options.panel) await app.register(panelPlugin, { prefix: '/panel', ...options.panel });
 
   app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '';

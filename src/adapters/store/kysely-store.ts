@@ -21,6 +21,7 @@ import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, Charge
 import { KyselyEventStore } from './kysely-event-store.js';
 import { KyselyInboundStore } from './kysely-inbound-store.js';
 import { KyselyPanelQueries } from './kysely-panel-queries.js';
+import { KyselyUserStore } from './user-store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
 import { retryScheduleFromText, retryScheduleToText, webhookEventsFromText, webhookEventsToText } from '../../domain/webhook.js';
 import type { StoredKeyState } from '../../domain/api-key.js';
@@ -175,6 +176,7 @@ export class KyselyStore implements Store {
   readonly events: KyselyEventStore;
   readonly inbound: KyselyInboundStore;
   readonly panel: KyselyPanelQueries;
+  readonly users: KyselyUserStore;
 
   constructor(
     private readonly db: Executor,
@@ -186,6 +188,7 @@ export class KyselyStore implements Store {
     this.events = new KyselyEventStore(db, dialect);
     this.inbound = new KyselyInboundStore(db);
     this.panel = new KyselyPanelQueries(db);
+    this.users = new KyselyUserStore(db);
   }
 
   /** Only the store outside transactions caches: inside one, reads must see its own writes. */

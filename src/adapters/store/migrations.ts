@@ -6,6 +6,7 @@
  */
 import { sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider, CreateTableBuilder } from 'kysely';
+import { panelUsersMigration } from './panel-migration.js';
 import { panelCountsMigration } from './panel-counts-migration.js';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -344,6 +345,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
         await db.schema.alterTable('api_keys').addColumn('webhook_retry_schedule', 'text').execute();
       },
     },
+    '0014-panel-users': panelUsersMigration(dialect),
     '0015-panel-counts': panelCountsMigration(dialect),
   };
 }

@@ -1,0 +1,7 @@
+import type { PanelArea } from '../context.js';
+import { signInArea } from './sign-in.js';
+import { keysArea } from './keys.js';
+import { dataAreas } from './data.js';
+
+/** Every area of the panel. The data pages list theirs in ./data.ts. */
+export const panelAreas: readonly PanelArea[] = [signInArea, keysArea, ...dataAreas];

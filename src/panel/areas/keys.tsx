@@ -1,0 +1,109 @@
+/** API keys: the list. */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { PanelArea } from '../context.js';
+import { accountIdOf } from '../context.js';
+import { sendPage } from '../layout.js';
+import type { Lang } from '../i18n/messages.js';
+import { keysMessages, permissionMessages } from '../i18n/keys.js';
+import { common } from '../i18n/common.js';
+import type { PanelKeyView } from '../../services/account-panel.js';
+import type { KeyState } from '../../domain/api-key.js';
+import type { Permission } from '../../domain/permissions.js';
+import { permissionNames } from '../../domain/permissions.js';
+import type { PanelDeps } from '../context.js';
+
+/** The permissions the panel shows: every one with a panel name (delete_contact has none). */
+export const panelPermissions: readonly Permission[] = permissionNames.filter((p) => p !== 'delete_contact');
+
+export function stateLabel(lang: Lang, state: KeyState): string {
+  const t = keysMessages[lang];
+  return { Active: t.stateActive, Paused: t.statePaused, Expired: t.stateExpired, Revoked: t.stateRevoked }[state];
+}
+
+export function permissionsText(lang: Lang, key: PanelKeyView): string {
+  const on = panelPermissions.filter((p) => key.permissions[p]);
+  if (on.length === panelPermissions.length) return keysMessages[lang].allPermissions;
+  if (on.length === 0) return common[lang].none;
+  return on.map((p) => permissionMessages[lang][p]).join(', ');
+}
+
+export function dateTime(iso: string | null, lang: Lang): string {
+  if (iso === null) return common[lang].never;
+  return new Intl.DateTimeFormat(lang === 'tr' ? 'tr-TR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Istanbul' }).format(new Date(iso));
+}
+
+function KeyRow(props: { lang: Lang; k: PanelKeyView }) {
+  const { lang, k } = props;
+  const t = keysMessages[lang];
+  const c = common[lang];
+  const limit = (n: number): string => (n > 0 ? String(n) : c.noLimit);
+  return (
+    <tr>
+      <th scope="row">
+        {t.keyLabel(k.id, k.key_hint)}
+        {k.sandbox && <span class="muted"> · {t.sandbox}</span>}
+      </th>
+      <td class="state">{stateLabel(lang, k.state)}</td>
+      <td>{permissionsText(lang, k)}</td>
+      <td>{t.limitsText(limit(k.hourly_limit), limit(k.daily_limit), limit(k.monthly_limit))}</td>
+      <td>{k.ip_allow.length > 0 ? k.ip_allow.join(', ') : c.none}</td>
+      <td>{k.expires ?? c.never}</td>
+      <td>{dateTime(k.last_used, lang)}</td>
+      <td>
+        <a href={`/panel/keys/${k.id}`}>{t.manage(k.id)}</a>
+      </td>
+    </tr>
+  );
+}
+
+async function listPage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps): Promise<FastifyReply> {
+  const lang = request.panel.lang;
+  const t = keysMessages[lang];
+  const keys = await deps.account.keys(accountIdOf(request.panel));
+  return sendPage(request, reply, {
+    title: t.title,
+    body: (
+      <>
+        <p>{t.intro}</p>
+        <p>
+          <a class="button" href="/panel/keys/new">
+            {t.newKey}
+          </a>
+        </p>
+        {keys.length === 0 ? (
+          <p>{t.none}</p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">{t.colKey}</th>
+                  <th scope="col">{t.colState}</th>
+                  <th scope="col">{t.colPermissions}</th>
+                  <th scope="col">{t.colLimits}</th>
+                  <th scope="col">{t.colAllowlist}</th>
+                  <th scope="col">{t.colExpires}</th>
+                  <th scope="col">{t.colLastUsed}</th>
+                  <th scope="col">{t.colActions}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {keys.map((k) => (
+                  <KeyRow key={k.id} lang={lang} k={k} />
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </>
+    ),
+  });
+}
+
+export const keysArea: PanelArea = {
+  name: 'keys',
+  nav: [{ path: '/keys', label: (lang) => keysMessages[lang].nav, order: 70, for: 'account' }],
+  routes(app, deps) {
+    app.get('/keys', async (request, reply) => listPage(request, reply, deps));
+  },
+};
