@@ -18,7 +18,7 @@ import { parseSchedule } from '../../domain/schedule.js';
 /** What the send form posts. Recipients come from any mix of the three sources. */
 export interface PanelSendInput {
   sender: string;
-  /** Numbers typed or pasted: separated by commas, semicolons, spaces or lines. */
+  /** Numbers typed or pasted: separated by commas, semicolons or lines (spaces inside a number are kept). */
   numbers: string;
   /** Numbers read from an uploaded CSV (first column, see panel CSV rules). */
   csvNumbers: readonly string[];
@@ -47,10 +47,10 @@ export interface SendPreview {
 export type PreviewOutcome = { ok: true; preview: SendPreview } | { ok: false; errors: Partial<Record<SendField, SendError>>; preview: SendPreview | null };
 export type SendOutcome = { ok: true; sendId: number; preview: SendPreview } | { ok: false; errors: Partial<Record<SendField, SendError>>; preview: SendPreview | null };
 
-/** Entries of a typed or pasted list. */
+/** Entries of a typed or pasted list: commas, semicolons and lines separate them, as in a `sentto`. */
 export function typedEntries(text: string): string[] {
   return text
-    .split(/[\s,;]+/)
+    .split(/[,;\r\n]+/)
     .map((e) => e.trim())
     .filter((e) => e !== '');
 }
@@ -66,6 +66,11 @@ export class PanelSendService {
     private readonly sends: SendService,
     private readonly clock: Clock,
   ) {}
+
+  /** Titles of the account's approved sender IDs, for the form's choice. */
+  async approvedSenders(accountId: number): Promise<string[]> {
+    return (await this.store.approvedSenderIds(accountId)).map((s) => s.title);
+  }
 
   async preview(accountId: number, input: PanelSendInput): Promise<PreviewOutcome> {
     const errors: Partial<Record<SendField, SendError>> = {};
