@@ -108,7 +108,7 @@ export const campaignsArea: PanelArea = {
           <>
             <DataScripts chart />
             <Notice text={request.query.sent === '1' ? t.sent : undefined} />
-            <dl>
+            <dl class="facts">
               <dt>{t.colSender}</dt>
               <dd>{c.sender}</dd>
               <dt>{t.text}</dt>

@@ -17,12 +17,15 @@ const script = 'text/javascript; charset=utf-8';
 export const dataAssetsArea: PanelArea = {
   name: 'data-assets',
   routes(app) {
-    const files = new Map<string, Buffer>([['data-pages.js', readFileSync(`${own}data-pages.js`)]]);
-    for (const name of browserDomainModules) files.set(`domain/${name}`, readFileSync(`${domain}${name}`));
+    const files = new Map<string, { body: Buffer; type: string }>([
+      ['data-pages.js', { body: readFileSync(`${own}data-pages.js`), type: script }],
+      ['data-pages.css', { body: readFileSync(`${own}data-pages.css`), type: 'text/css; charset=utf-8' }],
+    ]);
+    for (const name of browserDomainModules) files.set(`domain/${name}`, { body: readFileSync(`${domain}${name}`), type: script });
     app.get<{ Params: { '*': string } }>('/assets/data/*', { config: { panelAccess: 'public' } }, async (request, reply) => {
-      const body = files.get(request.params['*']);
-      if (!body) return reply.callNotFound();
-      return reply.type(script).header('cache-control', 'public, max-age=300').send(body);
+      const file = files.get(request.params['*']);
+      if (!file) return reply.callNotFound();
+      return reply.type(file.type).header('cache-control', 'public, max-age=300').send(file.body);
     });
   },
 };

@@ -62,6 +62,7 @@ export function ImportResult(props: { lang: Lang; report: ImportReport | null })
 export function DataScripts(props: { chart?: boolean }) {
   return (
     <>
+      <link rel="stylesheet" href="/panel/assets/data/data-pages.css" />
       {props.chart && <link rel="stylesheet" href="/panel/assets/uPlot.min.css" />}
       {props.chart && <script src="/panel/assets/uPlot.iife.min.js" defer></script>}
       <script type="module" src="/panel/assets/data/data-pages.js"></script>

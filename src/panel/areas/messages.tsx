@@ -8,6 +8,7 @@ import { dataCommon } from '../i18n/data-common.js';
 import type { LogRow, MessageDetail } from '../../ports/panel-queries.js';
 import type { LogField, LogQuery } from '../../services/panel/panel-messages.js';
 import { dataOf, dateTime, idParam, notFound, stateLabel } from './data-shared.js';
+import { DataScripts } from './data-components.js';
 
 export function LogTable(props: { lang: Lang; rows: readonly LogRow[] }) {
   const t = logMessages[props.lang];
@@ -127,6 +128,7 @@ export const messagesArea: PanelArea = {
         title: t.title,
         body: (
           <>
+            <DataScripts />
             <SearchForm lang={lang} q={q} errors={page.errors} state={request.panel} />
             {page.rows.length === 0 ? <p>{t.none}</p> : <LogTable lang={lang} rows={page.rows} />}
             <nav aria-label={t.title} class="pager">
@@ -152,7 +154,8 @@ export const messagesArea: PanelArea = {
         title: t.messageTitle(m.id),
         body: (
           <>
-            <dl>
+            <DataScripts />
+            <dl class="facts">
               <dt>{t.colNumber}</dt>
               <dd>{m.recipient}</dd>
               <dt>{t.colSender}</dt>

@@ -18,7 +18,7 @@ function TallyList(props: { lang: Lang; title: string; tally: Tally; id: string 
   return (
     <section aria-labelledby={props.id} class="card">
       <h2 id={props.id}>{props.title}</h2>
-      <dl>
+      <dl class="facts">
         <dt>{t.messages}</dt>
         <dd>{tally.messages}</dd>
         <dt>{t.sms}</dt>
@@ -94,7 +94,7 @@ export const overviewArea: PanelArea = {
             <DataScripts chart />
             <section aria-labelledby="balances" class="card">
               <h2 id="balances">{t.balances}</h2>
-              <dl>
+              <dl class="facts">
                 <dt>{t.balanceMain}</dt>
                 <dd>{data.balanceMain}</dd>
                 <dt>{t.balanceInternational}</dt>

@@ -108,6 +108,28 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     await screenshot(page, 'group-import');
   });
 
+  it('fits every data page on a phone-sized screen, and sends from the keyboard alone', async () => {
+    const { context, page: phone } = await newPage(browser, { phone: true });
+    await signIn(phone, suite.server.url, email, password);
+    for (const path of ['/panel/overview', '/panel/send', '/panel/messages', '/panel/campaigns', '/panel/groups', '/panel/blocklist']) {
+      await phone.goto(`${suite.server.url}${path}`);
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `${path} is ${overflow}px wider than the screen`);
+    }
+    await phone.goto(`${suite.server.url}/panel/send`);
+    await phone.getByLabel('Recipients').focus();
+    await phone.keyboard.type('905551117777');
+    await phone.getByLabel('Message text').focus();
+    await phone.keyboard.type('Klavye');
+    await phone.getByRole('button', { name: 'Check cost' }).focus();
+    await phone.keyboard.press('Enter');
+    await phone.getByRole('button', { name: 'Confirm and send' }).focus();
+    await phone.keyboard.press('Enter');
+    await phone.waitForURL(/\/panel\/campaigns\/\d+\?sent=1$/);
+    await screenshot(phone, 'campaign-phone');
+    await context.close();
+  });
+
   it('draws a campaign’s outcome chart with data', async () => {
     assert.notEqual(campaignUrl, '');
     await page.goto(campaignUrl);
