@@ -39,6 +39,7 @@ import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.js';
 import { WebhookDelivery } from './services/webhook-delivery.js';
 import { retryScale } from './domain/webhook.js';
 import { WebhookAdmin } from './services/webhook-admin.js';
+import { KeyLastUsed } from './services/key-last-used.js';
 import { WebhookWorker, defaultWebhookWorkerOptions } from './jobs/webhook-worker.js';
 import type { WebhookWorkerOptions } from './jobs/webhook-worker.js';
 import type { PanelPluginOptions } from './panel/plugin.js';
@@ -52,6 +53,8 @@ export interface Runtime {
   dispatchWake: WakeSignal;
   /** Wakes this process's webhook worker when message states (and so events) are committed. */
   webhookWake: WakeSignal;
+  /** Keys' last use, noted by authentication and written every 30 s (flush() writes now). */
+  lastUsed: KeyLastUsed;
   /** Copies the SQLite WAL back into the database file (see Db.checkpoint); nothing on PostgreSQL. */
   checkpoint(): void;
   close(): Promise<void>;
@@ -97,11 +100,12 @@ export async function openRuntime(location: StoreLocation, clock: Clock = system
     throw error;
   }
   const store = KyselyStore.open(handle);
+  const lastUsed = new KeyLastUsed(store.users);
   const dispatchWake = new WakeSignal();
   const sends = new SendService(store, clock, () => dispatchWake.notify());
   const services: Services = {
     clock,
-    auth: new AuthService(store, clock),
+    auth: new AuthService(store, clock, (keyId, at) => lastUsed.seen(keyId, at)),
     accounts: new AccountQueries(store),
     sends,
     status: new StatusQueries(store.messages),
@@ -112,7 +116,20 @@ export async function openRuntime(location: StoreLocation, clock: Clock = system
     blocklist: new BlocklistService(store.directory, clock),
   };
   services.panelData = panelDataServices({ store, clock, sends, groups: services.groups, blocklist: services.blocklist });
-  return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, webhookWake: new WakeSignal(), checkpoint: () => handle.checkpoint?.(), close: () => store.close() };
+  return {
+    store,
+    services,
+    admin: new AdminService(store, clock),
+    clock,
+    dispatchWake,
+    webhookWake: new WakeSignal(),
+    checkpoint: () => handle.checkpoint?.(),
+    lastUsed,
+    close: async () => {
+      await lastUsed.flush();
+      await store.close();
+    },
+  };
 }
 
 export function createLogger(level: string): Logger {

@@ -12,6 +12,8 @@ import type { AdminService, KeyView, AccountView } from './admin.js';
 import type { DeliveryView, WebhookAdmin } from './webhook-admin.js';
 import type { SenderIdView } from './sender-id-admin.js';
 import { senderIdView } from './sender-id-admin.js';
+import { userView } from './panel-users.js';
+import type { UserView } from './panel-users.js';
 
 /** Not there, or not the account's: the panel answers both the same way. */
 export class NotFoundForAccount extends Error {}
@@ -107,6 +109,10 @@ export class AccountPanel {
   /** A requested sender ID is pending until the provider approves it (`admin sender-id approve`). */
   requestSenderId(accountId: number, title: string): Promise<SenderIdView> {
     return this.admin.senderIds.add(accountId, title, 'pending');
+  }
+
+  async users(accountId: number): Promise<UserView[]> {
+    return (await this.store.users.usersOf(accountId)).map(userView);
   }
 
   setAccountAllowlist(accountId: number, ipAllow: string[]): Promise<AccountView> {

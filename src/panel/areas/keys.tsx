@@ -4,33 +4,12 @@ import type { PanelArea } from '../context.js';
 import { accountIdOf } from '../context.js';
 import { sendPage } from '../layout.js';
 import type { Lang } from '../i18n/messages.js';
-import { keysMessages, permissionMessages } from '../i18n/keys.js';
+import { keysMessages } from '../i18n/keys.js';
 import { common } from '../i18n/common.js';
 import type { PanelKeyView } from '../../services/account-panel.js';
-import type { KeyState } from '../../domain/api-key.js';
-import type { Permission } from '../../domain/permissions.js';
-import { permissionNames } from '../../domain/permissions.js';
+import { dateTime, permissionsText, stateLabel } from './key-format.js';
 import type { PanelDeps } from '../context.js';
-
-/** The permissions the panel shows: every one with a panel name (delete_contact has none). */
-export const panelPermissions: readonly Permission[] = permissionNames.filter((p) => p !== 'delete_contact');
-
-export function stateLabel(lang: Lang, state: KeyState): string {
-  const t = keysMessages[lang];
-  return { Active: t.stateActive, Paused: t.statePaused, Expired: t.stateExpired, Revoked: t.stateRevoked }[state];
-}
-
-export function permissionsText(lang: Lang, key: PanelKeyView): string {
-  const on = panelPermissions.filter((p) => key.permissions[p]);
-  if (on.length === panelPermissions.length) return keysMessages[lang].allPermissions;
-  if (on.length === 0) return common[lang].none;
-  return on.map((p) => permissionMessages[lang][p]).join(', ');
-}
-
-export function dateTime(iso: string | null, lang: Lang): string {
-  if (iso === null) return common[lang].never;
-  return new Intl.DateTimeFormat(lang === 'tr' ? 'tr-TR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Istanbul' }).format(new Date(iso));
-}
+import { keyDetailRoutes } from './key-detail.js';
 
 function KeyRow(props: { lang: Lang; k: PanelKeyView }) {
   const { lang, k } = props;
@@ -105,5 +84,6 @@ export const keysArea: PanelArea = {
   nav: [{ path: '/keys', label: (lang) => keysMessages[lang].nav, order: 70, for: 'account' }],
   routes(app, deps) {
     app.get('/keys', async (request, reply) => listPage(request, reply, deps));
+    keyDetailRoutes(app, deps);
   },
 };
