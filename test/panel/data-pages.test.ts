@@ -4,15 +4,17 @@
  * ids refused with 404 (nothing changed) and state changes refused without the CSRF token.
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import type { ExportRow } from '../../src/ports/panel-queries.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 
 const xss = '<script>alert(1)</script>';
 const img = '<img src=x onerror=alert(2)>';
 
-describe('panel data pages', () => {
+for (const dialect of testDialects()) {
+describeOn(dialect, `panel data pages (${dialect.name})`, () => {
   let h: PanelHarness;
   let a: PanelBrowser;
   let b: PanelBrowser;
@@ -20,7 +22,7 @@ describe('panel data pages', () => {
   let accountB = 0;
 
   before(async () => {
-    h = await createPanelHarness();
+    h = await createPanelHarness(await dialect.location());
     const userA = await h.account('Data A');
     const userB = await h.account('Data B');
     accountA = userA.accountId;
@@ -238,3 +240,4 @@ describe('panel data pages', () => {
     assert.equal(await balanceOf(accountA), balance);
   });
 });
+}
