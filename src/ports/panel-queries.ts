@@ -104,6 +104,8 @@ export interface GroupRow {
 
 export interface ContactRow {
   number: string;
+  /** From a CSV import's name column; null when none was given. */
+  name: string | null;
   createdAt: number;
 }
 
@@ -134,6 +136,8 @@ export interface PanelQueries {
   /** Every number of the account's group, or null when the group is not the account's. */
   groupNumbers(accountId: number, groupId: number): Promise<string[] | null>;
   removeContact(accountId: number, groupId: number, number: string): Promise<boolean>;
+  /** Names the group's contacts (numbers as stored); false when the group is not the account's. */
+  nameContacts(accountId: number, groupId: number, names: readonly { number: string; name: string }[]): Promise<boolean>;
   /** A page of the blocking list in number order; `search`: digits the number contains. */
   blocked(accountId: number, search: string, after: string | null, limit: number): Promise<BlockedRow[]>;
   /** The account's key that the panel's sends are recorded under (hint `panelKeyHint`), or null before the first. */

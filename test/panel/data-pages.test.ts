@@ -93,7 +93,8 @@ describeOn(dialect, `panel data pages (${dialect.name})`, () => {
     const campaign = await a.get(send.location ?? '');
     // Rejected import rows and skipped entries show what was typed: escaped too.
     const groupId = /\/groups\/(\d+)/.exec(created.location ?? '')?.[1] ?? '0';
-    const report = await a.post(`/panel/groups/${groupId}/contacts`, { numbers: '', csv: `number\n"${xss}"\n"${img}"\n` });
+    const report = await a.post(`/panel/groups/${groupId}/contacts`, { numbers: '', csv: `number,name\n"${xss}",x\n"${img}",y\n905321110012,"${xss}${img}"\n` });
+    assert.match(report.body, /1 added\./);
     const blockReport = await a.post('/panel/blocklist', { numbers: `${xss}\n${img}`, csv: '' });
     const preview = await a.post('/panel/send', { sender: 'ACME', numbers: `905321110010\n${xss}`, csv: '', group: '', text: img, schedule: '', confirm: '' });
     assert.match(report.body, /not a phone number/);
@@ -106,7 +107,7 @@ describeOn(dialect, `panel data pages (${dialect.name})`, () => {
     const message = await a.get(`/panel/messages/${messageId}`);
     assert.equal(message.status, 200);
     assert.match(message.body, /&lt;script>alert\(1\)&lt;\/script> &lt;img src=x onerror=alert\(2\)>|&lt;script&gt;alert\(1\)&lt;\/script&gt; &lt;img src=x onerror=alert\(2\)&gt;/);
-    const pages = [group.body, (await a.get('/panel/groups')).body, campaign.body, (await a.get('/panel/send')).body, (await a.get('/panel/campaigns')).body, report.body, blockReport.body, preview.body, message.body, (await a.get('/panel/messages')).body, (await a.get('/panel/overview')).body];
+    const pages = [group.body, (await a.get(`/panel/groups/${groupId}`)).body, (await a.get('/panel/groups')).body, campaign.body, (await a.get('/panel/send')).body, (await a.get('/panel/campaigns')).body, report.body, blockReport.body, preview.body, message.body, (await a.get('/panel/messages')).body, (await a.get('/panel/overview')).body];
     for (const body of pages) {
       assert.ok(!body.includes(xss), 'no raw script tag');
       assert.ok(!body.includes(img), 'no raw img tag');
@@ -129,7 +130,10 @@ describeOn(dialect, `panel data pages (${dialect.name})`, () => {
     assert.match(again.body, /already listed/);
     const exported = await a.get(`/panel/groups/${id}/export.csv`);
     assert.equal(exported.headers['content-type'], 'text/csv; charset=utf-8');
-    assert.deepEqual(exported.body.replace(/^\uFEFF/, '').trim().split('\n').map((l) => l.split(',')[0]), ['number', '905322220001', '905322220002']);
+    assert.deepEqual(
+      exported.body.replace(/^\uFEFF/, '').trim().split('\n').map((l) => l.split(',').slice(0, 2).join(',')),
+      ['number,name', '905322220001,Ali', '905322220002,Ayşe'],
+    );
     const renamed = await a.post(`/panel/groups/${id}/rename`, { name: 'Clients' });
     assert.equal(renamed.status, 303);
     assert.match((await a.get('/panel/groups')).body, />Clients</);

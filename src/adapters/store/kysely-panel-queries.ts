@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Executor } from './executor.js';
+import { withTransaction } from './executor.js';
 import type { Database } from './schema.js';
 import type {
   BlockedRow,
@@ -30,6 +31,8 @@ type CountsColumns = {
 type RollupTables = {
   daily_counts: CountsColumns & { account_id: number; day: number };
   send_counts: CountsColumns & { send_id: number };
+  /** contacts with the name column of migration 0015. */
+  contacts: { group_id: number; number: string; created_at: number; name: string | null };
 };
 
 /** Group ids are 32-bit serials: a larger id names no group (and PostgreSQL would refuse the comparison). */
@@ -49,8 +52,8 @@ const num = (v: unknown): number | null => (v === null || v === undefined ? null
 export class KyselyPanelQueries implements PanelQueries {
   private readonly db: Kysely<Database & RollupTables>;
 
-  constructor(db: Executor) {
-    this.db = db.withTables<RollupTables>();
+  constructor(private readonly raw: Executor) {
+    this.db = raw.withTables<RollupTables>();
   }
 
   async dailyCounts(accountId: number, fromDay: number, toDay: number): Promise<DayCounts[]> {
@@ -205,13 +208,22 @@ export class KyselyPanelQueries implements PanelQueries {
     if (!(await this.ownsGroup(accountId, groupId))) return null;
     const rows = await this.db
       .selectFrom('contacts')
-      .select(['number', 'created_at'])
+      .select(['number', 'name', 'created_at'])
       .where('group_id', '=', groupId)
       .$if(after !== null, (q) => q.where('number', '>', after ?? ''))
       .orderBy('number')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ number: r.number, createdAt: Number(r.created_at) }));
+    return rows.map((r) => ({ number: r.number, name: r.name, createdAt: Number(r.created_at) }));
+  }
+
+  async nameContacts(accountId: number, groupId: number, names: readonly { number: string; name: string }[]): Promise<boolean> {
+    if (!(await this.ownsGroup(accountId, groupId))) return false;
+    await withTransaction(this.raw, async (trx) => {
+      const db = trx.withTables<RollupTables>();
+      for (const { number, name } of names) await db.updateTable('contacts').set({ name }).where('group_id', '=', groupId).where('number', '=', number).execute();
+    });
+    return true;
   }
 
   async groupNumbers(accountId: number, groupId: number): Promise<string[] | null> {

@@ -129,6 +129,8 @@ export function panelCountsMigration(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await createTables(db);
+      // A contact's name, set by the panel's CSV import; the API's /contacts/add has none.
+      await db.schema.alterTable('contacts').addColumn('name', 'text').execute();
       if (dialect === 'sqlite') await sqliteTriggers(db);
       else await postgresTriggers(db);
       // The message log: an account's messages newest first, keyset by (created_at, id), a

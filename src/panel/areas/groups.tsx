@@ -138,6 +138,7 @@ async function groupPage(request: FastifyRequest, reply: FastifyReply, deps: Pan
                 <thead>
                   <tr>
                     <th scope="col">{t.colNumber}</th>
+                    <th scope="col">{t.colName}</th>
                     <th scope="col">{t.colAdded}</th>
                     <th scope="col">
                       <span class="visually-hidden">{t.removeContact('')}</span>
@@ -148,6 +149,7 @@ async function groupPage(request: FastifyRequest, reply: FastifyReply, deps: Pan
                   {contacts.map((k) => (
                     <tr key={k.number}>
                       <th scope="row">{k.number}</th>
+                      <td>{k.name ?? ''}</td>
                       <td>{dateTime(k.createdAt, lang)}</td>
                       <td>
                         <form method="post" action={`/panel/groups/${group.id}/contacts/remove`}>
@@ -245,9 +247,10 @@ export const groupsArea: PanelArea = {
       if (!pages) return notFound();
       const columns = [
         { key: 'number', header: 'number' },
+        { key: 'name', header: 'name' },
         { key: 'added', header: 'added' },
       ];
-      return sendCsv(reply, `group-${id}.csv`, columns, pages, (k) => ({ number: k.number, added: new Date(k.createdAt).toISOString() }));
+      return sendCsv(reply, `group-${id}.csv`, columns, pages, (k) => ({ number: k.number, name: k.name ?? '', added: new Date(k.createdAt).toISOString() }));
     });
   },
 };

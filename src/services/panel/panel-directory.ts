@@ -85,18 +85,23 @@ export class PanelDirectoryService {
     if (existing === null) return null;
     const known = new Set(existing);
     const fresh = new Set<string>();
+    const names: { number: string; name: string }[] = [];
     const report: ImportReport = { added: 0, rejected: [] };
-    for (const { line, value } of entries) {
+    for (const { line, value, name } of entries) {
       const n = normaliseNumber(value);
       if (!isPlausibleNumber(n)) report.rejected.push({ line, value, reason: 'invalid' });
       else if (known.has(n)) report.rejected.push({ line, value, reason: 'exists' });
       else if (fresh.has(n)) report.rejected.push({ line, value, reason: 'repeated' });
-      else fresh.add(n);
+      else {
+        fresh.add(n);
+        if (name !== undefined) names.push({ number: n, name });
+      }
     }
     if (fresh.size > 0) {
       const added = await this.groups.addContacts(accountId, groupId, [...fresh]);
       if (!added.ok) return null;
       report.added = added.value.total_added;
+      if (names.length > 0) await this.store.panel.nameContacts(accountId, groupId, names);
     }
     return report;
   }
