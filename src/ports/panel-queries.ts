@@ -125,6 +125,8 @@ export interface PanelQueries {
   message(accountId: number, messageId: number): Promise<MessageDetail | null>;
   /** The account's bulk sends (group, mixed: the API's and the panel's), newest first, ids below `before`. */
   campaigns(accountId: number, before: number | null, limit: number): Promise<CampaignRow[]>;
+  /** The account's latest sends of every kind (single, OTP, bulk, panel), newest first. */
+  latestSends(accountId: number, limit: number): Promise<CampaignRow[]>;
   /** Any send of the account, with its counts; null when it is not the account's. */
   campaign(accountId: number, sendId: number): Promise<CampaignRow | null>;
   /** A page of a send's messages in id order, ids above `afterId` (the caller checked the send is the account's). */

@@ -70,6 +70,8 @@ describeOn(dialect, `panel data pages (${dialect.name})`, () => {
     assert.equal(await balanceOf(accountA), before - 1);
     const campaign = await a.get(sent.location ?? '');
     assert.match(campaign.body, /Blocked numbers \(skipped, not charged\)<\/dt><dd>1<\/dd>/);
+    const overview = await a.get('/panel/overview');
+    assert.match(overview.body, new RegExp(`>Send ${/\/campaigns\/(\d+)/.exec(sent.location ?? '')?.[1] ?? 'x'}</a></th><td>Bulk \\(one text\\)</td><td>1</td>`));
     const list = await a.get('/panel/campaigns');
     assert.match(list.body, new RegExp(`Campaign ${/\/campaigns\/(\d+)/.exec(sent.location ?? '')?.[1] ?? 'x'}`));
   });

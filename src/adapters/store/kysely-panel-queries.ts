@@ -152,6 +152,12 @@ export class KyselyPanelQueries implements PanelQueries {
     return rows.map((r) => KyselyPanelQueries.toCampaign(r));
   }
 
+  async latestSends(accountId: number, limit: number): Promise<CampaignRow[]> {
+    // sends_account_time (account_id, created_at) gives the order without a sort.
+    const rows = await this.campaignQuery(accountId).orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(limit).execute();
+    return rows.map((r) => KyselyPanelQueries.toCampaign(r));
+  }
+
   async campaign(accountId: number, sendId: number): Promise<CampaignRow | null> {
     const r = await this.campaignQuery(accountId).where('s.id', '=', sendId).executeTakeFirst();
     return r ? KyselyPanelQueries.toCampaign(r) : null;

@@ -6,8 +6,9 @@ import type { Lang } from '../i18n/messages.js';
 import { overviewMessages } from '../i18n/overview.js';
 import { dataCommon } from '../i18n/data-common.js';
 import type { Tally } from '../../services/panel/panel-overview.js';
+import type { CampaignRow } from '../../ports/panel-queries.js';
 import type { DailySeries } from '../../services/panel/panel-overview.js';
-import { dataOf, notFound } from './data-shared.js';
+import { dataOf, dateTime, notFound } from './data-shared.js';
 import { DataScripts } from './data-components.js';
 import { LogTable } from './messages.js';
 
@@ -78,6 +79,42 @@ export function DailyChart(props: { lang: Lang; series: DailySeries }) {
   );
 }
 
+function SendsTable(props: { lang: Lang; sends: readonly CampaignRow[] }) {
+  const t = overviewMessages[props.lang];
+  const c = dataCommon[props.lang];
+  const kind = { sms: t.kindSms, otp: t.kindOtp, group: t.kindGroup, mixed: t.kindMixed } as const;
+  return (
+    <div class="table-wrap">
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">{t.colSend}</th>
+            <th scope="col">{t.colKind}</th>
+            <th scope="col">{t.colRecipients}</th>
+            <th scope="col">{c.delivered}</th>
+            <th scope="col">{c.failed}</th>
+            <th scope="col">{t.colCreated}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.sends.map((s) => (
+            <tr key={s.id}>
+              <th scope="row">
+                <a href={`/panel/campaigns/${s.id}`}>{t.sendLink(s.id)}</a>
+              </th>
+              <td>{kind[s.kind]}</td>
+              <td>{s.totalNumbers}</td>
+              <td>{s.counts.delivered}</td>
+              <td>{s.counts.failed}</td>
+              <td>{dateTime(s.createdAt, props.lang)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
 export const overviewArea: PanelArea = {
   name: 'overview',
   nav: [{ path: '/overview', label: (lang) => overviewMessages[lang].nav, order: 10, for: 'account' }],
@@ -106,6 +143,10 @@ export const overviewArea: PanelArea = {
               <TallyList lang={lang} title={t.month} tally={data.month} id="month" />
             </div>
             <DailyChart lang={lang} series={data.chart} />
+            <section aria-labelledby="latest-sends">
+              <h2 id="latest-sends">{t.latestSends}</h2>
+              {data.latestSends.length === 0 ? <p>{t.noMessages}</p> : <SendsTable lang={lang} sends={data.latestSends} />}
+            </section>
             <section aria-labelledby="latest">
               <h2 id="latest">{t.latest}</h2>
               {data.latest.length === 0 ? <p>{t.noMessages}</p> : <LogTable lang={lang} rows={data.latest} />}

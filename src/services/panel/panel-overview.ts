@@ -1,6 +1,6 @@
 import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
-import type { Counts, LogRow } from '../../ports/panel-queries.js';
+import type { CampaignRow, Counts, LogRow } from '../../ports/panel-queries.js';
 import { dayDate, istanbulDay } from '../../domain/istanbul-day.js';
 import { localParts } from '../../domain/istanbul-time.js';
 
@@ -25,6 +25,7 @@ export interface Overview {
   today: Tally;
   month: Tally;
   chart: DailySeries;
+  latestSends: CampaignRow[];
   latest: LogRow[];
 }
 
@@ -57,13 +58,18 @@ export class PanelOverviewService {
     const p = localParts(now);
     const monthStart = today - (p.day - 1);
     const from = Math.min(monthStart, today - (chartDays - 1));
-    const [rows, latest] = await Promise.all([this.store.panel.dailyCounts(accountId, from, today), this.store.panel.messageLog(accountId, {}, null, latestCount)]);
+    const [rows, latestSends, latest] = await Promise.all([
+      this.store.panel.dailyCounts(accountId, from, today),
+      this.store.panel.latestSends(accountId, latestCount),
+      this.store.panel.messageLog(accountId, {}, null, latestCount),
+    ]);
     return {
       balanceMain: account.balanceMain,
       balanceInternational: account.balanceInternational,
       today: tally(rows.filter((r) => r.day === today)),
       month: tally(rows.filter((r) => r.day >= monthStart)),
       chart: dailySeries(rows, today),
+      latestSends,
       latest,
     };
   }
