@@ -91,6 +91,8 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Pag
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="htmx-config" content={htmxConfig} />
         <title>{`${page.title} · ${t.product}`}</title>
+        {/* No favicon: the browser would otherwise ask for /favicon.ico, outside the panel. */}
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href={assetPath('panel.css')} />
         <script src={assetPath('htmx.min.js')} defer></script>
         <script src={assetPath('panel.js')} defer></script>

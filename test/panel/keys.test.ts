@@ -48,12 +48,12 @@ describe('panel API keys', () => {
     assert.match(made.body, /You will not see this again/);
     assert.match(made.body, /<button type="button" class="secondary" data-copy-target="new-key" data-copied="Copied">Copy key<\/button>/);
     const unused = await a.get('/panel/keys');
-    assert.match(unused.body, new RegExp(`Key ${made.id} [^]*?<td>Never</td><td><a href="/panel/keys/${made.id}"`));
+    assert.match(unused.body, new RegExp(`Key ${made.id} [^]*?<td data-label="Last used">Never</td><td data-label="Actions"><a href="/panel/keys/${made.id}"`));
     assert.equal(await balance(made.apiKey), 'TS-1040');
     await h.runtime.lastUsed.flush();
     const list = await a.get('/panel/keys');
-    assert.match(list.body, new RegExp(`<td>15 Mar 2026, 12:00</td><td><a href="/panel/keys/${made.id}"`), 'last used: the time of the /balance/ call');
-    assert.match(list.body, new RegExp(`Key ${made.id} \\(…`));
+    assert.match(list.body, new RegExp(`<td data-label="Last used">15 Mar 2026, 12:00</td><td data-label="Actions"><a href="/panel/keys/${made.id}"`), 'last used: the time of the /balance/ call');
+    assert.match(list.body, new RegExp(`Key ${made.id} \\(hb_live_[^)]{4}…\\)`));
     assert.match(list.body, /Send SMS, Check balance/);
     assert.match(list.body, /Hourly 10, daily No limit, monthly No limit/);
     assert.match(list.body, /127\.0\.0\.1, 10\.0\.0\.0\/8/);

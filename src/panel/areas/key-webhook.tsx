@@ -45,6 +45,13 @@ function webhookNotice(lang: Lang, query: Record<string, string | undefined>, de
 
 export type WebhookErrors = { url?: string; secret?: string };
 
+/**
+ * htmx, where it has it: the form posts in the background and only the webhook section is
+ * replaced by the same section of the page the POST redirects to (the log with the new
+ * attempt); without JavaScript the form posts and the whole page comes back.
+ */
+const swapSection = (action: string): Record<string, string> => ({ 'hx-post': action, 'hx-target': '#webhook-section', 'hx-select': '#webhook-section', 'hx-swap': 'outerHTML' });
+
 export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView; deliveries: DeliveryView[]; query: Record<string, string | undefined>; errors?: WebhookErrors; posted?: { url: string } }) {
   const { state, keyView: key, deliveries, errors = {} } = props;
   const lang = state.lang;
@@ -52,7 +59,7 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
   const notice = webhookNotice(lang, props.query, deliveries);
   const editable = key.state !== 'Revoked';
   return (
-    <section aria-labelledby="webhook-heading">
+    <section id="webhook-section" aria-labelledby="webhook-heading">
       <h2 id="webhook-heading">{t.title}</h2>
       <div aria-live="polite">
         <Notice text={notice?.text} kind={notice?.kind} />
@@ -95,7 +102,7 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
         </form>
       )}
       {editable && key.webhook_url !== null && (
-        <form method="post" action={`/panel/keys/${key.id}/webhook/test`} class="actions">
+        <form method="post" action={`/panel/keys/${key.id}/webhook/test`} class="actions" {...swapSection(`/panel/keys/${key.id}/webhook/test`)}>
           <Csrf state={state} />
           <button type="submit" class="secondary">
             {t.sendTest}
@@ -132,9 +139,9 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
                     <td>{stateText(lang, d.state)}</td>
                     <td>
                       {i === attempts.length - 1 && editable && key.webhook_url !== null && (
-                        <form method="post" action={`/panel/keys/${key.id}/webhook/deliveries/${d.id}/redeliver`}>
+                        <form method="post" action={`/panel/keys/${key.id}/webhook/deliveries/${d.id}/redeliver`} {...swapSection(`/panel/keys/${key.id}/webhook/deliveries/${d.id}/redeliver`)}>
                           <Csrf state={state} />
-                          <button type="submit" class="secondary" aria-label={t.deliverAgain(`${d.event_type} #${d.id}`)}>
+                          <button type="submit" class="secondary" aria-label={`${t.deliverAgain(d.event_type)} (#${d.id})`}>
                             {t.deliverAgain(d.event_type)}
                           </button>
                         </form>

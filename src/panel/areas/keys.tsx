@@ -22,13 +22,15 @@ function KeyRow(props: { lang: Lang; k: PanelKeyView }) {
         {t.keyLabel(k.id, k.key_hint)}
         {k.sandbox && <span class="muted"> · {t.sandbox}</span>}
       </th>
-      <td class="state">{stateLabel(lang, k.state)}</td>
-      <td>{permissionsText(lang, k)}</td>
-      <td>{t.limitsText(limit(k.hourly_limit), limit(k.daily_limit), limit(k.monthly_limit))}</td>
-      <td>{k.ip_allow.length > 0 ? k.ip_allow.join(', ') : c.none}</td>
-      <td>{k.expires ?? c.never}</td>
-      <td>{dateTime(k.last_used, lang)}</td>
-      <td>
+      <td class="state" data-label={t.colState}>
+        {stateLabel(lang, k.state)}
+      </td>
+      <td data-label={t.colPermissions}>{permissionsText(lang, k)}</td>
+      <td data-label={t.colLimits}>{t.limitsText(limit(k.hourly_limit), limit(k.daily_limit), limit(k.monthly_limit))}</td>
+      <td data-label={t.colAllowlist}>{k.ip_allow.length > 0 ? k.ip_allow.join(', ') : c.none}</td>
+      <td data-label={t.colExpires}>{k.expires ?? c.never}</td>
+      <td data-label={t.colLastUsed}>{dateTime(k.last_used, lang)}</td>
+      <td data-label={t.colActions}>
         <a href={`/panel/keys/${k.id}`}>{t.manage(k.id)}</a>
       </td>
     </tr>
@@ -53,7 +55,7 @@ async function listPage(request: FastifyRequest, reply: FastifyReply, deps: Pane
           <p>{t.none}</p>
         ) : (
           <div class="table-wrap">
-            <table>
+            <table class="cards">
               <thead>
                 <tr>
                   <th scope="col">{t.colKey}</th>
