@@ -35,11 +35,16 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
   let browser: Browser;
   let page: Page;
   let campaignUrl = '';
+  /** A script or style the Content-Security-Policy refuses (uPlot's, the counter's) is reported on the console. */
+  const consoleErrors: string[] = [];
 
   before(async () => {
     browser = await launchBrowser();
     await admin(['user', 'create', '--account', suite.sender.accountId, '--email', email, '--password', password, ...suite.store]);
     page = (await newPage(browser)).page;
+    page.on('console', (m) => {
+      if (m.type() === 'error') consoleErrors.push(m.text());
+    });
     await signIn(page, suite.server.url, email, password);
   });
   after(async () => {
@@ -143,5 +148,6 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     const daily = page.getByRole('img', { name: 'Sends and delivery rate, last 30 days' });
     await daily.locator('canvas').waitFor();
     assert.equal(await daily.getAttribute('data-drawn'), '30');
+    assert.deepEqual(consoleErrors, [], 'no script or style was refused by the Content-Security-Policy');
   });
 });
