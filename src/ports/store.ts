@@ -2,6 +2,7 @@ import type { MessageStore } from './message-store.js';
 import type { DirectoryStore } from './directory-store.js';
 import type { EventStore } from './event-store.js';
 import type { InboundStore } from './inbound-store.js';
+import type { PanelQueries } from './panel-queries.js';
 import type { UserStore } from './user-store.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { StoredKeyState } from '../domain/api-key.js';
@@ -144,6 +145,8 @@ export interface Store extends AccountStore, SenderIdStore, KeyStore {
   readonly directory: DirectoryStore;
   readonly events: EventStore;
   readonly inbound: InboundStore;
+  /** The panel's read queries (issue 21). */
+  readonly panel: PanelQueries;
   /** The customer panel's users, sessions and notes (src/ports/user-store.ts). */
   readonly users: UserStore;
   /** Runs work in one transaction against a store bound to it. */

@@ -20,6 +20,7 @@ import { KyselyDirectoryStore } from './kysely-directory-store.js';
 import type { Account, AccountInput, AccountPatch, ApiKey, BalanceBucket, ChargeEntry, KeySettings, KeyWithAccount, LimitHit, SenderId, Store, UsageWindows } from '../../ports/store.js';
 import { KyselyEventStore } from './kysely-event-store.js';
 import { KyselyInboundStore } from './kysely-inbound-store.js';
+import { KyselyPanelQueries } from './kysely-panel-queries.js';
 import { KyselyUserStore } from './user-store.js';
 import type { PermissionSet } from '../../domain/permissions.js';
 import { retryScheduleFromText, retryScheduleToText, webhookEventsFromText, webhookEventsToText } from '../../domain/webhook.js';
@@ -174,6 +175,7 @@ export class KyselyStore implements Store {
   readonly directory: KyselyDirectoryStore;
   readonly events: KyselyEventStore;
   readonly inbound: KyselyInboundStore;
+  readonly panel: KyselyPanelQueries;
   readonly users: KyselyUserStore;
 
   constructor(
@@ -185,6 +187,7 @@ export class KyselyStore implements Store {
     this.directory = new KyselyDirectoryStore(db, dialect);
     this.events = new KyselyEventStore(db, dialect);
     this.inbound = new KyselyInboundStore(db);
+    this.panel = new KyselyPanelQueries(db);
     this.users = new KyselyUserStore(db);
   }
 

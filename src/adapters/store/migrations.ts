@@ -7,6 +7,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Migration, MigrationProvider, CreateTableBuilder } from 'kysely';
 import { panelUsersMigration } from './panel-migration.js';
+import { panelCountsMigration } from './panel-counts-migration.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -345,6 +346,7 @@ function migrations(dialect: Dialect): Record<string, Migration> {
       },
     },
     '0014-panel-users': panelUsersMigration(dialect),
+    '0015-panel-counts': panelCountsMigration(dialect),
   };
 }
 
