@@ -26,6 +26,7 @@ import { ReportQueries } from './services/report-queries.js';
 import { OtpService } from './services/otp-service.js';
 import { GroupService } from './services/group-service.js';
 import { BlocklistService } from './services/blocklist-service.js';
+import { panelDataServices } from './services/panel/panel-data-services.js';
 import { WakeSignal } from './jobs/wake-signal.js';
 import { Dispatcher, defaultDispatcherOptions } from './jobs/dispatcher.js';
 import type { DispatcherOptions } from './jobs/dispatcher.js';
@@ -39,6 +40,9 @@ import { retryScale } from './domain/webhook.js';
 import { WebhookAdmin } from './services/webhook-admin.js';
 import { WebhookCourier, defaultWebhookCourierOptions } from './jobs/webhook-courier.js';
 import type { WebhookCourierOptions } from './jobs/webhook-courier.js';
+import { KeyLastUsed } from './services/key-last-used.js';
+import type { PanelPluginOptions } from './panel/plugin.js';
+import type { Surface } from './http/app.js';
 
 /**
  * The application container of one thread: the store, the services built on it once, and
@@ -54,6 +58,8 @@ export interface AppContainer {
   dispatchWake: WakeSignal;
   /** Wakes this process's webhook courier when message states (and so events) are committed. */
   webhookWake: WakeSignal;
+  /** Keys' last use, noted by authentication and written every 30 s (flush() writes now). */
+  lastUsed: KeyLastUsed;
   /** Copies the SQLite WAL back into the database file (see the store's checkpoint()); nothing on PostgreSQL. */
   checkpoint(): void;
   close(): Promise<void>;
@@ -94,11 +100,12 @@ export async function openAppContainer(location: StoreLocation, clock: Clock = s
   const store = await openStore(location, {
     onConnectionError: (error) => log?.warn({ err: { message: error.message, code: (error as { code?: unknown }).code } }, 'store: a database connection broke; it is replaced at the next query'),
   });
+  const lastUsed = new KeyLastUsed(store.users);
   const dispatchWake = new WakeSignal();
   const sends = new SendService(store, clock, () => dispatchWake.notify());
   const services: Services = {
     clock,
-    auth: new AuthService(store.keys, clock),
+    auth: new AuthService(store.keys, clock, (keyId, at) => lastUsed.seen(keyId, at)),
     accounts: new AccountQueries(store.senderIds),
     sends,
     status: new StatusQueries(store.reports),
@@ -108,7 +115,21 @@ export async function openAppContainer(location: StoreLocation, clock: Clock = s
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
   };
-  return { store, services, admin: new AdminService(store, clock), clock, dispatchWake, webhookWake: new WakeSignal(), checkpoint: () => store.checkpoint(), close: () => store.close() };
+  services.panelData = panelDataServices({ store, clock, sends, groups: services.groups, blocklist: services.blocklist });
+  return {
+    store,
+    services,
+    admin: new AdminService(store, clock),
+    clock,
+    dispatchWake,
+    webhookWake: new WakeSignal(),
+    checkpoint: () => store.checkpoint(),
+    lastUsed,
+    close: async () => {
+      await lastUsed.flush();
+      await store.close();
+    },
+  };
 }
 
 export function createLogger(level: string): Logger {
@@ -125,6 +146,7 @@ export async function createHttp(container: AppContainer, config: Config, logger
   const { buildApp } = await import('./http/app.js');
   return buildApp({
     services: container.services,
+    surfaces: config.panel ? [await panelSurface(container, config)] : [],
     logger,
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
@@ -137,6 +159,27 @@ export async function createHttp(container: AppContainer, config: Config, logger
       maxConnectionsPerAddress: config.maxConnectionsPerAddress,
     },
   });
+}
+
+/** The customer panel at /panel/, a surface beside the API (loaded only when served). */
+async function panelSurface(container: AppContainer, config: Config): Promise<Surface> {
+  const { panelPlugin } = await import('./panel/plugin.js');
+  const options = await panelOptions(container, config);
+  return { prefix: '/panel', plugin: async (app) => panelPlugin(app, options) };
+}
+
+/** What the customer panel works with: the container's store and services, scoped per account by AccountPanel. */
+async function panelOptions(runtime: AppContainer, config: Config): Promise<PanelPluginOptions> {
+  const { UserService, defaultSessionPolicy } = await import('./services/panel-users.js');
+  const { AccountPanel } = await import('./services/account-panel.js');
+  const webhooks = webhookAdmin(runtime, config);
+  return {
+    users: new UserService(runtime.store, runtime.clock, { ...defaultSessionPolicy, idleMs: config.panelIdleMinutes * 60_000, absoluteMs: config.panelSessionHours * 3600_000 }),
+    account: new AccountPanel(runtime.store, runtime.admin, webhooks.admin, runtime.clock),
+    services: runtime.services,
+    clock: runtime.clock,
+    close: () => webhooks.close(),
+  };
 }
 
 /** Stops the HTTP side: a drain of `--drain-ms` for keep-alive clients, then the requests in flight finish. */

@@ -11,11 +11,12 @@ import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
 import { inboundCommands } from './admin-inbound.js';
 import { senderIdCommands } from './admin-sender-ids.js';
+import { userCommands } from './admin-users.js';
 import type { Options } from './admin-types.js';
 
 
 /** Service options a command may take besides the store (its leaf declares them). */
-const configFlags = ['data', 'database', 'webhookAllowPrivate', 'webhookTimeoutMs', 'webhookRetryBaseMs'] as const;
+const configFlags = ['data', 'database', 'webhookAllowPrivate', 'webhookTimeoutMs', 'webhookRetryBaseMs', 'host', 'port'] as const;
 
 function adminConfig(options: Options): Config {
   const flags: Partial<Record<OptionName, string>> = {};
@@ -152,6 +153,7 @@ export function adminCommand(): Command {
     .action((o: Options) => run(o, async (r) => accountView(await r.admin.account(o.id as number))));
 
   senderIdCommands(admin, leaf, run);
+  userCommands(admin, leaf, run);
 
   const key = admin.command('key').description('API keys');
   keyOptions(leaf(key, 'create', 'create a key; prints it once'))

@@ -1,8 +1,13 @@
 import type { AppContainer } from '../main.js';
+import { randomBytes } from 'node:crypto';
 import { defaultKeySettings } from '../services/admin.js';
+import { UserService } from '../services/panel-users.js';
 
-/** On first start with an empty store: a demo account, sender ID and sandbox key, shown once. */
-export async function createDemo(container: AppContainer, address: string): Promise<void> {
+/** The demo account's panel user: its password, like the key, is shown this once. */
+const demoEmail = 'demo@haberci.local';
+
+/** On first start with an empty store: a demo account, sender ID, sandbox key and panel user, shown once. */
+export async function createDemo(container: AppContainer, address: string, panel: boolean): Promise<void> {
   if (await container.store.accounts.hasAccounts()) return;
   const account = await container.admin.createAccount({
     name: 'Demo',
@@ -15,6 +20,9 @@ export async function createDemo(container: AppContainer, address: string): Prom
   });
   await container.admin.addSenderId(account.id, 'HABERCI', 'approved');
   const key = await container.admin.createKey(account.id, { ...defaultKeySettings, sandbox: true });
+  const password = randomBytes(12).toString('base64url');
+  await new UserService(container.store, container.clock).create({ accountId: account.id, email: demoEmail, password });
+  const panelUrl = `${address}/panel/`;
   const curl = `curl -s -X POST ${address}/balance/ -H 'Content-Type: application/json' -d '{"api_key":"${key.api_key}"}'`;
   if (process.stdout.isTTY) {
     process.stdout.write(
@@ -28,6 +36,7 @@ export async function createDemo(container: AppContainer, address: string): Prom
         'Try it:',
         `  ${curl}`,
         '',
+        ...(panel ? [`Panel: ${panelUrl}`, `  sign in as ${demoEmail} with the password ${password} (shown only this once)`, ''] : []),
       ].join('\n') + '\n',
     );
     return;
@@ -43,6 +52,7 @@ export async function createDemo(container: AppContainer, address: string): Prom
     demo_sender_id: 'HABERCI',
     demo_api_key: key.api_key,
     try: curl,
+    ...(panel ? { panel_url: panelUrl, demo_panel_email: demoEmail, demo_panel_password: password } : {}),
   };
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }

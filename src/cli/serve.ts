@@ -7,7 +7,7 @@ import { createDemo } from './demo-account.js';
 export async function serve(config: Config): Promise<void> {
   const logger = createLogger(config.logLevel);
   const server = await startServer(config, logger);
-  if (config.demo) await createDemo(server.container, server.address);
+  if (config.demo) await createDemo(server.container, server.address, config.panel);
   // The ready line is written whatever the log level: scripts wait for it.
   logger.child({}, { level: 'info' }).info({ address: server.address }, `haberci ready on ${server.address}`);
   stopOnSignals(server);

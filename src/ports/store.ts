@@ -13,6 +13,8 @@ import type { IdempotencyStore } from './idempotency.js';
 import type { EventStore } from './event-store.js';
 import type { DirectoryStore } from './directory-store.js';
 import type { InboundStore } from './inbound-store.js';
+import type { PanelQueries } from './panel-queries.js';
+import type { UserStore } from './user-store.js';
 
 export interface Store {
   /** Accounts and their balance ledger. */
@@ -33,6 +35,10 @@ export interface Store {
   readonly directory: DirectoryStore;
   /** Mobile-originated messages and their routes. */
   readonly inbound: InboundStore;
+  /** The panel's read queries (issue 21). */
+  readonly panel: PanelQueries;
+  /** The customer panel's users, sessions and notes (src/ports/user-store.ts). */
+  readonly users: UserStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

@@ -56,6 +56,8 @@ export class AuthService {
   constructor(
     private readonly keys: KeyStore,
     private readonly clock: Clock,
+    /** Told of every key that authenticates a request (the panel's "last used"; no store write here). */
+    private readonly used: (keyId: number, at: number) => void = () => undefined,
   ) {
     this.counter = new MicroBatcher((items: CountRequest[]) => this.keys.consumeRequests(items), 500);
   }
@@ -71,6 +73,7 @@ export class AuthService {
     if (keyStateAt(key, this.clock.now()) !== 'Active') return fail('TS-1035');
     if (!isAllowed(effectiveAllowlist(key.ipAllow, account.ipAllow), clientIp)) return fail('TS-1066');
     if (account.status !== 'Active') return fail('TS-1030', { variant: 'account-inactive' });
+    this.used(key.id, this.clock.now());
     return ok({ key, account, clientIp });
   }
 

@@ -17,6 +17,8 @@ export interface BulkRequest {
   /** One text for all (group) or one per number (mixed), as sent. */
   texts: string | readonly string[];
   scheduledAt: number | null;
+  /** Numbers left out because the account blocked them (panel sends only; the API does not apply the list). */
+  blockedNumbers?: number;
 }
 
 export interface BulkReply {
@@ -61,6 +63,7 @@ export async function bulkSend(sends: SendService, caller: Caller, request: Bulk
       priority: bulkPriority,
       recipients: { later: list, charges: chargesOf(counts) },
       invalidNumbers: list.numbers.filter((n) => !isPlausibleNumber(n)).length,
+      blockedNumbers: request.blockedNumbers ?? 0,
     },
     ({ sendId, totalSms }): BulkReply => ({ rapor_id: sendId, total_numbers: list.numbers.length, total_sms_cost: totalSms, scheduled: request.scheduledAt !== null }),
   );

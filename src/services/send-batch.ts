@@ -174,7 +174,7 @@ function newSend(item: AcceptRequest, total: number, now: number): NewSend {
     sandbox: caller.key.sandbox,
     totalNumbers: total,
     invalidNumbers: plan.invalidNumbers ?? 0,
-    blockedNumbers: 0,
+    blockedNumbers: plan.blockedNumbers ?? 0,
     smsCost: charges.main + charges.international,
     createdAt: now,
     priority: plan.priority,

@@ -28,6 +28,8 @@ export interface SendPlan {
   priority: number;
   recipients: { now: NewMessage[] } | { later: DeferredRecipients; charges: Charges };
   invalidNumbers?: number;
+  /** Numbers left out for the blocking list (panel sends), recorded with the send. */
+  blockedNumbers?: number;
   /** The account's per-minute limit applies (it does on /sms/send). */
   perMinuteLimited?: boolean;
 }

@@ -82,7 +82,11 @@ export async function postJson(url: string, body: unknown): Promise<{ status: nu
  * sender ID ACME and a key, made before its tests; the process killed and the folder removed
  * after them. Read `server` and `sender` inside the tests.
  */
-export function serverForSuite(name: string, balance: number, args: readonly string[] = []): { readonly server: ServerProcess; readonly sender: ProvisionedSender } {
+export function serverForSuite(
+  name: string,
+  balance: number,
+  args: readonly string[] = [],
+): { readonly server: ServerProcess; readonly sender: ProvisionedSender; /** `--data DIR`, for admin commands against its store. */ readonly store: readonly string[] } {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-suite-'));
   let live: { server: ServerProcess; sender: ProvisionedSender } | null = null;
   before(async () => {
@@ -107,5 +111,6 @@ export function serverForSuite(name: string, balance: number, args: readonly str
     get sender() {
       return get().sender;
     },
+    store: ['--data', dir],
   };
 }

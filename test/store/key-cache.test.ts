@@ -201,6 +201,11 @@ describe('the lookup caches and the store’s own writes (SQLite)', () => {
       assert.equal(await store.senderIds.hasApprovedSender(account.id, 'ACME'), true, 'addSenderId');
       await store.senderIds.removeSenderId(sender.id);
       assert.equal(await store.senderIds.hasApprovedSender(account.id, 'ACME'), false, 'removeSenderId');
+      const pending = await store.senderIds.addSenderId(account.id, 'REVIEWED', 'pending', now);
+      assert.ok(pending);
+      assert.equal(await store.senderIds.hasApprovedSender(account.id, 'REVIEWED'), false);
+      await store.users.reviewSenderId(pending.id, 'approved', null, now);
+      assert.equal(await store.senderIds.hasApprovedSender(account.id, 'REVIEWED'), true, 'users.reviewSenderId');
     } finally {
       await store.close();
     }

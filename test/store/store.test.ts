@@ -128,6 +128,8 @@ for (const dialect of testDialects()) {
           '0011-webhook-event-selection',
           '0012-unique-sender-ids',
           '0013-webhook-retry-schedule',
+          '0014-panel-users',
+          '0015-panel-counts',
         ]);
       });
 

@@ -17,6 +17,8 @@ import { SqlIdempotencyStore } from './idempotency-store.js';
 import { SqlEventStore } from './event-store.js';
 import { SqlDirectoryStore } from './directory-store.js';
 import { SqlInboundStore } from './inbound-store.js';
+import { SqlPanelQueries } from './panel-queries-store.js';
+import { SqlUserStore } from './user-store.js';
 
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
@@ -29,6 +31,8 @@ export class SqlStore implements Store {
   readonly events: SqlEventStore;
   readonly directory: SqlDirectoryStore;
   readonly inbound: SqlInboundStore;
+  readonly panel: SqlPanelQueries;
+  readonly users: SqlUserStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -45,6 +49,10 @@ export class SqlStore implements Store {
     this.events = new SqlEventStore(context);
     this.directory = new SqlDirectoryStore(context);
     this.inbound = new SqlInboundStore(context);
+    // The panel's parts take the executor (they need no dialect code); users change sender
+    // IDs' status, so they are told of the caches.
+    this.panel = new SqlPanelQueries(context.db);
+    this.users = new SqlUserStore(context.db, context.caches);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

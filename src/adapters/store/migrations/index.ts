@@ -18,6 +18,8 @@ import { migration as m0010 } from './0010-balance-version.js';
 import { migration as m0011 } from './0011-webhook-event-selection.js';
 import { migration as m0012 } from './0012-unique-sender-ids.js';
 import { migration as m0013 } from './0013-webhook-retry-schedule.js';
+import { migration as m0014 } from './0014-panel-users.js';
+import { migration as m0015 } from './0015-panel-counts.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -33,6 +35,8 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0011-webhook-event-selection', m0011],
   ['0012-unique-sender-ids', m0012],
   ['0013-webhook-retry-schedule', m0013],
+  ['0014-panel-users', m0014],
+  ['0015-panel-counts', m0015],
 ];
 
 /** The store's migrations for a dialect (Kysely runs them in name order). */

@@ -1,0 +1,150 @@
+/**
+ * The customer panel: a Fastify plugin registered with prefix /panel beside the API, with
+ * its own not-found and error pages (HTML, never the API's envelope). Before any handler:
+ * security headers, the language, the session. Before every state change: the CSRF check.
+ */
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { PanelArea, PanelDeps, PanelState } from './context.js';
+import { chooseLang, isLang } from './i18n/messages.js';
+import { common } from './i18n/common.js';
+import { sendPage } from './layout.js';
+import { assetRoutes } from './assets.js';
+import { clearSessionCookie, langCookie, preCsrfCookie, preCsrfOf, sameToken, securityHeaders, sessionCookie, setLangCookie } from './security.js';
+import { csrfTokenOf } from '../services/panel-users.js';
+import { NotFoundForAccount } from '../services/account-panel.js';
+import { panelAreas } from './areas/index.js';
+import { panelPath } from './paths.js';
+import { ServerStopping } from '../http/drain-on-stop.js';
+
+export interface PanelPluginOptions extends PanelDeps {
+  /** Areas to mount (default: every area of src/panel/areas). */
+  areas?: readonly PanelArea[];
+  /** Called when the server closes (releases what the deps hold, such as the webhook sender). */
+  close?: () => void;
+}
+
+/** A form of the panel: a CSV import pasted into a text box is the largest (about 2 MB). */
+const panelBodyLimit = 2 * 1024 * 1024;
+
+const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+
+export function notFoundPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const t = common[request.panel.lang];
+  return sendPage(request, reply, { title: t.notFoundTitle, status: 404, body: <p>{t.notFoundText} <a href="/panel/">{t.backToPanel}</a></p> });
+}
+
+function forbiddenPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const t = common[request.panel.lang];
+  return sendPage(request, reply, { title: t.forbiddenTitle, status: 403, body: <p>{t.forbiddenText}</p> });
+}
+
+function submittedToken(request: FastifyRequest): string | undefined {
+  const body = request.body;
+  if (body !== null && typeof body === 'object' && '_csrf' in body) {
+    const value = (body as { _csrf: unknown })._csrf;
+    if (typeof value === 'string') return value;
+  }
+  const header = request.headers['x-csrf-token'];
+  return typeof header === 'string' ? header : undefined;
+}
+
+export async function panelPlugin(app: FastifyInstance, options: PanelPluginOptions): Promise<void> {
+  const areas = options.areas ?? panelAreas;
+  const deps: PanelDeps = { users: options.users, account: options.account, services: options.services, clock: options.clock };
+  const nav = areas.flatMap((a) => a.nav ?? []).sort((a, b) => a.order - b.order);
+  const home = areas.find((a) => a.home !== undefined)?.home ?? '/keys';
+
+  await app.register(cookie);
+  // Forms post url-encoded bodies; the API's parsers stay inside the API.
+  await app.register(formbody, { bodyLimit: panelBodyLimit });
+  const close = options.close;
+  if (close) app.addHook('onClose', async () => close());
+  app.decorateRequest('panel', null as unknown as PanelState);
+
+  app.addHook('onRequest', async (request, reply) => {
+    securityHeaders(reply);
+    const lang = chooseLang(request.cookies[langCookie], request.headers['accept-language']);
+    const state: PanelState = { lang, user: null, sessionToken: null, csrf: null, preCsrf: '', sessionEnded: false, nav };
+    request.panel = state;
+    if (request.url.startsWith('/panel/assets/')) return;
+    reply.header('cache-control', 'no-store');
+    state.preCsrf = preCsrfOf(request, reply);
+    const token = request.cookies[sessionCookie];
+    if (token !== undefined && token !== '') {
+      const found = await deps.users.session(token);
+      if (found) {
+        state.user = found.user;
+        state.sessionToken = token;
+        state.csrf = csrfTokenOf(token);
+      } else {
+        state.sessionEnded = true;
+        clearSessionCookie(request, reply);
+      }
+    }
+  });
+
+  app.addHook('preHandler', async (request, reply) => {
+    // Unknown paths are answered "not found" to anyone: there is nothing there to guard.
+    if (request.is404) return;
+    const access = request.routeOptions.config.panelAccess ?? 'account';
+    const state = request.panel;
+    if (!safeMethods.has(request.method)) {
+      // A signed-in user's forms carry the session's token; signed-out forms the cookie's.
+      const submitted = submittedToken(request);
+      const accepted = sameToken(submitted, state.csrf) || (access === 'public' && sameToken(submitted, request.cookies[preCsrfCookie]));
+      if (!accepted) return forbiddenPage(request, reply);
+    }
+    if (access === 'public') return;
+    const user = state.user;
+    if (!user) {
+      const query = new URLSearchParams();
+      if (request.method === 'GET') query.set('next', request.url);
+      if (state.sessionEnded) query.set('done', 'expired');
+      const search = query.toString();
+      return reply.redirect(`/panel/sign-in${search === '' ? '' : `?${search}`}`, 303);
+    }
+    if (access === 'account' && user.accountId === null) return notFoundPage(request, reply);
+    if (access === 'provider' && user.accountId !== null) return notFoundPage(request, reply);
+  });
+
+  app.setNotFoundHandler(async (request, reply) => notFoundPage(request, reply));
+
+  app.setErrorHandler(async (error, request, reply) => {
+    if (error instanceof NotFoundForAccount) return notFoundPage(request, reply);
+    if (error instanceof ServerStopping) {
+      // The drain refuses before the panel's own hooks ran: no language chosen yet, no page.
+      const t = common[(request.panel as PanelState | null)?.lang ?? 'en'];
+      return reply.code(503).type('text/plain; charset=utf-8').send(t.errorText);
+    }
+    const status = typeof (error as { statusCode?: unknown }).statusCode === 'number' ? (error as { statusCode: number }).statusCode : 500;
+    if (status >= 400 && status < 500 && status !== 404) return forbiddenOrBad(request, reply, status);
+    if (status === 404) return notFoundPage(request, reply);
+    request.log.error({ err: { message: error instanceof Error ? error.message : String(error) }, path: request.routeOptions.url }, 'panel: unexpected error');
+    const t = common[request.panel.lang];
+    return sendPage(request, reply, { title: t.errorTitle, status: 500, body: <p>{t.errorText}</p> });
+  });
+
+  assetRoutes(app);
+
+  app.get<{ Params: { lang: string }; Querystring: { next?: string } }>('/lang/:lang', { config: { panelAccess: 'public' } }, async (request, reply) => {
+    // A preference of this browser, not a change to anything stored: a plain link, no token.
+    if (isLang(request.params.lang)) setLangCookie(request, reply, request.params.lang);
+    return reply.redirect(panelPath(request.query.next), 303);
+  });
+
+  app.get('/', { config: { panelAccess: 'signed-in' } }, async (request, reply) => {
+    const user = request.panel.user;
+    return reply.redirect(user?.accountId === null ? '/panel/provider' : `/panel${home}`, 303);
+  });
+
+  for (const area of areas) await area.routes(app, deps);
+}
+
+function forbiddenOrBad(request: FastifyRequest, reply: FastifyReply, status: number): FastifyReply {
+  if (status === 403) return forbiddenPage(request, reply);
+  const t = common[request.panel.lang];
+  return sendPage(request, reply, { title: t.errorTitle, status, body: <p>{t.errorText}</p> });
+}

@@ -1,0 +1,122 @@
+/**
+ * The provider's key, webhook, sender ID and account operations (AdminService,
+ * WebhookAdmin), restricted to one account: what the customer panel calls. Every method
+ * takes the signed-in user's account first and refuses, as not found, anything of another
+ * account: the rules themselves stay in the services it calls.
+ */
+import type { Clock } from '../ports/clock.js';
+import type { ApiKey, KeySettings } from '../ports/keys.js';
+import type { Store } from '../ports/store.js';
+import type { KeyAction } from '../domain/api-key.js';
+import { accountView, keyView } from './admin.js';
+import type { AdminService, KeyView, AccountView } from './admin.js';
+import type { DeliveryView, WebhookAdmin } from './webhook-admin.js';
+import type { SenderIdView } from './sender-id-admin.js';
+import { senderIdView } from './sender-id-admin.js';
+import { userView } from './panel-users.js';
+import type { UserView } from './panel-users.js';
+
+/** Not there, or not the account's: the panel answers both the same way. */
+export class NotFoundForAccount extends Error {}
+
+export interface PanelKeyView extends KeyView {
+  last_used: string | null;
+}
+
+export interface PanelSenderIdView extends SenderIdView {
+  reason: string | null;
+}
+
+export class AccountPanel {
+  constructor(
+    private readonly store: Store,
+    private readonly admin: AdminService,
+    private readonly webhooks: WebhookAdmin,
+    private readonly clock: Clock,
+  ) {}
+
+  async account(accountId: number): Promise<AccountView> {
+    return accountView(await this.admin.account(accountId));
+  }
+
+  private async ownKey(accountId: number, keyId: number): Promise<ApiKey> {
+    const key = await this.store.keys.getKey(keyId);
+    if (!key || key.accountId !== accountId) throw new NotFoundForAccount(`no key ${keyId}`);
+    return key;
+  }
+
+  async keys(accountId: number): Promise<PanelKeyView[]> {
+    const ids = await this.store.users.keyIdsOf(accountId);
+    const lastUsed = await this.store.users.lastUsed(ids);
+    const now = this.clock.now();
+    const out: PanelKeyView[] = [];
+    for (const id of ids) {
+      const key = await this.store.keys.getKey(id);
+      if (!key) continue;
+      const used = lastUsed.get(id);
+      out.push({ ...keyView(key, now), last_used: used === undefined ? null : new Date(used).toISOString() });
+    }
+    return out;
+  }
+
+  async key(accountId: number, keyId: number): Promise<PanelKeyView> {
+    const key = await this.ownKey(accountId, keyId);
+    const used = (await this.store.users.lastUsed([keyId])).get(keyId);
+    return { ...keyView(key, this.clock.now()), last_used: used === undefined ? null : new Date(used).toISOString() };
+  }
+
+  createKey(accountId: number, settings: KeySettings): Promise<{ api_key: string } & KeyView> {
+    return this.admin.createKey(accountId, settings);
+  }
+
+  async updateKey(accountId: number, keyId: number, patch: Partial<KeySettings>): Promise<KeyView> {
+    await this.ownKey(accountId, keyId);
+    return this.admin.updateKey(keyId, patch);
+  }
+
+  async changeKeyState(accountId: number, keyId: number, action: KeyAction): Promise<KeyView> {
+    await this.ownKey(accountId, keyId);
+    return this.admin.changeKeyState(keyId, action);
+  }
+
+  async rotateKey(accountId: number, keyId: number, keepOld: boolean): Promise<Awaited<ReturnType<AdminService['rotateKey']>>> {
+    await this.ownKey(accountId, keyId);
+    return this.admin.rotateKey(keyId, keepOld);
+  }
+
+  async testWebhook(accountId: number, keyId: number): Promise<DeliveryView> {
+    await this.ownKey(accountId, keyId);
+    return this.webhooks.testWebhook(keyId);
+  }
+
+  async deliveries(accountId: number, keyId: number, limit: number): Promise<DeliveryView[]> {
+    await this.ownKey(accountId, keyId);
+    return (await this.webhooks.deliveries(keyId, limit)).deliveries;
+  }
+
+  /** Another attempt of one of the key's events, now. */
+  async redeliver(accountId: number, keyId: number, eventId: number): Promise<DeliveryView> {
+    await this.ownKey(accountId, keyId);
+    const event = await this.store.events.findEvent(eventId);
+    if (!event || event.keyId !== keyId) throw new NotFoundForAccount(`no event ${eventId} of key ${keyId}`);
+    return this.webhooks.redeliver(eventId);
+  }
+
+  async senderIds(accountId: number): Promise<PanelSenderIdView[]> {
+    const reasons = await this.store.users.rejectionReasons(accountId);
+    return (await this.store.senderIds.listOf(accountId)).map((s) => ({ ...senderIdView(s), reason: s.status === 'rejected' ? (reasons.get(s.id) ?? null) : null }));
+  }
+
+  /** A requested sender ID is pending until the provider approves it (`admin sender-id approve`). */
+  requestSenderId(accountId: number, title: string): Promise<SenderIdView> {
+    return this.admin.senderIds.add(accountId, title, 'pending');
+  }
+
+  async users(accountId: number): Promise<UserView[]> {
+    return (await this.store.users.usersOf(accountId)).map(userView);
+  }
+
+  setAccountAllowlist(accountId: number, ipAllow: string[]): Promise<AccountView> {
+    return this.admin.updateAccount(accountId, { ipAllow }, {});
+  }
+}

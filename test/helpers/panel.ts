@@ -1,0 +1,124 @@
+/**
+ * The customer panel in-process: an app with the panel on a store, a fixed clock, and
+ * `PanelBrowser`s that keep cookies and send forms back with their CSRF token, as a
+ * browser does.
+ */
+import { panelPlugin } from '../../src/panel/plugin.js';
+import assert from 'node:assert/strict';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from '../../src/http/app.js';
+import { openAppContainer, webhookAdmin } from '../../src/main.js';
+import type { AppContainer } from '../../src/main.js';
+import type { StoreLocation } from '../../src/adapters/store/index.js';
+import { FixedClock } from '../../src/ports/clock.js';
+import { UserService, defaultSessionPolicy } from '../../src/services/panel-users.js';
+import type { SessionPolicy } from '../../src/services/panel-users.js';
+import { AccountPanel } from '../../src/services/account-panel.js';
+import { defaultNow } from './harness.js';
+
+export interface PanelAnswer {
+  status: number;
+  headers: Record<string, string | string[] | number | undefined>;
+  body: string;
+  location: string | undefined;
+}
+
+export class PanelBrowser {
+  readonly cookies = new Map<string, string>();
+  /** The CSRF token of the last page that had a form. */
+  csrf: string | null = null;
+
+  constructor(
+    private readonly app: FastifyInstance,
+    readonly ip = '127.0.0.1',
+    readonly headers: Record<string, string> = {},
+  ) {}
+
+  private cookieHeader(): string {
+    return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
+  }
+
+  private keep(setCookie: string | string[] | undefined): void {
+    for (const line of setCookie === undefined ? [] : Array.isArray(setCookie) ? setCookie : [setCookie]) {
+      const [pair = ''] = line.split(';');
+      const at = pair.indexOf('=');
+      const name = pair.slice(0, at).trim();
+      const value = pair.slice(at + 1).trim();
+      if (value === '' || /max-age=0|expires=thu, 01 jan 1970/i.test(line)) this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+  }
+
+  async request(method: 'GET' | 'POST', url: string, form?: Record<string, string | readonly string[]>, extra: Record<string, string> = {}): Promise<PanelAnswer> {
+    const payload = form === undefined ? undefined : new URLSearchParams(Object.entries(form).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : v.map((x) => [k, x])))).toString();
+    const response = await this.app.inject({
+      method,
+      url,
+      remoteAddress: this.ip,
+      headers: { ...this.headers, ...(this.cookies.size > 0 ? { cookie: this.cookieHeader() } : {}), ...(payload !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...extra },
+      ...(payload !== undefined ? { payload } : {}),
+    });
+    const setCookie = response.headers['set-cookie'];
+    this.keep(typeof setCookie === 'number' ? undefined : setCookie);
+    const token = /name="_csrf" value="([^"]+)"/.exec(response.body)?.[1];
+    if (token !== undefined) this.csrf = token;
+    const location = response.headers.location;
+    return { status: response.statusCode, headers: response.headers, body: response.body, location: typeof location === 'string' ? location : undefined };
+  }
+
+  get(url: string, extra: Record<string, string> = {}): Promise<PanelAnswer> {
+    return this.request('GET', url, undefined, extra);
+  }
+
+  /** Posts a form with the current page's CSRF token (`csrf: null` leaves it out, a string replaces it). */
+  post(url: string, form: Record<string, string | readonly string[]> = {}, csrf: string | null | undefined = undefined): Promise<PanelAnswer> {
+    const token = csrf === undefined ? this.csrf : csrf;
+    return this.request('POST', url, token === null ? form : { _csrf: token, ...form });
+  }
+
+  /** Signs in through the form; asserts it worked. */
+  async signIn(email: string, password: string): Promise<void> {
+    await this.get('/panel/sign-in');
+    const answer = await this.post('/panel/sign-in', { email, password });
+    assert.equal(answer.status, 303, answer.body);
+    await this.get('/panel/keys');
+  }
+}
+
+export interface PanelHarness {
+  app: FastifyInstance;
+  runtime: AppContainer;
+  clock: FixedClock;
+  users: UserService;
+  /** An account with 1000 credit and a panel user; the password is `password-<name>`. */
+  account(name: string): Promise<{ accountId: number; userId: number; email: string; password: string }>;
+  browser(ip?: string, headers?: Record<string, string>): PanelBrowser;
+  close(): Promise<void>;
+}
+
+export async function createPanelHarness(location: StoreLocation = { dialect: 'sqlite', file: ':memory:' }, policy: Partial<SessionPolicy> = {}, trustedProxies: string[] = []): Promise<PanelHarness> {
+  const clock = new FixedClock(defaultNow);
+  const runtime = await openAppContainer(location, clock);
+  const users = new UserService(runtime.store, clock, { ...defaultSessionPolicy, ...policy });
+  const webhooks = webhookAdmin(runtime, { webhookAllowPrivate: true, webhookTimeoutMs: 2000, webhookRetryBaseMs: 60_000 });
+  const account = new AccountPanel(runtime.store, runtime.admin, webhooks.admin, clock);
+  const app = await buildApp({ services: runtime.services, requestsPerSecond: 0, trustedProxies, surfaces: [{ prefix: '/panel', plugin: async (panel) => panelPlugin(panel, { users, account, services: runtime.services, clock, close: () => webhooks.close() }) }] });
+  return {
+    app,
+    runtime,
+    clock,
+    users,
+    async account(name) {
+      const made = await runtime.admin.createAccount({ name, balanceMain: 1000, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+      const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@example.com`;
+      const password = `password-${name}`;
+      const user = await users.create({ accountId: made.id, email, password });
+      return { accountId: made.id, userId: user.id, email, password };
+    },
+    browser: (ip, headers) => new PanelBrowser(app, ip, headers),
+    async close() {
+      await app.close();
+      await runtime.close();
+    },
+  };
+}
