@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
-import type { Executor } from './executor.js';
-import { withTransaction } from './store-part.js';
+import { StorePart } from './store-part.js';
+import type { PartContext } from './store-part.js';
 import type { Database } from './schema.js';
 import type {
   BlockedRow,
@@ -49,20 +49,22 @@ const counts = (r: { messages: unknown; sms: unknown; delivered: unknown; failed
 });
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-export class SqlPanelQueries implements PanelQueries {
-  private readonly db: Kysely<Database & RollupTables>;
+export class SqlPanelQueries extends StorePart implements PanelQueries {
+  /** The executor with the rollup tables, which only these queries read. */
+  private readonly tables: Kysely<Database & RollupTables>;
 
-  constructor(private readonly raw: Executor) {
-    this.db = raw.withTables<RollupTables>();
+  constructor(context: PartContext) {
+    super(context);
+    this.tables = context.db.withTables<RollupTables>();
   }
 
   async dailyCounts(accountId: number, fromDay: number, toDay: number): Promise<DayCounts[]> {
-    const rows = await this.db.selectFrom('daily_counts').selectAll().where('account_id', '=', accountId).where('day', '>=', fromDay).where('day', '<=', toDay).orderBy('day').execute();
+    const rows = await this.tables.selectFrom('daily_counts').selectAll().where('account_id', '=', accountId).where('day', '>=', fromDay).where('day', '<=', toDay).orderBy('day').execute();
     return rows.map((r) => ({ day: Number(r.day), ...counts(r) }));
   }
 
   async messageLog(accountId: number, filter: MessageFilter, after: LogCursor | null, limit: number): Promise<LogRow[]> {
-    const rows = await this.db
+    const rows = await this.tables
       .selectFrom('messages as m')
       .innerJoin('sends as s', 's.id', 'm.send_id')
       .select(['m.id', 'm.send_id', 'm.recipient', 's.sender', 'm.state', 'm.sms_count', 'm.created_at'])
@@ -85,7 +87,7 @@ export class SqlPanelQueries implements PanelQueries {
   }
 
   async message(accountId: number, messageId: number): Promise<MessageDetail | null> {
-    const r = await this.db
+    const r = await this.tables
       .selectFrom('messages as m')
       .innerJoin('sends as s', 's.id', 'm.send_id')
       .select(['m.id', 'm.send_id', 'm.recipient', 's.sender', 'm.state', 'm.sms_count', 'm.created_at', 'm.text', 's.text as send_text', 'm.operator', 'm.carrier', 'm.detail', 'm.submitted_at', 'm.done_at', 's.kind'])
@@ -93,7 +95,7 @@ export class SqlPanelQueries implements PanelQueries {
       .where('m.account_id', '=', accountId)
       .executeTakeFirst();
     if (!r) return null;
-    const parts = await this.db.selectFrom('message_parts').select(['part_no', 'state', 'detail', 'done_at']).where('message_id', '=', messageId).orderBy('part_no').execute();
+    const parts = await this.tables.selectFrom('message_parts').select(['part_no', 'state', 'detail', 'done_at']).where('message_id', '=', messageId).orderBy('part_no').execute();
     return {
       id: Number(r.id),
       sendId: Number(r.send_id),
@@ -114,7 +116,7 @@ export class SqlPanelQueries implements PanelQueries {
   }
 
   private campaignQuery(accountId: number) {
-    return this.db
+    return this.tables
       .selectFrom('sends as s')
       .leftJoin('send_counts as c', 'c.send_id', 's.id')
       .select(['s.id', 's.kind', 's.sender', 's.text', 's.scheduled_at', 's.total_numbers', 's.invalid_numbers', 's.blocked_numbers', 's.sms_cost', 's.expanded_count', 's.created_at'])
@@ -164,7 +166,7 @@ export class SqlPanelQueries implements PanelQueries {
   }
 
   async campaignRows(sendId: number, afterId: number, limit: number): Promise<ExportRow[]> {
-    const rows = await this.db
+    const rows = await this.tables
       .selectFrom('messages')
       .select(['id', 'recipient', 'operator', 'state', 'sms_count', 'created_at', 'submitted_at', 'done_at', 'detail'])
       .where('send_id', '=', sendId)
@@ -186,7 +188,7 @@ export class SqlPanelQueries implements PanelQueries {
   }
 
   private groupQuery(accountId: number) {
-    return this.db
+    return this.tables
       .selectFrom('contact_groups as g')
       .select(['g.id', 'g.name', 'g.created_at'])
       .select((eb) => eb.selectFrom('contacts as c').select((e) => e.fn.countAll<number>().as('n')).whereRef('c.group_id', '=', 'g.id').as('contacts'))
@@ -206,13 +208,13 @@ export class SqlPanelQueries implements PanelQueries {
 
   private async ownsGroup(accountId: number, groupId: number): Promise<boolean> {
     if (groupId > maxSerial) return false;
-    const row = await this.db.selectFrom('contact_groups').select('id').where('id', '=', groupId).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.tables.selectFrom('contact_groups').select('id').where('id', '=', groupId).where('account_id', '=', accountId).executeTakeFirst();
     return row !== undefined;
   }
 
   async contacts(accountId: number, groupId: number, after: string | null, limit: number): Promise<ContactRow[] | null> {
     if (!(await this.ownsGroup(accountId, groupId))) return null;
-    const rows = await this.db
+    const rows = await this.tables
       .selectFrom('contacts')
       .select(['number', 'name', 'created_at'])
       .where('group_id', '=', groupId)
@@ -225,28 +227,27 @@ export class SqlPanelQueries implements PanelQueries {
 
   async nameContacts(accountId: number, groupId: number, names: readonly { number: string; name: string }[]): Promise<boolean> {
     if (!(await this.ownsGroup(accountId, groupId))) return false;
-    await withTransaction(this.raw, async (trx) => {
-      const db = trx.withTables<RollupTables>();
-      for (const { number, name } of names) await db.updateTable('contacts').set({ name }).where('group_id', '=', groupId).where('number', '=', number).execute();
+    await this.transact(async (self) => {
+      for (const { number, name } of names) await self.tables.updateTable('contacts').set({ name }).where('group_id', '=', groupId).where('number', '=', number).execute();
     });
     return true;
   }
 
   async groupNumbers(accountId: number, groupId: number): Promise<string[] | null> {
     if (!(await this.ownsGroup(accountId, groupId))) return null;
-    const rows = await this.db.selectFrom('contacts').select('number').where('group_id', '=', groupId).orderBy('number').execute();
+    const rows = await this.tables.selectFrom('contacts').select('number').where('group_id', '=', groupId).orderBy('number').execute();
     return rows.map((r) => r.number);
   }
 
   async removeContact(accountId: number, groupId: number, number: string): Promise<boolean> {
     if (!(await this.ownsGroup(accountId, groupId))) return false;
-    const result = await this.db.deleteFrom('contacts').where('group_id', '=', groupId).where('number', '=', number).executeTakeFirst();
+    const result = await this.tables.deleteFrom('contacts').where('group_id', '=', groupId).where('number', '=', number).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   async blocked(accountId: number, search: string, after: string | null, limit: number): Promise<BlockedRow[]> {
     const digits = search.replace(/\D/g, '');
-    const rows = await this.db
+    const rows = await this.tables
       .selectFrom('blocked_numbers')
       .select(['number', 'created_at'])
       .where('account_id', '=', accountId)
@@ -259,7 +260,7 @@ export class SqlPanelQueries implements PanelQueries {
   }
 
   async panelKeyId(accountId: number): Promise<number | null> {
-    const row = await this.db.selectFrom('api_keys').select('id').where('account_id', '=', accountId).where('key_hint', '=', panelKeyHint).orderBy('id').executeTakeFirst();
+    const row = await this.tables.selectFrom('api_keys').select('id').where('account_id', '=', accountId).where('key_hint', '=', panelKeyHint).orderBy('id').executeTakeFirst();
     return row?.id ?? null;
   }
 
@@ -267,7 +268,7 @@ export class SqlPanelQueries implements PanelQueries {
     const found = new Set<string>();
     for (let i = 0; i < subscribers.length; i += keyChunk) {
       const chunk = subscribers.slice(i, i + keyChunk);
-      const rows = await this.db.selectFrom('blocked_numbers').select('subscriber').where('account_id', '=', accountId).where('subscriber', 'in', chunk).execute();
+      const rows = await this.tables.selectFrom('blocked_numbers').select('subscriber').where('account_id', '=', accountId).where('subscriber', 'in', chunk).execute();
       for (const r of rows) found.add(r.subscriber);
     }
     return found;

@@ -49,10 +49,8 @@ export class SqlStore implements Store {
     this.events = new SqlEventStore(context);
     this.directory = new SqlDirectoryStore(context);
     this.inbound = new SqlInboundStore(context);
-    // The panel's parts take the executor (they need no dialect code); users change sender
-    // IDs' status, so they are told of the caches.
-    this.panel = new SqlPanelQueries(context.db);
-    this.users = new SqlUserStore(context.db, context.caches);
+    this.panel = new SqlPanelQueries(context);
+    this.users = new SqlUserStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -1,8 +1,8 @@
 /** The panel's tables (migration 0014) on either dialect: see src/ports/user-store.ts. */
 import { sql } from 'kysely';
 import type { Generated, Kysely, Selectable } from 'kysely';
-import type { Executor } from './executor.js';
-import type { LookupCaches } from './sqlite/lookup-caches.js';
+import { StorePart } from './store-part.js';
+import type { PartContext } from './store-part.js';
 import type { Database } from './schema.js';
 import type { PanelSession, PanelUser, UserStore } from '../../ports/user-store.js';
 import type { SenderId } from '../../ports/sender-ids.js';
@@ -40,20 +40,17 @@ function toUser(row: Selectable<PanelUsersTable>): PanelUser {
   };
 }
 
-export class SqlUserStore implements UserStore {
-  private readonly db: PanelDb;
+export class SqlUserStore extends StorePart implements UserStore {
+  private readonly tables: PanelDb;
 
-  /** `caches`: SQLite's lookup caches, told when a review changes a sender ID's status. */
-  constructor(
-    db: Executor,
-    private readonly caches: LookupCaches | null = null,
-  ) {
+  constructor(context: PartContext) {
+    super(context);
     // The panel's tables are declared here, not in the shared schema: this class alone uses them.
-    this.db = db as unknown as PanelDb;
+    this.tables = context.db as unknown as PanelDb;
   }
 
   async createUser(input: { accountId: number | null; email: string; passwordHash: string | null }, now: number): Promise<PanelUser | null> {
-    const row = await this.db
+    const row = await this.tables
       .insertInto('panel_users')
       .values({ account_id: input.accountId, email: input.email.toLowerCase(), password_hash: input.passwordHash, status: 'active', created_at: now, password_changed_at: input.passwordHash === null ? null : now })
       .onConflict((oc) => oc.column('email').doNothing())
@@ -63,60 +60,60 @@ export class SqlUserStore implements UserStore {
   }
 
   async getUser(id: number): Promise<PanelUser | null> {
-    const row = await this.db.selectFrom('panel_users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.tables.selectFrom('panel_users').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toUser(row) : null;
   }
 
   async findUserByEmail(email: string): Promise<PanelUser | null> {
-    const row = await this.db.selectFrom('panel_users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+    const row = await this.tables.selectFrom('panel_users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
     return row ? toUser(row) : null;
   }
 
   async usersOf(accountId: number): Promise<PanelUser[]> {
-    const rows = await this.db.selectFrom('panel_users').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    const rows = await this.tables.selectFrom('panel_users').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
     return rows.map(toUser);
   }
 
   async setPasswordHash(userId: number, hash: string | null, now: number): Promise<void> {
-    await this.db.updateTable('panel_users').set({ password_hash: hash, password_changed_at: now }).where('id', '=', userId).execute();
+    await this.tables.updateTable('panel_users').set({ password_hash: hash, password_changed_at: now }).where('id', '=', userId).execute();
   }
 
   async setUserStatus(userId: number, status: PanelUser['status']): Promise<PanelUser | null> {
-    const row = await this.db.updateTable('panel_users').set({ status }).where('id', '=', userId).returningAll().executeTakeFirst();
+    const row = await this.tables.updateTable('panel_users').set({ status }).where('id', '=', userId).returningAll().executeTakeFirst();
     return row ? toUser(row) : null;
   }
 
   async createSession(s: PanelSession): Promise<void> {
-    await this.db.insertInto('panel_sessions').values({ token_hash: s.tokenHash, user_id: s.userId, created_at: s.createdAt, last_seen_at: s.lastSeenAt }).execute();
+    await this.tables.insertInto('panel_sessions').values({ token_hash: s.tokenHash, user_id: s.userId, created_at: s.createdAt, last_seen_at: s.lastSeenAt }).execute();
   }
 
   async findSession(tokenHash: string): Promise<PanelSession | null> {
-    const row = await this.db.selectFrom('panel_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
+    const row = await this.tables.selectFrom('panel_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
     return row ? { tokenHash: row.token_hash, userId: row.user_id, createdAt: Number(row.created_at), lastSeenAt: Number(row.last_seen_at) } : null;
   }
 
   async touchSession(tokenHash: string, now: number): Promise<void> {
-    await this.db.updateTable('panel_sessions').set({ last_seen_at: now }).where('token_hash', '=', tokenHash).execute();
+    await this.tables.updateTable('panel_sessions').set({ last_seen_at: now }).where('token_hash', '=', tokenHash).execute();
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
-    await this.db.deleteFrom('panel_sessions').where('token_hash', '=', tokenHash).execute();
+    await this.tables.deleteFrom('panel_sessions').where('token_hash', '=', tokenHash).execute();
   }
 
   async deleteSessionsOf(userId: number): Promise<number> {
-    const result = await this.db.deleteFrom('panel_sessions').where('user_id', '=', userId).executeTakeFirst();
+    const result = await this.tables.deleteFrom('panel_sessions').where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
   async signInFailures(subject: string, now: number, windowMs: number): Promise<number> {
-    const row = await this.db.selectFrom('panel_sign_in_failures').selectAll().where('subject', '=', subject).executeTakeFirst();
+    const row = await this.tables.selectFrom('panel_sign_in_failures').selectAll().where('subject', '=', subject).executeTakeFirst();
     if (!row || Number(row.window_start) <= now - windowMs) return 0;
     return row.failures;
   }
 
   async addSignInFailure(subject: string, now: number, windowMs: number): Promise<number> {
     // One statement: concurrent failures from several processes each count.
-    const row = await this.db
+    const row = await this.tables
       .insertInto('panel_sign_in_failures')
       .values({ subject, window_start: now, failures: 1 })
       .onConflict((oc) =>
@@ -131,15 +128,15 @@ export class SqlUserStore implements UserStore {
   }
 
   async clearSignInFailures(subject: string): Promise<void> {
-    await this.db.deleteFrom('panel_sign_in_failures').where('subject', '=', subject).execute();
+    await this.tables.deleteFrom('panel_sign_in_failures').where('subject', '=', subject).execute();
   }
 
   async createPasswordToken(tokenHash: string, userId: number, expiresAt: number): Promise<void> {
-    await this.db.insertInto('panel_password_tokens').values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt, used_at: null }).execute();
+    await this.tables.insertInto('panel_password_tokens').values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt, used_at: null }).execute();
   }
 
   async usePasswordToken(tokenHash: string, now: number): Promise<number | null> {
-    const row = await this.db
+    const row = await this.tables
       .updateTable('panel_password_tokens')
       .set({ used_at: now })
       .where('token_hash', '=', tokenHash)
@@ -151,7 +148,7 @@ export class SqlUserStore implements UserStore {
   }
 
   async peekPasswordToken(tokenHash: string, now: number): Promise<number | null> {
-    const row = await this.db
+    const row = await this.tables
       .selectFrom('panel_password_tokens')
       .select('user_id')
       .where('token_hash', '=', tokenHash)
@@ -162,17 +159,17 @@ export class SqlUserStore implements UserStore {
   }
 
   async reviewSenderId(id: number, status: SenderId['status'], reason: string | null, now: number): Promise<SenderId | null> {
-    const row = await this.db.updateTable('sender_ids').set({ status }).where('id', '=', id).returningAll().executeTakeFirst();
+    const row = await this.tables.updateTable('sender_ids').set({ status }).where('id', '=', id).returningAll().executeTakeFirst();
     if (!row) return null;
     // The send path's approval check is cached: an approval must be seen by the next send.
-    this.caches?.sendersChanged();
-    await this.db.deleteFrom('sender_id_reviews').where('sender_id', '=', id).execute();
-    if (reason !== null) await this.db.insertInto('sender_id_reviews').values({ sender_id: id, reason, decided_at: now }).execute();
+    this.context.caches?.sendersChanged();
+    await this.tables.deleteFrom('sender_id_reviews').where('sender_id', '=', id).execute();
+    if (reason !== null) await this.tables.insertInto('sender_id_reviews').values({ sender_id: id, reason, decided_at: now }).execute();
     return { id: row.id, accountId: row.account_id, title: row.title, status: row.status, createdAt: Number(row.created_at) };
   }
 
   async rejectionReasons(accountId: number): Promise<Map<number, string>> {
-    const rows = await this.db
+    const rows = await this.tables
       .selectFrom('sender_id_reviews as r')
       .innerJoin('sender_ids as s', 's.id', 'r.sender_id')
       .select(['r.sender_id', 'r.reason'])
@@ -182,13 +179,13 @@ export class SqlUserStore implements UserStore {
   }
 
   async keyIdsOf(accountId: number): Promise<number[]> {
-    const rows = await this.db.selectFrom('api_keys').select('id').where('account_id', '=', accountId).orderBy('id').execute();
+    const rows = await this.tables.selectFrom('api_keys').select('id').where('account_id', '=', accountId).orderBy('id').execute();
     return rows.map((r) => r.id);
   }
 
   async markKeysUsed(entries: readonly { keyId: number; at: number }[]): Promise<void> {
     for (const { keyId, at } of entries) {
-      await this.db
+      await this.tables
         .insertInto('key_last_used')
         .values({ key_id: keyId, used_at: at })
         .onConflict((oc) => oc.column('key_id').doUpdateSet({ used_at: sql<number>`case when key_last_used.used_at < ${at} then ${at} else key_last_used.used_at end` }))
@@ -198,7 +195,7 @@ export class SqlUserStore implements UserStore {
 
   async lastUsed(keyIds: readonly number[]): Promise<Map<number, number>> {
     if (keyIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('key_last_used').selectAll().where('key_id', 'in', [...keyIds]).execute();
+    const rows = await this.tables.selectFrom('key_last_used').selectAll().where('key_id', 'in', [...keyIds]).execute();
     return new Map(rows.map((r) => [r.key_id, Number(r.used_at)]));
   }
 }
