@@ -20,4 +20,8 @@ export default tseslint.config(
     files: ['**/*.js', '**/*.mjs', 'bin/haberci'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },
+  {
+    files: ['**/*.cjs'],
+    languageOptions: { sourceType: 'commonjs', globals: { module: 'writable', require: 'readonly' } },
+  },
 );

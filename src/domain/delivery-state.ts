@@ -23,7 +23,10 @@ export const moves = {
   accept: { from: ['submitting'], to: ['sent'] },
   retry: { from: ['submitting'], to: ['queued'] },
   reject: { from: ['queued', 'submitting'], to: ['failed'] },
-  receipt: { from: ['sent'], to: ['delivered', 'failed', 'expired'] },
+  // A carrier's receipt proves the message reached the carrier: it settles the message at
+  // any step before final, so one whose submit answer came after its lease ran out (queued
+  // or submitting again) is not submitted a second time.
+  receipt: { from: ['queued', 'submitting', 'sent'], to: ['delivered', 'failed', 'expired'] },
 } as const satisfies Record<string, { from: readonly DeliveryState[]; to: readonly DeliveryState[] }>;
 
 export function canMove(from: DeliveryState, to: DeliveryState): boolean {

@@ -7,7 +7,7 @@ const states: readonly DeliveryState[] = ['queued', 'submitting', 'sent', 'deliv
 
 describe('delivery state: transitions', () => {
   /** Every allowed move; all other pairs are refused. */
-  const allowed = new Set(['queued>submitting', 'queued>failed', 'submitting>queued', 'submitting>sent', 'submitting>failed', 'sent>delivered', 'sent>failed', 'sent>expired']);
+  const allowed = new Set(['queued>submitting', 'queued>failed', 'submitting>queued', 'submitting>sent', 'submitting>failed', 'sent>delivered', 'sent>failed', 'sent>expired', 'queued>delivered', 'queued>expired', 'submitting>delivered', 'submitting>expired']);
   for (const from of states) {
     for (const to of states) {
       const expected = allowed.has(`${from}>${to}`);
@@ -30,10 +30,10 @@ describe('delivery state: transitions', () => {
     }
   });
 
-  it('a report cannot skip submission: queued never moves to delivered or expired', () => {
-    assert.equal(canMove('queued', 'delivered'), false);
-    assert.equal(canMove('queued', 'expired'), false);
-    assert.equal(canMove('submitting', 'delivered'), false);
+  it('a receipt is proof of submission: it settles a message queued or submitting again after a late submit answer', () => {
+    assert.equal(canMove('queued', 'delivered'), true);
+    assert.equal(canMove('submitting', 'expired'), true);
+    assert.equal(canMove('queued', 'sent'), false, 'only a submit answer moves a message to sent');
   });
 });
 

@@ -131,7 +131,7 @@ export class SqlReceipts extends StorePart {
     for (const [messageId, index] of touched) {
       const final = combineParts(partsOf.get(messageId) ?? []);
       const row = messageRows.get(messageId);
-      // A receipt settles only a sent message (a message submitted again meanwhile waits for its new submit).
+      // A receipt settles a message at any step before final (domain/delivery-state moves.receipt).
       if (final && row && canMove(row.state, final)) settled.push({ messageId, index, keyId: row.key_id, final });
     }
     for (const group of groupByOutcome(settled, (m) => ({ ...outcomeOf(reports[m.index] as CarrierReport, now), state: m.final }))) {
