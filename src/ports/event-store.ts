@@ -1,6 +1,6 @@
 /**
  * Webhook events in the store: an outbox written in the transaction of the state change
- * that causes each event, claimed by delivery workers with a lease, every attempt kept.
+ * that causes each event, claimed by webhook couriers with a lease, every attempt kept.
  */
 import type { SelectableWebhookEvent, WebhookEventType, WebhookStatus } from '../domain/webhook.js';
 

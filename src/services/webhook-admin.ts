@@ -84,7 +84,7 @@ export class WebhookAdmin {
 
   /**
    * A key.test event, attempted once at once. Like any event it has the key's attempts:
-   * if this one fails, a running server's webhook worker makes the others on schedule.
+   * if this one fails, a running server's webhook courier makes the others on schedule.
    */
   async testWebhook(keyId: number): Promise<DeliveryView> {
     await this.keyWithWebhook(keyId);
@@ -101,7 +101,7 @@ export class WebhookAdmin {
   /**
    * Every failed event of the key (and of the keys it replaced) created since `since` is
    * pending again, with the key's attempts and schedule from the start, the first attempt
-   * due now: a running server's webhook worker delivers them.
+   * due now: a running server's webhook courier delivers them.
    */
   async redeliverFailed(keyId: number, since: number): Promise<{ key_id: number; since: string; queued: number }> {
     await this.keyWithWebhook(keyId);

@@ -44,7 +44,7 @@ function byRef(ref: number | string) {
   return (eb: ExpressionBuilder<Database, 'webhook_events'>) => (typeof ref === 'number' ? eb('id', '=', ref) : eb('event_id', '=', ref));
 }
 
-// The claim of the webhook worker, compiled once per database; `locking` is for
+// The claim of the webhook courier, compiled once per database; `locking` is for
 // PostgreSQL, whose workers lock what they claim.
 const claimDueOf = (locking: boolean) =>
   preparedQuery(

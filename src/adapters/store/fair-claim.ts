@@ -1,5 +1,5 @@
 /**
- * The webhook worker's claim that shares its slots among destinations: due events ranked
+ * The webhook courier's claim that shares its slots among destinations: due events ranked
  * per key (oldest first) and taken round-robin, the first of each key, then the second...,
  * at most a number per key; keys whose destination has no free slot are skipped.
  */

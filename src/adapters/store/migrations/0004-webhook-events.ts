@@ -7,7 +7,7 @@ export function migration(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       // The outbox of webhook events: written in the transaction of the state change that
-      // causes them, claimed and delivered by the webhook worker.
+      // causes them, claimed and delivered by the webhook courier.
       await withId(db.schema.createTable('webhook_events'), dialect)
         .addColumn('event_id', 'text', (c) => c.notNull().unique())
         .addColumn('key_id', 'integer', (c) => c.notNull().references('api_keys.id'))
