@@ -7,6 +7,7 @@
 import type { Clock } from '../ports/clock.js';
 import type { ApiKey, KeySettings } from '../ports/keys.js';
 import type { Store } from '../ports/store.js';
+import { panelKeyHint } from '../ports/panel-queries.js';
 import type { KeyAction } from '../domain/api-key.js';
 import { accountView, keyView } from './admin.js';
 import type { AdminService, KeyView, AccountView } from './admin.js';
@@ -18,6 +19,11 @@ import type { UserView } from './panel-users.js';
 
 /** Not there, or not the account's: the panel answers both the same way. */
 export class NotFoundForAccount extends Error {}
+
+/** The key panel sends are recorded under: no issued key has the panel's hint. */
+function isPanelKey(key: ApiKey): boolean {
+  return key.keyHint === panelKeyHint;
+}
 
 export interface PanelKeyView extends KeyView {
   last_used: string | null;
@@ -39,9 +45,14 @@ export class AccountPanel {
     return accountView(await this.admin.account(accountId));
   }
 
+  /**
+   * One of the account's keys, as the customer may see and change it. The key panel sends
+   * are recorded under (PanelSendService) is the panel's own: not listed, and not found here
+   * like another account's key, so no page or action can pause, revoke, rotate or edit it.
+   */
   private async ownKey(accountId: number, keyId: number): Promise<ApiKey> {
     const key = await this.store.keys.getKey(keyId);
-    if (!key || key.accountId !== accountId) throw new NotFoundForAccount(`no key ${keyId}`);
+    if (!key || key.accountId !== accountId || isPanelKey(key)) throw new NotFoundForAccount(`no key ${keyId}`);
     return key;
   }
 
@@ -52,7 +63,7 @@ export class AccountPanel {
     const out: PanelKeyView[] = [];
     for (const id of ids) {
       const key = await this.store.keys.getKey(id);
-      if (!key) continue;
+      if (!key || isPanelKey(key)) continue;
       const used = lastUsed.get(id);
       out.push({ ...keyView(key, now), last_used: used === undefined ? null : new Date(used).toISOString() });
     }

@@ -31,12 +31,15 @@ export async function newPage(browser: Browser, options: { locale?: string; phon
 const screenshotsOn = process.env.HABERCI_SCREENSHOTS === '1';
 const screenshotDir = resolve('docs/panel');
 
-/** Writes docs/panel/<name>.png when HABERCI_SCREENSHOTS=1; does nothing otherwise. */
-export async function screenshot(page: Page, name: string): Promise<void> {
+/**
+ * Writes docs/panel/<name>.png when HABERCI_SCREENSHOTS=1; does nothing otherwise. The
+ * viewport only, to keep the PNGs small, unless `fullPage` (a page whose point is below the fold).
+ */
+export async function screenshot(page: Page, name: string, options: { fullPage?: boolean } = {}): Promise<void> {
   if (!screenshotsOn) return;
   mkdirSync(screenshotDir, { recursive: true });
   // caret 'initial': Playwright would otherwise inject a style element, which the CSP refuses.
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: true, caret: 'initial' });
+  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: options.fullPage === true, caret: 'initial' });
 }
 
 /** Signs in through the form, by label and role, as a person does. */

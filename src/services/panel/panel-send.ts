@@ -152,8 +152,12 @@ export class PanelSendService {
   }
 
   /**
-   * Panel sends are recorded under a key of their own per account (sends belong to a key):
-   * made on the first panel send with a secret nobody is shown, so it can call nothing.
+   * Panel sends are recorded under a key of their own per account (sends belong to a key),
+   * made on the first panel send. It cannot be used on the API by anyone: its secret is 256
+   * random bits (newApiKey) of which only the hash is kept, and the secret itself is dropped
+   * right here, never shown, printed or stored, so no request can ever present it. The panel
+   * hides the key from the customer (AccountPanel), who could otherwise pause, edit or rotate
+   * it; `haberci admin key show` shows it, with the hint `(panel)`.
    */
   private async caller(accountId: number, clientIp: string): Promise<Caller | null> {
     const account = await this.store.accounts.getAccount(accountId);

@@ -2,7 +2,8 @@
  * The data pages in a real browser, by role and accessible name: a panel send skips a
  * blocked number (only the other is charged, read back through the API's /balance/) while
  * the API still sends to it; the live counter agrees with what the API charges on tricky
- * texts; a CSV file imported into a group; a campaign's chart drawn with data.
+ * texts; a CSV file imported into a group; a campaign's chart drawn with data; every data
+ * page shown with data (and, with HABERCI_SCREENSHOTS=1, photographed for docs/panel.md).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -69,7 +70,7 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     await page.getByRole('button', { name: 'Check cost' }).click();
     await page.getByText('1 numbers on your blocking list are skipped and not charged:').waitFor();
     await page.getByText('Cost: 1 SMS').waitFor();
-    await screenshot(page, 'send-preview');
+    await screenshot(page, 'send-preview', { fullPage: true });
     await page.getByRole('button', { name: 'Confirm and send' }).click();
     await page.waitForURL(/\/panel\/campaigns\/\d+\?sent=1$/);
     campaignUrl = page.url();
@@ -131,7 +132,6 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     await phone.getByRole('button', { name: 'Confirm and send' }).focus();
     await phone.keyboard.press('Enter');
     await phone.waitForURL(/\/panel\/campaigns\/\d+\?sent=1$/);
-    await screenshot(phone, 'campaign-phone');
     await context.close();
   });
 
@@ -143,11 +143,74 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     const box = await chart.locator('canvas').boundingBox();
     assert.ok(box && box.width > 0 && box.height > 0, 'the canvas has a size');
     assert.ok(Number(await chart.getAttribute('data-drawn')) > 0, 'the series has points');
-    await screenshot(page, 'campaign');
     await page.goto(`${suite.server.url}/panel/overview`);
     const daily = page.getByRole('img', { name: 'Sends and delivery rate, last 30 days' });
     await daily.locator('canvas').waitFor();
     assert.equal(await daily.getAttribute('data-drawn'), '30');
+    assert.deepEqual(consoleErrors, [], 'no script or style was refused by the Content-Security-Policy');
+  });
+
+  it('shows every data page with data: a campaign with its outcomes, the log, a message, the overview, groups and the blocking list', async () => {
+    const base = suite.server.url;
+    // The simulator's outcome follows the number's last four digits: 0000 failed, 0002 no
+    // report (pending), others delivered a moment later (--sim-delay-ms).
+    await page.goto(`${base}/panel/send`);
+    await page.getByLabel('Sender ID').selectOption('ACME');
+    await page.getByLabel('Recipients').fill('905551110010\n905551110011\n905551110012\n905551110013\n905551110000\n905551110002');
+    await page.getByLabel('Message text').fill('Hafta sonu indirimi: tüm ürünlerde %20, pazar akşamına kadar.');
+    await page.getByRole('button', { name: 'Check cost' }).click();
+    await page.getByRole('button', { name: 'Confirm and send' }).click();
+    await page.waitForURL(/\/panel\/campaigns\/\d+\?sent=1$/);
+    const campaign = page.url().replace(/\?sent=1$/, '');
+    const progress = page.getByText('5 of 6 finished');
+    for (let i = 0; i < 40 && !(await progress.isVisible()); i++) {
+      await new Promise((r) => setTimeout(r, 250));
+      await page.goto(campaign);
+    }
+    await progress.waitFor();
+    const chart = page.getByRole('img', { name: /^Outcome/ });
+    await chart.locator('canvas').waitFor();
+    assert.ok(Number(await chart.getAttribute('data-drawn')) > 0, 'the series has points');
+    await screenshot(page, 'campaign', { fullPage: true });
+
+    await page.goto(`${base}/panel/campaigns`);
+    assert.ok((await page.getByRole('link', { name: /^Campaign \d+$/ }).count()) >= 3, 'the panel sends are campaigns');
+    await screenshot(page, 'campaigns');
+
+    await page.goto(`${base}/panel/messages`);
+    await page.getByRole('button', { name: 'Search' }).waitFor();
+    assert.ok((await page.getByRole('link', { name: /^Message \d+$/ }).count()) > 1, 'the log lists messages');
+    await screenshot(page, 'messages');
+
+    await page.getByLabel('Number', { exact: true }).fill('905551110010');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: /^Message \d+$/ }).first().click();
+    await page.getByRole('heading', { name: 'Timeline' }).waitFor();
+    await page.getByRole('link', { name: /^Campaign \d+$/ }).waitFor();
+    await page.getByText(/^Delivered \(/).waitFor();
+    await screenshot(page, 'message');
+
+    await page.goto(`${base}/panel/overview`);
+    await page.getByRole('img', { name: 'Sends and delivery rate, last 30 days' }).locator('canvas').waitFor();
+    await page.getByRole('heading', { name: 'Latest sends' }).waitFor();
+    await screenshot(page, 'overview');
+
+    await page.goto(`${base}/panel/groups`);
+    await page.getByLabel('Group name').fill('Newsletter');
+    await page.getByRole('button', { name: 'Create group' }).click();
+    await page.getByRole('heading', { name: 'Group: Newsletter' }).waitFor();
+    await page.goto(`${base}/panel/groups`);
+    await page.getByRole('link', { name: 'Browser customers' }).waitFor();
+    await page.getByRole('link', { name: 'Newsletter' }).waitFor();
+    await screenshot(page, 'groups');
+
+    await page.goto(`${base}/panel/blocklist`);
+    await page.getByLabel('Numbers to block').fill('0555 111 00 05\n0555 111 00 06');
+    await page.getByRole('button', { name: 'Block numbers' }).click();
+    await page.getByRole('heading', { name: '2 added.' }).waitFor();
+    await page.goto(`${base}/panel/blocklist`);
+    for (const n of ['905551110001', '905551110005', '905551110006']) await page.getByRole('button', { name: `Unblock ${n}` }).waitFor();
+    await screenshot(page, 'blocklist', { fullPage: true });
     assert.deepEqual(consoleErrors, [], 'no script or style was refused by the Content-Security-Policy');
   });
 });

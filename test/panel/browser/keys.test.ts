@@ -45,16 +45,16 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
 
   it('creates a key, shows it once, and the key works on /balance/', async () => {
     await page.getByRole('link', { name: 'API keys' }).click();
-    await screenshot(page, 'keys-list');
+    await screenshot(page, 'keys-list', { fullPage: true });
     assert.deepEqual(await unnamedControls(page), []);
     await page.getByRole('link', { name: 'Create key' }).click();
     await page.getByLabel('Send to group', { exact: true }).uncheck();
     await page.getByLabel('Hourly request limit').fill('100');
-    await screenshot(page, 'key-create');
+    await screenshot(page, 'key-create', { fullPage: true });
     assert.deepEqual(await unnamedControls(page), []);
     await page.getByRole('button', { name: 'Create key' }).click();
     apiKey = await shownKey();
-    await screenshot(page, 'key-created');
+    await screenshot(page, 'key-created', { fullPage: true });
     assert.equal(await balanceCode(apiKey), 'TS-1040');
     await page.getByRole('link', { name: 'Go to the key' }).click();
     assert.equal(await page.getByLabel('Send to group', { exact: true }).isChecked(), false);
@@ -84,7 +84,7 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     assert.match(receiver.requests[0]?.body ?? '', /"event_type":"key\.test"/);
     const row = page.getByRole('row', { name: /key\.test HTTP 200/ });
     assert.equal(await row.count(), 1);
-    await screenshot(page, 'key-webhook-log');
+    await screenshot(page, 'key-webhook-log', { fullPage: true });
     assert.deepEqual(await unnamedControls(page), [], 'every control of the key page has a name');
     await page.getByRole('button', { name: /^Deliver key\.test again/ }).click();
     await page.getByText('Delivered again.').waitFor();
@@ -106,7 +106,7 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     await page.getByRole('link', { name: 'Türkçe' }).click();
     await page.getByRole('heading', { level: 1, name: 'API anahtarları' }).waitFor();
     assert.equal(await page.locator('html').getAttribute('lang'), 'tr');
-    await screenshot(page, 'keys-list-tr');
+    await screenshot(page, 'keys-list-tr', { fullPage: true });
     await page.getByRole('link', { name: 'English' }).click();
     await page.getByRole('heading', { level: 1, name: 'API keys' }).waitFor();
     assert.deepEqual(consoleErrors, [], 'no script or style was refused by the Content-Security-Policy');
@@ -117,18 +117,18 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     await page.getByLabel('Sender ID', { exact: true }).fill('BROWSER');
     await page.getByRole('button', { name: 'Request sender ID' }).click();
     await page.getByRole('row', { name: /BROWSER Pending approval/ }).waitFor();
-    await screenshot(page, 'sender-ids');
+    await screenshot(page, 'sender-ids', { fullPage: true });
     assert.deepEqual(await unnamedControls(page), []);
     await page.getByRole('link', { name: 'Account' }).click();
     await page.getByRole('heading', { level: 2, name: 'Change password' }).waitFor();
-    await screenshot(page, 'account');
+    await screenshot(page, 'account', { fullPage: true });
     assert.deepEqual(await unnamedControls(page), []);
     const phone = await newPage(browser, { phone: true });
     await signIn(phone.page, suite.server.url, email, password);
     // Nothing is wider than the screen: the page does not scroll sideways.
     const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone screen`);
-    await screenshot(phone.page, 'keys-list-phone');
+    await screenshot(phone.page, 'keys-list-phone', { fullPage: true });
     // From the keyboard: Tab reaches the skip link first, then the panel's links.
     await phone.page.keyboard.press('Tab');
     assert.equal(await phone.page.evaluate(() => document.activeElement?.textContent), 'Skip to content');

@@ -21,7 +21,7 @@ describe('panel in a browser: sign-in', { skip: chromiumSkip }, () => {
     const { server } = suite;
     const { context, page } = await newPage(browser);
     await page.goto(`${server.url}/panel/`);
-    await screenshot(page, 'sign-in');
+    await screenshot(page, 'sign-in', { fullPage: true });
     await page.getByLabel('Email').fill(email);
     await page.getByLabel('Password').fill('not the password');
     await page.getByRole('button', { name: 'Sign in' }).click();
