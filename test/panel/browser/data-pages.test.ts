@@ -122,6 +122,15 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
       const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `${path} is ${overflow}px wider than the screen`);
     }
+    // A campaign's and a message's own pages too (the earlier tests sent from the panel).
+    for (const [list, what] of [['/panel/campaigns', 'campaign'], ['/panel/messages', 'message']] as const) {
+      await phone.goto(`${suite.server.url}${list}`);
+      const href = await phone.getByRole('table').getByRole('link').first().getAttribute('href');
+      assert.ok(href !== null, `the ${what} list links to a ${what}`);
+      await phone.goto(`${suite.server.url}${href}`);
+      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `a ${what}'s page (${href}) is ${overflow}px wider than the screen`);
+    }
     await phone.goto(`${suite.server.url}/panel/send`);
     await phone.getByLabel('Recipients').focus();
     await phone.keyboard.type('905551117777');
