@@ -15,6 +15,7 @@ import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
 import { JobThreads } from './job-threads.js';
 import { WarmUp } from './warm-up.js';
+import { Readiness } from '../services/readiness.js';
 
 /** A `serve` process taking requests. */
 export interface RunningServer {
@@ -74,7 +75,11 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
   if (config.warmUp > 0) await warmUp(config, logger);
   const opened = container;
-  const app = await createHttp(opened, config, logger);
+  // Ready when the store answers, and, when the dispatch thread holds carrier connections
+  // (SMPP), while one is bound; with --worker false this process holds none.
+  const running = threads;
+  const readiness = new Readiness({ store: opened.store, ...(running ? { carrierLinks: () => running.carrierLinks() } : {}) });
+  const app = await createHttp(opened, config, logger, readiness);
   const address = await listen(app, config, async () => {
     await threads?.stop();
     await opened.close();
