@@ -133,13 +133,15 @@ export async function openAppContainer(location: StoreLocation, clock: Clock = s
   };
 }
 
-export function createLogger(level: string): Logger {
-  return pino({
+/** The process's logger: JSON lines on stdout (`destination`: elsewhere, for tests). */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options = {
     level,
     base: { service: 'haberci' },
     // Secrets never reach the logs, whatever object is logged.
     redact: { paths: ['api_key', '*.api_key', '*.*.api_key', 'webhook_secret', '*.webhook_secret', 'otp_code', '*.otp_code'], censor: '[redacted]' },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
 /**
@@ -156,6 +158,7 @@ export async function createHttp(container: AppContainer, config: Config, logger
     logger,
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
+    accessLogSample: config.accessLogSample,
     connections: {
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,

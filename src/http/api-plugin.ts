@@ -3,6 +3,7 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { Endpoint } from '../endpoints/endpoint.js';
 import type { Services } from '../services/services.js';
+import type { Caller } from '../services/auth.js';
 import { hashApiKey } from '../services/key-secrets.js';
 import { renderFailure, renderReply } from './envelope.js';
 import { admit, isPlainObject, runEndpoint } from './pipeline.js';
@@ -16,6 +17,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     endpoint?: Endpoint;
   }
+  interface FastifyRequest {
+    /** The API's, for its access log: the caller once admitted (null before, and outside the API). */
+    apiCaller?: Caller | null;
+    /** The API's, for its access log: the answer's result_code (api-answers.ts, send). */
+    apiResultCode?: string | null;
+  }
 }
 
 export interface ApiOptions {
@@ -27,6 +34,8 @@ export interface ApiOptions {
   bodyLimit: number;
   /** false: answers go through JSON.stringify, not their schemas (bench/serializer.bench.ts only). */
   serializeFromSchemas: boolean;
+  /** Share of requests given an access log line: 0 none; between 0 and 1, that share and every answer of 500 and over. */
+  accessLogSample: number;
 }
 
 const otherMethods = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -49,6 +58,37 @@ function rateKey(request: FastifyRequest): string {
 }
 
 /**
+ * One line at info per API request, once answered: its id, the endpoint (a path of the table,
+ * or `other`: never the raw URL), HTTP status, result_code, time in ms, the key's id, and for
+ * an accepted send its send id and message ids, so a message id leads back to its request.
+ * Never the body, never the key. `sample` below 1 logs that share of the requests, but every
+ * answer of 500 and over.
+ */
+function accessLog(api: FastifyInstance, paths: ReadonlySet<string>, sample: number): void {
+  api.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    if (sample < 1 && status < 500 && Math.random() >= sample) return done();
+    const route = request.routeOptions.url;
+    const caller = request.apiCaller ?? null;
+    const line: Record<string, unknown> = {
+      requestId: request.id,
+      endpoint: route !== undefined && paths.has(route) ? route : 'other',
+      status,
+      result_code: request.apiResultCode ?? null,
+      ms: Math.round(reply.elapsedTime * 10) / 10,
+      keyId: caller === null ? null : caller.key.id,
+    };
+    const accepted = status === 200 ? caller?.accepted : undefined;
+    if (accepted !== undefined) {
+      line.sendId = accepted.sendId;
+      line.messageIds = accepted.messageIds;
+    }
+    request.log.info(line, 'api request');
+    done();
+  });
+}
+
+/**
  * The messaging API as one Fastify plugin: the endpoint table's routes, their bodies (JSON,
  * form, multipart, streamed), the per-key rate, and every answer the API gives outside a
  * handler (api-answers.ts). Registered without a prefix, since the spec's paths start at
@@ -67,7 +107,12 @@ export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Prom
       errorResponseBuilder: (_request, context) => new RateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
     });
   }
-  api.setNotFoundHandler(notFound(new Set(table.map((e) => e.path))));
+  const paths = new Set(table.map((e) => e.path));
+  // Fields of the request object from its construction: nothing is added to it per request.
+  api.decorateRequest('apiCaller', null);
+  api.decorateRequest('apiResultCode', null);
+  if (options.accessLogSample > 0) accessLog(api, paths, options.accessLogSample);
+  api.setNotFoundHandler(notFound(paths));
   api.setErrorHandler(apiErrorHandler);
 
   const routeOf = (endpoint: Endpoint): RouteOptions => ({
@@ -81,7 +126,7 @@ export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Prom
       ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
     },
     handler: async (request, reply) => {
-      const outcome = await runEndpoint(endpoint, request.body, request.ip, services, keyHashes.get(request));
+      const outcome = await runEndpoint(endpoint, request.body, request.ip, services, keyHashes.get(request), request);
       if (outcome.ok) {
         const { status, body } = renderReply(endpoint, outcome.value);
         return send(reply, status, body);

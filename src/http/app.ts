@@ -11,6 +11,7 @@ import type { ConnectionLimits } from './connection-limits.js';
 import { defaultConnectionLimits } from './connection-limits.js';
 import { apiPlugin } from './api-plugin.js';
 import { contractPlugin } from './contract.js';
+import { requestId } from './request-id.js';
 
 export interface AppOptions {
   services: Services;
@@ -26,6 +27,8 @@ export interface AppOptions {
   connections?: Partial<ConnectionLimits>;
   /** false: answers go through JSON.stringify, not their schemas (bench/serializer.bench.ts only). */
   serializeFromSchemas?: boolean;
+  /** Share of API requests given an access log line at info (0 to 1; 0: none; below 1, 500s still all). Default 1. */
+  accessLogSample?: number;
   /** Surfaces mounted beside the API and its contract (the panel, metrics), in this order. */
   surfaces?: readonly Surface[];
 }
@@ -88,6 +91,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // No logger of its own per request: Fastify would build a pino child (its bindings,
     // its redaction) for every request, about 5 us each, for the rare error line.
     childLoggerFactory: (logger) => logger,
+    // The client's X-Request-Id when well formed, else a new one; answered in X-Request-Id.
+    genReqId: requestId,
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     trustProxy: trusted.length > 0 ? trusted : false,
     onProtoPoisoning: 'error',
@@ -102,6 +107,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // within it (its default of 30 s would let a slow client hold on 30 s longer).
     http: { headersTimeout: limits.headersTimeoutMs, connectionsCheckingInterval: 1000 },
   });
+  // First of the root's hooks: every answer of every surface carries its request id, the drain's too.
+  app.addHook('onRequest', (request, reply, done) => {
+    reply.header('x-request-id', request.id);
+    done();
+  });
   const open = limitConnections(app.server, limits);
   drains.set(app, drainOnStop(app, open));
 
@@ -111,6 +121,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestsPerSecond: options.requestsPerSecond ?? 100,
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     serializeFromSchemas: options.serializeFromSchemas !== false,
+    accessLogSample: options.logger ? (options.accessLogSample ?? 1) : 0,
   });
   await app.register(contractPlugin, { table });
   for (const surface of surfaces) {
