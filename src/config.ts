@@ -49,6 +49,12 @@ const share: Parser<number> = (raw) => {
   return Number(raw);
 };
 
+/** A port, or `off` (the listener is not opened). */
+const portOrOff: Parser<number | null> = (raw) => {
+  if (['off', ''].includes(raw.trim().toLowerCase())) return null;
+  return integer(0, 65535)(raw);
+};
+
 const logLevel: Parser<string> = (raw) =>
   ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw) ? raw : { error: `unknown log level "${raw}"` };
 
@@ -72,6 +78,13 @@ export const optionSpecs = {
     default: 1,
     parse: share,
   },
+  opsPort: {
+    flag: 'ops-port',
+    description: 'port of the operations listener (GET /metrics for Prometheus, /healthz, /readyz); off: none; 0: any free port',
+    default: null as number | null,
+    parse: portOrOff,
+  },
+  opsHost: { flag: 'ops-host', description: 'address of the operations listener: loopback by default, so the metrics are not public', default: '127.0.0.1', parse: text },
   smppConfig: {
     flag: 'smpp-config',
     description: 'JSON file of SMPP connections (docs/smpp.md); unset sends through the built-in simulator',

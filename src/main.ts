@@ -42,6 +42,7 @@ import { WebhookCourier, defaultWebhookCourierOptions } from './jobs/webhook-cou
 import type { WebhookCourierOptions } from './jobs/webhook-courier.js';
 import { KeyLastUsed } from './services/key-last-used.js';
 import { Readiness } from './services/readiness.js';
+import type { ApiMetrics } from './ports/metrics.js';
 import type { PanelPluginOptions } from './panel/plugin.js';
 import type { Surface } from './http/app.js';
 
@@ -148,7 +149,13 @@ export function createLogger(level: string, destination?: pino.DestinationStream
  * The HTTP server of this container: the API, its contract, the probes (/healthz, /readyz:
  * `readiness` checks the store, and the carrier when `serve` runs one) and the panel.
  */
-export async function createHttp(container: AppContainer, config: Config, logger: Logger, readiness: Readiness = new Readiness({ store: container.store })): Promise<FastifyInstance> {
+export async function createHttp(
+  container: AppContainer,
+  config: Config,
+  logger: Logger,
+  readiness: Readiness = new Readiness({ store: container.store }),
+  metrics?: ApiMetrics,
+): Promise<FastifyInstance> {
   // Loaded here, not at the top: admin commands share this module and need no HTTP server.
   const { buildApp } = await import('./http/app.js');
   const { healthSurface } = await import('./http/health.js');
@@ -159,6 +166,7 @@ export async function createHttp(container: AppContainer, config: Config, logger
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
     accessLogSample: config.accessLogSample,
+    ...(metrics ? { metrics } : {}),
     connections: {
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,

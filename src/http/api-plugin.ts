@@ -4,6 +4,8 @@ import rateLimit from '@fastify/rate-limit';
 import type { Endpoint } from '../endpoints/endpoint.js';
 import type { Services } from '../services/services.js';
 import type { Caller } from '../services/auth.js';
+import { noApiMetrics } from '../ports/metrics.js';
+import type { ApiMetrics } from '../ports/metrics.js';
 import { hashApiKey } from '../services/key-secrets.js';
 import { renderFailure, renderReply } from './envelope.js';
 import { admit, isPlainObject, runEndpoint } from './pipeline.js';
@@ -36,6 +38,8 @@ export interface ApiOptions {
   serializeFromSchemas: boolean;
   /** Share of requests given an access log line: 0 none; between 0 and 1, that share and every answer of 500 and over. */
   accessLogSample: number;
+  /** Where each answered request is counted (the operations listener's /metrics); none by default. */
+  metrics?: ApiMetrics;
 }
 
 const otherMethods = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -58,24 +62,29 @@ function rateKey(request: FastifyRequest): string {
 }
 
 /**
- * One line at info per API request, once answered: its id, the endpoint (a path of the table,
- * or `other`: never the raw URL), HTTP status, result_code, time in ms, the key's id, and for
- * an accepted send its send id and message ids, so a message id leads back to its request.
- * Never the body, never the key. `sample` below 1 logs that share of the requests, but every
- * answer of 500 and over.
+ * What every answered API request leaves behind, in one onResponse hook:
+ * - its count and duration in `metrics`, by endpoint and result_code;
+ * - one line at info (unless `sample` is 0): its id, the endpoint, HTTP status, result_code,
+ *   time in ms, the key's id, and for an accepted send its send id and message ids, so a
+ *   message id leads back to its request. Never the body, never the key. A `sample` below 1
+ *   logs that share of the requests, and every answer of 500 and over.
+ * The endpoint is a path of the table or `other`, never the raw URL.
  */
-function accessLog(api: FastifyInstance, paths: ReadonlySet<string>, sample: number): void {
+function observeRequests(api: FastifyInstance, paths: ReadonlySet<string>, sample: number, metrics: ApiMetrics): void {
   api.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
-    if (sample < 1 && status < 500 && Math.random() >= sample) return done();
     const route = request.routeOptions.url;
+    const endpoint = route !== undefined && paths.has(route) ? route : 'other';
+    const ms = reply.elapsedTime;
+    metrics.request(endpoint, request.apiResultCode ?? 'none', ms / 1000);
+    if (sample === 0 || (sample < 1 && status < 500 && Math.random() >= sample)) return done();
     const caller = request.apiCaller ?? null;
     const line: Record<string, unknown> = {
       requestId: request.id,
-      endpoint: route !== undefined && paths.has(route) ? route : 'other',
+      endpoint,
       status,
       result_code: request.apiResultCode ?? null,
-      ms: Math.round(reply.elapsedTime * 10) / 10,
+      ms: Math.round(ms * 10) / 10,
       keyId: caller === null ? null : caller.key.id,
     };
     const accepted = status === 200 ? caller?.accepted : undefined;
@@ -111,7 +120,8 @@ export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Prom
   // Fields of the request object from its construction: nothing is added to it per request.
   api.decorateRequest('apiCaller', null);
   api.decorateRequest('apiResultCode', null);
-  if (options.accessLogSample > 0) accessLog(api, paths, options.accessLogSample);
+  const metrics = options.metrics ?? noApiMetrics;
+  if (options.accessLogSample > 0 || metrics !== noApiMetrics) observeRequests(api, paths, options.accessLogSample, metrics);
   api.setNotFoundHandler(notFound(paths));
   api.setErrorHandler(apiErrorHandler);
 

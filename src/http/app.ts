@@ -12,6 +12,7 @@ import { defaultConnectionLimits } from './connection-limits.js';
 import { apiPlugin } from './api-plugin.js';
 import { contractPlugin } from './contract.js';
 import { requestId } from './request-id.js';
+import type { ApiMetrics } from '../ports/metrics.js';
 
 export interface AppOptions {
   services: Services;
@@ -29,6 +30,8 @@ export interface AppOptions {
   serializeFromSchemas?: boolean;
   /** Share of API requests given an access log line at info (0 to 1; 0: none; below 1, 500s still all). Default 1. */
   accessLogSample?: number;
+  /** Where each answered API request is counted (GET /metrics of the operations listener). */
+  metrics?: ApiMetrics;
   /** Surfaces mounted beside the API and its contract (the panel, metrics), in this order. */
   surfaces?: readonly Surface[];
 }
@@ -122,6 +125,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: options.bodyLimit ?? defaultBodyLimit,
     serializeFromSchemas: options.serializeFromSchemas !== false,
     accessLogSample: options.logger ? (options.accessLogSample ?? 1) : 0,
+    ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   await app.register(contractPlugin, { table });
   for (const surface of surfaces) {

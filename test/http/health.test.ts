@@ -10,6 +10,7 @@ import { Agent, request } from 'undici';
 import { buildApp, stopApp } from '../../src/http/app.js';
 import type { Surface } from '../../src/http/app.js';
 import { healthSurface } from '../../src/http/health.js';
+import { buildOpsApp } from '../../src/http/ops-app.js';
 import { openAppContainer } from '../../src/main.js';
 import type { AppContainer } from '../../src/main.js';
 import { Readiness } from '../../src/services/readiness.js';
@@ -163,6 +164,31 @@ describe('root surfaces', () => {
       await app.close();
     } finally {
       await container.close();
+    }
+  });
+});
+
+describe('the operations listener app', () => {
+  it('answers /metrics always, and its probes 503 once the process stops', async () => {
+    let stopping = false;
+    const app = await buildOpsApp({
+      readiness: new Readiness({ store: { health: async () => ({ migrated: true }) } }),
+      exposition: async () => ({ contentType: 'text/plain; version=0.0.4; charset=utf-8', text: 'up 1\n' }),
+      stopping: () => stopping,
+    });
+    try {
+      assert.equal((await app.inject({ method: 'GET', url: '/readyz' })).statusCode, 200);
+      stopping = true;
+      for (const url of ['/readyz', '/healthz']) {
+        const answer = await app.inject({ method: 'GET', url });
+        assert.equal(answer.statusCode, 503, url);
+        assert.deepEqual(answer.json(), { status: 'stopping' });
+      }
+      const metrics = await app.inject({ method: 'GET', url: '/metrics' });
+      assert.equal(metrics.statusCode, 200);
+      assert.equal(metrics.body, 'up 1\n');
+    } finally {
+      await app.close();
     }
   });
 });
