@@ -7,6 +7,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
@@ -91,6 +93,19 @@ describe('without --ops-port', () => {
   after(async () => {
     await stop(server.child);
     rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('refuses to start when the operations port is taken, saying so', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as AddressInfo).port;
+    const other = mkdtempSync(join(tmpdir(), 'haberci-ops-taken-'));
+    try {
+      await assert.rejects(startServer(['--data', other, '--demo', 'false', '--ops-port', String(port)]), /cannot open the operations listener on 127\.0\.0\.1:\d+: the port is already in use/);
+    } finally {
+      taken.close();
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 
   it('opens no operations listener, and the serve port has no /metrics', async () => {
