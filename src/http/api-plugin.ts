@@ -73,8 +73,12 @@ function rateKey(request: FastifyRequest): string {
 function observeRequests(api: FastifyInstance, paths: ReadonlySet<string>, sample: number, metrics: ApiMetrics): void {
   api.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
-    const route = request.routeOptions.url;
-    const endpoint = route !== undefined && paths.has(route) ? route : 'other';
+    // Not request.routeOptions: it builds an object on every read. A route of the API matched
+    // its path exactly, so the URL's path is the route's (and the set check bounds the label).
+    const url = request.url;
+    const query = url.indexOf('?');
+    const path = request.is404 ? 'other' : query === -1 ? url : url.slice(0, query);
+    const endpoint = paths.has(path) ? path : 'other';
     const ms = reply.elapsedTime;
     metrics.request(endpoint, request.apiResultCode ?? 'none', ms / 1000);
     if (sample === 0 || (sample < 1 && status < 500 && Math.random() >= sample)) return done();

@@ -93,6 +93,27 @@ describe('the access log', () => {
     }
   });
 
+  it('names the endpoint by its table path: a query string dropped, a wrong method on it kept, a slash variant other', async () => {
+    const { h, lines } = await logged();
+    try {
+      assert.equal((await h.post('/balance/?token=abc', {})).body.result_code, 'TS-1050');
+      assert.equal((await h.post('/sms/send', undefined, { method: 'GET' })).status, 405);
+      assert.equal((await h.post('/balance', {})).status, 301);
+      const access = accessLines(lines);
+      assert.deepEqual(
+        access.map((l) => [l.endpoint, l.status]),
+        [
+          ['/balance/', 400],
+          ['/sms/send', 405],
+          ['other', 301],
+        ],
+      );
+      assert.equal(JSON.stringify(lines).includes('token=abc'), false, 'the query string is not logged');
+    } finally {
+      await h.close();
+    }
+  });
+
   it('logs nothing with a sample of 0', async () => {
     const { h, lines } = await logged(0);
     try {
