@@ -44,6 +44,17 @@ const addressList: Parser<string[]> = (raw) => {
   return bad.length > 0 ? { error: `not an address or CIDR range: ${bad.join(', ')}` } : list;
 };
 
+const share: Parser<number> = (raw) => {
+  if (!/^\s*(0|1|0?\.\d+|1\.0*)\s*$/.test(raw)) return { error: `must be a number from 0 to 1, got "${raw}"` };
+  return Number(raw);
+};
+
+/** A port, or `off` (the listener is not opened). */
+const portOrOff: Parser<number | null> = (raw) => {
+  if (['off', ''].includes(raw.trim().toLowerCase())) return null;
+  return integer(0, 65535)(raw);
+};
+
 const logLevel: Parser<string> = (raw) =>
   ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw) ? raw : { error: `unknown log level "${raw}"` };
 
@@ -61,6 +72,19 @@ export const optionSpecs = {
   },
   requestsPerSecond: { flag: 'requests-per-second', description: 'general request rate per API key (0 turns it off)', default: 100, parse: integer(0, 1_000_000) },
   logLevel: { flag: 'log-level', description: 'pino log level', default: 'info', parse: logLevel },
+  accessLogSample: {
+    flag: 'access-log-sample',
+    description: 'share of API requests given an access line at info (0 to 1): below 1, answers of 500 and over are still always logged; 0 turns the access log off',
+    default: 1,
+    parse: share,
+  },
+  opsPort: {
+    flag: 'ops-port',
+    description: 'port of the operations listener (GET /metrics for Prometheus, /healthz, /readyz); off: none; 0: any free port',
+    default: null as number | null,
+    parse: portOrOff,
+  },
+  opsHost: { flag: 'ops-host', description: 'address of the operations listener: loopback by default, so the metrics are not public', default: '127.0.0.1', parse: text },
   smppConfig: {
     flag: 'smpp-config',
     description: 'JSON file of SMPP connections (docs/smpp.md); unset sends through the built-in simulator',

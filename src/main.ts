@@ -33,7 +33,7 @@ import type { DispatcherOptions } from './jobs/dispatcher.js';
 import type { DispatchWindow } from './jobs/dispatch-window.js';
 import { SimulatorCarrier } from './adapters/carriers/simulator/simulator-carrier.js';
 import { loadSmppCarrier } from './adapters/carriers/smpp/load-smpp-carrier.js';
-import type { Carrier } from './ports/carrier.js';
+import type { Carrier, CarrierLinks } from './ports/carrier.js';
 import { HttpWebhookSender } from './adapters/webhooks/http-webhook-sender.js';
 import { WebhookDelivery } from './services/webhook-delivery.js';
 import { retryScale } from './domain/webhook.js';
@@ -41,6 +41,8 @@ import { WebhookAdmin } from './services/webhook-admin.js';
 import { WebhookCourier, defaultWebhookCourierOptions } from './jobs/webhook-courier.js';
 import type { WebhookCourierOptions } from './jobs/webhook-courier.js';
 import { KeyLastUsed } from './services/key-last-used.js';
+import { Readiness } from './services/readiness.js';
+import type { ApiMetrics } from './ports/metrics.js';
 import type { PanelPluginOptions } from './panel/plugin.js';
 import type { Surface } from './http/app.js';
 
@@ -132,24 +134,39 @@ export async function openAppContainer(location: StoreLocation, clock: Clock = s
   };
 }
 
-export function createLogger(level: string): Logger {
-  return pino({
+/** The process's logger: JSON lines on stdout (`destination`: elsewhere, for tests). */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options = {
     level,
     base: { service: 'haberci' },
     // Secrets never reach the logs, whatever object is logged.
     redact: { paths: ['api_key', '*.api_key', '*.*.api_key', 'webhook_secret', '*.webhook_secret', 'otp_code', '*.otp_code'], censor: '[redacted]' },
-  });
+  };
+  return destination ? pino(options, destination) : pino(options);
 }
 
-export async function createHttp(container: AppContainer, config: Config, logger: Logger): Promise<FastifyInstance> {
+/**
+ * The HTTP server of this container: the API, its contract, the probes (/healthz, /readyz:
+ * `readiness` checks the store, and the carrier when `serve` runs one) and the panel.
+ */
+export async function createHttp(
+  container: AppContainer,
+  config: Config,
+  logger: Logger,
+  readiness: Readiness = new Readiness({ store: container.store }),
+  metrics?: ApiMetrics,
+): Promise<FastifyInstance> {
   // Loaded here, not at the top: admin commands share this module and need no HTTP server.
   const { buildApp } = await import('./http/app.js');
+  const { healthSurface } = await import('./http/health.js');
   return buildApp({
     services: container.services,
-    surfaces: config.panel ? [await panelSurface(container, config)] : [],
+    surfaces: [healthSurface(readiness), ...(config.panel ? [await panelSurface(container, config)] : [])],
     logger,
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
+    accessLogSample: config.accessLogSample,
+    ...(metrics ? { metrics } : {}),
     connections: {
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,
@@ -219,6 +236,8 @@ async function liveCarrier(config: CarrierConfig, simulator: SimulatorCarrier, c
  * The dispatcher of this thread, started: the configured carrier for live keys and the
  * built-in simulator for sandbox keys (and for live keys unless another carrier is set).
  * `window`: shared with the HTTP thread when it hands messages off (DispatchHandoff).
+ * `onLinks`: told how many connections of the live carrier are bound, now and on every
+ * change, when it holds connections (SMPP; the simulator has none).
  */
 export async function startDispatcher(
   container: AppContainer,
@@ -226,12 +245,15 @@ export async function startDispatcher(
   logger: Logger,
   options: Partial<DispatcherOptions> = {},
   window?: DispatchWindow,
+  onLinks?: (links: CarrierLinks) => void,
 ): Promise<Dispatcher> {
   const simulator = new SimulatorCarrier(config.simDelayMs, container.clock);
   const inbound = new InboundService(container.store, () => container.webhookWake.notify());
+  const live = await liveCarrier(config, simulator, container, logger);
+  if (onLinks) live.watchLinks?.(onLinks);
   const dispatcher = new Dispatcher({
     store: container.store.queue,
-    carriers: { live: await liveCarrier(config, simulator, container, logger), sandbox: simulator },
+    carriers: { live, sandbox: simulator },
     clock: container.clock,
     log: logger,
     options: { ...defaultDispatcherOptions, leaseMs: config.leaseMs, ...options },

@@ -14,7 +14,9 @@ const program = new Command('haberci')
 
 const serveCommand = program.command('serve').description('start the HTTP API with the dispatcher and the built-in operator simulator');
 for (const spec of Object.values(optionSpecs)) {
-  serveCommand.option(`--${spec.flag} <value>`, `${spec.description} (${envName(spec)}; default ${JSON.stringify(spec.default)})`);
+  // A null default is a listener or feature that is off until given a value (--ops-port).
+  const shown = spec.default === null ? 'off' : JSON.stringify(spec.default);
+  serveCommand.option(`--${spec.flag} <value>`, `${spec.description} (${envName(spec)}; default ${shown})`);
 }
 serveCommand.action(async (raw: Record<string, string>) => {
   const flags: Partial<Record<OptionName, string>> = {};

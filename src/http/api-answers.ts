@@ -23,6 +23,9 @@ export class RateLimited extends Error {
 }
 
 export function send(reply: FastifyReply, status: number, body: Body): FastifyReply {
+  // For the access log (api-plugin.ts): every answer of the API goes out here.
+  const code = body.result_code;
+  if (typeof code === 'string') reply.request.apiResultCode = code;
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
 

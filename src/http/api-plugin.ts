@@ -3,6 +3,9 @@ import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
 import type { Endpoint } from '../endpoints/endpoint.js';
 import type { Services } from '../services/services.js';
+import type { Caller } from '../services/auth.js';
+import { noApiMetrics } from '../ports/metrics.js';
+import type { ApiMetrics } from '../ports/metrics.js';
 import { hashApiKey } from '../services/key-secrets.js';
 import { renderFailure, renderReply } from './envelope.js';
 import { admit, isPlainObject, runEndpoint } from './pipeline.js';
@@ -16,6 +19,12 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     endpoint?: Endpoint;
   }
+  interface FastifyRequest {
+    /** The API's, for its access log: the caller once admitted (null before, and outside the API). */
+    apiCaller?: Caller | null;
+    /** The API's, for its access log: the answer's result_code (api-answers.ts, send). */
+    apiResultCode?: string | null;
+  }
 }
 
 export interface ApiOptions {
@@ -27,6 +36,10 @@ export interface ApiOptions {
   bodyLimit: number;
   /** false: answers go through JSON.stringify, not their schemas (bench/serializer.bench.ts only). */
   serializeFromSchemas: boolean;
+  /** Share of requests given an access log line: 0 none; between 0 and 1, that share and every answer of 500 and over. */
+  accessLogSample: number;
+  /** Where each answered request is counted (the operations listener's /metrics); none by default. */
+  metrics?: ApiMetrics;
 }
 
 const otherMethods = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as const;
@@ -49,6 +62,46 @@ function rateKey(request: FastifyRequest): string {
 }
 
 /**
+ * What every answered API request leaves behind, in one onResponse hook:
+ * - its count and duration in `metrics`, by endpoint and result_code;
+ * - one line at info (unless `sample` is 0): its id, the endpoint, HTTP status, result_code,
+ *   time in ms, the key's id, and for an accepted send its send id and message ids, so a
+ *   message id leads back to its request. Never the body, never the key. A `sample` below 1
+ *   logs that share of the requests, and every answer of 500 and over.
+ * The endpoint is a path of the table or `other`, never the raw URL.
+ */
+function observeRequests(api: FastifyInstance, paths: ReadonlySet<string>, sample: number, metrics: ApiMetrics): void {
+  api.addHook('onResponse', (request, reply, done) => {
+    const status = reply.statusCode;
+    // Not request.routeOptions: it builds an object on every read. A route of the API matched
+    // its path exactly, so the URL's path is the route's (and the set check bounds the label).
+    const url = request.url;
+    const query = url.indexOf('?');
+    const path = request.is404 ? 'other' : query === -1 ? url : url.slice(0, query);
+    const endpoint = paths.has(path) ? path : 'other';
+    const ms = reply.elapsedTime;
+    metrics.request(endpoint, request.apiResultCode ?? 'none', ms / 1000);
+    if (sample === 0 || (sample < 1 && status < 500 && Math.random() >= sample)) return done();
+    const caller = request.apiCaller ?? null;
+    const line: Record<string, unknown> = {
+      requestId: request.id,
+      endpoint,
+      status,
+      result_code: request.apiResultCode ?? null,
+      ms: Math.round(ms * 10) / 10,
+      keyId: caller === null ? null : caller.key.id,
+    };
+    const accepted = status === 200 ? caller?.accepted : undefined;
+    if (accepted !== undefined) {
+      line.sendId = accepted.sendId;
+      line.messageIds = accepted.messageIds;
+    }
+    request.log.info(line, 'api request');
+    done();
+  });
+}
+
+/**
  * The messaging API as one Fastify plugin: the endpoint table's routes, their bodies (JSON,
  * form, multipart, streamed), the per-key rate, and every answer the API gives outside a
  * handler (api-answers.ts). Registered without a prefix, since the spec's paths start at
@@ -67,7 +120,13 @@ export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Prom
       errorResponseBuilder: (_request, context) => new RateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
     });
   }
-  api.setNotFoundHandler(notFound(new Set(table.map((e) => e.path))));
+  const paths = new Set(table.map((e) => e.path));
+  // Fields of the request object from its construction: nothing is added to it per request.
+  api.decorateRequest('apiCaller', null);
+  api.decorateRequest('apiResultCode', null);
+  const metrics = options.metrics ?? noApiMetrics;
+  if (options.accessLogSample > 0 || metrics !== noApiMetrics) observeRequests(api, paths, options.accessLogSample, metrics);
+  api.setNotFoundHandler(notFound(paths));
   api.setErrorHandler(apiErrorHandler);
 
   const routeOf = (endpoint: Endpoint): RouteOptions => ({
@@ -81,7 +140,7 @@ export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Prom
       ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
     },
     handler: async (request, reply) => {
-      const outcome = await runEndpoint(endpoint, request.body, request.ip, services, keyHashes.get(request));
+      const outcome = await runEndpoint(endpoint, request.body, request.ip, services, keyHashes.get(request), request);
       if (outcome.ok) {
         const { status, body } = renderReply(endpoint, outcome.value);
         return send(reply, status, body);

@@ -12,6 +12,11 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/** Where a request notes its caller once known (the API's access log reads it): the Fastify request. */
+export interface CallerNote {
+  apiCaller?: Caller | null;
+}
+
 /** A key's hash computed earlier in the request (by the rate limiter), with the key it is of. */
 export interface KeyHash {
   apiKey: string;
@@ -67,7 +72,7 @@ export async function admit(endpoint: Endpoint, body: Record<string, unknown>, c
  * taken back if the handler refuses it: rejected requests are not counted (spec, Limits;
  * docs/decisions.md).
  */
-export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp: string, services: Services, keyHash?: KeyHash): Promise<Result<Reply>> {
+export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp: string, services: Services, keyHash?: KeyHash, note?: CallerNote): Promise<Result<Reply>> {
   // No body at all is an empty request (a missing key); JSON `null` is a body that is not
   // an object, like an array or a number.
   const body = rawBody === undefined || rawBody === '' ? {} : rawBody;
@@ -76,6 +81,7 @@ export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp
   const admitted = await admit(endpoint, body, clientIp, services, keyHash);
   if (!admitted.ok) return admitted;
   const caller = admitted.value;
+  if (note) note.apiCaller = caller;
 
   const parsed = endpoint.request.safeParse(body);
   if (!parsed.success) {

@@ -236,6 +236,7 @@ export class Dispatcher implements CarrierListener {
     if (requeued > 0) this.log.warn({ requeued }, 'dispatcher: leases ran out; messages returned to the queue');
     const transitions = await this.store.retryUnmatchedReports(this.clock.now());
     if (transitions.length > 0) this.onTransitions(transitions);
+    if (this.log.isLevelEnabled('debug')) for (const t of transitions) this.log.debug({ messageId: t.messageId, state: t.state }, 'dispatcher: kept receipt recorded');
   }
 
   /** Routes a message to its carrier and records the outcome; never rejects. */
@@ -249,6 +250,11 @@ export class Dispatcher implements CarrierListener {
     }
     try {
       await this.recorder.record(m, carrier.name, outcome, this.clock.now());
+      // Per message, so at debug: a message id's way through the logs (docs/operations.md).
+      if (this.log.isLevelEnabled('debug')) {
+        const detail = outcome.kind === 'accepted' ? { carrierMessageIds: outcome.carrierMessageIds } : { reason: outcome.reason };
+        this.log.debug({ messageId: m.id, carrier: carrier.name, outcome: outcome.kind, ...detail }, 'dispatcher: submit recorded');
+      }
     } catch (error) {
       // The lease brings the message back if this write did not happen.
       this.log.error({ err: errorFields(error), messageId: m.id }, 'dispatcher: could not record a submit outcome');
@@ -258,6 +264,11 @@ export class Dispatcher implements CarrierListener {
   async onReport(report: CarrierReport): Promise<void> {
     const t = await this.reports.add(report);
     if (t && t !== 'unmatched') this.onTransitions([t]);
+    if (this.log.isLevelEnabled('debug')) {
+      const fields = { carrierMessageId: report.carrierMessageId, status: report.status };
+      if (t === 'unmatched') this.log.debug(fields, 'dispatcher: receipt kept until its message is known');
+      else this.log.debug({ ...fields, messageId: t?.messageId ?? null, state: t?.state ?? null }, 'dispatcher: receipt recorded');
+    }
   }
 
   /** Stored (and announced) before the carrier acknowledges it to the operator. */

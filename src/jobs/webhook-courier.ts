@@ -206,6 +206,9 @@ export class WebhookCourier {
     } finally {
       this.loop.settle();
     }
+    if (this.log.isLevelEnabled('debug')) {
+      this.log.debug({ eventId: event.eventId, eventType: event.eventType, messageId: event.smsId, keyId: event.keyId, status: result.attempt.httpStatus, state: result.state }, 'webhooks: attempt recorded');
+    }
     if (result.state === 'failed') {
       this.log.warn({ eventId: event.eventId, keyId: event.keyId, status: result.attempt.httpStatus, error: result.attempt.error }, 'webhooks: event failed after its last attempt');
     }

@@ -58,8 +58,19 @@ export interface CarrierListener {
   onInbound(message: InboundSms): Promise<void>;
 }
 
+/** A carrier's connections to its operator: how many can take submits now, of how many. */
+export interface CarrierLinks {
+  bound: number;
+  total: number;
+}
+
 export interface Carrier {
   readonly name: string;
+  /**
+   * For carriers that hold connections (SMPP): calls `onChange` now and on every change of
+   * how many are bound. The simulator has none and leaves it out.
+   */
+  watchLinks?(onChange: (links: CarrierLinks) => void): void;
   start(listener: CarrierListener): Promise<void>;
   submit(message: CarrierMessage): Promise<SubmitOutcome>;
   /** Stops taking submits and closes connections; pending reports may be lost to the operator's retry. */

@@ -16,6 +16,12 @@ import type { InboundStore } from './inbound-store.js';
 import type { PanelQueries } from './panel-queries.js';
 import type { UserStore } from './user-store.js';
 
+/** What the store says to a readiness probe. */
+export interface StoreHealth {
+  /** Every migration of this build has run on the store. */
+  migrated: boolean;
+}
+
 export interface Store {
   /** Accounts and their balance ledger. */
   readonly accounts: AccountStore;
@@ -47,5 +53,10 @@ export interface Store {
    * committed with the transaction.
    */
   savepoint<T>(work: () => Promise<T>): Promise<T>;
+  /**
+   * One trivial query, for readiness probes: resolves with whether every migration this
+   * build knows is recorded in the store; rejects when the store does not answer.
+   */
+  health(): Promise<StoreHealth>;
   close(): Promise<void>;
 }

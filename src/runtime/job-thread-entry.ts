@@ -31,7 +31,15 @@ interface Running {
   stop(): Promise<void>;
 }
 
-async function startJob(job: JobName, location: StoreLocation, config: JobThreadConfig, logger: Logger, webhookWakes: MessagePort, dispatchWindow: SharedArrayBuffer | undefined): Promise<Running> {
+async function startJob(
+  job: JobName,
+  location: StoreLocation,
+  config: JobThreadConfig,
+  logger: Logger,
+  webhookWakes: MessagePort,
+  dispatchWindow: SharedArrayBuffer | undefined,
+  post: (message: FromJobThread) => void,
+): Promise<Running> {
   // The HTTP thread goes first for the write lock, for up to --delivery-yield-ms.
   const background = asBackgroundThread(location, config.deliveryYieldMs);
   let container: AppContainer;
@@ -44,7 +52,7 @@ async function startJob(job: JobName, location: StoreLocation, config: JobThread
     const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
     let dispatcher: Dispatcher;
     try {
-      dispatcher = await startDispatcher(container, config, logger, {}, window);
+      dispatcher = await startDispatcher(container, config, logger, {}, window, (links) => post({ type: 'carrier-links', ...links }));
     } catch (error) {
       await container.close();
       throw error;
@@ -110,7 +118,7 @@ async function run(port: MessagePort, { job, location, config, webhookWakes, dis
     else stop();
   });
   try {
-    running = await startJob(job, location, config, logger, webhookWakes, dispatchWindow);
+    running = await startJob(job, location, config, logger, webhookWakes, dispatchWindow, post);
   } catch (error) {
     post({ type: 'failed', message: reason(error) });
     await end();

@@ -10,6 +10,7 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
+import type { CarrierLinks } from '../ports/carrier.js';
 import type { FromJobThread, JobThreadStart, ToJobThread } from './thread-protocol.js';
 
 /** How long stop() waits for the thread to finish its submits and attempts in flight. */
@@ -24,12 +25,18 @@ export class JobThread {
   private readonly exited: Promise<void>;
   /** Told of the start (`ready`) or failure of the thread; null once told. */
   private awaiting: ((outcome: FromJobThread | Error) => void) | null = null;
+  /** The live carrier's bound connections, as the thread last told (null: it never did: no SMPP). */
+  private links: CarrierLinks | null = null;
 
   private constructor(
     private readonly thread: Worker,
     private readonly onCrash: (error: Error) => void,
   ) {
     thread.on('message', (message: FromJobThread) => {
+      if (message.type === 'carrier-links') {
+        this.links = { bound: message.bound, total: message.total };
+        return;
+      }
       if (message.type === 'ready') this.live = true;
       this.settle(message);
     });
@@ -70,6 +77,11 @@ export class JobThread {
     const handle = new JobThread(thread, onCrash);
     await handle.started();
     return handle;
+  }
+
+  /** The live carrier's connections as the thread last told: null when it holds none (the simulator) or has not said yet. */
+  get carrierLinks(): CarrierLinks | null {
+    return this.links;
   }
 
   /** Wakes the thread's job: new sends were committed, or events were written. */

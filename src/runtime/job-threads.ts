@@ -3,6 +3,7 @@ import type { AppContainer } from '../main.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import type { DispatchWindow } from '../jobs/dispatch-window.js';
 import { JobThread } from './job-thread.js';
+import type { CarrierLinks } from '../ports/carrier.js';
 import type { JobThreadConfig } from './thread-protocol.js';
 import { windowHandoff } from './window-handoff.js';
 
@@ -45,6 +46,11 @@ export class JobThreads {
     container.dispatchWake.relayTo(() => dispatch.wake());
     container.webhookWake.relayTo(() => webhooks.wake());
     container.services.sends.handOffTo(windowHandoff(window, leaseMs, (messages) => dispatch.handOff(messages)));
+  }
+
+  /** The dispatch thread's live carrier connections, as it last told (null: none told, the simulator). */
+  carrierLinks(): CarrierLinks | null {
+    return this.dispatch.carrierLinks;
   }
 
   /** Finishes the submits and webhook attempts in flight; dispatching stops first, as its last outcomes may add events for the webhook thread. */

@@ -15,6 +15,8 @@ import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
 import { JobThreads } from './job-threads.js';
 import { WarmUp } from './warm-up.js';
+import { Readiness } from '../services/readiness.js';
+import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 
 /** A `serve` process taking requests. */
 export interface RunningServer {
@@ -74,12 +76,56 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
   if (config.warmUp > 0) await warmUp(config, logger);
   const opened = container;
-  const app = await createHttp(opened, config, logger);
-  const address = await listen(app, config, async () => {
+  // Ready when the store answers, and, when the dispatch thread holds carrier connections
+  // (SMPP), while one is bound; with --worker false this process holds none.
+  const running = threads;
+  const readiness = new Readiness({ store: opened.store, ...(running ? { carrierLinks: () => running.carrierLinks() } : {}) });
+  // Loaded only when asked for: the admin commands share this module's imports.
+  const metrics = config.opsPort === null ? null : new (await import('../adapters/metrics/prometheus-metrics.js')).PrometheusMetrics();
+  const app = await createHttp(opened, config, logger, readiness, metrics ?? undefined);
+  const undo = async (): Promise<void> => {
     await threads?.stop();
     await opened.close();
-  });
-  return { container: opened, address, stop: stopper(app, config, logger, opened, threads) };
+  };
+  const address = await listen(app, config, undo);
+  let ops: Ops | null = null;
+  if (metrics !== null && config.opsPort !== null) {
+    try {
+      ops = await openOps(readiness, metrics, { port: config.opsPort, host: config.opsHost }, logger);
+    } catch (error) {
+      await app.close();
+      await undo();
+      throw error;
+    }
+  }
+  return { container: opened, address, stop: stopper(app, config, logger, opened, threads, ops) };
+}
+
+/** The operations listener, open; `stopping()` turns its probes to 503 for the stop. */
+interface Ops {
+  stopping(): void;
+  close(): Promise<void>;
+}
+
+/** Opens the operations listener (ops-app.ts) and logs where; a port taken stops start-up. */
+async function openOps(readiness: Readiness, metrics: PrometheusMetrics, where: { port: number; host: string }, logger: Logger): Promise<Ops> {
+  const { buildOpsApp } = await import('../http/ops-app.js');
+  let stopping = false;
+  const app = await buildOpsApp({ readiness, exposition: () => metrics.exposition(), stopping: () => stopping, logger });
+  let address: string;
+  try {
+    address = await app.listen(where);
+  } catch (error) {
+    await app.close();
+    const code = (error as { code?: string }).code;
+    const why = code === 'EADDRINUSE' ? 'the port is already in use' : code === 'EADDRNOTAVAIL' ? 'the address is not on this machine' : reason(error);
+    throw new Error(`cannot open the operations listener on ${where.host}:${where.port}: ${why}`);
+  }
+  logger.info({ address }, `operations listener on ${address} (GET /metrics, /healthz, /readyz)`);
+  return {
+    stopping: () => (stopping = true),
+    close: () => app.close(),
+  };
 }
 
 /** The request path's warm-up (warm-up.ts), logged; one that cannot run leaves the server to start cold. */
@@ -111,12 +157,14 @@ async function listen(app: FastifyInstance, config: Config, undo: () => Promise<
   }
 }
 
-function stopper(app: FastifyInstance, config: Config, logger: Logger, container: AppContainer, threads: JobThreads | null): (signal: string) => Promise<void> {
+function stopper(app: FastifyInstance, config: Config, logger: Logger, container: AppContainer, threads: JobThreads | null, ops: Ops | null): (signal: string) => Promise<void> {
   let stopping = false;
   return async (signal) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: no new requests, finishing the ones in flight');
+    // The operations listener's probes say so at once; its metrics stay up to the end.
+    ops?.stopping();
     // Keep-alive clients get an answer with Connection: close for what they still send,
     // then close() stops accepting connections and waits for in-flight requests to finish.
     await stopHttp(app, config);
@@ -124,6 +172,7 @@ function stopper(app: FastifyInstance, config: Config, logger: Logger, container
     // closes (what is not yet attempted stays pending in the store).
     await threads?.stop();
     await container.close();
+    await ops?.close();
     logger.info('stopped');
     logger.flush();
     process.exit(0);

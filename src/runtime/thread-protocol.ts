@@ -12,6 +12,7 @@ import type { Config } from '../config.js';
 import type { CarrierConfig } from '../main.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
+import type { CarrierLinks } from '../ports/carrier.js';
 
 /**
  * The job a thread runs: `dispatch` (the dispatcher, the carriers, receipts, inbound messages
@@ -43,5 +44,9 @@ export interface JobThreadStart {
 /** Messages from the HTTP thread to a job thread. */
 export type ToJobThread = { type: 'wake' } | { type: 'hand-off'; messages: HandedMessage[] } | { type: 'stop' };
 
-/** Messages from a job thread: its job runs, or could not start (then the thread ends). Its end is its exit. */
-export type FromJobThread = { type: 'ready' } | { type: 'failed'; message: string };
+/**
+ * Messages from a job thread: its job runs, or could not start (then the thread ends). Its
+ * end is its exit. The dispatch thread also tells, from its start on, how many connections
+ * of its live carrier are bound, on every change (SMPP only: the HTTP thread's readiness).
+ */
+export type FromJobThread = { type: 'ready' } | { type: 'failed'; message: string } | ({ type: 'carrier-links' } & CarrierLinks);

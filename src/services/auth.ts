@@ -15,6 +15,11 @@ export interface Caller {
   key: ApiKey;
   account: Account;
   clientIp: string;
+  /**
+   * The send this request's call accepted (SendService.accept notes it), for the request's
+   * access log line: one Caller is built per request.
+   */
+  accepted?: { sendId: number; messageIds: readonly number[] };
 }
 
 const limitCode = { hourly: 'TS-1068', daily: 'TS-1069', monthly: 'TS-1073' } as const;

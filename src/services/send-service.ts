@@ -52,7 +52,11 @@ export class SendService {
 
   async accept(caller: Caller, plan: SendPlan, reply: (accepted: Accepted) => unknown, idempotency?: { key: string; hash: string }): Promise<Result<unknown>> {
     const charges = 'now' in plan.recipients ? chargesOf(plan.recipients.now) : plan.recipients.charges;
-    const outcome = await this.writer.write({ caller, plan, charges, reply, ...(idempotency ? { idempotency } : {}) });
+    const noted = (accepted: Accepted): unknown => {
+      caller.accepted = accepted;
+      return reply(accepted);
+    };
+    const outcome = await this.writer.write({ caller, plan, charges, reply: noted, ...(idempotency ? { idempotency } : {}) });
     if ('error' in outcome) throw outcome.error;
     if ('replay' in outcome) {
       const again = idempotency ? await this.replay(caller, idempotency.key, idempotency.hash) : null;

@@ -38,12 +38,14 @@ describe('secrets in the logs', () => {
     const limited = await admin(['key', 'create', '--account', sender.accountId, '--permissions', 'check_balance', ...store]);
     const limitedKey = String(limited.api_key);
     const unknownKey = `hb_${randomBytes(24).toString('hex')}`;
+    // A request body's text: the access log names the request, never its body.
+    const bodyText = `Hello ${randomBytes(8).toString('hex')}`;
     const server = await startServer([...store, '--log-level', 'trace', '--sim-delay-ms', '0', '--demo', 'false', '--webhook-allow-private', 'true']);
     const codes: number[] = [];
     try {
       const post = (path: string, body: Record<string, unknown>): ReturnType<typeof postJson> => postJson(`${server.url}${path}`, body);
       assert.equal((await post('/auth/post/check/', { api_key: sender.apiKey })).body.result_code, 'TS-1000');
-      assert.equal((await post('/sms/send', { api_key: sender.apiKey, sentto: mobile, title: 'ACME', text: 'Hello' })).body.result_code, 'TS-1024');
+      assert.equal((await post('/sms/send', { api_key: sender.apiKey, sentto: mobile, title: 'ACME', text: bodyText })).body.result_code, 'TS-1024');
       for (const [path, body] of [
         ['/otp/send', { mobile, digits: 6 }],
         ['/otp/detailed', { mobile, title: 'ACME', text: 'Code TS-CODE', digits: 6 }],
@@ -68,11 +70,15 @@ describe('secrets in the logs', () => {
     }
     const output = server.output();
     assert.ok(receiver.requests.length > 0, 'the webhook was called');
+    // Control: every API request above has its access line, so the access log did run.
+    const access = output.split('\n').filter((line) => line.includes('"msg":"api request"'));
+    assert.equal(access.length, 8, `the access lines:\n${access.join('\n')}`);
     for (const [what, value] of [
       ['the API key', sender.apiKey],
       ['the key without the permission', limitedKey],
       ['the unknown key', unknownKey],
       ['the webhook secret', secret],
+      ['a request body', bodyText],
       ['the new webhook secret', secondSecret],
     ] as const) {
       assert.equal(output.includes(value), false, `${what} is in the output:\n${output}`);

@@ -3,7 +3,8 @@
  * database or a transaction. `transaction()` builds the same parts on a new transaction.
  */
 import { sql } from 'kysely';
-import type { Store } from '../../ports/store.js';
+import type { Store, StoreHealth } from '../../ports/store.js';
+import { latestMigration } from './migrations/index.js';
 import type { StoreConnection } from './connection.js';
 import { boundTo, withTransaction } from './store-part.js';
 import type { PartContext } from './store-part.js';
@@ -71,6 +72,12 @@ export class SqlStore implements Store {
       await sql`rollback to savepoint store_work`.execute(db);
       throw error;
     }
+  }
+
+  async health(): Promise<StoreHealth> {
+    // Kysely's own table, in the store's schema; its name is its primary key.
+    const { rows } = await sql<{ name: string }>`select name from kysely_migration where name = ${latestMigration}`.execute(this.context.db);
+    return { migrated: rows.length === 1 };
   }
 
   /** SQLite: copies the WAL back into the database file (see StoreConnection.checkpoint); nothing on PostgreSQL. */

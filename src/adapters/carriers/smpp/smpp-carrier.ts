@@ -1,4 +1,4 @@
-import type { Carrier, CarrierListener, CarrierMessage, SubmitOutcome } from '../../../ports/carrier.js';
+import type { Carrier, CarrierLinks, CarrierListener, CarrierMessage, SubmitOutcome } from '../../../ports/carrier.js';
 import { systemClock } from '../../../ports/clock.js';
 import type { Clock } from '../../../ports/clock.js';
 import { encodeForSubmit } from '../../../domain/sms-encoding.js';
@@ -44,6 +44,7 @@ export class SmppCarrier implements Carrier {
   private readonly connections: SmppConnection[];
   private listener: CarrierListener | undefined;
   private stopped = false;
+  private onLinks: ((links: CarrierLinks) => void) | undefined;
   /** Concatenation reference, 0..255, varied per message so parts of neighbours never mix. */
   private reference = Math.floor(Math.random() * 256);
 
@@ -54,7 +55,16 @@ export class SmppCarrier implements Carrier {
     const log = options.log ?? silentLog;
     const clock = options.clock ?? systemClock;
     const onRequest = deliverHandler(() => this.listener, log, () => clock.now());
-    this.connections = config.connections.map((c) => new SmppConnection(c, config.submitTimeoutMs, onRequest, log));
+    this.connections = config.connections.map((c) => new SmppConnection(c, config.submitTimeoutMs, onRequest, log, () => this.linksChanged()));
+  }
+
+  watchLinks(onChange: (links: CarrierLinks) => void): void {
+    this.onLinks = onChange;
+    this.linksChanged();
+  }
+
+  private linksChanged(): void {
+    this.onLinks?.({ bound: this.connections.filter((c) => c.isBound).length, total: this.connections.length });
   }
 
   async start(listener: CarrierListener): Promise<void> {

@@ -31,15 +31,17 @@ export class SmppConnection {
     private readonly submitTimeoutMs: number,
     onRequest: (pdu: Pdu, reply: Reply) => void,
     log: SmppLog,
+    /** Told when the link that takes submits binds or loses its bind (isBound changed). */
+    onBoundChange: () => void = () => undefined,
   ) {
-    const make = (bind: BindCommand): SmppLink =>
-      new SmppLink({ ...config, bind, log, onRequest, name: `${config.name}/${bind.slice(5)}` });
+    const make = (bind: BindCommand, submits: boolean): SmppLink =>
+      new SmppLink({ ...config, bind, log, onRequest, name: `${config.name}/${bind.slice(5)}`, ...(submits ? { onBoundChange } : {}) });
     if (config.bindMode === 'transceiver') {
-      const link = make('bind_transceiver');
+      const link = make('bind_transceiver', true);
       this.links = { submit: link, all: [link] };
     } else {
-      const submit = make('bind_transmitter');
-      this.links = { submit, all: [submit, make('bind_receiver')] };
+      const submit = make('bind_transmitter', true);
+      this.links = { submit, all: [submit, make('bind_receiver', false)] };
     }
     this.gate = new SubmitGate(config.windowSize, config.maxSubmitsPerSecond);
   }

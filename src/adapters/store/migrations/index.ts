@@ -39,6 +39,9 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0015-panel-counts', m0015],
 ];
 
+/** The name of this build's last migration: recorded in a store once every migration ran on it. */
+export const latestMigration: string = ordered[ordered.length - 1]?.[0] ?? '';
+
 /** The store's migrations for a dialect (Kysely runs them in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return { getMigrations: async () => Object.fromEntries(ordered.map(([name, make]) => [name, make(dialect)])) };
