@@ -214,6 +214,24 @@ export interface InboundMessagesTable {
   received_at: number;
 }
 
+/** The panel's rollups (migration 0015), kept by the store's writes (messages/rollups.ts) since 0016. */
+export interface DailyCountsTable {
+  account_id: number;
+  day: number;
+  messages: number;
+  sms: number;
+  delivered: number;
+  failed: number;
+}
+
+export interface SendCountsTable {
+  send_id: number;
+  messages: number;
+  sms: number;
+  delivered: number;
+  failed: number;
+}
+
 export interface Database {
   inbound_routes: InboundRoutesTable;
   inbound_messages: InboundMessagesTable;
@@ -222,6 +240,8 @@ export interface Database {
   id_counter: IdCounterTable;
   sends: SendsTable;
   messages: MessagesTable;
+  daily_counts: DailyCountsTable;
+  send_counts: SendCountsTable;
   message_parts: MessagePartsTable;
   unmatched_reports: UnmatchedReportsTable;
   idempotency_keys: IdempotencyKeysTable;

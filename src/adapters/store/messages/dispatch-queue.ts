@@ -10,6 +10,7 @@ import type { CarrierReport, SmsLang } from '../../../ports/carrier.js';
 import { moves } from '../../../domain/delivery-state.js';
 import { StorePart } from '../store-part.js';
 import { SqlReceipts, recordEvents } from './receipts.js';
+import { RollupDeltas } from './rollups.js';
 import { claimDue, claimedMessages, markSent, partsInsert, preparedChunk } from './statements.js';
 import type { SentPart } from './statements.js';
 
@@ -122,9 +123,15 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
         .set({ state: moves.reject.to[0], done_at: now, lease_until: null, detail })
         .where('id', '=', messageId)
         .where('state', 'in', moves.reject.from)
-        .returning('key_id')
+        .returning(['key_id', 'state', 'account_id', 'send_id', 'created_at'])
         .executeTakeFirst();
       const t: Transition | null = row ? { messageId, keyId: row.key_id, state: 'failed' } : null;
+      if (row) {
+        // From queued or submitting (moves.reject), neither of which the rollups count.
+        const deltas = new RollupDeltas();
+        deltas.moved(row, moves.reject.from[0], row.state);
+        await deltas.write(self.db);
+      }
       if (t) await recordEvents(self.db, [t], now);
       return t;
     });

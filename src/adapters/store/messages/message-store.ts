@@ -3,6 +3,7 @@ import type { MessageDefaults, MessageStore, NewMessage, NewSend } from '../../.
 import { StorePart } from '../store-part.js';
 import { messageRow, sendRow } from './rows.js';
 import { messagesInsert, preparedChunk, sendsInsert } from './statements.js';
+import { RollupDeltas } from './rollups.js';
 
 export class SqlMessageStore extends StorePart implements MessageStore {
   allocateIds(count: number): Promise<number[]> {
@@ -20,5 +21,9 @@ export class SqlMessageStore extends StorePart implements MessageStore {
     for (let start = 0; start < rows.length; start += preparedChunk) {
       await this.db.executeQuery(messagesInsert(this.db, rows.slice(start, start + preparedChunk)));
     }
+    // The panel's rollups: one upsert per (account, day) and per send of these messages.
+    const deltas = new RollupDeltas();
+    deltas.inserted(rows);
+    await deltas.write(this.db);
   }
 }

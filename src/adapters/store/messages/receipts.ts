@@ -14,6 +14,7 @@ import { recordTransitionEvents, rowChunk } from '../event-outbox.js';
 import type { Executor } from '../executor.js';
 import { StorePart } from '../store-part.js';
 import { groupByOutcome, outcomeOf, toReport } from './rows.js';
+import { RollupDeltas } from './rollups.js';
 import { earlyReports, messagesToSettle, partStates, partsNamed, settleMessages, settleParts } from './statements.js';
 
 /** Writes the webhook events of these transitions (in the caller's transaction) and marks the ones that got one. */
@@ -31,10 +32,13 @@ export class SqlReceipts extends StorePart {
     if (reports.length === 0) return [];
     return this.transact(async (self) => {
       const answers: (Transition | 'unmatched' | null)[] = [];
+      // The panel's rollups: the messages settled by the whole batch, added once at its end.
+      const deltas = new RollupDeltas();
       for (let start = 0; start < reports.length; start += rowChunk) {
         if (start > 0) await yieldToEventLoop();
-        answers.push(...(await self.applyChunk(reports.slice(start, start + rowChunk), now)));
+        answers.push(...(await self.applyChunk(reports.slice(start, start + rowChunk), now, deltas)));
       }
+      await deltas.write(self.db);
       return answers;
     });
   }
@@ -85,7 +89,7 @@ export class SqlReceipts extends StorePart {
   }
 
   /** Up to `rowChunk` reports, inside the caller's transaction. */
-  private async applyChunk(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]> {
+  private async applyChunk(reports: readonly CarrierReport[], now: number, deltas: RollupDeltas): Promise<(Transition | 'unmatched' | null)[]> {
     const ids = [...new Set(reports.map((r) => r.carrierMessageId))];
     const parts = (await this.db.executeQuery(partsNamed(this.db, {}, ids))).rows;
     const messageOf = new Map(parts.map((p) => [p.carrier_message_id, Number(p.message_id)]));
@@ -143,7 +147,12 @@ export class SqlReceipts extends StorePart {
         ),
       );
     }
-    for (const m of settled) answers[m.index] = { messageId: m.messageId, keyId: m.keyId, state: m.final };
+    for (const m of settled) {
+      answers[m.index] = { messageId: m.messageId, keyId: m.keyId, state: m.final };
+      const row = messageRows.get(m.messageId);
+      // The state read (under a row lock on PostgreSQL) before settling: the message's old state.
+      if (row) deltas.moved(row, row.state, m.final);
+    }
     await recordEvents(
       this.db,
       answers.filter((a): a is Transition => a !== null && a !== 'unmatched'),

@@ -131,7 +131,7 @@ const messagesToSettleOf = (locking: boolean) =>
     (db, _: Record<string, never>, ids: number[]) =>
       db
         .selectFrom('messages')
-        .select(['id', 'state', 'key_id'])
+        .select(['id', 'state', 'key_id', 'account_id', 'send_id', 'created_at'])
         .where('id', 'in', ids)
         .orderBy('id')
         .$if(locking, (qb) => qb.forUpdate()),
