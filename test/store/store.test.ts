@@ -130,6 +130,7 @@ for (const dialect of testDialects()) {
           '0013-webhook-retry-schedule',
           '0014-panel-users',
           '0015-panel-counts',
+          '0016-rollups-by-writes',
         ]);
       });
 
