@@ -20,7 +20,7 @@ import type {
 import { panelKeyHint } from '../../ports/panel-queries.js';
 import type { SendKind } from '../../ports/messages.js';
 
-/** The rollup tables of migration 0015 (migrations/0015-panel-counts.ts). */
+/** The rollup tables of migration 0015 (migrations/0015-panel-counts.ts), kept by the writes of messages (messages/rollups.ts). */
 type CountsColumns = {
   messages: number;
   sms: number;

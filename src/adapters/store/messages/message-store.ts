@@ -18,12 +18,17 @@ export class SqlMessageStore extends StorePart implements MessageStore {
 
   async insertMessagesOf(groups: readonly { send: MessageDefaults; ids: readonly number[]; messages: readonly NewMessage[] }[]): Promise<void> {
     const rows = groups.flatMap((g) => g.messages.map((m, i) => messageRow(g.send, g.ids[i] ?? 0, m)));
-    for (let start = 0; start < rows.length; start += preparedChunk) {
-      await this.db.executeQuery(messagesInsert(this.db, rows.slice(start, start + preparedChunk)));
-    }
-    // The panel's rollups: one upsert per (account, day) and per send of these messages.
-    const deltas = new RollupDeltas();
-    deltas.inserted(rows);
-    await deltas.write(this.db);
+    if (rows.length === 0) return;
+    // The send paths call this inside their transaction; a caller outside one gets its own,
+    // so the messages and their counts are written together.
+    await this.transact(async (self) => {
+      for (let start = 0; start < rows.length; start += preparedChunk) {
+        await self.db.executeQuery(messagesInsert(self.db, rows.slice(start, start + preparedChunk)));
+      }
+      // The panel's rollups: one upsert per (account, day) and per send of these messages.
+      const deltas = new RollupDeltas();
+      deltas.inserted(rows);
+      await deltas.write(self.db);
+    });
   }
 }
