@@ -129,7 +129,8 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
       assert.ok(href !== null, `the ${what} list links to a ${what}`);
       await phone.goto(`${suite.server.url}${href}`);
       const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      assert.ok(overflow <= 0, `a ${what}'s page (${href}) is ${overflow}px wider than the screen`);
+      const wide = await phone.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth).map((e) => `${e.tagName}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`).slice(0, 8).join(' '));
+      assert.ok(overflow <= 0, `a ${what}'s page (${href}) is ${overflow}px wider than the screen: ${wide}`);
     }
     await phone.goto(`${suite.server.url}/panel/send`);
     await phone.getByLabel('Recipients').focus();
