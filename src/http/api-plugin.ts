@@ -70,6 +70,9 @@ function rateKey(request: FastifyRequest): string {
  *   logs that share of the requests, and every answer of 500 and over.
  * The endpoint is a path of the table or `other`, never the raw URL.
  */
+/** Levels at which an info line is written (the access line is built only then). */
+const logsInfo: ReadonlySet<string> = new Set(['info', 'debug', 'trace']);
+
 function observeRequests(api: FastifyInstance, paths: ReadonlySet<string>, sample: number, metrics: ApiMetrics): void {
   api.addHook('onResponse', (request, reply, done) => {
     const status = reply.statusCode;
@@ -81,7 +84,7 @@ function observeRequests(api: FastifyInstance, paths: ReadonlySet<string>, sampl
     const endpoint = paths.has(path) ? path : 'other';
     const ms = reply.elapsedTime;
     metrics.request(endpoint, request.apiResultCode ?? 'none', ms / 1000);
-    if (sample === 0 || (sample < 1 && status < 500 && Math.random() >= sample)) return done();
+    if (sample === 0 || (sample < 1 && status < 500 && Math.random() >= sample) || !logsInfo.has(request.log.level)) return done();
     const caller = request.apiCaller ?? null;
     const line: Record<string, unknown> = {
       requestId: request.id,
