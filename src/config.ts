@@ -80,7 +80,7 @@ export const optionSpecs = {
   },
   opsPort: {
     flag: 'ops-port',
-    description: 'port of the operations listener (GET /metrics for Prometheus, /healthz, /readyz); off: none; 0: any free port',
+    description: 'port of the operations listener (GET /metrics for Prometheus, /healthz, /readyz); off: none; 0: a free port the system picks',
     default: null as number | null,
     parse: portOrOff,
   },

@@ -1,7 +1,7 @@
 /**
  * The composition root: the only place that picks adapters (store dialect, clock, carrier,
  * webhook sender) and builds services on them. Every surface gets them from here: the API
- * (createHttp), the admin CLI (openAppContainer), the job threads (startDispatcher,
+ * (createHttp, in runtime/http-server.ts), the admin CLI (openAppContainer), the job threads (startDispatcher,
  * startWebhooks); `serve` puts them together in runtime/server.ts.
  */
 import { randomInt } from 'node:crypto';
@@ -9,7 +9,6 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import pino from 'pino';
 import type { Logger } from 'pino';
-import type { FastifyInstance } from 'fastify';
 import type { Config } from './config.js';
 import { describeLocation, openStore, sqliteFileIn, storeExists } from './adapters/store/index.js';
 import type { SqlStore, StoreLocation } from './adapters/store/index.js';
@@ -41,10 +40,6 @@ import { WebhookAdmin } from './services/webhook-admin.js';
 import { WebhookCourier, defaultWebhookCourierOptions } from './jobs/webhook-courier.js';
 import type { WebhookCourierOptions } from './jobs/webhook-courier.js';
 import { KeyLastUsed } from './services/key-last-used.js';
-import { Readiness } from './services/readiness.js';
-import type { ApiMetrics } from './ports/metrics.js';
-import type { PanelPluginOptions } from './panel/plugin.js';
-import type { Surface } from './http/app.js';
 
 /**
  * The application container of one thread: the store, the services built on it once, and
@@ -143,66 +138,6 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     redact: { paths: ['api_key', '*.api_key', '*.*.api_key', 'webhook_secret', '*.webhook_secret', 'otp_code', '*.otp_code'], censor: '[redacted]' },
   };
   return destination ? pino(options, destination) : pino(options);
-}
-
-/**
- * The HTTP server of this container: the API, its contract, the probes (/healthz, /readyz:
- * `readiness` checks the store, and the carrier when `serve` runs one) and the panel.
- */
-export async function createHttp(
-  container: AppContainer,
-  config: Config,
-  logger: Logger,
-  readiness: Readiness = new Readiness({ store: container.store }),
-  metrics?: ApiMetrics,
-): Promise<FastifyInstance> {
-  // Loaded here, not at the top: admin commands share this module and need no HTTP server.
-  const { buildApp } = await import('./http/app.js');
-  const { healthSurface } = await import('./http/health.js');
-  return buildApp({
-    services: container.services,
-    surfaces: [healthSurface(readiness), ...(config.panel ? [await panelSurface(container, config)] : [])],
-    logger,
-    trustedProxies: config.trustedProxies,
-    requestsPerSecond: config.requestsPerSecond,
-    accessLogSample: config.accessLogSample,
-    ...(metrics ? { metrics } : {}),
-    connections: {
-      headersTimeoutMs: config.headersTimeoutMs,
-      requestTimeoutMs: config.requestTimeoutMs,
-      idleTimeoutMs: config.idleTimeoutMs,
-      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
-      maxConnections: config.maxConnections,
-      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
-    },
-  });
-}
-
-/** The customer panel at /panel/, a surface beside the API (loaded only when served). */
-async function panelSurface(container: AppContainer, config: Config): Promise<Surface> {
-  const { panelPlugin } = await import('./panel/plugin.js');
-  const options = await panelOptions(container, config);
-  return { prefix: '/panel', plugin: async (app) => panelPlugin(app, options) };
-}
-
-/** What the customer panel works with: the container's store and services, scoped per account by AccountPanel. */
-async function panelOptions(runtime: AppContainer, config: Config): Promise<PanelPluginOptions> {
-  const { UserService, defaultSessionPolicy } = await import('./services/panel-users.js');
-  const { AccountPanel } = await import('./services/account-panel.js');
-  const webhooks = webhookAdmin(runtime, config);
-  return {
-    users: new UserService(runtime.store, runtime.clock, { ...defaultSessionPolicy, idleMs: config.panelIdleMinutes * 60_000, absoluteMs: config.panelSessionHours * 3600_000 }),
-    account: new AccountPanel(runtime.store, runtime.admin, webhooks.admin, runtime.clock),
-    services: runtime.services,
-    clock: runtime.clock,
-    close: () => webhooks.close(),
-  };
-}
-
-/** Stops the HTTP side: a drain of `--drain-ms` for keep-alive clients, then the requests in flight finish. */
-export async function stopHttp(app: FastifyInstance, config: Pick<Config, 'drainMs'>): Promise<void> {
-  const { stopApp } = await import('./http/app.js');
-  await stopApp(app, config.drainMs);
 }
 
 /** What a carrier adapter's loader gives: a checked configuration to build the carrier from, or why it cannot be used. */

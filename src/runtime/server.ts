@@ -7,7 +7,8 @@
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { createHttp, openAppContainer, stopHttp, storeLocation } from '../main.js';
+import { openAppContainer, storeLocation } from '../main.js';
+import { createHttp, stopHttp } from './http-server.js';
 import type { AppContainer } from '../main.js';
 import { sharedByThreads } from '../adapters/store/index.js';
 import type { StoreLocation } from '../adapters/store/index.js';

@@ -7,7 +7,8 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
-import { createHttp, createLogger } from '../../src/main.js';
+import { createLogger } from '../../src/main.js';
+import { createHttp } from '../../src/runtime/http-server.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 

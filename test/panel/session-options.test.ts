@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { createHttp, createLogger, openAppContainer } from '../../src/main.js';
+import { createLogger, openAppContainer } from '../../src/main.js';
+import { createHttp } from '../../src/runtime/http-server.js';
 import { FixedClock } from '../../src/ports/clock.js';
 import { UserService } from '../../src/services/panel-users.js';
 import { PanelBrowser } from '../helpers/panel.js';
