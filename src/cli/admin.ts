@@ -13,6 +13,7 @@ import { inboundCommands } from './admin-inbound.js';
 import { senderIdCommands } from './admin-sender-ids.js';
 import { userCommands } from './admin-users.js';
 import type { Options } from './admin-types.js';
+import { recordCliAudit } from './admin-audit.js';
 
 
 /** Service options a command may take besides the store (its leaf declares them). */
@@ -37,7 +38,9 @@ async function run(options: Options, action: (container: AppContainer, o: Option
   const config = adminConfig(options);
   const container = await openAppContainer(await existingStoreLocation(config));
   try {
-    print(await action(container, options, config));
+    const result = await action(container, options, config);
+    await recordCliAudit(container, running, options, result);
+    print(result);
   } finally {
     await container.close();
   }
@@ -94,8 +97,14 @@ function keyPatch(o: Options): Partial<KeySettings> {
   return patch;
 }
 
+/** The command being run, as `noun.verb` (for its audit row). */
+let running: string | null = null;
+
 export function adminCommand(): Command {
   const admin = new Command('admin').description('provider administration against the store (works while the server runs)');
+  admin.hook('preAction', (_admin, command) => {
+    running = command.parent !== null && command.parent !== admin ? `${command.parent.name()}.${command.name()}` : null;
+  });
 
   const store = admin.command('store').description('the store itself');
   leaf(store, 'init', 'create the store if there is none (as serve does), or bring its schema up to date')

@@ -15,6 +15,8 @@ import type { DirectoryStore } from './directory-store.js';
 import type { InboundStore } from './inbound-store.js';
 import type { PanelQueries } from './panel-queries.js';
 import type { UserStore } from './user-store.js';
+import type { AuditStore } from './audit-store.js';
+import type { ConsoleQueries } from './console-queries.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -45,6 +47,10 @@ export interface Store {
   readonly panel: PanelQueries;
   /** The customer panel's users, sessions and notes (src/ports/user-store.ts). */
   readonly users: UserStore;
+  /** The audit log of actions that changed something (issue 22). */
+  readonly audit: AuditStore;
+  /** The provider console's reads (issue 22). */
+  readonly console: ConsoleQueries;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

@@ -16,6 +16,8 @@ import type { SenderIdView } from './sender-id-admin.js';
 import { senderIdView } from './sender-id-admin.js';
 import { userView } from './panel-users.js';
 import type { UserView } from './panel-users.js';
+import { AuditLog } from './console/audit-log.js';
+import { ProviderConsole } from './console/provider-console.js';
 
 /** Not there, or not the account's: the panel answers both the same way. */
 export class NotFoundForAccount extends Error {}
@@ -34,12 +36,20 @@ export interface PanelSenderIdView extends SenderIdView {
 }
 
 export class AccountPanel {
+  /** The audit log every panel action that changes something writes to (issue 22). */
+  readonly audit: AuditLog;
+  /** The provider console's use cases (issue 22), for provider users' pages only. */
+  readonly console: ProviderConsole;
+
   constructor(
     private readonly store: Store,
     private readonly admin: AdminService,
     private readonly webhooks: WebhookAdmin,
     private readonly clock: Clock,
-  ) {}
+  ) {
+    this.audit = new AuditLog(store, clock);
+    this.console = new ProviderConsole(store, clock, this.audit);
+  }
 
   async account(accountId: number): Promise<AccountView> {
     return accountView(await this.admin.account(accountId));

@@ -20,6 +20,8 @@ import { SqlDirectoryStore } from './directory-store.js';
 import { SqlInboundStore } from './inbound-store.js';
 import { SqlPanelQueries } from './panel-queries-store.js';
 import { SqlUserStore } from './user-store.js';
+import { SqlAuditStore } from './audit-store.js';
+import { SqlConsoleQueries } from './console-queries-store.js';
 
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
@@ -34,6 +36,8 @@ export class SqlStore implements Store {
   readonly inbound: SqlInboundStore;
   readonly panel: SqlPanelQueries;
   readonly users: SqlUserStore;
+  readonly audit: SqlAuditStore;
+  readonly console: SqlConsoleQueries;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -52,6 +56,8 @@ export class SqlStore implements Store {
     this.inbound = new SqlInboundStore(context);
     this.panel = new SqlPanelQueries(context);
     this.users = new SqlUserStore(context);
+    this.audit = new SqlAuditStore(context);
+    this.console = new SqlConsoleQueries(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

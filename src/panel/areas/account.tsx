@@ -8,6 +8,9 @@ import { common } from '../i18n/common.js';
 import { allowlist, formOf, text } from '../forms.js';
 import { dateTime } from './key-format.js';
 import { setSessionCookie } from '../security.js';
+import { AuditTable } from './provider-audit.js';
+import { auditMessages } from '../i18n/provider-audit.js';
+import { audited } from '../audit.js';
 
 interface AccountErrors {
   allowlist?: { value: string; error: string };
@@ -22,6 +25,9 @@ async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDep
   const accountId = accountIdOf(state);
   const account = await deps.account.account(accountId);
   const users = await deps.account.users(accountId);
+  // The account's own audit entries; the provider's staff and commands are shown as "the provider".
+  const ownUsers = new Set(users.map((u) => u.id));
+  const activity = (await deps.account.audit.search({ accountId }, 20)).entries.map((e) => (e.actorUserId !== null && ownUsers.has(e.actorUserId) ? e : { ...e, actor: auditMessages[lang].providerActor, address: null }));
   const query = request.query as Record<string, string | undefined>;
   const done = query.done === 'allowlist' ? t.allowlistSaved : query.done === 'password' ? t.passwordChanged : undefined;
   const failed = errors.allowlist !== undefined || errors.current !== undefined || errors.next !== undefined;
@@ -115,6 +121,10 @@ async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDep
             </button>
           </div>
         </form>
+
+        <h2>{auditMessages[lang].accountHeading}</h2>
+        <p class="muted">{auditMessages[lang].accountIntro}</p>
+        {activity.length === 0 ? <p>{auditMessages[lang].accountNone}</p> : <AuditTable entries={activity} lang={lang} withAccount={false} withAddress={false} />}
       </>
     ),
   });
@@ -131,6 +141,7 @@ export const accountArea: PanelArea = {
       const parsed = allowlist(raw);
       if ('bad' in parsed) return page(request, reply, deps, { allowlist: { value: raw, error: accountMessages[request.panel.lang].errAllowlist(parsed.bad) } });
       await deps.account.setAccountAllowlist(accountIdOf(request.panel), parsed.ok);
+      await audited(request, deps, { action: 'account.allowlist', object: { type: 'account', id: accountIdOf(request.panel) }, detail: { entries: parsed.ok.length } });
       return reply.redirect('/panel/account?done=allowlist', 303);
     });
 
@@ -144,6 +155,7 @@ export const accountArea: PanelArea = {
         if (changed.reason === 'wrong-current') return page(request, reply, deps, { current: t.errCurrent });
         return page(request, reply, deps, { next: changed.reason === 'too-short' ? t.errShort : t.errLong });
       }
+      await audited(request, deps, { action: 'user.password-change', object: { type: 'user', id: user.id } });
       setSessionCookie(request, reply, changed.token);
       return reply.redirect('/panel/account?done=password', 303);
     });

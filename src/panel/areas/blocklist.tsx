@@ -8,6 +8,7 @@ import { dataCommon } from '../i18n/data-common.js';
 import type { ImportReport } from '../../services/panel/panel-directory.js';
 import { csvErrorText, dataOf, dateTime, field, importBodyLimit, notFound, postedEntries } from './data-shared.js';
 import { CsvFields, DataScripts, ImportResult } from './data-components.js';
+import { audited } from '../audit.js';
 
 interface BlockForm {
   numbers: string;
@@ -110,12 +111,14 @@ export const blocklistArea: PanelArea = {
       const posted = postedEntries(numbers, csv);
       if (!posted.ok) return listPage(request, reply, deps, { numbers, csv, error: csvErrorText(posted.error, request.panel.lang) }, 400);
       const report = await dataOf(deps).directory.block(accountIdOf(request.panel), posted.entries);
+      await audited(request, deps, { action: 'blocklist.add', detail: { entries: posted.entries.length } });
       return listPage(request, reply, deps, { numbers: '', csv: '', report });
     });
 
     app.post('/blocklist/remove', async (request, reply) => {
       // Another account's number is simply not on this account's list: not found, nothing changed.
       if (!(await dataOf(deps).directory.unblock(accountIdOf(request.panel), field(request.body, 'number')))) return notFound();
+      await audited(request, deps, { action: 'blocklist.remove', detail: { number: field(request.body, 'number') } });
       return reply.redirect('/panel/blocklist?done=unblocked', 303);
     });
   },

@@ -9,6 +9,7 @@ import { dataCommon } from '../i18n/data-common.js';
 import type { ImportReport, NameError } from '../../services/panel/panel-directory.js';
 import { csvErrorText, dataOf, dateTime, field, idParam, importBodyLimit, notFound, postedEntries, sendCsv } from './data-shared.js';
 import { CsvFields, DataScripts, ImportResult } from './data-components.js';
+import { audited } from '../audit.js';
 
 function nameErrorText(lang: Lang, e: NameError): string {
   const t = groupMessages[lang];
@@ -204,7 +205,10 @@ export const groupsArea: PanelArea = {
     app.post('/groups', async (request, reply) => {
       const name = field(request.body, 'name');
       const created = await dataOf(deps).directory.createGroup(accountIdOf(request.panel), name);
-      if (created.ok) return reply.redirect(`/panel/groups/${created.id}?done=created`, 303);
+      if (created.ok) {
+        await audited(request, deps, { action: 'group.create', object: { type: 'group', id: created.id }, detail: { name } });
+        return reply.redirect(`/panel/groups/${created.id}?done=created`, 303);
+      }
       return listPage(request, reply, deps, { name, error: nameErrorText(request.panel.lang, created.error) }, 400);
     });
 
@@ -215,12 +219,16 @@ export const groupsArea: PanelArea = {
       const name = field(request.body, 'name');
       const renamed = await dataOf(deps).directory.renameGroup(accountIdOf(request.panel), id, name);
       if (renamed === null) return notFound();
-      if (renamed.ok) return reply.redirect(`/panel/groups/${id}?done=renamed`, 303);
+      if (renamed.ok) {
+        await audited(request, deps, { action: 'group.rename', object: { type: 'group', id }, detail: { name } });
+        return reply.redirect(`/panel/groups/${id}?done=renamed`, 303);
+      }
       return groupPage(request, reply, deps, id, { rename: { value: name, error: nameErrorText(request.panel.lang, renamed.error) } }, 400);
     });
 
     app.post<{ Params: { id: string } }>('/groups/:id/delete', async (request, reply) => {
       if (!(await dataOf(deps).directory.deleteGroup(accountIdOf(request.panel), groupIdOf(request)))) return notFound();
+      await audited(request, deps, { action: 'group.delete', object: { type: 'group', id: groupIdOf(request) } });
       return reply.redirect('/panel/groups?done=deleted', 303);
     });
 
@@ -232,12 +240,14 @@ export const groupsArea: PanelArea = {
       if (!posted.ok) return groupPage(request, reply, deps, id, { add: { numbers, csv, error: csvErrorText(posted.error, request.panel.lang) } }, 400);
       const report = await dataOf(deps).directory.addContacts(accountIdOf(request.panel), id, posted.entries);
       if (report === null) return notFound();
+      await audited(request, deps, { action: 'contact.add', object: { type: 'group', id }, detail: { entries: posted.entries.length } });
       return groupPage(request, reply, deps, id, { report });
     });
 
     app.post<{ Params: { id: string } }>('/groups/:id/contacts/remove', async (request, reply) => {
       const id = groupIdOf(request);
       if (!(await dataOf(deps).directory.removeContact(accountIdOf(request.panel), id, field(request.body, 'number')))) return notFound();
+      await audited(request, deps, { action: 'contact.remove', object: { type: 'group', id }, detail: { number: field(request.body, 'number') } });
       return reply.redirect(`/panel/groups/${id}?done=removed`, 303);
     });
 

@@ -9,6 +9,7 @@ import { formOf, ticked } from '../forms.js';
 import { KeySettingsFields, formValuesOf, newKeyPermissions, readKeyForm } from './key-form.js';
 import type { KeyFormErrors, KeyFormValues } from './key-form.js';
 import { defaultKeySettings } from '../../services/admin.js';
+import { audited } from '../audit.js';
 
 function newKeyPage(request: FastifyRequest, reply: FastifyReply, values: KeyFormValues, errors: KeyFormErrors, sandbox: boolean, status = 200): FastifyReply {
   const state = request.panel;
@@ -72,6 +73,7 @@ export function keyCreateRoutes(app: FastifyInstance, deps: PanelDeps): void {
     const read = readKeyForm(form, newKeyPermissions(), request.panel);
     if ('errors' in read) return newKeyPage(request, reply, read.values, read.errors, ticked(form, 'sandbox'), 400);
     const made = await deps.account.createKey(accountIdOf(request.panel), { ...defaultKeySettings, ...read.ok, sandbox: ticked(form, 'sandbox') });
+    await audited(request, deps, { action: 'key.create', object: { type: 'key', id: made.id }, detail: { sandbox: made.sandbox } });
     return shownOncePage(request, reply, keyDetailMessages[request.panel.lang].createdTitle, made.api_key, made.id);
   });
 

@@ -15,6 +15,7 @@ import { WebhookSection, webhookRoutes } from './key-webhook.js';
 import type { WebhookErrors } from './key-webhook.js';
 import { AdminError } from '../../services/admin-error.js';
 import type { KeyAction } from '../../domain/api-key.js';
+import { audited } from '../audit.js';
 
 
 const notices = (state: PanelState): Record<string, string> => {
@@ -142,6 +143,7 @@ export function keyDetailRoutes(app: FastifyInstance, deps: PanelDeps): void {
     if ('errors' in read) return keyPage(request, reply, deps, id, { form: read });
     try {
       await deps.account.updateKey(accountIdOf(request.panel), id, read.ok);
+      await audited(request, deps, { action: 'key.update', object: { type: 'key', id } });
     } catch (error) {
       if (!(error instanceof AdminError)) throw error;
       return keyPage(request, reply, deps, id, { notice: { text: keyDetailMessages[request.panel.lang].refused, kind: 'error' } });
@@ -154,6 +156,7 @@ export function keyDetailRoutes(app: FastifyInstance, deps: PanelDeps): void {
       const id = idOf(request.params.id);
       try {
         await deps.account.changeKeyState(accountIdOf(request.panel), id, action);
+        await audited(request, deps, { action: `key.${action}`, object: { type: 'key', id } });
       } catch (error) {
         if (!(error instanceof AdminError)) throw error;
         return keyPage(request, reply, deps, id, { notice: { text: keyDetailMessages[request.panel.lang].refused, kind: 'error' } });
@@ -193,6 +196,7 @@ export function keyDetailRoutes(app: FastifyInstance, deps: PanelDeps): void {
     let rotated;
     try {
       rotated = await deps.account.rotateKey(accountIdOf(request.panel), id, keepOld);
+      await audited(request, deps, { action: 'key.rotate', object: { type: 'key', id }, detail: { new_id: rotated.id, keep_old: keepOld } });
     } catch (error) {
       if (!(error instanceof AdminError)) throw error;
       return keyPage(request, reply, deps, id, { notice: { text: t.refused, kind: 'error' } });

@@ -15,6 +15,7 @@ import { SELECTABLE_WEBHOOK_EVENTS } from '../../domain/webhook.js';
 import type { SelectableWebhookEvent } from '../../domain/webhook.js';
 import type { KeySettings } from '../../ports/keys.js';
 import { AdminError } from '../../services/admin-error.js';
+import { audited } from '../audit.js';
 
 function resultText(lang: Lang, d: DeliveryView): string {
   const last = d.attempts[d.attempts.length - 1];
@@ -147,6 +148,7 @@ export function webhookRoutes(app: FastifyInstance, deps: PanelDeps, errorPage: 
     const read = readWebhookForm(request.body, request.panel.lang);
     if ('errors' in read) return errorPage(request, reply, id, { errors: read.errors, url: read.url, attempts: read.attempts });
     await deps.account.updateKey(accountId, id, read.ok);
+    await audited(request, deps, { action: 'webhook.update', object: { type: 'key', id }, detail: { url_set: read.ok.webhookUrl !== null && read.ok.webhookUrl !== undefined } });
     return reply.redirect(`/panel/keys/${id}?webhook=saved#webhook-heading`, 303);
   });
 
@@ -154,6 +156,7 @@ export function webhookRoutes(app: FastifyInstance, deps: PanelDeps, errorPage: 
     const id = idOf(request.params.id);
     try {
       const delivery = await deps.account.testWebhook(accountIdOf(request.panel), id);
+      await audited(request, deps, { action: 'webhook.test', object: { type: 'key', id } });
       return reply.redirect(`/panel/keys/${id}?webhook=test&event=${delivery.id}#webhook-heading`, 303);
     } catch (error) {
       if (!(error instanceof AdminError)) throw error;
@@ -166,6 +169,7 @@ export function webhookRoutes(app: FastifyInstance, deps: PanelDeps, errorPage: 
     const event = idOf(request.params.event);
     try {
       const delivery = await deps.account.redeliver(accountIdOf(request.panel), id, event);
+      await audited(request, deps, { action: 'webhook.redeliver', object: { type: 'key', id }, detail: { event } });
       const outcome = delivery.attempts[delivery.attempts.length - 1];
       const ok = outcome?.http_status !== null && outcome?.http_status !== undefined && outcome.http_status >= 200 && outcome.http_status < 300;
       return reply.redirect(`/panel/keys/${id}?webhook=${ok ? 'redelivered' : 'redeliver-failed'}#webhook-heading`, 303);

@@ -17,6 +17,7 @@ import type { PanelSendInput, SendError, SendField, SendPreview } from '../../se
 import { csvErrorText, dataOf, dateTime, field, importBodyLimit } from './data-shared.js';
 import { CsvFields, DataScripts } from './data-components.js';
 import { readNumberCsv } from '../../services/panel/panel-csv.js';
+import { audited } from '../audit.js';
 
 interface FormState {
   input: PanelSendInput;
@@ -223,7 +224,10 @@ export const sendArea: PanelArea = {
       const send = dataOf(deps).send;
       const wantsSend = field(request.body, 'confirm') === '1' && errors.recipients === undefined;
       const outcome = wantsSend ? await send.send(accountId, input, request.ip) : await send.preview(accountId, input);
-      if (outcome.ok && 'sendId' in outcome) return reply.redirect(`/panel/campaigns/${outcome.sendId}?sent=1`, 303);
+      if (outcome.ok && 'sendId' in outcome) {
+        await audited(request, deps, { action: 'send.create', object: { type: 'send', id: String(outcome.sendId) } });
+        return reply.redirect(`/panel/campaigns/${outcome.sendId}?sent=1`, 303);
+      }
       if (!outcome.ok) for (const [k, e] of Object.entries(outcome.errors) as [SendField, SendError][]) errors[k] ??= errorText(lang, k, e);
       const status = Object.keys(errors).length > 0 ? 400 : 200;
       return formPage(request, reply, deps, { input, csv, errors, preview: outcome.preview }, status);

@@ -8,6 +8,7 @@ import { formOf, text } from '../forms.js';
 import { dateTime } from './key-format.js';
 import { senderIdRefusal } from '../../domain/sender-title.js';
 import { AdminError } from '../../services/admin-error.js';
+import { audited } from '../audit.js';
 
 async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, posted?: { title: string; error: string }): Promise<FastifyReply> {
   const state = request.panel;
@@ -79,7 +80,8 @@ export const senderIdsArea: PanelArea = {
       const title = text(formOf(request.body), 'title');
       if (senderIdRefusal(title) !== null) return page(request, reply, deps, { title, error: t.errInvalid });
       try {
-        await deps.account.requestSenderId(accountIdOf(request.panel), title);
+        const made = await deps.account.requestSenderId(accountIdOf(request.panel), title);
+        await audited(request, deps, { action: 'sender-id.request', object: { type: 'sender-id', id: made.id }, detail: { title } });
       } catch (error) {
         if (!(error instanceof AdminError)) throw error;
         return page(request, reply, deps, { title, error: t.errTaken });

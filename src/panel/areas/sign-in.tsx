@@ -1,12 +1,12 @@
-/** Sign-in, sign-out, set-password links and the provider users' placeholder page. */
+/** Sign-in, sign-out and set-password links (the provider's home is provider-home.tsx). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import type { PanelArea } from '../context.js';
 import { Csrf, FieldError, Notice, sendPage } from '../layout.js';
 import { signInMessages } from '../i18n/sign-in.js';
-import { common } from '../i18n/common.js';
 import { clearSessionCookie, setSessionCookie } from '../security.js';
 import { panelPath } from '../paths.js';
+import { audited } from '../audit.js';
 
 type Notes = { notice?: string; error?: string; email?: string; status?: number };
 
@@ -100,7 +100,10 @@ export const signInArea: PanelArea = {
 
     app.post('/sign-out-everywhere', { config: { panelAccess: 'signed-in' } }, async (request, reply) => {
       const user = request.panel.user;
-      if (user) await deps.users.signOutEverywhere(user.id);
+      if (user) {
+        await deps.users.signOutEverywhere(user.id);
+        await audited(request, deps, { action: 'user.sign-out-everywhere', object: { type: 'user', id: user.id } });
+      }
       clearSessionCookie(request, reply);
       return reply.redirect('/panel/sign-in?done=signed-out', 303);
     });
@@ -122,11 +125,6 @@ export const signInArea: PanelArea = {
       if (result.ok) return reply.redirect('/panel/sign-in?done=password-set', 303);
       if (result.reason === 'invalid-link') return sendPage(request, reply, { title: t.setPasswordTitle, status: 410, body: <Notice kind="error" text={t.linkInvalid} /> });
       return setPasswordPage(request, reply, input.token, result.reason === 'too-short' ? t.tooShort : t.tooLong, 400);
-    });
-
-    app.get('/provider', { config: { panelAccess: 'provider' } }, async (request, reply) => {
-      const t = common[request.panel.lang];
-      return sendPage(request, reply, { title: t.providerTitle, body: <p>{t.providerText}</p> });
     });
   },
 };

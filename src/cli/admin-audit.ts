@@ -1,0 +1,94 @@
+/**
+ * The audit rows of `haberci admin` commands (issue 22): actor `cli`, the OS user as the
+ * address. A command that changes something writes its row once its change is done (the
+ * commands' services run their own transactions: see decisions.md, "Provider console");
+ * reads (show, list, deliveries) and `store init` write none. Particulars come from a short
+ * list of options; secrets (passwords, webhook secrets, keys) are never among them, and
+ * AuditLog drops any that would look like one.
+ */
+import { userInfo } from 'node:os';
+import type { AppContainer } from '../main.js';
+import { AuditLog } from '../services/console/audit-log.js';
+import type { AuditFact, DetailValue } from '../services/console/audit-log.js';
+import type { Options } from './admin-types.js';
+
+/** The commands that change something, as `noun.verb`. */
+const changing = new Set([
+  'account.create',
+  'account.update',
+  'account.topup',
+  'account.debit',
+  'sender-id.add',
+  'sender-id.remove',
+  'sender-id.approve',
+  'sender-id.reject',
+  'user.create',
+  'user.disable',
+  'user.reset-password',
+  'key.create',
+  'key.update',
+  'key.pause',
+  'key.reactivate',
+  'key.revoke',
+  'key.rotate',
+  'key.test-webhook',
+  'webhook.redeliver',
+  'inbound-route.add',
+  'inbound-route.remove',
+  'blocklist.remove',
+]);
+
+/** Options worth recording, by their printed name (never a secret: none of these is one). */
+const recorded: Record<string, string> = {
+  name: 'name',
+  status: 'status',
+  balance: 'balance',
+  internationalBalance: 'international_balance',
+  amount: 'amount',
+  international: 'international',
+  reason: 'reason',
+  title: 'title',
+  email: 'email',
+  provider: 'provider',
+  number: 'number',
+  keepOld: 'keep_old',
+  sandbox: 'sandbox',
+  expires: 'expires',
+  event: 'event',
+};
+
+function osUser(): string | null {
+  try {
+    return userInfo().username;
+  } catch {
+    return null;
+  }
+}
+
+const numberOf = (value: unknown): number | null => (typeof value === 'number' && Number.isSafeInteger(value) ? value : null);
+
+function field(result: unknown, name: string): unknown {
+  return result !== null && typeof result === 'object' && name in result ? (result as Record<string, unknown>)[name] : undefined;
+}
+
+async function factOf(container: AppContainer, command: string, o: Options, result: unknown): Promise<AuditFact> {
+  const [noun = ''] = command.split('.');
+  const detail: Record<string, DetailValue> = {};
+  for (const [option, name] of Object.entries(recorded)) {
+    const value = o[option];
+    if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') detail[name] = value;
+  }
+  let accountId = numberOf(field(result, 'account_id')) ?? (noun === 'account' ? numberOf(field(result, 'id')) : null) ?? numberOf(o.account);
+  // A rotation prints the new key; the row names the key rotated, and the account is the key's.
+  const objectId = noun === 'key' || noun === 'user' || noun === 'sender-id' || noun === 'account' ? (numberOf(o.id) ?? numberOf(field(result, 'id'))) : null;
+  if (accountId === null && noun === 'key' && objectId !== null) accountId = (await container.store.keys.getKey(objectId))?.accountId ?? null;
+  if (command === 'key.rotate') detail.new_id = numberOf(field(result, 'id'));
+  const object = objectId !== null ? { type: noun, id: objectId } : typeof o.number === 'string' && noun === 'inbound-route' ? { type: noun, id: o.number } : undefined;
+  return { action: command, accountId, ...(object ? { object } : {}), detail };
+}
+
+/** Writes the audit row of an admin command that changed something (none for reads). */
+export async function recordCliAudit(container: AppContainer, command: string | null, o: Options, result: unknown): Promise<void> {
+  if (command === null || !changing.has(command)) return;
+  await new AuditLog(container.store, container.clock).record({ kind: 'cli', osUser: osUser() }, await factOf(container, command, o, result));
+}
