@@ -39,7 +39,12 @@ async function run(options: Options, action: (container: AppContainer, o: Option
   const container = await openAppContainer(await existingStoreLocation(config));
   try {
     const result = await action(container, options, config);
-    await recordCliAudit(container, running, options, result);
+    try {
+      await recordCliAudit(container, running, options, result);
+    } catch (error) {
+      // The change is made: failing now would invite a retry (a second top-up). Say so instead.
+      process.stderr.write(`warning: the audit row of this command was not written: ${error instanceof Error ? error.message : String(error)}\n`);
+    }
     print(result);
   } finally {
     await container.close();
