@@ -195,13 +195,13 @@ export class UserService {
     return (await this.users.peekPasswordToken(tokenHash(token), this.clock.now())) !== null;
   }
 
-  async setPasswordWithLink(token: string, password: string): Promise<{ ok: true } | { ok: false; reason: 'invalid-link' | 'too-short' | 'too-long' }> {
+  async setPasswordWithLink(token: string, password: string): Promise<{ ok: true; userId: number } | { ok: false; reason: 'invalid-link' | 'too-short' | 'too-long' }> {
     const problem = passwordProblem(password);
     if (problem !== null) return { ok: false, reason: problem };
     const userId = await this.users.usePasswordToken(tokenHash(token), this.clock.now());
     if (userId === null) return { ok: false, reason: 'invalid-link' };
     await this.users.setPasswordHash(userId, await hashPassword(password), this.clock.now());
     await this.users.deleteSessionsOf(userId);
-    return { ok: true };
+    return { ok: true, userId };
   }
 }

@@ -262,6 +262,26 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch(account.body, /198\.51\.100\.7/);
     });
 
+    it('records a password set through a one-time link as its user’s, never the link’s token; shows the console in Turkish', async () => {
+      const invited = await h.users.create({ accountId: customer.accountId, email: 'invitee@example.com' });
+      const token = invited.set_password_token ?? '';
+      const visitor = h.browser('192.0.2.44');
+      await visitor.get(`/panel/set-password?token=${encodeURIComponent(token)}`);
+      assert.equal((await visitor.post('/panel/set-password', { token, password: 'invitee-password-1' })).status, 303);
+      const [row] = await h.runtime.store.audit.search({ action: 'user.password-set', limit: 1 });
+      assert.deepEqual([row?.actor, row?.actorUserId, row?.address, row?.accountId], ['invitee@example.com', invited.id, '192.0.2.44', customer.accountId]);
+      for (const r of await allRows()) assert.ok(!JSON.stringify(r).includes(token) && !JSON.stringify(r).includes('invitee-password-1'));
+
+      const tr = h.browser('198.51.100.8', { 'accept-language': 'tr' });
+      await tr.get('/panel/sign-in');
+      assert.equal((await tr.post('/panel/sign-in', { email: providerEmail, password: providerPassword })).status, 303);
+      const home = await tr.get('/panel/provider');
+      assert.match(home.body, /<h1>Sağlayıcı konsolu<\/h1>/);
+      assert.match(home.body, />Hesaplar<\/a>/);
+      assert.match((await tr.get(`/panel/provider/accounts/${customer.accountId}`)).body, /Hesabı askıya al/);
+      assert.match((await tr.get('/panel/provider/audit')).body, /<h1>Denetim kaydı<\/h1>/);
+    });
+
     it('searches the audit log by account, actor, action and dates, newest first, paged by key', async () => {
       const page = await p.get(`/panel/provider/audit?account=${customer.accountId}&actor=staff%40&action=account.`);
       assert.equal(page.status, 200);

@@ -122,7 +122,12 @@ export const signInArea: PanelArea = {
       const body = setPasswordBody.safeParse(request.body ?? {});
       const input = body.success ? body.data : { token: '', password: '' };
       const result = await deps.users.setPasswordWithLink(input.token, input.password);
-      if (result.ok) return reply.redirect('/panel/sign-in?done=password-set', 303);
+      if (result.ok) {
+        // Signed out, the user is known by the link: the row names them, from this address.
+        const user = await deps.users.user(result.userId);
+        await deps.account.audit.record({ kind: 'user', userId: user.id, email: user.email, address: request.ip }, { action: 'user.password-set', accountId: user.accountId, object: { type: 'user', id: user.id } });
+        return reply.redirect('/panel/sign-in?done=password-set', 303);
+      }
       if (result.reason === 'invalid-link') return sendPage(request, reply, { title: t.setPasswordTitle, status: 410, body: <Notice kind="error" text={t.linkInvalid} /> });
       return setPasswordPage(request, reply, input.token, result.reason === 'too-short' ? t.tooShort : t.tooLong, 400);
     });
