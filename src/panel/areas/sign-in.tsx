@@ -6,7 +6,7 @@ import { Csrf, FieldError, Notice, sendPage } from '../layout.js';
 import { signInMessages } from '../i18n/sign-in.js';
 import { clearSessionCookie, setSessionCookie } from '../security.js';
 import { panelPath } from '../paths.js';
-import { audited } from '../audit.js';
+import { audited, auditedAs } from '../audit.js';
 
 type Notes = { notice?: string; error?: string; email?: string; status?: number };
 
@@ -125,7 +125,7 @@ export const signInArea: PanelArea = {
       if (result.ok) {
         // Signed out, the user is known by the link: the row names them, from this address.
         const user = await deps.users.user(result.userId);
-        await deps.account.audit.record({ kind: 'user', userId: user.id, email: user.email, address: request.ip }, { action: 'user.password-set', accountId: user.accountId, object: { type: 'user', id: user.id } });
+        await auditedAs(request, deps, { kind: 'user', userId: user.id, email: user.email, address: request.ip }, { action: 'user.password-set', accountId: user.accountId, object: { type: 'user', id: user.id } });
         return reply.redirect('/panel/sign-in?done=password-set', 303);
       }
       if (result.reason === 'invalid-link') return sendPage(request, reply, { title: t.setPasswordTitle, status: 410, body: <Notice kind="error" text={t.linkInvalid} /> });
