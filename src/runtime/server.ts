@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import { openAppContainer, storeLocation } from '../main.js';
 import { createHttp, stopHttp } from './http-server.js';
 import type { AppContainer } from '../main.js';
-import { sharedByThreads } from '../adapters/store/index.js';
+import { observeWriteLockWaits, sharedByThreads } from '../adapters/store/index.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
@@ -67,7 +67,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   if (config.worker) {
     const window = new DispatchWindow(defaultDispatcherOptions.maxInFlight);
     try {
-      threads = await JobThreads.start(location, config, window, crashed);
+      threads = await JobThreads.start(location, config, window, crashed, config.opsPort !== null);
     } catch (error) {
       await container.close();
       throw new Error(`cannot start the delivery worker: ${reason(error)}`);
@@ -83,6 +83,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const readiness = new Readiness({ store: opened.store, ...(running ? { carrierLinks: () => running.carrierLinks() } : {}) });
   // Loaded only when asked for: the admin commands share this module's imports.
   const metrics = config.opsPort === null ? null : new (await import('../adapters/metrics/prometheus-metrics.js')).PrometheusMetrics();
+  if (metrics !== null) {
+    // Counted from here on (the warm-up's requests are not): this thread's accepted messages
+    // and write-lock waits; a scrape adds the job threads' registries and the backlog.
+    opened.services.sends.countInto(metrics.thread);
+    observeWriteLockWaits((seconds) => metrics.thread.writeLockWait(seconds));
+    metrics.readFrom({ ...(running ? { threads: () => running.metrics() } : {}), backlog: () => opened.store.monitoring.backlog(Date.now()) });
+  }
   const app = await createHttp(opened, config, logger, readiness, metrics ?? undefined);
   const undo = async (): Promise<void> => {
     await threads?.stop();
