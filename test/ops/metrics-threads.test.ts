@@ -18,7 +18,13 @@ import { startSimulator, stop } from '../helpers/smsc-sim.js';
 import type { Simulator } from '../helpers/smsc-sim.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
-import { opsAddress, sample, scrape, scrapeUntil } from '../helpers/metrics-text.js';
+import { readFileSync } from 'node:fs';
+import { metricNames, opsAddress, sample, scrape, scrapeUntil } from '../helpers/metrics-text.js';
+
+/** The metric names a PromQL expression uses (those of haberci and of Node's default metrics). */
+function namesIn(expr: string): string[] {
+  return [...expr.matchAll(/\b((?:haberci|process|nodejs)_[a-z0-9_]+)\b/g)].map((m) => m[1] ?? '');
+}
 
 const messages = (outcome: string): string => `haberci_messages_total{outcome="${outcome}"}`;
 const conn = 'carrier="sim",connection="0"';
@@ -91,6 +97,24 @@ describe('/metrics gathers the job threads of serve (SQLite, SMPP)', () => {
     }
     const labels = after.split('\n').filter((l) => !l.startsWith('#')).map((l) => /\{[^}]*\}/.exec(l)?.[0] ?? '').join('\n');
     assert.equal(/a-secret|127\.0\.0\.1|\/hook|(?<!le)="[0-9]{3,}"/.test(labels), false, `no key, secret, URL or number in a label: ${labels}`);
+  });
+
+  it('the Grafana dashboard and the alert rules use only metrics a real /metrics has after traffic', async () => {
+    const exposed = metricNames(await scrape(ops));
+    const dashboard = JSON.parse(readFileSync('docs/grafana/haberci.json', 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const dashboardExprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr));
+    assert.ok(dashboard.panels.length >= 12, 'a panel for each part');
+    const alertExprs = [...readFileSync('docs/alerts.yml', 'utf8').matchAll(/^\s+expr: (.+)$/gm)].map((m) => m[1] ?? '');
+    assert.ok(alertExprs.length >= 8, 'alert rules found');
+    for (const [where, exprs] of [['dashboard', dashboardExprs], ['alerts', alertExprs]] as const) {
+      const used = new Set(exprs.flatMap(namesIn));
+      assert.ok(used.size >= 10, `${where} uses the metrics`);
+      const missing = [...used].filter((name) => !exposed.has(name));
+      assert.deepEqual(missing, [], `${where} names metrics /metrics does not have`);
+    }
+    // What the alerts must watch.
+    const alerts = alertExprs.join('\n');
+    for (const name of ['haberci_smpp_connection_bound', 'haberci_dispatch_backlog', 'haberci_webhook_attempts_total', 'haberci_smpp_receipt_lag_seconds_bucket']) assert.ok(alerts.includes(name), name);
   });
 
   it('reads the backlog from the store at each scrape, and sees the SMSC go away', async () => {
