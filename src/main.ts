@@ -169,12 +169,13 @@ async function liveCarrier(config: CarrierConfig, simulator: SimulatorCarrier, c
 }
 
 /**
- * Who watches a dispatcher: `metrics` (when on) counts its messages' steps and its carrier's
- * connections; `carrier` is given the live carrier once built (its connections' state for
- * the provider's console).
+ * Who watches a dispatcher: `messages` counts its messages' steps (the metrics, the console's
+ * traffic); `carrierMetrics` (when metrics are on) its carrier's connections; `carrier` is
+ * given the live carrier once built (its connections' state for the provider's console).
  */
 export interface DispatchObservers {
-  metrics?: { messages: MessageMetrics; carrier: CarrierMetrics };
+  messages?: MessageMetrics;
+  carrierMetrics?: CarrierMetrics;
   carrier?: (live: Carrier) => void;
 }
 
@@ -194,11 +195,10 @@ export async function startDispatcher(
   onLinks?: (links: CarrierLinks) => void,
   observers: DispatchObservers = {},
 ): Promise<Dispatcher> {
-  const metrics = observers.metrics;
   const simulator = new SimulatorCarrier(config.simDelayMs, container.clock);
   const inbound = new InboundService(container.store, () => container.webhookWake.notify());
-  const live = await liveCarrier(config, simulator, container, logger, metrics?.carrier);
-  const counted = metrics?.messages;
+  const live = await liveCarrier(config, simulator, container, logger, observers.carrierMetrics);
+  const counted = observers.messages;
   observers.carrier?.(live);
   if (onLinks) live.watchLinks?.(onLinks);
   const dispatcher = new Dispatcher({

@@ -80,3 +80,13 @@ export interface Backlog {
   /** When the oldest pending webhook event was written (epoch ms); null when none is. */
   webhookOldestAt: number | null;
 }
+
+/** Counts into both (the metrics, and the provider console's traffic per minute). */
+export function bothMessageMetrics(a: MessageMetrics, b: MessageMetrics): MessageMetrics {
+  return {
+    messages: (outcome, count) => {
+      a.messages(outcome, count);
+      b.messages(outcome, count);
+    },
+  };
+}

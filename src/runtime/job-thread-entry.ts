@@ -12,6 +12,9 @@ import type { Ask, FromJobThread, JobName, JobThreadConfig, JobThreadStart, ToJo
 import { asBackgroundThread, observeWriteLockWaits } from '../adapters/store/index.js';
 import type { ThreadMetrics } from '../adapters/metrics/thread-metrics.js';
 import type { Carrier } from '../ports/carrier.js';
+import { bothMessageMetrics } from '../ports/metrics.js';
+import { TrafficCounter } from '../services/traffic-counter.js';
+import { trafficSource } from './traffic-source.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
@@ -57,15 +60,21 @@ async function startJob(
     const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
     let dispatcher: Dispatcher;
     let carrier: Carrier | null = null;
+    // The console's traffic per minute: counted here, written a row a minute.
+    const traffic = new TrafficCounter(container.store.monitoring, trafficSource('dispatch'), Date.now, { flushMs: config.trafficFlushMs, keepMinutes: 7 * 24 * 60 }, (error) =>
+      logger.warn({ err: error }, 'traffic counts not written'),
+    );
     try {
       dispatcher = await startDispatcher(container, config, logger, {}, window, (links) => post({ type: 'carrier-links', ...links }), {
-        ...(metrics ? { metrics: { messages: metrics, carrier: metrics } } : {}),
+        messages: metrics ? bothMessageMetrics(metrics, traffic) : traffic,
+        ...(metrics ? { carrierMetrics: metrics } : {}),
         carrier: (live) => (carrier = live),
       });
     } catch (error) {
       await container.close();
       throw error;
     }
+    traffic.start();
     // Events written here are delivered by the webhook thread.
     container.webhookWake.relayTo(() => webhookWakes.postMessage(null));
     // No connection of `serve` checkpoints in its commits (checkpoints: 'manual'): this
@@ -85,6 +94,7 @@ async function startJob(
       async stop() {
         clearInterval(checkpoints);
         await dispatcher.stop();
+        await traffic.stop();
         await container.close();
       },
     };

@@ -2,7 +2,7 @@
 import { sql } from 'kysely';
 import type { Backlog } from '../../ports/metrics.js';
 import { backlogCap } from '../../ports/monitoring-store.js';
-import type { MonitoringStore } from '../../ports/monitoring-store.js';
+import type { AttemptSample, MonitoringStore, TrafficMinute } from '../../ports/monitoring-store.js';
 import { StorePart } from './store-part.js';
 
 export class SqlMonitoringStore extends StorePart implements MonitoringStore {
@@ -23,5 +23,64 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
       webhookPending: Number(row?.pending ?? 0),
       webhookOldestAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
     };
+  }
+
+  async addTraffic(source: string, minutes: readonly TrafficMinute[]): Promise<void> {
+    if (minutes.length === 0) return;
+    await this.db
+      .insertInto('traffic_minutes')
+      .values(minutes.map((m) => ({ source, minute: m.minute, accepted: m.accepted, submitted: m.submitted, delivered: m.delivered, failed: m.failed, expired: m.expired })))
+      .onConflict((oc) =>
+        oc.columns(['minute', 'source']).doUpdateSet((eb) => ({
+          accepted: eb('traffic_minutes.accepted', '+', eb.ref('excluded.accepted')),
+          submitted: eb('traffic_minutes.submitted', '+', eb.ref('excluded.submitted')),
+          delivered: eb('traffic_minutes.delivered', '+', eb.ref('excluded.delivered')),
+          failed: eb('traffic_minutes.failed', '+', eb.ref('excluded.failed')),
+          expired: eb('traffic_minutes.expired', '+', eb.ref('excluded.expired')),
+        })),
+      )
+      .execute();
+  }
+
+  async traffic(fromMinute: number): Promise<TrafficMinute[]> {
+    const rows = await this.db
+      .selectFrom('traffic_minutes')
+      .select((eb) => [
+        'minute',
+        eb.fn.sum<number | string>('accepted').as('accepted'),
+        eb.fn.sum<number | string>('submitted').as('submitted'),
+        eb.fn.sum<number | string>('delivered').as('delivered'),
+        eb.fn.sum<number | string>('failed').as('failed'),
+        eb.fn.sum<number | string>('expired').as('expired'),
+      ])
+      .where('minute', '>=', fromMinute)
+      .groupBy('minute')
+      .orderBy('minute')
+      .execute();
+    return rows.map((r) => ({ minute: Number(r.minute), accepted: Number(r.accepted), submitted: Number(r.submitted), delivered: Number(r.delivered), failed: Number(r.failed), expired: Number(r.expired) }));
+  }
+
+  async forgetTrafficBefore(minute: number): Promise<void> {
+    await this.db.deleteFrom('traffic_minutes').where('minute', '<', minute).execute();
+  }
+
+  async attemptsSince(since: number, limit: number): Promise<AttemptSample[]> {
+    const rows = await this.db
+      .selectFrom('webhook_attempts as a')
+      .innerJoin('webhook_events as e', 'e.id', 'a.event_ref')
+      .innerJoin('api_keys as k', 'k.id', 'e.key_id')
+      .select(['a.url', 'a.duration_ms', 'a.started_at', 'a.http_status', 'e.key_id', 'k.account_id'])
+      .where('a.started_at', '>=', since)
+      .orderBy('a.id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      url: r.url,
+      durationMs: Number(r.duration_ms),
+      startedAt: Number(r.started_at),
+      ok: r.http_status !== null && r.http_status >= 200 && r.http_status < 300,
+      keyId: Number(r.key_id),
+      accountId: Number(r.account_id),
+    }));
   }
 }

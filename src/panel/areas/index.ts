@@ -4,6 +4,8 @@ import { keysArea } from './keys.js';
 import { senderIdsArea } from './sender-ids.js';
 import { accountArea } from './account.js';
 import { dataAreas } from './data.js';
+import { providerCarriersArea } from './provider-carriers.js';
+import { providerTrafficArea } from './provider-traffic.js';
 
 /** Every area of the panel. The data pages list theirs in ./data.ts. */
-export const panelAreas: readonly PanelArea[] = [signInArea, keysArea, senderIdsArea, accountArea, ...dataAreas];
+export const panelAreas: readonly PanelArea[] = [signInArea, keysArea, senderIdsArea, accountArea, ...dataAreas, providerCarriersArea, providerTrafficArea];
