@@ -28,7 +28,7 @@ export class PrometheusMetrics implements ApiMetrics {
   /** What the HTTP thread counts beside the API: messages accepted, event-loop lag, write-lock waits. */
   readonly thread = new ThreadMetrics('http');
   private sources: ScrapeSources = {};
-  private readonly backlog: Record<keyof Backlog | 'webhookOldestAge', Gauge> | null;
+  private readonly backlog: Record<keyof Backlog | 'webhookOldestAge', Gauge>;
   private readonly requests: Counter<'endpoint' | 'result_code'>;
   private readonly durations: Histogram<'endpoint'>;
   /** The labelled children, found once: no label hashing per request. */
@@ -89,7 +89,7 @@ export class PrometheusMetrics implements ApiMetrics {
   async exposition(): Promise<{ contentType: string; text: string }> {
     const { threads, backlog, now = Date.now } = this.sources;
     const [others, depths] = await Promise.all([threads ? threads() : Promise.resolve([]), backlog ? backlog().catch(() => null) : Promise.resolve(null)]);
-    if (depths !== null && this.backlog !== null) {
+    if (depths !== null) {
       this.backlog.dispatchDue.set(depths.dispatchDue);
       this.backlog.scheduled.set(depths.scheduled);
       this.backlog.webhookPending.set(depths.webhookPending);
