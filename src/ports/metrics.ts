@@ -71,9 +71,9 @@ export const noWebhookMetrics: WebhookMetrics = { attempt: () => undefined };
 
 /** What a scrape reads from the store: the queues' depths (each count bounded by the store). */
 export interface Backlog {
-  /** Messages queued and due now (waiting for a dispatcher). */
+  /** Messages queued and due now (waiting for a dispatcher), with the recipients of due bulk sends not yet written out. */
   dispatchDue: number;
-  /** Messages queued for later (scheduled, or waiting for a retry). */
+  /** Messages queued for later (a retry), with the recipients of scheduled sends not yet due. */
   scheduled: number;
   /** Webhook events waiting for an attempt. */
   webhookPending: number;

@@ -121,7 +121,7 @@ describe('/metrics gathers the job threads of serve (SQLite, SMPP)', () => {
     const answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: '905321234569', title: 'ACME', text: 'later', scheduled_date: '2099-01-01', scheduled_time: '10:00' });
     assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
     const text = await scrape(ops);
-    assert.equal(sample(text, 'haberci_scheduled_messages'), 0, 'a scheduled send is one list until due, not messages yet');
+    assert.equal(sample(text, 'haberci_scheduled_messages'), 1, 'the scheduled send\'s recipient');
     assert.equal(sample(text, 'haberci_dispatch_backlog'), 0);
     assert.equal(sample(text, 'haberci_webhook_backlog'), 0);
     assert.equal(sample(text, 'haberci_webhook_oldest_pending_age_seconds'), 0);
@@ -131,7 +131,7 @@ describe('/metrics gathers the job threads of serve (SQLite, SMPP)', () => {
     // With no carrier, an accepted message waits in the store: the backlog says so.
     const waiting = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: '905321234570', title: 'ACME', text: 'waits' });
     assert.equal(waiting.body.result_code, 'TS-1024');
-    await scrapeUntil(ops, 'the message to wait in the backlog', (t) => sample(t, 'haberci_dispatch_backlog') + sample(t, 'haberci_scheduled_messages') >= 1);
+    await scrapeUntil(ops, 'the message to wait in the backlog', (t) => sample(t, 'haberci_dispatch_backlog') + sample(t, 'haberci_scheduled_messages') >= 2);
   });
 });
 

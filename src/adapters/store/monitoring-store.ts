@@ -9,17 +9,22 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
   async backlog(now: number): Promise<Backlog> {
     // Each count reads at most backlogCap rows of an index (messages_due: state, priority,
     // due_at; webhook_events_due: state, next_attempt_at), so a deep queue costs a bounded scan.
-    const { rows } = await sql<{ due: number | string; later: number | string; pending: number | string; oldest: number | string | null }>`
+    // Bulk and scheduled sends keep their recipients as one list until due (sends_pending, a
+    // partial index over the few sends not yet written out): their recipients count too.
+    const left = sql.raw('case when total_numbers > expanded_count then total_numbers - expanded_count else 0 end');
+    const { rows } = await sql<{ due: number | string; later: number | string; unwrittenDue: number | string | null; unwrittenLater: number | string | null; pending: number | string; oldest: number | string | null }>`
       select
         (select count(*) from (select 1 from messages where state = 'queued' and due_at <= ${now} limit ${backlogCap}) d) as due,
         (select count(*) from (select 1 from messages where state = 'queued' and due_at > ${now} limit ${backlogCap}) l) as later,
+        (select sum(${left}) from sends where pending_recipients is not null and (scheduled_at is null or scheduled_at <= ${now})) as "unwrittenDue",
+        (select sum(${left}) from sends where pending_recipients is not null and scheduled_at > ${now}) as "unwrittenLater",
         (select count(*) from (select 1 from webhook_events where state = 'pending' limit ${backlogCap}) p) as pending,
         (select min(created_at) from (select created_at from webhook_events where state = 'pending' limit ${backlogCap}) o) as oldest
     `.execute(this.db);
     const row = rows[0];
     return {
-      dispatchDue: Number(row?.due ?? 0),
-      scheduled: Number(row?.later ?? 0),
+      dispatchDue: Number(row?.due ?? 0) + Number(row?.unwrittenDue ?? 0),
+      scheduled: Number(row?.later ?? 0) + Number(row?.unwrittenLater ?? 0),
       webhookPending: Number(row?.pending ?? 0),
       webhookOldestAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
     };
