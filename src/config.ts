@@ -84,6 +84,12 @@ export const optionSpecs = {
     default: null as number | null,
     parse: portOrOff,
   },
+  trafficFlushMs: {
+    flag: 'traffic-flush-ms',
+    description: "how often each thread writes its messages' counts per minute for the provider console's Traffic page (one row per thread per minute)",
+    default: 60_000,
+    parse: integer(100, 3_600_000),
+  },
   opsHost: { flag: 'ops-host', description: 'address of the operations listener: loopback by default, so the metrics are not public', default: '127.0.0.1', parse: text },
   smppConfig: {
     flag: 'smpp-config',

@@ -40,6 +40,7 @@ import { WebhookAdmin } from './services/webhook-admin.js';
 import { WebhookCourier, defaultWebhookCourierOptions } from './jobs/webhook-courier.js';
 import type { WebhookCourierOptions } from './jobs/webhook-courier.js';
 import { KeyLastUsed } from './services/key-last-used.js';
+import type { CarrierMetrics, MessageMetrics, WebhookMetrics } from './ports/metrics.js';
 
 /**
  * The application container of one thread: the store, the services built on it once, and
@@ -141,7 +142,7 @@ export function createLogger(level: string, destination?: pino.DestinationStream
 }
 
 /** What a carrier adapter's loader gives: a checked configuration to build the carrier from, or why it cannot be used. */
-type CarrierLoad = { ok: true; open(options: { log: Logger; clock: Clock }): Carrier } | { ok: false; message: string };
+type CarrierLoad = { ok: true; open(options: { log: Logger; clock: Clock; metrics?: CarrierMetrics }): Carrier } | { ok: false; message: string };
 
 /**
  * The carriers for live keys, by the option (config.ts) that configures each: the first
@@ -160,11 +161,22 @@ async function loadLiveCarrier(config: CarrierConfig): Promise<{ name: string; l
   return chosen ? { name: chosen.name, loaded: await chosen.load(config[chosen.option]) } : null;
 }
 
-async function liveCarrier(config: CarrierConfig, simulator: SimulatorCarrier, container: AppContainer, logger: Logger): Promise<Carrier> {
+async function liveCarrier(config: CarrierConfig, simulator: SimulatorCarrier, container: AppContainer, logger: Logger, metrics?: CarrierMetrics): Promise<Carrier> {
   const live = await loadLiveCarrier(config);
   if (live === null) return simulator;
   if (!live.loaded.ok) throw new Error(live.loaded.message);
-  return live.loaded.open({ log: logger.child({ component: live.name }), clock: container.clock });
+  return live.loaded.open({ log: logger.child({ component: live.name }), clock: container.clock, ...(metrics ? { metrics } : {}) });
+}
+
+/**
+ * Who watches a dispatcher: `messages` counts its messages' steps (the metrics, the console's
+ * traffic); `carrierMetrics` (when metrics are on) its carrier's connections; `carrier` is
+ * given the live carrier once built (its connections' state for the provider's console).
+ */
+export interface DispatchObservers {
+  messages?: MessageMetrics;
+  carrierMetrics?: CarrierMetrics;
+  carrier?: (live: Carrier) => void;
 }
 
 /**
@@ -181,10 +193,13 @@ export async function startDispatcher(
   options: Partial<DispatcherOptions> = {},
   window?: DispatchWindow,
   onLinks?: (links: CarrierLinks) => void,
+  observers: DispatchObservers = {},
 ): Promise<Dispatcher> {
   const simulator = new SimulatorCarrier(config.simDelayMs, container.clock);
   const inbound = new InboundService(container.store, () => container.webhookWake.notify());
-  const live = await liveCarrier(config, simulator, container, logger);
+  const live = await liveCarrier(config, simulator, container, logger, observers.carrierMetrics);
+  const counted = observers.messages;
+  observers.carrier?.(live);
   if (onLinks) live.watchLinks?.(onLinks);
   const dispatcher = new Dispatcher({
     store: container.store.queue,
@@ -195,6 +210,7 @@ export async function startDispatcher(
     // Only changes that wrote an event wake the webhook courier (with no webhook set up,
     // none do, and a wake would be an empty claim).
     onTransitions: (transitions) => {
+      if (counted) countTransitions(counted, transitions);
       if (transitions.some((t) => t.webhookEvent === true)) container.webhookWake.notify();
     },
     wake: container.dispatchWake,
@@ -205,6 +221,14 @@ export async function startDispatcher(
   // The simulator keeps nothing: reports it owed before a restart are owed again.
   simulator.replay(await container.store.queue.awaitingReports(simulator.name, 1_000_000));
   return dispatcher;
+}
+
+/** Messages' steps from the dispatcher's state changes: sent is submitted; the final states as they are. */
+function countTransitions(metrics: MessageMetrics, transitions: readonly { state: string }[]): void {
+  for (const t of transitions) {
+    if (t.state === 'sent') metrics.messages('submitted', 1);
+    else if (t.state === 'delivered' || t.state === 'failed' || t.state === 'expired') metrics.messages(t.state, 1);
+  }
 }
 
 type WebhookConfig = Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookRetryBaseMs'>;
@@ -227,6 +251,7 @@ export function startWebhooks(
   config: WebhookConfig & Pick<Config, 'webhookConcurrency'> & Partial<Pick<Config, 'webhookDestinationConcurrency'>>,
   logger: Logger,
   options: Partial<WebhookCourierOptions> = {},
+  metrics?: WebhookMetrics,
 ): { courier: WebhookCourier; stop(): Promise<void> } {
   const delivery = webhookDelivery(container, config);
   const courier = new WebhookCourier({
@@ -241,6 +266,7 @@ export function startWebhooks(
       ...options,
     },
     wake: container.webhookWake,
+    ...(metrics ? { metrics } : {}),
   });
   courier.start();
   return {

@@ -2,6 +2,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';
 import type { AttemptResult, ClaimedEvent, EventStore } from '../ports/event-store.js';
 import type { WebhookDelivery } from '../services/webhook-delivery.js';
+import type { WebhookMetrics } from '../ports/metrics.js';
+import { noWebhookMetrics } from '../ports/metrics.js';
 import { WakeSignal } from './wake-signal.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { ClaimLoop } from './claim-loop.js';
@@ -36,6 +38,8 @@ export interface WebhookCourierSetup {
   options?: WebhookCourierOptions;
   /** Told when this process writes events. */
   wake?: WakeSignal;
+  /** Counts each attempt's outcome and duration (nothing by default). */
+  metrics?: WebhookMetrics;
 }
 
 /** Longest wait for more free slots before claiming fewer events than a batch. */
@@ -63,6 +67,7 @@ export class WebhookCourier {
   private readonly clock: Clock;
   private readonly log: Logger;
   private readonly options: WebhookCourierOptions;
+  private readonly metrics: WebhookMetrics;
   /** Attempts on the wire; the others of the loop's unsettled ones are made and their outcome not yet written. */
   private onWire = 0;
   /** Whether the last round found some destination with no room at all. */
@@ -80,6 +85,7 @@ export class WebhookCourier {
     this.clock = setup.clock;
     this.log = setup.log;
     this.options = options;
+    this.metrics = setup.metrics ?? noWebhookMetrics;
     this.wake = setup.wake ?? new WakeSignal();
     this.loop = new ClaimLoop(
       { round: () => this.round(), afterIdle: () => this.afterIdle(), drain: () => undefined },
@@ -194,6 +200,7 @@ export class WebhookCourier {
         this.onWire -= 1;
         this.finishAt(destination, result);
       }
+      this.metrics.attempt(result.state === 'delivered' ? 'delivered' : result.state === 'failed' ? 'failed' : 'retrying', result.attempt.durationMs / 1000);
       // Its slot is free; the outcome still counts against the bound on unwritten ones until it settles.
       this.loop.roomFreed();
       try {

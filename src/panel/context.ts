@@ -10,6 +10,7 @@ import type { PanelUser } from '../ports/user-store.js';
 import type { UserService } from '../services/panel-users.js';
 import type { AccountPanel } from '../services/account-panel.js';
 import type { Services } from '../services/services.js';
+import type { ProviderLive } from '../services/provider-live.js';
 import type { Lang } from './i18n/messages.js';
 
 /** Who may use a route: anyone, a customer user (the default), a provider user, or any signed-in user. */
@@ -21,6 +22,8 @@ export interface PanelDeps {
   /** The API's services, for pages that show or send what the API does. */
   services: Services;
   clock: Clock;
+  /** The provider console's live pages (carriers, traffic); absent outside `serve` (tests of other pages). */
+  live?: ProviderLive;
 }
 
 /** What the panel knows about the request, set before any handler runs. */

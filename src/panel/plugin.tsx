@@ -53,7 +53,7 @@ function submittedToken(request: FastifyRequest): string | undefined {
 
 export async function panelPlugin(app: FastifyInstance, options: PanelPluginOptions): Promise<void> {
   const areas = options.areas ?? panelAreas;
-  const deps: PanelDeps = { users: options.users, account: options.account, services: options.services, clock: options.clock };
+  const deps: PanelDeps = { users: options.users, account: options.account, services: options.services, clock: options.clock, ...(options.live ? { live: options.live } : {}) };
   const nav = areas.flatMap((a) => a.nav ?? []).sort((a, b) => a.order - b.order);
   const home = areas.find((a) => a.home !== undefined)?.home ?? '/keys';
 

@@ -64,8 +64,23 @@ export interface CarrierLinks {
   total: number;
 }
 
+/** One connection of a carrier, as the provider's console shows it. */
+export interface ConnectionState {
+  name: string;
+  bound: boolean;
+  /** Submits awaiting their response, of `windowSize`. */
+  inFlight: number;
+  windowSize: number;
+  /** Submits answered OK since start. */
+  submits: number;
+  /** The last few refusals and lost sessions (`at`: epoch ms), newest last. */
+  recentErrors: { at: number; what: string }[];
+}
+
 export interface Carrier {
   readonly name: string;
+  /** For carriers that hold connections (SMPP): each one's state now. */
+  connections?(): ConnectionState[];
   /**
    * For carriers that hold connections (SMPP): calls `onChange` now and on every change of
    * how many are bound. The simulator has none and leaves it out.

@@ -1,7 +1,12 @@
 /**
  * What the program counts, in its own words; an adapter (adapters/metrics/, Prometheus)
- * turns it into metrics. Each surface or job gets the part it counts: the API its requests
- * today; the job threads' parts (submits, receipts, webhook attempts) are to come beside it.
+ * turns it into metrics. Each surface or job gets the part it counts: the API its requests,
+ * the send paths and the dispatcher their messages, the SMPP carrier its connections, the
+ * webhook courier its attempts, the store its write-lock waits. Every part has a no-op
+ * default: without an operations listener (--ops-port) nothing is counted.
+ *
+ * Labels stay bounded: never a number, a key or a URL; a connection is named by its
+ * configured name and its index.
  */
 
 /** The API's requests: one call per answered request. */
@@ -15,3 +20,73 @@ export interface ApiMetrics {
 
 /** Counts nothing (no operations listener). */
 export const noApiMetrics: ApiMetrics = { request: () => undefined };
+
+/**
+ * A message's steps: accepted (committed by a send, HTTP thread), submitted (the carrier
+ * took it), and its final state (delivered, failed: a receipt or a rejected submit; expired).
+ */
+export type MessageOutcome = 'accepted' | 'submitted' | 'delivered' | 'failed' | 'expired';
+
+export const messageOutcomes: readonly MessageOutcome[] = ['accepted', 'submitted', 'delivered', 'failed', 'expired'];
+
+/** Messages by step: `count` messages reached `outcome`. */
+export interface MessageMetrics {
+  messages(outcome: MessageOutcome, count: number): void;
+}
+
+export const noMessageMetrics: MessageMetrics = { messages: () => undefined };
+
+/** One connection of a carrier that holds connections (SMPP). */
+export interface ConnectionMetrics {
+  /** The connection bound (true) or lost its bind (false). */
+  bound(isBound: boolean): void;
+  /** One submit_sm answered OK. */
+  submitted(): void;
+  /** One submit_sm refused; `status`: the command status's name (ESME_RTHROTTLED), a bounded set. */
+  refused(status: string): void;
+  /** A receipt arrived `seconds` after its part's submit was answered. */
+  receiptLag(seconds: number): void;
+}
+
+export const noConnectionMetrics: ConnectionMetrics = { bound: () => undefined, submitted: () => undefined, refused: () => undefined, receiptLag: () => undefined };
+
+/** The carrier's connections, each named by its configured name and index; `windowInUse` is read at scrape time. */
+export interface CarrierMetrics {
+  connection(name: string, index: number, windowInUse: () => number): ConnectionMetrics;
+}
+
+export const noCarrierMetrics: CarrierMetrics = { connection: () => noConnectionMetrics };
+
+/**
+ * A webhook attempt's outcome: delivered (2xx: the event is done), retrying (it failed, another
+ * attempt is due), failed (it failed and was the event's last).
+ */
+export type WebhookOutcome = 'delivered' | 'retrying' | 'failed';
+
+export interface WebhookMetrics {
+  attempt(outcome: WebhookOutcome, seconds: number): void;
+}
+
+export const noWebhookMetrics: WebhookMetrics = { attempt: () => undefined };
+
+/** What a scrape reads from the store: the queues' depths (each count bounded by the store). */
+export interface Backlog {
+  /** Messages queued and due now (waiting for a dispatcher), with the recipients of due bulk sends not yet written out. */
+  dispatchDue: number;
+  /** Messages queued for later (a retry), with the recipients of scheduled sends not yet due. */
+  scheduled: number;
+  /** Webhook events waiting for an attempt. */
+  webhookPending: number;
+  /** When the oldest pending webhook event was written (epoch ms); null when none is. */
+  webhookOldestAt: number | null;
+}
+
+/** Counts into both (the metrics, and the provider console's traffic per minute). */
+export function bothMessageMetrics(a: MessageMetrics, b: MessageMetrics): MessageMetrics {
+  return {
+    messages: (outcome, count) => {
+      a.messages(outcome, count);
+      b.messages(outcome, count);
+    },
+  };
+}

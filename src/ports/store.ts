@@ -17,6 +17,7 @@ import type { PanelQueries } from './panel-queries.js';
 import type { UserStore } from './user-store.js';
 import type { AuditStore } from './audit-store.js';
 import type { ConsoleQueries } from './console-queries.js';
+import type { MonitoringStore } from './monitoring-store.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -51,6 +52,8 @@ export interface Store {
   readonly audit: AuditStore;
   /** The provider console's reads (issue 22). */
   readonly console: ConsoleQueries;
+  /** The operations' reads: the queues' depths for metrics (src/ports/monitoring-store.ts). */
+  readonly monitoring: MonitoringStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

@@ -13,6 +13,7 @@ import { Readiness } from '../services/readiness.js';
 import type { ApiMetrics } from '../ports/metrics.js';
 import type { PanelPluginOptions } from '../panel/plugin.js';
 import type { Surface } from '../http/app.js';
+import type { ProviderLive } from '../services/provider-live.js';
 
 /**
  * The HTTP server of this container: the API, its contract, the probes (/healthz, /readyz:
@@ -24,13 +25,14 @@ export async function createHttp(
   logger: Logger,
   readiness: Readiness = new Readiness({ store: container.store }),
   metrics?: ApiMetrics,
+  live?: ProviderLive,
 ): Promise<FastifyInstance> {
   // Loaded here, not at the top: admin commands share this module and need no HTTP server.
   const { buildApp } = await import('../http/app.js');
   const { healthSurface } = await import('../http/health.js');
   return buildApp({
     services: container.services,
-    surfaces: [healthSurface(readiness), ...(config.panel ? [await panelSurface(container, config)] : [])],
+    surfaces: [healthSurface(readiness), ...(config.panel ? [await panelSurface(container, config, live)] : [])],
     logger,
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
@@ -48,9 +50,9 @@ export async function createHttp(
 }
 
 /** The customer panel at /panel/, a surface beside the API (loaded only when served). */
-async function panelSurface(container: AppContainer, config: Config): Promise<Surface> {
+async function panelSurface(container: AppContainer, config: Config, live?: ProviderLive): Promise<Surface> {
   const { panelPlugin } = await import('../panel/plugin.js');
-  const options = await panelOptions(container, config);
+  const options = { ...(await panelOptions(container, config)), ...(live ? { live } : {}) };
   return { prefix: '/panel', plugin: async (app) => panelPlugin(app, options) };
 }
 

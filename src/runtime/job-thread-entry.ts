@@ -8,8 +8,13 @@ import type { Logger } from 'pino';
 import { createLogger, openAppContainer, startDispatcher, startWebhooks } from '../main.js';
 import type { AppContainer } from '../main.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
-import type { FromJobThread, JobName, JobThreadConfig, JobThreadStart, ToJobThread } from './thread-protocol.js';
-import { asBackgroundThread } from '../adapters/store/index.js';
+import type { Ask, FromJobThread, JobName, JobThreadConfig, JobThreadStart, ToJobThread } from './thread-protocol.js';
+import { asBackgroundThread, observeWriteLockWaits } from '../adapters/store/index.js';
+import type { ThreadMetrics } from '../adapters/metrics/thread-metrics.js';
+import type { Carrier } from '../ports/carrier.js';
+import { bothMessageMetrics } from '../ports/metrics.js';
+import { TrafficCounter } from '../services/traffic-counter.js';
+import { trafficSource } from './traffic-source.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
@@ -29,6 +34,8 @@ interface Running {
   handOff(messages: HandedMessage[]): void;
   /** Finishes what is in flight, stores its outcomes, and closes the store. */
   stop(): Promise<void>;
+  /** The dispatch thread's live carrier (null: the webhook thread). */
+  carrier: Carrier | null;
 }
 
 async function startJob(
@@ -39,6 +46,7 @@ async function startJob(
   webhookWakes: MessagePort,
   dispatchWindow: SharedArrayBuffer | undefined,
   post: (message: FromJobThread) => void,
+  metrics: ThreadMetrics | null,
 ): Promise<Running> {
   // The HTTP thread goes first for the write lock, for up to --delivery-yield-ms.
   const background = asBackgroundThread(location, config.deliveryYieldMs);
@@ -51,12 +59,22 @@ async function startJob(
   if (job === 'dispatch') {
     const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
     let dispatcher: Dispatcher;
+    let carrier: Carrier | null = null;
+    // The console's traffic per minute: counted here, written a row a minute.
+    const traffic = new TrafficCounter(container.store.monitoring, trafficSource('dispatch'), Date.now, { flushMs: config.trafficFlushMs, keepMinutes: 7 * 24 * 60 }, (error) =>
+      logger.warn({ err: error }, 'traffic counts not written'),
+    );
     try {
-      dispatcher = await startDispatcher(container, config, logger, {}, window, (links) => post({ type: 'carrier-links', ...links }));
+      dispatcher = await startDispatcher(container, config, logger, {}, window, (links) => post({ type: 'carrier-links', ...links }), {
+        messages: metrics ? bothMessageMetrics(metrics, traffic) : traffic,
+        ...(metrics ? { carrierMetrics: metrics } : {}),
+        carrier: (live) => (carrier = live),
+      });
     } catch (error) {
       await container.close();
       throw error;
     }
+    traffic.start();
     // Events written here are delivered by the webhook thread.
     container.webhookWake.relayTo(() => webhookWakes.postMessage(null));
     // No connection of `serve` checkpoints in its commits (checkpoints: 'manual'): this
@@ -70,19 +88,22 @@ async function startJob(
       }
     }, checkpointEveryMs);
     return {
+      carrier,
       wake: () => container.dispatchWake.notify(),
       handOff: (messages) => dispatcher.handOff(messages),
       async stop() {
         clearInterval(checkpoints);
         await dispatcher.stop();
+        await traffic.stop();
         await container.close();
       },
     };
   }
-  const webhooks = startWebhooks(container, config, logger);
+  const webhooks = startWebhooks(container, config, logger, {}, metrics ?? undefined);
   // The dispatch thread's wakes: it wrote events.
   webhookWakes.on('message', () => container.webhookWake.notify());
   return {
+    carrier: null,
     wake: () => container.webhookWake.notify(),
     handOff: () => undefined,
     async stop() {
@@ -96,9 +117,24 @@ function reason(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-async function run(port: MessagePort, { job, location, config, webhookWakes, dispatchWindow }: JobThreadStart): Promise<void> {
+/** The thread's metrics, when counted: its registry, and its SQLite write-lock waits timed into it. */
+async function threadMetrics(job: JobName, on: boolean): Promise<ThreadMetrics | null> {
+  if (!on) return null;
+  const { ThreadMetrics } = await import('../adapters/metrics/thread-metrics.js');
+  const metrics = new ThreadMetrics(job);
+  observeWriteLockWaits((seconds) => metrics.writeLockWait(seconds));
+  return metrics;
+}
+
+async function answer(id: number, what: Ask, running: Running | null, metrics: ThreadMetrics | null): Promise<FromJobThread> {
+  if (what === 'metrics') return { type: 'answer', id, metrics: metrics ? await metrics.json() : [] };
+  return { type: 'answer', id, connections: running?.carrier?.connections?.() ?? [] };
+}
+
+async function run(port: MessagePort, { job, location, config, webhookWakes, dispatchWindow, metrics: counted }: JobThreadStart): Promise<void> {
   const post = (message: FromJobThread): void => port.postMessage(message);
   const logger = createLogger(config.logLevel);
+  const metrics = await threadMetrics(job, counted === true);
   let running: Running | null = null;
   let stop: () => void = () => undefined;
   const stopped = new Promise<void>((resolve) => (stop = resolve));
@@ -108,6 +144,7 @@ async function run(port: MessagePort, { job, location, config, webhookWakes, dis
     const current = running;
     running = null;
     await current?.stop();
+    metrics?.close();
     logger.flush();
     webhookWakes.close();
     port.close();
@@ -115,10 +152,11 @@ async function run(port: MessagePort, { job, location, config, webhookWakes, dis
   port.on('message', (message: ToJobThread) => {
     if (message.type === 'wake') running?.wake();
     else if (message.type === 'hand-off') running?.handOff(message.messages);
+    else if (message.type === 'ask') void answer(message.id, message.what, running, metrics).then(post, () => post({ type: 'answer', id: message.id }));
     else stop();
   });
   try {
-    running = await startJob(job, location, config, logger, webhookWakes, dispatchWindow, post);
+    running = await startJob(job, location, config, logger, webhookWakes, dispatchWindow, post, metrics);
   } catch (error) {
     post({ type: 'failed', message: reason(error) });
     await end();

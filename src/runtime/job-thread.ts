@@ -10,8 +10,14 @@
  */
 import { Worker } from 'node:worker_threads';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
-import type { CarrierLinks } from '../ports/carrier.js';
-import type { FromJobThread, JobThreadStart, ToJobThread } from './thread-protocol.js';
+import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
+import type { MetricsJson } from '../adapters/metrics/thread-metrics.js';
+import type { Ask, FromJobThread, JobThreadStart, ToJobThread } from './thread-protocol.js';
+
+/** How long an ask (metrics, connections) waits for the thread's answer before going without. */
+const askLimitMs = 2_000;
+
+type Answer = Extract<FromJobThread, { type: 'answer' }>;
 
 /** How long stop() waits for the thread to finish its submits and attempts in flight. */
 const stopLimitMs = 30_000;
@@ -27,6 +33,9 @@ export class JobThread {
   private awaiting: ((outcome: FromJobThread | Error) => void) | null = null;
   /** The live carrier's bound connections, as the thread last told (null: it never did: no SMPP). */
   private links: CarrierLinks | null = null;
+  /** Asks awaiting their answer, by id. */
+  private readonly asked = new Map<number, (answer: Answer | null) => void>();
+  private nextAsk = 1;
 
   private constructor(
     private readonly thread: Worker,
@@ -35,6 +44,10 @@ export class JobThread {
     thread.on('message', (message: FromJobThread) => {
       if (message.type === 'carrier-links') {
         this.links = { bound: message.bound, total: message.total };
+        return;
+      }
+      if (message.type === 'answer') {
+        this.asked.get(message.id)?.(message);
         return;
       }
       if (message.type === 'ready') this.live = true;
@@ -82,6 +95,32 @@ export class JobThread {
   /** The live carrier's connections as the thread last told: null when it holds none (the simulator) or has not said yet. */
   get carrierLinks(): CarrierLinks | null {
     return this.links;
+  }
+
+  /** Asks the thread; null when it does not answer within askLimitMs (busy, stopping). */
+  private ask(what: Ask): Promise<Answer | null> {
+    const id = this.nextAsk++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => done(null), askLimitMs);
+      const done = (answer: Answer | null): void => {
+        clearTimeout(timer);
+        this.asked.delete(id);
+        resolve(answer);
+      };
+      this.asked.set(id, done);
+      const message: ToJobThread = { type: 'ask', id, what };
+      this.thread.postMessage(message);
+    });
+  }
+
+  /** The thread's metrics registry as plain data; empty when it counts none or does not answer in time. */
+  async metrics(): Promise<MetricsJson> {
+    return (await this.ask('metrics'))?.metrics ?? [];
+  }
+
+  /** The live carrier's connections now; empty when the thread holds none or does not answer in time. */
+  async connections(): Promise<ConnectionState[]> {
+    return (await this.ask('connections'))?.connections ?? [];
   }
 
   /** Wakes the thread's job: new sends were committed, or events were written. */

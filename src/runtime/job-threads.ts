@@ -3,7 +3,8 @@ import type { AppContainer } from '../main.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import type { DispatchWindow } from '../jobs/dispatch-window.js';
 import { JobThread } from './job-thread.js';
-import type { CarrierLinks } from '../ports/carrier.js';
+import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
+import type { MetricsJson } from '../adapters/metrics/thread-metrics.js';
 import type { JobThreadConfig } from './thread-protocol.js';
 import { windowHandoff } from './window-handoff.js';
 
@@ -23,13 +24,13 @@ export class JobThreads {
    * Rejects with the reason when one cannot start; the other is then stopped. `onCrash` is
    * told when a thread dies without being asked to stop.
    */
-  static async start(location: StoreLocation, config: JobThreadConfig, window: DispatchWindow, onCrash: (error: Error) => void): Promise<JobThreads> {
+  static async start(location: StoreLocation, config: JobThreadConfig, window: DispatchWindow, onCrash: (error: Error) => void, metrics = false): Promise<JobThreads> {
     // The dispatch thread wakes the webhook thread through this channel when it wrote events.
     const between = new MessageChannel();
     let dispatch: JobThread | null = null;
     try {
-      dispatch = await JobThread.start({ job: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer }, onCrash);
-      const webhooks = await JobThread.start({ job: 'webhooks', location, config, webhookWakes: between.port2 }, onCrash);
+      dispatch = await JobThread.start({ job: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer, metrics }, onCrash);
+      const webhooks = await JobThread.start({ job: 'webhooks', location, config, webhookWakes: between.port2, metrics }, onCrash);
       return new JobThreads(dispatch, webhooks);
     } catch (error) {
       await dispatch?.stop();
@@ -51,6 +52,16 @@ export class JobThreads {
   /** The dispatch thread's live carrier connections, as it last told (null: none told, the simulator). */
   carrierLinks(): CarrierLinks | null {
     return this.dispatch.carrierLinks;
+  }
+
+  /** Both threads' metrics registries, as plain data (for the HTTP thread's /metrics). */
+  metrics(): Promise<MetricsJson[]> {
+    return Promise.all([this.dispatch.metrics(), this.webhooks.metrics()]);
+  }
+
+  /** The dispatch thread's live carrier connections now (empty: the simulator). */
+  connections(): Promise<ConnectionState[]> {
+    return this.dispatch.connections();
   }
 
   /** Finishes the submits and webhook attempts in flight; dispatching stops first, as its last outcomes may add events for the webhook thread. */

@@ -10,7 +10,7 @@ import type { Config } from '../config.js';
 import { openAppContainer, storeLocation } from '../main.js';
 import { createHttp, stopHttp } from './http-server.js';
 import type { AppContainer } from '../main.js';
-import { sharedByThreads } from '../adapters/store/index.js';
+import { observeWriteLockWaits, sharedByThreads } from '../adapters/store/index.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
@@ -18,6 +18,10 @@ import { JobThreads } from './job-threads.js';
 import { WarmUp } from './warm-up.js';
 import { Readiness } from '../services/readiness.js';
 import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
+import { bothMessageMetrics } from '../ports/metrics.js';
+import { TrafficCounter } from '../services/traffic-counter.js';
+import { ProviderLive } from '../services/provider-live.js';
+import { trafficSource } from './traffic-source.js';
 
 /** A `serve` process taking requests. */
 export interface RunningServer {
@@ -67,7 +71,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   if (config.worker) {
     const window = new DispatchWindow(defaultDispatcherOptions.maxInFlight);
     try {
-      threads = await JobThreads.start(location, config, window, crashed);
+      threads = await JobThreads.start(location, config, window, crashed, config.opsPort !== null);
     } catch (error) {
       await container.close();
       throw new Error(`cannot start the delivery worker: ${reason(error)}`);
@@ -83,9 +87,24 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const readiness = new Readiness({ store: opened.store, ...(running ? { carrierLinks: () => running.carrierLinks() } : {}) });
   // Loaded only when asked for: the admin commands share this module's imports.
   const metrics = config.opsPort === null ? null : new (await import('../adapters/metrics/prometheus-metrics.js')).PrometheusMetrics();
-  const app = await createHttp(opened, config, logger, readiness, metrics ?? undefined);
+  // The provider console's traffic per minute: this thread's accepted messages, a row a minute.
+  const traffic = new TrafficCounter(opened.store.monitoring, trafficSource('http'), Date.now, { flushMs: config.trafficFlushMs, keepMinutes: 7 * 24 * 60 }, (error) =>
+    logger.warn({ err: error }, 'traffic counts not written'),
+  );
+  opened.services.sends.countInto(traffic);
+  if (metrics !== null) {
+    // Counted from here on (the warm-up's requests are not): this thread's accepted messages
+    // and write-lock waits; a scrape adds the job threads' registries and the backlog.
+    opened.services.sends.countInto(bothMessageMetrics(metrics.thread, traffic));
+    observeWriteLockWaits((seconds) => metrics.thread.writeLockWait(seconds));
+    metrics.readFrom({ ...(running ? { threads: () => running.metrics() } : {}), backlog: () => opened.store.monitoring.backlog(Date.now()) });
+  }
+  traffic.start();
+  const live = new ProviderLive(opened.store.monitoring, running ? () => running.connections() : async () => [], Date.now);
+  const app = await createHttp(opened, config, logger, readiness, metrics ?? undefined, live);
   const undo = async (): Promise<void> => {
     await threads?.stop();
+    await traffic.stop();
     await opened.close();
   };
   const address = await listen(app, config, undo);
@@ -99,7 +118,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       throw error;
     }
   }
-  return { container: opened, address, stop: stopper(app, config, logger, opened, threads, ops) };
+  return { container: opened, address, stop: stopper(app, config, logger, opened, threads, ops, traffic) };
 }
 
 /** The operations listener, open; `stopping()` turns its probes to 503 for the stop. */
@@ -158,7 +177,15 @@ async function listen(app: FastifyInstance, config: Config, undo: () => Promise<
   }
 }
 
-function stopper(app: FastifyInstance, config: Config, logger: Logger, container: AppContainer, threads: JobThreads | null, ops: Ops | null): (signal: string) => Promise<void> {
+function stopper(
+  app: FastifyInstance,
+  config: Config,
+  logger: Logger,
+  container: AppContainer,
+  threads: JobThreads | null,
+  ops: Ops | null,
+  traffic: TrafficCounter,
+): (signal: string) => Promise<void> {
   let stopping = false;
   return async (signal) => {
     if (stopping) return;
@@ -172,6 +199,7 @@ function stopper(app: FastifyInstance, config: Config, logger: Logger, container
     // Submits and webhook attempts in flight finish and are recorded before the store
     // closes (what is not yet attempted stays pending in the store).
     await threads?.stop();
+    await traffic.stop();
     await container.close();
     await ops?.close();
     logger.info('stopped');

@@ -12,7 +12,8 @@ import type { Config } from '../config.js';
 import type { CarrierConfig } from '../main.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
-import type { CarrierLinks } from '../ports/carrier.js';
+import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
+import type { MetricsJson } from '../adapters/metrics/thread-metrics.js';
 
 /**
  * The job a thread runs: `dispatch` (the dispatcher, the carriers, receipts, inbound messages
@@ -23,7 +24,7 @@ export type JobName = 'dispatch' | 'webhooks';
 /** What a job thread needs of the configuration (plain data: it is copied over). */
 export type JobThreadConfig = Pick<
   Config,
-  'logLevel' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookDestinationConcurrency' | 'webhookRetryBaseMs'
+  'logLevel' | 'trafficFlushMs' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookDestinationConcurrency' | 'webhookRetryBaseMs'
 > &
   CarrierConfig;
 
@@ -39,14 +40,27 @@ export interface JobThreadStart {
   webhookWakes: MessagePort;
   /** The dispatch thread's: the buffer of its DispatchWindow, shared with the HTTP thread, which hands messages off to it. */
   dispatchWindow?: SharedArrayBuffer;
+  /** Count metrics (the operations listener is on): the thread answers `metrics` asks with its registry. */
+  metrics?: boolean;
 }
 
+/**
+ * What the HTTP thread asks a job thread, answered by an `answer` of the same id: its
+ * metrics registry as plain data (empty when it counts none), or its live carrier's
+ * connections (empty when it holds none).
+ */
+export type Ask = 'metrics' | 'connections';
+
 /** Messages from the HTTP thread to a job thread. */
-export type ToJobThread = { type: 'wake' } | { type: 'hand-off'; messages: HandedMessage[] } | { type: 'stop' };
+export type ToJobThread = { type: 'wake' } | { type: 'hand-off'; messages: HandedMessage[] } | { type: 'stop' } | { type: 'ask'; id: number; what: Ask };
 
 /**
  * Messages from a job thread: its job runs, or could not start (then the thread ends). Its
  * end is its exit. The dispatch thread also tells, from its start on, how many connections
  * of its live carrier are bound, on every change (SMPP only: the HTTP thread's readiness).
  */
-export type FromJobThread = { type: 'ready' } | { type: 'failed'; message: string } | ({ type: 'carrier-links' } & CarrierLinks);
+export type FromJobThread =
+  | { type: 'ready' }
+  | { type: 'failed'; message: string }
+  | ({ type: 'carrier-links' } & CarrierLinks)
+  | { type: 'answer'; id: number; metrics?: MetricsJson; connections?: ConnectionState[] };

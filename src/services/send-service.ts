@@ -7,6 +7,8 @@ import { SendWriter } from './send-writer.js';
 import type { DispatchHandoff } from '../ports/dispatch-handoff.js';
 import { chargesOf } from './send-plan.js';
 import type { Accepted, SendPlan } from './send-plan.js';
+import type { MessageMetrics } from '../ports/metrics.js';
+import { noMessageMetrics } from '../ports/metrics.js';
 
 /**
  * Accepting a send: everything it needs is checked, then in one transaction the balance is
@@ -24,6 +26,12 @@ export class SendService {
   }
 
   private readonly writer: SendWriter;
+  private metrics: MessageMetrics = noMessageMetrics;
+
+  /** From now on, the messages of every committed send are counted as accepted. */
+  countInto(metrics: MessageMetrics): void {
+    this.metrics = metrics;
+  }
 
   /** From now on, immediate interactive messages go straight to this process's dispatcher (see DispatchHandoff). */
   handOffTo(handoff: DispatchHandoff): void {
@@ -58,6 +66,7 @@ export class SendService {
     };
     const outcome = await this.writer.write({ caller, plan, charges, reply: noted, ...(idempotency ? { idempotency } : {}) });
     if ('error' in outcome) throw outcome.error;
+    if ('ok' in outcome && outcome.ok) this.metrics.messages('accepted', 'now' in plan.recipients ? plan.recipients.now.length : plan.recipients.later.numbers.length);
     if ('replay' in outcome) {
       const again = idempotency ? await this.replay(caller, idempotency.key, idempotency.hash) : null;
       if (!again) throw new Error('idempotency key taken but no stored response');

@@ -1,16 +1,34 @@
-import { Counter, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ApiMetrics } from '../../ports/metrics.js';
+import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import type { ApiMetrics, Backlog } from '../../ports/metrics.js';
+import { ThreadMetrics } from './thread-metrics.js';
+import type { MetricsJson } from './thread-metrics.js';
 
 /** Buckets of the API's request durations, in seconds: sub-millisecond answers to slow sends. */
 const durationBuckets = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
+/** Where a scrape finds what the HTTP thread does not count itself. */
+export interface ScrapeSources {
+  /** The job threads' registries as plain data (ThreadMetrics.json()), asked for at each scrape. */
+  threads?: () => Promise<MetricsJson[]>;
+  /** The queues' depths, read from the store at each scrape. */
+  backlog?: () => Promise<Backlog>;
+  now?: () => number;
+}
+
 /**
  * The metrics of one process in a prom-client registry of its own (not the library's
- * global one): Node's default metrics, and the API's requests. `exposition()` is what the
- * operations listener answers at GET /metrics.
+ * global one): Node's default metrics, the API's requests, the HTTP thread's own
+ * ThreadMetrics (`thread`: messages accepted, its event-loop lag and write-lock waits) and,
+ * at each scrape, the backlog read from the store and the job threads' registries, merged
+ * (summed by name and labels, as prom-client's AggregatorRegistry does for a cluster).
+ * `exposition()` is what the operations listener answers at GET /metrics.
  */
 export class PrometheusMetrics implements ApiMetrics {
   private readonly registry = new Registry();
+  /** What the HTTP thread counts beside the API: messages accepted, event-loop lag, write-lock waits. */
+  readonly thread = new ThreadMetrics('http');
+  private sources: ScrapeSources = {};
+  private readonly backlog: Record<keyof Backlog | 'webhookOldestAge', Gauge>;
   private readonly requests: Counter<'endpoint' | 'result_code'>;
   private readonly durations: Histogram<'endpoint'>;
   /** The labelled children, found once: no label hashing per request. */
@@ -32,6 +50,19 @@ export class PrometheusMetrics implements ApiMetrics {
       buckets: durationBuckets,
       registers: [this.registry],
     });
+    const registers = [this.registry];
+    this.backlog = {
+      dispatchDue: new Gauge({ name: 'haberci_dispatch_backlog', help: 'Messages queued and due now, waiting for a dispatcher (read from the store at the scrape, capped)', registers }),
+      scheduled: new Gauge({ name: 'haberci_scheduled_messages', help: 'Messages queued for later: scheduled sends and retries (read from the store at the scrape, capped)', registers }),
+      webhookPending: new Gauge({ name: 'haberci_webhook_backlog', help: 'Webhook events waiting for an attempt (read from the store at the scrape, capped)', registers }),
+      webhookOldestAt: new Gauge({ name: 'haberci_webhook_oldest_pending_timestamp_seconds', help: 'When the oldest pending webhook event was written (Unix time; 0 when none is)', registers }),
+      webhookOldestAge: new Gauge({ name: 'haberci_webhook_oldest_pending_age_seconds', help: 'Age of the oldest pending webhook event (0 when none is)', registers }),
+    };
+  }
+
+  /** Where scrapes read the job threads' metrics and the backlog from (serve sets them once its threads run). */
+  readFrom(sources: ScrapeSources): void {
+    this.sources = sources;
   }
 
   request(endpoint: string, resultCode: string, seconds: number): void {
@@ -56,6 +87,16 @@ export class PrometheusMetrics implements ApiMetrics {
 
   /** The registry in Prometheus's text format, with its content type. */
   async exposition(): Promise<{ contentType: string; text: string }> {
-    return { contentType: this.registry.contentType, text: await this.registry.metrics() };
+    const { threads, backlog, now = Date.now } = this.sources;
+    const [others, depths] = await Promise.all([threads ? threads() : Promise.resolve([]), backlog ? backlog().catch(() => null) : Promise.resolve(null)]);
+    if (depths !== null) {
+      this.backlog.dispatchDue.set(depths.dispatchDue);
+      this.backlog.scheduled.set(depths.scheduled);
+      this.backlog.webhookPending.set(depths.webhookPending);
+      this.backlog.webhookOldestAt.set(depths.webhookOldestAt === null ? 0 : depths.webhookOldestAt / 1000);
+      this.backlog.webhookOldestAge.set(depths.webhookOldestAt === null ? 0 : Math.max(0, (now() - depths.webhookOldestAt) / 1000));
+    }
+    const merged = AggregatorRegistry.aggregate([await this.registry.getMetricsAsJSON(), await this.thread.json(), ...others]);
+    return { contentType: this.registry.contentType, text: await merged.metrics() };
   }
 }

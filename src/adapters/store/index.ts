@@ -10,3 +10,4 @@ export type { OpenOptions } from './open-store.js';
 export type { SqlStore } from './sql-store.js';
 export { MigrationError } from './migrate.js';
 export { describeLocation, storeExists } from './store-presence.js';
+export { observeWriteLockWaits } from './sqlite/thread-write-lock.js';

@@ -232,7 +232,19 @@ export interface SendCountsTable {
   failed: number;
 }
 
+/** One thread's messages by step in one minute (migration 0017). */
+export interface TrafficMinutesTable {
+  minute: number;
+  source: string;
+  accepted: number;
+  submitted: number;
+  delivered: number;
+  failed: number;
+  expired: number;
+}
+
 export interface Database {
+  traffic_minutes: TrafficMinutesTable;
   inbound_routes: InboundRoutesTable;
   inbound_messages: InboundMessagesTable;
   webhook_events: WebhookEventsTable;

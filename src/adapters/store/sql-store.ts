@@ -22,6 +22,7 @@ import { SqlPanelQueries } from './panel-queries-store.js';
 import { SqlUserStore } from './user-store.js';
 import { SqlAuditStore } from './audit-store.js';
 import { SqlConsoleQueries } from './console-queries-store.js';
+import { SqlMonitoringStore } from './monitoring-store.js';
 
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
@@ -38,6 +39,7 @@ export class SqlStore implements Store {
   readonly users: SqlUserStore;
   readonly audit: SqlAuditStore;
   readonly console: SqlConsoleQueries;
+  readonly monitoring: SqlMonitoringStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -58,6 +60,7 @@ export class SqlStore implements Store {
     this.users = new SqlUserStore(context);
     this.audit = new SqlAuditStore(context);
     this.console = new SqlConsoleQueries(context);
+    this.monitoring = new SqlMonitoringStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -3,9 +3,11 @@ import { providerHomeArea } from './provider-home.js';
 import { providerAccountsArea } from './provider-accounts.js';
 import { providerSenderIdsArea } from './provider-sender-ids.js';
 import { providerAuditArea } from './provider-audit.js';
+import { providerCarriersArea } from './provider-carriers.js';
+import { providerTrafficArea } from './provider-traffic.js';
 
 /**
- * The provider console's areas (issue 22): its home, accounts, sender ID requests and the
- * audit log. Console pages of other work (carriers, traffic) may list theirs here too.
+ * The provider console's areas (issue 22): its home, accounts, sender ID requests, the live
+ * carriers and traffic pages, and the audit log.
  */
-export const providerAreas: readonly PanelArea[] = [providerHomeArea, providerAccountsArea, providerSenderIdsArea, providerAuditArea];
+export const providerAreas: readonly PanelArea[] = [providerHomeArea, providerAccountsArea, providerSenderIdsArea, providerCarriersArea, providerTrafficArea, providerAuditArea];

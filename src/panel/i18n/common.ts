@@ -28,8 +28,6 @@ export const common = defineMessages(
     never: 'Never',
     noLimit: 'No limit',
     fieldError: (text: string) => `Error: ${text}`,
-    providerTitle: 'Provider console',
-    providerText: 'The provider console is not built yet. Use the haberci admin commands meanwhile.',
   },
   {
     product: 'haberci',
@@ -56,7 +54,5 @@ export const common = defineMessages(
     never: 'Hiç',
     noLimit: 'Sınırsız',
     fieldError: (text: string) => `Hata: ${text}`,
-    providerTitle: 'Sağlayıcı konsolu',
-    providerText: 'Sağlayıcı konsolu henüz hazır değil. Şimdilik haberci admin komutlarını kullanın.',
   },
 );

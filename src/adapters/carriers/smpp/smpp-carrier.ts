@@ -1,6 +1,7 @@
-import type { Carrier, CarrierLinks, CarrierListener, CarrierMessage, SubmitOutcome } from '../../../ports/carrier.js';
+import type { Carrier, CarrierLinks, CarrierListener, CarrierMessage, ConnectionState, SubmitOutcome } from '../../../ports/carrier.js';
 import { systemClock } from '../../../ports/clock.js';
 import type { Clock } from '../../../ports/clock.js';
+import type { CarrierMetrics } from '../../../ports/metrics.js';
 import { encodeForSubmit } from '../../../domain/sms-encoding.js';
 import type { EncodedSms } from '../../../domain/sms-encoding.js';
 import { deliverHandler } from './deliver-handler.js';
@@ -29,22 +30,22 @@ import { isTransientStatus, outcomeOf, RETRY_AFTER_MS } from './submit-outcome.j
 export interface SmppCarrierOptions {
   log?: SmppLog;
   clock?: Clock;
+  /** Counts each connection's binds, submits, refusals and receipt lag (nothing by default). */
+  metrics?: CarrierMetrics;
 }
 
-export interface ConnectionStatus {
-  name: string;
-  bound: boolean;
-  inFlight: number;
-}
+export type ConnectionStatus = ConnectionState;
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 export class SmppCarrier implements Carrier {
   readonly name = 'smpp';
-  private readonly connections: SmppConnection[];
+  private readonly sessions: SmppConnection[];
   private listener: CarrierListener | undefined;
   private stopped = false;
   private onLinks: ((links: CarrierLinks) => void) | undefined;
+  /** Metrics are on: receipts pass by their connection first, which counts their lag. */
+  private readonly counted: boolean;
   /** Concatenation reference, 0..255, varied per message so parts of neighbours never mix. */
   private reference = Math.floor(Math.random() * 256);
 
@@ -54,8 +55,13 @@ export class SmppCarrier implements Carrier {
   ) {
     const log = options.log ?? silentLog;
     const clock = options.clock ?? systemClock;
+    const metrics = options.metrics;
+    this.counted = metrics !== undefined;
     const onRequest = deliverHandler(() => this.listener, log, () => clock.now());
-    this.connections = config.connections.map((c) => new SmppConnection(c, config.submitTimeoutMs, onRequest, log, () => this.linksChanged()));
+    this.sessions = config.connections.map((c, index) => {
+      const counted = metrics?.connection(c.name, index, () => this.sessions[index]?.inFlight ?? 0);
+      return new SmppConnection(c, config.submitTimeoutMs, onRequest, log, () => this.linksChanged(), counted);
+    });
   }
 
   watchLinks(onChange: (links: CarrierLinks) => void): void {
@@ -64,21 +70,33 @@ export class SmppCarrier implements Carrier {
   }
 
   private linksChanged(): void {
-    this.onLinks?.({ bound: this.connections.filter((c) => c.isBound).length, total: this.connections.length });
+    this.onLinks?.({ bound: this.sessions.filter((c) => c.isBound).length, total: this.sessions.length });
   }
 
   async start(listener: CarrierListener): Promise<void> {
-    this.listener = listener;
-    for (const connection of this.connections) connection.start();
+    this.listener = this.counted
+      ? {
+          onReport: (report) => {
+            for (const c of this.sessions) if (c.receiptFor(report.carrierMessageId)) break;
+            return listener.onReport(report);
+          },
+          onInbound: (message) => listener.onInbound(message),
+        }
+      : listener;
+    for (const connection of this.sessions) connection.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
-    await Promise.all(this.connections.map((c) => c.stop()));
+    await Promise.all(this.sessions.map((c) => c.stop()));
+  }
+
+  connections(): ConnectionState[] {
+    return this.status();
   }
 
   status(): ConnectionStatus[] {
-    return this.connections.map((c) => ({ name: c.name, bound: c.isBound, inFlight: c.inFlight }));
+    return this.sessions.map((c) => ({ name: c.name, bound: c.isBound, inFlight: c.inFlight, windowSize: c.windowSize, submits: c.submits, recentErrors: [...c.recentErrors] }));
   }
 
   async submit(message: CarrierMessage): Promise<SubmitOutcome> {
@@ -103,7 +121,7 @@ export class SmppCarrier implements Carrier {
   }
 
   private route(to: string): SmppConnection | undefined {
-    return chooseRoute(to, this.connections, this.config.defaultRoute);
+    return chooseRoute(to, this.sessions, this.config.defaultRoute);
   }
 
   /** Nothing is sent yet, so any refusal goes straight back to the pipeline. */

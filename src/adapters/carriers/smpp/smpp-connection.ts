@@ -2,8 +2,21 @@ import { SubmitGate } from './flow-control.js';
 import type { SmppConnectionConfig } from './smpp-config.js';
 import { SmppLink } from './smpp-link.js';
 import type { BindCommand, Reply, SmppLog } from './smpp-link.js';
-import { Status, stringField } from './smpp-wire.js';
+import { Status, statusName, stringField } from './smpp-wire.js';
 import type { Pdu, PduOptions } from './smpp-wire.js';
+import type { ConnectionMetrics } from '../../../ports/metrics.js';
+import { noConnectionMetrics } from '../../../ports/metrics.js';
+
+/** Parts whose receipt is awaited for the receipt-lag metric, at most; the oldest are forgotten first. */
+const awaitedCap = 100_000;
+/** Recent errors a connection keeps for the provider's console. */
+const recentErrorsKept = 5;
+
+/** A connection's error, for the provider's console: when, and what (a status name, or a lost session). */
+export interface ConnectionError {
+  at: number;
+  what: string;
+}
 
 /**
  * One configured SMSC account: a transceiver link, or a transmitter link for submits
@@ -25,6 +38,12 @@ export type PartResult =
 export class SmppConnection {
   private readonly links: { submit: SmppLink; all: SmppLink[] };
   private readonly gate: SubmitGate;
+  /** submit_sm answered OK since start. */
+  submits = 0;
+  /** The last few refusals and lost sessions, newest last. */
+  readonly recentErrors: ConnectionError[] = [];
+  /** When each accepted part's submit was answered (performance.now()), by carrier message id; null when not counted. */
+  private readonly awaited: Map<string, number> | null;
 
   constructor(
     readonly config: SmppConnectionConfig,
@@ -33,9 +52,16 @@ export class SmppConnection {
     log: SmppLog,
     /** Told when the link that takes submits binds or loses its bind (isBound changed). */
     onBoundChange: () => void = () => undefined,
+    private readonly metrics: ConnectionMetrics = noConnectionMetrics,
   ) {
+    this.awaited = metrics === noConnectionMetrics ? null : new Map();
+    const boundChanged = (bound: boolean): void => {
+      metrics.bound(bound);
+      if (!bound) this.noteError('session lost');
+      onBoundChange();
+    };
     const make = (bind: BindCommand, submits: boolean): SmppLink =>
-      new SmppLink({ ...config, bind, log, onRequest, name: `${config.name}/${bind.slice(5)}`, ...(submits ? { onBoundChange } : {}) });
+      new SmppLink({ ...config, bind, log, onRequest, name: `${config.name}/${bind.slice(5)}`, ...(submits ? { onBoundChange: boundChanged } : {}) });
     if (config.bindMode === 'transceiver') {
       const link = make('bind_transceiver', true);
       this.links = { submit: link, all: [link] };
@@ -63,6 +89,24 @@ export class SmppConnection {
     return this.gate.pending;
   }
 
+  /** A receipt came for `carrierMessageId`: its lag is counted if this connection submitted it. */
+  receiptFor(carrierMessageId: string): boolean {
+    const at = this.awaited?.get(carrierMessageId);
+    if (at === undefined) return false;
+    this.awaited?.delete(carrierMessageId);
+    this.metrics.receiptLag((performance.now() - at) / 1000);
+    return true;
+  }
+
+  private noteError(what: string): void {
+    this.recentErrors.push({ at: Date.now(), what });
+    if (this.recentErrors.length > recentErrorsKept) this.recentErrors.shift();
+  }
+
+  get windowSize(): number {
+    return this.config.windowSize;
+  }
+
   start(): void {
     for (const link of this.links.all) link.start();
   }
@@ -79,10 +123,25 @@ export class SmppConnection {
       // The link may have dropped while we waited for a slot.
       if (!this.isBound) return { kind: 'unavailable' };
       const result = await this.links.submit.request('submit_sm', options, this.submitTimeoutMs);
-      if (result.kind !== 'resp') return { kind: 'lost', why: result.kind };
+      if (result.kind !== 'resp') {
+        this.noteError(`submit_sm ${result.kind === 'timeout' ? 'timed out' : 'lost'}`);
+        return { kind: 'lost', why: result.kind };
+      }
       const status = result.pdu.command_status;
-      if (status !== Status.OK) return { kind: 'status', status };
-      return { kind: 'accepted', messageId: stringField(result.pdu, 'message_id') ?? '' };
+      if (status !== Status.OK) {
+        const name = statusName(status);
+        this.metrics.refused(name);
+        this.noteError(name);
+        return { kind: 'status', status };
+      }
+      const messageId = stringField(result.pdu, 'message_id') ?? '';
+      this.submits += 1;
+      this.metrics.submitted();
+      if (this.awaited !== null) {
+        if (this.awaited.size >= awaitedCap) this.awaited.delete(this.awaited.keys().next().value as string);
+        this.awaited.set(messageId, performance.now());
+      }
+      return { kind: 'accepted', messageId };
     } finally {
       this.gate.release();
     }

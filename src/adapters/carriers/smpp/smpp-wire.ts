@@ -36,6 +36,11 @@ export const Status = {
 
 const statusNames = new Map<number, string>(Object.entries(smpp.errors).map(([name, code]) => [code, name]));
 
+/** "ESME_RINVDSTADR", or "other" for a status SMPP 3.4 does not name: a bounded set, for metrics. */
+export function statusName(status: number): string {
+  return statusNames.get(status) ?? 'other';
+}
+
 /** "ESME_RINVDSTADR (0x0b)", for reasons and logs. */
 export function statusText(status: number): string {
   return `${statusNames.get(status) ?? 'unknown status'} (0x${status.toString(16).padStart(2, '0')})`;

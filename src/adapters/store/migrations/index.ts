@@ -20,6 +20,7 @@ import { migration as m0012 } from './0012-unique-sender-ids.js';
 import { migration as m0013 } from './0013-webhook-retry-schedule.js';
 import { migration as m0014 } from './0014-panel-users.js';
 import { migration as m0015 } from './0015-panel-counts.js';
+import { migration as m0017 } from './0017-traffic-minutes.js';
 import { migration as m0016 } from './0016-rollups-by-writes.js';
 import { migration as m0018 } from './0018-audit-log.js';
 
@@ -40,6 +41,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0014-panel-users', m0014],
   ['0015-panel-counts', m0015],
   ['0016-rollups-by-writes', m0016],
+  ['0017-traffic-minutes', m0017],
   ['0018-audit-log', m0018],
 ];
 

@@ -42,6 +42,17 @@ export const backgroundGapMs = 5;
 const lowBits = (ms: number): number => ms & 0x7fffffff;
 const since = (now: number, then: number): number => (lowBits(now) - then) & 0x7fffffff;
 
+/** Told of every wait for the lock in this thread, in seconds (metrics); null: not timed. */
+let waitObserver: ((seconds: number) => void) | null = null;
+
+/**
+ * Times every wait for the write lock in this thread (each thread has its own module
+ * instance): from asking to taking, the background's yield included. null stops timing.
+ */
+export function observeWriteLockWaits(observer: ((seconds: number) => void) | null): void {
+  waitObserver = observer;
+}
+
 export class ThreadWriteLock {
   private readonly cell: Int32Array;
 
@@ -70,6 +81,17 @@ export class ThreadWriteLock {
    * cannot leave the queue, so a late turn is taken and handed on at once.
    */
   async acquire(deadline: number): Promise<boolean> {
+    const observer = waitObserver;
+    if (observer === null) return this.acquireUntimed(deadline);
+    const asked = performance.now();
+    try {
+      return await this.acquireUntimed(deadline);
+    } finally {
+      observer((performance.now() - asked) / 1000);
+    }
+  }
+
+  private async acquireUntimed(deadline: number): Promise<boolean> {
     if (this.who.role === 'background') {
       await this.yieldToForeground(this.who.yieldMs);
       return this.take(deadline);
