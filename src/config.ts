@@ -38,6 +38,12 @@ const databaseUrl: Parser<string> = (raw) => {
   return raw;
 };
 
+const redisUrl: Parser<string> = (raw) => {
+  if (raw === '') return raw;
+  if (!/^rediss?:\/\//.test(raw)) return { error: 'must be a redis:// or rediss:// URL (leave it unset to count the per-key rate in each process)' };
+  return raw;
+};
+
 const addressList: Parser<string[]> = (raw) => {
   const list = splitAllowlist(raw);
   const bad = invalidAllowlistEntries(list);
@@ -71,6 +77,12 @@ export const optionSpecs = {
     parse: addressList,
   },
   requestsPerSecond: { flag: 'requests-per-second', description: 'general request rate per API key (0 turns it off)', default: 100, parse: integer(0, 1_000_000) },
+  redis: {
+    flag: 'redis',
+    description: 'redis:// URL: the per-key request rate is counted there, for every process of a cluster; unset: in the store on PostgreSQL, in memory on SQLite (docs/operations.md)',
+    default: '',
+    parse: redisUrl,
+  },
   logLevel: { flag: 'log-level', description: 'pino log level', default: 'info', parse: logLevel },
   accessLogSample: {
     flag: 'access-log-sample',

@@ -11,6 +11,7 @@ import type { AppContainer } from '../main.js';
 import { webhookAdmin } from '../main.js';
 import { Readiness } from '../services/readiness.js';
 import type { ApiMetrics } from '../ports/metrics.js';
+import type { RateCounter } from '../ports/rate-counter.js';
 import type { PanelPluginOptions } from '../panel/plugin.js';
 import type { Surface } from '../http/app.js';
 
@@ -24,6 +25,7 @@ export async function createHttp(
   logger: Logger,
   readiness: Readiness = new Readiness({ store: container.store }),
   metrics?: ApiMetrics,
+  rateCounter?: RateCounter,
 ): Promise<FastifyInstance> {
   // Loaded here, not at the top: admin commands share this module and need no HTTP server.
   const { buildApp } = await import('../http/app.js');
@@ -36,6 +38,7 @@ export async function createHttp(
     requestsPerSecond: config.requestsPerSecond,
     accessLogSample: config.accessLogSample,
     ...(metrics ? { metrics } : {}),
+    ...(rateCounter ? { rateCounter } : {}),
     connections: {
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,

@@ -18,6 +18,8 @@ import { JobThreads } from './job-threads.js';
 import { WarmUp } from './warm-up.js';
 import { Readiness } from '../services/readiness.js';
 import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
+import { openRateCounter } from './rate-counting.js';
+import type { RateCounter } from '../ports/rate-counter.js';
 
 /** A `serve` process taking requests. */
 export interface RunningServer {
@@ -83,10 +85,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const readiness = new Readiness({ store: opened.store, ...(running ? { carrierLinks: () => running.carrierLinks() } : {}) });
   // Loaded only when asked for: the admin commands share this module's imports.
   const metrics = config.opsPort === null ? null : new (await import('../adapters/metrics/prometheus-metrics.js')).PrometheusMetrics();
-  const app = await createHttp(opened, config, logger, readiness, metrics ?? undefined);
+  const rateCounter = await openRateCounter(config, logger, opened.store);
+  const app = await createHttp(opened, config, logger, readiness, metrics ?? undefined, rateCounter ?? undefined);
   const undo = async (): Promise<void> => {
     await threads?.stop();
     await opened.close();
+    await rateCounter?.close();
   };
   const address = await listen(app, config, undo);
   let ops: Ops | null = null;
@@ -99,7 +103,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       throw error;
     }
   }
-  return { container: opened, address, stop: stopper(app, config, logger, opened, threads, ops) };
+  return { container: opened, address, stop: stopper(app, config, logger, opened, threads, ops, rateCounter) };
 }
 
 /** The operations listener, open; `stopping()` turns its probes to 503 for the stop. */
@@ -158,7 +162,15 @@ async function listen(app: FastifyInstance, config: Config, undo: () => Promise<
   }
 }
 
-function stopper(app: FastifyInstance, config: Config, logger: Logger, container: AppContainer, threads: JobThreads | null, ops: Ops | null): (signal: string) => Promise<void> {
+function stopper(
+  app: FastifyInstance,
+  config: Config,
+  logger: Logger,
+  container: AppContainer,
+  threads: JobThreads | null,
+  ops: Ops | null,
+  rateCounter: RateCounter | null,
+): (signal: string) => Promise<void> {
   let stopping = false;
   return async (signal) => {
     if (stopping) return;
@@ -173,6 +185,7 @@ function stopper(app: FastifyInstance, config: Config, logger: Logger, container
     // closes (what is not yet attempted stays pending in the store).
     await threads?.stop();
     await container.close();
+    await rateCounter?.close();
     await ops?.close();
     logger.info('stopped');
     logger.flush();

@@ -20,6 +20,7 @@ import { SqlDirectoryStore } from './directory-store.js';
 import { SqlInboundStore } from './inbound-store.js';
 import { SqlPanelQueries } from './panel-queries-store.js';
 import { SqlUserStore } from './user-store.js';
+import { SqlRateWindows } from './rate-windows-store.js';
 
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
@@ -34,6 +35,8 @@ export class SqlStore implements Store {
   readonly inbound: SqlInboundStore;
   readonly panel: SqlPanelQueries;
   readonly users: SqlUserStore;
+  /** The per-key request rate shared by the processes of a PostgreSQL store (issue 24). */
+  readonly rates: SqlRateWindows;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -52,6 +55,7 @@ export class SqlStore implements Store {
     this.inbound = new SqlInboundStore(context);
     this.panel = new SqlPanelQueries(context);
     this.users = new SqlUserStore(context);
+    this.rates = new SqlRateWindows(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
