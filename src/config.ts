@@ -115,6 +115,18 @@ export const optionSpecs = {
     default: 50,
     parse: integer(0, 1000),
   },
+  dispatchPollMs: {
+    flag: 'dispatch-poll-ms',
+    description: 'how often an idle dispatcher looks in the store for messages it was not woken for (committed by another process while a wake was lost)',
+    default: 200,
+    parse: integer(10, 600_000),
+  },
+  notify: {
+    flag: 'notify',
+    description: 'PostgreSQL: a process without job threads wakes the other processes\u2019 dispatchers with NOTIFY when it commits messages, and job threads LISTEN (false: they find the messages at their next poll)',
+    default: true,
+    parse: bool,
+  },
   worker: { flag: 'worker', description: 'run the jobs (the dispatcher with the carriers, and the webhook sender) in threads of this process', default: true, parse: bool },
   webhookAllowPrivate: {
     flag: 'webhook-allow-private',

@@ -9,7 +9,7 @@ import { createLogger, openAppContainer, startDispatcher, startWebhooks } from '
 import type { AppContainer } from '../main.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
 import type { FromJobThread, JobName, JobThreadConfig, JobThreadStart, ToJobThread } from './thread-protocol.js';
-import { asBackgroundThread } from '../adapters/store/index.js';
+import { PgWakeListener, asBackgroundThread } from '../adapters/store/index.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
@@ -52,7 +52,7 @@ async function startJob(
     const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
     let dispatcher: Dispatcher;
     try {
-      dispatcher = await startDispatcher(container, config, logger, {}, window, (links) => post({ type: 'carrier-links', ...links }));
+      dispatcher = await startDispatcher(container, config, logger, { idleMs: config.dispatchPollMs }, window, (links) => post({ type: 'carrier-links', ...links }));
     } catch (error) {
       await container.close();
       throw error;
@@ -69,27 +69,40 @@ async function startJob(
         logger.warn({ err: error }, 'WAL checkpoint failed; trying again shortly');
       }
     }, checkpointEveryMs);
+    // Messages other processes commit (PostgreSQL): woken by their NOTIFY.
+    const listener = await listenForWakes(location, config, 'dispatch', () => container.dispatchWake.notify(), logger);
     return {
       wake: () => container.dispatchWake.notify(),
       handOff: (messages) => dispatcher.handOff(messages),
       async stop() {
         clearInterval(checkpoints);
+        await listener?.stop();
         await dispatcher.stop();
         await container.close();
       },
     };
   }
   const webhooks = startWebhooks(container, config, logger);
+  const listener = await listenForWakes(location, config, 'webhooks', () => container.webhookWake.notify(), logger);
   // The dispatch thread's wakes: it wrote events.
   webhookWakes.on('message', () => container.webhookWake.notify());
   return {
     wake: () => container.webhookWake.notify(),
     handOff: () => undefined,
     async stop() {
+      await listener?.stop();
       await webhooks.stop();
       await container.close();
     },
   };
+}
+
+/** On PostgreSQL (unless --notify false), the job's wakes from other processes, listened for on a connection of its own. */
+async function listenForWakes(location: StoreLocation, config: JobThreadConfig, job: JobName, wake: () => void, logger: Logger): Promise<PgWakeListener | null> {
+  if (location.dialect !== 'postgres' || !config.notify) return null;
+  const listener = new PgWakeListener(location, job, wake, logger);
+  await listener.start();
+  return listener;
 }
 
 function reason(error: unknown): string {

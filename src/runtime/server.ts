@@ -77,6 +77,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     // Sends accepted here go straight to the dispatch thread, already leased to it.
     threads.connect(container, window, config.leaseMs);
   }
+  if (!config.worker && config.notify) wakeOtherProcesses(container, logger);
   if (config.warmUp > 0) await warmUp(config, logger);
   const opened = container;
   // Ready when the store answers, and, when the dispatch thread holds carrier connections
@@ -104,6 +105,20 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     }
   }
   return { container: opened, address, stop: stopper(app, config, logger, opened, threads, ops, rateCounter) };
+}
+
+/**
+ * A process without job threads on PostgreSQL: its commits of messages (and events) wake
+ * the job threads of the other processes with NOTIFY, at most once per turn of the event
+ * loop (the wakes' relay). A NOTIFY that fails costs a delay to their next poll, not work.
+ */
+function wakeOtherProcesses(container: AppContainer, logger: Logger): void {
+  const wakes = container.store.wakes;
+  if (!wakes.shared) return;
+  const send = (job: 'dispatch' | 'webhooks') => () =>
+    void wakes.notify(job).catch((error: unknown) => logger.warn({ err: error, job }, 'NOTIFY failed: other processes find the work at their next poll'));
+  container.dispatchWake.relayTo(send('dispatch'));
+  container.webhookWake.relayTo(send('webhooks'));
 }
 
 /** The operations listener, open; `stopping()` turns its probes to 503 for the stop. */

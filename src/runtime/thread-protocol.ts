@@ -23,7 +23,17 @@ export type JobName = 'dispatch' | 'webhooks';
 /** What a job thread needs of the configuration (plain data: it is copied over). */
 export type JobThreadConfig = Pick<
   Config,
-  'logLevel' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookDestinationConcurrency' | 'webhookRetryBaseMs'
+  | 'logLevel'
+  | 'deliveryYieldMs'
+  | 'simDelayMs'
+  | 'leaseMs'
+  | 'webhookAllowPrivate'
+  | 'webhookTimeoutMs'
+  | 'webhookConcurrency'
+  | 'webhookDestinationConcurrency'
+  | 'webhookRetryBaseMs'
+  | 'dispatchPollMs'
+  | 'notify'
 > &
   CarrierConfig;
 

@@ -10,3 +10,5 @@ export type { OpenOptions } from './open-store.js';
 export type { SqlStore } from './sql-store.js';
 export { MigrationError } from './migrate.js';
 export { describeLocation, storeExists } from './store-presence.js';
+export { PgWakeListener } from './postgres/wake-channel.js';
+export type { WakeJob } from './postgres/wake-channel.js';

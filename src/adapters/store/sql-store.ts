@@ -21,6 +21,7 @@ import { SqlInboundStore } from './inbound-store.js';
 import { SqlPanelQueries } from './panel-queries-store.js';
 import { SqlUserStore } from './user-store.js';
 import { SqlRateWindows } from './rate-windows-store.js';
+import { SqlWakes } from './wakes-store.js';
 
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
@@ -37,6 +38,8 @@ export class SqlStore implements Store {
   readonly users: SqlUserStore;
   /** The per-key request rate shared by the processes of a PostgreSQL store (issue 24). */
   readonly rates: SqlRateWindows;
+  /** Wakes of other processes' job threads (NOTIFY on PostgreSQL; issue 24). */
+  readonly wakes: SqlWakes;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -56,6 +59,7 @@ export class SqlStore implements Store {
     this.panel = new SqlPanelQueries(context);
     this.users = new SqlUserStore(context);
     this.rates = new SqlRateWindows(context);
+    this.wakes = new SqlWakes(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
