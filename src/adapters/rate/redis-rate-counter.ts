@@ -1,7 +1,8 @@
 /**
  * The per-key request rate counted in Redis, shared by every process that names the same
- * server with `--redis`: one script call a request (INCR, and PEXPIRE when it opens a
- * window), the calls of one turn of the event loop written together (auto-pipelining).
+ * server with `--redis`: the hits of one turn of the event loop (and of the time one call
+ * is in flight) counted in one script call (INCRBY, and PEXPIRE when it opens a window), so
+ * the client's cost is a call a batch, not a request.
  *
  * Every wait is bounded, so a Redis that is away never holds a request: a command waits
  * at most `commandTimeoutMs`; while the connection is down commands fail at once (no
@@ -12,21 +13,34 @@
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
 import type { RateCounter } from '../../ports/rate-counter.js';
+import { MicroBatcher } from '../../util/micro-batcher.js';
 
+/**
+ * Counts a batch: KEYS are the batch's distinct keys, ARGV[1] the window (ms), ARGV[1 + i]
+ * the hits of KEYS[i]. Answers, per key, its count after the batch and the ms left in its
+ * window (a key opens its window with its first hit; a key found without an expiry gets one).
+ */
 const script = `
-local current = redis.call('INCR', KEYS[1])
-local ttl
-if current == 1 then
-  redis.call('PEXPIRE', KEYS[1], ARGV[1])
-  ttl = tonumber(ARGV[1])
-else
-  ttl = redis.call('PTTL', KEYS[1])
-  if ttl < 0 then
-    redis.call('PEXPIRE', KEYS[1], ARGV[1])
-    ttl = tonumber(ARGV[1])
+local window = tonumber(ARGV[1])
+local out = {}
+for i, key in ipairs(KEYS) do
+  local n = tonumber(ARGV[i + 1])
+  local current = redis.call('INCRBY', key, n)
+  local ttl
+  if current == n then
+    redis.call('PEXPIRE', key, window)
+    ttl = window
+  else
+    ttl = redis.call('PTTL', key)
+    if ttl < 0 then
+      redis.call('PEXPIRE', key, window)
+      ttl = window
+    end
   end
+  out[2 * i - 1] = current
+  out[2 * i] = ttl
 end
-return {current, ttl}
+return out
 `;
 
 export interface RedisRateOptions {
@@ -40,11 +54,15 @@ export interface RedisRateOptions {
 
 export const defaultRedisRateOptions: RedisRateOptions = { commandTimeoutMs: 250, connectTimeoutMs: 1000, maxReconnectDelayMs: 2000 };
 
-type Counting = Redis & { habercirate(key: string, windowMs: number): Promise<[number, number]> };
+type Counting = Redis & { habercirate(keys: number, ...args: (string | number)[]): Promise<number[]> };
+
+type Counted = { current: number; ttlMs: number };
 
 export class RedisRateCounter implements RateCounter {
   readonly name = 'redis';
   private readonly client: Counting;
+  /** The hits of a turn, by window length. */
+  private readonly batchers = new Map<number, MicroBatcher<string, Counted>>();
   /** Whether the last thing heard was an outage (logged once, until the connection is back). */
   private down = false;
 
@@ -58,12 +76,12 @@ export class RedisRateCounter implements RateCounter {
       connectTimeout: options.connectTimeoutMs,
       commandTimeout: options.commandTimeoutMs,
       enableOfflineQueue: false,
-      enableAutoPipelining: true,
       maxRetriesPerRequest: 0,
       retryStrategy: (times) => Math.min(50 * 2 ** Math.min(times, 10), options.maxReconnectDelayMs),
       keyPrefix: 'haberci:rate:',
     });
-    client.defineCommand('habercirate', { numberOfKeys: 1, lua: script });
+    // The number of keys varies with the batch: it is the call's first argument.
+    client.defineCommand('habercirate', { lua: script });
     this.client = client as Counting;
     client.on('error', (error: Error) => this.outage(error));
     client.on('ready', () => {
@@ -98,9 +116,30 @@ export class RedisRateCounter implements RateCounter {
     return connected;
   }
 
-  async hit(key: string, windowMs: number): Promise<{ current: number; ttlMs: number }> {
-    const [current, ttlMs] = await this.client.habercirate(key, windowMs);
-    return { current, ttlMs };
+  hit(key: string, windowMs: number): Promise<Counted> {
+    let batcher = this.batchers.get(windowMs);
+    if (!batcher) {
+      batcher = new MicroBatcher((keys: string[]) => this.count(keys, windowMs), 1000);
+      this.batchers.set(windowMs, batcher);
+    }
+    return batcher.add(key);
+  }
+
+  /** One call for a batch; each request gets its own place in its key's window, in arrival order. */
+  private async count(keys: readonly string[], windowMs: number): Promise<Counted[]> {
+    const perKey = new Map<string, number>();
+    for (const key of keys) perKey.set(key, (perKey.get(key) ?? 0) + 1);
+    const distinct = [...perKey.keys()];
+    const answer = await this.client.habercirate(distinct.length, ...distinct, windowMs, ...distinct.map((k) => perKey.get(k) ?? 0));
+    const after = new Map(distinct.map((k, i) => [k, { current: Number(answer[2 * i]), ttlMs: Number(answer[2 * i + 1]) }]));
+    const seen = new Map<string, number>();
+    return keys.map((key) => {
+      const counted = after.get(key) ?? { current: 0, ttlMs: windowMs };
+      const n = perKey.get(key) ?? 1;
+      const i = seen.get(key) ?? 0;
+      seen.set(key, i + 1);
+      return { current: counted.current - n + i + 1, ttlMs: counted.ttlMs };
+    });
   }
 
   async close(): Promise<void> {
