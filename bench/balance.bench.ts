@@ -1,7 +1,9 @@
 /**
  * Issue 2: POST /balance/ requests per second for a key with no limits and for a key with
  * all three request limits, each beside a bare Fastify route answering the same JSON, in
- * one run. Targets: at least 1/2 of the bare rate without limits, 1/3 with all limits.
+ * one run. Targets: at least 1/2 of the bare rate without limits, 1/3 with all limits (the
+ * hourly, daily and monthly counts, and the per-key rate: in memory on SQLite, in the store
+ * on PostgreSQL, in Redis when HABERCI_BENCH_REDIS is set; issue 24).
  */
 import type { BenchOptions, BenchResult } from './lib/bench.js';
 import { defaultBenchOptions } from './lib/bench.js';
@@ -10,7 +12,7 @@ import type { BenchStore } from './lib/haberci.js';
 import { measure } from './lib/load.js';
 import type { JsonRequest, Measurement } from './lib/load.js';
 import type { ServerProcess } from './lib/server-process.js';
-import { benchDatabaseUrl } from './lib/settings.js';
+import { benchDatabaseUrl, benchRedisUrl } from './lib/settings.js';
 
 const bench = 'balance';
 const expectBody = '{"result":true,"result_code":"TS-1040","result_message":"Query successful","balance_main":1000}';
@@ -72,8 +74,19 @@ async function measureStore(store: BenchStore, options: BenchOptions, baseline: 
     () => startHaberci(store, limiterOnRate),
     async (server) => {
       await run(server, { store: s, scenario: 'rate-limiter', description: `key with no request limits, rate limiter on (${limiterOnRate}/s)`, targetRatio: null }, keys.unlimited);
+      const where = s === 'postgres' ? 'counted in the store' : 'counted in memory';
+      await run(server, { store: s, scenario: 'all-limits-rate', description: `key with hourly, daily and monthly limits, rate limiter on, ${where}`, targetRatio: 1 / 3 }, keys.limited);
     },
   );
+  const redis = benchRedisUrl();
+  if (redis !== '') {
+    await withServer(
+      () => startHaberci(store, limiterOnRate, ['--redis', redis]),
+      async (server) => {
+        await run(server, { store: s, scenario: 'all-limits-redis', description: 'key with hourly, daily and monthly limits, rate limiter on, counted in Redis', targetRatio: 1 / 3 }, keys.limited);
+      },
+    );
+  }
   return out;
 }
 

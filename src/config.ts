@@ -38,6 +38,12 @@ const databaseUrl: Parser<string> = (raw) => {
   return raw;
 };
 
+const redisUrl: Parser<string> = (raw) => {
+  if (raw === '') return raw;
+  if (!/^rediss?:\/\//.test(raw)) return { error: 'must be a redis:// or rediss:// URL (leave it unset to count the per-key rate in each process)' };
+  return raw;
+};
+
 const addressList: Parser<string[]> = (raw) => {
   const list = splitAllowlist(raw);
   const bad = invalidAllowlistEntries(list);
@@ -71,6 +77,12 @@ export const optionSpecs = {
     parse: addressList,
   },
   requestsPerSecond: { flag: 'requests-per-second', description: 'general request rate per API key (0 turns it off)', default: 100, parse: integer(0, 1_000_000) },
+  redis: {
+    flag: 'redis',
+    description: 'redis:// URL: the per-key request rate is counted there, for every process of a cluster; unset: in the store on PostgreSQL, in memory on SQLite (docs/operations.md)',
+    default: '',
+    parse: redisUrl,
+  },
   logLevel: { flag: 'log-level', description: 'pino log level', default: 'info', parse: logLevel },
   accessLogSample: {
     flag: 'access-log-sample',
@@ -108,6 +120,18 @@ export const optionSpecs = {
     description: 'SQLite: under a burst of requests, how long the job threads let HTTP answers go first for the store before taking their turn (0: they take turns)',
     default: 50,
     parse: integer(0, 1000),
+  },
+  dispatchPollMs: {
+    flag: 'dispatch-poll-ms',
+    description: 'how often an idle dispatcher looks in the store for messages it was not woken for (committed by another process while a wake was lost)',
+    default: 200,
+    parse: integer(10, 600_000),
+  },
+  notify: {
+    flag: 'notify',
+    description: 'PostgreSQL: a process without job threads wakes the other processes\u2019 dispatchers with NOTIFY when it commits messages, and job threads LISTEN (false: they find the messages at their next poll)',
+    default: true,
+    parse: bool,
   },
   worker: { flag: 'worker', description: 'run the jobs (the dispatcher with the carriers, and the webhook sender) in threads of this process', default: true, parse: bool },
   webhookAllowPrivate: {

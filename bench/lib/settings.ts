@@ -2,6 +2,8 @@
  * The benchmarks' environment settings, read here and nowhere else in bench/.
  * HABERCI_BENCH_DATABASE: a postgres:// URL; when set, the store benches measure
  * PostgreSQL too, each in a fresh schema of that database that is dropped afterwards.
+ * HABERCI_BENCH_REDIS: a redis:// URL; when set, `balance` also measures the per-key rate
+ * counted in Redis (`serve --redis`).
  * HABERCI_BENCH_KANNEL: the folder of the Kannel anchor (its `run.sh`, with the Node SMSC
  * simulator in `../smsc-sim`); default /work/shared/bench/kannel.
  * HABERCI_BENCH_CPU_PROF: a folder; when set, every `haberci serve` a bench starts runs under
@@ -10,6 +12,10 @@
  */
 export function benchDatabaseUrl(): string {
   return process.env.HABERCI_BENCH_DATABASE ?? '';
+}
+
+export function benchRedisUrl(): string {
+  return process.env.HABERCI_BENCH_REDIS ?? '';
 }
 
 export function kannelAnchorDir(): string {

@@ -1,9 +1,12 @@
 import type { FastifyInstance, FastifyRequest, RouteOptions } from 'fastify';
 import formbody from '@fastify/formbody';
 import rateLimit from '@fastify/rate-limit';
+import type { FastifyRateLimitStore, FastifyRateLimitStoreCtor } from '@fastify/rate-limit';
+import type { RateCounter } from '../ports/rate-counter.js';
 import type { Endpoint } from '../endpoints/endpoint.js';
 import type { Services } from '../services/services.js';
 import type { Caller } from '../services/auth.js';
+import type { KeyWithAccount } from '../ports/keys.js';
 import { noApiMetrics } from '../ports/metrics.js';
 import type { ApiMetrics } from '../ports/metrics.js';
 import { hashApiKey } from '../services/key-secrets.js';
@@ -38,6 +41,11 @@ export interface ApiOptions {
   serializeFromSchemas: boolean;
   /** Share of requests given an access log line: 0 none; between 0 and 1, that share and every answer of 500 and over. */
   accessLogSample: number;
+  /**
+   * Where the per-key rate is counted for the whole cluster (Redis, PostgreSQL); unset: in
+   * this process's memory. A count that fails lets the request through (fail-open).
+   */
+  rateCounter?: RateCounter;
   /** Where each answered request is counted (the operations listener's /metrics); none by default. */
   metrics?: ApiMetrics;
 }
@@ -51,14 +59,50 @@ const otherMethods = ['GET', 'HEAD', 'PUT', 'DELETE', 'PATCH', 'OPTIONS'] as con
  */
 const keyHashes = new WeakMap<FastifyRequest, KeyHash>();
 
-function rateKey(request: FastifyRequest): string {
-  const body = request.body;
-  if (isPlainObject(body) && typeof body.api_key === 'string' && body.api_key !== '') {
-    const hash = hashApiKey(body.api_key);
-    keyHashes.set(request, { apiKey: body.api_key, hash });
-    return `k:${hash}`;
+/**
+ * The rate's key of a request: its API key's hash, or its address. `prefetch`: with a shared
+ * rate counter (a round trip to Redis or the store), the key's lookup starts here, so that
+ * its round trip runs beside the count's instead of after it.
+ */
+function rateKeyOf(prefetch: ((hash: string) => Promise<KeyWithAccount | null>) | null): (request: FastifyRequest) => string {
+  return (request) => {
+    const body = request.body;
+    if (isPlainObject(body) && typeof body.api_key === 'string' && body.api_key !== '') {
+      const hash = hashApiKey(body.api_key);
+      keyHashes.set(request, prefetch === null ? { apiKey: body.api_key, hash } : { apiKey: body.api_key, hash, found: prefetch(hash) });
+      return `k:${hash}`;
+    }
+    return `ip:${request.ip}`;
+  };
+}
+
+/** The rate's window, ms: the rate is per second. */
+const rateWindowMs = 1000;
+
+/**
+ * @fastify/rate-limit's store on a RateCounter: one counter for every route, each route's
+ * requests under keys of their own (as the plugin's own stores keep them).
+ */
+function sharedRateStore(counter: RateCounter): FastifyRateLimitStoreCtor {
+  class Shared implements FastifyRateLimitStore {
+    /** The plugin constructs the first with its settings; children are made with their route's prefix. */
+    private readonly prefix: string;
+    constructor(prefix: unknown) {
+      this.prefix = typeof prefix === 'string' ? prefix : '';
+    }
+    incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void): void {
+      counter.hit(`${this.prefix}${key}`, rateWindowMs).then(
+        (r) => callback(null, { current: r.current, ttl: r.ttlMs }),
+        (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
+      );
+    }
+    // Given the route's merged settings, the route itself under `routeInfo`.
+    child(settings: object): FastifyRateLimitStore {
+      const route = (settings as { routeInfo?: { url?: unknown } }).routeInfo;
+      return new Shared(`${typeof route?.url === 'string' ? route.url : ''}:`);
+    }
   }
-  return `ip:${request.ip}`;
+  return Shared;
 }
 
 /**
@@ -117,9 +161,11 @@ export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Prom
   await api.register(formbody);
   await registerMultipart(api, bodyLimit);
   const rate = options.requestsPerSecond;
+  const rateKey = rateKeyOf(options.rateCounter ? (hash) => services.auth.prefetch(hash) : null);
   if (rate > 0) {
     await api.register(rateLimit, {
       global: false,
+      ...(options.rateCounter ? { store: sharedRateStore(options.rateCounter), skipOnError: true } : {}),
       errorResponseBuilder: (_request, context) => new RateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
     });
   }
@@ -140,7 +186,7 @@ export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Prom
     ...(options.serializeFromSchemas ? { schema: { response: serializerSchemas(endpoint) } } : {}),
     config: {
       endpoint,
-      ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: 1000, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
+      ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: rateWindowMs, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
     },
     handler: async (request, reply) => {
       const outcome = await runEndpoint(endpoint, request.body, request.ip, services, keyHashes.get(request), request);

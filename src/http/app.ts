@@ -13,6 +13,7 @@ import { apiPlugin } from './api-plugin.js';
 import { contractPlugin } from './contract.js';
 import { requestId } from './request-id.js';
 import type { ApiMetrics } from '../ports/metrics.js';
+import type { RateCounter } from '../ports/rate-counter.js';
 
 export interface AppOptions {
   services: Services;
@@ -21,6 +22,8 @@ export interface AppOptions {
   trustedProxies?: string[];
   /** General request rate per key, per second; 0 turns it off. */
   requestsPerSecond?: number;
+  /** Where the per-key rate is counted for a cluster (api-plugin.ts); unset: in this process. */
+  rateCounter?: RateCounter;
   /** Default largest body, bytes (endpoints may set their own). */
   bodyLimit?: number;
   endpoints?: readonly Endpoint[];
@@ -126,6 +129,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     serializeFromSchemas: options.serializeFromSchemas !== false,
     accessLogSample: options.logger ? (options.accessLogSample ?? 1) : 0,
     ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.rateCounter ? { rateCounter: options.rateCounter } : {}),
   });
   await app.register(contractPlugin, { table });
   for (const surface of surfaces) {

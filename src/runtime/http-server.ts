@@ -11,6 +11,7 @@ import type { AppContainer } from '../main.js';
 import { webhookAdmin } from '../main.js';
 import { Readiness } from '../services/readiness.js';
 import type { ApiMetrics } from '../ports/metrics.js';
+import type { RateCounter } from '../ports/rate-counter.js';
 import type { PanelPluginOptions } from '../panel/plugin.js';
 import type { Surface } from '../http/app.js';
 import type { ProviderLive } from '../services/provider-live.js';
@@ -24,9 +25,9 @@ export async function createHttp(
   config: Config,
   logger: Logger,
   readiness: Readiness = new Readiness({ store: container.store }),
-  metrics?: ApiMetrics,
-  live?: ProviderLive,
+  extras: { metrics?: ApiMetrics | undefined; live?: ProviderLive | undefined; rateCounter?: RateCounter | undefined } = {},
 ): Promise<FastifyInstance> {
+  const { metrics, live, rateCounter } = extras;
   // Loaded here, not at the top: admin commands share this module and need no HTTP server.
   const { buildApp } = await import('../http/app.js');
   const { healthSurface } = await import('../http/health.js');
@@ -38,6 +39,7 @@ export async function createHttp(
     requestsPerSecond: config.requestsPerSecond,
     accessLogSample: config.accessLogSample,
     ...(metrics ? { metrics } : {}),
+    ...(rateCounter ? { rateCounter } : {}),
     connections: {
       headersTimeoutMs: config.headersTimeoutMs,
       requestTimeoutMs: config.requestTimeoutMs,

@@ -9,7 +9,7 @@ import { createLogger, openAppContainer, startDispatcher, startWebhooks } from '
 import type { AppContainer } from '../main.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
 import type { Ask, FromJobThread, JobName, JobThreadConfig, JobThreadStart, ToJobThread } from './thread-protocol.js';
-import { asBackgroundThread, observeWriteLockWaits } from '../adapters/store/index.js';
+import { PgWakeListener, asBackgroundThread, observeWriteLockWaits } from '../adapters/store/index.js';
 import type { ThreadMetrics } from '../adapters/metrics/thread-metrics.js';
 import type { Carrier } from '../ports/carrier.js';
 import { bothMessageMetrics } from '../ports/metrics.js';
@@ -65,7 +65,7 @@ async function startJob(
       logger.warn({ err: error }, 'traffic counts not written'),
     );
     try {
-      dispatcher = await startDispatcher(container, config, logger, {}, window, (links) => post({ type: 'carrier-links', ...links }), {
+      dispatcher = await startDispatcher(container, config, logger, { idleMs: config.dispatchPollMs }, window, (links) => post({ type: 'carrier-links', ...links }), {
         messages: metrics ? bothMessageMetrics(metrics, traffic) : traffic,
         ...(metrics ? { carrierMetrics: metrics } : {}),
         carrier: (live) => (carrier = live),
@@ -87,12 +87,15 @@ async function startJob(
         logger.warn({ err: error }, 'WAL checkpoint failed; trying again shortly');
       }
     }, checkpointEveryMs);
+    // Messages other processes commit (PostgreSQL): woken by their NOTIFY.
+    const listener = await listenForWakes(location, config, 'dispatch', () => container.dispatchWake.notify(), logger);
     return {
       carrier,
       wake: () => container.dispatchWake.notify(),
       handOff: (messages) => dispatcher.handOff(messages),
       async stop() {
         clearInterval(checkpoints);
+        await listener?.stop();
         await dispatcher.stop();
         await traffic.stop();
         await container.close();
@@ -100,6 +103,7 @@ async function startJob(
     };
   }
   const webhooks = startWebhooks(container, config, logger, {}, metrics ?? undefined);
+  const listener = await listenForWakes(location, config, 'webhooks', () => container.webhookWake.notify(), logger);
   // The dispatch thread's wakes: it wrote events.
   webhookWakes.on('message', () => container.webhookWake.notify());
   return {
@@ -107,10 +111,19 @@ async function startJob(
     wake: () => container.webhookWake.notify(),
     handOff: () => undefined,
     async stop() {
+      await listener?.stop();
       await webhooks.stop();
       await container.close();
     },
   };
+}
+
+/** On PostgreSQL (unless --notify false), the job's wakes from other processes, listened for on a connection of its own. */
+async function listenForWakes(location: StoreLocation, config: JobThreadConfig, job: JobName, wake: () => void, logger: Logger): Promise<PgWakeListener | null> {
+  if (location.dialect !== 'postgres' || !config.notify) return null;
+  const listener = new PgWakeListener(location, job, wake, logger);
+  await listener.start();
+  return listener;
 }
 
 function reason(error: unknown): string {

@@ -22,6 +22,8 @@ import { bothMessageMetrics } from '../ports/metrics.js';
 import { TrafficCounter } from '../services/traffic-counter.js';
 import { ProviderLive } from '../services/provider-live.js';
 import { trafficSource } from './traffic-source.js';
+import { openRateCounter } from './rate-counting.js';
+import type { RateCounter } from '../ports/rate-counter.js';
 
 /** A `serve` process taking requests. */
 export interface RunningServer {
@@ -79,6 +81,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     // Sends accepted here go straight to the dispatch thread, already leased to it.
     threads.connect(container, window, config.leaseMs);
   }
+  if (!config.worker && config.notify) wakeOtherProcesses(container, logger);
   if (config.warmUp > 0) await warmUp(config, logger);
   const opened = container;
   // Ready when the store answers, and, when the dispatch thread holds carrier connections
@@ -101,11 +104,13 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
   traffic.start();
   const live = new ProviderLive(opened.store.monitoring, running ? () => running.connections() : async () => [], Date.now);
-  const app = await createHttp(opened, config, logger, readiness, metrics ?? undefined, live);
+  const rateCounter = await openRateCounter(config, logger, opened.store);
+  const app = await createHttp(opened, config, logger, readiness, { metrics: metrics ?? undefined, live, rateCounter: rateCounter ?? undefined });
   const undo = async (): Promise<void> => {
     await threads?.stop();
     await traffic.stop();
     await opened.close();
+    await rateCounter?.close();
   };
   const address = await listen(app, config, undo);
   let ops: Ops | null = null;
@@ -118,7 +123,21 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       throw error;
     }
   }
-  return { container: opened, address, stop: stopper(app, config, logger, opened, threads, ops, traffic) };
+  return { container: opened, address, stop: stopper(app, config, logger, opened, threads, ops, traffic, rateCounter) };
+}
+
+/**
+ * A process without job threads on PostgreSQL: its commits of messages (and events) wake
+ * the job threads of the other processes with NOTIFY, at most once per turn of the event
+ * loop (the wakes' relay). A NOTIFY that fails costs a delay to their next poll, not work.
+ */
+function wakeOtherProcesses(container: AppContainer, logger: Logger): void {
+  const wakes = container.store.wakes;
+  if (!wakes.shared) return;
+  const send = (job: 'dispatch' | 'webhooks') => () =>
+    void wakes.notify(job).catch((error: unknown) => logger.warn({ err: error, job }, 'NOTIFY failed: other processes find the work at their next poll'));
+  container.dispatchWake.relayTo(send('dispatch'));
+  container.webhookWake.relayTo(send('webhooks'));
 }
 
 /** The operations listener, open; `stopping()` turns its probes to 503 for the stop. */
@@ -185,6 +204,7 @@ function stopper(
   threads: JobThreads | null,
   ops: Ops | null,
   traffic: TrafficCounter,
+  rateCounter: RateCounter | null,
 ): (signal: string) => Promise<void> {
   let stopping = false;
   return async (signal) => {
@@ -201,6 +221,7 @@ function stopper(
     await threads?.stop();
     await traffic.stop();
     await container.close();
+    await rateCounter?.close();
     await ops?.close();
     logger.info('stopped');
     logger.flush();

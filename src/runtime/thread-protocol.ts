@@ -24,7 +24,18 @@ export type JobName = 'dispatch' | 'webhooks';
 /** What a job thread needs of the configuration (plain data: it is copied over). */
 export type JobThreadConfig = Pick<
   Config,
-  'logLevel' | 'trafficFlushMs' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookDestinationConcurrency' | 'webhookRetryBaseMs'
+  | 'logLevel'
+  | 'trafficFlushMs'
+  | 'deliveryYieldMs'
+  | 'simDelayMs'
+  | 'leaseMs'
+  | 'webhookAllowPrivate'
+  | 'webhookTimeoutMs'
+  | 'webhookConcurrency'
+  | 'webhookDestinationConcurrency'
+  | 'webhookRetryBaseMs'
+  | 'dispatchPollMs'
+  | 'notify'
 > &
   CarrierConfig;
 

@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock.js';
 import type { Account } from '../ports/accounts.js';
-import type { ApiKey, KeyStore } from '../ports/keys.js';
+import type { ApiKey, KeyStore, KeyWithAccount } from '../ports/keys.js';
 import type { LimitHit, UsageWindows } from '../domain/request-limits.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { keyStateAt } from '../domain/api-key.js';
@@ -71,8 +71,8 @@ export class AuthService {
    * Key, state, address and account checks, in that order (docs/decisions.md). `keyHash`:
    * the key's hash when the caller already computed it (hashApiKey of this very key).
    */
-  async authenticate(apiKey: string, clientIp: string, keyHash = hashApiKey(apiKey)): Promise<Result<Caller>> {
-    const found = await this.keys.findKeyByHash(keyHash);
+  async authenticate(apiKey: string, clientIp: string, keyHash = hashApiKey(apiKey), lookup?: Promise<KeyWithAccount | null>): Promise<Result<Caller>> {
+    const found = await (lookup ?? this.keys.findKeyByHash(keyHash));
     if (!found) return fail('TS-1031', { variant: 'key-unknown' });
     const { key, account } = found;
     if (keyStateAt(key, this.clock.now()) !== 'Active') return fail('TS-1035');
@@ -80,6 +80,18 @@ export class AuthService {
     if (account.status !== 'Active') return fail('TS-1030', { variant: 'account-inactive' });
     this.used(key.id, this.clock.now());
     return ok({ key, account, clientIp });
+  }
+
+  /**
+   * Starts the lookup of a key by its hash, for authenticate() to await later: the caller
+   * runs it beside other work of the request (a shared rate count's round trip). A lookup
+   * that fails and is never awaited (the request was refused first) is not an unhandled
+   * rejection.
+   */
+  prefetch(keyHash: string): Promise<KeyWithAccount | null> {
+    const lookup = this.keys.findKeyByHash(keyHash);
+    lookup.catch(() => undefined);
+    return lookup;
   }
 
   /**

@@ -133,6 +133,7 @@ for (const dialect of testDialects()) {
           '0016-rollups-by-writes',
           '0017-traffic-minutes',
           '0018-audit-log',
+          '0020-rate-windows',
         ]);
       });
 
@@ -332,6 +333,39 @@ for (const dialect of testDialects()) {
         assert.equal(second.filter((h) => h === 'daily').length, 40);
         const nextDay = await burst({ hour: '2026-03-16T00', day: '2026-03-16', month: '2026-03' });
         assert.equal(nextDay.filter((h) => h === null).length, 20);
+      });
+
+      it('batches of many requests of several keys, four at once: each key counted exactly to its limit, in arrival order', async () => {
+        const account = await store.accounts.createAccount(accountInput('Batched'), now);
+        const a = await newKey(account.id);
+        const b = await newKey(account.id);
+        const limitsA = { hourly: 0, daily: 30, monthly: 0 };
+        const limitsB = { hourly: 10, daily: 0, monthly: 100 };
+        const batch = (): { keyId: number; limits: typeof limitsA; windows: typeof windows }[] =>
+          Array.from({ length: 25 }, (_, i) => (i % 2 === 0 ? { keyId: a, limits: limitsA, windows } : { keyId: b, limits: limitsB, windows }));
+        const batches = await Promise.all([batch(), batch(), batch(), batch()].map((items) => store.keys.consumeRequests(items).then((hits) => ({ items, hits }))));
+        const of = (keyId: number): (LimitHit | null)[] => batches.flatMap(({ items, hits }) => hits.filter((_, i) => items[i]?.keyId === keyId));
+        assert.equal(of(a).filter((h) => h === null).length, 30);
+        assert.deepEqual([...new Set(of(a).filter((h) => h !== null))], ['daily']);
+        assert.equal(of(b).filter((h) => h === null).length, 10);
+        assert.deepEqual([...new Set(of(b).filter((h) => h !== null))], ['hourly']);
+        // Within a batch the first requests are the ones admitted.
+        for (const { items, hits } of batches) {
+          const forB = hits.filter((_, i) => items[i]?.keyId === b);
+          const firstRefused = forB.findIndex((h) => h !== null);
+          if (firstRefused !== -1) assert.ok(forB.slice(firstRefused).every((h) => h !== null), JSON.stringify(forB));
+        }
+        const rowB = await handle.db.selectFrom('key_usage').selectAll().where('key_id', '=', b).executeTakeFirst();
+        assert.deepEqual([rowB?.hour_count, rowB?.day_count, rowB?.month_count], [10, 10, 10]);
+      });
+
+      it('a batch whose requests of one key straddle an hour counts each in its own window', async () => {
+        const account = await store.accounts.createAccount(accountInput('Straddle'), now);
+        const keyId = await newKey(account.id);
+        const limits = { hourly: 2, daily: 0, monthly: 0 };
+        const next = { ...windows, hour: '2026-03-15T13' };
+        const hits = await store.keys.consumeRequests([windows, windows, windows, next, next, next].map((w) => ({ keyId, limits, windows: w })));
+        assert.deepEqual(hits, [null, null, 'hourly', null, null, 'hourly']);
       });
 
       it('a reached monthly limit is named over a reached hourly one', async () => {

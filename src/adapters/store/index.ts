@@ -11,3 +11,5 @@ export type { SqlStore } from './sql-store.js';
 export { MigrationError } from './migrate.js';
 export { describeLocation, storeExists } from './store-presence.js';
 export { observeWriteLockWaits } from './sqlite/thread-write-lock.js';
+export { PgWakeListener } from './postgres/wake-channel.js';
+export type { WakeJob } from './postgres/wake-channel.js';

@@ -23,6 +23,8 @@ import { SqlUserStore } from './user-store.js';
 import { SqlAuditStore } from './audit-store.js';
 import { SqlConsoleQueries } from './console-queries-store.js';
 import { SqlMonitoringStore } from './monitoring-store.js';
+import { SqlRateWindows } from './rate-windows-store.js';
+import { SqlWakes } from './wakes-store.js';
 
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
@@ -40,6 +42,10 @@ export class SqlStore implements Store {
   readonly audit: SqlAuditStore;
   readonly console: SqlConsoleQueries;
   readonly monitoring: SqlMonitoringStore;
+  /** The per-key request rate shared by the processes of a PostgreSQL store (issue 24). */
+  readonly rates: SqlRateWindows;
+  /** Wakes of other processes' job threads (NOTIFY on PostgreSQL; issue 24). */
+  readonly wakes: SqlWakes;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -61,6 +67,8 @@ export class SqlStore implements Store {
     this.audit = new SqlAuditStore(context);
     this.console = new SqlConsoleQueries(context);
     this.monitoring = new SqlMonitoringStore(context);
+    this.rates = new SqlRateWindows(context);
+    this.wakes = new SqlWakes(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

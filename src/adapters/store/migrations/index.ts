@@ -23,6 +23,7 @@ import { migration as m0015 } from './0015-panel-counts.js';
 import { migration as m0017 } from './0017-traffic-minutes.js';
 import { migration as m0016 } from './0016-rollups-by-writes.js';
 import { migration as m0018 } from './0018-audit-log.js';
+import { migration as m0020 } from './0020-rate-windows.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -43,6 +44,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0016-rollups-by-writes', m0016],
   ['0017-traffic-minutes', m0017],
   ['0018-audit-log', m0018],
+  ['0020-rate-windows', m0020],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */

@@ -11,12 +11,15 @@ pg.types.setTypeParser(20, (value: string) => Number(value));
 export const pgConnectTimeoutMs = 5000;
 
 /** Opens a PostgreSQL store: a pool in the store's schema, broken connections reported to `onConnectionError`. */
+/** How one connection to the store is made: its URL, and its schema when it has one of its own. */
+export function postgresClientConfig(location: Extract<StoreLocation, { dialect: 'postgres' }>): pg.ClientConfig {
+  return { connectionString: location.url, ...(location.schema ? { options: `-c search_path=${location.schema}` } : {}) };
+}
+
 export function openPostgres(location: Extract<StoreLocation, { dialect: 'postgres' }>, onConnectionError: (error: Error) => void): StoreConnection {
-  const options = location.schema ? `-c search_path=${location.schema}` : undefined;
   const pool = new pg.Pool({
-    connectionString: location.url,
+    ...postgresClientConfig(location),
     max: location.poolSize ?? 10,
-    options,
     // A database that is away makes a request wait this long for a connection, then fail
     // (answered SRV-ERR), rather than queue for ever.
     connectionTimeoutMillis: pgConnectTimeoutMs,

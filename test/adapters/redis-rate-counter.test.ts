@@ -1,0 +1,68 @@
+/**
+ * The per-key rate counted in Redis (issue 24): every request of a window gets its own place
+ * in it, however the hits are batched and from however many clients (processes); a window
+ * that ended starts again at one. Needs a Redis (HABERCI_TEST_REDIS); skipped, saying why,
+ * without one.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import pino from 'pino';
+import { RedisRateCounter } from '../../src/adapters/rate/redis-rate-counter.js';
+import { redisSkipReason, testRedisUrl } from '../helpers/redis.js';
+
+describe('the rate counted in Redis', () => {
+  let skip: string | false = false;
+  let one: RedisRateCounter;
+  let other: RedisRateCounter;
+  const prefix = `test-${randomBytes(4).toString('hex')}-`;
+
+  before(async () => {
+    skip = await redisSkipReason();
+    if (skip) return;
+    one = new RedisRateCounter(testRedisUrl, pino({ level: 'silent' }));
+    other = new RedisRateCounter(testRedisUrl, pino({ level: 'silent' }));
+    assert.equal(await one.connect(2000), true);
+    assert.equal(await other.connect(2000), true);
+  });
+  after(async () => {
+    if (skip) return;
+    await one.close();
+    await other.close();
+  });
+
+  it('gives every hit of a window its own place, across batches and clients', async (t) => {
+    if (skip) return t.skip(skip);
+    const key = `${prefix}k`;
+    const hits = await Promise.all([...Array.from({ length: 40 }, () => one.hit(key, 5000)), ...Array.from({ length: 40 }, () => other.hit(key, 5000))]);
+    assert.deepEqual(
+      hits.map((h) => h.current).sort((a, b) => a - b),
+      Array.from({ length: 80 }, (_, i) => i + 1),
+    );
+    for (const h of hits) assert.ok(h.ttlMs > 0 && h.ttlMs <= 5000, `ttl ${h.ttlMs}`);
+    assert.equal((await one.hit(`${prefix}other`, 5000)).current, 1);
+  });
+
+  it('starts a window again at one once it ended', async (t) => {
+    if (skip) return t.skip(skip);
+    const key = `${prefix}short`;
+    assert.equal((await one.hit(key, 100)).current, 1);
+    assert.equal((await other.hit(key, 100)).current, 2);
+    await new Promise((r) => setTimeout(r, 150));
+    assert.equal((await one.hit(key, 100)).current, 1);
+  });
+});
+
+describe('a Redis that refuses connections', () => {
+  it('fails a count at once, and connect() says false within its wait', async () => {
+    const counter = new RedisRateCounter('redis://127.0.0.1:1', pino({ level: 'silent' }));
+    try {
+      const started = Date.now();
+      assert.equal(await counter.connect(500), false);
+      await assert.rejects(counter.hit('k', 1000));
+      assert.ok(Date.now() - started < 1500, `${Date.now() - started} ms`);
+    } finally {
+      await counter.close();
+    }
+  });
+});

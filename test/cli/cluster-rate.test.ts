@@ -1,0 +1,134 @@
+/**
+ * The general per-key request rate holds for a cluster (issue 24): two `serve` processes on
+ * one PostgreSQL store refuse a key at its rate, not at twice it, whether they count in
+ * Redis (`--redis`) or in the store; and a Redis that is away lets requests through
+ * (fail-open) without making them wait. Real processes, real HTTP.
+ */
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import pg from 'pg';
+import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import type { ServerProcess } from '../helpers/server-process.js';
+import { postgresUrl } from '../helpers/dialects.js';
+import { redisSkipReason, testRedisUrl } from '../helpers/redis.js';
+
+const pgUrl = postgresUrl();
+const pgSkip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
+const rate = 20;
+
+/**
+ * Sends `perServer` /balance/ requests to each server at once and counts the answers: 200
+ * (TS-1040) and 429 (TS-1060). A burst that took a second or more may span two windows
+ * and is sent again (up to three times) after the window ends.
+ */
+async function burst(servers: readonly ServerProcess[], apiKey: string, perServer: number): Promise<{ accepted: number; refused: number; byServer: number[] }> {
+  for (let attempt = 0; ; attempt++) {
+    const started = Date.now();
+    const answers = await Promise.all(servers.map((s) => Promise.all(Array.from({ length: perServer }, () => postJson(`${s.url}/balance/`, { api_key: apiKey })))));
+    const ms = Date.now() - started;
+    if (ms >= 900 && attempt < 2) {
+      await new Promise((r) => setTimeout(r, 1100));
+      continue;
+    }
+    assert.ok(ms < 900 || attempt === 2, 'the burst fits in one window');
+    const byServer = answers.map((list) => list.filter((a) => a.status === 200).length);
+    for (const a of answers.flat()) {
+      if (a.status === 200) assert.equal(a.body.result_code, 'TS-1040');
+      else assert.deepEqual([a.status, a.body.result_code], [429, 'TS-1060'], JSON.stringify(a.body));
+    }
+    const accepted = byServer.reduce((a, b) => a + b, 0);
+    return { accepted, refused: servers.length * perServer - accepted, byServer };
+  }
+}
+
+describe('the per-key rate of a cluster on PostgreSQL', () => {
+  const schema = `t_rate_${randomBytes(5).toString('hex')}`;
+  let url = '';
+  let redisSkip: string | false = false;
+  const servers: ServerProcess[] = [];
+
+  before(async () => {
+    redisSkip = await redisSkipReason();
+    if (pgSkip) return;
+    const control = new pg.Client({ connectionString: pgUrl });
+    await control.connect();
+    await control.query(`create schema ${schema}`);
+    await control.end();
+    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  });
+
+  after(async () => {
+    for (const s of servers) s.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.exited));
+    if (pgSkip) return;
+    const cleanup = new pg.Client({ connectionString: pgUrl });
+    await cleanup.connect();
+    await cleanup.query(`drop schema if exists ${schema} cascade`);
+    await cleanup.end();
+  });
+
+  async function cluster(extra: readonly string[]): Promise<ServerProcess[]> {
+    const two = [
+      await startServer(['--database', url, '--demo', 'false', '--requests-per-second', String(rate), ...extra]),
+      await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', String(rate), ...extra]),
+    ];
+    servers.push(...two);
+    return two;
+  }
+
+  async function stop(two: readonly ServerProcess[]): Promise<void> {
+    for (const s of two) s.child.kill('SIGTERM');
+    await Promise.all(two.map((s) => s.exited));
+  }
+
+  it('counted in the store (no --redis): two processes refuse at the key\u2019s rate, not twice it', { skip: pgSkip }, async () => {
+    const two = await cluster([]);
+    const sender = await provisionSender(['--database', url], 'Store rate', 10);
+    const { accepted, refused, byServer } = await burst(two, sender.apiKey, 2 * rate);
+    assert.equal(accepted, rate, `accepted ${accepted} of ${4 * rate} (by process: ${byServer.join(', ')})`);
+    assert.equal(refused, 3 * rate);
+    assert.match(two[0]?.output() ?? '', /per-key request rate counted in the PostgreSQL store/);
+    await stop(two);
+  });
+
+  it('counted in Redis (--redis): two processes refuse at the key\u2019s rate, not twice it', { skip: pgSkip || undefined }, async (t) => {
+    if (redisSkip) return t.skip(redisSkip);
+    const two = await cluster(['--redis', testRedisUrl]);
+    const sender = await provisionSender(['--database', url], 'Redis rate', 10);
+    const { accepted, refused, byServer } = await burst(two, sender.apiKey, 2 * rate);
+    assert.equal(accepted, rate, `accepted ${accepted} of ${4 * rate} (by process: ${byServer.join(', ')})`);
+    assert.equal(refused, 3 * rate);
+    assert.match(two[1]?.output() ?? '', /per-key request rate counted in Redis/);
+    await stop(two);
+  });
+});
+
+describe('a Redis that is away', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'haberci-redis-away-'));
+  let server: ServerProcess | null = null;
+  after(async () => {
+    server?.child.kill('SIGKILL');
+    await server?.exited;
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('lets requests through at once (fail-open), says so in the log once, and starts anyway', async () => {
+    // Port 1 on loopback: nothing listens, so every connection is refused.
+    server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '2', '--redis', 'redis://127.0.0.1:1']);
+    const sender = await provisionSender(['--data', dir], 'Away', 10);
+    const times: number[] = [];
+    for (let i = 0; i < 10; i++) {
+      const started = Date.now();
+      const answer = await postJson(`${server.url}/balance/`, { api_key: sender.apiKey });
+      times.push(Date.now() - started);
+      assert.deepEqual([answer.status, answer.body.result_code], [200, 'TS-1040']);
+    }
+    assert.ok(Math.max(...times) < 1000, `every answer within a second: ${times.join(', ')} ms`);
+    const warnings = server.output().split('\n').filter((l) => l.includes('redis: unreachable'));
+    assert.equal(warnings.length, 1, server.output());
+  });
+});

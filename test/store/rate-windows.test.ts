@@ -1,0 +1,59 @@
+/**
+ * The per-key request rate counted in PostgreSQL (issue 24): every request of a window gets
+ * its own place in it, however they are batched and from however many stores (processes);
+ * a window that ended starts again at one; old windows are swept.
+ */
+import { after, before, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { migrate } from '../../src/adapters/store/migrate.js';
+import { openConnection, storeOn } from '../../src/adapters/store/open-store.js';
+import type { SqlStore } from '../../src/adapters/store/sql-store.js';
+import type { RateCounter } from '../../src/ports/rate-counter.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
+
+const postgres = testDialects().find((d) => d.name === 'postgres');
+if (postgres) {
+  describeOn(postgres, 'rate windows (postgres)', () => {
+    let one: SqlStore;
+    let other: SqlStore;
+    let a: RateCounter & { sweep(): Promise<number> };
+    let b: RateCounter;
+
+    before(async () => {
+      const location = await postgres.location();
+      const handle = openConnection(location);
+      await migrate(handle);
+      one = storeOn(handle);
+      // A second pool on the same schema: another process.
+      other = storeOn(openConnection(location));
+      a = one.rates.counter();
+      b = other.rates.counter();
+    });
+    after(async () => {
+      await one.close();
+      await other.close();
+    });
+
+    it('gives every request of a window its own place, across batches and stores', async () => {
+      const hits = await Promise.all([...Array.from({ length: 30 }, () => a.hit('k1', 5000)), ...Array.from({ length: 30 }, () => b.hit('k1', 5000))]);
+      assert.deepEqual(
+        hits.map((h) => h.current).sort((x, y) => x - y),
+        Array.from({ length: 60 }, (_, i) => i + 1),
+      );
+      for (const h of hits) assert.ok(h.ttlMs > 0 && h.ttlMs <= 5000, `ttl ${h.ttlMs}`);
+      assert.equal((await a.hit('k2', 5000)).current, 1, 'another key has a window of its own');
+      assert.equal((await b.hit('k1', 5000)).current, 61);
+    });
+
+    it('starts a window again at one once it ended, and sweeps windows long over', async () => {
+      assert.equal((await a.hit('short', 100)).current, 1);
+      assert.equal((await a.hit('short', 100)).current, 2);
+      await new Promise((r) => setTimeout(r, 150));
+      const again = await a.hit('short', 100);
+      assert.equal(again.current, 1);
+      assert.equal(await a.sweep(), 0, 'nothing ended a minute ago');
+    });
+  });
+} else {
+  it('rate windows', { skip: 'no PostgreSQL dialect' }, () => undefined);
+}
