@@ -44,6 +44,9 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */
 export const latestMigration: string = ordered[ordered.length - 1]?.[0] ?? '';
 
+/** Every migration name this build knows: a store that recorded another was migrated by a newer build. */
+export const knownMigrations: ReadonlySet<string> = new Set(ordered.map(([name]) => name));
+
 /** The store's migrations for a dialect (Kysely runs them in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {
   return { getMigrations: async () => Object.fromEntries(ordered.map(([name, make]) => [name, make(dialect)])) };
