@@ -15,6 +15,7 @@ import type { DirectoryStore } from './directory-store.js';
 import type { InboundStore } from './inbound-store.js';
 import type { PanelQueries } from './panel-queries.js';
 import type { UserStore } from './user-store.js';
+import type { RetentionStore } from './retention.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -45,6 +46,8 @@ export interface Store {
   readonly panel: PanelQueries;
   /** The customer panel's users, sessions and notes (src/ports/user-store.ts). */
   readonly users: UserStore;
+  /** Removing old finished data, a batch at a time (issue 24, src/ports/retention.ts). */
+  readonly retention: RetentionStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

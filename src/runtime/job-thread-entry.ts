@@ -14,6 +14,7 @@ import type { StoreLocation } from '../adapters/store/index.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
+import { RetentionSweeper } from '../jobs/retention-sweeper.js';
 
 /**
  * How often the dispatch thread checkpoints the WAL: at full load some hundreds of pages
@@ -69,11 +70,23 @@ async function startJob(
         logger.warn({ err: error }, 'WAL checkpoint failed; trying again shortly');
       }
     }, checkpointEveryMs);
+    // Retention (--retention-days) sweeps from this thread, off the HTTP thread.
+    const retention =
+      config.retentionDays > 0
+        ? new RetentionSweeper(container.store.retention, container.clock, logger, {
+            days: config.retentionDays,
+            batch: config.retentionBatch,
+            pauseMs: config.retentionPauseMs,
+            everyMs: config.retentionEverySeconds * 1000,
+          })
+        : null;
+    retention?.start();
     return {
       wake: () => container.dispatchWake.notify(),
       handOff: (messages) => dispatcher.handOff(messages),
       async stop() {
         clearInterval(checkpoints);
+        await retention?.stop();
         await dispatcher.stop();
         await container.close();
       },

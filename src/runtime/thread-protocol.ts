@@ -24,6 +24,10 @@ export type JobName = 'dispatch' | 'webhooks';
 export type JobThreadConfig = Pick<
   Config,
   'logLevel' | 'deliveryYieldMs' | 'simDelayMs' | 'leaseMs' | 'webhookAllowPrivate' | 'webhookTimeoutMs' | 'webhookConcurrency' | 'webhookDestinationConcurrency' | 'webhookRetryBaseMs'
+  | 'retentionDays'
+  | 'retentionBatch'
+  | 'retentionPauseMs'
+  | 'retentionEverySeconds'
 > &
   CarrierConfig;
 

@@ -26,4 +26,10 @@ export interface DialectSql {
   claim<Q extends Lockable<Q>>(query: Q): Q;
   /** `count` unused ids from the one id space of sends and messages, ascending. */
   allocateIds(db: Executor, count: number): Promise<number[]>;
+  /**
+   * Runs `work` unless another process holds the lock named `name` for this store
+   * (PostgreSQL: a session advisory lock, per schema, on a connection held meanwhile);
+   * false when it did not run. SQLite runs it: one store file, whose writes take turns anyway.
+   */
+  exclusively(db: Executor, name: string, work: () => Promise<void>): Promise<boolean>;
 }

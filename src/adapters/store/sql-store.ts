@@ -20,6 +20,7 @@ import { SqlDirectoryStore } from './directory-store.js';
 import { SqlInboundStore } from './inbound-store.js';
 import { SqlPanelQueries } from './panel-queries-store.js';
 import { SqlUserStore } from './user-store.js';
+import { SqlRetentionStore } from './retention-store.js';
 
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
@@ -34,6 +35,7 @@ export class SqlStore implements Store {
   readonly inbound: SqlInboundStore;
   readonly panel: SqlPanelQueries;
   readonly users: SqlUserStore;
+  readonly retention: SqlRetentionStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -52,6 +54,7 @@ export class SqlStore implements Store {
     this.inbound = new SqlInboundStore(context);
     this.panel = new SqlPanelQueries(context);
     this.users = new SqlUserStore(context);
+    this.retention = new SqlRetentionStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

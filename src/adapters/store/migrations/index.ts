@@ -21,6 +21,7 @@ import { migration as m0013 } from './0013-webhook-retry-schedule.js';
 import { migration as m0014 } from './0014-panel-users.js';
 import { migration as m0015 } from './0015-panel-counts.js';
 import { migration as m0016 } from './0016-rollups-by-writes.js';
+import { migration as m0019 } from './0019-retention.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -39,6 +40,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0014-panel-users', m0014],
   ['0015-panel-counts', m0015],
   ['0016-rollups-by-writes', m0016],
+  ['0019-retention', m0019],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */

@@ -22,6 +22,10 @@ export const sqliteSql: DialectSql = {
   forUpdate: asIs,
   forShare: asIs,
   claim: asIs,
+  async exclusively(_db, _name, work) {
+    await work();
+    return true;
+  },
   async allocateIds(db, count) {
     if (count <= 0) return [];
     const row = (await db.executeQuery(advanceIds(db, { count }))).rows[0];

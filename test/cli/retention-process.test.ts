@@ -1,0 +1,172 @@
+/**
+ * Retention (`serve --retention-days N`, issue 24) seen from outside: a real `serve` on each
+ * dialect, messages sent over HTTP, some of them then made older than the period in the store
+ * itself (as time would), and a restart with retention on. What went answers exactly as an
+ * id that never existed (/sms/status TS-1020, the reports TS-1029); a send with a message
+ * still unfinished stays whole, however old; recent data stays; the panel's daily counts
+ * keep the removed messages.
+ */
+import { after, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import BetterSqlite3 from 'better-sqlite3';
+import pg from 'pg';
+import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import type { ServerProcess } from '../helpers/server-process.js';
+import { postgresUrl } from '../helpers/dialects.js';
+
+const dayMs = 86_400_000;
+
+/** Plain SQL against the store, outside the service: the test's clock hands. */
+interface Raw {
+  run(statement: string): Promise<void>;
+  number(query: string): Promise<number>;
+  close(): Promise<void>;
+}
+
+async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+async function stopServer(server: ServerProcess): Promise<void> {
+  server.child.kill('SIGTERM');
+  assert.equal(await server.exited, 0, server.output());
+}
+
+async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<void> {
+  const base = ['--demo', 'false', '--sim-delay-ms', '20', '--requests-per-second', '0', ...storeArgs];
+  let server = await startServer(base);
+  try {
+    const sender = await provisionSender(storeArgs, 'Retain', 1000);
+    const key = sender.apiKey;
+    const status = (id: number): Promise<{ status: number; body: Record<string, unknown> }> => postJson(`${server.url}/sms/status`, { api_key: key, sms_id: id });
+    const basic = (id: number): Promise<{ status: number; body: Record<string, unknown> }> => postJson(`${server.url}/reports/basic`, { api_key: key, raporid: id });
+    const detailed = (id: number): Promise<{ status: number; body: Record<string, unknown> }> => postJson(`${server.url}/reports/detailed`, { api_key: key, raporid: id });
+    const group = async (numbers: string[]): Promise<number> => {
+      const answer = await postJson(`${server.url}/group/send`, { api_key: key, title: 'ACME', sentto: numbers, text: 'retention', sms_lang: 0 });
+      assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
+      return Number((answer.body.data as Record<string, unknown> | undefined)?.rapor_id ?? answer.body.rapor_id);
+    };
+    const single = async (to: string): Promise<number> => {
+      const answer = await postJson(`${server.url}/sms/send`, { api_key: key, title: 'ACME', sentto: to, text: 'retention', sms_lang: 0 });
+      assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
+      return Number(answer.body.sms_id);
+    };
+    const rows = async (report: number): Promise<Record<string, unknown>[]> => {
+      const answer = await detailed(report);
+      return Array.isArray(answer.body.data) ? (answer.body.data as Record<string, unknown>[]) : [];
+    };
+    const settled = async (report: number, n: number): Promise<boolean> => (await rows(report)).filter((r) => Number(r.status_code) !== 0 || String(r.details ?? '').length > 0).length >= n;
+
+    // Old (to be aged): a group all finished (one delivered, one failed), a group with a
+    // message that never gets a report (…0002: stays sent), a single delivered message.
+    const finishedGroup = await group(['905321110001', '905321110000']);
+    const unfinishedGroup = await group(['905321110011', '905321110002']);
+    const oldSingle = await single('905321110021');
+    await waitFor('the old messages to settle', async () => (await status(oldSingle)).body.result_code === 'TS-1064' && (await rows(finishedGroup)).length === 2 && (await rows(unfinishedGroup)).length === 2);
+    await waitFor('the finished group to finish', () => settled(finishedGroup, 2));
+    // Recent: a delivered message, younger than the period.
+    const recent = await single('905321110031');
+    await waitFor('the recent message to be delivered', async () => (await status(recent)).body.result_code === 'TS-1064');
+    const unknownStatus = await status(oldSingle + 1_000_000);
+    const unknownReport = await basic(finishedGroup + 1_000_000);
+    assert.equal(unknownStatus.body.result_code, 'TS-1020');
+    assert.equal(unknownReport.body.result_code, 'TS-1029');
+    assert.equal((await basic(finishedGroup)).body.result_code, 'TS-1064');
+    await stopServer(server);
+
+    // Forty days pass for the old sends (their messages, webhook events none here).
+    const db = await raw();
+    let countsBefore: number;
+    try {
+      const old = [finishedGroup, unfinishedGroup].join(', ');
+      const oldSends = `(${old}, (select send_id from messages where id = ${oldSingle}))`;
+      await db.run(`update messages set created_at = created_at - ${40 * dayMs} where send_id in ${oldSends}`);
+      await db.run(`update sends set created_at = created_at - ${40 * dayMs} where id in ${oldSends}`);
+      countsBefore = await db.number('select sum(messages) from daily_counts');
+      assert.equal(countsBefore, 6);
+    } finally {
+      await db.close();
+    }
+
+    // Retention on, one row a batch: it walks past the unfinished message and stops at the recent one.
+    server = await startServer([...base, '--retention-days', '30', '--retention-every-s', '1', '--retention-batch', '1', '--retention-pause-ms', '0']);
+    await waitFor('the old single message to be removed', async () => (await status(oldSingle)).body.result_code === 'TS-1020');
+    await waitFor('the finished old group to be removed', async () => (await basic(finishedGroup)).body.result_code === 'TS-1029');
+    // Gone reads as never there: the same status, the same body.
+    assert.deepEqual(await status(oldSingle), unknownStatus);
+    assert.deepEqual(await basic(finishedGroup), unknownReport);
+    assert.deepEqual(await detailed(finishedGroup), await detailed(finishedGroup + 1_000_000));
+    // A send with an unfinished message stays whole, however old; recent data stays.
+    assert.equal((await basic(unfinishedGroup)).body.result_code, 'TS-1064');
+    assert.equal((await rows(unfinishedGroup)).length, 2);
+    assert.equal((await status(recent)).body.result_code, 'TS-1064');
+    await stopServer(server);
+
+    const after = await raw();
+    try {
+      assert.equal(await after.number('select count(*) from messages'), 3, 'the unfinished group and the recent message are left');
+      assert.equal(await after.number('select count(*) from sends'), 2);
+      // The overview's history keeps the removed messages (docs/decisions.md, Retention).
+      assert.equal(await after.number('select sum(messages) from daily_counts'), countsBefore);
+      assert.equal(await after.number('select count(*) from send_counts'), 2, 'the removed sends\u2019 own rollup rows go with them');
+    } finally {
+      await after.close();
+    }
+  } finally {
+    if (server.child.exitCode === null) {
+      server.child.kill('SIGKILL');
+      await server.exited;
+    }
+  }
+}
+
+describe('retention through a real serve', { timeout: 120_000 }, () => {
+  const dirs: string[] = [];
+  after(() => {
+    for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('SQLite: removed data answers as unknown; unfinished sends and recent data stay; daily counts kept', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'haberci-retain-'));
+    dirs.push(dir);
+    await scenario(['--data', dir], async () => {
+      const db = new BetterSqlite3(join(dir, 'haberci.sqlite'));
+      return {
+        run: async (statement) => void db.prepare(statement).run(),
+        number: async (query) => Number(Object.values(db.prepare(query).get() as Record<string, unknown>)[0]),
+        close: async () => void db.close(),
+      };
+    });
+  });
+
+  const url = postgresUrl();
+  it('PostgreSQL: the same', { skip: url === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false }, async () => {
+    const schema = `t_retain_${randomBytes(5).toString('hex')}`;
+    const control = new pg.Client({ connectionString: url });
+    await control.connect();
+    try {
+      await control.query(`create schema ${schema}`);
+      const target = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+      await scenario(['--database', target], async () => {
+        const client = new pg.Client({ connectionString: target });
+        await client.connect();
+        return {
+          run: async (statement) => void (await client.query(statement)),
+          number: async (query) => Number(Object.values((await client.query(query)).rows[0] as Record<string, unknown>)[0]),
+          close: () => client.end(),
+        };
+      });
+    } finally {
+      await control.query(`drop schema if exists ${schema} cascade`);
+      await control.end();
+    }
+  });
+});
