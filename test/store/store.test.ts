@@ -131,6 +131,7 @@ for (const dialect of testDialects()) {
           '0014-panel-users',
           '0015-panel-counts',
           '0016-rollups-by-writes',
+          '0019-retention',
         ]);
       });
 
