@@ -12,9 +12,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl } from '../helpers/dialects.js';
 
@@ -40,11 +42,24 @@ async function stopServer(server: ServerProcess): Promise<void> {
   assert.equal(await server.exited, 0, server.output());
 }
 
+/** The webhook events of a key, as the provider lists them. */
+async function eventsOf(storeArgs: string[], keyId: string): Promise<{ sms_id: number | null; state: string; attempts: unknown[] }[]> {
+  const listed = await admin(['webhook', 'deliveries', '--key', keyId, '--limit', '1000', ...storeArgs]);
+  return listed.deliveries as { sms_id: number | null; state: string; attempts: unknown[] }[];
+}
+
 async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<void> {
-  const base = ['--demo', 'false', '--sim-delay-ms', '20', '--requests-per-second', '0', ...storeArgs];
+  // A webhook receiver that takes everything: each message's events are delivered.
+  const receiver = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => response.writeHead(200).end());
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const hook = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`;
+  const base = ['--demo', 'false', '--sim-delay-ms', '20', '--requests-per-second', '0', '--webhook-allow-private', 'true', ...storeArgs];
   let server = await startServer(base);
   try {
-    const sender = await provisionSender(storeArgs, 'Retain', 1000);
+    const sender = await provisionSender(storeArgs, 'Retain', 1000, ['--webhook-url', hook, '--webhook-secret', 'retention-secret']);
     const key = sender.apiKey;
     const status = (id: number): Promise<{ status: number; body: Record<string, unknown> }> => postJson(`${server.url}/sms/status`, { api_key: key, sms_id: id });
     const basic = (id: number): Promise<{ status: number; body: Record<string, unknown> }> => postJson(`${server.url}/reports/basic`, { api_key: key, raporid: id });
@@ -80,6 +95,10 @@ async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<v
     assert.equal(unknownStatus.body.result_code, 'TS-1020');
     assert.equal(unknownReport.body.result_code, 'TS-1029');
     assert.equal((await basic(finishedGroup)).body.result_code, 'TS-1064');
+    await waitFor('the webhook events to be delivered', async () => {
+      const events = await eventsOf(storeArgs, sender.keyId);
+      return events.length > 0 && events.some((e) => e.sms_id === recent && e.state === 'delivered') && events.every((e) => e.state === 'delivered');
+    });
     await stopServer(server);
 
     // Forty days pass for the old sends (their messages, webhook events none here).
@@ -90,6 +109,7 @@ async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<v
       const oldSends = `(${old}, (select send_id from messages where id = ${oldSingle}))`;
       await db.run(`update messages set created_at = created_at - ${40 * dayMs} where send_id in ${oldSends}`);
       await db.run(`update sends set created_at = created_at - ${40 * dayMs} where id in ${oldSends}`);
+      await db.run(`update webhook_events set created_at = created_at - ${40 * dayMs} where sms_id in (select id from messages where send_id in ${oldSends})`);
       countsBefore = await db.number('select sum(messages) from daily_counts');
       assert.equal(countsBefore, 6);
     } finally {
@@ -108,6 +128,10 @@ async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<v
     assert.equal((await basic(unfinishedGroup)).body.result_code, 'TS-1064');
     assert.equal((await rows(unfinishedGroup)).length, 2);
     assert.equal((await status(recent)).body.result_code, 'TS-1064');
+    // Webhook events go by their own age, with their attempts: only the recent message's are left.
+    await waitFor('the old webhook events to be removed', async () => (await eventsOf(storeArgs, sender.keyId)).every((e) => e.sms_id === recent));
+    const kept = await eventsOf(storeArgs, sender.keyId);
+    assert.ok(kept.length > 0 && kept.every((e) => e.attempts.length > 0), JSON.stringify(kept));
     await stopServer(server);
 
     const after = await raw();
@@ -117,6 +141,7 @@ async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<v
       // The overview's history keeps the removed messages (docs/decisions.md, Retention).
       assert.equal(await after.number('select sum(messages) from daily_counts'), countsBefore);
       assert.equal(await after.number('select count(*) from send_counts'), 2, 'the removed sends\u2019 own rollup rows go with them');
+      assert.equal(await after.number('select count(*) from webhook_attempts a left join webhook_events e on e.id = a.event_ref where e.id is null'), 0, 'no attempt outlives its event');
     } finally {
       await after.close();
     }
@@ -125,6 +150,7 @@ async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<v
       server.child.kill('SIGKILL');
       await server.exited;
     }
+    await new Promise<void>((resolve) => receiver.close(() => resolve()));
   }
 }
 

@@ -10,6 +10,7 @@
  * so a row that another process changes meanwhile is left for a later sweep.
  */
 import type { RetentionStep, RetentionStore, RetentionTable } from '../../ports/retention.js';
+import { sql } from 'kysely';
 import { StorePart } from './store-part.js';
 
 const finishedMessages = ['delivered', 'failed', 'expired'] as const;
@@ -58,34 +59,30 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
 
   /** Finished messages and their parts, a send's all together; unfinished ones (queued, submitting, sent) stay, however old, and so do the others of their send. */
   private async messages(before: number, after: number, limit: number): Promise<RetentionStep> {
-    const rows = await this.sql.forUpdate(this.db.selectFrom('messages').select(['id', 'state', 'created_at as at']).where('id', '>', after).orderBy('id').limit(limit)).execute();
+    const rows = await this.sql.forUpdate(this.db.selectFrom('messages').select(['id', 'send_id', 'state', 'created_at as at']).where('id', '>', after).orderBy('id').limit(limit)).execute();
     const { ids, next } = walk(rows, before, limit, (r) => (finishedMessages as readonly string[]).includes(r.state));
     if (ids.length === 0) return { removed: 0, next };
     // A send's messages go together: none while another of its messages is unfinished or
-    // its recipients are still being written out, so a report is whole or gone.
-    const gone = await this.db
-      .selectFrom('messages')
-      .select('id')
-      .where('id', 'in', ids)
-      .where((eb) =>
-        eb.and([
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('messages as u')
-                .select('u.id')
-                .whereRef('u.send_id', '=', 'messages.send_id')
-                .where('u.state', 'not in', finishedMessages),
-            ),
-          ),
-          eb.exists(eb.selectFrom('sends').select('sends.id').whereRef('sends.id', '=', 'messages.send_id').where('sends.pending_recipients', 'is', null)),
-        ]),
-      )
+    // its recipients are still being written out, so a report is whole or gone. Its rollup
+    // row tells (delivered + failed = messages: finished counts never change) in one read
+    // by key, where asking its messages would read every one of them for each candidate.
+    const candidates = new Set(ids);
+    const sendIds = [...new Set(rows.filter((r) => candidates.has(Number(r.id))).map((r) => Number(r.send_id)))];
+    const complete = await this.db
+      .selectFrom('sends')
+      .innerJoin('send_counts', 'send_counts.send_id', 'sends.id')
+      .select('sends.id')
+      .where('sends.id', 'in', sendIds)
+      .where('sends.pending_recipients', 'is', null)
+      .whereRef(sql<number>`send_counts.delivered + send_counts.failed`, '>=', 'send_counts.messages')
       .execute();
+    const whole = new Set(complete.map((r) => Number(r.id)));
+    const gone = rows.filter((r) => candidates.has(Number(r.id)) && whole.has(Number(r.send_id)));
     if (gone.length === 0) return { removed: 0, next };
     const removable = gone.map((r) => Number(r.id));
+    // Checked again where deleted: only finished messages go.
     await this.db.deleteFrom('message_parts').where('message_id', 'in', removable).execute();
-    const deleted = await this.db.deleteFrom('messages').where('id', 'in', removable).executeTakeFirst();
+    const deleted = await this.db.deleteFrom('messages').where('id', 'in', removable).where('state', 'in', finishedMessages).executeTakeFirst();
     return { removed: Number(deleted.numDeletedRows), next };
   }
 
