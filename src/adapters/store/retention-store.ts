@@ -6,8 +6,11 @@
  * a walk ends at the first row younger than the cut-off; the two without ids are reached
  * through their time index (migration 0019).
  *
- * Rows are locked as they are read (PostgreSQL) and checked again where they are deleted,
- * so a row that another process changes meanwhile is left for a later sweep.
+ * The rows a batch reads are its own until it commits (SQLite: the write lock, taken at
+ * BEGIN IMMEDIATE; PostgreSQL: FOR UPDATE), so it deletes by id alone what it read as
+ * finished. Deletes name nothing but ids on purpose: with `AND state IN (...)` SQLite's
+ * planner took the `messages_due` index (state first) over the primary key and read every
+ * finished message of the table for each batch (16 ms at 240,000 rows, against 1 ms).
  */
 import type { RetentionStep, RetentionStore, RetentionTable } from '../../ports/retention.js';
 import { sql } from 'kysely';
@@ -80,9 +83,8 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
     const gone = rows.filter((r) => candidates.has(Number(r.id)) && whole.has(Number(r.send_id)));
     if (gone.length === 0) return { removed: 0, next };
     const removable = gone.map((r) => Number(r.id));
-    // Checked again where deleted: only finished messages go.
     await this.db.deleteFrom('message_parts').where('message_id', 'in', removable).execute();
-    const deleted = await this.db.deleteFrom('messages').where('id', 'in', removable).where('state', 'in', finishedMessages).executeTakeFirst();
+    const deleted = await this.db.deleteFrom('messages').where('id', 'in', removable).executeTakeFirst();
     return { removed: Number(deleted.numDeletedRows), next };
   }
 
@@ -94,7 +96,6 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
     const gone = await this.db
       .deleteFrom('sends')
       .where('id', 'in', ids)
-      .where('pending_recipients', 'is', null)
       .where((eb) => eb.not(eb.exists(eb.selectFrom('messages').select('messages.id').whereRef('messages.send_id', '=', 'sends.id'))))
       .returning('id')
       .execute();
@@ -116,7 +117,7 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
     const { ids, next } = walk(rows, before, limit, (r) => (finishedEvents as readonly string[]).includes(r.state));
     if (ids.length === 0) return { removed: 0, next };
     await this.db.deleteFrom('webhook_attempts').where('event_ref', 'in', ids).execute();
-    const gone = await this.db.deleteFrom('webhook_events').where('id', 'in', ids).where('state', 'in', finishedEvents).executeTakeFirst();
+    const gone = await this.db.deleteFrom('webhook_events').where('id', 'in', ids).executeTakeFirst();
     return { removed: Number(gone.numDeletedRows), next };
   }
 
