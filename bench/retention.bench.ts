@@ -21,6 +21,8 @@ const bench = 'retention';
 const dayMs = 86_400_000;
 const campaigns = 24;
 const perCampaign = 10_000;
+/** HABERCI_BENCH_RETENTION_PAUSE_MS: the sweep's pause between batches (the server's default, 100 ms, when unset). */
+const pauseMs = process.env.HABERCI_BENCH_RETENTION_PAUSE_MS ?? '100';
 
 function progress(text: string): void {
   process.stderr.write(`[${bench}] ${text}\n`);
@@ -43,9 +45,9 @@ async function runCase(options: BenchOptions, retention: boolean): Promise<{ fig
     writer.close();
     const reader = new Database(join(dir, 'haberci.sqlite'), { readonly: true });
     const oldLeft = (): number => (reader.prepare('select count(*) as n from messages where created_at <= ?').get(oldUntil) as { n: number }).n;
-    const extra = retention ? ['--sim-delay-ms', '300', '--retention-days', '30', '--retention-every-s', '1'] : ['--sim-delay-ms', '300'];
+    const extra = retention ? ['--sim-delay-ms', '300', '--retention-days', '30', '--retention-every-s', '1', '--retention-pause-ms', pauseMs] : ['--sim-delay-ms', '300'];
     const server = await startHaberci(store, 0, extra);
-    const label = retention ? 'retention sweeping a day of old messages' : 'retention off (same old messages kept)';
+    const label = retention ? `retention sweeping a day of old messages (pause ${pauseMs} ms)` : 'retention off (same old messages kept)';
     try {
       const url = `${server.url}/sms/send`;
       const body = smsSendBody(key.apiKey);
