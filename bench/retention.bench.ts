@@ -45,7 +45,7 @@ async function runCase(options: BenchOptions, retention: boolean): Promise<{ fig
     writer.close();
     const reader = new Database(join(dir, 'haberci.sqlite'), { readonly: true });
     const oldLeft = (): number => (reader.prepare('select count(*) as n from messages where created_at <= ?').get(oldUntil) as { n: number }).n;
-    const extra = retention ? ['--sim-delay-ms', '300', '--retention-days', '30', '--retention-every-s', '1', '--retention-pause-ms', pauseMs] : ['--sim-delay-ms', '300'];
+    const extra = retention ? ['--sim-delay-ms', '300', '--retention-days', '30', '--retention-every-ms', '1000', '--retention-pause-ms', pauseMs] : ['--sim-delay-ms', '300'];
     const server = await startHaberci(store, 0, extra);
     const label = retention ? `retention sweeping a day of old messages (pause ${pauseMs} ms)` : 'retention off (same old messages kept)';
     try {

@@ -154,7 +154,13 @@ export const optionSpecs = {
   },
   retentionBatch: { flag: 'retention-batch', description: 'rows one retention transaction removes at most', default: 300, parse: integer(1, 100_000) },
   retentionPauseMs: { flag: 'retention-pause-ms', description: 'pause of retention after each batch, so that requests get the store between batches', default: 100, parse: integer(0, 60_000) },
-  retentionEverySeconds: { flag: 'retention-every-s', description: 'time between retention sweeps', default: 600, parse: integer(1, 86_400) },
+  retentionEveryMs: { flag: 'retention-every-ms', description: 'time between retention sweeps', default: 600_000, parse: integer(1000, 86_400_000) },
+  retentionPartitionIds: {
+    flag: 'retention-partition-ids',
+    description: 'PostgreSQL: ids one partition of messages spans (about a day of sends and messages is right); retention makes them ahead and drops old ones whole',
+    default: 1_000_000,
+    parse: integer(2, 1_000_000_000),
+  },
 } satisfies Record<string, OptionSpec<unknown>>;
 
 type Specs = typeof optionSpecs;

@@ -20,6 +20,8 @@ export interface RetentionOptions {
   pauseMs: number;
   /** Time between sweeps (the first starts a few seconds after start-up). */
   everyMs: number;
+  /** PostgreSQL: ids a partition of messages spans (made ahead by each sweep). */
+  partitionIds: number;
 }
 
 const dayMs = 86_400_000;
@@ -66,7 +68,10 @@ export class RetentionSweeper {
     const removed: Partial<Record<RetentionTable, number>> = {};
     const started = performance.now();
     try {
+      let partitions = { created: 0, dropped: 0 };
       const ran = await this.store.exclusively(async () => {
+        // Whole partitions first: what they drop, no batch has to delete.
+        partitions = await this.store.keepPartitions(before, this.options.partitionIds);
         for (const table of retentionTables) {
           let after = 0;
           for (;;) {
@@ -80,7 +85,9 @@ export class RetentionSweeper {
         }
       });
       if (!ran) this.log.debug('retention: another process sweeps the store now; skipped this round');
-      else if (Object.keys(removed).length > 0) this.log.info({ removed, before, ms: Math.round(performance.now() - started) }, 'retention: removed data older than the retention period');
+      else if (Object.keys(removed).length > 0 || partitions.dropped > 0)
+        this.log.info({ removed, partitions, before, ms: Math.round(performance.now() - started) }, 'retention: removed data older than the retention period');
+      else this.log.debug({ partitions, before, ms: Math.round(performance.now() - started) }, 'retention: nothing older than the retention period');
     } catch (error) {
       this.log.warn({ err: errorFields(error), removed }, 'retention: a sweep failed; trying again at the next round');
     }

@@ -27,6 +27,12 @@ export interface RetentionStore {
    */
   removeBatch(table: RetentionTable, before: number, after: number, limit: number): Promise<RetentionStep>;
   /**
+   * Where the store partitions its large tables (PostgreSQL's messages): makes partitions
+   * ahead of the ids, `widthIds` ids each, and drops whole those whose every row would be
+   * removed (finished, older than `before`, of a finished send). Nothing elsewhere.
+   */
+  keepPartitions(before: number, widthIds: number): Promise<{ created: number; dropped: number }>;
+  /**
    * Runs `work` unless another process runs a sweep of the same store now (PostgreSQL: an
    * advisory lock held for the sweep; SQLite: always runs). Resolves false when it did not run.
    */

@@ -77,7 +77,8 @@ async function startJob(
             days: config.retentionDays,
             batch: config.retentionBatch,
             pauseMs: config.retentionPauseMs,
-            everyMs: config.retentionEverySeconds * 1000,
+            everyMs: config.retentionEveryMs,
+            partitionIds: config.retentionPartitionIds,
           })
         : null;
     retention?.start();

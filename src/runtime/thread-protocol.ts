@@ -27,7 +27,8 @@ export type JobThreadConfig = Pick<
   | 'retentionDays'
   | 'retentionBatch'
   | 'retentionPauseMs'
-  | 'retentionEverySeconds'
+  | 'retentionEveryMs'
+  | 'retentionPartitionIds'
 > &
   CarrierConfig;
 

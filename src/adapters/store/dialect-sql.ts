@@ -32,4 +32,9 @@ export interface DialectSql {
    * false when it did not run. SQLite runs it: one store file, whose writes take turns anyway.
    */
   exclusively(db: Executor, name: string, work: () => Promise<void>): Promise<boolean>;
+  /**
+   * Retention's upkeep of partitioned tables (PostgreSQL's `messages`, migration 0019):
+   * partitions made ahead of the ids, old ones dropped whole. Nothing on SQLite.
+   */
+  keepPartitions(db: Executor, before: number, widthIds: number): Promise<{ created: number; dropped: number }>;
 }

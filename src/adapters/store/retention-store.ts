@@ -39,6 +39,10 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
     return this.sql.exclusively(this.db, 'haberci.retention', work);
   }
 
+  keepPartitions(before: number, widthIds: number): Promise<{ created: number; dropped: number }> {
+    return this.sql.keepPartitions(this.db, before, widthIds);
+  }
+
   removeBatch(table: RetentionTable, before: number, after: number, limit: number): Promise<RetentionStep> {
     return this.transact((self) => self.batchOf(table, before, after, limit));
   }

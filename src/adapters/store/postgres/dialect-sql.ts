@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
+import { keepMessagePartitions } from './partitions.js';
 import type { DialectSql } from '../dialect-sql.js';
 import { preparedQuery } from '../prepared-query.js';
 
@@ -14,6 +15,7 @@ export const postgresSql: DialectSql = {
   forUpdate: (query) => query.forUpdate(),
   forShare: (query) => query.forShare(),
   claim: (query) => query.forUpdate().skipLocked(),
+  keepPartitions: (db, before, widthIds) => keepMessagePartitions(db as Kysely<Database>, before, widthIds),
   async exclusively(db, name, work) {
     // A session lock on one connection of the pool, kept while `work` runs on others: it
     // goes with the connection if that breaks. Keyed by the schema too, as stores in

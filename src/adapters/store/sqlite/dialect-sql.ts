@@ -22,6 +22,7 @@ export const sqliteSql: DialectSql = {
   forUpdate: asIs,
   forShare: asIs,
   claim: asIs,
+  keepPartitions: () => Promise.resolve({ created: 0, dropped: 0 }),
   async exclusively(_db, _name, work) {
     await work();
     return true;
