@@ -81,8 +81,11 @@ async function runCase(options: BenchOptions, retention: boolean): Promise<{ fig
   }
 }
 
+/** HABERCI_BENCH_RETENTION_FIRST=on measures the sweeping case first (the machine is shared: order matters). */
 export async function benchRetention(options: BenchOptions): Promise<BenchOutput> {
-  const off = await runCase(options, false);
-  const on = await runCase(options, true);
+  const onFirst = process.env.HABERCI_BENCH_RETENTION_FIRST === 'on';
+  const early = await runCase(options, onFirst);
+  const late = await runCase(options, !onFirst);
+  const [off, on] = onFirst ? [late, early] : [early, late];
   return { results: [], figures: [...off.figures, ...on.figures], faults: [...off.faults, ...on.faults] };
 }
