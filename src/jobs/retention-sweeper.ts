@@ -71,7 +71,7 @@ export class RetentionSweeper {
       let partitions = { created: 0, dropped: 0 };
       const ran = await this.store.exclusively(async () => {
         // Whole partitions first: what they drop, no batch has to delete.
-        partitions = await this.store.keepPartitions(before, this.options.partitionIds);
+        partitions = await this.store.keepPartitions(before, this.options.partitionIds, () => this.stopping);
         for (const table of retentionTables) {
           let after = 0;
           for (;;) {

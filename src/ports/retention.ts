@@ -30,8 +30,9 @@ export interface RetentionStore {
    * Where the store partitions its large tables (PostgreSQL's messages): makes partitions
    * ahead of the ids, `widthIds` ids each, and drops whole those whose every row would be
    * removed (finished, older than `before`, of a finished send). Nothing elsewhere.
+   * `stopping`: asked between batches of a drop's work; true leaves the rest to the next sweep.
    */
-  keepPartitions(before: number, widthIds: number): Promise<{ created: number; dropped: number }>;
+  keepPartitions(before: number, widthIds: number, stopping?: () => boolean): Promise<{ created: number; dropped: number }>;
   /**
    * Runs `work` unless another process runs a sweep of the same store now (PostgreSQL: an
    * advisory lock held for the sweep; SQLite: always runs). Resolves false when it did not run.

@@ -36,5 +36,5 @@ export interface DialectSql {
    * Retention's upkeep of partitioned tables (PostgreSQL's `messages`, migration 0019):
    * partitions made ahead of the ids, old ones dropped whole. Nothing on SQLite.
    */
-  keepPartitions(db: Executor, before: number, widthIds: number): Promise<{ created: number; dropped: number }>;
+  keepPartitions(db: Executor, before: number, widthIds: number, stopping: () => boolean): Promise<{ created: number; dropped: number }>;
 }

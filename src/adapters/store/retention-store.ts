@@ -39,8 +39,8 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
     return this.sql.exclusively(this.db, 'haberci.retention', work);
   }
 
-  keepPartitions(before: number, widthIds: number): Promise<{ created: number; dropped: number }> {
-    return this.sql.keepPartitions(this.db, before, widthIds);
+  keepPartitions(before: number, widthIds: number, stopping: () => boolean = () => false): Promise<{ created: number; dropped: number }> {
+    return this.sql.keepPartitions(this.db, before, widthIds, stopping);
   }
 
   removeBatch(table: RetentionTable, before: number, after: number, limit: number): Promise<RetentionStep> {

@@ -15,7 +15,7 @@ export const postgresSql: DialectSql = {
   forUpdate: (query) => query.forUpdate(),
   forShare: (query) => query.forShare(),
   claim: (query) => query.forUpdate().skipLocked(),
-  keepPartitions: (db, before, widthIds) => keepMessagePartitions(db as Kysely<Database>, before, widthIds),
+  keepPartitions: (db, before, widthIds, stopping) => keepMessagePartitions(db as Kysely<Database>, before, widthIds, stopping),
   async exclusively(db, name, work) {
     // A session lock on one connection of the pool, kept while `work` runs on others: it
     // goes with the connection if that breaks. Keyed by the schema too, as stores in

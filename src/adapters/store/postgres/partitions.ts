@@ -46,7 +46,7 @@ export interface PartitionUpkeep {
   dropped: number;
 }
 
-export async function keepMessagePartitions(db: Kysely<Database>, before: number, widthIds: number): Promise<PartitionUpkeep> {
+export async function keepMessagePartitions(db: Kysely<Database>, before: number, widthIds: number, stopping: () => boolean = () => false): Promise<PartitionUpkeep> {
   const { ranges, hasDefault } = await rangePartitions(db);
   // A store that is not partitioned (SQLite never is; a PostgreSQL store before 0019 cannot be here).
   if (!hasDefault) return { created: 0, dropped: 0 };
@@ -70,6 +70,7 @@ export async function keepMessagePartitions(db: Kysely<Database>, before: number
   }
   let dropped = 0;
   for (const range of ranges) {
+    if (stopping()) break;
     // Only partitions no new id can go to, and never the DEFAULT one.
     if (range.to > last) continue;
     const from = range.from ?? -(2n ** 63n);
@@ -87,8 +88,10 @@ export async function keepMessagePartitions(db: Kysely<Database>, before: number
       const gone = await sql`
         delete from message_parts where carrier_message_id in (
           select carrier_message_id from message_parts where message_id >= ${from.toString()} and message_id < ${range.to.toString()} limit ${partsBatch})`.execute(db);
-      if (Number(gone.numAffectedRows ?? 0n) < partsBatch) break;
+      if (Number(gone.numAffectedRows ?? 0n) < partsBatch || stopping()) break;
     }
+    // Stopped with parts left: the partition stays for the next sweep.
+    if (stopping()) break;
     try {
       await db.transaction().execute(async (trx) => {
         await sql`set local lock_timeout = '2s'`.execute(trx);
