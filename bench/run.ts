@@ -15,6 +15,7 @@ import { benchWebhooks } from './webhooks.bench.js';
 import { benchPanelPages } from './panel-pages.bench.js';
 import { benchMetricsCost } from './metrics-cost.bench.js';
 import { benchClusterWake } from './cluster-wake.bench.js';
+import { benchRetention } from './retention.bench.js';
 import type { Bench, BenchOptions, BenchResult, Figure } from './lib/bench.js';
 import { defaultBenchOptions } from './lib/bench.js';
 import { machineInfo } from './lib/machine.js';
@@ -30,6 +31,7 @@ const benches: readonly Bench[] = [
   { name: 'panel-pages', description: 'the panel\'s data pages on a 1,000,000-message SQLite store: server time per page (issue 21)', run: benchPanelPages },
   { name: 'metrics-cost', description: '/sms/send accept rate with --ops-port on vs off, interleaved: the cost of the metrics (issue 22)', run: benchMetricsCost },
   { name: 'cluster-wake', description: 'accept to submit from an HTTP-only process to a worker process on PostgreSQL, with and without NOTIFY (issue 24)', run: benchClusterWake },
+  { name: 'retention', description: '/sms/send p99 while retention removes a day of old messages, beside retention off (issue 24)', run: benchRetention },
   { name: 'smpp-e2e', description: 'HTTP accept to stored receipt and acknowledged webhook over SMPP, beside Kannel (issue 7)', run: benchSmppEndToEnd },
 ];
 

@@ -176,6 +176,21 @@ export const optionSpecs = {
     default: 6_000,
     parse: integer(0, 60_000),
   },
+  retentionDays: {
+    flag: 'retention-days',
+    description: 'remove finished messages, their parts and receipts, webhook events and their attempts, inbound messages and idempotency keys older than this many days, in small batches (0: keep everything); the panel\u2019s daily counts stay',
+    default: 0,
+    parse: integer(0, 36_500),
+  },
+  retentionBatch: { flag: 'retention-batch', description: 'rows one retention transaction removes at most', default: 300, parse: integer(1, 100_000) },
+  retentionPauseMs: { flag: 'retention-pause-ms', description: 'pause of retention after each batch, so that requests get the store between batches', default: 100, parse: integer(0, 60_000) },
+  retentionEveryMs: { flag: 'retention-every-ms', description: 'time between retention sweeps', default: 600_000, parse: integer(1000, 86_400_000) },
+  retentionPartitionIds: {
+    flag: 'retention-partition-ids',
+    description: 'PostgreSQL: ids one partition of messages spans (about a day of sends and messages is right); retention makes them ahead and drops old ones whole',
+    default: 1_000_000,
+    parse: integer(2, 1_000_000_000),
+  },
 } satisfies Record<string, OptionSpec<unknown>>;
 
 type Specs = typeof optionSpecs;

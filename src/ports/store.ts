@@ -18,6 +18,7 @@ import type { UserStore } from './user-store.js';
 import type { AuditStore } from './audit-store.js';
 import type { ConsoleQueries } from './console-queries.js';
 import type { MonitoringStore } from './monitoring-store.js';
+import type { RetentionStore } from './retention.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -54,6 +55,8 @@ export interface Store {
   readonly console: ConsoleQueries;
   /** The operations' reads: the queues' depths for metrics (src/ports/monitoring-store.ts). */
   readonly monitoring: MonitoringStore;
+  /** Removing old finished data, a batch at a time (issue 24, src/ports/retention.ts). */
+  readonly retention: RetentionStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

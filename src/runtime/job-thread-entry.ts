@@ -19,6 +19,7 @@ import type { StoreLocation } from '../adapters/store/index.js';
 import { DispatchWindow } from '../jobs/dispatch-window.js';
 import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
+import { RetentionSweeper } from '../jobs/retention-sweeper.js';
 
 /**
  * How often the dispatch thread checkpoints the WAL: at full load some hundreds of pages
@@ -89,6 +90,18 @@ async function startJob(
     }, checkpointEveryMs);
     // Messages other processes commit (PostgreSQL): woken by their NOTIFY.
     const listener = await listenForWakes(location, config, 'dispatch', () => container.dispatchWake.notify(), logger);
+    // Retention (--retention-days) sweeps from this thread, off the HTTP thread.
+    const retention =
+      config.retentionDays > 0
+        ? new RetentionSweeper(container.store.retention, container.clock, logger, {
+            days: config.retentionDays,
+            batch: config.retentionBatch,
+            pauseMs: config.retentionPauseMs,
+            everyMs: config.retentionEveryMs,
+            partitionIds: config.retentionPartitionIds,
+          })
+        : null;
+    retention?.start();
     return {
       carrier,
       wake: () => container.dispatchWake.notify(),
@@ -96,6 +109,7 @@ async function startJob(
       async stop() {
         clearInterval(checkpoints);
         await listener?.stop();
+        await retention?.stop();
         await dispatcher.stop();
         await traffic.stop();
         await container.close();

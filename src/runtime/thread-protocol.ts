@@ -36,6 +36,11 @@ export type JobThreadConfig = Pick<
   | 'webhookRetryBaseMs'
   | 'dispatchPollMs'
   | 'notify'
+  | 'retentionDays'
+  | 'retentionBatch'
+  | 'retentionPauseMs'
+  | 'retentionEveryMs'
+  | 'retentionPartitionIds'
 > &
   CarrierConfig;
 

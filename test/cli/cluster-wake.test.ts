@@ -38,7 +38,8 @@ describe('wakes between processes on PostgreSQL', () => {
     control = new pg.Client({ connectionString: pgUrl });
     await control.connect();
     await control.query(`create schema ${schema}`);
-    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    // Named, so the test ends only its own processes' connections, not other suites'.
+    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}&application_name=${schema}`;
     worker = await startServer(['--database', url, '--demo', 'false', '--sim-delay-ms', String(simDelayMs), '--dispatch-poll-ms', String(pollMs), '--requests-per-second', '0']);
     servers.push(worker);
     httpOnly = await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']);
@@ -77,7 +78,8 @@ describe('wakes between processes on PostgreSQL', () => {
 
   it('the worker listens again after its listening connection is ended', { skip }, async () => {
     const { rows } = await control.query<{ n: string }>(
-      "select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = current_database() and query = 'listen haberci_wake' and pid <> pg_backend_pid()",
+      "select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = current_database() and query = 'listen haberci_wake' and application_name = $1 and pid <> pg_backend_pid()",
+      [schema],
     );
     assert.ok(Number(rows[0]?.n) >= 1, 'the worker\u2019s threads listen on connections of their own');
     // It connects again within a few hundred ms (first retry 100 ms).

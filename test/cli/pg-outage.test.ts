@@ -7,6 +7,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { connect, createServer } from 'node:net';
+import type { Socket } from 'node:net';
 import pg from 'pg';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
@@ -15,13 +17,64 @@ import { postgresUrl } from '../helpers/dialects.js';
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
 
-/** Ends every connection of the test database but the caller's own; returns how many. */
-async function terminateBackends(client: pg.Client): Promise<number> {
+/**
+ * Ends every connection the processes under test hold (named by their URL's
+ * `application_name`), not those of other suites sharing the database; returns how many.
+ */
+async function terminateBackends(client: pg.Client, applicationName: string): Promise<number> {
   const { rows } = await client.query<{ n: string }>(
-    'select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and backend_type = $1',
-    ['client backend'],
+    'select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid() and application_name = $1',
+    [applicationName],
   );
   return Number(rows[0]?.n ?? 0);
+}
+
+/**
+ * A TCP proxy between the processes and PostgreSQL that the test cuts and restores: while
+ * cut, every connection through it is dropped and new ones are reset at once, as a
+ * PostgreSQL that went away (restarted, failed over) looks to its clients. The real server
+ * is shared with other suites, so it is never restarted itself.
+ */
+async function startProxy(target: URL): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
+  let down = false;
+  const open = new Set<Socket>();
+  const server = createServer((client) => {
+    if (down) {
+      client.destroy();
+      return;
+    }
+    const upstream = connect(Number(target.port || 5432), target.hostname);
+    for (const [a, b] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      open.add(a);
+      a.on('error', () => b.destroy());
+      a.on('close', () => {
+        open.delete(a);
+        b.destroy();
+      });
+      a.pipe(b);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('the proxy has no port');
+  return {
+    port: address.port,
+    cut() {
+      down = true;
+      for (const socket of open) socket.destroy();
+    },
+    restore() {
+      down = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of open) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 // The skip is on the test, not the suite: node counts the tests of a skipped suite as none.
@@ -36,7 +89,7 @@ describe('PostgreSQL connections ended under load', () => {
     control = new pg.Client({ connectionString: pgUrl });
     await control.connect();
     await control.query(`create schema ${schema}`);
-    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}&application_name=${schema}`;
   });
 
   after(async () => {
@@ -83,7 +136,7 @@ describe('PostgreSQL connections ended under load', () => {
     let ended = 0;
     for (let round = 0; round < 6; round++) {
       await new Promise((r) => setTimeout(r, 300));
-      ended += await terminateBackends(control);
+      ended += await terminateBackends(control, schema);
     }
     await new Promise((r) => setTimeout(r, 300));
     sending = false;
@@ -114,5 +167,77 @@ describe('PostgreSQL connections ended under load', () => {
     // The account paid for exactly the accepted messages: nothing charged twice or for a refused send.
     const shown = await admin(['account', 'show', '--id', sender.accountId, ...store]);
     assert.equal(100_000 - Number(shown.balance_main), accepted.length);
+  });
+  it('PostgreSQL away for seconds (a proxy cut): SRV-ERR meanwhile, nothing accepted is lost, and back by itself soon after', { skip }, async (t) => {
+    const direct = new URL(pgUrl);
+    const proxy = await startProxy(direct);
+    try {
+      const proxied = new URL(url);
+      proxied.hostname = '127.0.0.1';
+      proxied.port = String(proxy.port);
+      const server = await startServer(['--database', proxied.toString(), '--demo', 'false', '--sim-delay-ms', '20', '--requests-per-second', '0']);
+      servers.push(server);
+      const sender = await provisionSender(['--database', url], 'Away', 100_000);
+
+      const accepted: number[] = [];
+      const answers: { sentAt: number; at: number; status: number; code: string }[] = [];
+      let sending = true;
+      const client = async (n: number): Promise<void> => {
+        for (let i = 0; sending; i++) {
+          const to = `0533${String(n).padStart(2, '0')}${String(10 + (i % 90_000)).padStart(5, '0')}`;
+          const sentAt = Date.now();
+          const answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: to, title: 'ACME', text: 'away', sms_lang: 0 });
+          const code = String(answer.body.result_code);
+          answers.push({ sentAt, at: Date.now(), status: answer.status, code });
+          if (code === 'TS-1024') accepted.push(Number(answer.body.sms_id));
+          else assert.deepEqual([answer.status, code, answer.body.result], [500, 'SRV-ERR', false], `unexpected answer ${JSON.stringify(answer.body)}`);
+          // A client that got SRV-ERR tries again a little later, as a real one would.
+          if (code !== 'TS-1024') await new Promise((r) => setTimeout(r, 20));
+        }
+      };
+      const load = [0, 1, 2].map(client);
+      await new Promise((r) => setTimeout(r, 1000));
+      const cutAt = Date.now();
+      proxy.cut();
+      await new Promise((r) => setTimeout(r, 1500));
+      const ready = await fetch(`${server.url}/readyz`);
+      assert.equal(ready.status, 503, 'not ready while the store is away');
+      await new Promise((r) => setTimeout(r, 1500));
+      const restoredAt = Date.now();
+      proxy.restore();
+      await new Promise((r) => setTimeout(r, 6000));
+      sending = false;
+      await Promise.all(load);
+
+      assert.equal(server.child.exitCode, null, `the process exited:\n${server.output()}`);
+      // Asked and answered while the store was away: SRV-ERR, every one.
+      const away = answers.filter((a) => a.sentAt > cutAt + 200 && a.at < restoredAt);
+      assert.ok(away.length > 0, 'requests were answered while the store was away');
+      assert.deepEqual([...new Set(away.map((a) => `${a.status} ${a.code}`))], ['500 SRV-ERR']);
+      // Back by itself within seconds of the store's return.
+      const back = answers.find((a) => a.sentAt >= restoredAt && a.code === 'TS-1024');
+      assert.ok(back !== undefined, `no send accepted after the store came back: ${JSON.stringify(answers.slice(-5))}`);
+      assert.ok(back.at - restoredAt < 5000, `accepted again ${back.at - restoredAt} ms after the store came back`);
+      t.diagnostic(`${away.length} requests answered SRV-ERR while away; a send accepted again ${back.at - restoredAt} ms after the store came back`);
+      assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+
+      // Every accepted message is delivered, and paid for once.
+      const deadline = Date.now() + 30_000;
+      let pending = accepted;
+      while (pending.length > 0 && Date.now() < deadline) {
+        const still: number[] = [];
+        for (const id of pending) {
+          const status = await postJson(`${server.url}/sms/status`, { api_key: sender.apiKey, sms_id: id });
+          if (status.body.result_code !== 'TS-1064') still.push(id);
+        }
+        pending = still;
+        if (pending.length > 0) await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.deepEqual(pending, [], 'every accepted message was delivered');
+      const shown = await admin(['account', 'show', '--id', sender.accountId, '--database', url]);
+      assert.equal(100_000 - Number(shown.balance_main), accepted.length);
+    } finally {
+      await proxy.close();
+    }
   });
 });

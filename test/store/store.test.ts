@@ -133,6 +133,7 @@ for (const dialect of testDialects()) {
           '0016-rollups-by-writes',
           '0017-traffic-minutes',
           '0018-audit-log',
+          '0019-retention',
           '0020-rate-windows',
         ]);
       });

@@ -26,4 +26,15 @@ export interface DialectSql {
   claim<Q extends Lockable<Q>>(query: Q): Q;
   /** `count` unused ids from the one id space of sends and messages, ascending. */
   allocateIds(db: Executor, count: number): Promise<number[]>;
+  /**
+   * Runs `work` unless another process holds the lock named `name` for this store
+   * (PostgreSQL: a session advisory lock, per schema, on a connection held meanwhile);
+   * false when it did not run. SQLite runs it: one store file, whose writes take turns anyway.
+   */
+  exclusively(db: Executor, name: string, work: () => Promise<void>): Promise<boolean>;
+  /**
+   * Retention's upkeep of partitioned tables (PostgreSQL's `messages`, migration 0019):
+   * partitions made ahead of the ids, old ones dropped whole. Nothing on SQLite.
+   */
+  keepPartitions(db: Executor, before: number, widthIds: number, stopping: () => boolean): Promise<{ created: number; dropped: number }>;
 }

@@ -2,9 +2,39 @@ import { setTimeout as delay } from 'node:timers/promises';
 import { Migrator, sql } from 'kysely';
 import type { MigrationProvider } from 'kysely';
 import type { StoreConnection } from './connection.js';
-import { migrationProvider } from './migrations/index.js';
+import { knownMigrations, latestMigration, migrationProvider } from './migrations/index.js';
 
 export class MigrationError extends Error {}
+
+/**
+ * Refuses a store that a newer build migrated (a migration recorded in it that this build
+ * does not know): running on it could misread or damage what the newer schema keeps.
+ * Nothing is written before the refusal. A store without Kysely's table yet is new.
+ */
+async function refuseNewerStore(handle: StoreConnection, schema: string | undefined): Promise<void> {
+  const table = schema !== undefined ? sql.id(schema, 'kysely_migration') : sql.id('kysely_migration');
+  let names: string[];
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(handle.db);
+    names = rows.map((r) => r.name);
+  } catch (error) {
+    if (await hasMigrationTable(handle, schema)) throw error;
+    return;
+  }
+  const unknown = names.filter((name) => !knownMigrations.has(name)).sort();
+  if (unknown.length === 0) return;
+  throw new MigrationError(
+    `the store was migrated by a newer version of haberci: its migration ${unknown.join(', ')} is unknown to this version (whose last is ${latestMigration}); run that newer version, or this one on a store it made. Nothing was changed`,
+  );
+}
+
+async function hasMigrationTable(handle: StoreConnection, schema: string | undefined): Promise<boolean> {
+  const { rows } =
+    handle.dialect === 'postgres'
+      ? await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = ${schema ?? 'public'} and table_name = 'kysely_migration'`.execute(handle.db)
+      : await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(handle.db);
+  return Number(rows[0]?.n ?? 0) > 0;
+}
 
 /** The schema unqualified names resolve to on PostgreSQL (the store's own). */
 async function currentSchema(handle: StoreConnection): Promise<string | undefined> {
@@ -13,11 +43,13 @@ async function currentSchema(handle: StoreConnection): Promise<string | undefine
 }
 
 /** Brings the store's schema up to date; `provider` is for tests (the store's own migrations by default). */
-export async function migrate(handle: StoreConnection, provider: MigrationProvider = migrationProvider(handle.dialect)): Promise<void> {
+export async function migrate(handle: StoreConnection, testProvider?: MigrationProvider): Promise<void> {
+  const provider = testProvider ?? migrationProvider(handle.dialect);
   // Kysely looks for its migration tables in every schema of the database unless told
   // which one: a store in one schema would take another schema's tables for its own and
   // fail. They belong in the store's schema.
   const migrationTableSchema = handle.dialect === 'postgres' ? await currentSchema(handle) : undefined;
+  if (testProvider === undefined) await refuseNewerStore(handle, migrationTableSchema);
   const migrator = new Migrator({
     db: handle.db,
     provider,

@@ -25,6 +25,7 @@ import { SqlConsoleQueries } from './console-queries-store.js';
 import { SqlMonitoringStore } from './monitoring-store.js';
 import { SqlRateWindows } from './rate-windows-store.js';
 import { SqlWakes } from './wakes-store.js';
+import { SqlRetentionStore } from './retention-store.js';
 
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
@@ -46,6 +47,7 @@ export class SqlStore implements Store {
   readonly rates: SqlRateWindows;
   /** Wakes of other processes' job threads (NOTIFY on PostgreSQL; issue 24). */
   readonly wakes: SqlWakes;
+  readonly retention: SqlRetentionStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -69,6 +71,7 @@ export class SqlStore implements Store {
     this.monitoring = new SqlMonitoringStore(context);
     this.rates = new SqlRateWindows(context);
     this.wakes = new SqlWakes(context);
+    this.retention = new SqlRetentionStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -23,6 +23,7 @@ import { migration as m0015 } from './0015-panel-counts.js';
 import { migration as m0017 } from './0017-traffic-minutes.js';
 import { migration as m0016 } from './0016-rollups-by-writes.js';
 import { migration as m0018 } from './0018-audit-log.js';
+import { migration as m0019 } from './0019-retention.js';
 import { migration as m0020 } from './0020-rate-windows.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
@@ -44,11 +45,15 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0016-rollups-by-writes', m0016],
   ['0017-traffic-minutes', m0017],
   ['0018-audit-log', m0018],
+  ['0019-retention', m0019],
   ['0020-rate-windows', m0020],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */
 export const latestMigration: string = ordered[ordered.length - 1]?.[0] ?? '';
+
+/** Every migration name this build knows: a store that recorded another was migrated by a newer build. */
+export const knownMigrations: ReadonlySet<string> = new Set(ordered.map(([name]) => name));
 
 /** The store's migrations for a dialect (Kysely runs them in name order). */
 export function migrationProvider(dialect: Dialect): MigrationProvider {

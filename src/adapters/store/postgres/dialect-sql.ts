@@ -1,4 +1,7 @@
 import { sql } from 'kysely';
+import type { Kysely } from 'kysely';
+import type { Database } from '../schema.js';
+import { keepMessagePartitions } from './partitions.js';
 import type { DialectSql } from '../dialect-sql.js';
 import { preparedQuery } from '../prepared-query.js';
 
@@ -12,6 +15,22 @@ export const postgresSql: DialectSql = {
   forUpdate: (query) => query.forUpdate(),
   forShare: (query) => query.forShare(),
   claim: (query) => query.forUpdate().skipLocked(),
+  keepPartitions: (db, before, widthIds, stopping) => keepMessagePartitions(db as Kysely<Database>, before, widthIds, stopping),
+  async exclusively(db, name, work) {
+    // A session lock on one connection of the pool, kept while `work` runs on others: it
+    // goes with the connection if that breaks. Keyed by the schema too, as stores in
+    // several schemas of one database are separate stores.
+    return (db as Kysely<Database>).connection().execute(async (held) => {
+      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${name}), hashtext(current_schema())) as locked`.execute(held);
+      if (rows[0]?.locked !== true) return false;
+      try {
+        await work();
+        return true;
+      } finally {
+        await sql`select pg_advisory_unlock(hashtext(${name}), hashtext(current_schema()))`.execute(held).catch(() => undefined);
+      }
+    });
+  },
   async allocateIds(db, count) {
     if (count <= 0) return [];
     const result = await db.executeQuery(nextIds(db, { count }));

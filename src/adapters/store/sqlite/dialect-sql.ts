@@ -22,6 +22,11 @@ export const sqliteSql: DialectSql = {
   forUpdate: asIs,
   forShare: asIs,
   claim: asIs,
+  keepPartitions: () => Promise.resolve({ created: 0, dropped: 0 }),
+  async exclusively(_db, _name, work) {
+    await work();
+    return true;
+  },
   async allocateIds(db, count) {
     if (count <= 0) return [];
     const row = (await db.executeQuery(advanceIds(db, { count }))).rows[0];
