@@ -13,6 +13,7 @@ import { benchSmppEndToEnd } from './smpp-e2e.bench.js';
 import { benchSmsSend } from './sms-send.bench.js';
 import { benchWebhooks } from './webhooks.bench.js';
 import { benchPanelPages } from './panel-pages.bench.js';
+import { benchScaleModel } from './scale-model.bench.js';
 import type { Bench, BenchOptions, BenchResult, Figure } from './lib/bench.js';
 import { defaultBenchOptions } from './lib/bench.js';
 import { machineInfo } from './lib/machine.js';
@@ -26,6 +27,7 @@ const benches: readonly Bench[] = [
   { name: 'bulk', description: '/group/send of 50,000 numbers: response, dispatch, memory, reports, interference (issue 4)', run: benchBulk },
   { name: 'webhooks', description: 'webhook deliveries per second from the store, beside Kannel dlr-url callbacks (issue 6)', run: benchWebhooks },
   { name: 'panel-pages', description: 'the panel\'s data pages on a 1,000,000-message SQLite store: server time per page (issue 21)', run: benchPanelPages },
+  { name: 'scale-model', description: 'PostgreSQL with API and worker processes apart: rates and the CPU a message of each role and of PostgreSQL (issue 24; needs HABERCI_BENCH_DATABASE)', run: benchScaleModel },
   { name: 'smpp-e2e', description: 'HTTP accept to stored receipt and acknowledged webhook over SMPP, beside Kannel (issue 7)', run: benchSmppEndToEnd },
 ];
 
