@@ -16,6 +16,7 @@ import { benchPanelPages } from './panel-pages.bench.js';
 import { benchMetricsCost } from './metrics-cost.bench.js';
 import { benchClusterWake } from './cluster-wake.bench.js';
 import { benchRetention } from './retention.bench.js';
+import { benchScaleModel } from './scale-model.bench.js';
 import type { Bench, BenchOptions, BenchResult, Figure } from './lib/bench.js';
 import { defaultBenchOptions } from './lib/bench.js';
 import { machineInfo } from './lib/machine.js';
@@ -32,6 +33,7 @@ const benches: readonly Bench[] = [
   { name: 'metrics-cost', description: '/sms/send accept rate with --ops-port on vs off, interleaved: the cost of the metrics (issue 22)', run: benchMetricsCost },
   { name: 'cluster-wake', description: 'accept to submit from an HTTP-only process to a worker process on PostgreSQL, with and without NOTIFY (issue 24)', run: benchClusterWake },
   { name: 'retention', description: '/sms/send p99 while retention removes a day of old messages, beside retention off (issue 24)', run: benchRetention },
+  { name: 'scale-model', description: 'PostgreSQL with API and worker processes apart: rates and the CPU a message of each role and of PostgreSQL (issue 24; needs HABERCI_BENCH_DATABASE)', run: benchScaleModel },
   { name: 'smpp-e2e', description: 'HTTP accept to stored receipt and acknowledged webhook over SMPP, beside Kannel (issue 7)', run: benchSmppEndToEnd },
 ];
 
