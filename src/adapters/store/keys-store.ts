@@ -1,4 +1,8 @@
-/** API keys, the lookup of every request (SQLite's key cache in front), and request counts. */
+/**
+ * API keys, the lookup of every request (SQLite's key cache in front), and request counts.
+ * Over 300 lines on purpose: the counts of a batch are one statement that locks the keys'
+ * rows in the order the lookup reads them, and both stay beside the cache they share.
+ */
 import { sql } from 'kysely';
 import type { Selectable, Updateable } from 'kysely';
 import type { ApiKeysTable } from './schema.js';

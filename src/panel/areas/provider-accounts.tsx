@@ -3,6 +3,9 @@
  * account with its users and ledger, suspend and reactivate, top up and debit. Every
  * change goes through ProviderConsole, which uses the services `haberci admin account`
  * uses and writes the audit row in the same transaction.
+ *
+ * One file over 300 lines on purpose: the list and the account's own page share their
+ * parsing, their errors and the redirect after each action; split when a third page comes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelArea, PanelDeps } from '../context.js';
