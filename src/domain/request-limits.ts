@@ -28,6 +28,13 @@ export interface Usage {
   monthCount: number;
 }
 
+/** One request to count against its key's limits, in its windows. */
+export interface UsageRequest {
+  keyId: number;
+  limits: RequestLimits;
+  windows: UsageWindows;
+}
+
 /**
  * Counts one request into a key's usage unless a window with a limit is full (a window
  * whose bucket has moved on starts again at zero). When several are full, the longest

@@ -16,6 +16,9 @@ import type { Lang } from './i18n/messages.js';
 /** Who may use a route: anyone, a customer user (the default), a provider user, or any signed-in user. */
 export type PanelAccess = 'public' | 'account' | 'provider' | 'signed-in';
 
+/** A route's options for the provider console's pages and actions: provider users only. */
+export const providerOnly = { config: { panelAccess: 'provider' as const } };
+
 export interface PanelDeps {
   users: UserService;
   account: AccountPanel;

@@ -128,6 +128,31 @@ export function FieldError(props: { id: string; text: string | undefined; state:
   );
 }
 
+/**
+ * A labelled one-line text input with its error under it, wired for screen readers
+ * (`aria-invalid`, `aria-describedby` naming the error): `id`'s error is `${id}-error`.
+ */
+export function TextField(props: { id: string; name: string; label: string; value: string; error: string | undefined; state: PanelState; numeric?: boolean; maxLength?: number; optional?: boolean }) {
+  const errorId = `${props.id}-error`;
+  return (
+    <div>
+      <label for={props.id}>{props.label}</label>
+      <input
+        id={props.id}
+        name={props.name}
+        type="text"
+        {...(props.numeric ? { inputMode: 'numeric' as const } : {})}
+        {...(props.maxLength !== undefined ? { maxLength: props.maxLength } : {})}
+        required={!props.optional}
+        value={props.value}
+        aria-invalid={props.error ? 'true' : undefined}
+        aria-describedby={props.error ? errorId : undefined}
+      />
+      <FieldError id={errorId} text={props.error} state={props.state} />
+    </div>
+  );
+}
+
 /** A status line shown at the top of a page after an action. */
 export function Notice(props: { text: string | undefined; kind?: 'ok' | 'error' }) {
   if (props.text === undefined) return null;

@@ -3,7 +3,7 @@ import type { Account } from './accounts.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { StoredKeyState } from '../domain/api-key.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
-import type { LimitHit, RequestLimits, UsageWindows } from '../domain/request-limits.js';
+import type { LimitHit, UsageRequest, UsageWindows } from '../domain/request-limits.js';
 
 export interface KeySettings {
   permissions: PermissionSet;
@@ -52,7 +52,7 @@ export interface KeyStore {
    * request is counted unless one of its key's limits is reached, and the answer names that
    * limit otherwise.
    */
-  consumeRequests(items: readonly { keyId: number; limits: RequestLimits; windows: UsageWindows }[]): Promise<(LimitHit | null)[]>;
+  consumeRequests(items: readonly UsageRequest[]): Promise<(LimitHit | null)[]>;
   /**
    * Takes back one counted request of the key in the windows it was counted in (a request
    * refused after it was counted: rejected requests are not counted). A window that has

@@ -6,6 +6,7 @@
  */
 import type { Dialect } from './store-location.js';
 import type { Executor } from './executor.js';
+import type { LimitHit, UsageRequest } from '../../domain/request-limits.js';
 
 /** A query that can lock the rows it reads (Kysely's SelectQueryBuilder). */
 export interface Lockable<Q> {
@@ -37,4 +38,10 @@ export interface DialectSql {
    * partitions made ahead of the ids, old ones dropped whole. Nothing on SQLite.
    */
   keepPartitions(db: Executor, before: number, widthIds: number, stopping: () => boolean): Promise<{ created: number; dropped: number }>;
+  /**
+   * The request counts of a batch in one statement, outside a transaction (request-counts.ts);
+   * null when the dialect cannot (SQLite: its transaction is one write-lock turn anyway) or
+   * not for this batch: the caller then counts it in a transaction.
+   */
+  countRequests(db: Executor, items: readonly UsageRequest[]): Promise<(LimitHit | null)[] | null>;
 }

@@ -1,15 +1,14 @@
 /**
- * API keys, the lookup of every request (SQLite's key cache in front), and request counts.
- * Over 300 lines on purpose: the counts of a batch are one statement that locks the keys'
- * rows in the order the lookup reads them, and both stay beside the cache they share.
+ * API keys and the lookup of every request (SQLite's key cache in front); the request
+ * counts' statements are in request-counts.ts (and postgres/request-counts.ts).
  */
 import { sql } from 'kysely';
 import type { Selectable, Updateable } from 'kysely';
 import type { ApiKeysTable } from './schema.js';
 import type { ApiKey, KeyPatch, KeySettings, KeyStore, KeyWithAccount } from '../../ports/keys.js';
 import type { PermissionSet } from '../../domain/permissions.js';
-import { countOne } from '../../domain/request-limits.js';
-import type { LimitHit, RequestLimits, Usage, UsageWindows } from '../../domain/request-limits.js';
+import type { LimitHit, UsageRequest, UsageWindows } from '../../domain/request-limits.js';
+import { countInTransaction } from './request-counts.js';
 import { retryScheduleFromText, retryScheduleToText, webhookEventsFromText, webhookEventsToText } from '../../domain/webhook.js';
 import { MicroBatcher } from '../../util/micro-batcher.js';
 import { StorePart } from './store-part.js';
@@ -62,7 +61,6 @@ function keyColumns(patch: KeyPatch): Updateable<ApiKeysTable> {
   return out;
 }
 
-type UsageRequest = { keyId: number; limits: RequestLimits; windows: UsageWindows };
 
 function keyLookupQuery(db: Executor) {
   return db
@@ -198,119 +196,13 @@ export class SqlKeyStore extends StorePart implements KeyStore {
       .execute();
   }
 
+  /** The requests of one turn counted (request-counts.ts): in one statement where the dialect can, else in one transaction. */
   async consumeRequests(items: readonly UsageRequest[]): Promise<(LimitHit | null)[]> {
     if (items.length === 0) return [];
-    if (this.dialect === 'postgres' && !this.db.isTransaction) {
-      const counted = await this.consumeInOneStatement(items);
+    if (!this.db.isTransaction) {
+      const counted = await this.sql.countRequests(this.db, items);
       if (counted !== null) return counted;
     }
-    // One transaction for the requests of one turn of the event loop, and three statements
-    // per key whatever its number of requests: the key's row is locked (a write first, so
-    // SQLite takes its write lock before reading; FOR UPDATE on PostgreSQL), the requests
-    // are decided in arrival order in memory, and the counts written back once.
-    return this.transact(async (self) => {
-      const answers = new Map<UsageRequest, LimitHit | null>();
-      const byKey = new Map<number, UsageRequest[]>();
-      for (const item of items) byKey.set(item.keyId, [...(byKey.get(item.keyId) ?? []), item]);
-      for (const [keyId, requests] of [...byKey].sort((a, b) => a[0] - b[0])) {
-        const first = requests[0]?.windows ?? { hour: '', day: '', month: '' };
-        await self.db
-          .insertInto('key_usage')
-          .values({ key_id: keyId, hour_bucket: first.hour, hour_count: 0, day_bucket: first.day, day_count: 0, month_bucket: first.month, month_count: 0 })
-          .onConflict((oc) => oc.column('key_id').doNothing())
-          .execute();
-        const row = await self.db
-          .selectFrom('key_usage')
-          .selectAll()
-          .where('key_id', '=', keyId)
-          .$call((qb) => self.sql.forUpdate(qb))
-          .executeTakeFirstOrThrow();
-        const usage = { hour: row.hour_bucket, hourCount: row.hour_count, day: row.day_bucket, dayCount: row.day_count, month: row.month_bucket, monthCount: row.month_count };
-        for (const request of requests) answers.set(request, countOne(usage, request.limits, request.windows));
-        await self.db
-          .updateTable('key_usage')
-          .set({ hour_bucket: usage.hour, hour_count: usage.hourCount, day_bucket: usage.day, day_count: usage.dayCount, month_bucket: usage.month, month_count: usage.monthCount })
-          .where('key_id', '=', keyId)
-          .execute();
-      }
-      return items.map((item) => answers.get(item) ?? null);
-    });
-  }
-
-  /**
-   * PostgreSQL: the requests of a batch counted in one statement, one round trip (the
-   * transaction below takes five): each key's row is locked (FOR UPDATE, in key order) and
-   * its counts raised by as many of its requests as its limits admit, the windows that
-   * moved on starting again at zero. The statement returns the counts it found, from which
-   * each request's answer is decided in memory by the same rule (countOne), in arrival order.
-   * Null when a key's requests of the batch differ in limits or windows (a limit changed, an
-   * hour began): the transaction decides those. Keys without a usage row yet get one first.
-   */
-  private async consumeInOneStatement(items: readonly UsageRequest[]): Promise<(LimitHit | null)[] | null> {
-    const byKey = new Map<number, UsageRequest[]>();
-    for (const item of items) {
-      const list = byKey.get(item.keyId);
-      if (list === undefined) byKey.set(item.keyId, [item]);
-      else list.push(item);
-    }
-    const same = (a: UsageRequest, b: UsageRequest): boolean =>
-      a.limits.hourly === b.limits.hourly &&
-      a.limits.daily === b.limits.daily &&
-      a.limits.monthly === b.limits.monthly &&
-      a.windows.hour === b.windows.hour &&
-      a.windows.day === b.windows.day &&
-      a.windows.month === b.windows.month;
-    const firsts: UsageRequest[] = [];
-    for (const list of byKey.values()) {
-      const first = list[0] as UsageRequest;
-      if (!list.every((r) => same(r, first))) return null;
-      firsts.push(first);
-    }
-    firsts.sort((x, y) => x.keyId - y.keyId);
-    const found = await this.raiseCounts(firsts, byKey);
-    const missing = firsts.filter((f) => !found.has(f.keyId));
-    if (missing.length > 0) {
-      await this.db
-        .insertInto('key_usage')
-        .values(missing.map((f) => ({ key_id: f.keyId, hour_bucket: f.windows.hour, hour_count: 0, day_bucket: f.windows.day, day_count: 0, month_bucket: f.windows.month, month_count: 0 })))
-        .onConflict((oc) => oc.column('key_id').doNothing())
-        .execute();
-      for (const [keyId, usage] of await this.raiseCounts(missing, byKey)) found.set(keyId, usage);
-    }
-    const answers = new Map<UsageRequest, LimitHit | null>();
-    for (const [keyId, requests] of byKey) {
-      const usage = found.get(keyId);
-      if (usage === undefined) throw new Error(`no request counts of key ${keyId}`);
-      for (const request of requests) answers.set(request, countOne(usage, request.limits, request.windows));
-    }
-    return items.map((item) => answers.get(item) ?? null);
-  }
-
-  /** The statement of consumeInOneStatement: the counts each key's row held before it, by key (keys with no row are absent). */
-  private async raiseCounts(firsts: readonly UsageRequest[], byKey: ReadonlyMap<number, readonly UsageRequest[]>): Promise<Map<number, Usage>> {
-    const ids = firsts.map((f) => f.keyId);
-    const current = (bucket: string, count: string, window: string): string => `(case when o.${bucket} = r.${window} then o.${count} else 0 end)`;
-    const h = current('hour_bucket', 'hour_count', 'hb');
-    const d = current('day_bucket', 'day_count', 'db');
-    const m = current('month_bucket', 'month_count', 'mb');
-    const left = (limit: string, count: string): string => `(case when r.${limit} > 0 then r.${limit} - ${count} else r.n end)`;
-    const admitted = sql.raw(`greatest(0, least(r.n, ${left('hl', h)}, ${left('dl', d)}, ${left('ml', m)}))`);
-    const { rows } = await sql<{ key_id: number; hour_bucket: string; hour_count: number; day_bucket: string; day_count: number; month_bucket: string; month_count: number }>`
-      update key_usage u set
-        hour_bucket = r.hb, hour_count = ${sql.raw(h)} + ${admitted},
-        day_bucket = r.db, day_count = ${sql.raw(d)} + ${admitted},
-        month_bucket = r.mb, month_count = ${sql.raw(m)} + ${admitted}
-      from (select * from key_usage where key_id = any(${ids}::int[]) order by key_id for update) o,
-        unnest(${ids}::int[], ${firsts.map((f) => byKey.get(f.keyId)?.length ?? 0)}::int[], ${firsts.map((f) => f.limits.hourly)}::int[],
-          ${firsts.map((f) => f.limits.daily)}::int[], ${firsts.map((f) => f.limits.monthly)}::int[], ${firsts.map((f) => f.windows.hour)}::text[],
-          ${firsts.map((f) => f.windows.day)}::text[], ${firsts.map((f) => f.windows.month)}::text[]) as r(key_id, n, hl, dl, ml, hb, db, mb)
-      where u.key_id = o.key_id and o.key_id = r.key_id
-      returning o.key_id, o.hour_bucket, o.hour_count, o.day_bucket, o.day_count, o.month_bucket, o.month_count`.execute(this.db);
-    return new Map(
-      rows.map((row) => [
-        row.key_id,
-        { hour: row.hour_bucket, hourCount: row.hour_count, day: row.day_bucket, dayCount: row.day_count, month: row.month_bucket, monthCount: row.month_count },
-      ]),
-    );
+    return this.transact((self) => countInTransaction(self.db, self.sql, items));
   }
 }

@@ -5,14 +5,13 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelArea, PanelDeps } from '../context.js';
+import { providerOnly } from '../context.js';
 import { FieldError, sendPage } from '../layout.js';
 import { auditMessages } from '../i18n/provider-audit.js';
 import type { Lang } from '../i18n/messages.js';
 import { dateTime } from './key-format.js';
 import type { AuditEntry, AuditSearch } from '../../ports/audit-store.js';
 import { dayOfDate, dayStart } from '../../domain/istanbul-day.js';
-
-const provider = { config: { panelAccess: 'provider' as const } };
 
 /** Audit entries as a table; `withAccount`: the Account column (the provider's page). */
 export function AuditTable(props: { entries: readonly AuditEntry[]; lang: Lang; withAccount: boolean; withAddress: boolean }) {
@@ -127,6 +126,6 @@ export const providerAuditArea: PanelArea = {
   name: 'provider-audit',
   nav: [{ path: '/provider/audit', label: (lang) => auditMessages[lang].nav, order: 90, for: 'provider' }],
   routes(app, deps) {
-    app.get('/provider/audit', provider, async (request, reply) => auditPage(request, reply, deps));
+    app.get('/provider/audit', providerOnly, async (request, reply) => auditPage(request, reply, deps));
   },
 };

@@ -1,6 +1,7 @@
 /** The provider console's Carriers page: each SMPP connection's state, window, submit rate and recent errors, polled by htmx. */
 import { render } from 'preact-render-to-string';
 import type { PanelArea } from '../context.js';
+import { providerOnly } from '../context.js';
 import { sendPage } from '../layout.js';
 import type { Lang } from '../i18n/messages.js';
 import { providerCarriersMessages } from '../i18n/provider-carriers.js';
@@ -65,7 +66,7 @@ export const providerCarriersArea: PanelArea = {
   name: 'provider-carriers',
   nav: [{ path: '/provider/carriers', label: (lang) => providerCarriersMessages[lang].nav, order: 50, for: 'provider' }],
   routes(app, deps) {
-    app.get('/provider/carriers', { config: { panelAccess: 'provider' } }, async (request, reply) => {
+    app.get('/provider/carriers', providerOnly, async (request, reply) => {
       const live = deps.live ?? notFound();
       const lang = request.panel.lang;
       const t = providerCarriersMessages[lang];
@@ -80,7 +81,7 @@ export const providerCarriersArea: PanelArea = {
         ),
       });
     });
-    app.get('/provider/carriers/live', { config: { panelAccess: 'provider' } }, async (request, reply) => {
+    app.get('/provider/carriers/live', providerOnly, async (request, reply) => {
       const live = deps.live ?? notFound();
       const html = render(<Connections lang={request.panel.lang} connections={await live.carriers()} at={deps.clock.now()} />);
       return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);

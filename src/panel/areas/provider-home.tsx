@@ -1,5 +1,6 @@
 /** The provider console's home (issue 22): where a provider user lands after sign-in. */
 import type { PanelArea } from '../context.js';
+import { providerOnly } from '../context.js';
 import { sendPage } from '../layout.js';
 import { providerHomeMessages } from '../i18n/provider-home.js';
 import { pendingPageSize } from '../../services/console/provider-console.js';
@@ -7,7 +8,7 @@ import { pendingPageSize } from '../../services/console/provider-console.js';
 export const providerHomeArea: PanelArea = {
   name: 'provider-home',
   routes(app, deps) {
-    app.get('/provider', { config: { panelAccess: 'provider' } }, async (request, reply) => {
+    app.get('/provider', providerOnly, async (request, reply) => {
       const t = providerHomeMessages[request.panel.lang];
       const pending = await deps.account.console.pendingSenderIds(undefined);
       const waiting = pending.next === null ? String(pending.items.length) : `${pendingPageSize}+`;

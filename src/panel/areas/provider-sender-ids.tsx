@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelArea, PanelDeps } from '../context.js';
+import { providerOnly } from '../context.js';
 import { Csrf, FieldError, Notice, sendPage } from '../layout.js';
 import { providerSenderIdMessages } from '../i18n/provider-sender-ids.js';
 import { formOf, text } from '../forms.js';
@@ -13,8 +14,6 @@ import type { IdParams } from './key-format.js';
 import { actorOf } from '../audit.js';
 import { AdminError } from '../../services/admin-error.js';
 import { NotFoundForAccount } from '../../services/account-panel.js';
-
-const provider = { config: { panelAccess: 'provider' as const } };
 
 async function queuePage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, rejected?: { id: number; reason: string; error: string }): Promise<FastifyReply> {
   const state = request.panel;
@@ -103,15 +102,15 @@ export const providerSenderIdsArea: PanelArea = {
   name: 'provider-sender-ids',
   nav: [{ path: '/provider/sender-ids', label: (lang) => providerSenderIdMessages[lang].nav, order: 20, for: 'provider' }],
   routes(app, deps) {
-    app.get('/provider/sender-ids', provider, async (request, reply) => queuePage(request, reply, deps));
+    app.get('/provider/sender-ids', providerOnly, async (request, reply) => queuePage(request, reply, deps));
 
-    app.post<IdParams>('/provider/sender-ids/:id/approve', provider, async (request, reply) => {
+    app.post<IdParams>('/provider/sender-ids/:id/approve', providerOnly, async (request, reply) => {
       const id = idOf(request.params.id);
       const done = await deps.account.console.approveSenderId(actorOf(request), id).catch(notFoundIfMissing(id));
       return reply.redirect(`/panel/provider/sender-ids?done=approved&title=${encodeURIComponent(done.title)}`, 303);
     });
 
-    app.post<IdParams>('/provider/sender-ids/:id/reject', provider, async (request, reply) => {
+    app.post<IdParams>('/provider/sender-ids/:id/reject', providerOnly, async (request, reply) => {
       const id = idOf(request.params.id);
       const reason = text(formOf(request.body), 'reason').trim().slice(0, 500);
       if (reason === '') {

@@ -1,5 +1,6 @@
 /** The provider console's Traffic page: messages per minute over the last hours (uPlot), the backlog, the slowest webhook receivers and the keys whose webhooks fail. */
 import type { PanelArea } from '../context.js';
+import { providerOnly } from '../context.js';
 import { sendPage } from '../layout.js';
 import type { Lang } from '../i18n/messages.js';
 import { providerTrafficMessages } from '../i18n/provider-traffic.js';
@@ -138,7 +139,7 @@ export const providerTrafficArea: PanelArea = {
   name: 'provider-traffic',
   nav: [{ path: '/provider/traffic', label: (lang) => providerTrafficMessages[lang].nav, order: 60, for: 'provider' }],
   routes(app, deps) {
-    app.get<{ Querystring: { hours?: string } }>('/provider/traffic', { config: { panelAccess: 'provider' } }, async (request, reply) => {
+    app.get<{ Querystring: { hours?: string } }>('/provider/traffic', providerOnly, async (request, reply) => {
       const live = deps.live ?? notFound();
       const lang = request.panel.lang;
       const t = providerTrafficMessages[lang];

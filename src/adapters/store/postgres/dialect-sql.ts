@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import { keepMessagePartitions } from './partitions.js';
+import { countInOneStatement } from './request-counts.js';
 import type { DialectSql } from '../dialect-sql.js';
 import { preparedQuery } from '../prepared-query.js';
 
@@ -15,6 +16,7 @@ export const postgresSql: DialectSql = {
   forUpdate: (query) => query.forUpdate(),
   forShare: (query) => query.forShare(),
   claim: (query) => query.forUpdate().skipLocked(),
+  countRequests: (db, items) => countInOneStatement(db, items),
   keepPartitions: (db, before, widthIds, stopping) => keepMessagePartitions(db as Kysely<Database>, before, widthIds, stopping),
   async exclusively(db, name, work) {
     // A session lock on one connection of the pool, kept while `work` runs on others: it

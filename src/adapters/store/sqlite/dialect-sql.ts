@@ -23,6 +23,7 @@ export const sqliteSql: DialectSql = {
   forShare: asIs,
   claim: asIs,
   keepPartitions: () => Promise.resolve({ created: 0, dropped: 0 }),
+  countRequests: () => Promise.resolve(null),
   async exclusively(_db, _name, work) {
     await work();
     return true;
