@@ -94,11 +94,10 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   const traffic = new TrafficCounter(opened.store.monitoring, trafficSource('http'), Date.now, { flushMs: config.trafficFlushMs, keepMinutes: 7 * 24 * 60 }, (error) =>
     logger.warn({ err: error }, 'traffic counts not written'),
   );
-  opened.services.sends.countInto(traffic);
+  // Counted from here on (the warm-up's requests are not): this thread's accepted messages.
+  opened.services.sends.countInto(metrics !== null ? bothMessageMetrics(metrics.thread, traffic) : traffic);
   if (metrics !== null) {
-    // Counted from here on (the warm-up's requests are not): this thread's accepted messages
-    // and write-lock waits; a scrape adds the job threads' registries and the backlog.
-    opened.services.sends.countInto(bothMessageMetrics(metrics.thread, traffic));
+    // This thread's write-lock waits; a scrape adds the job threads' registries and the backlog.
     observeWriteLockWaits((seconds) => metrics.thread.writeLockWait(seconds));
     metrics.readFrom({ ...(running ? { threads: () => running.metrics() } : {}), backlog: () => opened.store.monitoring.backlog(Date.now()) });
   }
