@@ -11,12 +11,34 @@ export function formOf(body: unknown): FormBody {
   return body !== null && typeof body === 'object' ? (body as FormBody) : {};
 }
 
-/** The field's text (the first, when repeated); '' when absent. */
+/**
+ * Text the stores can hold: without NUL (PostgreSQL refuses it in text) and with a lone
+ * surrogate (not UTF-8) replaced, as the API's schemas refuse both.
+ */
+function storable(value: string): string {
+  return value.replaceAll('\u0000', '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+}
+
+/** The field's text (the first, when repeated; storable); '' when absent. */
 export function text(form: FormBody, name: string): string {
   const value = form[name];
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value) && typeof value[0] === 'string') return value[0];
+  if (typeof value === 'string') return storable(value);
+  if (Array.isArray(value) && typeof value[0] === 'string') return storable(value[0]);
   return '';
+}
+
+/**
+ * A page's query string as one text per name: the first of a repeated name (`?q=a&q=b`),
+ * storable, absent names undefined. Pages read their query through this, never as is.
+ */
+export function queryOf(query: unknown): Record<string, string | undefined> {
+  const form = formOf(query);
+  const out: Record<string, string | undefined> = {};
+  for (const name of Object.keys(form)) {
+    const value = form[name];
+    if (typeof value === 'string' || (Array.isArray(value) && typeof value[0] === 'string')) out[name] = text(form, name);
+  }
+  return out;
 }
 
 /** Every value of a repeated field (check boxes). */

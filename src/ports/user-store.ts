@@ -55,7 +55,7 @@ export interface UserStore {
   peekPasswordToken(tokenHash: string, now: number): Promise<number | null>;
 
   /** Sets a sender ID's status; a rejection keeps its reason (an approval clears it). */
-  reviewSenderId(id: number, status: SenderId['status'], reason: string | null, now: number): Promise<SenderId | null>;
+  reviewSenderId(id: number, status: SenderId['status'], reason: string | null, now: number, onlyPending?: boolean): Promise<SenderId | null>;
   /** Rejection reasons of an account's sender IDs, by sender ID id. */
   rejectionReasons(accountId: number): Promise<Map<number, string>>;
 

@@ -199,6 +199,13 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch(seen.body, /<script>alert/);
       assert.match(seen.body, /<th scope="row">OTHER<\/th><td class="state">Rejected<\/td><td>[^<]+<\/td><td>Not yours &lt;script>alert\(1\)&lt;\/script><\/td>/);
       assert.doesNotMatch((await p.get('/panel/provider/sender-ids')).body, /NEWBRAND|OTHER/);
+      // A decision already made is not turned over from the console (a stale page, two staff at once).
+      const stale = await p.post(`/panel/provider/sender-ids/${other?.id}/approve`);
+      assert.equal(stale.location, '/panel/provider/sender-ids?done=already');
+      assert.match((await p.get(stale.location ?? '')).body, /That request was already decided/);
+      assert.equal(await h.runtime.store.senderIds.hasApprovedSender(customer.accountId, 'OTHER'), false);
+      assert.equal((await p.post(`/panel/provider/sender-ids/${brand?.id}/reject`, { reason: 'changed my mind' })).location, '/panel/provider/sender-ids?done=already');
+      assert.equal(await h.runtime.store.senderIds.hasApprovedSender(customer.accountId, 'NEWBRAND'), true);
       assert.equal((await p.post('/panel/provider/sender-ids/999999/approve')).status, 404);
       assert.equal((await p.post('/panel/provider/sender-ids/999999/reject', { reason: 'x' })).status, 404);
       const rows = await h.runtime.store.audit.search({ action: 'sender-id.', limit: 10 });
@@ -306,6 +313,30 @@ for (const dialect of testDialects()) {
       assert.ok(next);
       const second = await p.get(next);
       assert.deepEqual(second.body.match(/thing \d+/g), ['thing 4', 'thing 3', 'thing 2', 'thing 1', 'thing 0']);
+    });
+
+    it('reads hostile query strings and forms as text: a repeated name, NUL, a lone surrogate, a cursor past 32 bits (no 500)', async () => {
+      for (const path of [
+        '/panel/provider/accounts?q=a&q=b',
+        '/panel/provider/accounts?q=x%00y',
+        '/panel/provider/accounts?q=%ED%A0%80',
+        '/panel/provider/accounts?after=999999999999',
+        `/panel/provider/accounts/${customer.accountId}?before=999999999999`,
+        '/panel/provider/sender-ids?after=999999999999',
+        '/panel/provider/sender-ids?done=approved&done=rejected',
+        '/panel/provider/audit?actor=a&actor=b',
+        '/panel/provider/audit?from=2026-01-01&from=2026-02-01',
+        '/panel/provider/audit?actor=x%00y',
+      ]) {
+        assert.equal((await p.get(path)).status, 200, path);
+      }
+      assert.equal((await c.get('/panel/blocklist?q=1&q=2')).status, 200);
+      const made = await p.post('/panel/provider/accounts', { name: 'Nul\u0000Name' });
+      assert.equal(made.status, 303);
+      const id = Number(/accounts\/(\d+)/.exec(made.location ?? '')?.[1]);
+      assert.equal((await h.runtime.store.accounts.getAccount(id))?.name, 'NulName');
+      const debit = await p.post(`/panel/provider/accounts/${id}/debit`, { amount: '1', reason: '\u0000' });
+      assert.equal(debit.status, 400, 'a reason of NUL alone is no reason');
     });
   });
 }

@@ -158,14 +158,23 @@ export class SqlUserStore extends StorePart implements UserStore {
     return row?.user_id ?? null;
   }
 
-  async reviewSenderId(id: number, status: SenderId['status'], reason: string | null, now: number): Promise<SenderId | null> {
-    const row = await this.tables.updateTable('sender_ids').set({ status }).where('id', '=', id).returningAll().executeTakeFirst();
-    if (!row) return null;
-    // The send path's approval check is cached: an approval must be seen by the next send.
-    this.context.caches?.sendersChanged();
-    await this.tables.deleteFrom('sender_id_reviews').where('sender_id', '=', id).execute();
-    if (reason !== null) await this.tables.insertInto('sender_id_reviews').values({ sender_id: id, reason, decided_at: now }).execute();
-    return { id: row.id, accountId: row.account_id, title: row.title, status: row.status, createdAt: Number(row.created_at) };
+  async reviewSenderId(id: number, status: SenderId['status'], reason: string | null, now: number, onlyPending = false): Promise<SenderId | null> {
+    // The status and its reason change together.
+    return this.transact(async (self) => {
+      const row = await self.tables
+        .updateTable('sender_ids')
+        .set({ status })
+        .where('id', '=', id)
+        .$if(onlyPending, (q) => q.where('status', '=', 'pending'))
+        .returningAll()
+        .executeTakeFirst();
+      if (!row) return null;
+      // The send path's approval check is cached: an approval must be seen by the next send.
+      self.context.caches?.sendersChanged();
+      await self.tables.deleteFrom('sender_id_reviews').where('sender_id', '=', id).execute();
+      if (reason !== null) await self.tables.insertInto('sender_id_reviews').values({ sender_id: id, reason, decided_at: now }).execute();
+      return { id: row.id, accountId: row.account_id, title: row.title, status: row.status, createdAt: Number(row.created_at) };
+    });
   }
 
   async rejectionReasons(accountId: number): Promise<Map<number, string>> {

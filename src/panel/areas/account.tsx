@@ -5,7 +5,7 @@ import { accountIdOf } from '../context.js';
 import { Csrf, FieldError, Notice, sendPage } from '../layout.js';
 import { accountMessages } from '../i18n/account.js';
 import { common } from '../i18n/common.js';
-import { allowlist, formOf, text } from '../forms.js';
+import { allowlist, formOf, text, queryOf } from '../forms.js';
 import { dateTime } from './key-format.js';
 import { setSessionCookie } from '../security.js';
 import { AuditTable } from './provider-audit.js';
@@ -28,7 +28,7 @@ async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDep
   // The account's own audit entries; the provider's staff and commands are shown as "the provider".
   const ownUsers = new Set(users.map((u) => u.id));
   const activity = (await deps.account.audit.search({ accountId }, 20)).entries.map((e) => (e.actorUserId !== null && ownUsers.has(e.actorUserId) ? e : { ...e, actor: auditMessages[lang].providerActor, address: null }));
-  const query = request.query as Record<string, string | undefined>;
+  const query = queryOf(request.query);
   const done = query.done === 'allowlist' ? t.allowlistSaved : query.done === 'password' ? t.passwordChanged : undefined;
   const failed = errors.allowlist !== undefined || errors.current !== undefined || errors.next !== undefined;
   const passwordDescribed = (id: string, error: string | undefined, hint?: string): string | undefined => [hint ?? '', error !== undefined ? `${id}-error` : ''].filter((x) => x !== '').join(' ') || undefined;

@@ -1,4 +1,5 @@
 /** The blocking list: search, add (typed or CSV, with a per-row report), remove. */
+import { queryOf } from '../forms.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelArea, PanelDeps } from '../context.js';
 import { accountIdOf } from '../context.js';
@@ -21,7 +22,7 @@ async function listPage(request: FastifyRequest, reply: FastifyReply, deps: Pane
   const lang = request.panel.lang;
   const t = blocklistMessages[lang];
   const c = dataCommon[lang];
-  const query = request.query as { q?: unknown; after?: unknown; done?: unknown };
+  const query = queryOf(request.query);
   const q = typeof query.q === 'string' ? query.q : '';
   const after = typeof query.after === 'string' && /^\d{1,15}$/.test(query.after) ? query.after : null;
   const rows = await dataOf(deps).directory.blocked(accountIdOf(request.panel), q, after);

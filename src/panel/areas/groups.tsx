@@ -1,4 +1,5 @@
 /** Groups and contacts: create, rename, delete, list; add contacts typed or from a CSV with a per-row report; export. */
+import { queryOf } from '../forms.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelArea, PanelDeps } from '../context.js';
 import { accountIdOf } from '../context.js';
@@ -25,7 +26,7 @@ async function listPage(request: FastifyRequest, reply: FastifyReply, deps: Pane
   const lang = request.panel.lang;
   const t = groupMessages[lang];
   const groups = await dataOf(deps).directory.listGroups(accountIdOf(request.panel));
-  const done = (request.query as { done?: string }).done;
+  const done = queryOf(request.query).done;
   return sendPage(request, reply, {
     title: t.title,
     status,
@@ -84,10 +85,10 @@ async function groupPage(request: FastifyRequest, reply: FastifyReply, deps: Pan
   const directory = dataOf(deps).directory;
   const group = await directory.group(accountId, groupId);
   if (!group) return notFound();
-  const after = (request.query as { after?: string }).after;
+  const after = queryOf(request.query).after;
   const contacts = (await directory.contacts(accountId, groupId, typeof after === 'string' && /^\d{1,15}$/.test(after) ? after : null)) ?? [];
   const last = contacts[contacts.length - 1];
-  const done = (request.query as { done?: string }).done;
+  const done = queryOf(request.query).done;
   return sendPage(request, reply, {
     title: t.groupTitle(group.name),
     status,

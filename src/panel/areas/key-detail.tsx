@@ -5,7 +5,7 @@ import { accountIdOf } from '../context.js';
 import { Csrf, Notice, sendPage } from '../layout.js';
 import { keyDetailMessages } from '../i18n/key-detail.js';
 import { common } from '../i18n/common.js';
-import { formOf, ticked } from '../forms.js';
+import { formOf, ticked, queryOf } from '../forms.js';
 import { KeySettingsFields, formValuesOf, readKeyForm } from './key-form.js';
 import { keyCreateRoutes, shownOncePage } from './key-create.js';
 import type { KeyFormErrors, KeyFormValues } from './key-form.js';
@@ -37,7 +37,7 @@ async function keyPage(request: FastifyRequest, reply: FastifyReply, deps: Panel
   const accountId = accountIdOf(state);
   const key = await deps.account.key(accountId, id);
   const deliveries = await deps.account.deliveries(accountId, id, 20);
-  const query = request.query as Record<string, string | undefined>;
+  const query = queryOf(request.query);
   const done = notice ?? (query.done !== undefined && notices(state)[query.done] !== undefined ? { text: notices(state)[query.done] ?? '', kind: 'ok' as const } : undefined);
   const revoked = key.state === 'Revoked';
   return sendPage(request, reply, {

@@ -8,12 +8,11 @@ import type { PanelArea, PanelDeps } from '../context.js';
 import { providerOnly } from '../context.js';
 import { Csrf, Notice, TextField, sendPage } from '../layout.js';
 import { providerAccountMessages } from '../i18n/provider-accounts.js';
-import { formOf, text, ticked } from '../forms.js';
+import { formOf, text, ticked, queryOf } from '../forms.js';
 import { dateTime, idOf } from './key-format.js';
 import type { IdParams } from './key-format.js';
 import { actorOf } from '../audit.js';
 import { cursor } from './provider-accounts.js';
-import type { Query } from './provider-accounts.js';
 import { AdminError } from '../../services/admin-error.js';
 import { NotFoundForAccount } from '../../services/account-panel.js';
 
@@ -36,7 +35,7 @@ async function accountPage(request: FastifyRequest, reply: FastifyReply, deps: P
   const state = request.panel;
   const lang = state.lang;
   const t = providerAccountMessages[lang];
-  const query = request.query as Query;
+  const query = queryOf(request.query);
   const { account, users } = await accountOr404(deps, id);
   const ledger = await deps.account.console.ledger(id, cursor(query.before));
   const notices: Record<string, string> = { created: t.doneCreated, suspended: t.doneSuspended, reactivated: t.doneReactivated, topup: t.doneTopup, debit: t.doneDebit };

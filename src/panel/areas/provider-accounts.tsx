@@ -9,16 +9,16 @@ import type { PanelArea, PanelDeps } from '../context.js';
 import { providerOnly } from '../context.js';
 import { Csrf, TextField, sendPage } from '../layout.js';
 import { providerAccountMessages } from '../i18n/provider-accounts.js';
-import { formOf, text } from '../forms.js';
+import { formOf, text, queryOf } from '../forms.js';
 import { dateTime } from './key-format.js';
 import { actorOf } from '../audit.js';
 import type { AccountView } from '../../services/admin.js';
 
-export type Query = Record<string, string | undefined>;
 
 /** A cursor from the query: a plain number, or none. */
 export function cursor(raw: string | undefined): number | undefined {
-  return raw !== undefined && /^\d{1,12}$/.test(raw) ? Number(raw) : undefined;
+  // The ids paged here are 32-bit columns on PostgreSQL: a larger cursor is no cursor.
+  return raw !== undefined && /^\d{1,10}$/.test(raw) && Number(raw) <= 2_147_483_647 ? Number(raw) : undefined;
 }
 
 interface ListForm {
@@ -31,7 +31,7 @@ async function listPage(request: FastifyRequest, reply: FastifyReply, deps: Pane
   const state = request.panel;
   const lang = state.lang;
   const t = providerAccountMessages[lang];
-  const query = request.query as Query;
+  const query = queryOf(request.query);
   const q = (query.q ?? '').slice(0, 200);
   const page = await deps.account.console.accounts(q, cursor(query.after));
   const statusText = (a: AccountView): string => (a.status === 'Active' ? t.active : t.suspended);

@@ -3,6 +3,7 @@
  * Istanbul dates, newest first, paged by id), and the table the customer's Account page
  * shows of the account's own entries.
  */
+import { queryOf } from '../forms.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelArea, PanelDeps } from '../context.js';
 import { providerOnly } from '../context.js';
@@ -84,7 +85,7 @@ async function auditPage(request: FastifyRequest, reply: FastifyReply, deps: Pan
   const state = request.panel;
   const lang = state.lang;
   const t = auditMessages[lang];
-  const query = request.query as Record<string, string | undefined>;
+  const query = queryOf(request.query);
   const { search, values, errors } = searchOf(query, lang);
   const failed = Object.keys(errors).length > 0;
   const page = failed ? { entries: [], next: null } : await deps.account.audit.search(search);

@@ -3,27 +3,29 @@
  * reject with a reason the customer sees. Decisions go through SenderIdReview, the service
  * of `haberci admin sender-id approve|reject`, with the audit row in the same transaction.
  */
+import { cursor } from './provider-accounts.js';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelArea, PanelDeps } from '../context.js';
 import { providerOnly } from '../context.js';
 import { Csrf, FieldError, Notice, sendPage } from '../layout.js';
 import { providerSenderIdMessages } from '../i18n/provider-sender-ids.js';
-import { formOf, text } from '../forms.js';
+import { formOf, text, queryOf } from '../forms.js';
 import { dateTime, idOf } from './key-format.js';
 import type { IdParams } from './key-format.js';
 import { actorOf } from '../audit.js';
 import { AdminError } from '../../services/admin-error.js';
+import { AlreadyReviewed } from '../../services/sender-id-review.js';
 import { NotFoundForAccount } from '../../services/account-panel.js';
 
 async function queuePage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, rejected?: { id: number; reason: string; error: string }): Promise<FastifyReply> {
   const state = request.panel;
   const lang = state.lang;
   const t = providerSenderIdMessages[lang];
-  const query = request.query as Record<string, string | undefined>;
-  const after = query.after !== undefined && /^\d{1,12}$/.test(query.after) ? Number(query.after) : undefined;
+  const query = queryOf(request.query);
+  const after = cursor(query.after);
   const page = await deps.account.console.pendingSenderIds(after);
   const title = (query.title ?? '').slice(0, 22);
-  const done = query.done === 'approved' ? t.doneApproved(title) : query.done === 'rejected' ? t.doneRejected(title) : undefined;
+  const done = query.done === 'approved' ? t.doneApproved(title) : query.done === 'rejected' ? t.doneRejected(title) : query.done === 'already' ? t.alreadyReviewed : undefined;
   return sendPage(request, reply, {
     title: t.title,
     status: rejected ? 400 : 200,
@@ -90,13 +92,16 @@ async function queuePage(request: FastifyRequest, reply: FastifyReply, deps: Pan
   });
 }
 
-/** A review of a sender ID that is not there answers "not found". */
-function notFoundIfMissing(id: number) {
-  return (error: unknown): never => {
+/** A review of a sender ID that is not there answers "not found"; one decided meanwhile, the queue with a notice (null). */
+function missingOrDecided(id: number) {
+  return (error: unknown): null => {
+    if (error instanceof AlreadyReviewed) return null;
     if (error instanceof AdminError && error.message.startsWith('no sender ID')) throw new NotFoundForAccount(`no sender ID ${id}`);
     throw error;
   };
 }
+
+const alreadyDecided = '/panel/provider/sender-ids?done=already';
 
 export const providerSenderIdsArea: PanelArea = {
   name: 'provider-sender-ids',
@@ -106,7 +111,8 @@ export const providerSenderIdsArea: PanelArea = {
 
     app.post<IdParams>('/provider/sender-ids/:id/approve', providerOnly, async (request, reply) => {
       const id = idOf(request.params.id);
-      const done = await deps.account.console.approveSenderId(actorOf(request), id).catch(notFoundIfMissing(id));
+      const done = await deps.account.console.approveSenderId(actorOf(request), id).catch(missingOrDecided(id));
+      if (done === null) return reply.redirect(alreadyDecided, 303);
       return reply.redirect(`/panel/provider/sender-ids?done=approved&title=${encodeURIComponent(done.title)}`, 303);
     });
 
@@ -116,7 +122,8 @@ export const providerSenderIdsArea: PanelArea = {
       if (reason === '') {
         return queuePage(request, reply, deps, { id, reason, error: providerSenderIdMessages[request.panel.lang].errReason });
       }
-      const done = await deps.account.console.rejectSenderId(actorOf(request), id, reason).catch(notFoundIfMissing(id));
+      const done = await deps.account.console.rejectSenderId(actorOf(request), id, reason).catch(missingOrDecided(id));
+      if (done === null) return reply.redirect(alreadyDecided, 303);
       return reply.redirect(`/panel/provider/sender-ids?done=rejected&title=${encodeURIComponent(done.title)}`, 303);
     });
   },

@@ -4,7 +4,7 @@ import type { PanelArea, PanelDeps } from '../context.js';
 import { accountIdOf } from '../context.js';
 import { Csrf, FieldError, Notice, sendPage } from '../layout.js';
 import { senderIdMessages } from '../i18n/sender-ids.js';
-import { formOf, text } from '../forms.js';
+import { formOf, text, queryOf } from '../forms.js';
 import { dateTime } from './key-format.js';
 import { senderIdRefusal } from '../../domain/sender-title.js';
 import { AdminError } from '../../services/admin-error.js';
@@ -15,7 +15,7 @@ async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDep
   const lang = state.lang;
   const t = senderIdMessages[lang];
   const rows = await deps.account.senderIds(accountIdOf(state));
-  const done = (request.query as Record<string, string | undefined>).done === 'requested' ? t.requested : undefined;
+  const done = queryOf(request.query).done === 'requested' ? t.requested : undefined;
   const stateText = { approved: t.approved, pending: t.pending, rejected: t.rejected };
   return sendPage(request, reply, {
     title: t.title,

@@ -18,6 +18,7 @@ export const providerSenderIdMessages = defineMessages(
     errReason: 'Give a reason: the customer sees it.',
     doneApproved: (title: string) => `${title} is approved: the account can send from it now.`,
     doneRejected: (title: string) => `${title} is rejected.`,
+    alreadyReviewed: 'That request was already decided (by someone else, or on another page); the list below is current.',
     nextPage: 'Next page',
   },
   {
@@ -35,6 +36,7 @@ export const providerSenderIdMessages = defineMessages(
     errReason: 'Bir gerekçe yazın: müşteri bunu görür.',
     doneApproved: (title: string) => `${title} onaylandı: hesap artık bu adla gönderebilir.`,
     doneRejected: (title: string) => `${title} reddedildi.`,
+    alreadyReviewed: 'Bu istek zaten karara bağlanmış (başka biri ya da başka bir sayfa tarafından); aşağıdaki liste günceldir.',
     nextPage: 'Sonraki sayfa',
   },
 );

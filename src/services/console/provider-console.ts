@@ -98,7 +98,7 @@ export class ProviderConsole {
 
   approveSenderId(actor: Actor, id: number): Promise<SenderIdView> {
     return this.store.transaction(async (store) => {
-      const done = await new SenderIdReview(store, this.clock).approve(id);
+      const done = await new SenderIdReview(store, this.clock, true).approve(id);
       await this.audit.record(actor, { action: 'sender-id.approve', accountId: done.account_id, object: { type: 'sender-id', id }, detail: { title: done.title } }, store);
       return done;
     });
@@ -106,7 +106,7 @@ export class ProviderConsole {
 
   rejectSenderId(actor: Actor, id: number, reason: string): Promise<SenderIdView> {
     return this.store.transaction(async (store) => {
-      const done = await new SenderIdReview(store, this.clock).reject(id, reason);
+      const done = await new SenderIdReview(store, this.clock, true).reject(id, reason);
       await this.audit.record(actor, { action: 'sender-id.reject', accountId: done.account_id, object: { type: 'sender-id', id }, detail: { title: done.title, reason: done.reason } }, store);
       return done;
     });
