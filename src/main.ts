@@ -96,6 +96,7 @@ export async function initStore(config: Pick<Config, 'data' | 'database'>): Prom
 /** `log`: where a broken PostgreSQL connection is reported (it is replaced by itself). */
 export async function openAppContainer(location: StoreLocation, clock: Clock = systemClock, log?: Logger): Promise<AppContainer> {
   const store = await openStore(location, {
+    ...(log ? { log } : {}),
     onConnectionError: (error) => log?.warn({ err: { message: error.message, code: (error as { code?: unknown }).code } }, 'store: a database connection broke; it is replaced at the next query'),
   });
   const lastUsed = new KeyLastUsed(store.users);

@@ -42,9 +42,10 @@ function reason(error: unknown): string {
 /**
  * The store of `serve`: on SQLite the HTTP thread and the job threads share one write lock
  * in memory, and with job threads the dispatch thread checkpoints the WAL, so no commit does.
+ * On PostgreSQL with `--notify`, the HTTP thread keeps lookup caches emptied by LISTEN.
  */
 function serveLocation(config: Config): StoreLocation {
-  return sharedByThreads(storeLocation(config), config.worker ? 'manual' : 'auto');
+  return sharedByThreads(storeLocation(config), config.worker ? 'manual' : 'auto', config.notify);
 }
 
 /**

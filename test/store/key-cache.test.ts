@@ -12,7 +12,7 @@ import { createHarness } from '../helpers/harness.js';
 import { openAppContainer } from '../../src/main.js';
 import { migrate } from '../../src/adapters/store/migrate.js';
 import { openConnection } from '../../src/adapters/store/open-store.js';
-import { LookupCaches } from '../../src/adapters/store/sqlite/lookup-caches.js';
+import { LookupCaches } from '../../src/adapters/store/lookup-caches.js';
 import { openStore } from '../../src/adapters/store/index.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { sql } from 'kysely';

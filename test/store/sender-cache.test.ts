@@ -14,7 +14,7 @@ import { admin } from '../helpers/server-process.js';
 import { assertAccepted, assertRefused, sendSms } from '../helpers/sms.js';
 import { openConnection } from '../../src/adapters/store/open-store.js';
 import type { StoreConnection } from '../../src/adapters/store/connection.js';
-import { LookupCache } from '../../src/adapters/store/sqlite/lookup-caches.js';
+import { LookupCache } from '../../src/adapters/store/lookup-caches.js';
 
 describe('sender ID cache (SQLite)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-sendercache-'));

@@ -135,6 +135,7 @@ for (const dialect of testDialects()) {
           '0018-audit-log',
           '0019-retention',
           '0020-rate-windows',
+          '0021-lookup-notify',
         ]);
       });
 

@@ -8,7 +8,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { Dialect } from './store-location.js';
 
-/** What other connections changed: two counters of `lookup_version` that only move. */
+/** What other connections changed: two counters that only move (SQLite's `lookup_version`, or what PostgreSQL's LISTEN heard). */
 export interface ExternalChanges {
   /** Commits that wrote accounts (other than a balance), api_keys or sender_ids. */
   lookups: number;
@@ -21,10 +21,12 @@ export interface StoreConnection {
   dialect: Dialect;
   close(): Promise<void>;
   /**
-   * SQLite only: the commits, by any connection (this one, another thread, the admin CLI,
-   * a hand-run sqlite3), that wrote the tables behind the lookup caches, counted by the
-   * triggers of migrations 0008 and 0010 in `lookup_version`. Commits of messages and
-   * events, which the delivery thread makes all the time, move neither counter.
+   * The commits, by any connection (this one, another thread, the admin CLI, another
+   * process), that wrote the tables behind the lookup caches. SQLite: counted by the
+   * triggers of migrations 0008 and 0010 in `lookup_version`. PostgreSQL (a location with
+   * `cacheLookups`): heard through the NOTIFYs of migration 0021's triggers
+   * (postgres/lookup-changes.ts). Commits of messages and events, which the delivery
+   * thread makes all the time, move neither counter. Absent: no lookup caches.
    */
   externalChanges?(): ExternalChanges;
   /**

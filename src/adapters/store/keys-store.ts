@@ -1,5 +1,5 @@
 /**
- * API keys and the lookup of every request (SQLite's key cache in front); the request
+ * API keys and the lookup of every request (the key cache in front, where the store has one); the request
  * counts' statements are in request-counts.ts (and postgres/request-counts.ts).
  */
 import { sql } from 'kysely';
@@ -154,9 +154,10 @@ export class SqlKeyStore extends StorePart implements KeyStore {
   }
 
   private async loadKey(hash: string): Promise<KeyWithAccount | null> {
-    // Without a cache (PostgreSQL), the lookups of one turn share one round trip.
+    // On PostgreSQL the lookups of one turn (every lookup without a cache, its misses with
+    // one) share one round trip.
     const row =
-      this.context.caches === null && !this.db.isTransaction
+      this.dialect === 'postgres' && !this.db.isTransaction
         ? await this.batched().add(hash)
         : // One prepared round trip on the hot path of every request.
           (await this.db.executeQuery(keyLookup(this.db, { hash }))).rows[0];

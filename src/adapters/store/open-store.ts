@@ -1,15 +1,17 @@
 /**
  * The one factory of a thread's store: its connection (on SQLite: its role in the threads'
  * write lock and who checkpoints, from the location), the schema brought up to date, and
- * the lookup caches (SQLite). The composition root and the thread entry files open stores
+ * the lookup caches (SQLite, and PostgreSQL with `cacheLookups`). The composition root and the thread entry files open stores
  * here and nowhere else.
  */
+import pino from 'pino';
+import type { Logger } from 'pino';
 import type { StoreLocation } from './store-location.js';
 import type { StoreConnection } from './connection.js';
 import { openSqlite } from './sqlite/open-sqlite.js';
 import { openPostgres } from './postgres/open-postgres.js';
 import { migrate } from './migrate.js';
-import { LookupCaches } from './sqlite/lookup-caches.js';
+import { LookupCaches } from './lookup-caches.js';
 import { SqlStore } from './sql-store.js';
 import { sqliteSql } from './sqlite/dialect-sql.js';
 import { postgresSql } from './postgres/dialect-sql.js';
@@ -17,11 +19,13 @@ import { postgresSql } from './postgres/dialect-sql.js';
 export interface OpenOptions {
   /** Told of a PostgreSQL connection that broke outside a query (the pool replaces it). */
   onConnectionError?: (error: Error) => void;
+  /** Where PostgreSQL's lookup cache listener says it lost its connection (none: not said). */
+  log?: Logger;
 }
 
 /** A connection to the store at `location`, by its dialect, its schema not yet migrated. */
-export function openConnection(location: StoreLocation, onConnectionError: (error: Error) => void = () => undefined): StoreConnection {
-  return location.dialect === 'sqlite' ? openSqlite(location) : openPostgres(location, onConnectionError);
+export function openConnection(location: StoreLocation, onConnectionError: (error: Error) => void = () => undefined, log: Logger = pino({ enabled: false })): StoreConnection {
+  return location.dialect === 'sqlite' ? openSqlite(location) : openPostgres(location, onConnectionError, log);
 }
 
 /** The store on an open connection (its schema already migrated). */
@@ -33,7 +37,7 @@ export function storeOn(connection: StoreConnection): SqlStore {
 
 /** Opens the store at `location`, migrating its schema first; closed again if that fails. */
 export async function openStore(location: StoreLocation, options: OpenOptions = {}): Promise<SqlStore> {
-  const connection = openConnection(location, options.onConnectionError);
+  const connection = openConnection(location, options.onConnectionError, options.log);
   try {
     await migrate(connection);
   } catch (error) {

@@ -23,7 +23,13 @@ export type StoreLocation =
    * on a timer, outside any transaction and the write lock (`serve` with delivery threads).
    */
   | { dialect: 'sqlite'; file: string; threadLock?: { buffer: SharedArrayBuffer; as: LockRole }; checkpoints?: 'auto' | 'manual' }
-  | { dialect: 'postgres'; url: string; schema?: string; poolSize?: number };
+  /**
+   * cacheLookups: keep the lookup caches (keys with their accounts, balances, sender ID
+   * checks) as SQLite does, emptied by what a LISTEN connection of their own hears of other
+   * connections' commits (postgres/lookup-changes.ts); the HTTP thread of `serve` with
+   * `--notify`. Without it every lookup is a query.
+   */
+  | { dialect: 'postgres'; url: string; schema?: string; poolSize?: number; cacheLookups?: boolean };
 
 export function sqliteFileIn(dataDir: string): string {
   const dir = resolve(dataDir);
@@ -35,18 +41,22 @@ export function sqliteFileIn(dataDir: string): string {
 /**
  * The location the HTTP thread of `serve` opens: on SQLite, with a new write lock its
  * delivery threads will share (see `asBackgroundThread`), and checkpoints made by one of
- * them on a timer ('manual') or by SQLite in its commits ('auto'). PostgreSQL: unchanged.
+ * them on a timer ('manual') or by SQLite in its commits ('auto'). PostgreSQL: with lookup
+ * caches kept by LISTEN when `listen` (the job threads keep none: see `asBackgroundThread`).
  */
-export function sharedByThreads(location: StoreLocation, checkpoints: 'auto' | 'manual'): StoreLocation {
-  if (location.dialect !== 'sqlite') return location;
+export function sharedByThreads(location: StoreLocation, checkpoints: 'auto' | 'manual', listen = false): StoreLocation {
+  if (location.dialect !== 'sqlite') return listen ? { ...location, cacheLookups: true } : location;
   return { ...location, threadLock: { buffer: new ThreadWriteLock().buffer, as: { role: 'foreground' } }, checkpoints };
 }
 
 /**
  * The location a delivery thread opens: the HTTP thread's write lock, asked for in the
- * background role (it waits while the HTTP thread is busy, for `yieldMs` at most).
+ * background role (it waits while the HTTP thread is busy, for `yieldMs` at most). On
+ * PostgreSQL, without lookup caches: the jobs look up no keys, and a cache would cost a
+ * connection of its own.
  */
 export function asBackgroundThread(location: StoreLocation, yieldMs: number): StoreLocation {
-  if (location.dialect !== 'sqlite' || !location.threadLock) return location;
+  if (location.dialect !== 'sqlite') return { ...location, cacheLookups: false };
+  if (!location.threadLock) return location;
   return { ...location, threadLock: { buffer: location.threadLock.buffer, as: { role: 'background', yieldMs } } };
 }

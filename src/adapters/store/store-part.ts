@@ -8,16 +8,16 @@ import type { Database } from './schema.js';
 import type { Executor } from './executor.js';
 import type { Dialect } from './store-location.js';
 import type { DialectSql } from './dialect-sql.js';
-import type { LookupCaches } from './sqlite/lookup-caches.js';
+import type { LookupCaches } from './lookup-caches.js';
 
 export interface PartContext {
   db: Executor;
   /** What the dialect does its own way (row locks, ids). */
   sql: DialectSql;
   /**
-   * SQLite's lookup caches, shared by the parts of one connection (those bound to its
+   * The lookup caches, shared by the parts of one connection (those bound to its
    * transactions too): read only outside transactions (a transaction must see its own
-   * writes), told of every write that changes what they hold. Null on PostgreSQL.
+   * writes), told of every write that changes what they hold. Null on PostgreSQL without `cacheLookups`.
    */
   caches: LookupCaches | null;
 }

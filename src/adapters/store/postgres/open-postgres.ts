@@ -3,6 +3,8 @@ import { Kysely, PostgresDialect } from 'kysely';
 import type { Database } from '../schema.js';
 import type { StoreConnection } from '../connection.js';
 import type { StoreLocation } from '../store-location.js';
+import type { Logger } from 'pino';
+import { PgLookupChanges } from './lookup-changes.js';
 
 // int8 (bigint) columns hold epoch milliseconds and balances: well inside 2^53.
 pg.types.setTypeParser(20, (value: string) => Number(value));
@@ -10,13 +12,17 @@ pg.types.setTypeParser(20, (value: string) => Number(value));
 /** How long a query waits for a PostgreSQL connection before it fails. */
 export const pgConnectTimeoutMs = 5000;
 
-/** Opens a PostgreSQL store: a pool in the store's schema, broken connections reported to `onConnectionError`. */
 /** How one connection to the store is made: its URL, and its schema when it has one of its own. */
 export function postgresClientConfig(location: Extract<StoreLocation, { dialect: 'postgres' }>): pg.ClientConfig {
   return { connectionString: location.url, ...(location.schema ? { options: `-c search_path=${location.schema}` } : {}) };
 }
 
-export function openPostgres(location: Extract<StoreLocation, { dialect: 'postgres' }>, onConnectionError: (error: Error) => void): StoreConnection {
+/**
+ * Opens a PostgreSQL store: a pool in the store's schema, broken connections reported to
+ * `onConnectionError`; with `cacheLookups`, the change signal of the lookup caches too (a
+ * LISTEN connection, opened at the first lookup, its losses told to `log`).
+ */
+export function openPostgres(location: Extract<StoreLocation, { dialect: 'postgres' }>, onConnectionError: (error: Error) => void, log: Logger): StoreConnection {
   const pool = new pg.Pool({
     ...postgresClientConfig(location),
     max: location.poolSize ?? 10,
@@ -36,5 +42,15 @@ export function openPostgres(location: Extract<StoreLocation, { dialect: 'postgr
   // transaction, say): the next query fails, and the pool drops it when it is released.
   pool.on('connect', (client) => client.on('error', onConnectionError));
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-  return { db, dialect: 'postgres', close: () => db.destroy() };
+  if (!location.cacheLookups) return { db, dialect: 'postgres', close: () => db.destroy() };
+  const changes = new PgLookupChanges(location, log);
+  return {
+    db,
+    dialect: 'postgres',
+    externalChanges: () => changes.read(),
+    close: async () => {
+      await changes.stop();
+      await db.destroy();
+    },
+  };
 }

@@ -1,13 +1,14 @@
 /**
- * SQLite's lookup caches (keys with their accounts, balances, sender ID checks) and what
- * empties them. There is no cache on PostgreSQL: nothing tells a process there when another
- * changed a row. The store's own write methods say what they changed (`keysChanged`,
- * `balancesChanged`, `sendersChanged`); other connections' commits are seen through the
- * counters of `lookup_version`, which triggers move.
+ * The lookup caches (keys with their accounts, balances, sender ID checks) and what empties
+ * them. The store's own write methods say what they changed (`keysChanged`,
+ * `balancesChanged`, `sendersChanged`); other connections' commits are seen through two
+ * counters: on SQLite those of `lookup_version`, which triggers move; on PostgreSQL what a
+ * LISTEN connection heard of triggers' NOTIFYs (postgres/lookup-changes.ts). A store whose
+ * connection has no such signal (PostgreSQL without `cacheLookups`) has no caches.
  */
-import type { ExternalChanges } from '../connection.js';
-import type { BalanceBucket } from '../../../ports/accounts.js';
-import type { KeyWithAccount } from '../../../ports/keys.js';
+import type { ExternalChanges } from './connection.js';
+import type { BalanceBucket } from '../../ports/accounts.js';
+import type { KeyWithAccount } from '../../ports/keys.js';
 
 /** What tells a cache that the rows behind it may have changed (counters that only move). */
 export interface ChangeSignal {
@@ -35,11 +36,10 @@ export function oncePerTurn<T>(read: () => T): () => T {
 }
 
 /**
- * Lookups remembered between requests on SQLite, where the store can say exactly when they
- * may have changed. Every write method of this process that changes what a lookup reads
+ * Lookups remembered between requests, where the store can say when they may have changed. Every write method of this process that changes what a lookup reads
  * empties the cache at once (it moves the `local` counter), and any commit of another connection empties it at the next turn of the
- * event loop, when the counters of `lookup_version` are read again (the signal's `external`,
- * read once a turn).
+ * event loop, when the counters are read again (the signal's `external`, read once a turn;
+ * on PostgreSQL, once the commit's notification has arrived).
  * Bounded: when full it is emptied, so callers choosing the keys cannot grow it without end.
  */
 export class LookupCache<V> {
