@@ -126,6 +126,7 @@ export async function openAppContainer(location: StoreLocation, clock: Clock = s
     lastUsed,
     close: async () => {
       await lastUsed.flush();
+      await services.auth.close();
       await store.close();
     },
   };

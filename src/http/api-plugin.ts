@@ -81,9 +81,10 @@ const rateWindowMs = 1000;
 
 /**
  * @fastify/rate-limit's store on a RateCounter: one counter for every route, each route's
- * requests under keys of their own (as the plugin's own stores keep them).
+ * requests under keys of their own (as the plugin's own stores keep them); `max` is every
+ * route's limit (a shared counter takes its counts in leases sized by it).
  */
-function sharedRateStore(counter: RateCounter): FastifyRateLimitStoreCtor {
+function sharedRateStore(counter: RateCounter, max: number): FastifyRateLimitStoreCtor {
   class Shared implements FastifyRateLimitStore {
     /** The plugin constructs the first with its settings; children are made with their route's prefix. */
     private readonly prefix: string;
@@ -91,7 +92,7 @@ function sharedRateStore(counter: RateCounter): FastifyRateLimitStoreCtor {
       this.prefix = typeof prefix === 'string' ? prefix : '';
     }
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void): void {
-      counter.hit(`${this.prefix}${key}`, rateWindowMs).then(
+      counter.hit(`${this.prefix}${key}`, rateWindowMs, max).then(
         (r) => callback(null, { current: r.current, ttl: r.ttlMs }),
         (error: unknown) => callback(error instanceof Error ? error : new Error(String(error))),
       );
@@ -165,7 +166,7 @@ export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Prom
   if (rate > 0) {
     await api.register(rateLimit, {
       global: false,
-      ...(options.rateCounter ? { store: sharedRateStore(options.rateCounter), skipOnError: true } : {}),
+      ...(options.rateCounter ? { store: sharedRateStore(options.rateCounter, rate), skipOnError: true } : {}),
       errorResponseBuilder: (_request, context) => new RateLimited(Math.max(1, Math.ceil(context.ttl / 1000))),
     });
   }

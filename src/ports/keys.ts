@@ -54,9 +54,10 @@ export interface KeyStore {
    */
   consumeRequests(items: readonly UsageRequest[]): Promise<(LimitHit | null)[]>;
   /**
-   * Takes back one counted request of the key in the windows it was counted in (a request
-   * refused after it was counted: rejected requests are not counted). A window that has
-   * moved on meanwhile is left as it is.
+   * Takes back `count` (default 1) counted requests of the key in the windows they were
+   * counted in (a request refused after it was counted: rejected requests are not counted;
+   * places of a lease left unused, services/usage-leases.ts). A window that has moved on
+   * meanwhile is left as it is.
    */
-  refundRequest(keyId: number, windows: UsageWindows): Promise<void>;
+  refundRequest(keyId: number, windows: UsageWindows, count?: number): Promise<void>;
 }

@@ -2,11 +2,13 @@
  * Where `serve` counts the general per-key request rate (docs/decisions.md, "General request
  * rate"): in Redis with `--redis`, in the store on PostgreSQL without it (either way it
  * holds for every process of a cluster), in this process's memory on SQLite (one process).
+ * A shared count is taken in leases (rate-leases.ts).
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { RateCounter } from '../ports/rate-counter.js';
 import type { SqlStore } from '../adapters/store/index.js';
+import { RateLeases } from '../adapters/rate/rate-leases.js';
 
 /** How often windows long over are deleted from the store's table. */
 const sweepEveryMs = 60_000;
@@ -20,7 +22,7 @@ export async function openRateCounter(config: Pick<Config, 'redis' | 'database' 
     const { RedisRateCounter } = await import('../adapters/rate/redis-rate-counter.js');
     const counter = new RedisRateCounter(config.redis, logger.child({ component: 'rate' }));
     if (await counter.connect(redisStartWaitMs)) logger.info('per-key request rate counted in Redis: it holds for every process that uses the same Redis');
-    return counter;
+    return new RateLeases(counter);
   }
   if (config.database === '') return null;
   const counter = store.rates.counter();
@@ -29,9 +31,9 @@ export async function openRateCounter(config: Pick<Config, 'redis' | 'database' 
   }, sweepEveryMs);
   sweeps.unref();
   logger.info('per-key request rate counted in the PostgreSQL store: it holds for every process on it (--redis moves it to Redis)');
-  return {
+  return new RateLeases({
     name: counter.name,
-    hit: (key, windowMs) => counter.hit(key, windowMs),
+    add: (key, windowMs, n) => counter.add(key, windowMs, n),
     close: async () => clearInterval(sweeps),
-  };
+  });
 }

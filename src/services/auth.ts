@@ -2,7 +2,7 @@ import type { Clock } from '../ports/clock.js';
 import type { Account } from '../ports/accounts.js';
 import type { ApiKey, KeyStore, KeyWithAccount } from '../ports/keys.js';
 import type { LimitHit, UsageWindows } from '../domain/request-limits.js';
-import { MicroBatcher } from '../util/micro-batcher.js';
+import { UsageLeases } from './usage-leases.js';
 import { keyStateAt } from '../domain/api-key.js';
 import { effectiveAllowlist, isAllowed } from '../domain/ip-allowlist.js';
 import { dayBucket, endOfLocalDay, fromLocal, hourBucket, localDate, localParts, monthBucket } from '../domain/istanbul-time.js';
@@ -52,11 +52,9 @@ export function windowsAt(now: number): UsageWindows {
   return windowsCache.windows;
 }
 
-type CountRequest = { keyId: number; limits: { hourly: number; daily: number; monthly: number }; windows: UsageWindows };
-
 export class AuthService {
-  /** Request counts are written a batch per transaction (one per turn of the event loop). */
-  private readonly counter: MicroBatcher<CountRequest, LimitHit | null>;
+  /** Request counts: taken from the store in leases, a turn's leases in one statement or transaction. */
+  private readonly counts: UsageLeases;
 
   constructor(
     private readonly keys: KeyStore,
@@ -64,7 +62,7 @@ export class AuthService {
     /** Told of every key that authenticates a request (the panel's "last used"; no store write here). */
     private readonly used: (keyId: number, at: number) => void = () => undefined,
   ) {
-    this.counter = new MicroBatcher((items: CountRequest[]) => this.keys.consumeRequests(items), 500);
+    this.counts = new UsageLeases(keys, () => this.clock.now());
   }
 
   /**
@@ -105,8 +103,13 @@ export class AuthService {
     if (hourlyLimit <= 0 && dailyLimit <= 0 && monthlyLimit <= 0) return { undo: null };
     const now = this.clock.now();
     const windows = windowsAt(now);
-    const hit = await this.counter.add({ keyId: caller.key.id, limits: { hourly: hourlyLimit, daily: dailyLimit, monthly: monthlyLimit }, windows });
-    if (hit) return { refused: fail(limitCode[hit], { retryAfterSeconds: secondsToNextWindow(now, hit) }) };
-    return { undo: () => this.keys.refundRequest(caller.key.id, windows) };
+    const counted = await this.counts.take({ keyId: caller.key.id, limits: { hourly: hourlyLimit, daily: dailyLimit, monthly: monthlyLimit }, windows });
+    if ('refused' in counted) return { refused: fail(limitCode[counted.refused], { retryAfterSeconds: secondsToNextWindow(now, counted.refused) }) };
+    return counted;
+  }
+
+  /** Gives the request counts leased and not used back to the store (a graceful stop). */
+  close(): Promise<void> {
+    return this.counts.close();
   }
 }

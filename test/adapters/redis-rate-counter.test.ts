@@ -34,21 +34,21 @@ describe('the rate counted in Redis', () => {
 
   it('gives every hit of a window its own place, across batches and clients', { skip }, async () => {
     const key = `${prefix}k`;
-    const hits = await Promise.all([...Array.from({ length: 40 }, () => one.hit(key, 5000)), ...Array.from({ length: 40 }, () => other.hit(key, 5000))]);
+    const hits = await Promise.all([...Array.from({ length: 40 }, () => one.add(key, 5000, 1)), ...Array.from({ length: 40 }, () => other.add(key, 5000, 1))]);
     assert.deepEqual(
       hits.map((h) => h.current).sort((a, b) => a - b),
       Array.from({ length: 80 }, (_, i) => i + 1),
     );
     for (const h of hits) assert.ok(h.ttlMs > 0 && h.ttlMs <= 5000, `ttl ${h.ttlMs}`);
-    assert.equal((await one.hit(`${prefix}other`, 5000)).current, 1);
+    assert.equal((await one.add(`${prefix}other`, 5000, 1)).current, 1);
   });
 
   it('starts a window again at one once it ended', { skip }, async () => {
     const key = `${prefix}short`;
-    assert.equal((await one.hit(key, 100)).current, 1);
-    assert.equal((await other.hit(key, 100)).current, 2);
+    assert.equal((await one.add(key, 100, 1)).current, 1);
+    assert.equal((await other.add(key, 100, 1)).current, 2);
     await new Promise((r) => setTimeout(r, 150));
-    assert.equal((await one.hit(key, 100)).current, 1);
+    assert.equal((await one.add(key, 100, 1)).current, 1);
   });
 });
 
@@ -58,7 +58,7 @@ describe('a Redis that refuses connections', () => {
     try {
       const started = Date.now();
       assert.equal(await counter.connect(500), false);
-      await assert.rejects(counter.hit('k', 1000));
+      await assert.rejects(counter.add('k', 1000, 1));
       assert.ok(Date.now() - started < 1500, `${Date.now() - started} ms`);
     } finally {
       await counter.close();

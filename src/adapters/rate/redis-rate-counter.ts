@@ -12,8 +12,10 @@
  */
 import { Redis } from 'ioredis';
 import type { Logger } from 'pino';
-import type { RateCounter } from '../../ports/rate-counter.js';
+import type { Counted, RateTally } from '../../ports/rate-counter.js';
 import { MicroBatcher } from '../../util/micro-batcher.js';
+import { placesOf, sumsByKey } from './rate-batch.js';
+import type { RateAdd } from './rate-batch.js';
 
 /**
  * Counts a batch: KEYS are the batch's distinct keys, ARGV[1] the window (ms), ARGV[1 + i]
@@ -56,13 +58,11 @@ export const defaultRedisRateOptions: RedisRateOptions = { commandTimeoutMs: 250
 
 type Counting = Redis & { habercirate(keys: number, ...args: (string | number)[]): Promise<number[]> };
 
-type Counted = { current: number; ttlMs: number };
-
-export class RedisRateCounter implements RateCounter {
+export class RedisRateCounter implements RateTally {
   readonly name = 'redis';
   private readonly client: Counting;
   /** The hits of a turn, by window length. */
-  private readonly batchers = new Map<number, MicroBatcher<string, Counted>>();
+  private readonly batchers = new Map<number, MicroBatcher<RateAdd, Counted>>();
   /** Whether the last thing heard was an outage (logged once, until the connection is back). */
   private down = false;
 
@@ -116,30 +116,22 @@ export class RedisRateCounter implements RateCounter {
     return connected;
   }
 
-  hit(key: string, windowMs: number): Promise<Counted> {
+  add(key: string, windowMs: number, n: number): Promise<Counted> {
     let batcher = this.batchers.get(windowMs);
     if (!batcher) {
-      batcher = new MicroBatcher((keys: string[]) => this.count(keys, windowMs), 1000);
+      batcher = new MicroBatcher((adds: RateAdd[]) => this.count(adds, windowMs), 1000);
       this.batchers.set(windowMs, batcher);
     }
-    return batcher.add(key);
+    return batcher.add({ key, n });
   }
 
-  /** One call for a batch; each request gets its own place in its key's window, in arrival order. */
-  private async count(keys: readonly string[], windowMs: number): Promise<Counted[]> {
-    const perKey = new Map<string, number>();
-    for (const key of keys) perKey.set(key, (perKey.get(key) ?? 0) + 1);
-    const distinct = [...perKey.keys()];
-    const answer = await this.client.habercirate(distinct.length, ...distinct, windowMs, ...distinct.map((k) => perKey.get(k) ?? 0));
+  /** One call for a batch; each addition gets its own place in its key's window, in arrival order. */
+  private async count(adds: readonly RateAdd[], windowMs: number): Promise<Counted[]> {
+    const sums = sumsByKey(adds);
+    const distinct = [...sums.keys()];
+    const answer = await this.client.habercirate(distinct.length, ...distinct, windowMs, ...distinct.map((k) => sums.get(k) ?? 0));
     const after = new Map(distinct.map((k, i) => [k, { current: Number(answer[2 * i]), ttlMs: Number(answer[2 * i + 1]) }]));
-    const seen = new Map<string, number>();
-    return keys.map((key) => {
-      const counted = after.get(key) ?? { current: 0, ttlMs: windowMs };
-      const n = perKey.get(key) ?? 1;
-      const i = seen.get(key) ?? 0;
-      seen.set(key, i + 1);
-      return { current: counted.current - n + i + 1, ttlMs: counted.ttlMs };
-    });
+    return placesOf(adds, sums, after, windowMs);
   }
 
   async close(): Promise<void> {

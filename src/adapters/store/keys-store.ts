@@ -185,13 +185,13 @@ export class SqlKeyStore extends StorePart implements KeyStore {
     }, 500));
   }
 
-  async refundRequest(keyId: number, windows: UsageWindows): Promise<void> {
+  async refundRequest(keyId: number, windows: UsageWindows, count = 1): Promise<void> {
     await this.db
       .updateTable('key_usage')
       .set({
-        hour_count: sql<number>`case when hour_bucket = ${windows.hour} and hour_count > 0 then hour_count - 1 else hour_count end`,
-        day_count: sql<number>`case when day_bucket = ${windows.day} and day_count > 0 then day_count - 1 else day_count end`,
-        month_count: sql<number>`case when month_bucket = ${windows.month} and month_count > 0 then month_count - 1 else month_count end`,
+        hour_count: sql<number>`case when hour_bucket = ${windows.hour} then (case when hour_count > ${count} then hour_count - ${count} else 0 end) else hour_count end`,
+        day_count: sql<number>`case when day_bucket = ${windows.day} then (case when day_count > ${count} then day_count - ${count} else 0 end) else day_count end`,
+        month_count: sql<number>`case when month_bucket = ${windows.month} then (case when month_count > ${count} then month_count - ${count} else 0 end) else month_count end`,
       })
       .where('key_id', '=', keyId)
       .execute();
