@@ -16,6 +16,7 @@ import { LookupCaches } from '../../src/adapters/store/lookup-caches.js';
 import { openStore } from '../../src/adapters/store/index.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { sql } from 'kysely';
+import { describeOn, testDialects } from '../helpers/dialects.js';
 
 describe('key lookup cache (SQLite)', () => {
   it('sees this process\u2019s changes at once', async () => {
@@ -211,3 +212,28 @@ describe('the lookup caches and the store’s own writes (SQLite)', () => {
     }
   });
 });
+
+// PostgreSQL's change signal (migration 0021): the same guard on its triggers' column lists.
+for (const postgres of testDialects().filter((d) => d.name === 'postgres')) {
+  describeOn(postgres, 'the triggers behind the change signal (postgres)', () => {
+    it('watch every column of accounts: the balances for the balance topic, every other column for the lookup topic', async () => {
+      const connection = openConnection(await postgres.location());
+      try {
+        await migrate(connection);
+        const columns = (
+          await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'accounts'`.execute(connection.db)
+        ).rows.map((r) => r.name);
+        const watched = async (name: string): Promise<string[]> => {
+          const { rows } = await sql<{ def: string }>`select pg_get_triggerdef(oid) as def from pg_trigger where tgrelid = 'accounts'::regclass and tgname = ${name}`.execute(connection.db);
+          const list = /UPDATE OF (.*?) ON /.exec(rows[0]?.def ?? '')?.[1] ?? '';
+          return list.split(',').map((c) => c.trim());
+        };
+        const balances = ['balance_main', 'balance_international'];
+        assert.deepEqual((await watched('accounts_balances_changed')).sort(), [...balances].sort());
+        assert.deepEqual((await watched('accounts_lookups_changed')).sort(), columns.filter((c) => !balances.includes(c)).sort());
+      } finally {
+        await connection.close();
+      }
+    });
+  });
+}

@@ -8,7 +8,7 @@
 import pg from 'pg';
 import type { Logger } from 'pino';
 import type { StoreLocation } from '../store-location.js';
-import { postgresClientConfig } from './open-postgres.js';
+import { postgresClientConfig } from './client-config.js';
 
 export interface ListenerOptions {
   /** First delay before connecting again after the connection dropped; doubled each failed try. */

@@ -5,6 +5,7 @@ import type { StoreConnection } from '../connection.js';
 import type { StoreLocation } from '../store-location.js';
 import type { Logger } from 'pino';
 import { PgLookupChanges } from './lookup-changes.js';
+import { postgresClientConfig } from './client-config.js';
 
 // int8 (bigint) columns hold epoch milliseconds and balances: well inside 2^53.
 pg.types.setTypeParser(20, (value: string) => Number(value));
@@ -12,10 +13,6 @@ pg.types.setTypeParser(20, (value: string) => Number(value));
 /** How long a query waits for a PostgreSQL connection before it fails. */
 export const pgConnectTimeoutMs = 5000;
 
-/** How one connection to the store is made: its URL, and its schema when it has one of its own. */
-export function postgresClientConfig(location: Extract<StoreLocation, { dialect: 'postgres' }>): pg.ClientConfig {
-  return { connectionString: location.url, ...(location.schema ? { options: `-c search_path=${location.schema}` } : {}) };
-}
 
 /**
  * Opens a PostgreSQL store: a pool in the store's schema, broken connections reported to
