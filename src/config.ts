@@ -129,7 +129,8 @@ export const optionSpecs = {
   },
   notify: {
     flag: 'notify',
-    description: 'PostgreSQL: a process without job threads wakes the other processes\u2019 dispatchers with NOTIFY when it commits messages, and job threads LISTEN (false: they find the messages at their next poll)',
+    description:
+      'PostgreSQL: a process without job threads wakes the other processes\u2019 dispatchers with NOTIFY when it commits messages, and job threads LISTEN (false: they find the messages at their next poll); the HTTP thread keeps its lookup caches, emptied by LISTEN (false: every lookup is a query)',
     default: true,
     parse: bool,
   },

@@ -2,7 +2,8 @@
  * The general per-key request rate holds for a cluster (issue 24): two `serve` processes on
  * one PostgreSQL store refuse a key at its rate, not at twice it, whether they count in
  * Redis (`--redis`) or in the store; and a Redis that is away lets requests through
- * (fail-open) without making them wait. Real processes, real HTTP.
+ * (fail-open) without making them wait; and the hourly limit, taken in leases, admits its
+ * count across processes, never more. Real processes, real HTTP.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -103,6 +104,54 @@ describe('the per-key rate of a cluster on PostgreSQL', () => {
     assert.equal(refused, 3 * rate);
     assert.match(two[1]?.output() ?? '', /per-key request rate counted in Redis/);
     await stop(two);
+  });
+});
+
+describe('the hourly limit of a cluster on PostgreSQL, counted in leases', () => {
+  const schema = `t_lease_${randomBytes(5).toString('hex')}`;
+  let url = '';
+  const servers: ServerProcess[] = [];
+
+  before(async () => {
+    if (pgSkip) return;
+    const control = new pg.Client({ connectionString: pgUrl });
+    await control.connect();
+    await control.query(`create schema ${schema}`);
+    await control.end();
+    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  });
+
+  after(async () => {
+    for (const s of servers) s.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.exited));
+    if (pgSkip) return;
+    const cleanup = new pg.Client({ connectionString: pgUrl });
+    await cleanup.connect();
+    await cleanup.query(`drop schema if exists ${schema} cascade`);
+    await cleanup.end();
+  });
+
+  it('admits the limit across two processes, never more, and a place leased and not used is given back', { skip: pgSkip }, async () => {
+    const limit = 40; // a lease of 2 (1/20)
+    const [one, two] = [
+      await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']),
+      await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']),
+    ];
+    servers.push(one as ServerProcess, two as ServerProcess);
+    const sender = await provisionSender(['--database', url], 'Leases', 10, ['--hourly-limit', String(limit)]);
+    const codes = async (server: ServerProcess | undefined, n: number): Promise<string[]> =>
+      (await Promise.all(Array.from({ length: n }, () => postJson(`${server?.url}/balance/`, { api_key: sender.apiKey })))).map((a) => String(a.body.result_code));
+    const count = (list: readonly string[], code: string): number => list.filter((c) => c === code).length;
+    // The first process takes a lease of 2 and uses 1.
+    assert.deepEqual(await codes(one, 1), ['TS-1040']);
+    // The second gets the rest of the hour, less the place the first holds.
+    const burst = await codes(two, limit + 5);
+    assert.equal(count(burst, 'TS-1040'), limit - 2, JSON.stringify(burst));
+    assert.equal(count(burst, 'TS-1068'), 7);
+    // Idle for a second, the first gives its unused place back: the second gets it, and no more.
+    await new Promise((r) => setTimeout(r, 2300));
+    assert.deepEqual((await codes(two, 2)).sort(), ['TS-1040', 'TS-1068']);
+    assert.deepEqual(await codes(one, 1), ['TS-1068'], 'the cluster admitted the limit, 40, and no more');
   });
 });
 
