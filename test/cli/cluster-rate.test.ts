@@ -16,6 +16,7 @@ import { postJson, provisionSender, startServer } from '../helpers/server-proces
 import type { ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl } from '../helpers/dialects.js';
 import { redisSkipReason, testRedisUrl } from '../helpers/redis.js';
+import { schemaForSuite } from '../helpers/pg-schema.js';
 
 const pgUrl = postgresUrl();
 const pgSkip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -108,37 +109,22 @@ describe('the per-key rate of a cluster on PostgreSQL', () => {
 });
 
 describe('the hourly limit of a cluster on PostgreSQL, counted in leases', () => {
-  const schema = `t_lease_${randomBytes(5).toString('hex')}`;
-  let url = '';
   const servers: ServerProcess[] = [];
-
-  before(async () => {
-    if (pgSkip) return;
-    const control = new pg.Client({ connectionString: pgUrl });
-    await control.connect();
-    await control.query(`create schema ${schema}`);
-    await control.end();
-    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  });
-
+  // Before the schema's own after(): the processes go first, then their schema.
   after(async () => {
     for (const s of servers) s.child.kill('SIGKILL');
     await Promise.all(servers.map((s) => s.exited));
-    if (pgSkip) return;
-    const cleanup = new pg.Client({ connectionString: pgUrl });
-    await cleanup.connect();
-    await cleanup.query(`drop schema if exists ${schema} cascade`);
-    await cleanup.end();
   });
+  const schema = schemaForSuite(pgUrl, 't_lease');
 
   it('admits the limit across two processes, never more, and a place leased and not used is given back', { skip: pgSkip }, async () => {
     const limit = 40; // a lease of 2 (1/20)
     const [one, two] = [
-      await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']),
-      await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']),
+      await startServer(['--database', schema.url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']),
+      await startServer(['--database', schema.url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']),
     ];
     servers.push(one as ServerProcess, two as ServerProcess);
-    const sender = await provisionSender(['--database', url], 'Leases', 10, ['--hourly-limit', String(limit)]);
+    const sender = await provisionSender(['--database', schema.url], 'Leases', 10, ['--hourly-limit', String(limit)]);
     const codes = async (server: ServerProcess | undefined, n: number): Promise<string[]> =>
       (await Promise.all(Array.from({ length: n }, () => postJson(`${server?.url}/balance/`, { api_key: sender.apiKey })))).map((a) => String(a.body.result_code));
     const count = (list: readonly string[], code: string): number => list.filter((c) => c === code).length;

@@ -9,11 +9,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl } from '../helpers/dialects.js';
+import { schemaForSuite } from '../helpers/pg-schema.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -31,36 +30,27 @@ async function until<T>(what: string, read: () => Promise<T>, done: (value: T) =
 }
 
 describe('lookup caches on PostgreSQL', () => {
-  const schema = `t_lookups_${randomBytes(5).toString('hex')}`;
-  let url = '';
-  let store: string[] = [];
-  let control: pg.Client;
   const servers: ServerProcess[] = [];
+  // Before the schema's own after(): the processes go first, then their schema.
+  after(async () => {
+    for (const s of servers) s.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.exited));
+  });
+  // Named, so the test ends only its own processes' connections, not other suites'.
+  const schema = schemaForSuite(pgUrl, 't_lookups', { named: true });
+  let store: string[] = [];
   let cached: ServerProcess;
   let uncached: ServerProcess;
   let sender: ProvisionedSender;
 
   before(async () => {
     if (skip) return;
-    control = new pg.Client({ connectionString: pgUrl });
-    await control.connect();
-    await control.query(`create schema ${schema}`);
-    // Named, so the test ends only its own processes' connections, not other suites'.
-    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}&application_name=${schema}`;
-    store = ['--database', url];
+    store = ['--database', schema.url];
     cached = await startServer([...store, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']);
     servers.push(cached);
     uncached = await startServer([...store, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0', '--notify', 'false']);
     servers.push(uncached);
     sender = await provisionSender(store, 'Lookups', 100);
-  });
-
-  after(async () => {
-    if (skip) return;
-    for (const s of servers) s.child.kill('SIGKILL');
-    await Promise.all(servers.map((s) => s.exited));
-    await control.query(`drop schema if exists ${schema} cascade`);
-    await control.end();
   });
 
   async function balanceAt(server: ServerProcess): Promise<{ code: unknown; balance: unknown }> {
@@ -70,9 +60,10 @@ describe('lookup caches on PostgreSQL', () => {
 
   /** Sets the key's state without firing a trigger: no notification tells anyone. */
   async function setStateUnheard(state: 'Active' | 'Paused'): Promise<void> {
+    const control = schema.control;
     await control.query('begin');
     await control.query('set local session_replication_role = replica');
-    await control.query(`update ${schema}.api_keys set state = $1 where id = $2`, [state, Number(sender.keyId)]);
+    await control.query(`update ${schema.name}.api_keys set state = $1 where id = $2`, [state, Number(sender.keyId)]);
     await control.query('commit');
   }
 
@@ -105,9 +96,9 @@ describe('lookup caches on PostgreSQL', () => {
 
   it('keeps nothing cached from before its listening connection was lost, and listens again', { skip }, async () => {
     assert.equal((await balanceAt(cached)).code, 'TS-1040');
-    const { rows } = await control.query<{ n: string }>(
+    const { rows } = await schema.control.query<{ n: string }>(
       "select count(pg_terminate_backend(pid)) as n from pg_stat_activity where datname = current_database() and query = 'listen haberci_lookups' and application_name = $1 and pid <> pg_backend_pid()",
-      [schema],
+      [schema.name],
     );
     assert.equal(Number(rows[0]?.n), 1, 'one process listens: the one with --notify');
     await until('the loss in the log', async () => cached.output(), (out) => /lookup cache listener: connection lost/.test(out));
