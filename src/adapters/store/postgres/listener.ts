@@ -55,11 +55,6 @@ export class PgListener {
     return this.listening;
   }
 
-  /** Whether the listening connection is up. */
-  get connected(): boolean {
-    return this.client !== null;
-  }
-
   private async connect(): Promise<void> {
     this.timer = null;
     if (this.stopped) return;

@@ -56,11 +56,6 @@ export class PgLookupChanges {
     return { lookups: this.lookups, balances: this.balances };
   }
 
-  /** Whether a change made now would be heard. */
-  get connected(): boolean {
-    return this.listening;
-  }
-
   stop(): Promise<void> {
     return this.listener.stop();
   }

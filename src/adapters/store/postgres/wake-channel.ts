@@ -49,11 +49,6 @@ export class PgWakeListener {
     return this.listener.start();
   }
 
-  /** Whether the listening connection is up (tests). */
-  get connected(): boolean {
-    return this.listener.connected;
-  }
-
   stop(): Promise<void> {
     return this.listener.stop();
   }
