@@ -154,8 +154,8 @@ export class UsageLeases {
 
   /** The asks of a turn: each ask's n requests counted in order; granted is how many were admitted. */
   private async count(asks: readonly Ask[]): Promise<{ granted: number; hit: LimitHit | null }[]> {
-    // An object per place: the store answers each item by its identity.
-    const items = asks.flatMap((a) => Array.from({ length: a.n }, () => ({ ...a.request })));
+    // One item per place; the store answers by position.
+    const items = asks.flatMap((a) => Array.from({ length: a.n }, () => a.request));
     const hits = await this.store.consumeRequests(items);
     let at = 0;
     return asks.map((a) => {

@@ -370,6 +370,13 @@ for (const dialect of testDialects()) {
         assert.deepEqual(hits, [null, null, 'hourly', null, null, 'hourly']);
       });
 
+      it('answers a batch by position: one request object standing for several requests (a lease) gets an answer for each', async () => {
+        const account = await store.accounts.createAccount(accountInput('Lease'), now);
+        const keyId = await newKey(account.id);
+        const request = { keyId, limits: { hourly: 3, daily: 0, monthly: 0 }, windows };
+        assert.deepEqual(await store.keys.consumeRequests([request, request, request, request, request]), [null, null, null, 'hourly', 'hourly']);
+      });
+
       it('a reached monthly limit is named over a reached hourly one', async () => {
         const account = await store.accounts.createAccount(accountInput('Named'), now);
         const keyId = await newKey(account.id);

@@ -28,15 +28,17 @@ export function usageOf(row: Pick<Selectable<KeyUsageTable>, 'hour_bucket' | 'ho
   return { hour: row.hour_bucket, hourCount: row.hour_count, day: row.day_bucket, dayCount: row.day_count, month: row.month_bucket, monthCount: row.month_count };
 }
 
-/** Each request's answer, decided in arrival order per key from the counts its key held before the batch. */
-export function answersFrom(items: readonly UsageRequest[], keys: ReadonlyMap<number, readonly UsageRequest[]>, counts: ReadonlyMap<number, Usage>): (LimitHit | null)[] {
-  const answers = new Map<UsageRequest, LimitHit | null>();
-  for (const [keyId, requests] of keys) {
-    const usage = counts.get(keyId);
-    if (usage === undefined) throw new Error(`no request counts of key ${keyId}`);
-    for (const request of requests) answers.set(request, countOne(usage, request.limits, request.windows));
-  }
-  return items.map((item) => answers.get(item) ?? null);
+/**
+ * Each request's answer, by position, decided in arrival order from the counts its key held
+ * before the batch (each key's counts raised as its requests are admitted). By position, not
+ * by the request object: one object may stand for several requests (a lease's places).
+ */
+export function answersFrom(items: readonly UsageRequest[], counts: ReadonlyMap<number, Usage>): (LimitHit | null)[] {
+  return items.map((item) => {
+    const usage = counts.get(item.keyId);
+    if (usage === undefined) throw new Error(`no request counts of key ${item.keyId}`);
+    return countOne(usage, item.limits, item.windows);
+  });
 }
 
 /**
@@ -46,7 +48,7 @@ export function answersFrom(items: readonly UsageRequest[], keys: ReadonlyMap<nu
  * written back once. Keys in id order, so concurrent batches lock them in one order.
  */
 export async function countInTransaction(db: Executor, dialect: DialectSql, items: readonly UsageRequest[]): Promise<(LimitHit | null)[]> {
-  const answers = new Map<UsageRequest, LimitHit | null>();
+  const counts = new Map<number, Usage>();
   for (const [keyId, requests] of [...byKey(items)].sort((a, b) => a[0] - b[0])) {
     const first = requests[0]?.windows ?? { hour: '', day: '', month: '' };
     await db
@@ -60,13 +62,15 @@ export async function countInTransaction(db: Executor, dialect: DialectSql, item
       .where('key_id', '=', keyId)
       .$call((qb) => dialect.forUpdate(qb))
       .executeTakeFirstOrThrow();
-    const usage = usageOf(row);
-    for (const request of requests) answers.set(request, countOne(usage, request.limits, request.windows));
+    counts.set(keyId, usageOf(row));
+  }
+  const answers = answersFrom(items, counts);
+  for (const [keyId, usage] of [...counts].sort((a, b) => a[0] - b[0])) {
     await db
       .updateTable('key_usage')
       .set({ hour_bucket: usage.hour, hour_count: usage.hourCount, day_bucket: usage.day, day_count: usage.dayCount, month_bucket: usage.month, month_count: usage.monthCount })
       .where('key_id', '=', keyId)
       .execute();
   }
-  return items.map((item) => answers.get(item) ?? null);
+  return answers;
 }

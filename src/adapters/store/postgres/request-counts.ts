@@ -37,7 +37,7 @@ export async function countInOneStatement(db: Executor, items: readonly UsageReq
       .execute();
     for (const [keyId, usage] of await raiseCounts(db, missing, keys)) found.set(keyId, usage);
   }
-  return answersFrom(items, keys, found);
+  return answersFrom(items, found);
 }
 
 /** The statement: the counts each key's row held before it, by key (keys with no row are absent). */
