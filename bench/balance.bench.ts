@@ -34,7 +34,10 @@ function progress(text: string): void {
   process.stderr.write(`[${bench}] ${text}\n`);
 }
 
-async function withServer<T>(start: () => Promise<ServerProcess>, work: (server: ServerProcess) => Promise<T>): Promise<T> {
+async function withServer<T>(
+  start: () => Promise<ServerProcess>,
+  work: (server: ServerProcess) => Promise<T>,
+): Promise<T> {
   const server = await start();
   try {
     return await work(server);
@@ -66,16 +69,52 @@ async function measureStore(store: BenchStore, options: BenchOptions, baseline: 
   await withServer(
     () => startHaberci(store, 0),
     async (server) => {
-      await run(server, { store: s, scenario: 'no-limits', description: 'key with no request limits, rate limiter off', targetRatio: 1 / 2 }, keys.unlimited);
-      await run(server, { store: s, scenario: 'all-limits', description: 'key with hourly, daily and monthly limits, rate limiter off', targetRatio: 1 / 3 }, keys.limited);
+      await run(
+        server,
+        {
+          store: s,
+          scenario: 'no-limits',
+          description: 'key with no request limits, rate limiter off',
+          targetRatio: 1 / 2,
+        },
+        keys.unlimited,
+      );
+      await run(
+        server,
+        {
+          store: s,
+          scenario: 'all-limits',
+          description: 'key with hourly, daily and monthly limits, rate limiter off',
+          targetRatio: 1 / 3,
+        },
+        keys.limited,
+      );
     },
   );
   await withServer(
     () => startHaberci(store, limiterOnRate),
     async (server) => {
-      await run(server, { store: s, scenario: 'rate-limiter', description: `key with no request limits, rate limiter on (${limiterOnRate}/s)`, targetRatio: null }, keys.unlimited);
+      await run(
+        server,
+        {
+          store: s,
+          scenario: 'rate-limiter',
+          description: `key with no request limits, rate limiter on (${limiterOnRate}/s)`,
+          targetRatio: null,
+        },
+        keys.unlimited,
+      );
       const where = s === 'postgres' ? 'counted in the store' : 'counted in memory';
-      await run(server, { store: s, scenario: 'all-limits-rate', description: `key with hourly, daily and monthly limits, rate limiter on, ${where}`, targetRatio: 1 / 3 }, keys.limited);
+      await run(
+        server,
+        {
+          store: s,
+          scenario: 'all-limits-rate',
+          description: `key with hourly, daily and monthly limits, rate limiter on, ${where}`,
+          targetRatio: 1 / 3,
+        },
+        keys.limited,
+      );
     },
   );
   const redis = benchRedisUrl();
@@ -83,7 +122,16 @@ async function measureStore(store: BenchStore, options: BenchOptions, baseline: 
     await withServer(
       () => startHaberci(store, limiterOnRate, ['--redis', redis]),
       async (server) => {
-        await run(server, { store: s, scenario: 'all-limits-redis', description: 'key with hourly, daily and monthly limits, rate limiter on, counted in Redis', targetRatio: 1 / 3 }, keys.limited);
+        await run(
+          server,
+          {
+            store: s,
+            scenario: 'all-limits-redis',
+            description: 'key with hourly, daily and monthly limits, rate limiter on, counted in Redis',
+            targetRatio: 1 / 3,
+          },
+          keys.limited,
+        );
       },
     );
   }
@@ -94,7 +142,16 @@ export async function benchBalance(options: BenchOptions = defaultBenchOptions):
   progress('none bare');
   const bare = await withServer(startBareServer, (server) => measure(server, balanceRequest(bareKey), options));
   const results: BenchResult[] = [
-    toResult({ store: 'none', scenario: 'bare', description: 'bare Fastify route, same JSON answer (baseline)', targetRatio: null }, bare, bare.requestsPerSecond),
+    toResult(
+      {
+        store: 'none',
+        scenario: 'bare',
+        description: 'bare Fastify route, same JSON answer (baseline)',
+        targetRatio: null,
+      },
+      bare,
+      bare.requestsPerSecond,
+    ),
   ];
 
   const stores: (() => Promise<BenchStore>)[] = [sqliteStore];

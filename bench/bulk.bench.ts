@@ -44,7 +44,13 @@ function numbers(first: number, count = recipients): string[] {
 }
 
 function groupSendBody(apiKey: string, list: readonly string[]): string {
-  return JSON.stringify({ api_key: apiKey, title: 'BENCH', text: 'Benchmark campaign message', sms_lang: 0, sentto: list });
+  return JSON.stringify({
+    api_key: apiKey,
+    title: 'BENCH',
+    text: 'Benchmark campaign message',
+    sms_lang: 0,
+    sentto: list,
+  });
 }
 
 function median(values: readonly number[]): number {
@@ -67,7 +73,12 @@ interface SendTiming {
 }
 
 /** One /group/send of `list`, timed to its answer and to the last message submitted. */
-async function timedGroupSend(server: ServerProcess, reader: StoreReader, key: SendingKey, list: readonly string[]): Promise<SendTiming> {
+async function timedGroupSend(
+  server: ServerProcess,
+  reader: StoreReader,
+  key: SendingKey,
+  list: readonly string[],
+): Promise<SendTiming> {
   const body = groupSendBody(key.apiKey, list);
   const idleMb = residentMb(server.pid);
   const rss = watchPeakRss(server.pid, 50);
@@ -78,9 +89,19 @@ async function timedGroupSend(server: ServerProcess, reader: StoreReader, key: S
     rss.stop();
     throw new Error(`/group/send answered ${answer.status}: ${JSON.stringify(answer.json)}`);
   }
-  const submittedAt = await pollUntil(() => (reader.submitted(sendId) >= list.length ? Date.now() : null), 100, 600_000);
+  const submittedAt = await pollUntil(
+    () => (reader.submitted(sendId) >= list.length ? Date.now() : null),
+    100,
+    600_000,
+  );
   const peakMb = rss.stop();
-  return { responseMs: answer.ms, submittedSeconds: submittedAt === null ? null : (submittedAt - started) / 1000, idleMb, peakMb, sendId };
+  return {
+    responseMs: answer.ms,
+    submittedSeconds: submittedAt === null ? null : (submittedAt - started) / 1000,
+    idleMb,
+    peakMb,
+    sendId,
+  };
 }
 
 async function sendsAndMemory(options: BenchOptions, figures: Figure[], faults: string[]): Promise<void> {
@@ -94,12 +115,18 @@ async function sendsAndMemory(options: BenchOptions, figures: Figure[], faults: 
       await timedGroupSend(server, reader, key, numbers(9_000_000, 1000));
       const timings: SendTiming[] = [];
       for (let i = 0; i < sends; i++) {
-        await pollUntil(() => (reader.final() === Object.values(reader.statesOf()).reduce((a, b) => a + b, 0) ? true : null), 200, 120_000);
+        await pollUntil(
+          () => (reader.final() === Object.values(reader.statesOf()).reduce((a, b) => a + b, 0) ? true : null),
+          200,
+          120_000,
+        );
         await settle(options.quietWaitSeconds);
         progress(`send ${i + 1} of ${sends}: ${recipients} numbers`);
         const t = await timedGroupSend(server, reader, key, numbers(i * 100_000));
         timings.push(t);
-        progress(`  answered in ${t.responseMs.toFixed(0)} ms, all submitted after ${t.submittedSeconds?.toFixed(1) ?? '-'} s, RSS ${t.idleMb?.toFixed(0) ?? '-'} -> peak ${t.peakMb?.toFixed(0) ?? '-'} MB`);
+        progress(
+          `  answered in ${t.responseMs.toFixed(0)} ms, all submitted after ${t.submittedSeconds?.toFixed(1) ?? '-'} s, RSS ${t.idleMb?.toFixed(0) ?? '-'} -> peak ${t.peakMb?.toFixed(0) ?? '-'} MB`,
+        );
         if (t.submittedSeconds === null) faults.push(`${bench}: send ${i + 1} was not fully submitted in time`);
       }
       const responses = timings.map((t) => t.responseMs);
@@ -107,12 +134,54 @@ async function sendsAndMemory(options: BenchOptions, figures: Figure[], faults: 
       const submitted = timings.map((t) => t.submittedSeconds ?? Number.NaN);
       const list = (xs: readonly number[], digits: number): string => xs.map((x) => x.toFixed(digits)).join(', ');
       figures.push(
-        judged(figure(bench, 'haberci sqlite', '/group/send 50,000: response, median of 5', median(responses), 'ms', `each: ${list(responses, 0)} ms`), '<= 300 ms', (v) => v <= 300),
-        figure(bench, 'haberci sqlite', '50,000 submitted to the simulator, median of 5', median(submitted), 's', `from the request; each: ${list(submitted, 1)} s (= ${Math.round(recipients / median(submitted))} msg/s)`),
-        judged(figure(bench, 'haberci sqlite', 'peak RSS above idle during a send, worst of 5', Math.max(...above), 'MB', `each: ${list(above, 0)} MB; idle before each: ${list(timings.map((t) => t.idleMb ?? Number.NaN), 0)} MB`), '<= 150 MB', (v) => v <= 150),
+        judged(
+          figure(
+            bench,
+            'haberci sqlite',
+            '/group/send 50,000: response, median of 5',
+            median(responses),
+            'ms',
+            `each: ${list(responses, 0)} ms`,
+          ),
+          '<= 300 ms',
+          (v) => v <= 300,
+        ),
+        figure(
+          bench,
+          'haberci sqlite',
+          '50,000 submitted to the simulator, median of 5',
+          median(submitted),
+          's',
+          `from the request; each: ${list(submitted, 1)} s (= ${Math.round(recipients / median(submitted))} msg/s)`,
+        ),
+        judged(
+          figure(
+            bench,
+            'haberci sqlite',
+            'peak RSS above idle during a send, worst of 5',
+            Math.max(...above),
+            'MB',
+            `each: ${list(above, 0)} MB; idle before each: ${list(
+              timings.map((t) => t.idleMb ?? Number.NaN),
+              0,
+            )} MB`,
+          ),
+          '<= 150 MB',
+          (v) => v <= 150,
+        ),
         // RSS before a send drifts up over the sends (the heap is not returned at once): the
         // highest peak against the fresh server's idle shows the drift too.
-        figure(bench, 'haberci sqlite', 'highest peak RSS of 5 sends above the first idle', Math.max(...timings.map((t) => t.peakMb ?? Number.NaN)) - (timings[0]?.idleMb ?? Number.NaN), 'MB', `peaks: ${list(timings.map((t) => t.peakMb ?? Number.NaN), 0)} MB`),
+        figure(
+          bench,
+          'haberci sqlite',
+          'highest peak RSS of 5 sends above the first idle',
+          Math.max(...timings.map((t) => t.peakMb ?? Number.NaN)) - (timings[0]?.idleMb ?? Number.NaN),
+          'MB',
+          `peaks: ${list(
+            timings.map((t) => t.peakMb ?? Number.NaN),
+            0,
+          )} MB`,
+        ),
       );
 
       await interference(options, server, reader, key, figures, faults);
@@ -126,14 +195,29 @@ async function sendsAndMemory(options: BenchOptions, figures: Figure[], faults: 
 }
 
 /** (d): the same light /sms/send load alone, then while a 50,000-number send dispatches. */
-async function interference(options: BenchOptions, server: ServerProcess, reader: StoreReader, key: SendingKey, figures: Figure[], faults: string[]): Promise<void> {
+async function interference(
+  options: BenchOptions,
+  server: ServerProcess,
+  reader: StoreReader,
+  key: SendingKey,
+  figures: Figure[],
+  faults: string[],
+): Promise<void> {
   const load = { connections: 5, seconds: 10, rate: 200 };
   const body = smsSendBody(key.apiKey);
-  await pollUntil(() => (reader.final() === Object.values(reader.statesOf()).reduce((a, b) => a + b, 0) ? true : null), 200, 120_000);
+  await pollUntil(
+    () => (reader.final() === Object.values(reader.statesOf()).reduce((a, b) => a + b, 0) ? true : null),
+    200,
+    120_000,
+  );
   await settle(options.quietWaitSeconds);
   progress('single /sms/send, 5 connections, 200 req/s, 10 s, nothing else running');
   const alone = await loadSmsSend(server, body, load);
-  await pollUntil(() => (reader.final() === Object.values(reader.statesOf()).reduce((a, b) => a + b, 0) ? true : null), 200, 120_000);
+  await pollUntil(
+    () => (reader.final() === Object.values(reader.statesOf()).reduce((a, b) => a + b, 0) ? true : null),
+    200,
+    120_000,
+  );
   await settle(options.quietWaitSeconds);
   progress('the same while a 50,000-number /group/send dispatches');
   const answer = await postJson(`${server.url}/group/send`, groupSendBody(key.apiKey, numbers(700_000)));
@@ -144,11 +228,29 @@ async function interference(options: BenchOptions, server: ServerProcess, reader
     ['alone', alone],
     ['during a 50,000 send', during],
   ] as const) {
-    figures.push(figure(bench, `haberci sqlite, /sms/send ${name}`, 'p50 / p99 latency', r.latencyP50Ms, 'ms', `p99 ${r.latencyP99Ms} ms; ${r.smsIds.length} accepted at ${r.requestsPerSecond.toFixed(0)} req/s; non-2xx ${r.non2xx}, errors ${r.errors}`));
+    figures.push(
+      figure(
+        bench,
+        `haberci sqlite, /sms/send ${name}`,
+        'p50 / p99 latency',
+        r.latencyP50Ms,
+        'ms',
+        `p99 ${r.latencyP99Ms} ms; ${r.smsIds.length} accepted at ${r.requestsPerSecond.toFixed(0)} req/s; non-2xx ${r.non2xx}, errors ${r.errors}`,
+      ),
+    );
     figures.push(figure(bench, `haberci sqlite, /sms/send ${name}`, 'p99 latency', r.latencyP99Ms, 'ms', ''));
     if (r.non2xx > 0 || r.errors > 0) faults.push(`${bench} ${name}: ${r.non2xx} non-2xx, ${r.errors} errors`);
   }
-  figures.push(figure(bench, 'haberci sqlite, during the send', 'campaign messages submitted by the end of the 10 s', submittedByEnd, 'messages', `of ${recipients}; the send answered in ${answer.ms.toFixed(0)} ms before the load started`));
+  figures.push(
+    figure(
+      bench,
+      'haberci sqlite, during the send',
+      'campaign messages submitted by the end of the 10 s',
+      submittedByEnd,
+      'messages',
+      `of ${recipients}; the send answered in ${answer.ms.toFixed(0)} ms before the load started`,
+    ),
+  );
 }
 
 /** (c): a real 50,000 send in a store of 1,000,000 messages; its last page, 200 times. */
@@ -159,7 +261,13 @@ async function reportPage(options: BenchOptions, figures: Figure[], faults: stri
     const key = await provisionSender(store, 100_000_000);
     progress(`filling the store: ${filledCampaigns} delivered campaigns of ${recipients}`);
     const fillStarted = Date.now();
-    fillDeliveredCampaigns(dataDir, { accountId: key.accountId, keyId: keyIdOf(dataDir, key.accountId) }, filledCampaigns, recipients, Date.now());
+    fillDeliveredCampaigns(
+      dataDir,
+      { accountId: key.accountId, keyId: keyIdOf(dataDir, key.accountId) },
+      filledCampaigns,
+      recipients,
+      Date.now(),
+    );
     progress(`  filled in ${((Date.now() - fillStarted) / 1000).toFixed(1)} s`);
     const server = await startHaberci(store, 0, ['--sim-delay-ms', '300']);
     const reader = new StoreReader(dataDir);
@@ -187,7 +295,14 @@ async function reportPage(options: BenchOptions, figures: Figure[], faults: stri
       }
       figures.push(
         judged(
-          figure(bench, 'haberci sqlite, 1,000,000 messages', '/reports/detailed page 100 of 50,000, median', median(times), 'ms', `p99 ${percentile(times, 99).toFixed(1)} ms over ${times.length} requests one after another; ${rows} rows a page; store holds ${total} messages`),
+          figure(
+            bench,
+            'haberci sqlite, 1,000,000 messages',
+            '/reports/detailed page 100 of 50,000, median',
+            median(times),
+            'ms',
+            `p99 ${percentile(times, 99).toFixed(1)} ms over ${times.length} requests one after another; ${rows} rows a page; store holds ${total} messages`,
+          ),
           '<= 20 ms',
           (v) => v <= 20,
         ),

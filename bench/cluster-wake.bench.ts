@@ -28,19 +28,35 @@ function percentile(sorted: readonly number[], p: number): number {
 }
 
 async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return (await response.json()) as Record<string, unknown>;
 }
 
 /** One round: both processes started on the store, `perRound` messages, their accept-to-submit times (ms). */
-async function round(store: BenchStore, apiKey: string, notify: boolean, offset: number, faults: string[]): Promise<number[]> {
+async function round(
+  store: BenchStore,
+  apiKey: string,
+  notify: boolean,
+  offset: number,
+  faults: string[],
+): Promise<number[]> {
   const worker = await startHaberci(store, 0, ['--sim-delay-ms', '50']);
   const front = await startHaberci(store, 0, ['--worker', 'false', '--notify', String(notify)]);
   const ids: number[] = [];
   try {
     for (let i = 0; i < perRound; i++) {
       const to = `0532${String(1_000_000 + offset + i).slice(-7)}`;
-      const answer = await post(`${front.url}/sms/send`, { api_key: apiKey, sentto: to, title: 'BENCH', text: 'wake', sms_lang: 0 });
+      const answer = await post(`${front.url}/sms/send`, {
+        api_key: apiKey,
+        sentto: to,
+        title: 'BENCH',
+        text: 'wake',
+        sms_lang: 0,
+      });
       if (answer.result_code !== 'TS-1024') faults.push(`send ${i}: ${JSON.stringify(answer)}`);
       else ids.push(Number(answer.sms_id));
       await new Promise((r) => setTimeout(r, 20 + Math.random() * 100));
@@ -55,7 +71,10 @@ async function round(store: BenchStore, apiKey: string, notify: boolean, offset:
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const { rows } = await client.query<{ ms: string | null }>('select submitted_at - created_at as ms from messages where id = any($1::bigint[])', [ids]);
+    const { rows } = await client.query<{ ms: string | null }>(
+      'select submitted_at - created_at as ms from messages where id = any($1::bigint[])',
+      [ids],
+    );
     const missing = rows.filter((r) => r.ms === null).length + (ids.length - rows.length);
     if (missing > 0) faults.push(`${missing} messages not submitted (notify ${notify})`);
     return rows.filter((r) => r.ms !== null).map((r) => Number(r.ms));
@@ -91,9 +110,36 @@ export async function benchClusterWake(_options: BenchOptions): Promise<BenchOut
       const sorted = [...list].sort((a, b) => a - b);
       const scenario = notify ? 'NOTIFY' : 'poll only (--notify false, poll 200 ms)';
       const notes = `${sorted.length} messages, HTTP-only process to worker process`;
-      figures.push({ bench, scenario, measure: 'accept to submit, median', value: percentile(sorted, 0.5), unit: 'ms', target: null, targetMet: null, notes });
-      figures.push({ bench, scenario, measure: 'accept to submit, p95', value: percentile(sorted, 0.95), unit: 'ms', target: null, targetMet: null, notes });
-      figures.push({ bench, scenario, measure: 'accept to submit, max', value: sorted[sorted.length - 1] ?? null, unit: 'ms', target: null, targetMet: null, notes });
+      figures.push({
+        bench,
+        scenario,
+        measure: 'accept to submit, median',
+        value: percentile(sorted, 0.5),
+        unit: 'ms',
+        target: null,
+        targetMet: null,
+        notes,
+      });
+      figures.push({
+        bench,
+        scenario,
+        measure: 'accept to submit, p95',
+        value: percentile(sorted, 0.95),
+        unit: 'ms',
+        target: null,
+        targetMet: null,
+        notes,
+      });
+      figures.push({
+        bench,
+        scenario,
+        measure: 'accept to submit, max',
+        value: sorted[sorted.length - 1] ?? null,
+        unit: 'ms',
+        target: null,
+        targetMet: null,
+        notes,
+      });
     }
   } finally {
     await store.dispose();

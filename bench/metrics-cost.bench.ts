@@ -46,11 +46,29 @@ async function side(name: Side['name'], balance: number): Promise<Side> {
   const store = await sqliteStore();
   const key = await provisionSender(store, balance);
   const opsPort = name === 'metrics on' ? await freePort() : null;
-  const server = await startHaberci(store, 0, ['--sim-delay-ms', '300', ...(opsPort === null ? [] : ['--ops-port', String(opsPort)])]);
-  return { name, store, server, body: smsSendBody(key.apiKey), reader: new StoreReader(store.dataDir ?? ''), ops: opsPort === null ? null : `http://127.0.0.1:${opsPort}/metrics`, sent: 0, rates: [], cpuMicros: [] };
+  const server = await startHaberci(store, 0, [
+    '--sim-delay-ms',
+    '300',
+    ...(opsPort === null ? [] : ['--ops-port', String(opsPort)]),
+  ]);
+  return {
+    name,
+    store,
+    server,
+    body: smsSendBody(key.apiKey),
+    reader: new StoreReader(store.dataDir ?? ''),
+    ops: opsPort === null ? null : `http://127.0.0.1:${opsPort}/metrics`,
+    sent: 0,
+    rates: [],
+    cpuMicros: [],
+  };
 }
 
-async function load(s: Side, requests: number, connections: number): Promise<{ rps: number; cpuMicros: number | null }> {
+async function load(
+  s: Side,
+  requests: number,
+  connections: number,
+): Promise<{ rps: number; cpuMicros: number | null }> {
   const cpu0 = s.server.cpuSeconds();
   let scraping = true;
   const scrapes = (async () => {
@@ -67,7 +85,10 @@ async function load(s: Side, requests: number, connections: number): Promise<{ r
   s.sent += requests;
   // The next round starts once this one's messages are delivered, on either side.
   await pollUntil(() => (s.reader.final() >= s.sent ? true : null), 100, 300_000);
-  return { rps: hey.requestsPerSecond, cpuMicros: cpu0 !== null && cpu1 !== null ? ((cpu1 - cpu0) * 1e6) / requests : null };
+  return {
+    rps: hey.requestsPerSecond,
+    cpuMicros: cpu0 !== null && cpu1 !== null ? ((cpu1 - cpu0) * 1e6) / requests : null,
+  };
 }
 
 const median = (values: readonly number[]): number => {
@@ -98,8 +119,22 @@ async function inProcess(): Promise<Figure[]> {
   await metrics.exposition();
   const scrapeMs = Number(process.hrtime.bigint() - scrapeStarted) / 1e6;
   return [
-    figure(bench, 'in process', 'metric calls of one accepted request', perRequestNs / 1000, 'µs', 'API count and duration, the accepted message, a write-lock wait'),
-    figure(bench, 'in process', 'one scrape of the HTTP thread\'s registry', scrapeMs, 'ms', 'without the job threads\' answers or the backlog query'),
+    figure(
+      bench,
+      'in process',
+      'metric calls of one accepted request',
+      perRequestNs / 1000,
+      'µs',
+      'API count and duration, the accepted message, a write-lock wait',
+    ),
+    figure(
+      bench,
+      'in process',
+      "one scrape of the HTTP thread's registry",
+      scrapeMs,
+      'ms',
+      "without the job threads' answers or the backlog query",
+    ),
   ];
 }
 
@@ -123,18 +158,66 @@ export async function benchMetricsCost(options: BenchOptions): Promise<BenchOutp
         const { rps, cpuMicros } = await load(s, n, c);
         s.rates.push(rps);
         if (cpuMicros !== null) s.cpuMicros.push(cpuMicros);
-        figures.push(figure(bench, s.name, `HTTP accept, round ${round}`, rps, 'req/s', `server CPU ${cpuMicros?.toFixed(0) ?? '-'} µs a request during the load`));
+        figures.push(
+          figure(
+            bench,
+            s.name,
+            `HTTP accept, round ${round}`,
+            rps,
+            'req/s',
+            `server CPU ${cpuMicros?.toFixed(0) ?? '-'} µs a request during the load`,
+          ),
+        );
       }
     }
     const [on, off] = sides;
     const ratio = median(on.rates) / median(off.rates);
     const pairs = on.rates.map((r, i) => r / (off.rates[i] ?? r));
     figures.push(
-      figure(bench, 'metrics on', 'HTTP accept, median', median(on.rates), 'req/s', on.rates.map((r) => r.toFixed(0)).join(', ')),
-      figure(bench, 'metrics off', 'HTTP accept, median', median(off.rates), 'req/s', off.rates.map((r) => r.toFixed(0)).join(', ')),
-      figure(bench, 'on / off', 'HTTP accept ratio, median of the rounds\' ratios', median(pairs), 'x', pairs.map((r) => r.toFixed(2)).join(', ')),
-      figure(bench, 'on / off', 'server CPU per request, ratio of medians', median(off.cpuMicros) > 0 ? median(on.cpuMicros) / median(off.cpuMicros) : null, 'x', `on ${on.cpuMicros.map((v) => v.toFixed(0)).join(', ')} µs; off ${off.cpuMicros.map((v) => v.toFixed(0)).join(', ')} µs`),
-      judged(figure(bench, 'on / off', 'HTTP accept ratio (medians)', ratio, 'x', `the metrics cost ${((1 - ratio) * 100).toFixed(1)} % of the accept rate; ${rounds} rounds each, interleaved`), '>= 0.97', (v) => v >= 0.97),
+      figure(
+        bench,
+        'metrics on',
+        'HTTP accept, median',
+        median(on.rates),
+        'req/s',
+        on.rates.map((r) => r.toFixed(0)).join(', '),
+      ),
+      figure(
+        bench,
+        'metrics off',
+        'HTTP accept, median',
+        median(off.rates),
+        'req/s',
+        off.rates.map((r) => r.toFixed(0)).join(', '),
+      ),
+      figure(
+        bench,
+        'on / off',
+        "HTTP accept ratio, median of the rounds' ratios",
+        median(pairs),
+        'x',
+        pairs.map((r) => r.toFixed(2)).join(', '),
+      ),
+      figure(
+        bench,
+        'on / off',
+        'server CPU per request, ratio of medians',
+        median(off.cpuMicros) > 0 ? median(on.cpuMicros) / median(off.cpuMicros) : null,
+        'x',
+        `on ${on.cpuMicros.map((v) => v.toFixed(0)).join(', ')} µs; off ${off.cpuMicros.map((v) => v.toFixed(0)).join(', ')} µs`,
+      ),
+      judged(
+        figure(
+          bench,
+          'on / off',
+          'HTTP accept ratio (medians)',
+          ratio,
+          'x',
+          `the metrics cost ${((1 - ratio) * 100).toFixed(1)} % of the accept rate; ${rounds} rounds each, interleaved`,
+        ),
+        '>= 0.97',
+        (v) => v >= 0.97,
+      ),
     );
   } finally {
     for (const s of sides) {

@@ -31,10 +31,21 @@ class Session {
   private readonly cookies = new Map<string, string>();
   constructor(private readonly base: string) {}
 
-  async request(path: string, init: { method?: string; form?: Record<string, string> } = {}): Promise<{ status: number; body: string }> {
-    const headers: Record<string, string> = { 'accept-language': 'en', cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') };
+  async request(
+    path: string,
+    init: { method?: string; form?: Record<string, string> } = {},
+  ): Promise<{ status: number; body: string }> {
+    const headers: Record<string, string> = {
+      'accept-language': 'en',
+      cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+    };
     if (init.form) headers['content-type'] = 'application/x-www-form-urlencoded';
-    const response = await fetch(`${this.base}${path}`, { method: init.method ?? 'GET', headers, redirect: 'manual', ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}) });
+    const response = await fetch(`${this.base}${path}`, {
+      method: init.method ?? 'GET',
+      headers,
+      redirect: 'manual',
+      ...(init.form ? { body: new URLSearchParams(init.form).toString() } : {}),
+    });
     for (const line of response.headers.getSetCookie()) {
       const [pair = ''] = line.split(';');
       const at = pair.indexOf('=');
@@ -67,12 +78,36 @@ export async function benchPanelPages(options: BenchOptions): Promise<BenchOutpu
       owners.push({ accountId: sender.accountId, keyId: keyIdOf(dataDir, sender.accountId) });
     }
     const email = 'bench-panel@example.com';
-    await run(join(repoRoot, 'bin', 'haberci'), ['admin', 'user', 'create', '--account', String(owners[0]?.accountId ?? 0), '--email', email, '--password', password, ...store.flags], { cwd: repoRoot });
+    await run(
+      join(repoRoot, 'bin', 'haberci'),
+      [
+        'admin',
+        'user',
+        'create',
+        '--account',
+        String(owners[0]?.accountId ?? 0),
+        '--email',
+        email,
+        '--password',
+        password,
+        ...store.flags,
+      ],
+      { cwd: repoRoot },
+    );
     const started = performance.now();
     const filled = fillPanelStore(dataDir, owners, shape, Date.now());
     const fillSeconds = (performance.now() - started) / 1000;
     process.stderr.write(`bench ${bench}: ${filled.messages} messages written in ${fillSeconds.toFixed(0)} s\n`);
-    figures.push(figure(bench, 'fill', 'messages written', filled.messages, 'messages', `in ${fillSeconds.toFixed(0)} s, the rollups counted once after`));
+    figures.push(
+      figure(
+        bench,
+        'fill',
+        'messages written',
+        filled.messages,
+        'messages',
+        `in ${fillSeconds.toFixed(0)} s, the rollups counted once after`,
+      ),
+    );
 
     const server = await startHaberci(store, 0);
     try {
@@ -83,7 +118,10 @@ export async function benchPanelPages(options: BenchOptions): Promise<BenchOutpu
         ['messages, first page', '/panel/messages'],
         ['messages, status failed', '/panel/messages?status=failed'],
         ['messages, one number', `/panel/messages?number=${filled.number}`],
-        ['messages, date range', `/panel/messages?from=${new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10)}&to=${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}`],
+        [
+          'messages, date range',
+          `/panel/messages?from=${new Date(Date.now() - 40 * 86_400_000).toISOString().slice(0, 10)}&to=${new Date(Date.now() - 30 * 86_400_000).toISOString().slice(0, 10)}`,
+        ],
         ['messages, deep page', `/panel/messages?after=${filled.deepCursor}`],
         ['a message', `/panel/messages/${filled.messageId}`],
         ['campaigns', '/panel/campaigns'],
@@ -106,7 +144,13 @@ export async function benchPanelPages(options: BenchOptions): Promise<BenchOutpu
         }
         times.sort((x, y) => x - y);
         const median = quantile(times, 0.5);
-        figures.push(judged(figure(bench, name, 'median', Math.round(median * 10) / 10, 'ms', `${samples} requests, one at a time`), '<= 100 ms', (v) => v <= 100));
+        figures.push(
+          judged(
+            figure(bench, name, 'median', Math.round(median * 10) / 10, 'ms', `${samples} requests, one at a time`),
+            '<= 100 ms',
+            (v) => v <= 100,
+          ),
+        );
         figures.push(figure(bench, name, 'p95', Math.round(quantile(times, 0.95) * 10) / 10, 'ms'));
         process.stderr.write(`bench ${bench}: ${name}: median ${median.toFixed(1)} ms\n`);
       }

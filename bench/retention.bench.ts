@@ -46,19 +46,41 @@ async function runCase(options: BenchOptions, retention: boolean): Promise<{ fig
     const key = await provisionSender(store, 10 * options.messages + 10_000);
     const oldUntil = Date.now() - 40 * dayMs;
     progress(`seeding ${campaigns * perCampaign} delivered messages 40 days old`);
-    fillDeliveredCampaigns(dir, { accountId: key.accountId, keyId: keyIdOf(dir, key.accountId) }, campaigns, perCampaign, oldUntil);
+    fillDeliveredCampaigns(
+      dir,
+      { accountId: key.accountId, keyId: keyIdOf(dir, key.accountId) },
+      campaigns,
+      perCampaign,
+      oldUntil,
+    );
     // The sends' rollup rows, as the store's writes would have kept them (retention reads
     // them to tell a finished send).
     const writer = new Database(join(dir, 'haberci.sqlite'));
     writer
-      .prepare('insert into send_counts (send_id, messages, sms, delivered, failed) select send_id, count(*), sum(sms_count), count(*), 0 from messages where created_at <= ? group by send_id')
+      .prepare(
+        'insert into send_counts (send_id, messages, sms, delivered, failed) select send_id, count(*), sum(sms_count), count(*), 0 from messages where created_at <= ? group by send_id',
+      )
       .run(oldUntil);
     writer.close();
     const reader = new Database(join(dir, 'haberci.sqlite'), { readonly: true });
-    const oldLeft = (): number => (reader.prepare('select count(*) as n from messages where created_at <= ?').get(oldUntil) as { n: number }).n;
-    const extra = retention ? ['--sim-delay-ms', '300', '--retention-days', '30', '--retention-every-ms', '1000', '--retention-pause-ms', pauseMs] : ['--sim-delay-ms', '300'];
+    const oldLeft = (): number =>
+      (reader.prepare('select count(*) as n from messages where created_at <= ?').get(oldUntil) as { n: number }).n;
+    const extra = retention
+      ? [
+          '--sim-delay-ms',
+          '300',
+          '--retention-days',
+          '30',
+          '--retention-every-ms',
+          '1000',
+          '--retention-pause-ms',
+          pauseMs,
+        ]
+      : ['--sim-delay-ms', '300'];
     const server = await startHaberci(store, 0, extra);
-    const label = retention ? `retention sweeping a day of old messages (pause ${pauseMs} ms)` : 'retention off (same old messages kept)';
+    const label = retention
+      ? `retention sweeping a day of old messages (pause ${pauseMs} ms)`
+      : 'retention off (same old messages kept)';
     try {
       const url = `${server.url}/sms/send`;
       const body = smsSendBody(key.apiKey);
@@ -66,39 +88,89 @@ async function runCase(options: BenchOptions, retention: boolean): Promise<{ fig
       await settle(Math.min(options.quietWaitSeconds, 10));
       if (retention) await pollUntil(() => (oldLeft() < campaigns * perCampaign ? true : null), 100, 60_000);
       const before = oldLeft();
-      progress(`${label}: hey ${options.messages} requests over ${options.connections} connections (${before} old rows left)`);
+      progress(
+        `${label}: hey ${options.messages} requests over ${options.connections} connections (${before} old rows left)`,
+      );
       const hey = await runHey({ url, requests: options.messages, connections: options.connections, body });
       const seconds = (Date.now() - hey.startedAt) / 1000;
       const removed = before - oldLeft();
       const figures = [
-        figure(bench, label, 'HTTP accept (hey)', hey.requestsPerSecond, 'req/s', `statuses ${JSON.stringify(hey.statuses)}`),
+        figure(
+          bench,
+          label,
+          'HTTP accept (hey)',
+          hey.requestsPerSecond,
+          'req/s',
+          `statuses ${JSON.stringify(hey.statuses)}`,
+        ),
         figure(bench, label, 'HTTP p50 / p99', hey.latencyP50Ms, 'ms', `p99 ${hey.latencyP99Ms.toFixed(1)} ms`),
         figure(bench, label, 'HTTP p99', hey.latencyP99Ms, 'ms'),
       ];
-      const faults = hey.non2xx > 0 || hey.errors > 0 ? [`${bench} ${label}: ${hey.non2xx} non-2xx, ${hey.errors} errors`] : [];
-      if (retention) figures.push(figure(bench, label, 'old rows removed during the load', removed / seconds, 'rows/s', `${removed} of ${before} in ${seconds.toFixed(1)} s`));
+      const faults =
+        hey.non2xx > 0 || hey.errors > 0 ? [`${bench} ${label}: ${hey.non2xx} non-2xx, ${hey.errors} errors`] : [];
+      if (retention)
+        figures.push(
+          figure(
+            bench,
+            label,
+            'old rows removed during the load',
+            removed / seconds,
+            'rows/s',
+            `${removed} of ${before} in ${seconds.toFixed(1)} s`,
+          ),
+        );
       // The steady phase: a fixed rate, below saturation, for a minute of the sweep.
       const steadyBefore = oldLeft();
       const started = Date.now();
       const p99s: number[] = [];
       for (let run = 0; run < steadyRuns; run++) {
-        const steady = await runHey({ url, requests: steadyRate * 10, connections: options.connections, body, rate: steadyRate });
+        const steady = await runHey({
+          url,
+          requests: steadyRate * 10,
+          connections: options.connections,
+          body,
+          rate: steadyRate,
+        });
         p99s.push(steady.latencyP99Ms);
-        if (steady.non2xx > 0 || steady.errors > 0) faults.push(`${bench} ${label}, steady run ${run + 1}: ${steady.non2xx} non-2xx, ${steady.errors} errors`);
+        if (steady.non2xx > 0 || steady.errors > 0)
+          faults.push(`${bench} ${label}, steady run ${run + 1}: ${steady.non2xx} non-2xx, ${steady.errors} errors`);
       }
       const steadySeconds = (Date.now() - started) / 1000;
       const steadyLeft = oldLeft();
       figures.push(
-        figure(bench, label, `steady ${steadyRate} req/s: p99, median of ${steadyRuns} runs of 10 s`, median(p99s), 'ms', `each run: ${p99s.map((p) => p.toFixed(1)).join(', ')} ms`),
+        figure(
+          bench,
+          label,
+          `steady ${steadyRate} req/s: p99, median of ${steadyRuns} runs of 10 s`,
+          median(p99s),
+          'ms',
+          `each run: ${p99s.map((p) => p.toFixed(1)).join(', ')} ms`,
+        ),
         figure(bench, label, `steady ${steadyRate} req/s: p99, worst run`, Math.max(...p99s), 'ms'),
       );
       if (retention) {
         figures.push(
-          figure(bench, label, 'old rows removed during the steady load', (steadyBefore - steadyLeft) / steadySeconds, 'rows/s', `${steadyBefore - steadyLeft} of ${steadyBefore} in ${steadySeconds.toFixed(0)} s; ${steadyLeft} left, so the sweep ran throughout: ${steadyLeft > 0}`),
+          figure(
+            bench,
+            label,
+            'old rows removed during the steady load',
+            (steadyBefore - steadyLeft) / steadySeconds,
+            'rows/s',
+            `${steadyBefore - steadyLeft} of ${steadyBefore} in ${steadySeconds.toFixed(0)} s; ${steadyLeft} left, so the sweep ran throughout: ${steadyLeft > 0}`,
+          ),
         );
         const sweepStart = Date.now();
         const done = await pollUntil(() => (oldLeft() === 0 ? Date.now() : null), 500, 600_000);
-        figures.push(figure(bench, label, 'the rest removed, after the load', done === null ? null : (done - sweepStart) / 1000, 's', `${oldLeft()} old rows left at the end`));
+        figures.push(
+          figure(
+            bench,
+            label,
+            'the rest removed, after the load',
+            done === null ? null : (done - sweepStart) / 1000,
+            's',
+            `${oldLeft()} old rows left at the end`,
+          ),
+        );
       }
       reader.close();
       return { figures, faults };

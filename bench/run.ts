@@ -25,16 +25,58 @@ import { repoRoot } from './lib/server-process.js';
 
 /** Every bench `npm run bench` knows; a new one registers here. */
 const benches: readonly Bench[] = [
-  { name: 'balance', description: 'POST /balance/ against a bare Fastify route (issue 2)', run: async (o) => ({ results: await benchBalance(o), figures: [], faults: [] }) },
-  { name: 'sms-send', description: 'single-recipient /sms/send, 20,000 over 50 connections, beside Kannel sendsms (issue 3)', run: benchSmsSend },
-  { name: 'bulk', description: '/group/send of 50,000 numbers: response, dispatch, memory, reports, interference (issue 4)', run: benchBulk },
-  { name: 'webhooks', description: 'webhook deliveries per second from the store, beside Kannel dlr-url callbacks (issue 6)', run: benchWebhooks },
-  { name: 'panel-pages', description: 'the panel\'s data pages on a 1,000,000-message SQLite store: server time per page (issue 21)', run: benchPanelPages },
-  { name: 'metrics-cost', description: '/sms/send accept rate with --ops-port on vs off, interleaved: the cost of the metrics (issue 22)', run: benchMetricsCost },
-  { name: 'cluster-wake', description: 'accept to submit from an HTTP-only process to a worker process on PostgreSQL, with and without NOTIFY (issue 24)', run: benchClusterWake },
-  { name: 'retention', description: '/sms/send p99 while retention removes a day of old messages, beside retention off (issue 24)', run: benchRetention },
-  { name: 'scale-model', description: 'PostgreSQL with API and worker processes apart: rates and the CPU a message of each role and of PostgreSQL (issue 24; needs HABERCI_BENCH_DATABASE)', run: benchScaleModel },
-  { name: 'smpp-e2e', description: 'HTTP accept to stored receipt and acknowledged webhook over SMPP, beside Kannel (issue 7)', run: benchSmppEndToEnd },
+  {
+    name: 'balance',
+    description: 'POST /balance/ against a bare Fastify route (issue 2)',
+    run: async (o) => ({ results: await benchBalance(o), figures: [], faults: [] }),
+  },
+  {
+    name: 'sms-send',
+    description: 'single-recipient /sms/send, 20,000 over 50 connections, beside Kannel sendsms (issue 3)',
+    run: benchSmsSend,
+  },
+  {
+    name: 'bulk',
+    description: '/group/send of 50,000 numbers: response, dispatch, memory, reports, interference (issue 4)',
+    run: benchBulk,
+  },
+  {
+    name: 'webhooks',
+    description: 'webhook deliveries per second from the store, beside Kannel dlr-url callbacks (issue 6)',
+    run: benchWebhooks,
+  },
+  {
+    name: 'panel-pages',
+    description: "the panel's data pages on a 1,000,000-message SQLite store: server time per page (issue 21)",
+    run: benchPanelPages,
+  },
+  {
+    name: 'metrics-cost',
+    description: '/sms/send accept rate with --ops-port on vs off, interleaved: the cost of the metrics (issue 22)',
+    run: benchMetricsCost,
+  },
+  {
+    name: 'cluster-wake',
+    description:
+      'accept to submit from an HTTP-only process to a worker process on PostgreSQL, with and without NOTIFY (issue 24)',
+    run: benchClusterWake,
+  },
+  {
+    name: 'retention',
+    description: '/sms/send p99 while retention removes a day of old messages, beside retention off (issue 24)',
+    run: benchRetention,
+  },
+  {
+    name: 'scale-model',
+    description:
+      'PostgreSQL with API and worker processes apart: rates and the CPU a message of each role and of PostgreSQL (issue 24; needs HABERCI_BENCH_DATABASE)',
+    run: benchScaleModel,
+  },
+  {
+    name: 'smpp-e2e',
+    description: 'HTTP accept to stored receipt and acknowledged webhook over SMPP, beside Kannel (issue 7)',
+    run: benchSmppEndToEnd,
+  },
 ];
 
 function fail(message: string): never {
@@ -69,7 +111,8 @@ function parseCommandLine(): { selected: readonly Bench[]; options: BenchOptions
   });
   const names = values.only?.split(',').map((n) => n.trim()) ?? benches.map((b) => b.name);
   const unknown = names.filter((n) => !benches.some((b) => b.name === n));
-  if (unknown.length > 0 || names.length === 0) fail(`no bench named "${unknown.join(', ')}"; known: ${benches.map((b) => b.name).join(', ')}`);
+  if (unknown.length > 0 || names.length === 0)
+    fail(`no bench named "${unknown.join(', ')}"; known: ${benches.map((b) => b.name).join(', ')}`);
   const selected = benches.filter((b) => names.includes(b.name));
   const options: BenchOptions = {
     durationSeconds: Math.max(1, positive(values.duration, defaultBenchOptions.durationSeconds, 'duration')),
@@ -97,11 +140,16 @@ async function main(): Promise<void> {
     figures.push(...output.figures);
     invalid.push(...output.faults);
     const file = join(resultsDir, `${bench.name}-${date}.json`);
-    await writeFile(file, `${JSON.stringify({ bench: bench.name, date, machine: machineInfo(), options, ...output }, null, 2)}\n`);
+    await writeFile(
+      file,
+      `${JSON.stringify({ bench: bench.name, date, machine: machineInfo(), options, ...output }, null, 2)}\n`,
+    );
     process.stderr.write(`bench ${bench.name}: raw results in ${file}\n`);
   }
   const m = machineInfo();
-  process.stdout.write(`\n${m.cores} cores, ${m.cpu}, Node ${m.node}; ${options.connections} connections, ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured per case\n\n`);
+  process.stdout.write(
+    `\n${m.cores} cores, ${m.cpu}, Node ${m.node}; ${options.connections} connections, ${options.warmupSeconds} s warm-up, ${options.durationSeconds} s measured per case\n\n`,
+  );
   if (all.length > 0) process.stdout.write(`${markdownTable(all)}\n`);
   if (figures.length > 0) process.stdout.write(`\n${figuresTable(figures)}\n`);
   const bad = [...faults(all), ...invalid];
@@ -110,7 +158,10 @@ async function main(): Promise<void> {
     process.exitCode = 1;
   }
   const noisy = disturbed(all);
-  if (noisy.length > 0) process.stderr.write(`\nbench: other work on the machine lowered these figures; run again when it is quiet:\n${noisy.map((b) => `  ${b}`).join('\n')}\n`);
+  if (noisy.length > 0)
+    process.stderr.write(
+      `\nbench: other work on the machine lowered these figures; run again when it is quiet:\n${noisy.map((b) => `  ${b}`).join('\n')}\n`,
+    );
 }
 
 await main();

@@ -47,16 +47,23 @@ async function countStates(url: string): Promise<Record<string, number>> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
-    const rows = (await client.query<{ state: string; n: string }>('select state, count(*) as n from messages group by state')).rows;
+    const rows = (
+      await client.query<{ state: string; n: string }>('select state, count(*) as n from messages group by state')
+    ).rows;
     return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
   } finally {
     await client.end();
   }
 }
 
-const cpu = (processes: readonly ServerProcess[]): number => processes.reduce((sum, p) => sum + (p.cpuSeconds() ?? 0), 0);
+const cpu = (processes: readonly ServerProcess[]): number =>
+  processes.reduce((sum, p) => sum + (p.cpuSeconds() ?? 0), 0);
 
-async function measureLayout(layout: Layout, databaseUrl: string, options: BenchOptions): Promise<{ figures: Figure[]; faults: string[] }> {
+async function measureLayout(
+  layout: Layout,
+  databaseUrl: string,
+  options: BenchOptions,
+): Promise<{ figures: Figure[]; faults: string[] }> {
   const n = options.messages;
   const warmup = 500;
   const store: BenchStore = await postgresStore(databaseUrl);
@@ -86,7 +93,11 @@ async function measureLayout(layout: Layout, databaseUrl: string, options: Bench
     const body = smsSendBody(key.apiKey);
     const delivered = async (): Promise<number> => (await countStates(storeUrl)).delivered ?? 0;
     progress(`${layout.name}: warm-up ${warmup} over 10 connections`);
-    await Promise.all(api.map((a) => runHey({ url: `${a.url}/sms/send`, requests: Math.ceil(warmup / api.length), connections: 10, body })));
+    await Promise.all(
+      api.map((a) =>
+        runHey({ url: `${a.url}/sms/send`, requests: Math.ceil(warmup / api.length), connections: 10, body }),
+      ),
+    );
     const warmDelivered = await pollUntil(async () => ((await delivered()) >= warmup ? true : null), 100, 120_000);
     await settle(options.quietWaitSeconds);
 
@@ -97,7 +108,16 @@ async function measureLayout(layout: Layout, databaseUrl: string, options: Bench
     const machine0 = cpuTotals();
     const startedAt = Date.now();
     const share = Math.ceil(n / api.length);
-    const heys = await Promise.all(api.map((a) => runHey({ url: `${a.url}/sms/send`, requests: share, connections: Math.max(1, Math.round(options.connections / api.length)), body })));
+    const heys = await Promise.all(
+      api.map((a) =>
+        runHey({
+          url: `${a.url}/sms/send`,
+          requests: share,
+          connections: Math.max(1, Math.round(options.connections / api.length)),
+          body,
+        }),
+      ),
+    );
     const acceptSeconds = (Date.now() - startedAt) / 1000;
     const target = warmup + share * api.length;
     const doneAt = await pollUntil(async () => ((await delivered()) >= target ? Date.now() : null), 50, 300_000);
@@ -110,18 +130,60 @@ async function measureLayout(layout: Layout, databaseUrl: string, options: Bench
     const faults: string[] = [];
     const non2xx = heys.reduce((s, h) => s + h.non2xx + h.errors, 0);
     if (non2xx > 0) faults.push(`${bench} ${layout.name}: ${non2xx} non-2xx answers or errors`);
-    if (warmDelivered === null || doneAt === null) faults.push(`${bench} ${layout.name}: not every message delivered in time: ${JSON.stringify(await countStates(storeUrl))}`);
+    if (warmDelivered === null || doneAt === null)
+      faults.push(
+        `${bench} ${layout.name}: not every message delivered in time: ${JSON.stringify(await countStates(storeUrl))}`,
+      );
     const micro = (seconds: number | null): number | null => (seconds === null ? null : (seconds * 1e6) / sent);
     const deliveredRate = doneAt === null ? null : sent / ((doneAt - startedAt) / 1000);
     const scenario = layout.name;
     return {
       faults,
       figures: [
-        figure(bench, scenario, 'HTTP accept (hey)', sent / acceptSeconds, 'req/s', `p99 ${Math.max(...heys.map((h) => h.latencyP99Ms)).toFixed(1)} ms (worst of ${heys.length} hey)`),
-        figure(bench, scenario, 'all delivered, from load start', deliveredRate, 'msg/s', `machine ${busy?.toFixed(0) ?? '-'}% busy (200 = both cores)`),
-        figure(bench, scenario, layout.combined ? 'CPU a message, the one process' : 'CPU a message, API processes', micro(apiCpu), 'µs', `${apiCpu.toFixed(2)} s over ${api.length} process(es)`),
-        ...(layout.combined ? [] : [figure(bench, scenario, 'CPU a message, worker processes', micro(workerCpu), 'µs', `${workerCpu.toFixed(2)} s over ${workers.length} process(es)`)]),
-        figure(bench, scenario, 'CPU a message, PostgreSQL', micro(pgCpu), 'µs', 'the postgres server and its backends, from /proc'),
+        figure(
+          bench,
+          scenario,
+          'HTTP accept (hey)',
+          sent / acceptSeconds,
+          'req/s',
+          `p99 ${Math.max(...heys.map((h) => h.latencyP99Ms)).toFixed(1)} ms (worst of ${heys.length} hey)`,
+        ),
+        figure(
+          bench,
+          scenario,
+          'all delivered, from load start',
+          deliveredRate,
+          'msg/s',
+          `machine ${busy?.toFixed(0) ?? '-'}% busy (200 = both cores)`,
+        ),
+        figure(
+          bench,
+          scenario,
+          layout.combined ? 'CPU a message, the one process' : 'CPU a message, API processes',
+          micro(apiCpu),
+          'µs',
+          `${apiCpu.toFixed(2)} s over ${api.length} process(es)`,
+        ),
+        ...(layout.combined
+          ? []
+          : [
+              figure(
+                bench,
+                scenario,
+                'CPU a message, worker processes',
+                micro(workerCpu),
+                'µs',
+                `${workerCpu.toFixed(2)} s over ${workers.length} process(es)`,
+              ),
+            ]),
+        figure(
+          bench,
+          scenario,
+          'CPU a message, PostgreSQL',
+          micro(pgCpu),
+          'µs',
+          'the postgres server and its backends, from /proc',
+        ),
       ],
     };
   } finally {

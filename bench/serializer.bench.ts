@@ -16,9 +16,21 @@ type Mode = 'schemas' | 'stringify';
 
 async function serve(mode: Mode): Promise<void> {
   const runtime = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
-  const account = await runtime.admin.createAccount({ name: 'Bench', balanceMain: 1000, balanceInternational: 0, perMinuteLimit: 0, otpBrand: 'Bench', ipAllow: [], globalSending: false });
+  const account = await runtime.admin.createAccount({
+    name: 'Bench',
+    balanceMain: 1000,
+    balanceInternational: 0,
+    perMinuteLimit: 0,
+    otpBrand: 'Bench',
+    ipAllow: [],
+    globalSending: false,
+  });
   const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings });
-  const app = await buildApp({ services: runtime.services, requestsPerSecond: 0, serializeFromSchemas: mode === 'schemas' });
+  const app = await buildApp({
+    services: runtime.services,
+    requestsPerSecond: 0,
+    serializeFromSchemas: mode === 'schemas',
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
@@ -26,7 +38,9 @@ async function serve(mode: Mode): Promise<void> {
 }
 
 async function start(mode: Mode): Promise<{ child: ChildProcess; port: number; apiKey: string }> {
-  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, 'serve', mode], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [new URL(import.meta.url).pathname, 'serve', mode], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const lines = createInterface({ input: child.stdout as NodeJS.ReadableStream });
   for await (const line of lines) {
     const ready = JSON.parse(line) as { port: number; apiKey: string };
@@ -46,11 +60,21 @@ async function main(): Promise<void> {
       const order: Mode[] = round % 2 === 0 ? ['schemas', 'stringify'] : ['stringify', 'schemas'];
       for (const mode of order) {
         const s = servers[mode];
-        const result = await autocannon({ url: `http://127.0.0.1:${s.port}/balance/`, method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: s.apiKey }), connections: 10, duration: seconds });
-        if (result.non2xx > 0 || result.errors > 0) throw new Error(`${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+        const result = await autocannon({
+          url: `http://127.0.0.1:${s.port}/balance/`,
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ api_key: s.apiKey }),
+          connections: 10,
+          duration: seconds,
+        });
+        if (result.non2xx > 0 || result.errors > 0)
+          throw new Error(`${mode}: ${result.non2xx} non-2xx, ${result.errors} errors`);
         runs[mode].push(Math.round(result.requests.average));
         latency[mode].push(result.latency.average);
-        process.stderr.write(`round ${round + 1} ${mode}: ${Math.round(result.requests.average)} req/s, mean latency ${result.latency.average.toFixed(2)} ms\n`);
+        process.stderr.write(
+          `round ${round + 1} ${mode}: ${Math.round(result.requests.average)} req/s, mean latency ${result.latency.average.toFixed(2)} ms\n`,
+        );
       }
     }
   } finally {
@@ -58,7 +82,9 @@ async function main(): Promise<void> {
     servers.stringify.child.kill('SIGTERM');
   }
   const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
-  process.stdout.write(`${JSON.stringify({ rounds, seconds, runs, medians: { schemas: median(runs.schemas), stringify: median(runs.stringify) }, latencyMs: latency })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ rounds, seconds, runs, medians: { schemas: median(runs.schemas), stringify: median(runs.stringify) }, latencyMs: latency })}\n`,
+  );
 }
 
 if (process.argv[2] === 'serve') await serve(process.argv[3] === 'stringify' ? 'stringify' : 'schemas');

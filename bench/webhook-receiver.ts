@@ -41,7 +41,9 @@ function record(body: string): void {
 const server = http.createServer((req, res) => {
   if (req.method === 'GET' && req.url === '/stats') {
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ requests, distinct: seen.size, duplicates, byType, firstDeliveredMs, lastDeliveredMs, lastMs }));
+    res.end(
+      JSON.stringify({ requests, distinct: seen.size, duplicates, byType, firstDeliveredMs, lastDeliveredMs, lastMs }),
+    );
     return;
   }
   const chunks: Buffer[] = [];

@@ -30,7 +30,9 @@ async function startReceiver(): Promise<{ url: string; close: () => Promise<void
   };
 }
 
-export async function benchWebhookSender(opts: WebhookSenderBenchOptions): Promise<{ perSecond: number; delivered: number }> {
+export async function benchWebhookSender(
+  opts: WebhookSenderBenchOptions,
+): Promise<{ perSecond: number; delivered: number }> {
   const receiver = await startReceiver();
   const sender = new HttpWebhookSender({ allowPrivate: true });
   let next = 0;
@@ -38,7 +40,11 @@ export async function benchWebhookSender(opts: WebhookSenderBenchOptions): Promi
   const worker = async (): Promise<void> => {
     while (next < opts.count) {
       const i = next++;
-      const { body, headers } = buildAttempt({ eventId: `evt_${i}`, eventType: 'sms.delivered', smsId: i + 1 }, Date.now(), 'bench-secret');
+      const { body, headers } = buildAttempt(
+        { eventId: `evt_${i}`, eventType: 'sms.delivered', smsId: i + 1 },
+        Date.now(),
+        'bench-secret',
+      );
       const outcome = await sender.send({ url: receiver.url, body, headers, timeoutMs: 10_000 });
       if (outcome.ok) delivered++;
     }

@@ -104,7 +104,10 @@ function ask<T>(worker: Worker, message: string, key: string): Promise<T> {
 async function location(database: string | undefined): Promise<{ where: StoreLocation; cleanup: () => Promise<void> }> {
   if (database === undefined || database === '') {
     const dir = mkdtempSync(join(tmpdir(), 'haberci-bench-hooks-'));
-    return { where: { dialect: 'sqlite', file: join(dir, 'haberci.sqlite') }, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      where: { dialect: 'sqlite', file: join(dir, 'haberci.sqlite') },
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const { default: pg } = await import('pg');
   const schema = `bench_hooks_${Date.now().toString(36)}`;
@@ -115,22 +118,81 @@ async function location(database: string | undefined): Promise<{ where: StoreLoc
     await client.end();
   };
   await admin(`CREATE SCHEMA ${schema}`);
-  return { where: { dialect: 'postgres', url: database, schema }, cleanup: () => admin(`DROP SCHEMA ${schema} CASCADE`) };
+  return {
+    where: { dialect: 'postgres', url: database, schema },
+    cleanup: () => admin(`DROP SCHEMA ${schema} CASCADE`),
+  };
 }
 
 /** `events` sms.sent events of one key whose webhook is the receiver, written by the outbox. */
 async function seedEvents(runtime: AppContainer, url: string, events: number): Promise<number> {
-  const account = await runtime.admin.createAccount({ name: 'Bench', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
-  const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, webhookUrl: url, webhookSecret: secret });
+  const account = await runtime.admin.createAccount({
+    name: 'Bench',
+    balanceMain: 0,
+    balanceInternational: 0,
+    perMinuteLimit: 0,
+    otpBrand: '',
+    ipAllow: [],
+    globalSending: false,
+  });
+  const key = await runtime.admin.createKey(account.id, {
+    ...defaultKeySettings,
+    webhookUrl: url,
+    webhookSecret: secret,
+  });
   const [sendId = 0, ...ids] = await runtime.store.messages.allocateIds(events + 1);
   const now = runtime.clock.now();
-  await runtime.store.messages.insertSends([{ id: sendId, send: { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'BENCH', text: 'bench', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: events, invalidNumbers: 0, blockedNumbers: 0, smsCost: events, createdAt: now, priority: 0, pendingRecipients: null } }]);
-  const send = { id: sendId, accountId: account.id, keyId: key.id, sandbox: false, createdAt: now, dueAt: now, priority: 0 };
-  await runtime.store.messages.insertMessagesOf([{ send: send, ids: ids, messages: ids.map((id) => ({ recipient: `90532${String(id).padStart(7, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })) }]);
+  await runtime.store.messages.insertSends([
+    {
+      id: sendId,
+      send: {
+        accountId: account.id,
+        keyId: key.id,
+        kind: 'sms',
+        sender: 'BENCH',
+        text: 'bench',
+        lang: 0,
+        contentType: 0,
+        scheduledAt: null,
+        sandbox: false,
+        totalNumbers: events,
+        invalidNumbers: 0,
+        blockedNumbers: 0,
+        smsCost: events,
+        createdAt: now,
+        priority: 0,
+        pendingRecipients: null,
+      },
+    },
+  ]);
+  const send = {
+    id: sendId,
+    accountId: account.id,
+    keyId: key.id,
+    sandbox: false,
+    createdAt: now,
+    dueAt: now,
+    priority: 0,
+  };
+  await runtime.store.messages.insertMessagesOf([
+    {
+      send: send,
+      ids: ids,
+      messages: ids.map((id) => ({
+        recipient: `90532${String(id).padStart(7, '0')}`,
+        text: null,
+        smsCount: 1,
+        operator: 'TURKCELL',
+      })),
+    },
+  ]);
   for (;;) {
     const claimed = await runtime.store.queue.claimDue(now, 1000, now + 600_000);
     if (claimed.length === 0) break;
-    await runtime.store.queue.markSentMany(claimed.map((m) => ({ messageId: m.id, carrier: 'bench', carrierMessageIds: [`b-${m.id}`] })), now);
+    await runtime.store.queue.markSentMany(
+      claimed.map((m) => ({ messageId: m.id, carrier: 'bench', carrierMessageIds: [`b-${m.id}`] })),
+      now,
+    );
   }
   return key.id;
 }
@@ -144,7 +206,13 @@ export async function benchWebhookDelivery(options: WebhookDeliveryBenchOptions)
   try {
     const keyId = await seedEvents(runtime, `http://127.0.0.1:${port}/hook`, options.events);
     const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs: 10_000, backoff: {} });
-    const courier = new WebhookCourier({ store: runtime.store.events, delivery, clock: systemClock, log: pino({ level: 'silent' }), options: { concurrency: options.concurrency, batchSize: Math.min(500, options.concurrency * 2), idleMs: 5 } });
+    const courier = new WebhookCourier({
+      store: runtime.store.events,
+      delivery,
+      clock: systemClock,
+      log: pino({ level: 'silent' }),
+      options: { concurrency: options.concurrency, batchSize: Math.min(500, options.concurrency * 2), idleMs: 5 },
+    });
     const started = performance.now();
     courier.start();
     let counts: Counts = { received: 0, distinct: 0, bad: 0 };
@@ -157,7 +225,9 @@ export async function benchWebhookDelivery(options: WebhookDeliveryBenchOptions)
     const seconds = (performance.now() - started) / 1000;
     counts = await ask<Counts>(receiver, 'count', 'received');
     const records = await runtime.store.events.recentForKey(keyId, options.events + 1);
-    const deliveredOnce = records.filter((r) => r.state === 'delivered' && r.log.length === 1 && r.log[0]?.httpStatus === 200).length;
+    const deliveredOnce = records.filter(
+      (r) => r.state === 'delivered' && r.log.length === 1 && r.log[0]?.httpStatus === 200,
+    ).length;
     return {
       store: store.where.dialect,
       events: options.events,
@@ -168,7 +238,11 @@ export async function benchWebhookDelivery(options: WebhookDeliveryBenchOptions)
       distinct: counts.distinct,
       badSignatures: counts.bad,
       deliveredOnce,
-      exactlyOnce: counts.received === options.events && counts.distinct === options.events && deliveredOnce === options.events && records.length === options.events,
+      exactlyOnce:
+        counts.received === options.events &&
+        counts.distinct === options.events &&
+        deliveredOnce === options.events &&
+        records.length === options.events,
     };
   } finally {
     sender.close();
@@ -195,11 +269,20 @@ export async function benchWebhooks(options: BenchOptions): Promise<BenchOutput>
   if (benchDatabaseUrl() !== '') databases.push(benchDatabaseUrl());
   for (const database of databases) {
     await settle(options.quietWaitSeconds);
-    process.stderr.write(`[webhooks] ${database === undefined ? 'sqlite' : 'postgres'}: ${options.messages} events, ${serverConcurrency} in flight\n`);
+    process.stderr.write(
+      `[webhooks] ${database === undefined ? 'sqlite' : 'postgres'}: ${options.messages} events, ${serverConcurrency} in flight\n`,
+    );
     const f = await benchWebhookDelivery({ events: options.messages, concurrency: serverConcurrency, database });
     figures.push(
       judged(
-        figure('webhooks', `haberci ${f.store}`, 'deliveries from the store', f.deliveriesPerSecond, 'events/s', `${f.events} events in ${f.seconds} s; received ${f.received}, distinct ${f.distinct}, bad signatures ${f.badSignatures}, delivered once in the store ${f.deliveredOnce}`),
+        figure(
+          'webhooks',
+          `haberci ${f.store}`,
+          'deliveries from the store',
+          f.deliveriesPerSecond,
+          'events/s',
+          `${f.events} events in ${f.seconds} s; received ${f.received}, distinct ${f.distinct}, bad signatures ${f.badSignatures}, delivered once in the store ${f.deliveredOnce}`,
+        ),
         '>= 3,000/s, each exactly once',
         (v) => v >= 3000 && f.exactlyOnce,
       ),
@@ -209,8 +292,26 @@ export async function benchWebhooks(options: BenchOptions): Promise<BenchOutput>
   const missing = kannelMissing();
   if (!options.kannel || missing !== null) return { results: [], figures, faults };
   for (const k of kannelCallbackRuns) {
-    const run = await runKannel({ profile: k.profile, requests: options.messages, connections: options.connections, dlrMinMs: k.dlrMinMs, dlrMaxMs: k.dlrMaxMs }, options.quietWaitSeconds);
-    figures.push(figure('webhooks', `kannel ${run.profile}`, 'dlr-url callbacks e2e', run.callbackPerSecond, 'msg/s', `${run.callbacks} callbacks, receipts ${run.dlrDelayMs} after submit; HTTP accept to last callback`));
+    const run = await runKannel(
+      {
+        profile: k.profile,
+        requests: options.messages,
+        connections: options.connections,
+        dlrMinMs: k.dlrMinMs,
+        dlrMaxMs: k.dlrMaxMs,
+      },
+      options.quietWaitSeconds,
+    );
+    figures.push(
+      figure(
+        'webhooks',
+        `kannel ${run.profile}`,
+        'dlr-url callbacks e2e',
+        run.callbackPerSecond,
+        'msg/s',
+        `${run.callbacks} callbacks, receipts ${run.dlrDelayMs} after submit; HTTP accept to last callback`,
+      ),
+    );
   }
   return { results: [], figures, faults };
 }

@@ -16,7 +16,9 @@ function find(dir) {
 }
 
 const filter = process.argv.slice(2);
-const files = find('dist/test').filter((f) => filter.length === 0 || filter.some((x) => f.includes(x))).sort();
+const files = find('dist/test')
+  .filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)))
+  .sort();
 if (files.length === 0) {
   console.error('no test files found under dist/test');
   process.exit(1);

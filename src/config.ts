@@ -34,13 +34,15 @@ const bool: Parser<boolean> = (raw) => {
 
 const databaseUrl: Parser<string> = (raw) => {
   if (raw === '') return raw;
-  if (!/^postgres(ql)?:\/\//.test(raw)) return { error: 'must be a postgres:// URL (leave it unset for the embedded SQLite store)' };
+  if (!/^postgres(ql)?:\/\//.test(raw))
+    return { error: 'must be a postgres:// URL (leave it unset for the embedded SQLite store)' };
   return raw;
 };
 
 const redisUrl: Parser<string> = (raw) => {
   if (raw === '') return raw;
-  if (!/^rediss?:\/\//.test(raw)) return { error: 'must be a redis:// or rediss:// URL (leave it unset to count the per-key rate in each process)' };
+  if (!/^rediss?:\/\//.test(raw))
+    return { error: 'must be a redis:// or rediss:// URL (leave it unset to count the per-key rate in each process)' };
   return raw;
 };
 
@@ -62,47 +64,73 @@ const portOrOff: Parser<number | null> = (raw) => {
 };
 
 const logLevel: Parser<string> = (raw) =>
-  ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw) ? raw : { error: `unknown log level "${raw}"` };
+  ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'].includes(raw)
+    ? raw
+    : { error: `unknown log level "${raw}"` };
 
 export const optionSpecs = {
   port: { flag: 'port', description: 'TCP port to listen on', default: 8080, parse: integer(0, 65535) },
   host: { flag: 'host', description: 'address to listen on', default: '127.0.0.1', parse: text },
   data: { flag: 'data', description: 'folder of the embedded SQLite store', default: './data', parse: text },
-  database: { flag: 'database', description: 'postgres:// URL; unset uses SQLite under --data', default: '', parse: databaseUrl },
-  simDelayMs: { flag: 'sim-delay-ms', description: 'delay of the simulator carrier before a delivery report', default: 300, parse: integer(0, 3_600_000) },
+  database: {
+    flag: 'database',
+    description: 'postgres:// URL; unset uses SQLite under --data',
+    default: '',
+    parse: databaseUrl,
+  },
+  simDelayMs: {
+    flag: 'sim-delay-ms',
+    description: 'delay of the simulator carrier before a delivery report',
+    default: 300,
+    parse: integer(0, 3_600_000),
+  },
   trustedProxies: {
     flag: 'trusted-proxies',
     description: 'proxies (addresses or CIDR ranges) whose X-Forwarded-For is believed; empty believes none',
     default: [] as string[],
     parse: addressList,
   },
-  requestsPerSecond: { flag: 'requests-per-second', description: 'general request rate per API key (0 turns it off)', default: 100, parse: integer(0, 1_000_000) },
+  requestsPerSecond: {
+    flag: 'requests-per-second',
+    description: 'general request rate per API key (0 turns it off)',
+    default: 100,
+    parse: integer(0, 1_000_000),
+  },
   redis: {
     flag: 'redis',
-    description: 'redis:// URL: the per-key request rate is counted there, for every process of a cluster; unset: in the store on PostgreSQL, in memory on SQLite (docs/operations.md)',
+    description:
+      'redis:// URL: the per-key request rate is counted there, for every process of a cluster; unset: in the store on PostgreSQL, in memory on SQLite (docs/operations.md)',
     default: '',
     parse: redisUrl,
   },
   logLevel: { flag: 'log-level', description: 'pino log level', default: 'info', parse: logLevel },
   accessLogSample: {
     flag: 'access-log-sample',
-    description: 'share of API requests given an access line at info (0 to 1): below 1, answers of 500 and over are still always logged; 0 turns the access log off',
+    description:
+      'share of API requests given an access line at info (0 to 1): below 1, answers of 500 and over are still always logged; 0 turns the access log off',
     default: 1,
     parse: share,
   },
   opsPort: {
     flag: 'ops-port',
-    description: 'port of the operations listener (GET /metrics for Prometheus, /healthz, /readyz); off: none; 0: a free port the system picks',
+    description:
+      'port of the operations listener (GET /metrics for Prometheus, /healthz, /readyz); off: none; 0: a free port the system picks',
     default: null as number | null,
     parse: portOrOff,
   },
   trafficFlushMs: {
     flag: 'traffic-flush-ms',
-    description: "how often each thread writes its messages' counts per minute for the provider console's Traffic page (one row per thread per minute)",
+    description:
+      "how often each thread writes its messages' counts per minute for the provider console's Traffic page (one row per thread per minute)",
     default: 60_000,
     parse: integer(100, 3_600_000),
   },
-  opsHost: { flag: 'ops-host', description: 'address of the operations listener: loopback by default, so the metrics are not public', default: '127.0.0.1', parse: text },
+  opsHost: {
+    flag: 'ops-host',
+    description: 'address of the operations listener: loopback by default, so the metrics are not public',
+    default: '127.0.0.1',
+    parse: text,
+  },
   smppConfig: {
     flag: 'smpp-config',
     description: 'JSON file of SMPP connections (docs/smpp.md); unset sends through the built-in simulator',
@@ -111,19 +139,22 @@ export const optionSpecs = {
   },
   leaseMs: {
     flag: 'lease-ms',
-    description: 'how long a message held by a worker that stopped answering (killed, frozen, cut off from the store) waits before another worker takes it; live workers extend their leases every third of it',
+    description:
+      'how long a message held by a worker that stopped answering (killed, frozen, cut off from the store) waits before another worker takes it; live workers extend their leases every third of it',
     default: 15_000,
     parse: integer(1000, 3_600_000),
   },
   deliveryYieldMs: {
     flag: 'delivery-yield-ms',
-    description: 'SQLite: under a burst of requests, how long the job threads let HTTP answers go first for the store before taking their turn (0: they take turns)',
+    description:
+      'SQLite: under a burst of requests, how long the job threads let HTTP answers go first for the store before taking their turn (0: they take turns)',
     default: 50,
     parse: integer(0, 1000),
   },
   dispatchPollMs: {
     flag: 'dispatch-poll-ms',
-    description: 'how often an idle dispatcher looks in the store for messages it was not woken for (committed by another process while a wake was lost)',
+    description:
+      'how often an idle dispatcher looks in the store for messages it was not woken for (committed by another process while a wake was lost)',
     default: 200,
     parse: integer(10, 600_000),
   },
@@ -134,61 +165,147 @@ export const optionSpecs = {
     default: true,
     parse: bool,
   },
-  worker: { flag: 'worker', description: 'run the jobs (the dispatcher with the carriers, and the webhook sender) in threads of this process', default: true, parse: bool },
+  worker: {
+    flag: 'worker',
+    description: 'run the jobs (the dispatcher with the carriers, and the webhook sender) in threads of this process',
+    default: true,
+    parse: bool,
+  },
   webhookAllowPrivate: {
     flag: 'webhook-allow-private',
     description: 'allow webhook URLs on loopback, private and other reserved addresses (on-premise receivers, tests)',
     default: false,
     parse: bool,
   },
-  webhookTimeoutMs: { flag: 'webhook-timeout-ms', description: 'time limit of one webhook attempt, from name lookup to response headers', default: 10_000, parse: integer(100, 120_000) },
-  webhookConcurrency: { flag: 'webhook-concurrency', description: 'webhook attempts in flight at once in this process', default: 64, parse: integer(1, 4096) },
+  webhookTimeoutMs: {
+    flag: 'webhook-timeout-ms',
+    description: 'time limit of one webhook attempt, from name lookup to response headers',
+    default: 10_000,
+    parse: integer(100, 120_000),
+  },
+  webhookConcurrency: {
+    flag: 'webhook-concurrency',
+    description: 'webhook attempts in flight at once in this process',
+    default: 64,
+    parse: integer(1, 4096),
+  },
   webhookDestinationConcurrency: {
     flag: 'webhook-destination-concurrency',
-    description: 'webhook attempts in flight at once to one destination (URL origin) in this process; 0: a quarter of --webhook-concurrency',
+    description:
+      'webhook attempts in flight at once to one destination (URL origin) in this process; 0: a quarter of --webhook-concurrency',
     default: 0,
     parse: integer(0, 4096),
   },
   webhookRetryBaseMs: {
     flag: 'webhook-retry-base-ms',
-    description: 'first delay of the default webhook retry schedule (1 min, 10 min, 1 h, 6 h); every schedule, keys\u2019 own included, is scaled by the same ratio (small values make retries fast for tests)',
+    description:
+      'first delay of the default webhook retry schedule (1 min, 10 min, 1 h, 6 h); every schedule, keys\u2019 own included, is scaled by the same ratio (small values make retries fast for tests)',
     default: 60_000,
     parse: integer(10, 3_600_000),
   },
   warmUp: {
     flag: 'warm-up',
-    description: 'requests the server sends itself at start-up, against a throwaway store, so V8 compiles the request path before the port opens (0: none)',
+    description:
+      'requests the server sends itself at start-up, against a throwaway store, so V8 compiles the request path before the port opens (0: none)',
     default: 3000,
     parse: integer(0, 1_000_000),
   },
-  panel: { flag: 'panel', description: 'serve the customer panel at /panel/ on the same port', default: true, parse: bool },
-  panelIdleMinutes: { flag: 'panel-idle-minutes', description: 'a panel session ends after this long without a request', default: 120, parse: integer(1, 7 * 24 * 60) },
-  panelSessionHours: { flag: 'panel-session-hours', description: 'a panel session ends this long after sign-in, however busy', default: 12, parse: integer(1, 24 * 90) },
-  demo: { flag: 'demo', description: 'create a demo account and sandbox key on first start with an empty store', default: true, parse: bool },
-  headersTimeoutMs: { flag: 'headers-timeout-ms', description: 'time a client has from connecting (or from its last request) to send complete request headers', default: 10_000, parse: integer(1000, 600_000) },
-  requestTimeoutMs: { flag: 'request-timeout-ms', description: 'time a client has to send one whole request, body included', default: 120_000, parse: integer(1000, 3_600_000) },
-  idleTimeoutMs: { flag: 'idle-timeout-ms', description: 'a connection with no byte in or out for this long is closed', default: 30_000, parse: integer(1000, 3_600_000) },
-  keepAliveTimeoutMs: { flag: 'keep-alive-timeout-ms', description: 'an idle keep-alive connection is closed after this long', default: 5_000, parse: integer(100, 600_000) },
-  maxConnections: { flag: 'max-connections', description: 'open HTTP connections at most; more are refused', default: 10_000, parse: integer(1, 1_000_000) },
-  maxConnectionsPerAddress: { flag: 'max-connections-per-address', description: 'open HTTP connections from one client address at most; more are closed at once', default: 1_000, parse: integer(1, 1_000_000) },
+  panel: {
+    flag: 'panel',
+    description: 'serve the customer panel at /panel/ on the same port',
+    default: true,
+    parse: bool,
+  },
+  panelIdleMinutes: {
+    flag: 'panel-idle-minutes',
+    description: 'a panel session ends after this long without a request',
+    default: 120,
+    parse: integer(1, 7 * 24 * 60),
+  },
+  panelSessionHours: {
+    flag: 'panel-session-hours',
+    description: 'a panel session ends this long after sign-in, however busy',
+    default: 12,
+    parse: integer(1, 24 * 90),
+  },
+  demo: {
+    flag: 'demo',
+    description: 'create a demo account and sandbox key on first start with an empty store',
+    default: true,
+    parse: bool,
+  },
+  headersTimeoutMs: {
+    flag: 'headers-timeout-ms',
+    description: 'time a client has from connecting (or from its last request) to send complete request headers',
+    default: 10_000,
+    parse: integer(1000, 600_000),
+  },
+  requestTimeoutMs: {
+    flag: 'request-timeout-ms',
+    description: 'time a client has to send one whole request, body included',
+    default: 120_000,
+    parse: integer(1000, 3_600_000),
+  },
+  idleTimeoutMs: {
+    flag: 'idle-timeout-ms',
+    description: 'a connection with no byte in or out for this long is closed',
+    default: 30_000,
+    parse: integer(1000, 3_600_000),
+  },
+  keepAliveTimeoutMs: {
+    flag: 'keep-alive-timeout-ms',
+    description: 'an idle keep-alive connection is closed after this long',
+    default: 5_000,
+    parse: integer(100, 600_000),
+  },
+  maxConnections: {
+    flag: 'max-connections',
+    description: 'open HTTP connections at most; more are refused',
+    default: 10_000,
+    parse: integer(1, 1_000_000),
+  },
+  maxConnectionsPerAddress: {
+    flag: 'max-connections-per-address',
+    description: 'open HTTP connections from one client address at most; more are closed at once',
+    default: 1_000,
+    parse: integer(1, 1_000_000),
+  },
   drainMs: {
     flag: 'drain-ms',
-    description: 'on SIGTERM: how long open connections are given to end by themselves (a last request is answered SRV-ERR with Connection: close; an idle one ends at its keep-alive timeout) before they are closed',
+    description:
+      'on SIGTERM: how long open connections are given to end by themselves (a last request is answered SRV-ERR with Connection: close; an idle one ends at its keep-alive timeout) before they are closed',
     default: 6_000,
     parse: integer(0, 60_000),
   },
   retentionDays: {
     flag: 'retention-days',
-    description: 'remove finished messages, their parts and receipts, webhook events and their attempts, inbound messages and idempotency keys older than this many days, in small batches (0: keep everything); the panel\u2019s daily counts stay',
+    description:
+      'remove finished messages, their parts and receipts, webhook events and their attempts, inbound messages and idempotency keys older than this many days, in small batches (0: keep everything); the panel\u2019s daily counts stay',
     default: 0,
     parse: integer(0, 36_500),
   },
-  retentionBatch: { flag: 'retention-batch', description: 'rows one retention transaction removes at most', default: 300, parse: integer(1, 100_000) },
-  retentionPauseMs: { flag: 'retention-pause-ms', description: 'pause of retention after each batch, so that requests get the store between batches', default: 100, parse: integer(0, 60_000) },
-  retentionEveryMs: { flag: 'retention-every-ms', description: 'time between retention sweeps', default: 600_000, parse: integer(1000, 86_400_000) },
+  retentionBatch: {
+    flag: 'retention-batch',
+    description: 'rows one retention transaction removes at most',
+    default: 300,
+    parse: integer(1, 100_000),
+  },
+  retentionPauseMs: {
+    flag: 'retention-pause-ms',
+    description: 'pause of retention after each batch, so that requests get the store between batches',
+    default: 100,
+    parse: integer(0, 60_000),
+  },
+  retentionEveryMs: {
+    flag: 'retention-every-ms',
+    description: 'time between retention sweeps',
+    default: 600_000,
+    parse: integer(1000, 86_400_000),
+  },
   retentionPartitionIds: {
     flag: 'retention-partition-ids',
-    description: 'PostgreSQL: ids one partition of messages spans (about a day of sends and messages is right); retention makes them ahead and drops old ones whole',
+    description:
+      'PostgreSQL: ids one partition of messages spans (about a day of sends and messages is right); retention makes them ahead and drops old ones whole',
     default: 1_000_000,
     parse: integer(2, 1_000_000_000),
   },
@@ -208,7 +325,10 @@ export class ConfigError extends Error {}
  * Builds the config from flag values (as given on the command line, strings) and the
  * environment. Flags win over variables, variables over defaults.
  */
-export function loadConfig(flags: Partial<Record<OptionName, string>>, env: Record<string, string | undefined>): Config {
+export function loadConfig(
+  flags: Partial<Record<OptionName, string>>,
+  env: Record<string, string | undefined>,
+): Config {
   const out: Record<string, unknown> = {};
   for (const [name, spec] of Object.entries(optionSpecs) as [OptionName, OptionSpec<unknown>][]) {
     const fromFlag = flags[name];

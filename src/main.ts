@@ -64,7 +64,9 @@ export interface AppContainer {
 }
 
 export function storeLocation(config: Pick<Config, 'data' | 'database'>): StoreLocation {
-  return config.database ? { dialect: 'postgres', url: config.database } : { dialect: 'sqlite', file: sqliteFileIn(config.data) };
+  return config.database
+    ? { dialect: 'postgres', url: config.database }
+    : { dialect: 'sqlite', file: sqliteFileIn(config.data) };
 }
 
 /** No store where the options point: only `serve` and `admin store init` create one. */
@@ -77,14 +79,17 @@ export class MissingStoreError extends Error {}
 export async function existingStoreLocation(config: Pick<Config, 'data' | 'database'>): Promise<StoreLocation> {
   const start = 'no store at';
   const hint = '(`haberci serve` or `haberci admin store init` creates one)';
-  if (!config.database && !existsSync(resolve(config.data))) throw new MissingStoreError(`${start} ${resolve(config.data)} ${hint}`);
+  if (!config.database && !existsSync(resolve(config.data)))
+    throw new MissingStoreError(`${start} ${resolve(config.data)} ${hint}`);
   const location = storeLocation(config);
   if (!(await storeExists(location))) throw new MissingStoreError(`${start} ${describeLocation(location)} ${hint}`);
   return location;
 }
 
 /** `admin store init`: creates the store, or brings an existing one's schema up to date. */
-export async function initStore(config: Pick<Config, 'data' | 'database'>): Promise<{ store: string; created: boolean }> {
+export async function initStore(
+  config: Pick<Config, 'data' | 'database'>,
+): Promise<{ store: string; created: boolean }> {
   const location = storeLocation(config);
   const created = !(await storeExists(location));
   const container = await openAppContainer(location);
@@ -94,10 +99,18 @@ export async function initStore(config: Pick<Config, 'data' | 'database'>): Prom
 
 /** Opens (and migrates) the store and builds the services on it. */
 /** `log`: where a broken PostgreSQL connection is reported (it is replaced by itself). */
-export async function openAppContainer(location: StoreLocation, clock: Clock = systemClock, log?: Logger): Promise<AppContainer> {
+export async function openAppContainer(
+  location: StoreLocation,
+  clock: Clock = systemClock,
+  log?: Logger,
+): Promise<AppContainer> {
   const store = await openStore(location, {
     ...(log ? { log } : {}),
-    onConnectionError: (error) => log?.warn({ err: { message: error.message, code: (error as { code?: unknown }).code } }, 'store: a database connection broke; it is replaced at the next query'),
+    onConnectionError: (error) =>
+      log?.warn(
+        { err: { message: error.message, code: (error as { code?: unknown }).code } },
+        'store: a database connection broke; it is replaced at the next query',
+      ),
   });
   const lastUsed = new KeyLastUsed(store.users);
   const dispatchWake = new WakeSignal();
@@ -114,7 +127,13 @@ export async function openAppContainer(location: StoreLocation, clock: Clock = s
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
   };
-  services.panelData = panelDataServices({ store, clock, sends, groups: services.groups, blocklist: services.blocklist });
+  services.panelData = panelDataServices({
+    store,
+    clock,
+    sends,
+    groups: services.groups,
+    blocklist: services.blocklist,
+  });
   return {
     store,
     services,
@@ -138,13 +157,18 @@ export function createLogger(level: string, destination?: pino.DestinationStream
     level,
     base: { service: 'haberci' },
     // Secrets never reach the logs, whatever object is logged.
-    redact: { paths: ['api_key', '*.api_key', '*.*.api_key', 'webhook_secret', '*.webhook_secret', 'otp_code', '*.otp_code'], censor: '[redacted]' },
+    redact: {
+      paths: ['api_key', '*.api_key', '*.*.api_key', 'webhook_secret', '*.webhook_secret', 'otp_code', '*.otp_code'],
+      censor: '[redacted]',
+    },
   };
   return destination ? pino(options, destination) : pino(options);
 }
 
 /** What a carrier adapter's loader gives: a checked configuration to build the carrier from, or why it cannot be used. */
-type CarrierLoad = { ok: true; open(options: { log: Logger; clock: Clock; metrics?: CarrierMetrics }): Carrier } | { ok: false; message: string };
+type CarrierLoad =
+  | { ok: true; open(options: { log: Logger; clock: Clock; metrics?: CarrierMetrics }): Carrier }
+  | { ok: false; message: string };
 
 /**
  * The carriers for live keys, by the option (config.ts) that configures each: the first
@@ -152,7 +176,9 @@ type CarrierLoad = { ok: true; open(options: { log: Logger; clock: Clock; metric
  * simulator. A new carrier adapter is its folder under adapters/carriers/ (with a loader)
  * and one line here, beside its option.
  */
-const liveCarriers: readonly { option: 'smppConfig'; name: string; load(value: string): Promise<CarrierLoad> }[] = [{ option: 'smppConfig', name: 'smpp', load: loadSmppCarrier }];
+const liveCarriers: readonly { option: 'smppConfig'; name: string; load(value: string): Promise<CarrierLoad> }[] = [
+  { option: 'smppConfig', name: 'smpp', load: loadSmppCarrier },
+];
 
 /** The options of every live carrier: what a job thread needs to choose one. */
 export type CarrierConfig = Pick<Config, (typeof liveCarriers)[number]['option']>;
@@ -163,11 +189,21 @@ async function loadLiveCarrier(config: CarrierConfig): Promise<{ name: string; l
   return chosen ? { name: chosen.name, loaded: await chosen.load(config[chosen.option]) } : null;
 }
 
-async function liveCarrier(config: CarrierConfig, simulator: SimulatorCarrier, container: AppContainer, logger: Logger, metrics?: CarrierMetrics): Promise<Carrier> {
+async function liveCarrier(
+  config: CarrierConfig,
+  simulator: SimulatorCarrier,
+  container: AppContainer,
+  logger: Logger,
+  metrics?: CarrierMetrics,
+): Promise<Carrier> {
   const live = await loadLiveCarrier(config);
   if (live === null) return simulator;
   if (!live.loaded.ok) throw new Error(live.loaded.message);
-  return live.loaded.open({ log: logger.child({ component: live.name }), clock: container.clock, ...(metrics ? { metrics } : {}) });
+  return live.loaded.open({
+    log: logger.child({ component: live.name }),
+    clock: container.clock,
+    ...(metrics ? { metrics } : {}),
+  });
 }
 
 /**
@@ -238,7 +274,10 @@ type WebhookConfig = Pick<Config, 'webhookAllowPrivate' | 'webhookTimeoutMs' | '
 /** Webhook attempts over HTTP, with the address guard unless private destinations are allowed. */
 export function webhookDelivery(container: AppContainer, config: WebhookConfig): WebhookDelivery {
   const sender = new HttpWebhookSender({ allowPrivate: config.webhookAllowPrivate });
-  return new WebhookDelivery(sender, container.clock, { timeoutMs: config.webhookTimeoutMs, backoff: { scale: retryScale(config.webhookRetryBaseMs) } });
+  return new WebhookDelivery(sender, container.clock, {
+    timeoutMs: config.webhookTimeoutMs,
+    backoff: { scale: retryScale(config.webhookRetryBaseMs) },
+  });
 }
 
 /** The provider's webhook commands; close() releases the sender's connections. */
@@ -264,7 +303,9 @@ export function startWebhooks(
     options: {
       ...defaultWebhookCourierOptions,
       concurrency: config.webhookConcurrency,
-      ...((config.webhookDestinationConcurrency ?? 0) > 0 ? { destinations: { concurrency: config.webhookDestinationConcurrency } } : {}),
+      ...((config.webhookDestinationConcurrency ?? 0) > 0
+        ? { destinations: { concurrency: config.webhookDestinationConcurrency } }
+        : {}),
       ...options,
     },
     wake: container.webhookWake,

@@ -6,7 +6,8 @@ import { readFileSync } from 'node:fs';
  */
 export function packageVersion(): string {
   const manifest: unknown = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8'));
-  const version = typeof manifest === 'object' && manifest !== null && 'version' in manifest ? manifest.version : undefined;
+  const version =
+    typeof manifest === 'object' && manifest !== null && 'version' in manifest ? manifest.version : undefined;
   if (typeof version !== 'string') throw new Error('package.json has no version');
   return version;
 }

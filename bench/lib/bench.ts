@@ -15,7 +15,14 @@ export interface BenchOptions {
   kannel: boolean;
 }
 
-export const defaultBenchOptions: BenchOptions = { durationSeconds: 10, warmupSeconds: 2, connections: 50, quietWaitSeconds: 120, messages: 20_000, kannel: true };
+export const defaultBenchOptions: BenchOptions = {
+  durationSeconds: 10,
+  warmupSeconds: 2,
+  connections: 50,
+  quietWaitSeconds: 120,
+  messages: 20_000,
+  kannel: true,
+};
 
 /** One measured case: one server, one request, one load. */
 export interface BenchResult extends Measurement {
@@ -63,8 +70,24 @@ export interface Bench {
 }
 
 /** A figure without a target; add one with `judged`. */
-export function figure(bench: string, scenario: string, measure: string, value: number | null, unit: string, notes = ''): Figure {
-  return { bench, scenario, measure, value: value === null || Number.isNaN(value) ? null : value, unit, target: null, targetMet: null, notes };
+export function figure(
+  bench: string,
+  scenario: string,
+  measure: string,
+  value: number | null,
+  unit: string,
+  notes = '',
+): Figure {
+  return {
+    bench,
+    scenario,
+    measure,
+    value: value === null || Number.isNaN(value) ? null : value,
+    unit,
+    target: null,
+    targetMet: null,
+    notes,
+  };
 }
 
 /** The figure with its target and whether it is met (unknown when the value is). */

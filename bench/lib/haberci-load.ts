@@ -3,7 +3,13 @@ import type { ServerProcess } from './server-process.js';
 
 /** One /sms/send to one number: the body every send bench posts (28 GSM characters, as Kannel's). */
 export function smsSendBody(apiKey: string, recipient = '905321234567'): string {
-  return JSON.stringify({ api_key: apiKey, sentto: recipient, title: 'BENCH', text: 'Benchmark message 1234567890', sms_lang: 0 });
+  return JSON.stringify({
+    api_key: apiKey,
+    sentto: recipient,
+    title: 'BENCH',
+    text: 'Benchmark message 1234567890',
+    sms_lang: 0,
+  });
 }
 
 export interface CountedLoad {
@@ -21,7 +27,11 @@ export interface CountedLoad {
  * autocannon: `amount` POSTs (or `seconds` of them) of one body over `connections`
  * keep-alive connections, keeping the sms_id of every accepted answer.
  */
-export async function loadSmsSend(server: ServerProcess, body: string, load: { connections: number; amount?: number; seconds?: number; rate?: number }): Promise<CountedLoad> {
+export async function loadSmsSend(
+  server: ServerProcess,
+  body: string,
+  load: { connections: number; amount?: number; seconds?: number; rate?: number },
+): Promise<CountedLoad> {
   const smsIds: number[] = [];
   const started = performance.now();
   const result = await autocannon({
@@ -57,7 +67,10 @@ export async function loadSmsSend(server: ServerProcess, body: string, load: { c
 }
 
 /** POST a JSON body; the answer's status, parsed body and the time to the end of the answer. */
-export async function postJson(url: string, body: string): Promise<{ status: number; json: Record<string, unknown>; ms: number }> {
+export async function postJson(
+  url: string,
+  body: string,
+): Promise<{ status: number; json: Record<string, unknown>; ms: number }> {
   const started = performance.now();
   const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const text = await response.text();

@@ -31,7 +31,12 @@ async function initStore(flags: readonly string[]): Promise<void> {
 export async function sqliteStore(): Promise<BenchStore> {
   const dir = await mkdtemp(join(tmpdir(), 'haberci-bench-'));
   await initStore(['--data', dir]);
-  return { kind: 'sqlite', flags: ['--data', dir], dataDir: dir, dispose: () => rm(dir, { recursive: true, force: true }) };
+  return {
+    kind: 'sqlite',
+    flags: ['--data', dir],
+    dataDir: dir,
+    dispose: () => rm(dir, { recursive: true, force: true }),
+  };
 }
 
 /**
@@ -53,7 +58,12 @@ export async function postgresStore(databaseUrl: string): Promise<BenchStore> {
   const url = new URL(databaseUrl);
   url.searchParams.set('options', `-c search_path=${schema}`);
   await initStore(['--database', url.toString()]);
-  return { kind: 'postgres', flags: ['--database', url.toString()], dataDir: null, dispose: () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
+  return {
+    kind: 'postgres',
+    flags: ['--database', url.toString()],
+    dataDir: null,
+    dispose: () => admin(`DROP SCHEMA IF EXISTS ${schema} CASCADE`),
+  };
 }
 
 const created = z.object({ id: z.number().int() });
@@ -82,19 +92,47 @@ export async function provisionBalanceKeys(store: BenchStore): Promise<BalanceKe
   const unlimited = await adminCommand(store, ['key', 'create', '--account', id], createdKey);
   const limited = await adminCommand(
     store,
-    ['key', 'create', '--account', id, '--hourly-limit', unreachable, '--daily-limit', unreachable, '--monthly-limit', unreachable],
+    [
+      'key',
+      'create',
+      '--account',
+      id,
+      '--hourly-limit',
+      unreachable,
+      '--daily-limit',
+      unreachable,
+      '--monthly-limit',
+      unreachable,
+    ],
     createdKey,
   );
   return { unlimited: unlimited.api_key, limited: limited.api_key };
 }
 
 /** `haberci serve` on the store, quiet (warn), without the demo account. */
-export async function startHaberci(store: BenchStore, requestsPerSecond: number, extra: readonly string[] = []): Promise<ServerProcess> {
+export async function startHaberci(
+  store: BenchStore,
+  requestsPerSecond: number,
+  extra: readonly string[] = [],
+): Promise<ServerProcess> {
   const port = await freePort();
-  const args = ['serve', '--port', String(port), ...store.flags, '--log-level', 'warn', '--demo', 'false', '--requests-per-second', String(requestsPerSecond), ...extra];
+  const args = [
+    'serve',
+    '--port',
+    String(port),
+    ...store.flags,
+    '--log-level',
+    'warn',
+    '--demo',
+    'false',
+    '--requests-per-second',
+    String(requestsPerSecond),
+    ...extra,
+  ];
   const name = `haberci (${store.kind}, --requests-per-second ${requestsPerSecond} ${extra.join(' ')})`;
   const profileDir = cpuProfileDir();
-  if (profileDir !== '') return startServer(name, process.execPath, ['--cpu-prof', '--cpu-prof-dir', profileDir, bin, ...args], port);
+  if (profileDir !== '')
+    return startServer(name, process.execPath, ['--cpu-prof', '--cpu-prof-dir', profileDir, bin, ...args], port);
   return startServer(name, bin, args, port);
 }
 
@@ -105,11 +143,28 @@ export interface SendingKey {
 }
 
 /** One account with `balance` SMS credit, sender ID BENCH, and a key (with a webhook when given, limited to `events` when given). */
-export async function provisionSender(store: BenchStore, balance: number, webhook?: { url: string; secret: string; events?: string }): Promise<SendingKey> {
-  const account = await adminCommand(store, ['account', 'create', '--name', 'Bench', '--balance', String(balance)], created);
+export async function provisionSender(
+  store: BenchStore,
+  balance: number,
+  webhook?: { url: string; secret: string; events?: string },
+): Promise<SendingKey> {
+  const account = await adminCommand(
+    store,
+    ['account', 'create', '--name', 'Bench', '--balance', String(balance)],
+    created,
+  );
   const id = String(account.id);
   await adminCommand(store, ['sender-id', 'add', '--account', id, '--title', 'BENCH'], created);
-  const hook = webhook === undefined ? [] : ['--webhook-url', webhook.url, '--webhook-secret', webhook.secret, ...(webhook.events === undefined ? [] : ['--webhook-events', webhook.events])];
+  const hook =
+    webhook === undefined
+      ? []
+      : [
+          '--webhook-url',
+          webhook.url,
+          '--webhook-secret',
+          webhook.secret,
+          ...(webhook.events === undefined ? [] : ['--webhook-events', webhook.events]),
+        ];
   const key = await adminCommand(store, ['key', 'create', '--account', id, ...hook], createdKey);
   return { accountId: account.id, apiKey: key.api_key };
 }
@@ -117,5 +172,10 @@ export async function provisionSender(store: BenchStore, balance: number, webhoo
 /** The bare Fastify baseline (bench/bare-server.ts, compiled). */
 export async function startBareServer(): Promise<ServerProcess> {
   const port = await freePort();
-  return startServer('bare Fastify route', process.execPath, [join(repoRoot, 'dist', 'bench', 'bare-server.js'), String(port)], port);
+  return startServer(
+    'bare Fastify route',
+    process.execPath,
+    [join(repoRoot, 'dist', 'bench', 'bare-server.js'), String(port)],
+    port,
+  );
 }

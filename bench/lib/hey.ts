@@ -57,7 +57,25 @@ export function parseHey(output: string, requests: number): Omit<HeyFigures, 'cp
 /** Runs hey (bounded by its count and a 300 s cap) through `time` for its CPU. */
 export async function runHey(load: HeyLoad): Promise<HeyFigures> {
   const rate = load.rate === undefined ? [] : ['-q', (load.rate / load.connections).toFixed(2)];
-  const args = ['-f', '%U %S', 'hey', '-n', String(load.requests), '-c', String(load.connections), ...rate, '-t', '20', '-m', 'POST', '-T', 'application/json', '-d', load.body, load.url];
+  const args = [
+    '-f',
+    '%U %S',
+    'hey',
+    '-n',
+    String(load.requests),
+    '-c',
+    String(load.connections),
+    ...rate,
+    '-t',
+    '20',
+    '-m',
+    'POST',
+    '-T',
+    'application/json',
+    '-d',
+    load.body,
+    load.url,
+  ];
   const startedAt = Date.now();
   const { code, stdout, stderr } = await runCommand('/usr/bin/time', args, { timeoutMs: 300_000 });
   if (code !== 0) throw new Error(`hey exited with ${code}: ${stderr.slice(-2000)}`);

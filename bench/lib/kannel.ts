@@ -52,7 +52,13 @@ const runDir = join(scratch, 'run');
 
 /** Why Kannel cannot run here, or null when it can. */
 export function kannelMissing(): string | null {
-  for (const file of ['/usr/sbin/bearerbox', '/usr/sbin/smsbox', '/usr/bin/hey', join(kannelAnchorDir(), 'run.sh'), join(dirname(kannelAnchorDir()), 'smsc-sim', 'smsc-sim.js')]) {
+  for (const file of [
+    '/usr/sbin/bearerbox',
+    '/usr/sbin/smsbox',
+    '/usr/bin/hey',
+    join(kannelAnchorDir(), 'run.sh'),
+    join(dirname(kannelAnchorDir()), 'smsc-sim', 'smsc-sim.js'),
+  ]) {
     if (!existsSync(file)) return `${file} is missing`;
   }
   return null;
@@ -65,11 +71,20 @@ async function prepare(): Promise<void> {
   await rm(scratch, { recursive: true, force: true });
   await mkdir(runDir, { recursive: true });
   await cp(anchor, join(scratch, 'kannel'), { recursive: true });
-  await cp(join(dirname(anchor), 'smsc-sim'), join(scratch, 'smsc-sim'), { recursive: true, filter: (source) => !source.endsWith('node_modules') });
+  await cp(join(dirname(anchor), 'smsc-sim'), join(scratch, 'smsc-sim'), {
+    recursive: true,
+    filter: (source) => !source.endsWith('node_modules'),
+  });
   const conf = join(scratch, 'kannel', 'kannel.conf');
   const text = await readFile(conf, 'utf8');
   // log-file and store-location name an absolute folder of the machine the anchor was made on.
-  await writeFile(conf, text.replace(/^(#?(?:log-file|store-location) = ")[^"]*\/([^/"]+)"$/gm, (_m, head: string, file: string) => `${head}${runDir}/${file}"`));
+  await writeFile(
+    conf,
+    text.replace(
+      /^(#?(?:log-file|store-location) = ")[^"]*\/([^/"]+)"$/gm,
+      (_m, head: string, file: string) => `${head}${runDir}/${file}"`,
+    ),
+  );
   // The simulator's only dependency is node-smpp 0.5.1, which haberci itself uses: the same
   // package, linked rather than fetched.
   await symlink(join(repoRoot, 'node_modules'), join(scratch, 'smsc-sim', 'node_modules'));
@@ -85,7 +100,8 @@ export async function sharedSimulatorScript(): Promise<string> {
 function parseRow(header: string[], row: string[]): KannelRun {
   const field = (name: string): string => row[header.indexOf(name)] ?? '';
   const num = (name: string): number => Number(field(name));
-  const rate = (name: string): number | null => (field(name) === '-' || field(name) === '' ? null : Number(field(name)));
+  const rate = (name: string): number | null =>
+    field(name) === '-' || field(name) === '' ? null : Number(field(name));
   const notes = field('notes');
   return {
     profile: field('profile'),
@@ -103,7 +119,12 @@ function parseRow(header: string[], row: string[]): KannelRun {
     dlrPerSecond: rate('dlr_e2e_per_s'),
     callbacks: num('callbacks'),
     callbackPerSecond: rate('callback_e2e_per_s'),
-    cpuSeconds: { bearerbox: num('cpu_bb_s'), smsbox: num('cpu_sb_s'), simulatorAndReceiver: num('cpu_sim_s'), hey: num('cpu_hey_s') },
+    cpuSeconds: {
+      bearerbox: num('cpu_bb_s'),
+      smsbox: num('cpu_sb_s'),
+      simulatorAndReceiver: num('cpu_sim_s'),
+      hey: num('cpu_hey_s'),
+    },
     notes,
   };
 }
@@ -125,13 +146,27 @@ async function runOnce(settings: KannelSettings, quietWaitSeconds: number): Prom
     ...(settings.warmup === undefined ? {} : { WARMUP: String(settings.warmup) }),
   };
   await settle(quietWaitSeconds);
-  process.stderr.write(`  kannel ${settings.profile} (DLR ${env.DLR}, delay ${env.SIM_DLR_MIN_MS}-${env.SIM_DLR_MAX_MS} ms, N=${env.N}, C=${env.C})\n`);
-  const { code, stdout, stderr } = await runCommand(join(scratch, 'kannel', 'run.sh'), [settings.profile], { cwd: join(scratch, 'kannel'), env, timeoutMs: 900_000 });
+  process.stderr.write(
+    `  kannel ${settings.profile} (DLR ${env.DLR}, delay ${env.SIM_DLR_MIN_MS}-${env.SIM_DLR_MAX_MS} ms, N=${env.N}, C=${env.C})\n`,
+  );
+  const { code, stdout, stderr } = await runCommand(join(scratch, 'kannel', 'run.sh'), [settings.profile], {
+    cwd: join(scratch, 'kannel'),
+    env,
+    timeoutMs: 900_000,
+  });
   const lines = existsSync(csv) ? (await readFile(csv, 'utf8')).trim().split('\n') : [];
   const [head, ...rows] = lines.map((l) => l.split('\t'));
   const last = rows[rows.length - 1];
-  if (code !== 0 || head === undefined || last === undefined) throw new Error(`kannel run.sh ${settings.profile} failed (${code}):\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`);
-  process.stderr.write(stdout.split('\n').filter((l) => l.startsWith('   ')).join('\n') + '\n');
+  if (code !== 0 || head === undefined || last === undefined)
+    throw new Error(
+      `kannel run.sh ${settings.profile} failed (${code}):\n${stdout.slice(-2000)}\n${stderr.slice(-2000)}`,
+    );
+  process.stderr.write(
+    stdout
+      .split('\n')
+      .filter((l) => l.startsWith('   '))
+      .join('\n') + '\n',
+  );
   return parseRow(head, last);
 }
 

@@ -38,7 +38,12 @@ export interface Measurement {
   otherCpuPercent: number | null;
 }
 
-async function load(server: ServerProcess, request: JsonRequest, connections: number, seconds: number): Promise<Result> {
+async function load(
+  server: ServerProcess,
+  request: JsonRequest,
+  connections: number,
+  seconds: number,
+): Promise<Result> {
   return await autocannon({
     url: `${server.url}${request.path}`,
     method: 'POST',
@@ -57,11 +62,18 @@ async function load(server: ServerProcess, request: JsonRequest, connections: nu
  * measures a fixed duration with keep-alive connections, one request in flight on each.
  * CPU (server, load generator, whole machine) is read around the measured run only.
  */
-export async function measure(server: ServerProcess, request: JsonRequest, options: BenchOptions): Promise<Measurement> {
+export async function measure(
+  server: ServerProcess,
+  request: JsonRequest,
+  options: BenchOptions,
+): Promise<Measurement> {
   const waitStarted = Date.now();
   const busy = await waitForQuiet(options.quietWaitSeconds);
   const waited = Math.round((Date.now() - waitStarted) / 1000);
-  if (waited > 2) process.stderr.write(`  waited ${waited} s for a quiet machine (last second: ${busy === null ? '?' : Math.round(busy)}% CPU busy)\n`);
+  if (waited > 2)
+    process.stderr.write(
+      `  waited ${waited} s for a quiet machine (last second: ${busy === null ? '?' : Math.round(busy)}% CPU busy)\n`,
+    );
   if (options.warmupSeconds > 0) await load(server, request, options.connections, options.warmupSeconds);
   const machineBefore = cpuTotals();
   const databaseBefore = namedProcessesCpuSeconds(databaseProcess);
@@ -79,7 +91,10 @@ export async function measure(server: ServerProcess, request: JsonRequest, optio
   const serverCpu = cpuBefore !== null && cpuAfter !== null ? cpuAfter - cpuBefore : null;
   const serverCpuPercent = serverCpu === null ? null : (100 * serverCpu) / wallSeconds;
   const loaderCpuPercent = (100 * (loader.user + loader.system)) / 1e6 / wallSeconds;
-  const databaseCpuPercent = databaseBefore === null || databaseAfter === null ? null : (100 * Math.max(0, databaseAfter - databaseBefore)) / wallSeconds;
+  const databaseCpuPercent =
+    databaseBefore === null || databaseAfter === null
+      ? null
+      : (100 * Math.max(0, databaseAfter - databaseBefore)) / wallSeconds;
   return {
     requestsPerSecond: result.requests.average,
     latencyP50Ms: result.latency.p50,
@@ -92,6 +107,9 @@ export async function measure(server: ServerProcess, request: JsonRequest, optio
     serverCpuMicrosPerRequest: serverCpu === null || totalRequests === 0 ? null : (serverCpu * 1e6) / totalRequests,
     loaderCpuPercent,
     databaseCpuPercent,
-    otherCpuPercent: machine === null || serverCpuPercent === null ? null : Math.max(0, machine - serverCpuPercent - loaderCpuPercent - (databaseCpuPercent ?? 0)),
+    otherCpuPercent:
+      machine === null || serverCpuPercent === null
+        ? null
+        : Math.max(0, machine - serverCpuPercent - loaderCpuPercent - (databaseCpuPercent ?? 0)),
   };
 }

@@ -16,7 +16,11 @@ export function cpuTotals(): CpuTotals | null {
   try {
     const line = readFileSync('/proc/stat', 'utf8').split('\n')[0] ?? '';
     // cpu user nice system idle iowait irq softirq steal ...
-    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line.trim().split(/\s+/).slice(1).map(Number);
+    const [user = 0, nice = 0, system = 0, idle = 0, iowait = 0, irq = 0, softirq = 0, steal = 0] = line
+      .trim()
+      .split(/\s+/)
+      .slice(1)
+      .map(Number);
     const busy = user + nice + system + irq + softirq + steal;
     return { busy, total: busy + idle + iowait };
   } catch {
@@ -96,7 +100,10 @@ export async function settle(maxSeconds: number): Promise<void> {
   const started = Date.now();
   const busy = await waitForQuiet(maxSeconds);
   const waited = Math.round((Date.now() - started) / 1000);
-  if (waited > 2) process.stderr.write(`  waited ${waited} s for a quiet machine (last second: ${busy === null ? '?' : Math.round(busy)}% CPU busy)\n`);
+  if (waited > 2)
+    process.stderr.write(
+      `  waited ${waited} s for a quiet machine (last second: ${busy === null ? '?' : Math.round(busy)}% CPU busy)\n`,
+    );
 }
 
 export interface MachineInfo {
@@ -107,5 +114,10 @@ export interface MachineInfo {
 }
 
 export function machineInfo(): MachineInfo {
-  return { cpu: cpus()[0]?.model ?? 'unknown', cores: availableParallelism(), node: process.version, platform: `${process.platform} ${process.arch}` };
+  return {
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: availableParallelism(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+  };
 }

@@ -12,7 +12,6 @@ export interface FilledPanelStore {
   number: string;
 }
 
-
 /**
  * Fills a stopped server's SQLite store for the panel pages bench: for each account,
  * `campaigns` bulk sends of `perCampaign` messages and `singles` one-message sends, spread
@@ -40,7 +39,9 @@ export function fillPanelStore(
     );
     const insertGroup = db.prepare(`INSERT INTO contact_groups (account_id, name, created_at) VALUES (?, ?, ?)`);
     const insertContact = db.prepare(`INSERT INTO contacts (group_id, number, created_at) VALUES (?, ?, ?)`);
-    const insertBlocked = db.prepare(`INSERT INTO blocked_numbers (account_id, subscriber, number, created_at) VALUES (?, ?, ?, ?)`);
+    const insertBlocked = db.prepare(
+      `INSERT INTO blocked_numbers (account_id, subscriber, number, created_at) VALUES (?, ?, ?, ?)`,
+    );
     const stateOf = (i: number): { state: string; detail: string | null } => {
       const r = i % 100;
       if (r < 90) return { state: 'delivered', detail: 'stat:DELIVRD' };
@@ -48,7 +49,9 @@ export function fillPanelStore(
       if (r < 98) return { state: 'expired', detail: 'stat:EXPIRED' };
       return { state: 'sent', detail: null };
     };
-    let id = Number((db.prepare(`SELECT next_id FROM id_counter WHERE name = 'ids'`).get() as { next_id: number }).next_id);
+    let id = Number(
+      (db.prepare(`SELECT next_id FROM id_counter WHERE name = 'ids'`).get() as { next_id: number }).next_id,
+    );
     let total = 0;
     const result: FilledPanelStore = { messages: 0, campaignId: 0, messageId: 0, deepCursor: '', number: '' };
     const span = shape.days * dayMs;
@@ -63,12 +66,36 @@ export function fillPanelStore(
           const isCampaign = s % campaignEvery === 0 && Math.floor(s / campaignEvery) < shape.campaigns;
           const count = isCampaign ? shape.perCampaign : 1;
           const sendId = id++;
-          insertSend.run(sendId, account.accountId, account.keyId, isCampaign ? 'group' : 'sms', isCampaign ? 'Bench campaign' : 'Bench single', count, count, at, at, count, isCampaign ? 1 : 0);
+          insertSend.run(
+            sendId,
+            account.accountId,
+            account.keyId,
+            isCampaign ? 'group' : 'sms',
+            isCampaign ? 'Bench campaign' : 'Bench single',
+            count,
+            count,
+            at,
+            at,
+            count,
+            isCampaign ? 1 : 0,
+          );
           for (let i = 0; i < count; i++) {
             const { state, detail } = stateOf(total);
             const recipient = `9053${String(a)}${String((s * 7919 + i) % 10_000_000).padStart(7, '0')}`;
             const done = state === 'sent' ? null : at + 3000;
-            insertMessage.run(id++, sendId, account.accountId, account.keyId, recipient, state, at, at + 1000, done, detail, at);
+            insertMessage.run(
+              id++,
+              sendId,
+              account.accountId,
+              account.keyId,
+              recipient,
+              state,
+              at,
+              at + 1000,
+              done,
+              detail,
+              at,
+            );
             total++;
           }
           if (a === 0 && isCampaign) result.campaignId = sendId;
@@ -83,8 +110,10 @@ export function fillPanelStore(
       for (let s = 0; s < sendsTotal; s += batch) writeBatch(s, Math.min(sendsTotal, s + batch));
       db.transaction(() => {
         const group = insertGroup.run(account.accountId, 'Bench customers', now);
-        for (let i = 0; i < 1000; i++) insertContact.run(Number(group.lastInsertRowid), `90542${String(1_000_000 + i)}`, now);
-        for (let i = 0; i < 1000; i++) insertBlocked.run(account.accountId, `543${String(1_000_000 + i)}`, `90543${String(1_000_000 + i)}`, now);
+        for (let i = 0; i < 1000; i++)
+          insertContact.run(Number(group.lastInsertRowid), `90542${String(1_000_000 + i)}`, now);
+        for (let i = 0; i < 1000; i++)
+          insertBlocked.run(account.accountId, `543${String(1_000_000 + i)}`, `90543${String(1_000_000 + i)}`, now);
       })();
     }
     db.prepare(`UPDATE id_counter SET next_id = ? WHERE name = 'ids'`).run(id);
@@ -94,8 +123,12 @@ export function fillPanelStore(
     const sums = `count(*), sum(m.sms_count), sum(case when m.state = 'delivered' then 1 else 0 end), sum(case when m.state in ('failed', 'expired') then 1 else 0 end)`;
     db.transaction(() => {
       db.exec('DELETE FROM daily_counts; DELETE FROM send_counts');
-      db.exec(`INSERT INTO daily_counts (account_id, day, messages, sms, delivered, failed) SELECT m.account_id, ${day}, ${sums} FROM messages m GROUP BY m.account_id, ${day}`);
-      db.exec(`INSERT INTO send_counts (send_id, messages, sms, delivered, failed) SELECT m.send_id, ${sums} FROM messages m GROUP BY m.send_id`);
+      db.exec(
+        `INSERT INTO daily_counts (account_id, day, messages, sms, delivered, failed) SELECT m.account_id, ${day}, ${sums} FROM messages m GROUP BY m.account_id, ${day}`,
+      );
+      db.exec(
+        `INSERT INTO send_counts (send_id, messages, sms, delivered, failed) SELECT m.send_id, ${sums} FROM messages m GROUP BY m.send_id`,
+      );
     })();
     db.pragma('wal_checkpoint(TRUNCATE)');
     result.messages = total;

@@ -10,9 +10,17 @@ export interface CommandOutput {
  * Runs a command to its end (bounded: SIGTERM at `timeoutMs`, SIGKILL 5 s later) and
  * collects its output; never rejects for a non-zero exit.
  */
-export function runCommand(command: string, args: readonly string[], options: { cwd?: string; env?: Record<string, string>; timeoutMs: number }): Promise<CommandOutput> {
+export function runCommand(
+  command: string,
+  args: readonly string[],
+  options: { cwd?: string; env?: Record<string, string>; timeoutMs: number },
+): Promise<CommandOutput> {
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: options.cwd, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(command, args, {
+      cwd: options.cwd,
+      env: { ...process.env, ...options.env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (t: string) => (stdout += t));
@@ -38,7 +46,11 @@ export const sleep = (ms: number): Promise<void> => new Promise((resolve) => set
  * Calls `probe` every `everyMs` until it returns a value that is not null, or `timeoutMs`
  * passes (then null).
  */
-export async function pollUntil<T>(probe: () => T | null | Promise<T | null>, everyMs: number, timeoutMs: number): Promise<T | null> {
+export async function pollUntil<T>(
+  probe: () => T | null | Promise<T | null>,
+  everyMs: number,
+  timeoutMs: number,
+): Promise<T | null> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();

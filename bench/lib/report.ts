@@ -54,7 +54,10 @@ export function markdownTable(results: readonly BenchResult[]): string {
 export function faults(results: readonly BenchResult[]): string[] {
   return results
     .filter((r) => r.non2xx > 0 || r.errors > 0 || r.mismatches > 0)
-    .map((r) => `${r.bench} ${r.store} ${r.scenario}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.mismatches} body mismatches`);
+    .map(
+      (r) =>
+        `${r.bench} ${r.store} ${r.scenario}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.mismatches} body mismatches`,
+    );
 }
 
 /** Above this (100 = one core), other work on the machine took enough CPU to lower a figure. */

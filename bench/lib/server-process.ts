@@ -77,7 +77,9 @@ export async function startServer(name: string, command: string, args: string[],
   const deadline = Date.now() + readyTimeoutMs;
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) {
-      throw new Error(`${name} exited before it was ready (${child.exitCode ?? child.signalCode}):\n${output.join('')}`);
+      throw new Error(
+        `${name} exited before it was ready (${child.exitCode ?? child.signalCode}):\n${output.join('')}`,
+      );
     }
     if (await canConnect(port)) break;
     if (Date.now() > deadline) {

@@ -9,7 +9,13 @@ import Database from 'better-sqlite3';
  * message `delivered` with its submit and receipt times. Only for building a large store
  * around a real send; the measured report always comes from a real /group/send.
  */
-export function fillDeliveredCampaigns(dataDir: string, target: { accountId: number; keyId: number }, campaigns: number, perCampaign: number, now: number): void {
+export function fillDeliveredCampaigns(
+  dataDir: string,
+  target: { accountId: number; keyId: number },
+  campaigns: number,
+  perCampaign: number,
+  now: number,
+): void {
   const db = new Database(join(dataDir, 'haberci.sqlite'));
   try {
     db.pragma('journal_mode = WAL');
@@ -28,10 +34,29 @@ export function fillDeliveredCampaigns(dataDir: string, target: { accountId: num
         // Spread over the last days, a campaign an hour apart, before the real send.
         const createdAt = now - (campaigns - c) * 3_600_000;
         const sendId = id++;
-        insertSend.run(sendId, target.accountId, target.keyId, perCampaign, perCampaign, createdAt, createdAt, perCampaign);
+        insertSend.run(
+          sendId,
+          target.accountId,
+          target.keyId,
+          perCampaign,
+          perCampaign,
+          createdAt,
+          createdAt,
+          perCampaign,
+        );
         for (let i = 0; i < perCampaign; i++) {
           const recipient = `90532${String(1_000_000 + i).padStart(7, '0')}`;
-          insertMessage.run(id++, sendId, target.accountId, target.keyId, recipient, createdAt, createdAt + 1000, createdAt + 2000, createdAt);
+          insertMessage.run(
+            id++,
+            sendId,
+            target.accountId,
+            target.keyId,
+            recipient,
+            createdAt,
+            createdAt + 1000,
+            createdAt + 2000,
+            createdAt,
+          );
         }
       }
       db.prepare(`UPDATE id_counter SET next_id = ? WHERE name = 'ids'`).run(id);
@@ -47,7 +72,8 @@ export function fillDeliveredCampaigns(dataDir: string, target: { accountId: num
 export function keyIdOf(dataDir: string, accountId: number): number {
   const db = new Database(join(dataDir, 'haberci.sqlite'), { readonly: true });
   try {
-    const row = db.prepare('SELECT id FROM api_keys WHERE account_id = ? ORDER BY id LIMIT 1').get(accountId) as { id: number } | undefined;
+    const row = db.prepare('SELECT id FROM api_keys WHERE account_id = ? ORDER BY id LIMIT 1').get(accountId) as
+      { id: number } | undefined;
     if (row === undefined) throw new Error(`account ${accountId} has no key`);
     return row.id;
   } finally {

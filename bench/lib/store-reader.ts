@@ -36,9 +36,12 @@ export class StoreReader {
 
   /** Which of these message ids the store holds. */
   existing(ids: readonly number[]): number {
-    const statement = this.db.prepare('SELECT count(*) AS n FROM messages WHERE id IN (SELECT value FROM json_each(?))');
+    const statement = this.db.prepare(
+      'SELECT count(*) AS n FROM messages WHERE id IN (SELECT value FROM json_each(?))',
+    );
     let found = 0;
-    for (let i = 0; i < ids.length; i += 10_000) found += (statement.get(JSON.stringify(ids.slice(i, i + 10_000))) as { n: number }).n;
+    for (let i = 0; i < ids.length; i += 10_000)
+      found += (statement.get(JSON.stringify(ids.slice(i, i + 10_000))) as { n: number }).n;
     return found;
   }
 

@@ -65,10 +65,13 @@ function osUser(): string | null {
   }
 }
 
-const numberOf = (value: unknown): number | null => (typeof value === 'number' && Number.isSafeInteger(value) ? value : null);
+const numberOf = (value: unknown): number | null =>
+  typeof value === 'number' && Number.isSafeInteger(value) ? value : null;
 
 function field(result: unknown, name: string): unknown {
-  return result !== null && typeof result === 'object' && name in result ? (result as Record<string, unknown>)[name] : undefined;
+  return result !== null && typeof result === 'object' && name in result
+    ? (result as Record<string, unknown>)[name]
+    : undefined;
 }
 
 async function factOf(container: AppContainer, command: string, o: Options, result: unknown): Promise<AuditFact> {
@@ -78,17 +81,37 @@ async function factOf(container: AppContainer, command: string, o: Options, resu
     const value = o[option];
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') detail[name] = value;
   }
-  let accountId = numberOf(field(result, 'account_id')) ?? (noun === 'account' ? numberOf(field(result, 'id')) : null) ?? numberOf(o.account);
+  let accountId =
+    numberOf(field(result, 'account_id')) ??
+    (noun === 'account' ? numberOf(field(result, 'id')) : null) ??
+    numberOf(o.account);
   // A rotation prints the new key; the row names the key rotated, and the account is the key's.
-  const objectId = noun === 'key' || noun === 'user' || noun === 'sender-id' || noun === 'account' ? (numberOf(o.id) ?? numberOf(field(result, 'id'))) : null;
-  if (accountId === null && noun === 'key' && objectId !== null) accountId = (await container.store.keys.getKey(objectId))?.accountId ?? null;
+  const objectId =
+    noun === 'key' || noun === 'user' || noun === 'sender-id' || noun === 'account'
+      ? (numberOf(o.id) ?? numberOf(field(result, 'id')))
+      : null;
+  if (accountId === null && noun === 'key' && objectId !== null)
+    accountId = (await container.store.keys.getKey(objectId))?.accountId ?? null;
   if (command === 'key.rotate') detail.new_id = numberOf(field(result, 'id'));
-  const object = objectId !== null ? { type: noun, id: objectId } : typeof o.number === 'string' && noun === 'inbound-route' ? { type: noun, id: o.number } : undefined;
+  const object =
+    objectId !== null
+      ? { type: noun, id: objectId }
+      : typeof o.number === 'string' && noun === 'inbound-route'
+        ? { type: noun, id: o.number }
+        : undefined;
   return { action: command, accountId, ...(object ? { object } : {}), detail };
 }
 
 /** Writes the audit row of an admin command that changed something (none for reads). */
-export async function recordCliAudit(container: AppContainer, command: string | null, o: Options, result: unknown): Promise<void> {
+export async function recordCliAudit(
+  container: AppContainer,
+  command: string | null,
+  o: Options,
+  result: unknown,
+): Promise<void> {
   if (command === null || !changing.has(command)) return;
-  await new AuditLog(container.store, container.clock).record({ kind: 'cli', osUser: osUser() }, await factOf(container, command, o, result));
+  await new AuditLog(container.store, container.clock).record(
+    { kind: 'cli', osUser: osUser() },
+    await factOf(container, command, o, result),
+  );
 }

@@ -6,13 +6,18 @@ import { parse } from './option-parsers.js';
 
 type Options = Record<string, unknown>;
 type Leaf = (parent: Command, name: string, description: string) => Command;
-type Run = (options: Options, action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>) => Promise<void>;
+type Run = (
+  options: Options,
+  action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>,
+) => Promise<void>;
 
 const inboundAdmin = (r: AppContainer): InboundAdmin => new InboundAdmin(r.store, r.clock);
 
 /** `inbound-route add|remove|list` and `inbound list`. */
 export function inboundCommands(admin: Command, leaf: Leaf, run: Run): void {
-  const route = admin.command('inbound-route').description('numbers and short codes whose incoming messages go to an account');
+  const route = admin
+    .command('inbound-route')
+    .description('numbers and short codes whose incoming messages go to an account');
   leaf(route, 'add', 'give a number or short code to an account (replaces its previous owner)')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
     .requiredOption('--number <text>', 'the destination number or short code', parse.nonEmpty)

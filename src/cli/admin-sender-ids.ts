@@ -16,11 +16,22 @@ function senderTitle(raw: string): string {
 /** `sender-id add|list|remove`. */
 export function senderIdCommands(admin: Command, leaf: Leaf, run: Run): void {
   const senderId = admin.command('sender-id').description('sender IDs');
-  leaf(senderId, 'add', 'add a sender ID to an account (at most 11 characters: ASCII letters, digits, space, . - _ & +)')
+  leaf(
+    senderId,
+    'add',
+    'add a sender ID to an account (at most 11 characters: ASCII letters, digits, space, . - _ & +)',
+  )
     .requiredOption('--account <n>', 'account id', parse.integer(1))
     .requiredOption('--title <text>', 'the sender ID', senderTitle)
-    .option('--status <status>', 'approved, pending or rejected', parse.oneOf(['approved', 'pending', 'rejected'] as const), 'approved')
-    .action((o: Options) => run(o, (r) => r.admin.senderIds.add(o.account as number, o.title as string, o.status as 'approved')));
+    .option(
+      '--status <status>',
+      'approved, pending or rejected',
+      parse.oneOf(['approved', 'pending', 'rejected'] as const),
+      'approved',
+    )
+    .action((o: Options) =>
+      run(o, (r) => r.admin.senderIds.add(o.account as number, o.title as string, o.status as 'approved')),
+    );
   leaf(senderId, 'list', 'an account\u2019s sender IDs, whatever their status, oldest first')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
     .action((o: Options) => run(o, (r) => r.admin.senderIds.list(o.account as number)));
@@ -38,7 +49,9 @@ export function senderIdCommands(admin: Command, leaf: Leaf, run: Run): void {
   leaf(senderId, 'reject', 'reject a requested sender ID, with a reason the customer sees in the panel')
     .requiredOption('--id <n>', 'sender ID id', parse.integer(1))
     .requiredOption('--reason <text>', 'why, shown to the customer', parse.nonEmpty)
-    .action((o: Options) => run(o, (r) => new SenderIdReview(r.store, r.clock).reject(o.id as number, o.reason as string)));
+    .action((o: Options) =>
+      run(o, (r) => new SenderIdReview(r.store, r.clock).reject(o.id as number, o.reason as string)),
+    );
 }
 
 function removeTarget(o: Options): { id: number } | { accountId: number; title: string } {

@@ -7,4 +7,7 @@ export type Options = Record<string, unknown>;
 /** Declares one admin command under its noun, with the store options. */
 export type Leaf = (parent: Command, name: string, description: string) => Command;
 /** Runs one admin action against an existing store and prints its JSON answer. */
-export type Run = (options: Options, action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>) => Promise<void>;
+export type Run = (
+  options: Options,
+  action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>,
+) => Promise<void>;

@@ -8,12 +8,19 @@ import type { Leaf, Options, Run } from './admin-types.js';
 
 /** Where a one-time link points: --panel-url, else the address `serve` listens on by the same options. */
 function linkFor(token: string, o: Options, config: Config): string {
-  const base = typeof o.panelUrl === 'string' ? o.panelUrl.replace(/\/+$/, '') : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/panel`;
+  const base =
+    typeof o.panelUrl === 'string'
+      ? o.panelUrl.replace(/\/+$/, '')
+      : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/panel`;
   return `${base}/set-password?token=${encodeURIComponent(token)}`;
 }
 
 /** Prints the link instead of the raw token: the link is what a person is sent. */
-function withLink<T extends { set_password_token?: string }>(view: T, o: Options, config: Config): Omit<T, 'set_password_token'> & { set_password_link?: string } {
+function withLink<T extends { set_password_token?: string }>(
+  view: T,
+  o: Options,
+  config: Config,
+): Omit<T, 'set_password_token'> & { set_password_link?: string } {
   const { set_password_token: token, ...rest } = view;
   return token === undefined ? rest : { ...rest, set_password_link: linkFor(token, o, config) };
 }
@@ -28,13 +35,21 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
     .option('--provider', 'a provider user (provider console) instead of an account\u2019s')
     .requiredOption('--email <email>', 'the user\u2019s email, used to sign in', parse.nonEmpty)
     .option('--password <text>', 'the password (at least 10 characters); omit it to print a set-password link')
-    .option('--panel-url <url>', 'the panel\u2019s address for the link (default: http://HOST:PORT/panel from --host/--port or HABERCI_HOST/HABERCI_PORT)', parse.url)
+    .option(
+      '--panel-url <url>',
+      'the panel\u2019s address for the link (default: http://HOST:PORT/panel from --host/--port or HABERCI_HOST/HABERCI_PORT)',
+      parse.url,
+    )
     .action((o: Options) => {
       const provider = o.provider === true;
       if (provider === (o.account !== undefined)) throw new AdminError('give either --account N or --provider');
       return run(o, async (r, _o, config) =>
         withLink(
-          await users(r).create({ accountId: provider ? null : (o.account as number), email: o.email as string, ...(typeof o.password === 'string' ? { password: o.password } : {}) }),
+          await users(r).create({
+            accountId: provider ? null : (o.account as number),
+            email: o.email as string,
+            ...(typeof o.password === 'string' ? { password: o.password } : {}),
+          }),
           o,
           config,
         ),
@@ -46,8 +61,14 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
   leaf(user, 'disable', 'stop a user from signing in; ends every session of theirs')
     .requiredOption('--id <n>', 'user id', parse.integer(1))
     .action((o: Options) => run(o, (r) => users(r).disable(o.id as number)));
-  leaf(user, 'reset-password', 'clear a user\u2019s password, end their sessions and print a one-time set-password link')
+  leaf(
+    user,
+    'reset-password',
+    'clear a user\u2019s password, end their sessions and print a one-time set-password link',
+  )
     .requiredOption('--id <n>', 'user id', parse.integer(1))
     .option('--panel-url <url>', 'the panel\u2019s address for the link', parse.url)
-    .action((o: Options) => run(o, async (r, _o, config) => withLink(await users(r).resetPassword(o.id as number), o, config)));
+    .action((o: Options) =>
+      run(o, async (r, _o, config) => withLink(await users(r).resetPassword(o.id as number), o, config)),
+    );
 }

@@ -9,17 +9,27 @@ import { parse } from './option-parsers.js';
 
 type Options = Record<string, unknown>;
 type Leaf = (parent: Command, name: string, description: string) => Command;
-type Run = (options: Options, action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>) => Promise<void>;
+type Run = (
+  options: Options,
+  action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>,
+) => Promise<void>;
 
 /** Commands that make an attempt take the sending options of `serve` (also from HABERCI_*). */
 function sendingOptions(cmd: Command): Command {
   return cmd
     .option('--webhook-allow-private <bool>', 'allow private and loopback destinations (HABERCI_WEBHOOK_ALLOW_PRIVATE)')
     .option('--webhook-timeout-ms <n>', 'time limit of the attempt (HABERCI_WEBHOOK_TIMEOUT_MS)')
-    .option('--webhook-retry-base-ms <n>', 'first delay of the default retry schedule, scaling every schedule (HABERCI_WEBHOOK_RETRY_BASE_MS)');
+    .option(
+      '--webhook-retry-base-ms <n>',
+      'first delay of the default retry schedule, scaling every schedule (HABERCI_WEBHOOK_RETRY_BASE_MS)',
+    );
 }
 
-async function withWebhooks<T>(container: AppContainer, config: Config, work: (admin: WebhookAdmin) => Promise<T>): Promise<T> {
+async function withWebhooks<T>(
+  container: AppContainer,
+  config: Config,
+  work: (admin: WebhookAdmin) => Promise<T>,
+): Promise<T> {
   const hooks = webhookAdmin(container, config);
   try {
     return await work(hooks.admin);
@@ -30,7 +40,9 @@ async function withWebhooks<T>(container: AppContainer, config: Config, work: (a
 
 /** `key test-webhook`, `webhook deliveries` and `webhook redeliver`. */
 export function webhookCommands(admin: Command, key: Command, leaf: Leaf, run: Run): void {
-  sendingOptions(leaf(key, 'test-webhook', 'send a key.test event to the key\u2019s webhook now; prints its delivery record'))
+  sendingOptions(
+    leaf(key, 'test-webhook', 'send a key.test event to the key\u2019s webhook now; prints its delivery record'),
+  )
     .requiredOption('--id <n>', 'key id', parse.integer(1))
     .action((o: Options) => run(o, (r, _o, config) => withWebhooks(r, config, (w) => w.testWebhook(o.id as number))));
 
@@ -38,8 +50,16 @@ export function webhookCommands(admin: Command, key: Command, leaf: Leaf, run: R
   leaf(webhook, 'deliveries', 'recent events of a key (and of the keys it replaced), newest first, with every attempt')
     .requiredOption('--key <n>', 'key id', parse.integer(1))
     .option('--limit <n>', 'how many events', parse.integer(1, 1000), 20)
-    .action((o: Options) => run(o, (r, _o, config) => withWebhooks(r, config, (w) => w.deliveries(o.key as number, o.limit as number))));
-  sendingOptions(leaf(webhook, 'redeliver', 'attempt an event once more, now, and print its delivery record; or, with --key and --since, queue every failed event of a key again'))
+    .action((o: Options) =>
+      run(o, (r, _o, config) => withWebhooks(r, config, (w) => w.deliveries(o.key as number, o.limit as number))),
+    );
+  sendingOptions(
+    leaf(
+      webhook,
+      'redeliver',
+      'attempt an event once more, now, and print its delivery record; or, with --key and --since, queue every failed event of a key again',
+    ),
+  )
     .option('--event <id>', 'the event: its id or its event_id', parse.nonEmpty)
     .option('--key <n>', 'key id: queue its failed events (and those of the keys it replaced) again', parse.integer(1))
     .option('--since <time>', 'with --key: events created at or after this ISO 8601 time', parse.isoTime)
@@ -50,6 +70,7 @@ export function webhookCommands(admin: Command, key: Command, leaf: Leaf, run: R
 function redeliver(admin: WebhookAdmin, o: Options): Promise<unknown> {
   const bulk = o.key !== undefined || o.since !== undefined;
   if (typeof o.event === 'string' && !bulk) return admin.redeliver(eventRef(o.event));
-  if (o.event === undefined && typeof o.key === 'number' && typeof o.since === 'number') return admin.redeliverFailed(o.key, o.since);
+  if (o.event === undefined && typeof o.key === 'number' && typeof o.since === 'number')
+    return admin.redeliverFailed(o.key, o.since);
   return Promise.reject(new AdminError('give --event ID, or --key N with --since TIME'));
 }

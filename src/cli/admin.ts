@@ -15,9 +15,16 @@ import { userCommands } from './admin-users.js';
 import type { Options } from './admin-types.js';
 import { recordCliAudit } from './admin-audit.js';
 
-
 /** Service options a command may take besides the store (its leaf declares them). */
-const configFlags = ['data', 'database', 'webhookAllowPrivate', 'webhookTimeoutMs', 'webhookRetryBaseMs', 'host', 'port'] as const;
+const configFlags = [
+  'data',
+  'database',
+  'webhookAllowPrivate',
+  'webhookTimeoutMs',
+  'webhookRetryBaseMs',
+  'host',
+  'port',
+] as const;
 
 function adminConfig(options: Options): Config {
   const flags: Partial<Record<OptionName, string>> = {};
@@ -34,7 +41,10 @@ function print(result: unknown): void {
  * stderr. The store must exist: a command pointed at the wrong folder or database says so
  * instead of creating an empty store there.
  */
-async function run(options: Options, action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>): Promise<void> {
+async function run(
+  options: Options,
+  action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>,
+): Promise<void> {
   const config = adminConfig(options);
   const container = await openAppContainer(await existingStoreLocation(config));
   try {
@@ -43,7 +53,9 @@ async function run(options: Options, action: (container: AppContainer, o: Option
       await recordCliAudit(container, running, options, result);
     } catch (error) {
       // The change is made: failing now would invite a retry (a second top-up). Say so instead.
-      process.stderr.write(`warning: the audit row of this command was not written: ${error instanceof Error ? error.message : String(error)}\n`);
+      process.stderr.write(
+        `warning: the audit row of this command was not written: ${error instanceof Error ? error.message : String(error)}\n`,
+      );
     }
     print(result);
   } finally {
@@ -80,8 +92,16 @@ function keyOptions(cmd: Command): Command {
     .option('--webhook-url <url>', 'http(s) URL that receives events', parse.url)
     .option('--webhook-secret <text>', 'HMAC secret that signs events', parse.nonEmpty)
     .option('--webhook-attempts <n>', 'delivery attempts per event', parse.integer(1, 50))
-    .option('--webhook-events <list>', 'events the webhook takes: all, or comma-separated from sms.sent, sms.delivered, sms.failed, sms.received', parse.webhookEvents)
-    .option('--webhook-retry-schedule <list>', 'delays between attempts, the last repeating: default (1m,10m,1h,6h), or comma-separated such as 30s,5m,2h', parse.retrySchedule)
+    .option(
+      '--webhook-events <list>',
+      'events the webhook takes: all, or comma-separated from sms.sent, sms.delivered, sms.failed, sms.received',
+      parse.webhookEvents,
+    )
+    .option(
+      '--webhook-retry-schedule <list>',
+      'delays between attempts, the last repeating: default (1m,10m,1h,6h), or comma-separated such as 30s,5m,2h',
+      parse.retrySchedule,
+    )
     .option('--sandbox [bool]', 'sandbox key: simulator outcomes only', parse.bool);
 }
 
@@ -96,8 +116,10 @@ function keyPatch(o: Options): Partial<KeySettings> {
   if (o.webhookUrl !== undefined) patch.webhookUrl = o.webhookUrl as string;
   if (o.webhookSecret !== undefined) patch.webhookSecret = o.webhookSecret as string;
   if (o.webhookAttempts !== undefined) patch.webhookAttempts = o.webhookAttempts as number;
-  if (o.webhookEvents !== undefined) patch.webhookEvents = o.webhookEvents === 'all' ? null : (o.webhookEvents as SelectableWebhookEvent[]);
-  if (o.webhookRetrySchedule !== undefined) patch.webhookRetryScheduleMs = o.webhookRetrySchedule === 'default' ? null : (o.webhookRetrySchedule as number[]);
+  if (o.webhookEvents !== undefined)
+    patch.webhookEvents = o.webhookEvents === 'all' ? null : (o.webhookEvents as SelectableWebhookEvent[]);
+  if (o.webhookRetrySchedule !== undefined)
+    patch.webhookRetryScheduleMs = o.webhookRetrySchedule === 'default' ? null : (o.webhookRetrySchedule as number[]);
   if (o.sandbox !== undefined) patch.sandbox = o.sandbox === true;
   return patch;
 }
@@ -106,14 +128,17 @@ function keyPatch(o: Options): Partial<KeySettings> {
 let running: string | null = null;
 
 export function adminCommand(): Command {
-  const admin = new Command('admin').description('provider administration against the store (works while the server runs)');
+  const admin = new Command('admin').description(
+    'provider administration against the store (works while the server runs)',
+  );
   admin.hook('preAction', (_admin, command) => {
     running = command.parent !== null && command.parent !== admin ? `${command.parent.name()}.${command.name()}` : null;
   });
 
   const store = admin.command('store').description('the store itself');
-  leaf(store, 'init', 'create the store if there is none (as serve does), or bring its schema up to date')
-    .action(async (o: Options) => print(await initStore(adminConfig(o))));
+  leaf(store, 'init', 'create the store if there is none (as serve does), or bring its schema up to date').action(
+    async (o: Options) => print(await initStore(adminConfig(o))),
+  );
 
   const account = admin.command('account').description('customer accounts');
   accountOptions(leaf(account, 'create', 'create an account'))
@@ -153,7 +178,11 @@ export function adminCommand(): Command {
     );
   leaf(account, 'topup', 'add SMS credit through the ledger')
     .requiredOption('--id <n>', 'account id', parse.integer(1))
-    .requiredOption('--amount <n>', 'credit to add, a whole number above zero (account debit takes credit back)', parse.integer(1, 1e12))
+    .requiredOption(
+      '--amount <n>',
+      'credit to add, a whole number above zero (account debit takes credit back)',
+      parse.integer(1, 1e12),
+    )
     .option('--international', 'add to the international balance')
     .action((o: Options) => run(o, (r) => r.admin.topup(o.id as number, o.amount as number, o.international === true)));
   leaf(account, 'debit', 'take SMS credit back through the ledger, with a reason; never below zero')
@@ -161,7 +190,9 @@ export function adminCommand(): Command {
     .requiredOption('--amount <n>', 'credit to take, a whole number above zero', parse.integer(1, 1e12))
     .requiredOption('--reason <text>', 'why, recorded in the ledger', parse.nonEmpty)
     .option('--international', 'take from the international balance')
-    .action((o: Options) => run(o, (r) => r.admin.debit(o.id as number, o.amount as number, o.international === true, o.reason as string)));
+    .action((o: Options) =>
+      run(o, (r) => r.admin.debit(o.id as number, o.amount as number, o.international === true, o.reason as string)),
+    );
   leaf(account, 'show', 'show an account with its balances')
     .requiredOption('--id <n>', 'account id', parse.integer(1))
     .action((o: Options) => run(o, async (r) => accountView(await r.admin.account(o.id as number))));
@@ -172,7 +203,9 @@ export function adminCommand(): Command {
   const key = admin.command('key').description('API keys');
   keyOptions(leaf(key, 'create', 'create a key; prints it once'))
     .requiredOption('--account <n>', 'account id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.admin.createKey(o.account as number, { ...defaultKeySettings, ...keyPatch(o) })));
+    .action((o: Options) =>
+      run(o, (r) => r.admin.createKey(o.account as number, { ...defaultKeySettings, ...keyPatch(o) })),
+    );
   keyOptions(leaf(key, 'update', 'change a key\u2019s settings'))
     .requiredOption('--id <n>', 'key id', parse.integer(1))
     .action((o: Options) => run(o, (r) => r.admin.updateKey(o.id as number, keyPatch(o))));

@@ -36,7 +36,9 @@ export async function createDemo(container: AppContainer, address: string, panel
         'Try it:',
         `  ${curl}`,
         '',
-        ...(panel ? [`Panel: ${panelUrl}`, `  sign in as ${demoEmail} with the password ${password} (shown only this once)`, ''] : []),
+        ...(panel
+          ? [`Panel: ${panelUrl}`, `  sign in as ${demoEmail} with the password ${password} (shown only this once)`, '']
+          : []),
       ].join('\n') + '\n',
     );
     return;

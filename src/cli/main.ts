@@ -12,7 +12,9 @@ const program = new Command('haberci')
   .version(packageVersion(), '-V, --version', 'print the version of haberci')
   .showHelpAfterError(false);
 
-const serveCommand = program.command('serve').description('start the HTTP API with the dispatcher and the built-in operator simulator');
+const serveCommand = program
+  .command('serve')
+  .description('start the HTTP API with the dispatcher and the built-in operator simulator');
 for (const spec of Object.values(optionSpecs)) {
   // A null default is a listener or feature that is off until given a value (--ops-port).
   const shown = spec.default === null ? 'off' : JSON.stringify(spec.default);
@@ -41,5 +43,5 @@ try {
 } catch (error) {
   if (error instanceof CommanderError) process.exit(error.exitCode === 0 ? 0 : 1);
   if (error instanceof ConfigError || error instanceof AdminError) fatal(error.message);
-  fatal(error instanceof Error ? error.message.split('\n')[0] ?? 'failed' : String(error));
+  fatal(error instanceof Error ? (error.message.split('\n')[0] ?? 'failed') : String(error));
 }

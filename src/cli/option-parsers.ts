@@ -29,7 +29,9 @@ export const parse = {
   },
   /** An ISO 8601 date or date-time (a date alone is midnight UTC; no zone is local time); milliseconds. */
   isoTime: (raw: string): number => {
-    const ms = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw.trim()) ? Date.parse(raw.trim()) : NaN;
+    const ms = /^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/.test(raw.trim())
+      ? Date.parse(raw.trim())
+      : NaN;
     if (Number.isNaN(ms)) throw new InvalidArgumentError('must be an ISO 8601 time such as 2026-11-24T09:00:00Z.');
     return ms;
   },
@@ -39,13 +41,19 @@ export const parse = {
   },
   permissions: (raw: string): PermissionSet => {
     const set = parsePermissionList(raw);
-    if ('unknown' in set) throw new InvalidArgumentError(`unknown permission "${set.unknown}" (use all, or names such as send_single_sms,check_balance).`);
+    if ('unknown' in set)
+      throw new InvalidArgumentError(
+        `unknown permission "${set.unknown}" (use all, or names such as send_single_sms,check_balance).`,
+      );
     return set;
   },
   // 'all', not null: commander turns an option value of null into ''.
   webhookEvents: (raw: string): SelectableWebhookEvent[] | 'all' => {
     const parsed = parseWebhookEventList(raw);
-    if ('unknown' in parsed) throw new InvalidArgumentError(`unknown event "${parsed.unknown}" (use all, or names from ${SELECTABLE_WEBHOOK_EVENTS.join(', ')}).`);
+    if ('unknown' in parsed)
+      throw new InvalidArgumentError(
+        `unknown event "${parsed.unknown}" (use all, or names from ${SELECTABLE_WEBHOOK_EVENTS.join(', ')}).`,
+      );
     return parsed.events ?? 'all';
   },
   // 'default', not null, for the same reason.
@@ -61,7 +69,8 @@ export const parse = {
     } catch {
       throw new InvalidArgumentError('must be an http:// or https:// URL.');
     }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new InvalidArgumentError('must be an http:// or https:// URL.');
+    if (url.protocol !== 'http:' && url.protocol !== 'https:')
+      throw new InvalidArgumentError('must be an http:// or https:// URL.');
     return raw;
   },
   nonEmpty: (raw: string): string => {

@@ -32,7 +32,8 @@ function delayRange(raw: string): { min: number; max: number } {
 
 function share(raw: string): number {
   const n = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1) throw new InvalidArgumentError('must be a number from 0 to 1.');
+  if (raw.trim() === '' || !Number.isFinite(n) || n < 0 || n > 1)
+    throw new InvalidArgumentError('must be a number from 0 to 1.');
   return n;
 }
 
@@ -44,7 +45,9 @@ function toOptions(raw: Raw): SmscSimulatorOptions {
     receiptDelayMs: raw.receiptDelayMs,
     throttleShare: raw.throttleShare,
     dropEvery: raw.dropEvery,
-    inbound: raw.inboundEveryMs ? { everyMs: raw.inboundEveryMs, from: raw.inboundFrom, to: raw.inboundTo, text: raw.inboundText } : undefined,
+    inbound: raw.inboundEveryMs
+      ? { everyMs: raw.inboundEveryMs, from: raw.inboundFrom, to: raw.inboundTo, text: raw.inboundText }
+      : undefined,
     receiptTlvs: raw.receiptTlv,
     statsPort: raw.statsPort,
     submitRespDelayMs: raw.submitRespDelayMs,
@@ -54,20 +57,43 @@ function toOptions(raw: Raw): SmscSimulatorOptions {
 
 export function smscSimCommand(): Command {
   return new Command('smsc-sim')
-    .description('run an SMPP 3.4 SMSC simulator on 127.0.0.1 (outcome by the last four digits: 0000 UNDELIV, 0001 EXPIRED, 0002 no receipt, else DELIVRD)')
+    .description(
+      'run an SMPP 3.4 SMSC simulator on 127.0.0.1 (outcome by the last four digits: 0000 UNDELIV, 0001 EXPIRED, 0002 no receipt, else DELIVRD)',
+    )
     .option('--port <n>', 'SMPP port', parse.integer(0, 65535), 2775)
     .option('--system-id <id>', 'require this system_id on bind (default: every system_id is accepted)')
     .option('--password <pw>', 'require this password on bind (default: every password is accepted)')
-    .option('--receipt-delay-ms <ms>', 'delay before a delivery receipt: N or MIN-MAX', delayRange, { min: 300, max: 300 })
+    .option('--receipt-delay-ms <ms>', 'delay before a delivery receipt: N or MIN-MAX', delayRange, {
+      min: 300,
+      max: 300,
+    })
     .option('--throttle-share <x>', 'share of submits answered ESME_RTHROTTLED, 0..1, spread evenly', share, 0)
-    .option('--submit-resp-delay-ms <ms>', 'hold each submit_sm_resp this long, keeping submits in flight', parse.integer(0, 600_000), 0)
-    .option('--drop-every <n>', 'close a session, unanswered, on every Nth PDU it sends (0 = never)', parse.integer(0), 0)
-    .option('--inbound-every-ms <ms>', 'send a mobile-originated message this often (off when absent)', parse.integer(1))
+    .option(
+      '--submit-resp-delay-ms <ms>',
+      'hold each submit_sm_resp this long, keeping submits in flight',
+      parse.integer(0, 600_000),
+      0,
+    )
+    .option(
+      '--drop-every <n>',
+      'close a session, unanswered, on every Nth PDU it sends (0 = never)',
+      parse.integer(0),
+      0,
+    )
+    .option(
+      '--inbound-every-ms <ms>',
+      'send a mobile-originated message this often (off when absent)',
+      parse.integer(1),
+    )
     .option('--inbound-from <number>', 'MO sender', '905321112233')
     .option('--inbound-to <number>', 'MO recipient (our short code)', '4444')
     .option('--inbound-text <text>', 'MO text', 'Merhaba')
     .option('--no-receipt-tlv', 'receipts carry only the text form, no receipted_message_id/message_state TLVs')
-    .option('--stats-port <n>', 'serve GET /stats (JSON counters) and GET /submits?to=NUMBER (the latest submits, as received) on 127.0.0.1:N', parse.integer(0, 65535))
+    .option(
+      '--stats-port <n>',
+      'serve GET /stats (JSON counters) and GET /submits?to=NUMBER (the latest submits, as received) on 127.0.0.1:N',
+      parse.integer(0, 65535),
+    )
     .action(async (raw: Raw) => {
       const simulator = new SmscSimulator(toOptions(raw));
       await simulator.start();

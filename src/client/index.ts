@@ -16,7 +16,9 @@ type JsonBody<T> = T extends { content: { 'application/json': infer B } } ? B : 
 /** The request fields of an endpoint, without `api_key` (the client adds it). */
 export type RequestOf<P extends ApiPath> = Omit<JsonBody<Operation<P>['requestBody']>, 'api_key'>;
 /** Every answer of an endpoint, success and refusals, told apart by `result_code`. */
-export type AnswerOf<P extends ApiPath> = { [S in keyof Operation<P>['responses']]: JsonBody<Operation<P>['responses'][S]> }[keyof Operation<P>['responses']];
+export type AnswerOf<P extends ApiPath> = {
+  [S in keyof Operation<P>['responses']]: JsonBody<Operation<P>['responses'][S]>;
+}[keyof Operation<P>['responses']];
 
 export interface RateLimit {
   limit: number;
@@ -64,7 +66,13 @@ export class HaberciRequestError extends Error {
   }
 }
 
-const sendPaths: ReadonlySet<ApiPath> = new Set<ApiPath>(['/sms/send', '/group/send', '/group/sendMixed', '/otp/send', '/otp/detailed']);
+const sendPaths: ReadonlySet<ApiPath> = new Set<ApiPath>([
+  '/sms/send',
+  '/group/send',
+  '/group/sendMixed',
+  '/otp/send',
+  '/otp/detailed',
+]);
 
 function intHeader(headers: Headers, name: string): number | null {
   const raw = headers.get(name);
@@ -99,7 +107,8 @@ export class HaberciClient {
   /** One endpoint by its path; the methods below are this with their path filled in. */
   async call<P extends ApiPath>(path: P, fields: RequestOf<P>): Promise<Answer<P>> {
     const payload = JSON.stringify({ ...fields, api_key: this.apiKey });
-    const retryable = !sendPaths.has(path) || typeof (fields as { idempotency_key?: unknown }).idempotency_key === 'string';
+    const retryable =
+      !sendPaths.has(path) || typeof (fields as { idempotency_key?: unknown }).idempotency_key === 'string';
     for (let attempt = 1; ; attempt += 1) {
       const answer = await this.once<P>(path, payload, attempt);
       const wait429 = answer.status === 429 ? answer.retryAfterSeconds : null;
@@ -119,16 +128,28 @@ export class HaberciClient {
       });
     } catch (error) {
       const timedOut = error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError');
-      throw new HaberciRequestError(timedOut ? `POST ${path}: no answer within ${this.timeoutMs} ms` : `POST ${path}: ${String(error)}`, timedOut ? 'timeout' : 'network', { cause: error });
+      throw new HaberciRequestError(
+        timedOut ? `POST ${path}: no answer within ${this.timeoutMs} ms` : `POST ${path}: ${String(error)}`,
+        timedOut ? 'timeout' : 'network',
+        { cause: error },
+      );
     }
     const text = await response.text();
     let body: AnswerOf<P>;
     try {
       body = JSON.parse(text) as AnswerOf<P>;
     } catch (error) {
-      throw new HaberciRequestError(`POST ${path}: HTTP ${response.status} with a body that is not JSON`, 'not-json', { cause: error });
+      throw new HaberciRequestError(`POST ${path}: HTTP ${response.status} with a body that is not JSON`, 'not-json', {
+        cause: error,
+      });
     }
-    return { status: response.status, body, rateLimit: rateLimitOf(response.headers), retryAfterSeconds: intHeader(response.headers, 'retry-after'), attempts: attempt };
+    return {
+      status: response.status,
+      body,
+      rateLimit: rateLimitOf(response.headers),
+      retryAfterSeconds: intHeader(response.headers, 'retry-after'),
+      attempts: attempt,
+    };
   }
 
   authCheck(): Promise<Answer<'/auth/post/check/'>> {

@@ -9,7 +9,10 @@ export interface VerifyOptions {
 
 export type VerifyResult =
   | { ok: true; event: WebhookEventBody }
-  | { ok: false; reason: 'signature-missing' | 'signature-mismatch' | 'malformed-body' | 'timestamp-mismatch' | 'stale-timestamp' };
+  | {
+      ok: false;
+      reason: 'signature-missing' | 'signature-mismatch' | 'malformed-body' | 'timestamp-mismatch' | 'stale-timestamp';
+    };
 
 export interface WebhookEventBody {
   event_type: string;
@@ -35,14 +38,20 @@ function header(headers: HeaderBag, name: string): string | undefined {
  * `X-Service-Timestamp` must equal when sent) within the tolerance. Parse nothing before:
  * the signature covers the bytes exactly as they arrived.
  */
-export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, secret: string, options: VerifyOptions = {}): VerifyResult {
+export function verifyWebhook(
+  rawBody: string | Uint8Array,
+  headers: HeaderBag,
+  secret: string,
+  options: VerifyOptions = {},
+): VerifyResult {
   const signature = header(headers, 'x-service-signature');
   if (signature === undefined || signature === '') return { ok: false, reason: 'signature-missing' };
   const bytes = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
   const expected = Buffer.from(`sha256=${createHmac('sha256', secret).update(bytes).digest('hex')}`, 'utf8');
   const given = Buffer.from(signature.trim(), 'utf8');
   // timingSafeEqual needs equal lengths; comparing against itself keeps the time the same.
-  const same = given.length === expected.length ? timingSafeEqual(given, expected) : (timingSafeEqual(expected, expected), false);
+  const same =
+    given.length === expected.length ? timingSafeEqual(given, expected) : (timingSafeEqual(expected, expected), false);
   if (!same) return { ok: false, reason: 'signature-mismatch' };
 
   let event: WebhookEventBody;
@@ -51,11 +60,13 @@ export function verifyWebhook(rawBody: string | Uint8Array, headers: HeaderBag, 
   } catch {
     return { ok: false, reason: 'malformed-body' };
   }
-  if (typeof event !== 'object' || event === null || typeof event.timestamp !== 'string') return { ok: false, reason: 'malformed-body' };
+  if (typeof event !== 'object' || event === null || typeof event.timestamp !== 'string')
+    return { ok: false, reason: 'malformed-body' };
   const headerTime = header(headers, 'x-service-timestamp');
   if (headerTime !== undefined && headerTime !== event.timestamp) return { ok: false, reason: 'timestamp-mismatch' };
   const at = Date.parse(event.timestamp);
   const tolerance = (options.toleranceSeconds ?? 300) * 1000;
-  if (Number.isNaN(at) || Math.abs((options.now ?? Date.now()) - at) > tolerance) return { ok: false, reason: 'stale-timestamp' };
+  if (Number.isNaN(at) || Math.abs((options.now ?? Date.now()) - at) > tolerance)
+    return { ok: false, reason: 'stale-timestamp' };
   return { ok: true, event };
 }

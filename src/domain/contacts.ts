@@ -16,7 +16,8 @@ export function contactEntries(value: unknown): string[] | null {
   let items: string[];
   if (typeof value === 'string') items = value.split(/[,;\r\n]/);
   else if (typeof value === 'number') items = [String(value)];
-  else if (Array.isArray(value)) items = value.map((item: unknown) => (typeof item === 'string' ? item : JSON.stringify(item) ?? ''));
+  else if (Array.isArray(value))
+    items = value.map((item: unknown) => (typeof item === 'string' ? item : (JSON.stringify(item) ?? '')));
   else return null;
   return items.map((e) => e.trim()).filter((e) => e !== '');
 }

@@ -30,7 +30,10 @@ export const moves = {
 } as const satisfies Record<string, { from: readonly DeliveryState[]; to: readonly DeliveryState[] }>;
 
 export function canMove(from: DeliveryState, to: DeliveryState): boolean {
-  return Object.values(moves).some((edge) => (edge.from as readonly DeliveryState[]).includes(from) && (edge.to as readonly DeliveryState[]).includes(to));
+  return Object.values(moves).some(
+    (edge) =>
+      (edge.from as readonly DeliveryState[]).includes(from) && (edge.to as readonly DeliveryState[]).includes(to),
+  );
 }
 
 export function isFinal(state: DeliveryState): state is FinalState {

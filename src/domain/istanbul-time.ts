@@ -82,7 +82,14 @@ function offsetAt(epochMs: number): number {
  * The instant at which an Istanbul wall-clock time occurs, or null when the fields do not
  * form a real date and time (for example 2026-02-30 or 25:99).
  */
-export function fromLocal(year: number, month: number, day: number, hour: number, minute: number, second: number): number | null {
+export function fromLocal(
+  year: number,
+  month: number,
+  day: number,
+  hour: number,
+  minute: number,
+  second: number,
+): number | null {
   if (month < 1 || month > 12 || day < 1 || hour > 23 || minute > 59 || second > 59) return null;
   const naive = Date.UTC(year, month - 1, day, hour, minute, second);
   const check = new Date(naive);

@@ -36,7 +36,8 @@ const senderIdCharacters = /^[A-Za-z0-9 .\-_&+]+$/;
  */
 export function senderIdRefusal(title: string): string | null {
   if (title.trim() === '') return 'a sender ID must not be empty';
-  if (titleTooLong(title)) return `a sender ID has at most ${maxTitleLength} characters (Turkish letters count as two); this one has ${titleLength(title)}`;
+  if (titleTooLong(title))
+    return `a sender ID has at most ${maxTitleLength} characters (Turkish letters count as two); this one has ${titleLength(title)}`;
   if (!senderIdCharacters.test(title)) return 'a sender ID takes only ASCII letters, digits, space and . - _ & +';
   if (title.trim() !== title) return 'a sender ID must not begin or end with a space';
   if (!/[A-Za-z0-9]/.test(title)) return 'a sender ID needs at least one letter or digit';

@@ -39,9 +39,7 @@ const TURKISH_SHIFT_IE = [0x24, 0x01, 0x01] as const;
 const MAX_OCTETS = 140;
 const MAX_PARTS = 255;
 
-type Plan =
-  | { kind: 'gsm7'; table: ShiftTable; units: number[][] }
-  | { kind: 'ucs2'; units: number[][] };
+type Plan = { kind: 'gsm7'; table: ShiftTable; units: number[][] } | { kind: 'ucs2'; units: number[][] };
 
 /** One unit per character: its septets, or its UTF-16 code units; never split across parts. */
 function gsmUnits(text: string, table: ShiftTable): number[][] | undefined {
@@ -130,8 +128,11 @@ export function encodeForSubmit(text: string, lang: SmsLang, reference: number):
   const single = partCapacity(p.kind, udhLength(false, turkish));
   const multi = partCapacity(p.kind, udhLength(true, turkish));
   const chunks = split(p.units, single, multi);
-  if (chunks.length > MAX_PARTS) throw new RangeError(`text needs ${chunks.length} parts; at most ${MAX_PARTS} can be concatenated`);
-  const parts = chunks.map((chunk, i) => Buffer.from([...udh(reference, chunks.length, i + 1, turkish), ...body(p.kind, chunk)]));
+  if (chunks.length > MAX_PARTS)
+    throw new RangeError(`text needs ${chunks.length} parts; at most ${MAX_PARTS} can be concatenated`);
+  const parts = chunks.map((chunk, i) =>
+    Buffer.from([...udh(reference, chunks.length, i + 1, turkish), ...body(p.kind, chunk)]),
+  );
   const hasUdh = chunks.length > 1 || turkish;
   return {
     dataCoding: p.kind === 'gsm7' ? DATA_CODING_GSM7 : DATA_CODING_UCS2,

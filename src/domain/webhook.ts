@@ -6,7 +6,8 @@
 // node:crypto is used only for HMAC, a pure computation with no I/O, so it is allowed here.
 import { createHmac } from 'node:crypto';
 
-export type WebhookEventType = 'sms.sent' | 'sms.delivered' | 'sms.failed' | 'otp.verified' | 'key.test' | 'sms.received';
+export type WebhookEventType =
+  'sms.sent' | 'sms.delivered' | 'sms.failed' | 'otp.verified' | 'key.test' | 'sms.received';
 
 /**
  * The events a key's webhook can be limited to (`haberci admin key ... --webhook-events`).
@@ -201,11 +202,18 @@ export interface ScheduledRetry {
 }
 
 /** The retry delays of `attempts` attempts in all (first try included), for documentation. */
-export function retrySchedule(attempts: number = DEFAULT_WEBHOOK_ATTEMPTS, options: BackoffOptions = {}): ScheduledRetry[] {
+export function retrySchedule(
+  attempts: number = DEFAULT_WEBHOOK_ATTEMPTS,
+  options: BackoffOptions = {},
+): ScheduledRetry[] {
   const out: ScheduledRetry[] = [];
   for (let failed = 1; failed < attempts; failed++) {
     const nominal = nominalDelay(failed, options);
-    out.push({ attempt: failed + 1, minDelayMs: Math.floor(nominal * (1 - RETRY_JITTER)), maxDelayMs: Math.floor(nominal * (1 + RETRY_JITTER)) });
+    out.push({
+      attempt: failed + 1,
+      minDelayMs: Math.floor(nominal * (1 - RETRY_JITTER)),
+      maxDelayMs: Math.floor(nominal * (1 + RETRY_JITTER)),
+    });
   }
   return out;
 }
@@ -226,7 +234,8 @@ export function parseRetrySchedule(raw: string): { scheduleMs: number[] | null }
   for (const step of steps) {
     const match = /^(\d+)(ms|s|m|h|d)$/.exec(step);
     const ms = match ? Number(match[1]) * (durationUnits[match[2] ?? ''] ?? 0) : NaN;
-    if (!(ms >= 1_000 && ms <= MAX_RETRY_STEP_MS)) return { error: `"${step}" is not a delay from 1s to 7d (a number and a unit: ms, s, m, h, d)` };
+    if (!(ms >= 1_000 && ms <= MAX_RETRY_STEP_MS))
+      return { error: `"${step}" is not a delay from 1s to 7d (a number and a unit: ms, s, m, h, d)` };
     out.push(ms);
   }
   return { scheduleMs: out };
@@ -251,7 +260,13 @@ export type AttemptVerdict = { state: 'delivered' } | { state: 'pending'; delayM
  * an acknowledgement; otherwise tried again after the backoff until `maxAttempts` attempts
  * in all have been made, then failed.
  */
-export function afterAttempt(acknowledged: boolean, attemptNumber: number, maxAttempts: number, random: () => number, options: BackoffOptions = {}): AttemptVerdict {
+export function afterAttempt(
+  acknowledged: boolean,
+  attemptNumber: number,
+  maxAttempts: number,
+  random: () => number,
+  options: BackoffOptions = {},
+): AttemptVerdict {
   if (acknowledged) return { state: 'delivered' };
   if (attemptNumber >= maxAttempts) return { state: 'failed' };
   return { state: 'pending', delayMs: nextAttemptDelay(attemptNumber, random, options) };

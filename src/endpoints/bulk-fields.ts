@@ -39,7 +39,8 @@ export function withNumbersAlias(body: unknown): unknown {
   return { ...body, sentto: (body as { numbers: unknown }).numbers };
 }
 
-const isNumberLike = (v: unknown): v is string | number => typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
+const isNumberLike = (v: unknown): v is string | number =>
+  typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
 
 /** A JSON array only (comma-separated text is not accepted), of at most 50,000 items. */
 export const numbersField = z
@@ -80,10 +81,14 @@ export const scheduleFields = {
  * and time are sent only with it: sent without it they are refused (TS-1033) rather than
  * ignored, so a forgotten flag never turns a scheduled campaign into an immediate one.
  */
-export function bulkSchedule(body: { scheduled_sms?: number; scheduled_date?: string; scheduled_time?: string }, now: number): Result<number | null> {
+export function bulkSchedule(
+  body: { scheduled_sms?: number; scheduled_date?: string; scheduled_time?: string },
+  now: number,
+): Result<number | null> {
   if (body.scheduled_sms === 1) return parseSchedule({ date: body.scheduled_date, time: body.scheduled_time }, now);
   const dated = (body.scheduled_date ?? '') !== '' || (body.scheduled_time ?? '') !== '';
-  if (dated) return fail('TS-1033', { message: 'scheduled_date and scheduled_time are sent only with scheduled_sms=1' });
+  if (dated)
+    return fail('TS-1033', { message: 'scheduled_date and scheduled_time are sent only with scheduled_sms=1' });
   return ok(null);
 }
 

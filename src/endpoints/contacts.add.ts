@@ -10,7 +10,10 @@ import { ok } from '../domain/result.js';
 /** Field order is check order: group_id (TS-1029), mobile (TS-1025, TS-1060). */
 const request = z.preprocess(
   // `numbers` is accepted for `mobile`, as the group send endpoints accept it for `sentto`.
-  (body) => (typeof body === 'object' && body !== null && !('mobile' in body) && 'numbers' in body ? { ...body, mobile: (body as { numbers: unknown }).numbers } : body),
+  (body) =>
+    typeof body === 'object' && body !== null && !('mobile' in body) && 'numbers' in body
+      ? { ...body, mobile: (body as { numbers: unknown }).numbers }
+      : body,
   z.object({
     group_id: groupIdField,
     mobile: z.preprocess(
@@ -18,7 +21,10 @@ const request = z.preprocess(
       z
         .array(z.string(), coded('TS-1025'))
         .min(1, 'TS-1025')
-        .refine((entries) => entries.length <= maxContactEntries, codedDetail('TS-1060', `At most ${maxContactEntries} numbers per request`)),
+        .refine(
+          (entries) => entries.length <= maxContactEntries,
+          codedDetail('TS-1060', `At most ${maxContactEntries} numbers per request`),
+        ),
     ),
   }),
 );

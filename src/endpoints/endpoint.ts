@@ -64,7 +64,12 @@ export interface Endpoint<S extends z.ZodTypeAny = z.ZodTypeAny> {
    * checked before the rest of the body is read: for endpoints whose documented maximum
    * needs a body far larger than JSON.parse should hold at once.
    */
-  streamedBody?: { maxArrayItems: number; maxStringLength: number; maxKeys: number; fieldCodes?: Partial<Record<string, ResultCode>> };
+  streamedBody?: {
+    maxArrayItems: number;
+    maxStringLength: number;
+    maxKeys: number;
+    fieldCodes?: Partial<Record<string, ResultCode>>;
+  };
   handle(ctx: HandlerContext<z.output<S>>): Promise<Result<Reply>>;
 }
 

@@ -12,7 +12,10 @@ export function coded(code: ResultCode): { error: ResultCode } {
 /** An integer sent as a JSON number or, as form fields are, a string of digits. */
 export function integerField(code: ResultCode): z.ZodType<number, unknown> {
   // zod 4's int() is a safe integer: no larger than 2^53 - 1 in magnitude.
-  return z.preprocess((v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v), z.number(coded(code)).int(code));
+  return z.preprocess(
+    (v) => (typeof v === 'string' && /^-?\d+$/.test(v.trim()) ? Number(v.trim()) : v),
+    z.number(coded(code)).int(code),
+  );
 }
 
 /**

@@ -32,5 +32,8 @@ export const groupNameField = z
   .string(coded('TS-1033'))
   .transform(groupName)
   .refine((n) => n !== '', codedDetail('TS-1033', 'name is missing or empty'))
-  .refine((n) => n.length <= maxGroupNameLength, codedDetail('TS-1033', `name is longer than ${maxGroupNameLength} characters`))
+  .refine(
+    (n) => n.length <= maxGroupNameLength,
+    codedDetail('TS-1033', `name is longer than ${maxGroupNameLength} characters`),
+  )
   .superRefine(storableText('TS-1033', 'name'));

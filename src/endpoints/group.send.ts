@@ -1,7 +1,16 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { bulkSendReply } from './replies.js';
-import { bulkHandler, bulkText, bulkTitle, groupStatuses, maxBulkNumbers, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
+import {
+  bulkHandler,
+  bulkText,
+  bulkTitle,
+  groupStatuses,
+  maxBulkNumbers,
+  numbersField,
+  scheduleFields,
+  withNumbersAlias,
+} from './bulk-fields.js';
 import { numbersBodyLimit } from './body-limits.js';
 
 /** POST /group/send: one text to up to 50,000 numbers, queued first. */

@@ -2,7 +2,16 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { bulkSendReply } from './replies.js';
 import { coded } from './fields.js';
-import { bulkHandler, bulkText, bulkTitle, groupStatuses, maxBulkNumbers, numbersField, scheduleFields, withNumbersAlias } from './bulk-fields.js';
+import {
+  bulkHandler,
+  bulkText,
+  bulkTitle,
+  groupStatuses,
+  maxBulkNumbers,
+  numbersField,
+  scheduleFields,
+  withNumbersAlias,
+} from './bulk-fields.js';
 
 /** POST /group/sendMixed: text[i] to sentto[i], up to 50,000 pairs, queued first. */
 export const groupSendMixed = defineEndpoint({
@@ -21,7 +30,12 @@ export const groupSendMixed = defineEndpoint({
   bodyLimit: 256 * 1024 * 1024,
   // One item over the 50,000 is kept, so the count rule answers TS-1060; texts are cut off
   // well past their 2,000 characters, so their own rule answers for 2,001.
-  streamedBody: { maxArrayItems: maxBulkNumbers, maxStringLength: 4 * 2000, maxKeys: 32, fieldCodes: { sentto: 'TS-1026', numbers: 'TS-1026' } },
+  streamedBody: {
+    maxArrayItems: maxBulkNumbers,
+    maxStringLength: 4 * 2000,
+    maxKeys: 32,
+    fieldCodes: { sentto: 'TS-1026', numbers: 'TS-1026' },
+  },
   request: z.preprocess(
     withNumbersAlias,
     z

@@ -17,7 +17,11 @@ const request = z.object({
   mobile: numberText.transform((raw, ctx) => {
     const number = normaliseNumber(raw);
     if (numberFieldTooShort(raw)) ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'TS-1025' });
-    else if (!/^905\d{9}$/.test(number)) ctx.addIssue({ code: z.ZodIssueCode.custom, ...codedDetail('TS-1034', 'mobile must be a Türkiye mobile number, 905XXXXXXXXX') });
+    else if (!/^905\d{9}$/.test(number))
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        ...codedDetail('TS-1034', 'mobile must be a Türkiye mobile number, 905XXXXXXXXX'),
+      });
     return number;
   }),
   title: z

@@ -10,7 +10,10 @@ import { ok } from '../domain/result.js';
 /** Field order is check order: mobile (TS-1025, TS-1034), then sms_lang (TS-1033). */
 const request = z.preprocess(
   // `lang` is the old name of `sms_lang` (spec, Versioning); `sms_lang` wins when both are sent.
-  (body) => (typeof body === 'object' && body !== null && !('sms_lang' in body) && 'lang' in body ? { ...body, sms_lang: (body as { lang: unknown }).lang } : body),
+  (body) =>
+    typeof body === 'object' && body !== null && !('sms_lang' in body) && 'lang' in body
+      ? { ...body, sms_lang: (body as { lang: unknown }).lang }
+      : body,
   z.object({
     mobile: numberText.transform((raw, ctx) => {
       const number = otpMobile(raw);

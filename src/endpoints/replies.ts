@@ -21,7 +21,10 @@ export function reply(codes: ReplyShape['codes'], fields: z.ZodRawShape = {}): R
 }
 
 const permissionFlags = z.strictObject(
-  Object.fromEntries([...permissionNames, 'manage_groups'].map((name) => [name, z.boolean()])) as Record<string, z.ZodBoolean>,
+  Object.fromEntries([...permissionNames, 'manage_groups'].map((name) => [name, z.boolean()])) as Record<
+    string,
+    z.ZodBoolean
+  >,
 );
 
 export const authCheckReply = reply(['TS-1000'], {
@@ -31,7 +34,10 @@ export const authCheckReply = reply(['TS-1000'], {
     balance: z.strictObject({ main: int, international: int }),
     global_sending: z.boolean(),
   }),
-  audit_info: z.strictObject({ request_ip: text, checked_at: text.meta({ description: 'YYYY-MM-DD HH:MM:SS, Europe/Istanbul' }) }),
+  audit_info: z.strictObject({
+    request_ip: text,
+    checked_at: text.meta({ description: 'YYYY-MM-DD HH:MM:SS, Europe/Istanbul' }),
+  }),
 });
 
 export const balanceReply = reply(['TS-1040'], { balance_main: int.meta({ description: 'SMS credit' }) });
@@ -42,7 +48,7 @@ export const senderIdsReply = reply(['TS-1040'], {
 });
 
 export const smsSendReply = reply(['TS-1024'], {
-  sms_id: int.meta({ description: 'Last recipient\'s message id; the report id (raporid) of a scheduled send' }),
+  sms_id: int.meta({ description: "Last recipient's message id; the report id (raporid) of a scheduled send" }),
   number_of_sms: int,
   total_recipients: int,
   success_count: int,
@@ -65,11 +71,22 @@ const otpFields = { sms_id: int, otp_code: int, sandbox: z.boolean() };
 export const otpSendReply = reply(['TS-1024'], otpFields);
 export const otpDetailedReply = reply(['TS-1024'], { ...otpFields, number_of_sms: int, sms_lang: text });
 
-export const groupCreateReply = reply(['TS-1064'], { group: z.strictObject({ id: int, name: text, created_at: text }) });
+export const groupCreateReply = reply(['TS-1064'], {
+  group: z.strictObject({ id: int, name: text, created_at: text }),
+});
 export const groupEditReply = reply(['TS-1064'], { new_name: text });
 export const groupDeleteReply = reply(['TS-1064']);
-export const groupListReply = reply(['TS-1064'], { groups_count: int, groups: z.array(z.strictObject({ id: int, name: text, date: text })) });
-export const contactsAddReply = reply(['TS-1064'], { group_id: int, total_sent: int, total_added: int, total_failed: int, mobile: text });
+export const groupListReply = reply(['TS-1064'], {
+  groups_count: int,
+  groups: z.array(z.strictObject({ id: int, name: text, date: text })),
+});
+export const contactsAddReply = reply(['TS-1064'], {
+  group_id: int,
+  total_sent: int,
+  total_added: int,
+  total_failed: int,
+  mobile: text,
+});
 
 export const blacklistAddReply = reply(['TS-1141']);
 export const blacklistStatusReply = reply(['TS-1143', 'TS-1142'], {
@@ -78,7 +95,12 @@ export const blacklistStatusReply = reply(['TS-1143', 'TS-1142'], {
   block_time: text.optional().meta({ description: 'HH:MM; only when blocked' }),
 });
 
-export const bulkSendReply = reply(['TS-1024'], { rapor_id: int, total_numbers: int, total_sms_cost: int, scheduled: z.boolean() });
+export const bulkSendReply = reply(['TS-1024'], {
+  rapor_id: int,
+  total_numbers: int,
+  total_sms_cost: int,
+  scheduled: z.boolean(),
+});
 
 export const reportSummaryReply = reply(['TS-1064'], {
   rapor_id: int,
@@ -103,7 +125,11 @@ export const reportPageReply = reply(['TS-1064'], {
       phone_number: text,
       sent_at: text,
       sms_status: text,
-      details: z.strictObject({ done_at: text, status_code: z.union([z.literal(0), z.literal(1), z.literal(2)]), operator: text }),
+      details: z.strictObject({
+        done_at: text,
+        status_code: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+        operator: text,
+      }),
     }),
   ),
   pagination: z.strictObject({ current_page: int, total_pages: int, total_records: int, records_per_page: int }),

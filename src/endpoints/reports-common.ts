@@ -19,4 +19,7 @@ export const reportStatuses: StatusMap = {
 export const reportKey: KeyRule = { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' };
 
 /** raporid: required integer; missing or not a number is TS-1029. */
-export const raporIdField = z.preprocess((v) => (v === undefined || v === null || v === '' ? undefined : v), integerField('TS-1029'));
+export const raporIdField = z.preprocess(
+  (v) => (v === undefined || v === null || v === '' ? undefined : v),
+  integerField('TS-1029'),
+);

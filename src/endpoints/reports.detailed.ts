@@ -20,7 +20,10 @@ export const reportsDetailed = defineEndpoint({
   statuses: reportStatuses,
   request: z.object({
     raporid: raporIdField,
-    page: z.preprocess((v) => (v === undefined || v === null || v === '' ? 1 : v), integerField('TS-1033').refine((p) => p >= 1, 'TS-1033')),
+    page: z.preprocess(
+      (v) => (v === undefined || v === null || v === '' ? 1 : v),
+      integerField('TS-1033').refine((p) => p >= 1, 'TS-1033'),
+    ),
   }),
   async handle({ body, caller, services }) {
     const page = await services.reports.page(caller.account.id, body.raporid, body.page);

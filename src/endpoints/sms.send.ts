@@ -14,15 +14,25 @@ import { maxScheduledRecipients, singleSend } from '../services/single-send.js';
  */
 function everyEntryANumber(sentto: string, ctx: z.RefinementCtx): void {
   const bad = firstNonNumber(sentto);
-  if (bad !== null) ctx.addIssue({ code: 'custom', ...codedDetail('TS-1025', `sentto entry ${quotedEntry(bad)} is not a phone number`) });
+  if (bad !== null)
+    ctx.addIssue({
+      code: 'custom',
+      ...codedDetail('TS-1025', `sentto entry ${quotedEntry(bad)} is not a phone number`),
+    });
 }
 
 /** Field order is check order (docs/decisions.md): the first failing field answers. */
 const request = z.preprocess(
   // `mobile` is accepted for `sentto`: the provider's published client libraries send it.
-  (body) => (typeof body === 'object' && body !== null && !('sentto' in body) && 'mobile' in body ? { ...body, sentto: (body as { mobile: unknown }).mobile } : body),
+  (body) =>
+    typeof body === 'object' && body !== null && !('sentto' in body) && 'mobile' in body
+      ? { ...body, sentto: (body as { mobile: unknown }).mobile }
+      : body,
   z.object({
-    sentto: numberText.refine((s) => !numberFieldTooShort(s), 'TS-1025').superRefine(storableText('TS-1025', 'sentto')).superRefine(everyEntryANumber),
+    sentto: numberText
+      .refine((s) => !numberFieldTooShort(s), 'TS-1025')
+      .superRefine(storableText('TS-1025', 'sentto'))
+      .superRefine(everyEntryANumber),
     title: z
       .string(coded('TS-1051'))
       .min(1, 'TS-1051')
@@ -41,7 +51,12 @@ const request = z.preprocess(
       .optional(),
     scheduled_date: z.string(coded('TS-1070')).optional(),
     scheduled_time: z.string(coded('TS-1071')).optional(),
-    idempotency_key: z.string(coded('TS-1033')).min(1, 'TS-1033').max(255, 'TS-1033').superRefine(storableText('TS-1033', 'idempotency_key')).optional(),
+    idempotency_key: z
+      .string(coded('TS-1033'))
+      .min(1, 'TS-1033')
+      .max(255, 'TS-1033')
+      .superRefine(storableText('TS-1033', 'idempotency_key'))
+      .optional(),
   }),
 );
 

@@ -27,7 +27,10 @@ export const smsStatus = defineEndpoint({
     'TS-1020': 403,
   },
   request: z.object({
-    sms_id: z.preprocess((v) => (v === undefined || v === null || v === '' ? undefined : v), integerField('TS-1052').refine((n) => n > 0, 'TS-1052')),
+    sms_id: z.preprocess(
+      (v) => (v === undefined || v === null || v === '' ? undefined : v),
+      integerField('TS-1052').refine((n) => n > 0, 'TS-1052'),
+    ),
   }),
   async handle({ body, caller, services }) {
     const found = await services.status.messageStatus(caller.account.id, body.sms_id);

@@ -47,7 +47,11 @@ export function notFound(paths: ReadonlySet<string>) {
     const { envelope, code } = wrongPath(path);
     if (paths.has(other)) {
       reply.header('location', other);
-      return send(reply, 301, renderBody(envelope, false, code, { location: other }, false, `Moved: the path is ${other}`));
+      return send(
+        reply,
+        301,
+        renderBody(envelope, false, code, { location: other }, false, `Moved: the path is ${other}`),
+      );
     }
     return send(reply, 404, renderBody(envelope, false, code, {}, false, 'Not found'));
   };
@@ -57,17 +61,36 @@ export function notFound(paths: ReadonlySet<string>) {
 export async function methodNotAllowed(request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
   const { envelope, code } = wrongPath(request.url);
   reply.header('allow', 'POST');
-  return send(reply, 405, renderBody(envelope, false, code, {}, false, 'Method not allowed: every endpoint accepts POST only'));
+  return send(
+    reply,
+    405,
+    renderBody(envelope, false, code, {}, false, 'Method not allowed: every endpoint accepts POST only'),
+  );
 }
 
 /** A request that arrived while the server stops (drain-on-stop.ts): 503, and the connection closes behind it. */
 export function stopping(reply: FastifyReply, envelope: Envelope): FastifyReply {
   reply.header('connection', 'close');
-  return send(reply, 503, renderBody(envelope, false, 'SRV-ERR', {}, false, 'The server is stopping: send the request again (to another server, or after it restarts)'));
+  return send(
+    reply,
+    503,
+    renderBody(
+      envelope,
+      false,
+      'SRV-ERR',
+      {},
+      false,
+      'The server is stopping: send the request again (to another server, or after it restarts)',
+    ),
+  );
 }
 
 /** Errors raised before or around a handler, answered in the endpoint's envelope (or a wrong path's). */
-export async function apiErrorHandler(error: FastifyError, request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply> {
+export async function apiErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
   const endpoint = request.routeOptions.config.endpoint;
   if (error instanceof ServerStopping) return stopping(reply, endpoint?.envelope ?? wrongPath(request.url).envelope);
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
@@ -89,12 +112,29 @@ export async function apiErrorHandler(error: FastifyError, request: FastifyReque
     }
     if (status === 413) {
       const limit = error instanceof BodyTooLarge ? error.limit : (request.routeOptions.bodyLimit ?? smallBodyLimit);
-      return send(reply, 413, renderBody(endpoint.envelope, false, endpoint.invalidBody, {}, false, `Request body too large: at most ${limit} bytes on ${endpoint.path}`));
+      return send(
+        reply,
+        413,
+        renderBody(
+          endpoint.envelope,
+          false,
+          endpoint.invalidBody,
+          {},
+          false,
+          `Request body too large: at most ${limit} bytes on ${endpoint.path}`,
+        ),
+      );
     }
     if (error instanceof BodyRefused) {
       // A member of a streamed body of the wrong shape answers with that field's code.
-      const code = (error.field !== undefined ? endpoint.streamedBody?.fieldCodes?.[error.field] : undefined) ?? endpoint.invalidBody;
-      return send(reply, statusOf(endpoint, code, code === endpoint.invalidBody ? 'body' : 'field', false), renderBody(endpoint.envelope, false, code, {}, false, error.message));
+      const code =
+        (error.field !== undefined ? endpoint.streamedBody?.fieldCodes?.[error.field] : undefined) ??
+        endpoint.invalidBody;
+      return send(
+        reply,
+        statusOf(endpoint, code, code === endpoint.invalidBody ? 'body' : 'field', false),
+        renderBody(endpoint.envelope, false, code, {}, false, error.message),
+      );
     }
     // Malformed, poisoned or wrongly typed bodies: the endpoint's invalid-body code.
     const http = statusOf(endpoint, endpoint.invalidBody, 'body', false);
@@ -104,7 +144,13 @@ export async function apiErrorHandler(error: FastifyError, request: FastifyReque
 }
 
 /** A bug: logged once here, answered 500 with no internals. */
-export function unexpected(error: unknown, request: FastifyRequest, reply: FastifyReply, envelope: Envelope, code: 'SRV-ERR' | 'TS-5000'): FastifyReply {
+export function unexpected(
+  error: unknown,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  envelope: Envelope,
+  code: 'SRV-ERR' | 'TS-5000',
+): FastifyReply {
   request.log.error({ err: errorFields(error), path: request.routeOptions.url }, 'unexpected error');
   return send(reply, 500, renderBody(envelope, false, code));
 }

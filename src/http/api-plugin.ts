@@ -64,12 +64,17 @@ const keyHashes = new WeakMap<FastifyRequest, KeyHash>();
  * rate counter (a round trip to Redis or the store), the key's lookup starts here, so that
  * its round trip runs beside the count's instead of after it.
  */
-function rateKeyOf(prefetch: ((hash: string) => Promise<KeyWithAccount | null>) | null): (request: FastifyRequest) => string {
+function rateKeyOf(
+  prefetch: ((hash: string) => Promise<KeyWithAccount | null>) | null,
+): (request: FastifyRequest) => string {
   return (request) => {
     const body = request.body;
     if (isPlainObject(body) && typeof body.api_key === 'string' && body.api_key !== '') {
       const hash = hashApiKey(body.api_key);
-      keyHashes.set(request, prefetch === null ? { apiKey: body.api_key, hash } : { apiKey: body.api_key, hash, found: prefetch(hash) });
+      keyHashes.set(
+        request,
+        prefetch === null ? { apiKey: body.api_key, hash } : { apiKey: body.api_key, hash, found: prefetch(hash) },
+      );
       return `k:${hash}`;
     }
     return `ip:${request.ip}`;
@@ -129,7 +134,8 @@ function observeRequests(api: FastifyInstance, paths: ReadonlySet<string>, sampl
     const endpoint = paths.has(path) ? path : 'other';
     const ms = reply.elapsedTime;
     metrics.request(endpoint, request.apiResultCode ?? 'none', ms / 1000);
-    if (sample === 0 || (sample < 1 && status < 500 && Math.random() >= sample) || !logsInfo.has(request.log.level)) return done();
+    if (sample === 0 || (sample < 1 && status < 500 && Math.random() >= sample) || !logsInfo.has(request.log.level))
+      return done();
     const caller = request.apiCaller ?? null;
     const line: Record<string, unknown> = {
       requestId: request.id,
@@ -175,7 +181,8 @@ export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Prom
   api.decorateRequest('apiCaller', null);
   api.decorateRequest('apiResultCode', null);
   const metrics = options.metrics ?? noApiMetrics;
-  if (options.accessLogSample > 0 || metrics !== noApiMetrics) observeRequests(api, paths, options.accessLogSample, metrics);
+  if (options.accessLogSample > 0 || metrics !== noApiMetrics)
+    observeRequests(api, paths, options.accessLogSample, metrics);
   api.setNotFoundHandler(notFound(paths));
   api.setErrorHandler(apiErrorHandler);
 
@@ -187,7 +194,9 @@ export async function apiPlugin(api: FastifyInstance, options: ApiOptions): Prom
     ...(options.serializeFromSchemas ? { schema: { response: serializerSchemas(endpoint) } } : {}),
     config: {
       endpoint,
-      ...(rate > 0 ? { rateLimit: { max: rate, timeWindow: rateWindowMs, hook: 'preHandler' as const, keyGenerator: rateKey } } : {}),
+      ...(rate > 0
+        ? { rateLimit: { max: rate, timeWindow: rateWindowMs, hook: 'preHandler' as const, keyGenerator: rateKey } }
+        : {}),
     },
     handler: async (request, reply) => {
       const outcome = await runEndpoint(endpoint, request.body, request.ip, services, keyHashes.get(request), request);

@@ -144,7 +144,8 @@ function rootSurface(surface: RootSurface): FastifyPluginAsync {
   const owned = new Set<string>(surface.paths);
   return async (scope) => {
     scope.addHook('onRoute', (route) => {
-      if (!owned.has(route.url)) throw new Error(`a root surface of ${surface.paths.join(', ')} adds a route at ${route.url}`);
+      if (!owned.has(route.url))
+        throw new Error(`a root surface of ${surface.paths.join(', ')} adds a route at ${route.url}`);
     });
     await scope.register(surface.plugin);
   };
@@ -158,7 +159,8 @@ function checkSurfaces(surfaces: readonly Surface[], table: readonly Endpoint[])
   const apiPaths = [...table.map((e) => e.path), '/openapi.json', '/docs'];
   const prefixes = surfaces.flatMap((s) => ('prefix' in s ? [s.prefix] : []));
   for (const prefix of prefixes) {
-    if (!/^\/[^/]/.test(prefix) || prefix.endsWith('/')) throw new Error(`surface prefix ${prefix}: it must start with / and not end with one`);
+    if (!/^\/[^/]/.test(prefix) || prefix.endsWith('/'))
+      throw new Error(`surface prefix ${prefix}: it must start with / and not end with one`);
     const taken = apiPaths.find((path) => path === prefix || path.startsWith(`${prefix}/`));
     if (taken !== undefined) throw new Error(`surface prefix ${prefix} holds the API path ${taken}`);
   }

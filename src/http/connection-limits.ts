@@ -29,7 +29,10 @@ export const defaultConnectionLimits: ConnectionLimits = {
 };
 
 /** Caps the server's connections, in all and per client address; returns how many are open. */
-export function limitConnections(server: Server, limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerAddress'>): () => number {
+export function limitConnections(
+  server: Server,
+  limits: Pick<ConnectionLimits, 'maxConnections' | 'maxConnectionsPerAddress'>,
+): () => number {
   server.maxConnections = limits.maxConnections;
   const open = new Map<string, number>();
   let total = 0;

@@ -20,9 +20,18 @@ import { stopping, unexpected } from './api-answers.js';
  */
 export async function contractPlugin(app: FastifyInstance, options: { table: readonly Endpoint[] }): Promise<void> {
   const { json, page } = contractOf(options.table);
-  app.setErrorHandler(async (error, request, reply) => (error instanceof ServerStopping ? stopping(reply, 'result') : unexpected(error, request, reply, 'result', 'SRV-ERR')));
+  app.setErrorHandler(async (error, request, reply) =>
+    error instanceof ServerStopping
+      ? stopping(reply, 'result')
+      : unexpected(error, request, reply, 'result', 'SRV-ERR'),
+  );
   app.get('/openapi.json', async (_request, reply) => reply.type('application/json; charset=utf-8').send(json));
-  app.get('/docs', async (_request, reply) => reply.type('text/html; charset=utf-8').header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'").send(page));
+  app.get('/docs', async (_request, reply) =>
+    reply
+      .type('text/html; charset=utf-8')
+      .header('content-security-policy', "default-src 'none'; style-src 'unsafe-inline'")
+      .send(page),
+  );
 }
 
 /** The document and page of a table: derived from it alone, so built once per process (tests build many apps). */
@@ -40,7 +49,9 @@ function contractOf(table: readonly Endpoint[]): { json: string; page: string } 
 /** The captured examples shipped with the package (this file runs as dist/src/http/contract.js). */
 export function committedExamples(): CapturedExamples {
   try {
-    return JSON.parse(readFileSync(new URL('../../../docs/openapi-examples.json', import.meta.url), 'utf8')) as CapturedExamples;
+    return JSON.parse(
+      readFileSync(new URL('../../../docs/openapi-examples.json', import.meta.url), 'utf8'),
+    ) as CapturedExamples;
   } catch {
     return {};
   }

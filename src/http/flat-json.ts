@@ -30,7 +30,8 @@ export class FlatJsonError extends Error {
 }
 
 type Scalar = string | number | boolean | null;
-type State = 'start' | 'key-or-end' | 'key' | 'colon' | 'value' | 'item-or-end' | 'item' | 'after-item' | 'after-value' | 'done';
+type State =
+  'start' | 'key-or-end' | 'key' | 'colon' | 'value' | 'item-or-end' | 'item' | 'after-item' | 'after-value' | 'done';
 
 const forbiddenKeys = new Set(['__proto__', 'constructor', 'prototype']);
 const scalarStart = /[-0-9tfn]/;
@@ -65,7 +66,8 @@ export class FlatJsonParser {
   end(): Record<string, Scalar | Scalar[]> {
     this.write(' ');
     this.skipSpace();
-    if (this.state !== 'done' || this.pos < this.text.length) throw new FlatJsonError('the body ends before the JSON object does');
+    if (this.state !== 'done' || this.pos < this.text.length)
+      throw new FlatJsonError('the body ends before the JSON object does');
     return this.body;
   }
 
@@ -85,7 +87,8 @@ export class FlatJsonParser {
         const key = this.readString();
         if (key === null) return false;
         if (forbiddenKeys.has(key)) throw new FlatJsonError(`the member name ${key} is not allowed`);
-        if (++this.keys > this.limits.maxKeys) throw new FlatJsonError(`the body has more than ${this.limits.maxKeys} members`);
+        if (++this.keys > this.limits.maxKeys)
+          throw new FlatJsonError(`the body has more than ${this.limits.maxKeys} members`);
         this.key = key;
         this.state = 'colon';
         return true;
@@ -192,7 +195,8 @@ export class FlatJsonParser {
       end = this.text.indexOf('"', end);
       if (end === -1) {
         // Escapes take at most six characters a character.
-        if (this.text.length - this.pos > this.limits.maxStringLength * 6 + 2) throw new FlatJsonError(`a string is longer than ${this.limits.maxStringLength} characters`);
+        if (this.text.length - this.pos > this.limits.maxStringLength * 6 + 2)
+          throw new FlatJsonError(`a string is longer than ${this.limits.maxStringLength} characters`);
         return null;
       }
       let backslashes = 0;
@@ -207,7 +211,8 @@ export class FlatJsonParser {
       throw new FlatJsonError('a string is not valid JSON');
     }
     if (typeof value !== 'string') throw new FlatJsonError('a string is not valid JSON');
-    if (value.length > this.limits.maxStringLength) throw new FlatJsonError(`a string is longer than ${this.limits.maxStringLength} characters`);
+    if (value.length > this.limits.maxStringLength)
+      throw new FlatJsonError(`a string is longer than ${this.limits.maxStringLength} characters`);
     this.pos = end + 1;
     return value;
   }

@@ -20,14 +20,21 @@ function json(reply: FastifyReply, status: number, body: object): FastifyReply {
 export function healthPlugin(readiness: Readiness) {
   return async (scope: FastifyInstance): Promise<void> => {
     scope.setErrorHandler(async (error, _request, reply) => {
-      if (error instanceof ServerStopping) return json(reply.header('connection', 'close'), 503, { status: 'stopping' });
-      const status = typeof (error as { statusCode?: unknown }).statusCode === 'number' ? (error as { statusCode: number }).statusCode : 500;
+      if (error instanceof ServerStopping)
+        return json(reply.header('connection', 'close'), 503, { status: 'stopping' });
+      const status =
+        typeof (error as { statusCode?: unknown }).statusCode === 'number'
+          ? (error as { statusCode: number }).statusCode
+          : 500;
       return json(reply, status >= 400 ? status : 500, { status: 'error' });
     });
     scope.get('/healthz', async (_request, reply) => json(reply, 200, { status: 'ok' }));
     scope.get('/readyz', async (_request, reply) => {
       const report = await readiness.report();
-      return json(reply, report.ready ? 200 : 503, { status: report.ready ? 'ready' : 'unready', checks: report.checks });
+      return json(reply, report.ready ? 200 : 503, {
+        status: report.ready ? 'ready' : 'unready',
+        checks: report.checks,
+      });
     });
   };
 }

@@ -37,10 +37,18 @@ export function issueMessage(error: z.ZodError, code: ResultCode, body: unknown)
   const field = fieldName(issue.path);
   switch (issue.code) {
     case 'invalid_type':
-      return valueAt(body, issue.path) === undefined ? `${field} is missing` : `${field} must be ${typeNames[issue.expected] ?? issue.expected}`;
+      return valueAt(body, issue.path) === undefined
+        ? `${field} is missing`
+        : `${field} must be ${typeNames[issue.expected] ?? issue.expected}`;
     case 'too_small':
-      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? `${field} is empty` : `${field} must be at least ${String(issue.minimum)} characters long`;
-      if (issue.origin === 'array') return Number(issue.minimum) <= 1 ? `${field} is empty` : `${field} must have at least ${String(issue.minimum)} items`;
+      if (issue.origin === 'string')
+        return Number(issue.minimum) <= 1
+          ? `${field} is empty`
+          : `${field} must be at least ${String(issue.minimum)} characters long`;
+      if (issue.origin === 'array')
+        return Number(issue.minimum) <= 1
+          ? `${field} is empty`
+          : `${field} must have at least ${String(issue.minimum)} items`;
       return `${field} must be at least ${String(issue.minimum)}`;
     case 'too_big':
       if (issue.origin === 'string') return `${field} is longer than ${String(issue.maximum)} characters`;

@@ -22,7 +22,14 @@ export async function registerMultipart(app: FastifyInstance, defaultLimit: numb
     done();
   });
   await app.register(multipart, {
-    limits: { fieldNameSize: 128, fieldSize: 4 * 1024 * 1024, fields: maxFields, parts: maxFields + 64, files: 64, headerPairs: 64 },
+    limits: {
+      fieldNameSize: 128,
+      fieldSize: 4 * 1024 * 1024,
+      fields: maxFields,
+      parts: maxFields + 64,
+      files: 64,
+      headerPairs: 64,
+    },
   });
   app.addHook('preValidation', async (request) => {
     if (!request.isMultipart()) return;
@@ -33,7 +40,9 @@ export async function registerMultipart(app: FastifyInstance, defaultLimit: numb
       // Limits keep their own status (413); a body busboy cannot read (no boundary, cut
       // off, malformed parts) is the client's, answered with the invalid-body code.
       if (typeof (error as { statusCode?: unknown }).statusCode === 'number') throw error;
-      throw new BodyRefused(`The multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+      throw new BodyRefused(
+        `The multipart body cannot be read: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
     // fromEntries defines own properties: a field named __proto__ is only a field.
     request.body = Object.fromEntries(fields);

@@ -4,51 +4,115 @@
  * schemas zod derives from each endpoint's `request`; a field named here that an endpoint
  * no longer has is left out, so this table cannot add a field the code does not read.
  */
-export type FieldRule = Record<string, unknown> & { description: string; /** Required although zod cannot tell (a preprocessed field). */ required?: boolean };
+export type FieldRule = Record<string, unknown> & {
+  description: string;
+  /** Required although zod cannot tell (a preprocessed field). */ required?: boolean;
+};
 
-const lang: FieldRule = { description: 'Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).', enum: [0, 1, 2] };
-const scheduledDate: FieldRule = { description: 'YYYY-MM-DD, Europe/Istanbul. A non-empty value schedules the send (TS-1070 when malformed).', examples: ['2026-04-01'] };
-const scheduledTime: FieldRule = { description: 'HH:MM or HH:MM:ss, Europe/Istanbul; required with scheduled_date (TS-1071 when malformed, TS-1072 when in the past).', examples: ['09:30'] };
-const groupNumbers: FieldRule = { description: 'JSON array of numbers (strings or integers), at most 50,000 items; may be sent as `numbers`.', maxItems: 50_000 };
-const title: FieldRule = { description: 'An approved sender ID of the account, case-sensitive; at most 11 characters, Turkish letters counting as two.' };
+const lang: FieldRule = {
+  description: 'Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).',
+  enum: [0, 1, 2],
+};
+const scheduledDate: FieldRule = {
+  description: 'YYYY-MM-DD, Europe/Istanbul. A non-empty value schedules the send (TS-1070 when malformed).',
+  examples: ['2026-04-01'],
+};
+const scheduledTime: FieldRule = {
+  description:
+    'HH:MM or HH:MM:ss, Europe/Istanbul; required with scheduled_date (TS-1071 when malformed, TS-1072 when in the past).',
+  examples: ['09:30'],
+};
+const groupNumbers: FieldRule = {
+  description: 'JSON array of numbers (strings or integers), at most 50,000 items; may be sent as `numbers`.',
+  maxItems: 50_000,
+};
+const title: FieldRule = {
+  description:
+    'An approved sender ID of the account, case-sensitive; at most 11 characters, Turkish letters counting as two.',
+};
 const digits: FieldRule = { description: 'Code length: 4, 5 or 6; any other value gives 4.', examples: [6] };
 
 const common: Record<string, FieldRule> = {
   sms_lang: lang,
   lang: { ...lang, description: `(${'`lang`'}) ${lang.description}` },
-  content_type: { description: 'Label only: 0 Transactional (default), 1 High Quality, 2 Advertising.', enum: [0, 1, 2] },
+  content_type: {
+    description: 'Label only: 0 Transactional (default), 1 High Quality, 2 Advertising.',
+    enum: [0, 1, 2],
+  },
   scheduled_date: scheduledDate,
   scheduled_time: scheduledTime,
-  scheduled_sms: { description: '1 schedules the send at scheduled_date and scheduled_time; 0 or absent sends now.', enum: [0, 1] },
-  idempotency_key: { description: 'Optional. Within 24 hours, a second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. The client retries a send only when it has one.' },
+  scheduled_sms: {
+    description: '1 schedules the send at scheduled_date and scheduled_time; 0 or absent sends now.',
+    enum: [0, 1],
+  },
+  idempotency_key: {
+    description:
+      'Optional. Within 24 hours, a second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. The client retries a send only when it has one.',
+  },
   title,
   digits,
-  sms_id: { description: 'An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer.', minimum: 1 },
+  sms_id: {
+    description: 'An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer.',
+    minimum: 1,
+  },
   raporid: { description: 'The rapor_id of a group send, or the sms_id of a scheduled /sms/send.' },
   page: { description: 'Page of 500 records, from 1.', minimum: 1, default: 1 },
-  group_id: { description: 'The id of one of the account\'s groups (from /groups/create or /groups/list).', minimum: 1 },
-  name: { description: 'Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account.', maxLength: 100 },
-  number: { description: 'A Türkiye mobile number: 905XXXXXXXXX, +90 5XX..., 0090 5XX..., 05XX... or 5XX...; at least 7 characters.', minLength: 7 },
+  group_id: { description: "The id of one of the account's groups (from /groups/create or /groups/list).", minimum: 1 },
+  name: {
+    description: 'Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account.',
+    maxLength: 100,
+  },
+  number: {
+    description:
+      'A Türkiye mobile number: 905XXXXXXXXX, +90 5XX..., 0090 5XX..., 05XX... or 5XX...; at least 7 characters.',
+    minLength: 7,
+  },
 };
 
 /** Rules that differ by endpoint, by path then field. */
 const byPath: Record<string, Record<string, FieldRule>> = {
   '/sms/send': {
-    sentto: { description: 'Numbers separated by commas, semicolons or line breaks; at most 500 distinct numbers (50,000 when scheduled); at least 7 characters. May be sent as `mobile`.', minLength: 7 },
+    sentto: {
+      description:
+        'Numbers separated by commas, semicolons or line breaks; at most 500 distinct numbers (50,000 when scheduled); at least 7 characters. May be sent as `mobile`.',
+      minLength: 7,
+    },
     text: { description: 'At most 2,000 characters; `TS-L` becomes a line break.', minLength: 1 },
   },
   '/otp/send': {
-    mobile: { description: 'One number; 05..., 5... and 00... forms are converted; 11 to 15 digits after cleanup.', minLength: 7, required: true },
-    sms_lang: { ...lang, description: `Template language (may be sent as ${'`lang`'}): 0 English, 1 Turkish, 2 Arabic (default 2).` },
+    mobile: {
+      description: 'One number; 05..., 5... and 00... forms are converted; 11 to 15 digits after cleanup.',
+      minLength: 7,
+      required: true,
+    },
+    sms_lang: {
+      ...lang,
+      description: `Template language (may be sent as ${'`lang`'}): 0 English, 1 Turkish, 2 Arabic (default 2).`,
+    },
   },
   '/otp/detailed': {
     mobile: { description: 'One number, 905XXXXXXXXX.', minLength: 7, required: true },
-    text: { description: 'Must contain TS-CODE (in capitals), which the generated code replaces; at most 2,000 characters.', minLength: 1 },
+    text: {
+      description: 'Must contain TS-CODE (in capitals), which the generated code replaces; at most 2,000 characters.',
+      minLength: 1,
+    },
     title: { ...title, description: `${title.description} Reserved names (test, api, sender, ...) are refused.` },
   },
-  '/group/send': { sentto: groupNumbers, text: { description: 'One text for every number, at most 2,000 characters.', minLength: 1 } },
-  '/group/sendMixed': { sentto: groupNumbers, text: { description: 'text[i] goes to sentto[i]; as many texts as numbers, each at most 2,000 characters.' } },
-  '/contacts/add': { mobile: { description: 'Numbers to add: a JSON array, or text separated by commas, semicolons or line breaks; at most 50,000; may be sent as `numbers`.', type: ['array', 'string'] } },
+  '/group/send': {
+    sentto: groupNumbers,
+    text: { description: 'One text for every number, at most 2,000 characters.', minLength: 1 },
+  },
+  '/group/sendMixed': {
+    sentto: groupNumbers,
+    text: { description: 'text[i] goes to sentto[i]; as many texts as numbers, each at most 2,000 characters.' },
+  },
+  '/contacts/add': {
+    mobile: {
+      description:
+        'Numbers to add: a JSON array, or text separated by commas, semicolons or line breaks; at most 50,000; may be sent as `numbers`.',
+      type: ['array', 'string'],
+    },
+  },
 };
 
 export function fieldRule(path: string, field: string): FieldRule | undefined {

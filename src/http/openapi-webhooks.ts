@@ -7,9 +7,12 @@ type JsonObject = Record<string, unknown>;
 const events: Partial<Record<WebhookEventType, { summary: string; status: string | null }>> = {
   'sms.sent': { summary: 'A message was handed to the operator', status: 'sent' },
   'sms.delivered': { summary: 'The operator reported delivery', status: 'delivered' },
-  'sms.failed': { summary: 'The message failed: refused, not delivered, or its validity period expired', status: 'failed' },
-  'sms.received': { summary: 'An inbound SMS reached one of the account\'s numbers', status: null },
-  'key.test': { summary: 'The provider tested the key\'s webhook', status: null },
+  'sms.failed': {
+    summary: 'The message failed: refused, not delivered, or its validity period expired',
+    status: 'failed',
+  },
+  'sms.received': { summary: "An inbound SMS reached one of the account's numbers", status: null },
+  'key.test': { summary: "The provider tested the key's webhook", status: null },
 };
 
 function payload(type: string, status: string | null): JsonObject {
@@ -27,7 +30,11 @@ function payload(type: string, status: string | null): JsonObject {
     properties: {
       event_type: { const: type },
       event_id: { type: 'string', description: 'The same for every attempt of one event: drop duplicates by it.' },
-      timestamp: { type: 'string', format: 'date-time', description: 'ISO 8601 UTC time of this attempt; equals X-Service-Timestamp and is covered by the signature.' },
+      timestamp: {
+        type: 'string',
+        format: 'date-time',
+        description: 'ISO 8601 UTC time of this attempt; equals X-Service-Timestamp and is covered by the signature.',
+      },
       data,
     },
     required: ['event_type', 'event_id', 'timestamp', 'data'],
@@ -39,14 +46,16 @@ const headers = [
     name: 'X-Service-Signature',
     in: 'header',
     required: false,
-    description: '`sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body keyed with the webhook secret; present when a secret is set. Compare in constant time before parsing.',
+    description:
+      '`sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body keyed with the webhook secret; present when a secret is set. Compare in constant time before parsing.',
     schema: { type: 'string', pattern: '^sha256=[0-9a-f]{64}$' },
   },
   {
     name: 'X-Service-Timestamp',
     in: 'header',
     required: true,
-    description: 'The time of this attempt (ISO 8601, UTC), the body\'s `timestamp`. Refuse requests outside your tolerance window (for example 5 minutes).',
+    description:
+      "The time of this attempt (ISO 8601, UTC), the body's `timestamp`. Refuse requests outside your tolerance window (for example 5 minutes).",
     schema: { type: 'string', format: 'date-time' },
   },
   { name: 'User-Agent', in: 'header', required: false, schema: { type: 'string', const: WEBHOOK_USER_AGENT } },
@@ -61,11 +70,15 @@ export function webhookSection(): JsonObject {
       post: {
         operationId: `webhook_${type.replace('.', '_')}`,
         summary: event.summary,
-        description: 'Sent to the webhook URL of the key that sent the message. Any 2xx acknowledges; anything else is retried with backoff. Ordering is not guaranteed and an event may arrive twice.',
+        description:
+          'Sent to the webhook URL of the key that sent the message. Any 2xx acknowledges; anything else is retried with backoff. Ordering is not guaranteed and an event may arrive twice.',
         tags: ['webhooks'],
         parameters: headers,
         requestBody: { required: true, content: { 'application/json': { schema: payload(type, event.status) } } },
-        responses: { '200': { description: 'Acknowledged (any 2xx does)' }, default: { description: 'Not acknowledged: the event is tried again' } },
+        responses: {
+          '200': { description: 'Acknowledged (any 2xx does)' },
+          default: { description: 'Not acknowledged: the event is tried again' },
+        },
       },
     };
   }

@@ -16,9 +16,14 @@ export type JsonObject = Record<string, unknown>;
  * for failures), the rate-limit headers and the webhook events. Built at start (and by
  * scripts/write-contract.mjs into docs/openapi.json), never written by hand.
  */
-export function openApiDocument(table: readonly Endpoint[], version: string, examples: CapturedExamples = {}): JsonObject {
+export function openApiDocument(
+  table: readonly Endpoint[],
+  version: string,
+  examples: CapturedExamples = {},
+): JsonObject {
   const paths: JsonObject = {};
-  for (const endpoint of table) paths[endpoint.path] = { post: withExamples(operation(endpoint), examples[endpoint.path] ?? []) };
+  for (const endpoint of table)
+    paths[endpoint.path] = { post: withExamples(operation(endpoint), examples[endpoint.path] ?? []) };
   return {
     openapi: '3.1.0',
     info: {
@@ -58,9 +63,17 @@ function withExamples(op: JsonObject, captured: CapturedExamples[string]): JsonO
   captured.forEach((example, i) => {
     const name = example.status < 300 ? `answered-${i + 1}` : `refused-${i + 1}`;
     // A refused request is not a valid one: it is told in its answer's description instead.
-    if (example.status < 300) requestExamples[name] = { summary: `Answered with HTTP ${example.status}, ${String(example.response.result_code)}`, value: example.request };
+    if (example.status < 300)
+      requestExamples[name] = {
+        summary: `Answered with HTTP ${example.status}, ${String(example.response.result_code)}`,
+        value: example.request,
+      };
     const named = byStatus.get(example.status) ?? {};
-    named[name] = { summary: String(example.response.result_code), description: `The answer to ${JSON.stringify(example.request)}`, value: example.response };
+    named[name] = {
+      summary: String(example.response.result_code),
+      description: `The answer to ${JSON.stringify(example.request)}`,
+      value: example.response,
+    };
     byStatus.set(example.status, named);
   });
   if (captured.length === 0) return op;
@@ -82,14 +95,21 @@ export function operationId(path: string): string {
 }
 
 const rateHeaders: JsonObject = {
-  'X-RateLimit-Limit': { description: 'Requests allowed per second for this key (the general request rate).', schema: { type: 'integer' } },
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per second for this key (the general request rate).',
+    schema: { type: 'integer' },
+  },
   'X-RateLimit-Remaining': { description: 'Requests left in the current second.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Seconds until the window starts again.', schema: { type: 'integer' } },
-  'Retry-After': { description: 'On TS-1060 with HTTP 429: seconds to wait before trying again.', schema: { type: 'integer' } },
+  'Retry-After': {
+    description: 'On TS-1060 with HTTP 429: seconds to wait before trying again.',
+    schema: { type: 'integer' },
+  },
 };
 
 function operation(endpoint: Endpoint): JsonObject {
-  const permissions = endpoint.permissions.length === 0 ? 'none' : endpoint.permissions.map((p) => `\`${p}\``).join(', ');
+  const permissions =
+    endpoint.permissions.length === 0 ? 'none' : endpoint.permissions.map((p) => `\`${p}\``).join(', ');
   return {
     operationId: operationId(endpoint.path),
     summary: endpoint.summary,
@@ -174,12 +194,18 @@ export function failureStatuses(endpoint: Endpoint): Map<number, Set<ResultCode>
   add(statusOf(endpoint, key.malformed, 'key-malformed', false), key.malformed);
   add(statusOf(endpoint, endpoint.invalidBody, 'body', false), endpoint.invalidBody);
   add(413, endpoint.invalidBody);
-  for (const p of endpoint.permissions) add(statusOf(endpoint, permissionOffCode[p], 'permission', false), permissionOffCode[p]);
+  for (const p of endpoint.permissions)
+    add(statusOf(endpoint, permissionOffCode[p], 'permission', false), permissionOffCode[p]);
   add(500, endpoint.serverError);
   return byStatus;
 }
 
-function envelopeHead(endpoint: Endpoint, success: boolean, codes: readonly ResultCode[], withMessage: boolean): { properties: JsonObject; required: string[] } {
+function envelopeHead(
+  endpoint: Endpoint,
+  success: boolean,
+  codes: readonly ResultCode[],
+  withMessage: boolean,
+): { properties: JsonObject; required: string[] } {
   const code = { type: 'string', enum: [...codes], description: codes.map((c) => `${c}: ${messageOf(c)}`).join('; ') };
   const message = { type: 'string', description: 'English text that may change: programs read result_code.' };
   const properties: JsonObject =

@@ -39,6 +39,11 @@ export async function buildOpsApp(options: OpsAppOptions): Promise<FastifyInstan
     const { contentType, text } = await options.exposition();
     return reply.header('cache-control', 'no-store').type(contentType).send(text);
   });
-  app.setNotFoundHandler(async (_request, reply) => reply.code(404).type('application/json; charset=utf-8').send({ status: 'not found', paths: ['/metrics', '/healthz', '/readyz'] }));
+  app.setNotFoundHandler(async (_request, reply) =>
+    reply
+      .code(404)
+      .type('application/json; charset=utf-8')
+      .send({ status: 'not found', paths: ['/metrics', '/healthz', '/readyz'] }),
+  );
   return app;
 }

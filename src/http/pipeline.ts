@@ -44,7 +44,13 @@ function keyRange(endpoint: Endpoint): string {
  * its account, then the endpoint's permissions. They run before a large body is read to its
  * end (a refused key is answered at once) and again, from caches, for every request.
  */
-export async function admit(endpoint: Endpoint, body: Record<string, unknown>, clientIp: string, services: Services, keyHash?: KeyHash): Promise<Result<Caller>> {
+export async function admit(
+  endpoint: Endpoint,
+  body: Record<string, unknown>,
+  clientIp: string,
+  services: Services,
+  keyHash?: KeyHash,
+): Promise<Result<Caller>> {
   const apiKey = body.api_key;
   if (apiKey === undefined || apiKey === null || apiKey === '') {
     const message = looksLikeJsonSentAsForm(body)
@@ -52,15 +58,28 @@ export async function admit(endpoint: Endpoint, body: Record<string, unknown>, c
       : 'api_key is missing';
     return fail(endpoint.key.missing, { variant: 'key-missing', message });
   }
-  if (typeof apiKey !== 'string') return fail(endpoint.key.malformed, { variant: 'key-malformed', message: `api_key must be a string (${keyRange(endpoint)} characters), not a ${Array.isArray(apiKey) ? 'array' : typeof apiKey}` });
+  if (typeof apiKey !== 'string')
+    return fail(endpoint.key.malformed, {
+      variant: 'key-malformed',
+      message: `api_key must be a string (${keyRange(endpoint)} characters), not a ${Array.isArray(apiKey) ? 'array' : typeof apiKey}`,
+    });
   if (apiKey.length < endpoint.key.min || apiKey.length > endpoint.key.max) {
-    return fail(endpoint.key.malformed, { variant: 'key-malformed', message: `api_key must be ${keyRange(endpoint)} characters long` });
+    return fail(endpoint.key.malformed, {
+      variant: 'key-malformed',
+      message: `api_key must be ${keyRange(endpoint)} characters long`,
+    });
   }
 
   const same = keyHash?.apiKey === apiKey;
-  const auth = await services.auth.authenticate(apiKey, clientIp, same ? keyHash.hash : undefined, same ? keyHash.found : undefined);
+  const auth = await services.auth.authenticate(
+    apiKey,
+    clientIp,
+    same ? keyHash.hash : undefined,
+    same ? keyHash.found : undefined,
+  );
   if (!auth.ok) {
-    if (auth.variant === 'account-inactive' && endpoint.accountInactive) return fail(endpoint.accountInactive, { variant: 'account-inactive' });
+    if (auth.variant === 'account-inactive' && endpoint.accountInactive)
+      return fail(endpoint.accountInactive, { variant: 'account-inactive' });
     return auth;
   }
   for (const permission of endpoint.permissions) {
@@ -76,11 +95,19 @@ export async function admit(endpoint: Endpoint, body: Record<string, unknown>, c
  * taken back if the handler refuses it: rejected requests are not counted (spec, Limits;
  * docs/decisions.md).
  */
-export async function runEndpoint(endpoint: Endpoint, rawBody: unknown, clientIp: string, services: Services, keyHash?: KeyHash, note?: CallerNote): Promise<Result<Reply>> {
+export async function runEndpoint(
+  endpoint: Endpoint,
+  rawBody: unknown,
+  clientIp: string,
+  services: Services,
+  keyHash?: KeyHash,
+  note?: CallerNote,
+): Promise<Result<Reply>> {
   // No body at all is an empty request (a missing key); JSON `null` is a body that is not
   // an object, like an array or a number.
   const body = rawBody === undefined || rawBody === '' ? {} : rawBody;
-  if (!isPlainObject(body)) return fail(endpoint.invalidBody, { variant: 'body', message: 'The body must be a JSON object (or form fields)' });
+  if (!isPlainObject(body))
+    return fail(endpoint.invalidBody, { variant: 'body', message: 'The body must be a JSON object (or form fields)' });
 
   const admitted = await admit(endpoint, body, clientIp, services, keyHash);
   if (!admitted.ok) return admitted;

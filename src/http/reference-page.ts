@@ -5,12 +5,16 @@
  */
 type JsonObject = Record<string, unknown>;
 
-const obj = (v: unknown): JsonObject => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : {});
+const obj = (v: unknown): JsonObject =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as JsonObject) : {};
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const text = (v: unknown): string => (typeof v === 'string' ? v : v === undefined ? '' : JSON.stringify(v));
 
 function esc(s: string): string {
-  return s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+  return s.replace(
+    /[&<>"']/g,
+    (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c,
+  );
 }
 
 /** Inline `code` spans of the descriptions, after escaping. */
@@ -23,16 +27,28 @@ function typeOf(schema: JsonObject): string {
   const t = schema.type;
   const base = Array.isArray(t) ? t.map(text).join(' or ') : text(t);
   if (base === 'array') return `array of ${typeOf(obj(schema.items)) || 'any'}`;
-  if (schema.oneOf || schema.anyOf) return list(schema.oneOf ?? schema.anyOf).map((s) => typeOf(obj(s))).join(' or ');
+  if (schema.oneOf || schema.anyOf)
+    return list(schema.oneOf ?? schema.anyOf)
+      .map((s) => typeOf(obj(s)))
+      .join(' or ');
   return base || 'any';
 }
 
 function rules(schema: JsonObject): string {
   const parts: string[] = [];
   if (schema.description) parts.push(prose(text(schema.description).replace(/\.$/, '')));
-  const bounds: [string, string][] = [['minLength', 'at least %s characters'], ['maxLength', 'at most %s characters'], ['minimum', 'at least %s'], ['maximum', 'at most %s'], ['minItems', 'at least %s items'], ['maxItems', 'at most %s items'], ['default', 'default %s']];
+  const bounds: [string, string][] = [
+    ['minLength', 'at least %s characters'],
+    ['maxLength', 'at most %s characters'],
+    ['minimum', 'at least %s'],
+    ['maximum', 'at most %s'],
+    ['minItems', 'at least %s items'],
+    ['maxItems', 'at most %s items'],
+    ['default', 'default %s'],
+  ];
   for (const [key, words] of bounds) if (key in schema) parts.push(esc(words.replace('%s', text(schema[key]))));
-  if (Array.isArray(schema.enum)) parts.push(`one of ${schema.enum.map((v) => `<code>${esc(text(v))}</code>`).join(', ')}`);
+  if (Array.isArray(schema.enum))
+    parts.push(`one of ${schema.enum.map((v) => `<code>${esc(text(v))}</code>`).join(', ')}`);
   if (schema.pattern) parts.push(`pattern <code>${esc(text(schema.pattern))}</code>`);
   return parts.join('; ');
 }
@@ -44,9 +60,12 @@ function fieldRows(schema: JsonObject, prefix = ''): string[] {
   for (const [name, raw] of Object.entries(obj(schema.properties))) {
     const field = obj(raw);
     const full = prefix + name;
-    rows.push(`<tr><td><code>${esc(full)}</code></td><td>${esc(typeOf(field))}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${rules(field)}</td></tr>`);
+    rows.push(
+      `<tr><td><code>${esc(full)}</code></td><td>${esc(typeOf(field))}</td><td>${required.has(name) ? 'yes' : 'no'}</td><td>${rules(field)}</td></tr>`,
+    );
     if (field.type === 'object') rows.push(...fieldRows(field, `${full}.`));
-    if (field.type === 'array' && obj(field.items).type === 'object') rows.push(...fieldRows(obj(field.items), `${full}[].`));
+    if (field.type === 'array' && obj(field.items).type === 'object')
+      rows.push(...fieldRows(obj(field.items), `${full}[].`));
   }
   return rows;
 }
@@ -62,10 +81,16 @@ function responseBlock(status: string, response: JsonObject): string {
   const shapes = schema.oneOf ? list(schema.oneOf).map(obj) : [schema];
   const parts = shapes.map((shape) => {
     const code = obj(obj(shape.properties).result_code);
-    const success = text(obj(obj(shape.properties).result).const) === 'true' || text(obj(obj(shape.properties).status).const) === 'success';
-    const codes = list(code.enum).map((c) => `<code>${esc(text(c))}</code>`).join(', ');
+    const success =
+      text(obj(obj(shape.properties).result).const) === 'true' ||
+      text(obj(obj(shape.properties).status).const) === 'success';
+    const codes = list(code.enum)
+      .map((c) => `<code>${esc(text(c))}</code>`)
+      .join(', ');
     if (success) return `<p>Success (${codes}):</p>${fieldTable(shape, `HTTP ${status}, success body`)}`;
-    const meanings = text(code.description).split('; ').map((m) => `<li>${esc(m)}</li>`);
+    const meanings = text(code.description)
+      .split('; ')
+      .map((m) => `<li>${esc(m)}</li>`);
     return `<p>Failures (<code>result</code> false or <code>status</code> <code>error</code>):</p><ul>${meanings.join('')}</ul>`;
   });
   return `<h4>HTTP ${esc(status)}: ${esc(text(response.description))}</h4>${parts.join('')}${examplesOf(obj(obj(response.content)['application/json']))}`;
@@ -75,7 +100,10 @@ function responseBlock(status: string, response: JsonObject): string {
 function examplesOf(media: JsonObject): string {
   return Object.values(obj(media.examples))
     .map(obj)
-    .map((x) => `<figure><figcaption>Example${x.description ? `: ${esc(text(x.description))}` : ''}</figcaption><pre><code>${esc(JSON.stringify(x.value, null, 2))}</code></pre></figure>`)
+    .map(
+      (x) =>
+        `<figure><figcaption>Example${x.description ? `: ${esc(text(x.description))}` : ''}</figcaption><pre><code>${esc(JSON.stringify(x.value, null, 2))}</code></pre></figure>`,
+    )
     .join('');
 }
 
@@ -84,13 +112,20 @@ function operationSection(path: string, op: JsonObject, id: string): string {
   const request = obj(obj(content['application/json']).schema);
   const responses = Object.entries(obj(op.responses)).map(([status, r]) => responseBlock(status, obj(r)));
   const sample = Object.values(obj(obj(content['application/json']).examples)).map(obj)[0];
-  const curl = sample ? `<p>Try it:</p><pre><code>curl -X POST http://127.0.0.1:8080${esc(path)} -H 'content-type: application/json' -d '${esc(JSON.stringify(sample.value))}'</code></pre>` : '';
+  const curl = sample
+    ? `<p>Try it:</p><pre><code>curl -X POST http://127.0.0.1:8080${esc(path)} -H 'content-type: application/json' -d '${esc(JSON.stringify(sample.value))}'</code></pre>`
+    : '';
   return `<section aria-labelledby="${esc(id)}"><h2 id="${esc(id)}"><code>POST ${esc(path)}</code></h2><p>${prose(text(op.summary))}</p><p>${prose(text(op.description))}</p>
 <p>Body: <code>${Object.keys(content).map(esc).join('</code> or <code>')}</code>.</p>${fieldTable(request, 'Request fields')}${curl}<h3>Responses</h3>${responses.join('')}</section>`;
 }
 
 function webhookSection(name: string, op: JsonObject): string {
-  const headers = list(op.parameters).map(obj).map((h) => `<tr><td><code>${esc(text(h.name))}</code></td><td>${h.required === true ? 'yes' : 'no'}</td><td>${prose(text(h.description))}</td></tr>`);
+  const headers = list(op.parameters)
+    .map(obj)
+    .map(
+      (h) =>
+        `<tr><td><code>${esc(text(h.name))}</code></td><td>${h.required === true ? 'yes' : 'no'}</td><td>${prose(text(h.description))}</td></tr>`,
+    );
   const body = obj(obj(obj(obj(op.requestBody).content)['application/json']).schema);
   return `<section aria-labelledby="wh-${esc(name)}"><h3 id="wh-${esc(name)}"><code>${esc(name)}</code></h3><p>${prose(text(op.summary))}. ${prose(text(op.description))}</p>
 <table><caption>Headers</caption><thead><tr><th scope="col">Header</th><th scope="col">Required</th><th scope="col">Meaning</th></tr></thead><tbody>${headers.join('')}</tbody></table>${fieldTable(body, 'Payload')}</section>`;
@@ -104,9 +139,17 @@ section{border-top:2px solid #ddd;margin-top:2rem}nav ul{columns:2}pre{backgroun
 export function referencePage(document: JsonObject): string {
   const info = obj(document.info);
   const ops = Object.entries(obj(document.paths)).map(([path, item]) => ({ path, op: obj(obj(item).post) }));
-  const nav = ops.map(({ path, op }) => `<li><a href="#${esc(text(op.operationId))}">POST ${esc(path)}</a>: ${esc(text(op.summary))}</li>`).join('');
+  const nav = ops
+    .map(
+      ({ path, op }) =>
+        `<li><a href="#${esc(text(op.operationId))}">POST ${esc(path)}</a>: ${esc(text(op.summary))}</li>`,
+    )
+    .join('');
   const hooks = Object.entries(obj(document.webhooks)).map(([name, item]) => webhookSection(name, obj(obj(item).post)));
-  const intro = text(info.description).split('\n\n').map((p) => `<p>${prose(p)}</p>`).join('');
+  const intro = text(info.description)
+    .split('\n\n')
+    .map((p) => `<p>${prose(p)}</p>`)
+    .join('');
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(text(info.title))} ${esc(text(info.version))}: API reference</title><style>${style}</style></head><body>
 <header><h1>${esc(text(info.title))}</h1><p>Version ${esc(text(info.version))}. OpenAPI ${esc(text(document.openapi))} document: <a href="/openapi.json">/openapi.json</a>.</p>${intro}</header>

@@ -46,14 +46,19 @@ export interface StreamingBodyOptions {
  * body waits unread; a refused key is answered without reading the rest.
  */
 export function streamingJsonParser(options: StreamingBodyOptions) {
-  return (request: FastifyRequest, payload: IncomingMessage, done: (error: Error | null, body?: unknown) => void): void => {
+  return (
+    request: FastifyRequest,
+    payload: IncomingMessage,
+    done: (error: Error | null, body?: unknown) => void,
+  ): void => {
     const decoder = new StringDecoder('utf8');
     let received = 0;
     let settled = false;
     let keyCheck: Promise<Failure | null> | null = null;
     let keyChecked = false;
     const parser = new FlatJsonParser(options.limits, (name, value) => {
-      if (name === 'api_key' && typeof value === 'string' && keyCheck === null) keyCheck = options.admitKey(value, request);
+      if (name === 'api_key' && typeof value === 'string' && keyCheck === null)
+        keyCheck = options.admitKey(value, request);
     });
 
     const settle = (error: Error | null, body?: unknown): void => {
@@ -64,7 +69,10 @@ export function streamingJsonParser(options: StreamingBodyOptions) {
       payload.removeListener('error', onError);
       done(error, body);
     };
-    const refusedShape = (error: unknown): Error => (error instanceof FlatJsonError ? new BodyRefused(`The body was refused while it was read: ${error.message}`, error.field) : (error as Error));
+    const refusedShape = (error: unknown): Error =>
+      error instanceof FlatJsonError
+        ? new BodyRefused(`The body was refused while it was read: ${error.message}`, error.field)
+        : (error as Error);
 
     /** Reading waits while the key is checked; the answer decides whether it goes on. */
     const awaitKey = (): void => {

@@ -192,7 +192,8 @@ export class ClaimLoop {
 
   private setMode(to: ClaimLoopMode): void {
     const from = this.current;
-    if (!transitions[from].includes(to)) throw new Error(`claim loop (${this.options.label}): no transition from ${from} to ${to}`);
+    if (!transitions[from].includes(to))
+      throw new Error(`claim loop (${this.options.label}): no transition from ${from} to ${to}`);
     this.current = to;
     this.options.onMode?.(from, to);
   }

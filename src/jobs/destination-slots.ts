@@ -32,7 +32,13 @@ export interface DestinationOptions {
   maxPauseMs: number;
 }
 
-export const defaultDestinationOptions: Omit<DestinationOptions, 'concurrency' | 'total'> = { fastMs: 1000, fastStreak: 8, failuresBeforePause: 5, pauseMs: 10_000, maxPauseMs: 600_000 };
+export const defaultDestinationOptions: Omit<DestinationOptions, 'concurrency' | 'total'> = {
+  fastMs: 1000,
+  fastStreak: 8,
+  failuresBeforePause: 5,
+  pauseMs: 10_000,
+  maxPauseMs: 600_000,
+};
 
 /** A quarter of the courier's slots: three quarters stay free for the other destinations. */
 export function defaultDestinationConcurrency(concurrency: number): number {
@@ -86,7 +92,11 @@ export class DestinationSlots {
   /** After a pause, one probe at a time until an attempt is healthy again; a fast one may borrow. */
   private cap(s: State): number {
     if (s.pauses > 0) return 1;
-    if (s.fast >= this.options.fastStreak) return Math.max(this.options.concurrency, this.options.total - Math.max(1, Math.floor(this.options.concurrency / 2)));
+    if (s.fast >= this.options.fastStreak)
+      return Math.max(
+        this.options.concurrency,
+        this.options.total - Math.max(1, Math.floor(this.options.concurrency / 2)),
+      );
     return this.options.concurrency;
   }
 
@@ -161,7 +171,8 @@ export class DestinationSlots {
 
   /** A healthy idle destination needs no state: its keys claim a whole share. */
   private forget(destination: string, s: State): void {
-    for (const keyId of s.keys) if (this.destinationOfKey.get(keyId) === destination) this.destinationOfKey.delete(keyId);
+    for (const keyId of s.keys)
+      if (this.destinationOfKey.get(keyId) === destination) this.destinationOfKey.delete(keyId);
     this.states.delete(destination);
   }
 }

@@ -49,7 +49,11 @@ export const defaultDispatcherOptions: DispatcherOptions = {
 };
 
 /** Backoff for passing refusals: doubling from the base, capped. */
-export function retryDelay(attempt: number, options: Pick<DispatcherOptions, 'retryBaseMs' | 'retryMaxMs'>, hintMs?: number): number {
+export function retryDelay(
+  attempt: number,
+  options: Pick<DispatcherOptions, 'retryBaseMs' | 'retryMaxMs'>,
+  hintMs?: number,
+): number {
   const exp = options.retryBaseMs * 2 ** Math.min(Math.max(attempt - 1, 0), 20);
   return Math.max(hintMs ?? 0, Math.min(exp, options.retryMaxMs));
 }

@@ -106,7 +106,11 @@ export class Dispatcher implements CarrierListener {
     this.handed = new HandedQueue(options.leaseMs);
     this.heartbeat = new LeaseHeartbeat(store, clock, log, options.leaseMs, () => this.handed.waiting());
     this.recorder = new SubmitRecorder(store, clock, log, options, this.onTransitions);
-    this.reports = new MicroBatcher((items: CarrierReport[]) => store.applyReports(items, clock.now()), maxWriteBatch, options.writeGatherMs);
+    this.reports = new MicroBatcher(
+      (items: CarrierReport[]) => store.applyReports(items, clock.now()),
+      maxWriteBatch,
+      options.writeGatherMs,
+    );
   }
 
   /** The claim loop's mode (for tests and tools). */
@@ -175,7 +179,8 @@ export class Dispatcher implements CarrierListener {
     const want = batchSize - handed.length;
     if (want === 0) return 'full';
     // A claim that came back short a moment ago found the store empty: handed messages do not go through it.
-    if (this.storeDrainedAt !== null && performance.now() - this.storeDrainedAt < this.options.idleMs) return handed.length === 0 ? 'empty' : 'short';
+    if (this.storeDrainedAt !== null && performance.now() - this.storeDrainedAt < this.options.idleMs)
+      return handed.length === 0 ? 'empty' : 'short';
     const room = Math.min(want, maxInFlight - this.window.used());
     if (room <= 0 || !this.window.reserve(room)) return handed.length === 0 ? 'empty' : 'full';
     const claimStarted = performance.now();
@@ -236,7 +241,9 @@ export class Dispatcher implements CarrierListener {
     if (requeued > 0) this.log.warn({ requeued }, 'dispatcher: leases ran out; messages returned to the queue');
     const transitions = await this.store.retryUnmatchedReports(this.clock.now());
     if (transitions.length > 0) this.onTransitions(transitions);
-    if (this.log.isLevelEnabled('debug')) for (const t of transitions) this.log.debug({ messageId: t.messageId, state: t.state }, 'dispatcher: kept receipt recorded');
+    if (this.log.isLevelEnabled('debug'))
+      for (const t of transitions)
+        this.log.debug({ messageId: t.messageId, state: t.state }, 'dispatcher: kept receipt recorded');
   }
 
   /** Routes a message to its carrier and records the outcome; never rejects. */
@@ -252,8 +259,12 @@ export class Dispatcher implements CarrierListener {
       await this.recorder.record(m, carrier.name, outcome, this.clock.now());
       // Per message, so at debug: a message id's way through the logs (docs/operations.md).
       if (this.log.isLevelEnabled('debug')) {
-        const detail = outcome.kind === 'accepted' ? { carrierMessageIds: outcome.carrierMessageIds } : { reason: outcome.reason };
-        this.log.debug({ messageId: m.id, carrier: carrier.name, outcome: outcome.kind, ...detail }, 'dispatcher: submit recorded');
+        const detail =
+          outcome.kind === 'accepted' ? { carrierMessageIds: outcome.carrierMessageIds } : { reason: outcome.reason };
+        this.log.debug(
+          { messageId: m.id, carrier: carrier.name, outcome: outcome.kind, ...detail },
+          'dispatcher: submit recorded',
+        );
       }
     } catch (error) {
       // The lease brings the message back if this write did not happen.
@@ -267,7 +278,11 @@ export class Dispatcher implements CarrierListener {
     if (this.log.isLevelEnabled('debug')) {
       const fields = { carrierMessageId: report.carrierMessageId, status: report.status };
       if (t === 'unmatched') this.log.debug(fields, 'dispatcher: receipt kept until its message is known');
-      else this.log.debug({ ...fields, messageId: t?.messageId ?? null, state: t?.state ?? null }, 'dispatcher: receipt recorded');
+      else
+        this.log.debug(
+          { ...fields, messageId: t?.messageId ?? null, state: t?.state ?? null },
+          'dispatcher: receipt recorded',
+        );
     }
   }
 

@@ -54,7 +54,10 @@ export class LeaseHeartbeat {
       // Dispatcher.takeHandedOff); when any lease had run out, which one is not known: they keep theirs.
       if (extended === ids.length) for (const m of waiting) m.leaseUntil = until;
     } catch (error) {
-      this.log.warn({ err: errorFields(error), held: this.held.size }, 'dispatcher: could not extend leases; trying again at the next beat');
+      this.log.warn(
+        { err: errorFields(error), held: this.held.size },
+        'dispatcher: could not extend leases; trying again at the next beat',
+      );
     }
   }
 }

@@ -86,8 +86,15 @@ export class RetentionSweeper {
       });
       if (!ran) this.log.debug('retention: another process sweeps the store now; skipped this round');
       else if (Object.keys(removed).length > 0 || partitions.dropped > 0)
-        this.log.info({ removed, partitions, before, ms: Math.round(performance.now() - started) }, 'retention: removed data older than the retention period');
-      else this.log.debug({ partitions, before, ms: Math.round(performance.now() - started) }, 'retention: nothing older than the retention period');
+        this.log.info(
+          { removed, partitions, before, ms: Math.round(performance.now() - started) },
+          'retention: removed data older than the retention period',
+        );
+      else
+        this.log.debug(
+          { partitions, before, ms: Math.round(performance.now() - started) },
+          'retention: nothing older than the retention period',
+        );
     } catch (error) {
       this.log.warn({ err: errorFields(error), removed }, 'retention: a sweep failed; trying again at the next round');
     }

@@ -11,13 +11,23 @@ export const invalidNumberDetail = 'Invalid number: not sent';
 export const notANumberDetail = 'Not a phone number: not sent, not charged';
 
 /** The message rows of recipients [from, to) of a send. */
-export function messagesOf(send: Pick<DueExpansion, 'kind' | 'text' | 'lang'>, list: DeferredRecipients, from: number, to: number): NewMessage[] {
+export function messagesOf(
+  send: Pick<DueExpansion, 'kind' | 'text' | 'lang'>,
+  list: DeferredRecipients,
+  from: number,
+  to: number,
+): NewMessage[] {
   const mode = send.kind === 'sms' ? 'single' : 'bulk';
   const out: NewMessage[] = [];
   for (let i = from; i < to; i++) {
     const recipient = list.numbers[i] ?? '';
     const text = list.texts ? (list.texts[i] ?? '') : (send.text ?? '');
-    const message: NewMessage = { recipient, text: list.texts ? text : null, smsCount: countFor(recipient, text, send.lang, mode), operator: operatorOf(recipient) };
+    const message: NewMessage = {
+      recipient,
+      text: list.texts ? text : null,
+      smsCount: countFor(recipient, text, send.lang, mode),
+      operator: operatorOf(recipient),
+    };
     // Campaign reports count invalid numbers as failed; wrong numbers are charged (the spec
     // counts them in the SMS count), entries that are no number are not (countFor); neither
     // is ever submitted.

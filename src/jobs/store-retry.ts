@@ -5,7 +5,11 @@
  * that (a lease that runs out, a receipt the SMSC delivers again) still holds; this only
  * keeps a blip of a few seconds from reaching it.
  */
-export async function retryStoreWrite<T>(write: () => Promise<T>, budgetMs: number, onRetry: (error: unknown, attempt: number) => void): Promise<T> {
+export async function retryStoreWrite<T>(
+  write: () => Promise<T>,
+  budgetMs: number,
+  onRetry: (error: unknown, attempt: number) => void,
+): Promise<T> {
   const started = performance.now();
   for (let attempt = 1; ; attempt++) {
     try {

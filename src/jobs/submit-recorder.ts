@@ -21,11 +21,18 @@ export class SubmitRecorder {
     private readonly store: DispatchQueue,
     clock: Clock,
     private readonly log: Logger,
-    private readonly options: Pick<DispatcherOptions, 'leaseMs' | 'writeGatherMs' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs'>,
+    private readonly options: Pick<
+      DispatcherOptions,
+      'leaseMs' | 'writeGatherMs' | 'maxAttempts' | 'retryBaseMs' | 'retryMaxMs'
+    >,
     /** Told of the state changes recorded (each says whether it wrote a webhook event). */
     private readonly onTransitions: (t: Transition[]) => void,
   ) {
-    this.sent = new MicroBatcher((items: SentItem[]) => store.markSentMany(items, clock.now()), maxWriteBatch, options.writeGatherMs);
+    this.sent = new MicroBatcher(
+      (items: SentItem[]) => store.markSentMany(items, clock.now()),
+      maxWriteBatch,
+      options.writeGatherMs,
+    );
   }
 
   /**
@@ -34,20 +41,37 @@ export class SubmitRecorder {
    * lease; a rejection means it was given up (the lease brings the message back).
    */
   record(m: ClaimedMessage, carrier: string, outcome: SubmitOutcome, now: number): Promise<void> {
-    return retryStoreWrite(() => this.write(m, carrier, outcome, now), this.options.leaseMs / 2, (error, attempt) => {
-      if (attempt === 1) this.log.warn({ err: errorFields(error), messageId: m.id }, 'dispatcher: could not record a submit outcome; trying again');
-    });
+    return retryStoreWrite(
+      () => this.write(m, carrier, outcome, now),
+      this.options.leaseMs / 2,
+      (error, attempt) => {
+        if (attempt === 1)
+          this.log.warn(
+            { err: errorFields(error), messageId: m.id },
+            'dispatcher: could not record a submit outcome; trying again',
+          );
+      },
+    );
   }
 
   private async write(m: ClaimedMessage, carrier: string, outcome: SubmitOutcome, now: number): Promise<void> {
     if (outcome.kind === 'accepted') {
-      this.onTransitions(await this.sent.add({ messageId: m.id, carrier, carrierMessageIds: outcome.carrierMessageIds }));
+      this.onTransitions(
+        await this.sent.add({ messageId: m.id, carrier, carrierMessageIds: outcome.carrierMessageIds }),
+      );
     } else if (outcome.kind === 'rejected' || m.attempts >= this.options.maxAttempts) {
-      const detail = outcome.kind === 'rejected' ? `Rejected by the operator: ${outcome.reason}` : `Not submitted after ${m.attempts} attempts: ${outcome.reason}`;
+      const detail =
+        outcome.kind === 'rejected'
+          ? `Rejected by the operator: ${outcome.reason}`
+          : `Not submitted after ${m.attempts} attempts: ${outcome.reason}`;
       const t = await this.store.markFailed(m.id, detail, now);
       if (t) this.onTransitions([t]);
     } else {
-      await this.store.markRetry(m.id, now + retryDelay(m.attempts, this.options, outcome.afterMs), `Waiting to retry: ${outcome.reason}`);
+      await this.store.markRetry(
+        m.id,
+        now + retryDelay(m.attempts, this.options, outcome.afterMs),
+        `Waiting to retry: ${outcome.reason}`,
+      );
     }
   }
 }

@@ -8,7 +8,13 @@ import { WakeSignal } from './wake-signal.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { ClaimLoop } from './claim-loop.js';
 import type { ClaimLoopMode, RoundOutcome } from './claim-loop.js';
-import { DestinationSlots, defaultDestinationConcurrency, defaultDestinationOptions, destinationOf, unhealthyOutcome } from './destination-slots.js';
+import {
+  DestinationSlots,
+  defaultDestinationConcurrency,
+  defaultDestinationOptions,
+  destinationOf,
+  unhealthyOutcome,
+} from './destination-slots.js';
 import type { DestinationOptions } from './destination-slots.js';
 
 export interface WebhookCourierOptions {
@@ -47,7 +53,12 @@ const slotGatherMs = 2;
 
 const defaultGatherMs = 10;
 
-export const defaultWebhookCourierOptions: WebhookCourierOptions = { concurrency: 64, batchSize: 100, idleMs: 250, gatherMs: defaultGatherMs };
+export const defaultWebhookCourierOptions: WebhookCourierOptions = {
+  concurrency: 64,
+  batchSize: 100,
+  idleMs: 250,
+  gatherMs: defaultGatherMs,
+};
 
 /**
  * Carries due webhook events from the store, the outbox, to their receivers: at least
@@ -89,11 +100,21 @@ export class WebhookCourier {
     this.wake = setup.wake ?? new WakeSignal();
     this.loop = new ClaimLoop(
       { round: () => this.round(), afterIdle: () => this.afterIdle(), drain: () => undefined },
-      { idleMs: options.idleMs, gatherMs: options.gatherMs ?? defaultGatherMs, backOffMs: options.idleMs * 4, label: 'webhooks' },
+      {
+        idleMs: options.idleMs,
+        gatherMs: options.gatherMs ?? defaultGatherMs,
+        backOffMs: options.idleMs * 4,
+        label: 'webhooks',
+      },
       setup.log,
       this.wake,
     );
-    this.destinations = new DestinationSlots({ ...defaultDestinationOptions, concurrency: defaultDestinationConcurrency(options.concurrency), total: options.concurrency, ...options.destinations });
+    this.destinations = new DestinationSlots({
+      ...defaultDestinationOptions,
+      concurrency: defaultDestinationConcurrency(options.concurrency),
+      total: options.concurrency,
+      ...options.destinations,
+    });
   }
 
   /** The claim loop's mode (for tests and tools). */
@@ -159,7 +180,8 @@ export class WebhookCourier {
     for (;;) {
       const free = concurrency - this.onWire;
       const writable = this.loop.unsettled - this.onWire < concurrency * 4;
-      if (writable && (free >= enough || (free > 0 && performance.now() - started >= slotGatherMs))) return Math.min(batchSize, free);
+      if (writable && (free >= enough || (free > 0 && performance.now() - started >= slotGatherMs)))
+        return Math.min(batchSize, free);
       await this.loop.waitForRoom(free > 0 && writable ? slotGatherMs : 1000);
     }
   }
@@ -167,11 +189,21 @@ export class WebhookCourier {
   /** Books an attempt's end against its destination; wakes the loop if it was waiting for that destination's room. */
   private finishAt(destination: string, result: AttemptResult | null): void {
     const now = this.clock.now();
-    const outcome = result === null ? 'unknown' : result.state === 'delivered' ? 'healthy' : unhealthyOutcome(result.attempt.httpStatus) ? 'unhealthy' : 'healthy';
+    const outcome =
+      result === null
+        ? 'unknown'
+        : result.state === 'delivered'
+          ? 'healthy'
+          : unhealthyOutcome(result.attempt.httpStatus)
+            ? 'unhealthy'
+            : 'healthy';
     const wasPaused = this.destinations.paused(destination, now);
     if (this.destinations.finish(destination, outcome, now, result?.attempt.durationMs ?? 0)) this.wake.notify();
     if (!wasPaused && this.destinations.paused(destination, now)) {
-      this.log.warn({ destination, status: result?.attempt.httpStatus, error: result?.attempt.error }, 'webhooks: destination keeps failing; its events wait for a pause');
+      this.log.warn(
+        { destination, status: result?.attempt.httpStatus, error: result?.attempt.error },
+        'webhooks: destination keeps failing; its events wait for a pause',
+      );
     }
   }
 
@@ -194,13 +226,19 @@ export class WebhookCourier {
       try {
         result = await this.delivery.attempt(event, false);
       } catch (error) {
-        this.log.error({ err: error, eventId: event.eventId }, 'webhooks: attempt failed unexpectedly; the lease brings the event back');
+        this.log.error(
+          { err: error, eventId: event.eventId },
+          'webhooks: attempt failed unexpectedly; the lease brings the event back',
+        );
         return;
       } finally {
         this.onWire -= 1;
         this.finishAt(destination, result);
       }
-      this.metrics.attempt(result.state === 'delivered' ? 'delivered' : result.state === 'failed' ? 'failed' : 'retrying', result.attempt.durationMs / 1000);
+      this.metrics.attempt(
+        result.state === 'delivered' ? 'delivered' : result.state === 'failed' ? 'failed' : 'retrying',
+        result.attempt.durationMs / 1000,
+      );
       // Its slot is free; the outcome still counts against the bound on unwritten ones until it settles.
       this.loop.roomFreed();
       try {
@@ -214,10 +252,23 @@ export class WebhookCourier {
       this.loop.settle();
     }
     if (this.log.isLevelEnabled('debug')) {
-      this.log.debug({ eventId: event.eventId, eventType: event.eventType, messageId: event.smsId, keyId: event.keyId, status: result.attempt.httpStatus, state: result.state }, 'webhooks: attempt recorded');
+      this.log.debug(
+        {
+          eventId: event.eventId,
+          eventType: event.eventType,
+          messageId: event.smsId,
+          keyId: event.keyId,
+          status: result.attempt.httpStatus,
+          state: result.state,
+        },
+        'webhooks: attempt recorded',
+      );
     }
     if (result.state === 'failed') {
-      this.log.warn({ eventId: event.eventId, keyId: event.keyId, status: result.attempt.httpStatus, error: result.attempt.error }, 'webhooks: event failed after its last attempt');
+      this.log.warn(
+        { eventId: event.eventId, keyId: event.keyId, status: result.attempt.httpStatus, error: result.attempt.error },
+        'webhooks: event failed after its last attempt',
+      );
     }
   }
 }

@@ -16,8 +16,14 @@ const packageDir = (name: string): string => dirname(require.resolve(`${name}/pa
 const files: Record<string, { path: () => string; type: string }> = {
   'panel.css': { path: () => join(own, 'panel.css'), type: 'text/css; charset=utf-8' },
   'panel.js': { path: () => join(own, 'panel.js'), type: 'text/javascript; charset=utf-8' },
-  'htmx.min.js': { path: () => join(packageDir('htmx.org'), 'dist', 'htmx.min.js'), type: 'text/javascript; charset=utf-8' },
-  'uPlot.iife.min.js': { path: () => join(packageDir('uplot'), 'dist', 'uPlot.iife.min.js'), type: 'text/javascript; charset=utf-8' },
+  'htmx.min.js': {
+    path: () => join(packageDir('htmx.org'), 'dist', 'htmx.min.js'),
+    type: 'text/javascript; charset=utf-8',
+  },
+  'uPlot.iife.min.js': {
+    path: () => join(packageDir('uplot'), 'dist', 'uPlot.iife.min.js'),
+    type: 'text/javascript; charset=utf-8',
+  },
   'uPlot.min.css': { path: () => join(packageDir('uplot'), 'dist', 'uPlot.min.css'), type: 'text/css; charset=utf-8' },
 };
 
@@ -26,10 +32,16 @@ export function assetPath(name: keyof typeof files & string): string {
 }
 
 export function assetRoutes(app: FastifyInstance): void {
-  const loaded = new Map(Object.entries(files).map(([name, f]) => [name, { body: readFileSync(f.path()), type: f.type }]));
-  app.get<{ Params: { name: string } }>('/assets/:name', { config: { panelAccess: 'public' } }, async (request, reply) => {
-    const asset = loaded.get(request.params.name);
-    if (!asset) return reply.callNotFound();
-    return reply.type(asset.type).header('cache-control', 'public, max-age=300').send(asset.body);
-  });
+  const loaded = new Map(
+    Object.entries(files).map(([name, f]) => [name, { body: readFileSync(f.path()), type: f.type }]),
+  );
+  app.get<{ Params: { name: string } }>(
+    '/assets/:name',
+    { config: { panelAccess: 'public' } },
+    async (request, reply) => {
+      const asset = loaded.get(request.params.name);
+      if (!asset) return reply.callNotFound();
+      return reply.type(asset.type).header('cache-control', 'public, max-age=300').send(asset.body);
+    },
+  );
 }

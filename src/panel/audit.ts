@@ -25,10 +25,18 @@ export async function audited(request: FastifyRequest, deps: PanelDeps, fact: Au
 }
 
 /** The same for an actor the session does not name (a password set through a one-time link). */
-export async function auditedAs(request: FastifyRequest, deps: PanelDeps, actor: Actor, fact: AuditFact): Promise<void> {
+export async function auditedAs(
+  request: FastifyRequest,
+  deps: PanelDeps,
+  actor: Actor,
+  fact: AuditFact,
+): Promise<void> {
   try {
     await deps.account.audit.record(actor, fact);
   } catch (error) {
-    request.log.error({ err: { message: error instanceof Error ? error.message : String(error) }, action: fact.action }, 'panel: audit row not written');
+    request.log.error(
+      { err: { message: error instanceof Error ? error.message : String(error) }, action: fact.action },
+      'panel: audit row not written',
+    );
   }
 }

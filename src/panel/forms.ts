@@ -16,7 +16,9 @@ export function formOf(body: unknown): FormBody {
  * surrogate (not UTF-8) replaced, as the API's schemas refuse both.
  */
 function storable(value: string): string {
-  return value.replaceAll('\u0000', '').replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
+  return value
+    .replaceAll('\u0000', '')
+    .replace(/[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g, '\uFFFD');
 }
 
 /** The field's text (the first, when repeated; storable); '' when absent. */
@@ -36,7 +38,8 @@ export function queryOf(query: unknown): Record<string, string | undefined> {
   const out: Record<string, string | undefined> = {};
   for (const name of Object.keys(form)) {
     const value = form[name];
-    if (typeof value === 'string' || (Array.isArray(value) && typeof value[0] === 'string')) out[name] = text(form, name);
+    if (typeof value === 'string' || (Array.isArray(value) && typeof value[0] === 'string'))
+      out[name] = text(form, name);
   }
   return out;
 }

@@ -15,12 +15,22 @@ function LanguageSwitch(props: { state: PanelState; back: string }) {
     <nav class="lang" aria-label={t.languageNav}>
       <ul>
         <li>
-          <a href={`/panel/lang/en?next=${next}`} lang="en" hreflang="en" aria-current={props.state.lang === 'en' ? 'true' : undefined}>
+          <a
+            href={`/panel/lang/en?next=${next}`}
+            lang="en"
+            hreflang="en"
+            aria-current={props.state.lang === 'en' ? 'true' : undefined}
+          >
             {t.switchToEnglish}
           </a>
         </li>
         <li>
-          <a href={`/panel/lang/tr?next=${next}`} lang="tr" hreflang="tr" aria-current={props.state.lang === 'tr' ? 'true' : undefined}>
+          <a
+            href={`/panel/lang/tr?next=${next}`}
+            lang="tr"
+            hreflang="tr"
+            aria-current={props.state.lang === 'tr' ? 'true' : undefined}
+          >
             {t.switchToTurkish}
           </a>
         </li>
@@ -49,7 +59,12 @@ function Header(props: { state: PanelState; here: string; back: string }) {
           <ul>
             {entries.map((n) => (
               <li key={n.path}>
-                <a href={`/panel${n.path}`} aria-current={props.here === `/panel${n.path}` || props.here.startsWith(`/panel${n.path}/`) ? 'page' : undefined}>
+                <a
+                  href={`/panel${n.path}`}
+                  aria-current={
+                    props.here === `/panel${n.path}` || props.here.startsWith(`/panel${n.path}/`) ? 'page' : undefined
+                  }
+                >
                   {n.label(state.lang)}
                 </a>
               </li>
@@ -132,7 +147,17 @@ export function FieldError(props: { id: string; text: string | undefined; state:
  * A labelled one-line text input with its error under it, wired for screen readers
  * (`aria-invalid`, `aria-describedby` naming the error): `id`'s error is `${id}-error`.
  */
-export function TextField(props: { id: string; name: string; label: string; value: string; error: string | undefined; state: PanelState; numeric?: boolean; maxLength?: number; optional?: boolean }) {
+export function TextField(props: {
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  error: string | undefined;
+  state: PanelState;
+  numeric?: boolean;
+  maxLength?: number;
+  optional?: boolean;
+}) {
   const errorId = `${props.id}-error`;
   return (
     <div>

@@ -11,7 +11,16 @@ import { chooseLang, isLang } from './i18n/messages.js';
 import { common } from './i18n/common.js';
 import { sendPage } from './layout.js';
 import { assetRoutes } from './assets.js';
-import { clearSessionCookie, langCookie, preCsrfCookie, preCsrfOf, sameToken, securityHeaders, sessionCookie, setLangCookie } from './security.js';
+import {
+  clearSessionCookie,
+  langCookie,
+  preCsrfCookie,
+  preCsrfOf,
+  sameToken,
+  securityHeaders,
+  sessionCookie,
+  setLangCookie,
+} from './security.js';
 import { csrfTokenOf } from '../services/panel-users.js';
 import { NotFoundForAccount } from '../services/account-panel.js';
 import { panelAreas } from './areas/index.js';
@@ -30,10 +39,17 @@ const panelBodyLimit = 2 * 1024 * 1024;
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-
 export function notFoundPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
   const t = common[request.panel.lang];
-  return sendPage(request, reply, { title: t.notFoundTitle, status: 404, body: <p>{t.notFoundText} <a href="/panel/">{t.backToPanel}</a></p> });
+  return sendPage(request, reply, {
+    title: t.notFoundTitle,
+    status: 404,
+    body: (
+      <p>
+        {t.notFoundText} <a href="/panel/">{t.backToPanel}</a>
+      </p>
+    ),
+  });
 }
 
 function forbiddenPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -53,7 +69,13 @@ function submittedToken(request: FastifyRequest): string | undefined {
 
 export async function panelPlugin(app: FastifyInstance, options: PanelPluginOptions): Promise<void> {
   const areas = options.areas ?? panelAreas;
-  const deps: PanelDeps = { users: options.users, account: options.account, services: options.services, clock: options.clock, ...(options.live ? { live: options.live } : {}) };
+  const deps: PanelDeps = {
+    users: options.users,
+    account: options.account,
+    services: options.services,
+    clock: options.clock,
+    ...(options.live ? { live: options.live } : {}),
+  };
   const nav = areas.flatMap((a) => a.nav ?? []).sort((a, b) => a.order - b.order);
   const home = areas.find((a) => a.home !== undefined)?.home ?? '/keys';
 
@@ -67,7 +89,15 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
   app.addHook('onRequest', async (request, reply) => {
     securityHeaders(reply);
     const lang = chooseLang(request.cookies[langCookie], request.headers['accept-language']);
-    const state: PanelState = { lang, user: null, sessionToken: null, csrf: null, preCsrf: '', sessionEnded: false, nav };
+    const state: PanelState = {
+      lang,
+      user: null,
+      sessionToken: null,
+      csrf: null,
+      preCsrf: '',
+      sessionEnded: false,
+      nav,
+    };
     request.panel = state;
     if (request.url.startsWith('/panel/assets/')) return;
     reply.header('cache-control', 'no-store');
@@ -94,7 +124,9 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
     if (!safeMethods.has(request.method)) {
       // A signed-in user's forms carry the session's token; signed-out forms the cookie's.
       const submitted = submittedToken(request);
-      const accepted = sameToken(submitted, state.csrf) || (access === 'public' && sameToken(submitted, request.cookies[preCsrfCookie]));
+      const accepted =
+        sameToken(submitted, state.csrf) ||
+        (access === 'public' && sameToken(submitted, request.cookies[preCsrfCookie]));
       if (!accepted) return forbiddenPage(request, reply);
     }
     if (access === 'public') return;
@@ -119,21 +151,31 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
       const t = common[(request.panel as PanelState | null)?.lang ?? 'en'];
       return reply.code(503).type('text/plain; charset=utf-8').send(t.errorText);
     }
-    const status = typeof (error as { statusCode?: unknown }).statusCode === 'number' ? (error as { statusCode: number }).statusCode : 500;
+    const status =
+      typeof (error as { statusCode?: unknown }).statusCode === 'number'
+        ? (error as { statusCode: number }).statusCode
+        : 500;
     if (status >= 400 && status < 500 && status !== 404) return forbiddenOrBad(request, reply, status);
     if (status === 404) return notFoundPage(request, reply);
-    request.log.error({ err: { message: error instanceof Error ? error.message : String(error) }, path: request.routeOptions.url }, 'panel: unexpected error');
+    request.log.error(
+      { err: { message: error instanceof Error ? error.message : String(error) }, path: request.routeOptions.url },
+      'panel: unexpected error',
+    );
     const t = common[request.panel.lang];
     return sendPage(request, reply, { title: t.errorTitle, status: 500, body: <p>{t.errorText}</p> });
   });
 
   assetRoutes(app);
 
-  app.get<{ Params: { lang: string }; Querystring: { next?: string } }>('/lang/:lang', { config: { panelAccess: 'public' } }, async (request, reply) => {
-    // A preference of this browser, not a change to anything stored: a plain link, no token.
-    if (isLang(request.params.lang)) setLangCookie(request, reply, request.params.lang);
-    return reply.redirect(panelPath(request.query.next), 303);
-  });
+  app.get<{ Params: { lang: string }; Querystring: { next?: string } }>(
+    '/lang/:lang',
+    { config: { panelAccess: 'public' } },
+    async (request, reply) => {
+      // A preference of this browser, not a change to anything stored: a plain link, no token.
+      if (isLang(request.params.lang)) setLangCookie(request, reply, request.params.lang);
+      return reply.redirect(panelPath(request.query.next), 303);
+    },
+  );
 
   app.get('/', { config: { panelAccess: 'signed-in' } }, async (request, reply) => {
     const user = request.panel.user;

@@ -10,7 +10,11 @@ export const sessionCookie = 'haberci_session';
 export const langCookie = 'haberci_lang';
 export const preCsrfCookie = 'haberci_pre';
 
-const base = (request: FastifyRequest) => ({ path: '/panel', sameSite: 'lax' as const, secure: request.protocol === 'https' });
+const base = (request: FastifyRequest) => ({
+  path: '/panel',
+  sameSite: 'lax' as const,
+  secure: request.protocol === 'https',
+});
 
 export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
   reply.setCookie(sessionCookie, token, { ...base(request), httpOnly: true });

@@ -17,7 +17,9 @@ export type AccountInput = Pick<Account, 'name' | 'perMinuteLimit' | 'otpBrand' 
   balanceInternational: number;
 };
 
-export type AccountPatch = Partial<Pick<Account, 'name' | 'status' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending'>>;
+export type AccountPatch = Partial<
+  Pick<Account, 'name' | 'status' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending'>
+>;
 
 export type BalanceBucket = 'main' | 'international';
 
@@ -35,7 +37,14 @@ export interface AccountStore {
   getAccount(id: number): Promise<Account | null>;
   updateAccount(id: number, patch: AccountPatch): Promise<Account | null>;
   /** Adds (or with a negative amount, takes) balance through the ledger, in one transaction. */
-  adjustBalance(id: number, bucket: BalanceBucket, delta: number, reason: string, reference: string | null, now: number): Promise<Account | 'insufficient' | null>;
+  adjustBalance(
+    id: number,
+    bucket: BalanceBucket,
+    delta: number,
+    reason: string,
+    reference: string | null,
+    now: number,
+  ): Promise<Account | 'insufficient' | null>;
   /** Locks accounts' rows until the transaction ends (PostgreSQL; SQLite has one writer). */
   lockAccounts(ids: readonly number[]): Promise<void>;
   /** Current balances of accounts. */

@@ -29,7 +29,11 @@ export interface DirectoryStore {
    */
   addContacts(accountId: number, groupId: number, numbers: readonly string[], now: number): Promise<number | null>;
   /** Adds a number keyed by its subscriber part (last ten digits) unless it is listed. */
-  blockNumber(accountId: number, entry: { number: string; subscriber: string }, now: number): Promise<'added' | 'exists'>;
+  blockNumber(
+    accountId: number,
+    entry: { number: string; subscriber: string },
+    now: number,
+  ): Promise<'added' | 'exists'>;
   findBlocked(accountId: number, subscriber: string): Promise<BlockedNumber | null>;
   unblockNumber(accountId: number, subscriber: string): Promise<boolean>;
 }

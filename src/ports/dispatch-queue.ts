@@ -59,7 +59,13 @@ export interface DispatchQueue {
    * transaction, and releases the send's lease; `done` closes the send's list. False when
    * another worker got there first.
    */
-  expandChunk(send: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number): Promise<boolean>;
+  expandChunk(
+    send: DueExpansion,
+    from: number,
+    messages: readonly NewMessage[],
+    done: boolean,
+    now: number,
+  ): Promise<boolean>;
   /** Claims due queued messages (priority first), leasing them until `leaseUntil`. */
   claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]>;
   /**

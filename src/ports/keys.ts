@@ -34,7 +34,11 @@ export interface ApiKey extends KeySettings {
 }
 
 /** What an update of a key may change. */
-export type KeyPatch = Partial<KeySettings> & { state?: StoredKeyState; validUntil?: number | null; replacedBy?: number | null };
+export type KeyPatch = Partial<KeySettings> & {
+  state?: StoredKeyState;
+  validUntil?: number | null;
+  replacedBy?: number | null;
+};
 
 /** A key found by its hash, with the account fields the request path needs. */
 export interface KeyWithAccount {

@@ -53,5 +53,7 @@ export interface MessageStore {
   /** Sends in multi-row inserts. */
   insertSends(sends: readonly { id: number; send: NewSend }[]): Promise<void>;
   /** The messages of many sends, in multi-row inserts. */
-  insertMessagesOf(groups: readonly { send: MessageDefaults; ids: readonly number[]; messages: readonly NewMessage[] }[]): Promise<void>;
+  insertMessagesOf(
+    groups: readonly { send: MessageDefaults; ids: readonly number[]; messages: readonly NewMessage[] }[],
+  ): Promise<void>;
 }

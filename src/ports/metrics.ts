@@ -48,7 +48,12 @@ export interface ConnectionMetrics {
   receiptLag(seconds: number): void;
 }
 
-export const noConnectionMetrics: ConnectionMetrics = { bound: () => undefined, submitted: () => undefined, refused: () => undefined, receiptLag: () => undefined };
+export const noConnectionMetrics: ConnectionMetrics = {
+  bound: () => undefined,
+  submitted: () => undefined,
+  refused: () => undefined,
+  receiptLag: () => undefined,
+};
 
 /** The carrier's connections, each named by its configured name and index; `windowInUse` is read at scrape time. */
 export interface CarrierMetrics {

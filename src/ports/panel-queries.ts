@@ -139,7 +139,11 @@ export interface PanelQueries {
   groupNumbers(accountId: number, groupId: number): Promise<string[] | null>;
   removeContact(accountId: number, groupId: number, number: string): Promise<boolean>;
   /** Names the group's contacts (numbers as stored); false when the group is not the account's. */
-  nameContacts(accountId: number, groupId: number, names: readonly { number: string; name: string }[]): Promise<boolean>;
+  nameContacts(
+    accountId: number,
+    groupId: number,
+    names: readonly { number: string; name: string }[],
+  ): Promise<boolean>;
   /** A page of the blocking list in number order; `search`: digits the number contains. */
   blocked(accountId: number, search: string, after: string | null, limit: number): Promise<BlockedRow[]>;
   /** The account's key that the panel's sends are recorded under (hint `panelKeyHint`), or null before the first. */

@@ -7,10 +7,18 @@
  */
 
 /** What one batch removes from. */
-export type RetentionTable = 'webhook_events' | 'messages' | 'sends' | 'inbound_messages' | 'unmatched_reports' | 'idempotency_keys';
+export type RetentionTable =
+  'webhook_events' | 'messages' | 'sends' | 'inbound_messages' | 'unmatched_reports' | 'idempotency_keys';
 
 /** Every table, in the order a sweep takes them (a send goes once its messages are gone). */
-export const retentionTables: readonly RetentionTable[] = ['webhook_events', 'messages', 'sends', 'inbound_messages', 'unmatched_reports', 'idempotency_keys'];
+export const retentionTables: readonly RetentionTable[] = [
+  'webhook_events',
+  'messages',
+  'sends',
+  'inbound_messages',
+  'unmatched_reports',
+  'idempotency_keys',
+];
 
 export interface RetentionStep {
   /** Rows removed by this batch (parts, attempts and send rollups not counted). */
@@ -32,7 +40,11 @@ export interface RetentionStore {
    * removed (finished, older than `before`, of a finished send). Nothing elsewhere.
    * `stopping`: asked between batches of a drop's work; true leaves the rest to the next sweep.
    */
-  keepPartitions(before: number, widthIds: number, stopping?: () => boolean): Promise<{ created: number; dropped: number }>;
+  keepPartitions(
+    before: number,
+    widthIds: number,
+    stopping?: () => boolean,
+  ): Promise<{ created: number; dropped: number }>;
   /**
    * Runs `work` unless another process runs a sweep of the same store now (PostgreSQL: an
    * advisory lock held for the sweep; SQLite: always runs). Resolves false when it did not run.

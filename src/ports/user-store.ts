@@ -26,7 +26,10 @@ export interface PanelSession {
 
 export interface UserStore {
   /** null when a user with this email (lower-cased) exists already. */
-  createUser(input: { accountId: number | null; email: string; passwordHash: string | null }, now: number): Promise<PanelUser | null>;
+  createUser(
+    input: { accountId: number | null; email: string; passwordHash: string | null },
+    now: number,
+  ): Promise<PanelUser | null>;
   getUser(id: number): Promise<PanelUser | null>;
   findUserByEmail(email: string): Promise<PanelUser | null>;
   /** Users of an account, oldest first. */
@@ -55,7 +58,13 @@ export interface UserStore {
   peekPasswordToken(tokenHash: string, now: number): Promise<number | null>;
 
   /** Sets a sender ID's status; a rejection keeps its reason (an approval clears it). */
-  reviewSenderId(id: number, status: SenderId['status'], reason: string | null, now: number, onlyPending?: boolean): Promise<SenderId | null>;
+  reviewSenderId(
+    id: number,
+    status: SenderId['status'],
+    reason: string | null,
+    now: number,
+    onlyPending?: boolean,
+  ): Promise<SenderId | null>;
   /** Rejection reasons of an account's sender IDs, by sender ID id. */
   rejectionReasons(accountId: number): Promise<Map<number, string>>;
 

@@ -25,7 +25,11 @@ export async function createHttp(
   config: Config,
   logger: Logger,
   readiness: Readiness = new Readiness({ store: container.store }),
-  extras: { metrics?: ApiMetrics | undefined; live?: ProviderLive | undefined; rateCounter?: RateCounter | undefined } = {},
+  extras: {
+    metrics?: ApiMetrics | undefined;
+    live?: ProviderLive | undefined;
+    rateCounter?: RateCounter | undefined;
+  } = {},
 ): Promise<FastifyInstance> {
   const { metrics, live, rateCounter } = extras;
   // Loaded here, not at the top: admin commands share this module and need no HTTP server.
@@ -64,7 +68,11 @@ async function panelOptions(container: AppContainer, config: Config): Promise<Pa
   const { AccountPanel } = await import('../services/account-panel.js');
   const webhooks = webhookAdmin(container, config);
   return {
-    users: new UserService(container.store, container.clock, { ...defaultSessionPolicy, idleMs: config.panelIdleMinutes * 60_000, absoluteMs: config.panelSessionHours * 3600_000 }),
+    users: new UserService(container.store, container.clock, {
+      ...defaultSessionPolicy,
+      idleMs: config.panelIdleMinutes * 60_000,
+      absoluteMs: config.panelSessionHours * 3600_000,
+    }),
     account: new AccountPanel(container.store, container.admin, webhooks.admin, container.clock),
     services: container.services,
     clock: container.clock,

@@ -58,19 +58,33 @@ async function startJob(
     throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
   }
   if (job === 'dispatch') {
-    const window = dispatchWindow ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow) : undefined;
+    const window = dispatchWindow
+      ? new DispatchWindow(defaultDispatcherOptions.maxInFlight, dispatchWindow)
+      : undefined;
     let dispatcher: Dispatcher;
     let carrier: Carrier | null = null;
     // The console's traffic per minute: counted here, written a row a minute.
-    const traffic = new TrafficCounter(container.store.monitoring, trafficSource('dispatch'), Date.now, { flushMs: config.trafficFlushMs, keepMinutes: 7 * 24 * 60 }, (error) =>
-      logger.warn({ err: error }, 'traffic counts not written'),
+    const traffic = new TrafficCounter(
+      container.store.monitoring,
+      trafficSource('dispatch'),
+      Date.now,
+      { flushMs: config.trafficFlushMs, keepMinutes: 7 * 24 * 60 },
+      (error) => logger.warn({ err: error }, 'traffic counts not written'),
     );
     try {
-      dispatcher = await startDispatcher(container, config, logger, { idleMs: config.dispatchPollMs }, window, (links) => post({ type: 'carrier-links', ...links }), {
-        messages: metrics ? bothMessageMetrics(metrics, traffic) : traffic,
-        ...(metrics ? { carrierMetrics: metrics } : {}),
-        carrier: (live) => (carrier = live),
-      });
+      dispatcher = await startDispatcher(
+        container,
+        config,
+        logger,
+        { idleMs: config.dispatchPollMs },
+        window,
+        (links) => post({ type: 'carrier-links', ...links }),
+        {
+          messages: metrics ? bothMessageMetrics(metrics, traffic) : traffic,
+          ...(metrics ? { carrierMetrics: metrics } : {}),
+          carrier: (live) => (carrier = live),
+        },
+      );
     } catch (error) {
       await container.close();
       throw error;
@@ -133,7 +147,13 @@ async function startJob(
 }
 
 /** On PostgreSQL (unless --notify false), the job's wakes from other processes, listened for on a connection of its own. */
-async function listenForWakes(location: StoreLocation, config: JobThreadConfig, job: JobName, wake: () => void, logger: Logger): Promise<PgWakeListener | null> {
+async function listenForWakes(
+  location: StoreLocation,
+  config: JobThreadConfig,
+  job: JobName,
+  wake: () => void,
+  logger: Logger,
+): Promise<PgWakeListener | null> {
   if (location.dialect !== 'postgres' || !config.notify) return null;
   const listener = new PgWakeListener(location, job, wake, logger);
   await listener.start();
@@ -153,12 +173,20 @@ async function threadMetrics(job: JobName, on: boolean): Promise<ThreadMetrics |
   return metrics;
 }
 
-async function answer(id: number, what: Ask, running: Running | null, metrics: ThreadMetrics | null): Promise<FromJobThread> {
+async function answer(
+  id: number,
+  what: Ask,
+  running: Running | null,
+  metrics: ThreadMetrics | null,
+): Promise<FromJobThread> {
   if (what === 'metrics') return { type: 'answer', id, metrics: metrics ? await metrics.json() : [] };
   return { type: 'answer', id, connections: running?.carrier?.connections?.() ?? [] };
 }
 
-async function run(port: MessagePort, { job, location, config, webhookWakes, dispatchWindow, metrics: counted }: JobThreadStart): Promise<void> {
+async function run(
+  port: MessagePort,
+  { job, location, config, webhookWakes, dispatchWindow, metrics: counted }: JobThreadStart,
+): Promise<void> {
   const post = (message: FromJobThread): void => port.postMessage(message);
   const logger = createLogger(config.logLevel);
   const metrics = await threadMetrics(job, counted === true);
@@ -179,7 +207,10 @@ async function run(port: MessagePort, { job, location, config, webhookWakes, dis
   port.on('message', (message: ToJobThread) => {
     if (message.type === 'wake') running?.wake();
     else if (message.type === 'hand-off') running?.handOff(message.messages);
-    else if (message.type === 'ask') void answer(message.id, message.what, running, metrics).then(post, () => post({ type: 'answer', id: message.id }));
+    else if (message.type === 'ask')
+      void answer(message.id, message.what, running, metrics).then(post, () =>
+        post({ type: 'answer', id: message.id }),
+      );
     else stop();
   });
   try {

@@ -55,7 +55,9 @@ export class JobThread {
     });
     thread.on('error', (error) => this.fail(error));
     this.exited = new Promise((resolve) => thread.once('exit', () => resolve()));
-    thread.on('exit', (code) => this.fail(new Error(`the delivery thread exited with code ${code}${this.live ? '' : ' before it started'}`)));
+    thread.on('exit', (code) =>
+      this.fail(new Error(`the delivery thread exited with code ${code}${this.live ? '' : ' before it started'}`)),
+    );
   }
 
   private settle(outcome: FromJobThread | Error): void {
@@ -86,7 +88,10 @@ export class JobThread {
    * is told when the thread dies later without being asked to stop.
    */
   static async start(start: JobThreadStart, onCrash: (error: Error) => void): Promise<JobThread> {
-    const thread = new Worker(new URL('./job-thread-entry.js', import.meta.url), { workerData: start, transferList: [start.webhookWakes] });
+    const thread = new Worker(new URL('./job-thread-entry.js', import.meta.url), {
+      workerData: start,
+      transferList: [start.webhookWakes],
+    });
     const handle = new JobThread(thread, onCrash);
     await handle.started();
     return handle;

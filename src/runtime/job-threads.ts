@@ -24,13 +24,25 @@ export class JobThreads {
    * Rejects with the reason when one cannot start; the other is then stopped. `onCrash` is
    * told when a thread dies without being asked to stop.
    */
-  static async start(location: StoreLocation, config: JobThreadConfig, window: DispatchWindow, onCrash: (error: Error) => void, metrics = false): Promise<JobThreads> {
+  static async start(
+    location: StoreLocation,
+    config: JobThreadConfig,
+    window: DispatchWindow,
+    onCrash: (error: Error) => void,
+    metrics = false,
+  ): Promise<JobThreads> {
     // The dispatch thread wakes the webhook thread through this channel when it wrote events.
     const between = new MessageChannel();
     let dispatch: JobThread | null = null;
     try {
-      dispatch = await JobThread.start({ job: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer, metrics }, onCrash);
-      const webhooks = await JobThread.start({ job: 'webhooks', location, config, webhookWakes: between.port2, metrics }, onCrash);
+      dispatch = await JobThread.start(
+        { job: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer, metrics },
+        onCrash,
+      );
+      const webhooks = await JobThread.start(
+        { job: 'webhooks', location, config, webhookWakes: between.port2, metrics },
+        onCrash,
+      );
       return new JobThreads(dispatch, webhooks);
     } catch (error) {
       await dispatch?.stop();

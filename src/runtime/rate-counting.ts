@@ -16,21 +16,32 @@ const sweepEveryMs = 60_000;
 /** How long start-up waits for Redis before it goes on without it (the rate goes uncounted until it connects). */
 const redisStartWaitMs = 2000;
 
-export async function openRateCounter(config: Pick<Config, 'redis' | 'database' | 'requestsPerSecond'>, logger: Logger, store: SqlStore): Promise<RateCounter | null> {
+export async function openRateCounter(
+  config: Pick<Config, 'redis' | 'database' | 'requestsPerSecond'>,
+  logger: Logger,
+  store: SqlStore,
+): Promise<RateCounter | null> {
   if (config.requestsPerSecond === 0) return null;
   if (config.redis !== '') {
     const { RedisRateCounter } = await import('../adapters/rate/redis-rate-counter.js');
     const counter = new RedisRateCounter(config.redis, logger.child({ component: 'rate' }));
-    if (await counter.connect(redisStartWaitMs)) logger.info('per-key request rate counted in Redis: it holds for every process that uses the same Redis');
+    if (await counter.connect(redisStartWaitMs))
+      logger.info('per-key request rate counted in Redis: it holds for every process that uses the same Redis');
     return new RateLeases(counter);
   }
   if (config.database === '') return null;
   const counter = store.rates.counter();
   const sweeps = setInterval(() => {
-    counter.sweep().catch((error: unknown) => logger.warn({ err: error }, 'rate windows: the sweep of old windows failed; it runs again in a minute'));
+    counter
+      .sweep()
+      .catch((error: unknown) =>
+        logger.warn({ err: error }, 'rate windows: the sweep of old windows failed; it runs again in a minute'),
+      );
   }, sweepEveryMs);
   sweeps.unref();
-  logger.info('per-key request rate counted in the PostgreSQL store: it holds for every process on it (--redis moves it to Redis)');
+  logger.info(
+    'per-key request rate counted in the PostgreSQL store: it holds for every process on it (--redis moves it to Redis)',
+  );
   return new RateLeases({
     name: counter.name,
     add: (key, windowMs, n) => counter.add(key, windowMs, n),

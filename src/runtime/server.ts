@@ -88,24 +88,45 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   // Ready when the store answers, and, when the dispatch thread holds carrier connections
   // (SMPP), while one is bound; with --worker false this process holds none.
   const running = threads;
-  const readiness = new Readiness({ store: opened.store, ...(running ? { carrierLinks: () => running.carrierLinks() } : {}) });
+  const readiness = new Readiness({
+    store: opened.store,
+    ...(running ? { carrierLinks: () => running.carrierLinks() } : {}),
+  });
   // Loaded only when asked for: the admin commands share this module's imports.
-  const metrics = config.opsPort === null ? null : new (await import('../adapters/metrics/prometheus-metrics.js')).PrometheusMetrics();
+  const metrics =
+    config.opsPort === null
+      ? null
+      : new (await import('../adapters/metrics/prometheus-metrics.js')).PrometheusMetrics();
   // The provider console's traffic per minute: this thread's accepted messages, a row a minute.
-  const traffic = new TrafficCounter(opened.store.monitoring, trafficSource('http'), Date.now, { flushMs: config.trafficFlushMs, keepMinutes: 7 * 24 * 60 }, (error) =>
-    logger.warn({ err: error }, 'traffic counts not written'),
+  const traffic = new TrafficCounter(
+    opened.store.monitoring,
+    trafficSource('http'),
+    Date.now,
+    { flushMs: config.trafficFlushMs, keepMinutes: 7 * 24 * 60 },
+    (error) => logger.warn({ err: error }, 'traffic counts not written'),
   );
   // Counted from here on (the warm-up's requests are not): this thread's accepted messages.
   opened.services.sends.countInto(metrics !== null ? bothMessageMetrics(metrics.thread, traffic) : traffic);
   if (metrics !== null) {
     // This thread's write-lock waits; a scrape adds the job threads' registries and the backlog.
     observeWriteLockWaits((seconds) => metrics.thread.writeLockWait(seconds));
-    metrics.readFrom({ ...(running ? { threads: () => running.metrics() } : {}), backlog: () => opened.store.monitoring.backlog(Date.now()) });
+    metrics.readFrom({
+      ...(running ? { threads: () => running.metrics() } : {}),
+      backlog: () => opened.store.monitoring.backlog(Date.now()),
+    });
   }
   traffic.start();
-  const live = new ProviderLive(opened.store.monitoring, running ? () => running.connections() : async () => [], Date.now);
+  const live = new ProviderLive(
+    opened.store.monitoring,
+    running ? () => running.connections() : async () => [],
+    Date.now,
+  );
   const rateCounter = await openRateCounter(config, logger, opened.store);
-  const app = await createHttp(opened, config, logger, readiness, { metrics: metrics ?? undefined, live, rateCounter: rateCounter ?? undefined });
+  const app = await createHttp(opened, config, logger, readiness, {
+    metrics: metrics ?? undefined,
+    live,
+    rateCounter: rateCounter ?? undefined,
+  });
   const undo = async (): Promise<void> => {
     await threads?.stop();
     await traffic.stop();
@@ -135,7 +156,11 @@ function wakeOtherProcesses(container: AppContainer, logger: Logger): void {
   const wakes = container.store.wakes;
   if (!wakes.shared) return;
   const send = (job: 'dispatch' | 'webhooks') => () =>
-    void wakes.notify(job).catch((error: unknown) => logger.warn({ err: error, job }, 'NOTIFY failed: other processes find the work at their next poll'));
+    void wakes
+      .notify(job)
+      .catch((error: unknown) =>
+        logger.warn({ err: error, job }, 'NOTIFY failed: other processes find the work at their next poll'),
+      );
   container.dispatchWake.relayTo(send('dispatch'));
   container.webhookWake.relayTo(send('webhooks'));
 }
@@ -147,17 +172,32 @@ interface Ops {
 }
 
 /** Opens the operations listener (ops-app.ts) and logs where; a port taken stops start-up. */
-async function openOps(readiness: Readiness, metrics: PrometheusMetrics, where: { port: number; host: string }, logger: Logger): Promise<Ops> {
+async function openOps(
+  readiness: Readiness,
+  metrics: PrometheusMetrics,
+  where: { port: number; host: string },
+  logger: Logger,
+): Promise<Ops> {
   const { buildOpsApp } = await import('../http/ops-app.js');
   let stopping = false;
-  const app = await buildOpsApp({ readiness, exposition: () => metrics.exposition(), stopping: () => stopping, logger });
+  const app = await buildOpsApp({
+    readiness,
+    exposition: () => metrics.exposition(),
+    stopping: () => stopping,
+    logger,
+  });
   let address: string;
   try {
     address = await app.listen(where);
   } catch (error) {
     await app.close();
     const code = (error as { code?: string }).code;
-    const why = code === 'EADDRINUSE' ? 'the port is already in use' : code === 'EADDRNOTAVAIL' ? 'the address is not on this machine' : reason(error);
+    const why =
+      code === 'EADDRINUSE'
+        ? 'the port is already in use'
+        : code === 'EADDRNOTAVAIL'
+          ? 'the address is not on this machine'
+          : reason(error);
     throw new Error(`cannot open the operations listener on ${where.host}:${where.port}: ${why}`);
   }
   logger.info({ address }, `operations listener on ${address} (GET /metrics, /healthz, /readyz)`);
@@ -173,7 +213,11 @@ async function warmUp(config: Config, logger: Logger): Promise<void> {
   try {
     warm = await WarmUp.prepare();
     const { requests, ms, unexpected } = await warm.run(config, config.warmUp);
-    if (unexpected > 0) logger.warn({ requests, ms, unexpected }, 'request path warmed up, but some warm-up requests were not answered 200');
+    if (unexpected > 0)
+      logger.warn(
+        { requests, ms, unexpected },
+        'request path warmed up, but some warm-up requests were not answered 200',
+      );
     else logger.info({ requests, ms, unexpected }, 'request path warmed up');
   } catch (error) {
     logger.warn({ err: error }, 'warm-up skipped: the server starts cold');

@@ -68,7 +68,11 @@ export interface JobThreadStart {
 export type Ask = 'metrics' | 'connections';
 
 /** Messages from the HTTP thread to a job thread. */
-export type ToJobThread = { type: 'wake' } | { type: 'hand-off'; messages: HandedMessage[] } | { type: 'stop' } | { type: 'ask'; id: number; what: Ask };
+export type ToJobThread =
+  | { type: 'wake' }
+  | { type: 'hand-off'; messages: HandedMessage[] }
+  | { type: 'stop' }
+  | { type: 'ask'; id: number; what: Ask };
 
 /**
  * Messages from a job thread: its job runs, or could not start (then the thread ends). Its

@@ -36,7 +36,10 @@ const connections = 16;
 
 /** Bodies of several shapes, so the compiled code is not specialised to one. */
 function bodies(apiKey: string): { path: string; body: string }[] {
-  const send = (fields: Record<string, unknown>) => ({ path: '/sms/send', body: JSON.stringify({ api_key: apiKey, title: 'WARMUP', ...fields }) });
+  const send = (fields: Record<string, unknown>) => ({
+    path: '/sms/send',
+    body: JSON.stringify({ api_key: apiKey, title: 'WARMUP', ...fields }),
+  });
   return [
     send({ sentto: '905321234567', text: 'Warm-up message 1234567890', sms_lang: 0 }),
     send({ sentto: '05331234567', text: 'Isınma mesajı: ğüşıöç', sms_lang: 1 }),
@@ -49,10 +52,20 @@ function bodies(apiKey: string): { path: string; body: string }[] {
 
 function post(agent: http.Agent, port: number, path: string, body: string): Promise<number> {
   return new Promise((resolve) => {
-    const req = http.request({ host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      res.resume();
-      res.on('end', () => resolve(res.statusCode ?? 0));
-    });
+    const req = http.request(
+      {
+        host: '127.0.0.1',
+        port,
+        path,
+        method: 'POST',
+        agent,
+        headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) },
+      },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve(res.statusCode ?? 0));
+      },
+    );
     req.on('error', () => resolve(0));
     req.end(body);
   });
@@ -75,7 +88,15 @@ export class WarmUp {
       // The store's code as `serve` runs it: the write lock shared between threads.
       const location = sharedByThreads({ dialect: 'sqlite', file: sqliteFileIn(dir) }, 'auto');
       container = await openAppContainer(location);
-      const account = await container.admin.createAccount({ name: 'Warm-up', balanceMain: 1_000_000_000, balanceInternational: 0, perMinuteLimit: 0, otpBrand: 'Haberci', ipAllow: [], globalSending: false });
+      const account = await container.admin.createAccount({
+        name: 'Warm-up',
+        balanceMain: 1_000_000_000,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: 'Haberci',
+        ipAllow: [],
+        globalSending: false,
+      });
       await container.admin.addSenderId(account.id, 'WARMUP', 'approved');
       const key = await container.admin.createKey(account.id, defaultKeySettings);
       return new WarmUp(dir, container, key.api_key);
@@ -93,8 +114,14 @@ export class WarmUp {
     // Accepted sends are handed off as in `serve` (so that code is compiled too), to a window
     // of the warm-up's own, and dropped.
     const window = new DispatchWindow(defaultDispatcherOptions.maxInFlight);
-    container.services.sends.handOffTo(windowHandoff(window, config.leaseMs, (messages) => window.release(messages.length)));
-    const app = await createHttp(container, { ...config, requestsPerSecond: 0, trustedProxies: [] }, createLogger('silent'));
+    container.services.sends.handOffTo(
+      windowHandoff(window, config.leaseMs, (messages) => window.release(messages.length)),
+    );
+    const app = await createHttp(
+      container,
+      { ...config, requestsPerSecond: 0, trustedProxies: [] },
+      createLogger('silent'),
+    );
     let unexpected = 0;
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });

@@ -100,7 +100,11 @@ export class AccountPanel {
     return this.admin.changeKeyState(keyId, action);
   }
 
-  async rotateKey(accountId: number, keyId: number, keepOld: boolean): Promise<Awaited<ReturnType<AdminService['rotateKey']>>> {
+  async rotateKey(
+    accountId: number,
+    keyId: number,
+    keepOld: boolean,
+  ): Promise<Awaited<ReturnType<AdminService['rotateKey']>>> {
     await this.ownKey(accountId, keyId);
     return this.admin.rotateKey(keyId, keepOld);
   }
@@ -125,7 +129,10 @@ export class AccountPanel {
 
   async senderIds(accountId: number): Promise<PanelSenderIdView[]> {
     const reasons = await this.store.users.rejectionReasons(accountId);
-    return (await this.store.senderIds.listOf(accountId)).map((s) => ({ ...senderIdView(s), reason: s.status === 'rejected' ? (reasons.get(s.id) ?? null) : null }));
+    return (await this.store.senderIds.listOf(accountId)).map((s) => ({
+      ...senderIdView(s),
+      reason: s.status === 'rejected' ? (reasons.get(s.id) ?? null) : null,
+    }));
   }
 
   /** A requested sender ID is pending until the provider approves it (`admin sender-id approve`). */

@@ -137,7 +137,11 @@ export class AdminService {
     return account;
   }
 
-  async updateAccount(id: number, patch: AccountPatch, balances: { main?: number; international?: number }): Promise<AccountView> {
+  async updateAccount(
+    id: number,
+    patch: AccountPatch,
+    balances: { main?: number; international?: number },
+  ): Promise<AccountView> {
     return this.store.transaction(async (store) => {
       const before = await store.accounts.getAccount(id);
       if (!before) throw new AdminError(`no account with id ${id}`);
@@ -147,7 +151,8 @@ export class AdminService {
         const target = balances[bucket];
         if (target === undefined) continue;
         const current = bucket === 'main' ? before.balanceMain : before.balanceInternational;
-        if (target !== current) await store.accounts.adjustBalance(id, bucket, target - current, 'set by provider', null, this.clock.now());
+        if (target !== current)
+          await store.accounts.adjustBalance(id, bucket, target - current, 'set by provider', null, this.clock.now());
       }
       return accountView(await new AdminService(store, this.clock).account(id));
     });
@@ -155,13 +160,20 @@ export class AdminService {
 
   /** `account topup`: adds credit, recorded in the ledger as a top-up; never takes any. */
   async topup(id: number, amount: number, international: boolean): Promise<BalancesView> {
-    if (!Number.isSafeInteger(amount) || amount <= 0) throw new AdminError('a top-up amount must be a whole number above zero');
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+      throw new AdminError('a top-up amount must be a whole number above zero');
     return this.moveBalance(id, international, amount, 'top-up');
   }
 
   /** `account debit`: takes credit back, recorded in the ledger with the provider's reason. */
-  async debit(id: number, amount: number, international: boolean, reason: string): Promise<BalancesView & { debited: number; reason: string }> {
-    if (!Number.isSafeInteger(amount) || amount <= 0) throw new AdminError('a debit amount must be a whole number above zero');
+  async debit(
+    id: number,
+    amount: number,
+    international: boolean,
+    reason: string,
+  ): Promise<BalancesView & { debited: number; reason: string }> {
+    if (!Number.isSafeInteger(amount) || amount <= 0)
+      throw new AdminError('a debit amount must be a whole number above zero');
     if (reason.trim() === '') throw new AdminError('a debit needs a reason');
     const balances = await this.moveBalance(id, international, -amount, `debit: ${reason.trim()}`);
     return { ...balances, debited: amount, reason: reason.trim() };
@@ -171,7 +183,8 @@ export class AdminService {
     const bucket = international ? 'international' : 'main';
     const result = await this.store.accounts.adjustBalance(id, bucket, delta, reason, null, this.clock.now());
     if (result === null) throw new AdminError(`no account with id ${id}`);
-    if (result === 'insufficient') throw new AdminError(`the ${bucket} balance is less than ${-delta}; nothing was debited`);
+    if (result === 'insufficient')
+      throw new AdminError(`the ${bucket} balance is less than ${-delta}; nothing was debited`);
     return { id: result.id, balance_main: result.balanceMain, balance_international: result.balanceInternational };
   }
 
@@ -222,7 +235,10 @@ export class AdminService {
    * A new key takes over the old one's permissions and settings. The old key stays valid
    * for 24 hours with keep-old, and is invalid at once otherwise.
    */
-  async rotateKey(id: number, keepOld: boolean): Promise<{ id: number; api_key: string; old_key_id: number; old_key_valid_until: string | null }> {
+  async rotateKey(
+    id: number,
+    keepOld: boolean,
+  ): Promise<{ id: number; api_key: string; old_key_id: number; old_key_valid_until: string | null }> {
     return this.store.transaction(async (store) => {
       const now = this.clock.now();
       const old = await store.keys.getKey(id);
@@ -246,7 +262,11 @@ export class AdminService {
       };
       const fresh = await store.keys.createKey(old.accountId, secret.hash, secret.hint, settings, now);
       const validUntil = keepOld ? now + keepOldKeyMs : null;
-      await store.keys.updateKey(id, keepOld ? { validUntil, replacedBy: fresh.id } : { state: 'Revoked', replacedBy: fresh.id }, now);
+      await store.keys.updateKey(
+        id,
+        keepOld ? { validUntil, replacedBy: fresh.id } : { state: 'Revoked', replacedBy: fresh.id },
+        now,
+      );
       return {
         id: fresh.id,
         api_key: secret.key,

@@ -5,7 +5,15 @@ import type { LimitHit, UsageWindows } from '../domain/request-limits.js';
 import { UsageLeases } from './usage-leases.js';
 import { keyStateAt } from '../domain/api-key.js';
 import { effectiveAllowlist, isAllowed } from '../domain/ip-allowlist.js';
-import { dayBucket, endOfLocalDay, fromLocal, hourBucket, localDate, localParts, monthBucket } from '../domain/istanbul-time.js';
+import {
+  dayBucket,
+  endOfLocalDay,
+  fromLocal,
+  hourBucket,
+  localDate,
+  localParts,
+  monthBucket,
+} from '../domain/istanbul-time.js';
 import { fail, ok } from '../domain/result.js';
 import type { Failure, Result } from '../domain/result.js';
 import { hashApiKey } from './key-secrets.js';
@@ -48,7 +56,8 @@ export function secondsToNextWindow(now: number, window: LimitHit): number {
 let windowsCache: { utcHour: number; windows: UsageWindows } | null = null;
 export function windowsAt(now: number): UsageWindows {
   const utcHour = Math.floor(now / 3600_000);
-  if (windowsCache?.utcHour !== utcHour) windowsCache = { utcHour, windows: { hour: hourBucket(now), day: dayBucket(now), month: monthBucket(now) } };
+  if (windowsCache?.utcHour !== utcHour)
+    windowsCache = { utcHour, windows: { hour: hourBucket(now), day: dayBucket(now), month: monthBucket(now) } };
   return windowsCache.windows;
 }
 
@@ -69,7 +78,12 @@ export class AuthService {
    * Key, state, address and account checks, in that order (docs/decisions.md). `keyHash`:
    * the key's hash when the caller already computed it (hashApiKey of this very key).
    */
-  async authenticate(apiKey: string, clientIp: string, keyHash = hashApiKey(apiKey), lookup?: Promise<KeyWithAccount | null>): Promise<Result<Caller>> {
+  async authenticate(
+    apiKey: string,
+    clientIp: string,
+    keyHash = hashApiKey(apiKey),
+    lookup?: Promise<KeyWithAccount | null>,
+  ): Promise<Result<Caller>> {
     const found = await (lookup ?? this.keys.findKeyByHash(keyHash));
     if (!found) return fail('TS-1031', { variant: 'key-unknown' });
     const { key, account } = found;
@@ -103,8 +117,15 @@ export class AuthService {
     if (hourlyLimit <= 0 && dailyLimit <= 0 && monthlyLimit <= 0) return { undo: null };
     const now = this.clock.now();
     const windows = windowsAt(now);
-    const counted = await this.counts.take({ keyId: caller.key.id, limits: { hourly: hourlyLimit, daily: dailyLimit, monthly: monthlyLimit }, windows });
-    if ('refused' in counted) return { refused: fail(limitCode[counted.refused], { retryAfterSeconds: secondsToNextWindow(now, counted.refused) }) };
+    const counted = await this.counts.take({
+      keyId: caller.key.id,
+      limits: { hourly: hourlyLimit, daily: dailyLimit, monthly: monthlyLimit },
+      windows,
+    });
+    if ('refused' in counted)
+      return {
+        refused: fail(limitCode[counted.refused], { retryAfterSeconds: secondsToNextWindow(now, counted.refused) }),
+      };
     return counted;
   }
 

@@ -27,7 +27,11 @@ export class BlocklistService {
     if (number === null) return fail('TS-1144');
     let outcome: 'added' | 'exists';
     try {
-      outcome = await this.directory.blockNumber(accountId, { number, subscriber: subscriberKey(number) }, this.clock.now());
+      outcome = await this.directory.blockNumber(
+        accountId,
+        { number, subscriber: subscriberKey(number) },
+        this.clock.now(),
+      );
     } catch {
       // The spec's row for this endpoint: a save error is TS-1033, and the caller retries.
       return fail('TS-1033', { variant: 'save', message: 'The number could not be saved; retry' });
@@ -40,7 +44,14 @@ export class BlocklistService {
     if (number === null) return fail('TS-1144');
     const entry = await this.directory.findBlocked(accountId, subscriberKey(number));
     if (!entry) return ok({ code: 'TS-1142', fields: { is_blocked: false } });
-    return ok({ code: 'TS-1143', fields: { is_blocked: true, block_date: localDate(entry.createdAt), block_time: localTime(entry.createdAt).slice(0, 5) } });
+    return ok({
+      code: 'TS-1143',
+      fields: {
+        is_blocked: true,
+        block_date: localDate(entry.createdAt),
+        block_time: localTime(entry.createdAt).slice(0, 5),
+      },
+    });
   }
 
   /** Removal is the provider's (the panel's): `haberci admin blocklist remove`. */

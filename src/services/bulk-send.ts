@@ -31,7 +31,8 @@ export interface BulkReply {
 /** The recipients of a bulk send after conversion and de-duplication. */
 export function bulkRecipients(request: Pick<BulkRequest, 'numbers' | 'texts'>): DeferredRecipients {
   const numbers = request.numbers.map(normaliseNumber);
-  if (typeof request.texts === 'string') return { numbers: distinctNumbers(numbers.filter((n) => n !== '')), texts: null };
+  if (typeof request.texts === 'string')
+    return { numbers: distinctNumbers(numbers.filter((n) => n !== '')), texts: null };
   const texts = request.texts.map(toLineBreaks);
   const kept = numbers.map((n, i) => ({ n, t: texts[i] ?? '' })).filter((p) => p.n !== '');
   return distinctPairs(
@@ -50,7 +51,10 @@ export async function bulkSend(sends: SendService, caller: Caller, request: Bulk
   if (list.numbers.length === 0) return fail('TS-1026', { message: 'sentto has no numbers' });
   if (!(await sends.isApprovedSender(caller.account.id, request.title))) return fail('TS-1028');
   const sharedText = typeof request.texts === 'string' ? toLineBreaks(request.texts) : null;
-  const counts = list.numbers.map((recipient, i) => ({ recipient, smsCount: countFor(recipient, list.texts?.[i] ?? sharedText ?? '', request.lang, 'bulk') }));
+  const counts = list.numbers.map((recipient, i) => ({
+    recipient,
+    smsCount: countFor(recipient, list.texts?.[i] ?? sharedText ?? '', request.lang, 'bulk'),
+  }));
   const accepted = await sends.accept(
     caller,
     {
@@ -65,7 +69,12 @@ export async function bulkSend(sends: SendService, caller: Caller, request: Bulk
       invalidNumbers: list.numbers.filter((n) => !isPlausibleNumber(n)).length,
       blockedNumbers: request.blockedNumbers ?? 0,
     },
-    ({ sendId, totalSms }): BulkReply => ({ rapor_id: sendId, total_numbers: list.numbers.length, total_sms_cost: totalSms, scheduled: request.scheduledAt !== null }),
+    ({ sendId, totalSms }): BulkReply => ({
+      rapor_id: sendId,
+      total_numbers: list.numbers.length,
+      total_sms_cost: totalSms,
+      scheduled: request.scheduledAt !== null,
+    }),
   );
   if (!accepted.ok) return accepted;
   return ok(accepted.value as BulkReply);

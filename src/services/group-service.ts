@@ -6,8 +6,10 @@ import { fail, ok } from '../domain/result.js';
 import type { Failure, Result } from '../domain/result.js';
 
 /** A failed result answered with HTTP 200, as the spec allows for these endpoints. */
-const duplicateName = (): Failure => fail('TS-1033', { variant: 'duplicate', message: 'A group with this name already exists' });
-const groupNotFound = (): Failure => fail('TS-1029', { variant: 'not-found', message: 'No group of this account has this group_id' });
+const duplicateName = (): Failure =>
+  fail('TS-1033', { variant: 'duplicate', message: 'A group with this name already exists' });
+const groupNotFound = (): Failure =>
+  fail('TS-1029', { variant: 'not-found', message: 'No group of this account has this group_id' });
 
 /**
  * Group ids come from a 32-bit serial column (PostgreSQL's `integer`): a larger id names no
@@ -80,6 +82,12 @@ export class GroupService {
     const { numbers, invalid } = contactList(entries);
     const added = await this.directory.addContacts(accountId, groupId, numbers, this.clock.now());
     if (added === null) return groupNotFound();
-    return ok({ group_id: groupId, total_sent: entries.length, total_added: added, total_failed: invalid, mobile: numbers.join(',') });
+    return ok({
+      group_id: groupId,
+      total_sent: entries.length,
+      total_added: added,
+      total_failed: invalid,
+      mobile: numbers.join(','),
+    });
   }
 }

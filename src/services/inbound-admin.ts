@@ -8,7 +8,13 @@ function routeView(r: InboundRoute): { destination: string; account_id: number; 
   return { destination: r.destination, account_id: r.accountId, created_at: new Date(r.createdAt).toISOString() };
 }
 
-function messageView(m: InboundRecord): { sms_id: number; from: string; to: string; text: string; received_at: string } {
+function messageView(m: InboundRecord): {
+  sms_id: number;
+  from: string;
+  to: string;
+  text: string;
+  received_at: string;
+} {
   return { sms_id: m.id, from: m.from, to: m.to, text: m.text, received_at: new Date(m.receivedAt).toISOString() };
 }
 

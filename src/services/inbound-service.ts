@@ -24,7 +24,13 @@ export class InboundService {
       const keyId = accountId === null ? null : await store.inbound.webhookKeyOf(accountId);
       if (keyId !== null) {
         await store.events.createPending(
-          { keyId, eventType: 'sms.received', smsId: id, status: null, extra: { from, to, text: message.text, received_at: new Date(message.receivedAt).toISOString() } },
+          {
+            keyId,
+            eventType: 'sms.received',
+            smsId: id,
+            status: null,
+            extra: { from, to, text: message.text, received_at: new Date(message.receivedAt).toISOString() },
+          },
           message.receivedAt,
         );
       }

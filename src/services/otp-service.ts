@@ -66,7 +66,14 @@ export class OtpService {
     return ok({ ...sent.value.reply, number_of_sms: sent.value.totalSms, sms_lang: smsLangLabel(request.lang) });
   }
 
-  private async accept(caller: Caller, mobile: string, sender: string, text: string, lang: SmsLang, code: number): Promise<Result<{ reply: OtpReply; totalSms: number }>> {
+  private async accept(
+    caller: Caller,
+    mobile: string,
+    sender: string,
+    text: string,
+    lang: SmsLang,
+    code: number,
+  ): Promise<Result<{ reply: OtpReply; totalSms: number }>> {
     const plan: SendPlan = {
       kind: 'otp',
       sender,

@@ -52,7 +52,15 @@ export interface UserView {
 }
 
 export function userView(u: PanelUser): UserView {
-  return { id: u.id, account_id: u.accountId, provider: u.accountId === null, email: u.email, status: u.status, password_set: u.passwordHash !== null, created_at: new Date(u.createdAt).toISOString() };
+  return {
+    id: u.id,
+    account_id: u.accountId,
+    provider: u.accountId === null,
+    email: u.email,
+    status: u.status,
+    password_set: u.passwordHash !== null,
+    created_at: new Date(u.createdAt).toISOString(),
+  };
 }
 
 export type SignIn =
@@ -60,7 +68,8 @@ export type SignIn =
   | { ok: false; reason: 'invalid' }
   | { ok: false; reason: 'limited'; retryAfterMinutes: number };
 
-export type PasswordChange = { ok: true; token: string } | { ok: false; reason: 'wrong-current' | 'too-short' | 'too-long' };
+export type PasswordChange =
+  { ok: true; token: string } | { ok: false; reason: 'wrong-current' | 'too-short' | 'too-long' };
 
 const emailPattern = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
@@ -76,16 +85,27 @@ export class UserService {
   }
 
   /** `admin user create`: without a password, the answer carries a one-time set-password token. */
-  async create(input: { accountId: number | null; email: string; password?: string }): Promise<UserView & { set_password_token?: string }> {
+  async create(input: {
+    accountId: number | null;
+    email: string;
+    password?: string;
+  }): Promise<UserView & { set_password_token?: string }> {
     const email = input.email.trim().toLowerCase();
     if (!emailPattern.test(email)) throw new AdminError(`not an email address: ${input.email}`);
-    if (input.accountId !== null && !(await this.store.accounts.getAccount(input.accountId))) throw new AdminError(`no account with id ${input.accountId}`);
+    if (input.accountId !== null && !(await this.store.accounts.getAccount(input.accountId)))
+      throw new AdminError(`no account with id ${input.accountId}`);
     if (input.password !== undefined) {
       const problem = passwordProblem(input.password);
-      if (problem !== null) throw new AdminError(problem === 'too-short' ? 'a password needs at least 10 characters' : 'a password has at most 200 characters');
+      if (problem !== null)
+        throw new AdminError(
+          problem === 'too-short' ? 'a password needs at least 10 characters' : 'a password has at most 200 characters',
+        );
     }
     const hash = input.password === undefined ? null : await hashPassword(input.password);
-    const user = await this.users.createUser({ accountId: input.accountId, email, passwordHash: hash }, this.clock.now());
+    const user = await this.users.createUser(
+      { accountId: input.accountId, email, passwordHash: hash },
+      this.clock.now(),
+    );
     if (!user) throw new AdminError(`a user with the email ${email} exists already`);
     if (input.password !== undefined) return userView(user);
     return { ...userView(user), set_password_token: await this.issueLink(user.id) };
@@ -136,7 +156,8 @@ export class UserService {
     const subjects = [`ip:${address}`, `user:${email}`] as const;
     const { perAddress, perUser, windowMs } = this.policy;
     const [byAddress, byUser] = await Promise.all(subjects.map((s) => this.users.signInFailures(s, now, windowMs)));
-    if ((byAddress ?? 0) >= perAddress || (byUser ?? 0) >= perUser) return { ok: false, reason: 'limited', retryAfterMinutes: Math.ceil(windowMs / 60_000) };
+    if ((byAddress ?? 0) >= perAddress || (byUser ?? 0) >= perUser)
+      return { ok: false, reason: 'limited', retryAfterMinutes: Math.ceil(windowMs / 60_000) };
     const user = email === '' ? null : await this.users.findUserByEmail(email);
     const matches = await verifyPassword(password, user?.passwordHash ?? unusableHash);
     if (!user || !matches || user.passwordHash === null || user.status !== 'active') {
@@ -182,7 +203,8 @@ export class UserService {
   /** A new password ends every session; the answer is a fresh session for the browser that asked. */
   async changePassword(userId: number, current: string, next: string): Promise<PasswordChange> {
     const user = await this.user(userId);
-    if (user.passwordHash === null || !(await verifyPassword(current, user.passwordHash))) return { ok: false, reason: 'wrong-current' };
+    if (user.passwordHash === null || !(await verifyPassword(current, user.passwordHash)))
+      return { ok: false, reason: 'wrong-current' };
     const problem = passwordProblem(next);
     if (problem !== null) return { ok: false, reason: problem };
     await this.users.setPasswordHash(userId, await hashPassword(next), this.clock.now());
@@ -195,7 +217,10 @@ export class UserService {
     return (await this.users.peekPasswordToken(tokenHash(token), this.clock.now())) !== null;
   }
 
-  async setPasswordWithLink(token: string, password: string): Promise<{ ok: true; userId: number } | { ok: false; reason: 'invalid-link' | 'too-short' | 'too-long' }> {
+  async setPasswordWithLink(
+    token: string,
+    password: string,
+  ): Promise<{ ok: true; userId: number } | { ok: false; reason: 'invalid-link' | 'too-short' | 'too-long' }> {
     const problem = passwordProblem(password);
     if (problem !== null) return { ok: false, reason: problem };
     const userId = await this.users.usePasswordToken(tokenHash(token), this.clock.now());

@@ -73,7 +73,10 @@ export class ProviderLive {
     return states.map((s) => {
       const before = last?.submits.get(s.name);
       const seconds = last === null ? 0 : (now - last.at) / 1000;
-      return { ...s, submitRate: before === undefined || seconds <= 0 ? null : Math.max(0, s.submits - before) / seconds };
+      return {
+        ...s,
+        submitRate: before === undefined || seconds <= 0 ? null : Math.max(0, s.submits - before) / seconds,
+      };
     });
   }
 
@@ -81,7 +84,11 @@ export class ProviderLive {
     const now = this.now();
     const last = Math.floor(now / minuteMs);
     const first = last - hours * 60 + 1;
-    const [rows, backlog, attempts] = await Promise.all([this.store.traffic(first), this.store.backlog(now), this.store.attemptsSince(now - 3600_000, attemptsRead)]);
+    const [rows, backlog, attempts] = await Promise.all([
+      this.store.traffic(first),
+      this.store.backlog(now),
+      this.store.attemptsSince(now - 3600_000, attemptsRead),
+    ]);
     const byMinute = new Map(rows.map((r) => [r.minute, r]));
     const minutes: TrafficView['minutes'] = { at: [], accepted: [], submitted: [], delivered: [], failed: [] };
     const totals = { accepted: 0, submitted: 0, delivered: 0, failed: 0, expired: 0 };
@@ -113,7 +120,16 @@ function slowest(attempts: readonly AttemptSample[]): ReceiverView[] {
     if (!a.ok) entry.failed += 1;
   }
   return [...byHost.entries()]
-    .map(([host, e]) => ({ host, attempts: e.durations.length, p95Ms: percentile([...e.durations].sort((x, y) => x - y), 95), lastMs: e.lastMs, failed: e.failed }))
+    .map(([host, e]) => ({
+      host,
+      attempts: e.durations.length,
+      p95Ms: percentile(
+        [...e.durations].sort((x, y) => x - y),
+        95,
+      ),
+      lastMs: e.lastMs,
+      failed: e.failed,
+    }))
     .sort((a, b) => b.p95Ms - a.p95Ms)
     .slice(0, 10);
 }

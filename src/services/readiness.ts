@@ -57,14 +57,19 @@ export class Readiness {
     try {
       const health = await within(this.sources.store.health(), this.sources.storeTimeoutMs ?? defaultStoreTimeoutMs);
       checks.store = { ok: true };
-      checks.migrations = health.migrated ? { ok: true } : { ok: false, detail: 'the store lacks migrations of this build' };
+      checks.migrations = health.migrated
+        ? { ok: true }
+        : { ok: false, detail: 'the store lacks migrations of this build' };
     } catch (error) {
       checks.store = { ok: false, detail: `the store does not answer: ${reason(error)}` };
       checks.migrations = { ok: false, detail: 'unknown: the store does not answer' };
     }
     const links = this.sources.carrierLinks?.() ?? null;
     if (links !== null) {
-      checks.carrier = links.bound > 0 ? { ok: true, detail: `${links.bound} of ${links.total} carrier connections bound` } : { ok: false, detail: `0 of ${links.total} carrier connections bound` };
+      checks.carrier =
+        links.bound > 0
+          ? { ok: true, detail: `${links.bound} of ${links.total} carrier connections bound` }
+          : { ok: false, detail: `0 of ${links.total} carrier connections bound` };
     }
     return { ready: Object.values(checks).every((c) => c.ok), checks };
   }

@@ -12,15 +12,23 @@ function isReport(send: SendRecord): boolean {
 }
 
 /** The processing state in words (docs/decisions.md lists the texts). */
-export function reportStatusText(send: SendRecord, counts: { success: number; failed: number; pending: number; submitted: number }, now: number): string {
-  if (send.pending && send.expandedCount === 0 && send.scheduledAt !== null && send.scheduledAt > now) return 'Scheduled: waiting for the scheduled time';
+export function reportStatusText(
+  send: SendRecord,
+  counts: { success: number; failed: number; pending: number; submitted: number },
+  now: number,
+): string {
+  if (send.pending && send.expandedCount === 0 && send.scheduledAt !== null && send.scheduledAt > now)
+    return 'Scheduled: waiting for the scheduled time';
   if (counts.pending === 0) return 'Completed';
   if (counts.submitted === 0 && counts.success + counts.failed === 0) return 'Queued: waiting to be sent';
   if (send.pending || counts.submitted + counts.success + counts.failed < send.totalNumbers) return 'Sending';
   return 'Sent: waiting for delivery reports';
 }
 
-function tally(send: SendRecord, rows: readonly StateCount[]): { success: number; failed: number; pending: number; submitted: number; lastChange: number } {
+function tally(
+  send: SendRecord,
+  rows: readonly StateCount[],
+): { success: number; failed: number; pending: number; submitted: number; lastChange: number } {
   let success = 0;
   let failed = 0;
   let submitted = 0;
@@ -76,7 +84,8 @@ export class ReportQueries {
     if (!send) return fail('TS-1029', { variant: 'not-found', message: 'Report not found' });
     const totalRecords = send.expandedCount;
     const totalPages = Math.ceil(totalRecords / recordsPerPage);
-    const rows = page > totalPages ? [] : await this.messages.sendMessages(send.id, (page - 1) * recordsPerPage, recordsPerPage);
+    const rows =
+      page > totalPages ? [] : await this.messages.sendMessages(send.id, (page - 1) * recordsPerPage, recordsPerPage);
     return ok({
       data: rows.map((r) => {
         const status = reportStatus(r.state);
@@ -85,10 +94,19 @@ export class ReportQueries {
           // Submitted time, or the time the message was recorded while it waits to be sent.
           sent_at: localDateTime(r.submittedAt ?? r.createdAt),
           sms_status: status.text,
-          details: { done_at: r.doneAt === null ? '' : localDateTime(r.doneAt), status_code: status.statusCode, operator: r.operator },
+          details: {
+            done_at: r.doneAt === null ? '' : localDateTime(r.doneAt),
+            status_code: status.statusCode,
+            operator: r.operator,
+          },
         };
       }),
-      pagination: { current_page: page, total_pages: totalPages, total_records: totalRecords, records_per_page: recordsPerPage },
+      pagination: {
+        current_page: page,
+        total_pages: totalPages,
+        total_records: totalRecords,
+        records_per_page: recordsPerPage,
+      },
     });
   }
 }

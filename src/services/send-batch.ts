@@ -22,7 +22,11 @@ export interface AcceptRequest {
 /** What became of one request in a batch; a replay is answered from the stored response. */
 export type Outcome = Result<unknown> | { replay: true } | { error: unknown };
 
-const perMinuteFailure = fail('TS-1060', { variant: 'per-minute', retryAfterSeconds: 60, message: 'Per-minute send limit exceeded' });
+const perMinuteFailure = fail('TS-1060', {
+  variant: 'per-minute',
+  retryAfterSeconds: 60,
+  message: 'Per-minute send limit exceeded',
+});
 
 function recipientsOf(plan: SendPlan): number {
   return 'now' in plan.recipients ? plan.recipients.now.length : plan.recipients.later.numbers.length;
@@ -75,11 +79,16 @@ export async function readLedger(store: Store, items: readonly AcceptRequest[], 
 
 /** One id for each send and each of its immediate messages, in one allocation. */
 export async function allocateSlots(store: Store, items: readonly AcceptRequest[]): Promise<Slot[]> {
-  const ids = await store.messages.allocateIds(items.reduce((n, i) => n + 1 + ('now' in i.plan.recipients ? i.plan.recipients.now.length : 0), 0));
+  const ids = await store.messages.allocateIds(
+    items.reduce((n, i) => n + 1 + ('now' in i.plan.recipients ? i.plan.recipients.now.length : 0), 0),
+  );
   let next = 0;
   return items.map((item) => {
     const sendId = ids[next] ?? 0;
-    const messageIds = ids.slice(next + 1, next + 1 + ('now' in item.plan.recipients ? item.plan.recipients.now.length : 0));
+    const messageIds = ids.slice(
+      next + 1,
+      next + 1 + ('now' in item.plan.recipients ? item.plan.recipients.now.length : 0),
+    );
     next += 1 + messageIds.length;
     return { item, sendId, messageIds };
   });
@@ -95,7 +104,13 @@ export async function decide(store: Store, slot: Slot, ledger: Ledger, now: numb
   const accountId = item.caller.account.id;
   const response = item.reply({ sendId, messageIds, totalSms: item.charges.main + item.charges.international });
   if (item.idempotency) {
-    const saved = await store.idempotency.save(accountId, item.idempotency.key, item.idempotency.hash, JSON.stringify(response), now);
+    const saved = await store.idempotency.save(
+      accountId,
+      item.idempotency.key,
+      item.idempotency.hash,
+      JSON.stringify(response),
+      now,
+    );
     if (!saved) return { outcome: { replay: true }, writes: null };
   }
   const total = recipientsOf(item.plan);
@@ -110,7 +125,8 @@ export async function decide(store: Store, slot: Slot, ledger: Ledger, now: numb
 function refusal(item: AcceptRequest, ledger: Ledger, total: number): Failure | null {
   const account = item.caller.account;
   const counted = ledger.recent.get(account.id);
-  if (counted !== undefined && item.plan.perMinuteLimited === true && counted + total > account.perMinuteLimit) return perMinuteFailure;
+  if (counted !== undefined && item.plan.perMinuteLimited === true && counted + total > account.perMinuteLimit)
+    return perMinuteFailure;
   const balance = ledger.balances.get(account.id) ?? { main: 0, international: 0 };
   if (balance.main < item.charges.main || balance.international < item.charges.international) return fail('TS-1027');
   return null;
@@ -131,11 +147,25 @@ function writesOf(slot: Slot, total: number, now: number): Writes {
   const charges: ChargeEntry[] = [];
   for (const bucket of ['main', 'international'] as BalanceBucket[]) {
     if (item.charges[bucket] === 0) continue;
-    charges.push({ accountId: caller.account.id, bucket, amount: item.charges[bucket], reason: `${plan.kind} send`, reference: `send:${sendId}` });
+    charges.push({
+      accountId: caller.account.id,
+      bucket,
+      amount: item.charges[bucket],
+      reason: `${plan.kind} send`,
+      reference: `send:${sendId}`,
+    });
   }
   const immediate = 'now' in plan.recipients ? plan.recipients.now : null;
   const messages = immediate && {
-    send: { id: sendId, accountId: caller.account.id, keyId: caller.key.id, sandbox: caller.key.sandbox, createdAt: now, dueAt: plan.scheduledAt ?? now, priority: plan.priority },
+    send: {
+      id: sendId,
+      accountId: caller.account.id,
+      keyId: caller.key.id,
+      sandbox: caller.key.sandbox,
+      createdAt: now,
+      dueAt: plan.scheduledAt ?? now,
+      priority: plan.priority,
+    },
     ids: messageIds,
     messages: immediate,
     plan,
@@ -148,7 +178,10 @@ export function groupsOf(accepted: readonly Writes[]): MessageGroup[] {
 }
 
 export async function writeAll(store: Store, accepted: readonly Writes[], now: number): Promise<void> {
-  await store.accounts.applyCharges(accepted.flatMap((w) => w.charges), now);
+  await store.accounts.applyCharges(
+    accepted.flatMap((w) => w.charges),
+    now,
+  );
   await store.messages.insertSends(accepted.map((w) => w.send));
   await store.messages.insertMessagesOf(groupsOf(accepted));
 }
@@ -156,7 +189,11 @@ export async function writeAll(store: Store, accepted: readonly Writes[], now: n
 /** Whether the writes left work in the store's queue for a dispatcher to claim. */
 export function queues(accepted: readonly Writes[]): boolean {
   return accepted.some(
-    (w) => w.send.send.pendingRecipients !== null || (w.messages !== null && w.messages.send.leaseUntil === undefined && w.messages.messages.some((m) => m.failedDetail === undefined)),
+    (w) =>
+      w.send.send.pendingRecipients !== null ||
+      (w.messages !== null &&
+        w.messages.send.leaseUntil === undefined &&
+        w.messages.messages.some((m) => m.failedDetail === undefined)),
   );
 }
 

@@ -60,6 +60,16 @@ export function chargesOf(counts: Iterable<{ recipient: string; smsCount: number
 }
 
 /** Builds the message rows of a send with one text for many numbers. */
-export function messagesFor(numbers: readonly string[], text: string, lang: SmsLang, mode: 'single' | 'bulk'): NewMessage[] {
-  return numbers.map((recipient) => ({ recipient, text: null, smsCount: countFor(recipient, text, lang, mode), operator: operatorOf(recipient) }));
+export function messagesFor(
+  numbers: readonly string[],
+  text: string,
+  lang: SmsLang,
+  mode: 'single' | 'bulk',
+): NewMessage[] {
+  return numbers.map((recipient) => ({
+    recipient,
+    text: null,
+    smsCount: countFor(recipient, text, lang, mode),
+    operator: operatorOf(recipient),
+  }));
 }

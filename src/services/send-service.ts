@@ -54,19 +54,35 @@ export class SendService {
   async replay(caller: Caller, key: string, hash: string): Promise<Result<string> | null> {
     const found = await this.store.idempotency.find(caller.account.id, key);
     if (!found || found.createdAt < this.clock.now() - 24 * 3600_000) return null;
-    if (found.requestHash !== hash) return fail('TS-1033', { message: 'idempotency_key was already used with a different request' });
+    if (found.requestHash !== hash)
+      return fail('TS-1033', { message: 'idempotency_key was already used with a different request' });
     return ok(found.response);
   }
 
-  async accept(caller: Caller, plan: SendPlan, reply: (accepted: Accepted) => unknown, idempotency?: { key: string; hash: string }): Promise<Result<unknown>> {
+  async accept(
+    caller: Caller,
+    plan: SendPlan,
+    reply: (accepted: Accepted) => unknown,
+    idempotency?: { key: string; hash: string },
+  ): Promise<Result<unknown>> {
     const charges = 'now' in plan.recipients ? chargesOf(plan.recipients.now) : plan.recipients.charges;
     const noted = (accepted: Accepted): unknown => {
       caller.accepted = accepted;
       return reply(accepted);
     };
-    const outcome = await this.writer.write({ caller, plan, charges, reply: noted, ...(idempotency ? { idempotency } : {}) });
+    const outcome = await this.writer.write({
+      caller,
+      plan,
+      charges,
+      reply: noted,
+      ...(idempotency ? { idempotency } : {}),
+    });
     if ('error' in outcome) throw outcome.error;
-    if ('ok' in outcome && outcome.ok) this.metrics.messages('accepted', 'now' in plan.recipients ? plan.recipients.now.length : plan.recipients.later.numbers.length);
+    if ('ok' in outcome && outcome.ok)
+      this.metrics.messages(
+        'accepted',
+        'now' in plan.recipients ? plan.recipients.now.length : plan.recipients.later.numbers.length,
+      );
     if ('replay' in outcome) {
       const again = idempotency ? await this.replay(caller, idempotency.key, idempotency.hash) : null;
       if (!again) throw new Error('idempotency key taken but no stored response');
@@ -77,7 +93,12 @@ export class SendService {
 }
 
 /** The quick check before the send transaction; the writer checks again under lock. */
-async function perMinuteFailure(store: Store, caller: Caller, recipients: number, now: number): Promise<Failure | null> {
+async function perMinuteFailure(
+  store: Store,
+  caller: Caller,
+  recipients: number,
+  now: number,
+): Promise<Failure | null> {
   const limit = caller.account.perMinuteLimit;
   if (limit <= 0) return null;
   const recent = await store.reports.recipientsSince(caller.account.id, now - 60_000);

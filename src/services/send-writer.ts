@@ -63,7 +63,9 @@ export class SendWriter {
       const settled: Outcome[] = [];
       for (const item of items) {
         try {
-          settled.push(this.afterCommit(await this.transaction([item], 'together'))[0] ?? { error: new Error('no outcome') });
+          settled.push(
+            this.afterCommit(await this.transaction([item], 'together'))[0] ?? { error: new Error('no outcome') },
+          );
         } catch (own) {
           settled.push({ error: own });
         }
@@ -83,7 +85,9 @@ export class SendWriter {
         const now = this.clock.now();
         const ledger = await readLedger(store, items, now);
         const slots = await allocateSlots(store, items);
-        return writes === 'together' ? this.writeTogether(store, slots, ledger, now, reserved) : this.writeEachAlone(store, slots, ledger, now);
+        return writes === 'together'
+          ? this.writeTogether(store, slots, ledger, now, reserved)
+          : this.writeEachAlone(store, slots, ledger, now);
       });
     } catch (error) {
       this.handoff?.release(reserved.count);
@@ -98,7 +102,13 @@ export class SendWriter {
   }
 
   /** Decides every request in order, then writes the accepted ones with multi-row statements. */
-  private async writeTogether(store: Store, slots: readonly Slot[], ledger: Ledger, now: number, reserved: { count: number }): Promise<Written> {
+  private async writeTogether(
+    store: Store,
+    slots: readonly Slot[],
+    ledger: Ledger,
+    now: number,
+    reserved: { count: number },
+  ): Promise<Written> {
     const outcomes: Outcome[] = [];
     const accepted: Writes[] = [];
     for (const slot of slots) {
@@ -157,7 +167,18 @@ export class SendWriter {
       g.send.leaseUntil = leaseUntil;
       g.messages.forEach((m, i) => {
         if (m.failedDetail !== undefined) return;
-        handed.push({ id: g.ids[i] ?? 0, sendId: g.send.id, keyId: g.send.keyId, recipient: m.recipient, text: m.text ?? g.plan.text ?? '', sender: g.plan.sender, lang: g.plan.lang, sandbox: g.send.sandbox, attempts: 1, leaseUntil });
+        handed.push({
+          id: g.ids[i] ?? 0,
+          sendId: g.send.id,
+          keyId: g.send.keyId,
+          recipient: m.recipient,
+          text: m.text ?? g.plan.text ?? '',
+          sender: g.plan.sender,
+          lang: g.plan.lang,
+          sandbox: g.send.sandbox,
+          attempts: 1,
+          leaseUntil,
+        });
       });
     }
     return handed;

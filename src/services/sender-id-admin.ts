@@ -13,7 +13,13 @@ export interface SenderIdView {
 }
 
 export function senderIdView(s: SenderId): SenderIdView {
-  return { id: s.id, account_id: s.accountId, title: s.title, status: s.status, created_at: new Date(s.createdAt).toISOString() };
+  return {
+    id: s.id,
+    account_id: s.accountId,
+    title: s.title,
+    status: s.status,
+    created_at: new Date(s.createdAt).toISOString(),
+  };
 }
 
 /** Provider commands for sender IDs: add (checked as /sms/send checks `title`), list, remove. */
@@ -42,10 +48,19 @@ export class SenderIdAdmin {
   }
 
   /** Removes a sender ID named by its id, or by its account and title. */
-  async remove(which: { id: number } | { accountId: number; title: string }): Promise<{ removed: true } & SenderIdView> {
-    const found = 'id' in which ? await this.store.senderIds.getSenderId(which.id) : await this.byTitle(which.accountId, which.title);
+  async remove(
+    which: { id: number } | { accountId: number; title: string },
+  ): Promise<{ removed: true } & SenderIdView> {
+    const found =
+      'id' in which
+        ? await this.store.senderIds.getSenderId(which.id)
+        : await this.byTitle(which.accountId, which.title);
     if (!found || !(await this.store.senderIds.removeSenderId(found.id))) {
-      throw new AdminError('id' in which ? `no sender ID with id ${which.id}` : `account ${which.accountId} has no sender ID ${JSON.stringify(which.title)}`);
+      throw new AdminError(
+        'id' in which
+          ? `no sender ID with id ${which.id}`
+          : `account ${which.accountId} has no sender ID ${JSON.stringify(which.title)}`,
+      );
     }
     return { removed: true, ...senderIdView(found) };
   }

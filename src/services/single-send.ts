@@ -45,7 +45,12 @@ export function requestHash(input: unknown): string {
  * written as messages at once; a scheduled one keeps its list until its time, with no
  * messages (nor report rows) before.
  */
-export async function singleSend(sends: SendService, clock: Clock, caller: Caller, request: SingleSendRequest): Promise<Result<SingleSent>> {
+export async function singleSend(
+  sends: SendService,
+  clock: Clock,
+  caller: Caller,
+  request: SingleSendRequest,
+): Promise<Result<SingleSent>> {
   const lang = (request.sms_lang ?? 2) as SmsLang;
   const contentType = (request.content_type ?? 0) as ContentType;
   let scheduledAt: number | null = null;
@@ -60,7 +65,8 @@ export async function singleSend(sends: SendService, clock: Clock, caller: Calle
   if (numbers.length > limit) return fail('TS-1060', { message: `At most ${limit} distinct numbers per request` });
   if (!(await sends.isApprovedSender(caller.account.id, request.title))) return fail('TS-1028');
 
-  const idempotency = request.idempotency_key === undefined ? undefined : { key: request.idempotency_key, hash: requestHash(request) };
+  const idempotency =
+    request.idempotency_key === undefined ? undefined : { key: request.idempotency_key, hash: requestHash(request) };
   if (idempotency) {
     const replayed = await sends.replay(caller, idempotency.key, idempotency.hash);
     if (replayed && !replayed.ok) return replayed;
@@ -84,7 +90,10 @@ export async function singleSend(sends: SendService, clock: Clock, caller: Calle
       recipients:
         scheduledAt === null
           ? { now: messagesFor(numbers, text, lang, 'single') }
-          : { later: { numbers, texts: null }, charges: chargesOf(numbers.map((n) => ({ recipient: n, smsCount: countFor(n, text, lang, 'single') }))) },
+          : {
+              later: { numbers, texts: null },
+              charges: chargesOf(numbers.map((n) => ({ recipient: n, smsCount: countFor(n, text, lang, 'single') }))),
+            },
       perMinuteLimited: true,
     },
     ({ sendId, messageIds, totalSms }) => ({

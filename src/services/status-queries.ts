@@ -25,7 +25,8 @@ export class StatusQueries {
   async messageStatus(accountId: number, smsId: number): Promise<Result<StatusRecord>> {
     const message = await this.messages.findMessage(smsId, accountId);
     // Messages of scheduled and group sends are reached through their report id only.
-    if (!message || message.scheduled || message.sendKind === 'group' || message.sendKind === 'mixed') return fail('TS-1020');
+    if (!message || message.scheduled || message.sendKind === 'group' || message.sendKind === 'mixed')
+      return fail('TS-1020');
     const answer = statusQueryAnswer(message.state);
     return ok({
       code: answer.code,

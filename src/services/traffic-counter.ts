@@ -18,7 +18,14 @@ export interface TrafficCounterOptions {
 
 export const defaultTrafficOptions: TrafficCounterOptions = { flushMs: 60_000, keepMinutes: 7 * 24 * 60 };
 
-const emptyMinute = (minute: number): TrafficMinute => ({ minute, accepted: 0, submitted: 0, delivered: 0, failed: 0, expired: 0 });
+const emptyMinute = (minute: number): TrafficMinute => ({
+  minute,
+  accepted: 0,
+  submitted: 0,
+  delivered: 0,
+  failed: 0,
+  expired: 0,
+});
 
 export class TrafficCounter implements MessageMetrics {
   /** The minutes counted and not yet written, the current one last. */

@@ -51,8 +51,10 @@ export function usageLeaseSize(limits: RequestLimits): number {
   return Math.max(1, Math.min(maxLease, Math.floor(Math.min(...set) * leaseShare)));
 }
 
-const sameWindows = (a: UsageWindows, b: UsageWindows): boolean => a.hour === b.hour && a.day === b.day && a.month === b.month;
-const sameLimits = (a: RequestLimits, b: RequestLimits): boolean => a.hourly === b.hourly && a.daily === b.daily && a.monthly === b.monthly;
+const sameWindows = (a: UsageWindows, b: UsageWindows): boolean =>
+  a.hour === b.hour && a.day === b.day && a.month === b.month;
+const sameLimits = (a: RequestLimits, b: RequestLimits): boolean =>
+  a.hourly === b.hourly && a.daily === b.daily && a.monthly === b.monthly;
 
 export class UsageLeases {
   private readonly leases = new Map<number, Lease>();
@@ -73,7 +75,11 @@ export class UsageLeases {
   /** Counts one request: refused with the limit it ran into, or admitted with how to take it back. */
   take(request: UsageRequest): Promise<Counting> {
     let lease = this.leases.get(request.keyId);
-    if (lease !== undefined && (!sameWindows(lease.windows, request.windows) || !sameLimits(lease.limits, request.limits)) && !lease.asking) {
+    if (
+      lease !== undefined &&
+      (!sameWindows(lease.windows, request.windows) || !sameLimits(lease.limits, request.limits)) &&
+      !lease.asking
+    ) {
       this.giveBack(request.keyId, lease);
       lease = undefined;
     }
@@ -83,7 +89,14 @@ export class UsageLeases {
       return Promise.resolve({ undo: this.undoFor(request) });
     }
     if (lease === undefined) {
-      lease = { limits: request.limits, windows: request.windows, left: 0, lastUsed: this.now(), waiting: [], asking: false };
+      lease = {
+        limits: request.limits,
+        windows: request.windows,
+        left: 0,
+        lastUsed: this.now(),
+        waiting: [],
+        asking: false,
+      };
       this.leases.set(request.keyId, lease);
       this.timer ??= setInterval(() => this.giveBackIdle(), this.idleMs).unref();
     }
@@ -98,7 +111,8 @@ export class UsageLeases {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     const returns: Promise<void>[] = [];
-    for (const [keyId, lease] of this.leases) if (!lease.asking && lease.left > 0) returns.push(this.refund(keyId, lease.windows, lease.left));
+    for (const [keyId, lease] of this.leases)
+      if (!lease.asking && lease.left > 0) returns.push(this.refund(keyId, lease.windows, lease.left));
     this.leases.clear();
     await Promise.all([...returns, ...this.returning.values()]);
   }
@@ -117,10 +131,14 @@ export class UsageLeases {
     }
     lease.windows = first.windows;
     lease.limits = first.limits;
-    const alike = lease.waiting.filter((w) => sameWindows(w.request.windows, first.windows) && sameLimits(w.request.limits, first.limits)).length;
+    const alike = lease.waiting.filter(
+      (w) => sameWindows(w.request.windows, first.windows) && sameLimits(w.request.limits, first.limits),
+    ).length;
     const n = Math.max(alike, usageLeaseSize(first.limits));
     // After what this key gave back is in the store: a lease must not count against it.
-    const counted = (this.returning.get(keyId) ?? Promise.resolve()).then(() => this.batcher.add({ request: first, n }));
+    const counted = (this.returning.get(keyId) ?? Promise.resolve()).then(() =>
+      this.batcher.add({ request: first, n }),
+    );
     counted.then(
       ({ granted, hit }) => {
         lease.asking = false;
@@ -128,7 +146,11 @@ export class UsageLeases {
         lease.lastUsed = this.now();
         const served: typeof lease.waiting = [];
         const rest: typeof lease.waiting = [];
-        for (const w of lease.waiting) (sameWindows(w.request.windows, lease.windows) && sameLimits(w.request.limits, lease.limits) ? served : rest).push(w);
+        for (const w of lease.waiting)
+          (sameWindows(w.request.windows, lease.windows) && sameLimits(w.request.limits, lease.limits)
+            ? served
+            : rest
+          ).push(w);
         lease.waiting = rest;
         for (const w of served) {
           if (lease.left > 0) {
@@ -170,7 +192,12 @@ export class UsageLeases {
   private undoFor(request: UsageRequest): () => Promise<void> {
     return () => {
       const lease = this.leases.get(request.keyId);
-      if (lease !== undefined && !lease.asking && sameWindows(lease.windows, request.windows) && sameLimits(lease.limits, request.limits)) {
+      if (
+        lease !== undefined &&
+        !lease.asking &&
+        sameWindows(lease.windows, request.windows) &&
+        sameLimits(lease.limits, request.limits)
+      ) {
         lease.left += 1;
         return Promise.resolve();
       }
@@ -181,7 +208,8 @@ export class UsageLeases {
   private giveBackIdle(): void {
     const now = this.now();
     for (const [keyId, lease] of this.leases) {
-      if (!lease.asking && lease.waiting.length === 0 && now - lease.lastUsed >= this.idleMs) this.giveBack(keyId, lease);
+      if (!lease.asking && lease.waiting.length === 0 && now - lease.lastUsed >= this.idleMs)
+        this.giveBack(keyId, lease);
     }
     if (this.leases.size === 0 && this.timer) {
       clearInterval(this.timer);

@@ -36,7 +36,15 @@ export interface DeliveryView {
 const iso = (t: number): string => new Date(t).toISOString();
 
 function attemptView(a: AttemptLog): AttemptView {
-  return { attempt: a.attemptNo, manual: a.manual, at: iso(a.startedAt), url: a.url, http_status: a.httpStatus, error: a.error, duration_ms: a.durationMs };
+  return {
+    attempt: a.attemptNo,
+    manual: a.manual,
+    at: iso(a.startedAt),
+    url: a.url,
+    http_status: a.httpStatus,
+    error: a.error,
+    duration_ms: a.durationMs,
+  };
 }
 
 export function deliveryView(e: EventRecord): DeliveryView {
@@ -70,7 +78,8 @@ export class WebhookAdmin {
   private async keyWithWebhook(id: number): Promise<void> {
     const key = await this.store.keys.getKey(id);
     if (!key) throw new AdminError(`no key with id ${id}`);
-    if (key.webhookUrl === null || key.webhookUrl === '') throw new AdminError(`key ${id} has no webhook URL (set one with key update --webhook-url)`);
+    if (key.webhookUrl === null || key.webhookUrl === '')
+      throw new AdminError(`key ${id} has no webhook URL (set one with key update --webhook-url)`);
   }
 
   /** Attempts the event now and records the attempt; returns the event as stored. */
@@ -89,7 +98,11 @@ export class WebhookAdmin {
   async testWebhook(keyId: number): Promise<DeliveryView> {
     await this.keyWithWebhook(keyId);
     const now = this.clock.now();
-    const event = await this.store.events.createClaimed({ keyId, eventType: 'key.test', smsId: null, status: null }, now, now + this.delivery.leaseMs);
+    const event = await this.store.events.createClaimed(
+      { keyId, eventType: 'key.test', smsId: null, status: null },
+      now,
+      now + this.delivery.leaseMs,
+    );
     return this.attemptNow(event, false);
   }
 
@@ -117,7 +130,8 @@ export class WebhookAdmin {
     const now = this.clock.now();
     const claimed = await this.store.events.claimOne(ref, now, now + this.delivery.leaseMs);
     if (claimed === null) throw new AdminError(`no webhook event ${String(ref)}`);
-    if (claimed === 'busy') throw new AdminError(`an attempt of event ${String(ref)} is in flight; try again when it has finished`);
+    if (claimed === 'busy')
+      throw new AdminError(`an attempt of event ${String(ref)} is in flight; try again when it has finished`);
     return this.attemptNow(claimed, true);
   }
 }

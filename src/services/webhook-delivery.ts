@@ -61,8 +61,19 @@ export class WebhookDelivery {
     const outcome =
       url === null || url === ''
         ? noUrl
-        : await this.sender.send({ url, ...buildAttempt(toWebhookEvent(event), startedAt, secret), timeoutMs: this.options.timeoutMs });
-    const attempt = { manual, url, startedAt, durationMs: outcome.durationMs, httpStatus: outcome.status, error: outcome.error };
+        : await this.sender.send({
+            url,
+            ...buildAttempt(toWebhookEvent(event), startedAt, secret),
+            timeoutMs: this.options.timeoutMs,
+          });
+    const attempt = {
+      manual,
+      url,
+      startedAt,
+      durationMs: outcome.durationMs,
+      httpStatus: outcome.status,
+      error: outcome.error,
+    };
     const base = { id: event.id, leaseUntil: event.leaseUntil, attempt };
     if (manual) return { ...base, state: outcome.ok ? 'delivered' : event.state, nextAttemptAt: event.dueAt };
     const backoff = { scale: this.options.backoff.scale, scheduleMs: event.target.retryScheduleMs };

@@ -8,7 +8,11 @@ export function errorFields(error: unknown): unknown {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string') return { type: error.name, message: error.message, code };
-    if (error.message === 'Connection terminated unexpectedly' || /^timeout exceeded when trying to connect$/i.test(error.message)) return { type: error.name, message: error.message };
+    if (
+      error.message === 'Connection terminated unexpectedly' ||
+      /^timeout exceeded when trying to connect$/i.test(error.message)
+    )
+      return { type: error.name, message: error.message };
   }
   return error;
 }

@@ -33,7 +33,10 @@ class MemoryTally implements RateTally {
 
 describe('rate leases', () => {
   it('is a twentieth of the limit, at least one', () => {
-    assert.deepEqual([leaseSize(1), leaseSize(39), leaseSize(40), leaseSize(100), leaseSize(1_000_000)], [1, 1, 2, 5, 50_000]);
+    assert.deepEqual(
+      [leaseSize(1), leaseSize(39), leaseSize(40), leaseSize(100), leaseSize(1_000_000)],
+      [1, 1, 2, 5, 50_000],
+    );
   });
 
   it('counts every request it admits in the shared tally: two processes together admit the limit, not more', async () => {
@@ -42,7 +45,9 @@ describe('rate leases', () => {
     const one = new RateLeases(tally, () => clock.now);
     const two = new RateLeases(tally, () => clock.now);
     const max = 100;
-    const answers = await Promise.all(Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? one : two).hit('k', 1000, max)));
+    const answers = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => (i % 2 === 0 ? one : two).hit('k', 1000, max)),
+    );
     const places = answers.map((a) => a.current);
     assert.equal(new Set(places).size, 300, 'every request has a place of its own');
     const admitted = places.filter((p) => p <= max).length;

@@ -34,7 +34,10 @@ describe('the rate counted in Redis', () => {
 
   it('gives every hit of a window its own place, across batches and clients', { skip }, async () => {
     const key = `${prefix}k`;
-    const hits = await Promise.all([...Array.from({ length: 40 }, () => one.add(key, 5000, 1)), ...Array.from({ length: 40 }, () => other.add(key, 5000, 1))]);
+    const hits = await Promise.all([
+      ...Array.from({ length: 40 }, () => one.add(key, 5000, 1)),
+      ...Array.from({ length: 40 }, () => other.add(key, 5000, 1)),
+    ]);
     assert.deepEqual(
       hits.map((h) => h.current).sort((a, b) => a - b),
       Array.from({ length: 80 }, (_, i) => i + 1),

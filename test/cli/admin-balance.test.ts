@@ -20,7 +20,9 @@ describe('haberci admin account topup and debit', { timeout: 60_000 }, () => {
   const ledger = (): { bucket: string; delta: number; reason: string }[] => {
     const db = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true });
     try {
-      return db.prepare('select bucket, delta, reason from ledger where account_id = ? order by id').all(Number(id)) as { bucket: string; delta: number; reason: string }[];
+      return db
+        .prepare('select bucket, delta, reason from ledger where account_id = ? order by id')
+        .all(Number(id)) as { bucket: string; delta: number; reason: string }[];
     } finally {
       db.close();
     }
@@ -28,7 +30,21 @@ describe('haberci admin account topup and debit', { timeout: 60_000 }, () => {
 
   before(async () => {
     dir = await storeFolder('haberci-balance-');
-    id = String((await adminOk(['account', 'create', '--name', 'Credit', '--balance', '100', '--international-balance', '10', ...store()])).id);
+    id = String(
+      (
+        await adminOk([
+          'account',
+          'create',
+          '--name',
+          'Credit',
+          '--balance',
+          '100',
+          '--international-balance',
+          '10',
+          ...store(),
+        ])
+      ).id,
+    );
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -40,19 +56,51 @@ describe('haberci admin account topup and debit', { timeout: 60_000 }, () => {
   }
 
   it('a debit takes credit back with its reason in the ledger, never below zero', async () => {
-    assert.deepEqual(await adminOk(['account', 'topup', '--id', id, '--amount', '5', ...store()]), { id: Number(id), balance_main: 105, balance_international: 10 });
-    assert.deepEqual(await adminOk(['account', 'debit', '--id', id, '--amount', '30', '--reason', 'duplicate top-up', ...store()]), {
+    assert.deepEqual(await adminOk(['account', 'topup', '--id', id, '--amount', '5', ...store()]), {
       id: Number(id),
-      balance_main: 75,
+      balance_main: 105,
       balance_international: 10,
-      debited: 30,
-      reason: 'duplicate top-up',
     });
-    assert.equal((await adminOk(['account', 'debit', '--id', id, '--amount', '4', '--reason', 'refund', '--international', ...store()])).balance_international, 6);
-    assert.match(await adminFails(['account', 'debit', '--id', id, '--amount', '76', '--reason', 'too much', ...store()]), /main balance is less than 76; nothing was debited/);
+    assert.deepEqual(
+      await adminOk(['account', 'debit', '--id', id, '--amount', '30', '--reason', 'duplicate top-up', ...store()]),
+      {
+        id: Number(id),
+        balance_main: 75,
+        balance_international: 10,
+        debited: 30,
+        reason: 'duplicate top-up',
+      },
+    );
+    assert.equal(
+      (
+        await adminOk([
+          'account',
+          'debit',
+          '--id',
+          id,
+          '--amount',
+          '4',
+          '--reason',
+          'refund',
+          '--international',
+          ...store(),
+        ])
+      ).balance_international,
+      6,
+    );
+    assert.match(
+      await adminFails(['account', 'debit', '--id', id, '--amount', '76', '--reason', 'too much', ...store()]),
+      /main balance is less than 76; nothing was debited/,
+    );
     assert.match(await adminFails(['account', 'debit', '--id', id, '--amount', '5', ...store()]), /--reason/);
-    assert.match(await adminFails(['account', 'debit', '--id', id, '--amount', '-5', '--reason', 'x', ...store()]), /--amount/);
-    assert.match(await adminFails(['account', 'debit', '--id', '999', '--amount', '1', '--reason', 'x', ...store()]), /no account with id 999/);
+    assert.match(
+      await adminFails(['account', 'debit', '--id', id, '--amount', '-5', '--reason', 'x', ...store()]),
+      /--amount/,
+    );
+    assert.match(
+      await adminFails(['account', 'debit', '--id', '999', '--amount', '1', '--reason', 'x', ...store()]),
+      /no account with id 999/,
+    );
     assert.deepEqual(await balances(), [75, 6]);
     assert.deepEqual(ledger().slice(-3), [
       { bucket: 'main', delta: 5, reason: 'top-up' },

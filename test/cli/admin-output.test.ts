@@ -21,7 +21,8 @@ function shapeProblems(value: unknown, path = '$'): string[] {
     const at = `${path}.${key}`;
     const own: string[] = [];
     if (!/^[a-z][a-z0-9]*(_[a-z0-9]+)*$/.test(key)) own.push(`${at} is not snake_case`);
-    if (/(^at|_at|_until)$/.test(key) && v !== null && !(typeof v === 'string' && iso.test(v))) own.push(`${at} is not an ISO 8601 time: ${JSON.stringify(v)}`);
+    if (/(^at|_at|_until)$/.test(key) && v !== null && !(typeof v === 'string' && iso.test(v)))
+      own.push(`${at} is not an ISO 8601 time: ${JSON.stringify(v)}`);
     return [...own, ...shapeProblems(v, at)];
   });
 }
@@ -41,9 +42,24 @@ describe('haberci admin output', { timeout: 180_000 }, () => {
     // A blocked number for blocklist remove to take off, an inbound message for inbound list.
     const runtime = await openAppContainer({ dialect: 'sqlite', file: sqliteFileIn(dir) });
     try {
-      const account = await runtime.admin.createAccount({ name: 'Seed', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+      const account = await runtime.admin.createAccount({
+        name: 'Seed',
+        balanceMain: 0,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: '',
+        ipAllow: [],
+        globalSending: false,
+      });
       assert.equal((await runtime.services.blocklist.add(account.id, '05321234567')).ok, true);
-      await runtime.store.inbound.insert({ id: 1, accountId: account.id, from: '905321112233', to: '4444', text: 'hi', receivedAt: Date.now() });
+      await runtime.store.inbound.insert({
+        id: 1,
+        accountId: account.id,
+        from: '905321112233',
+        to: '4444',
+        text: 'hi',
+        receivedAt: Date.now(),
+      });
     } finally {
       await runtime.close();
     }
@@ -52,16 +68,22 @@ describe('haberci admin output', { timeout: 180_000 }, () => {
 
   it('every command: snake_case fields, ISO 8601 times', async () => {
     await answer('store init', ['store', 'init']);
-    const account = String((await answer('account create', ['account', 'create', '--name', 'Shape', '--balance', '10'])).id);
+    const account = String(
+      (await answer('account create', ['account', 'create', '--name', 'Shape', '--balance', '10'])).id,
+    );
     await answer('account update', ['account', 'update', '--id', account, '--per-minute-limit', '5']);
     await answer('account show', ['account', 'show', '--id', account]);
     await answer('account topup', ['account', 'topup', '--id', account, '--amount', '5']);
     await answer('account debit', ['account', 'debit', '--id', account, '--amount', '1', '--reason', 'shape']);
-    const sender = String((await answer('sender-id add', ['sender-id', 'add', '--account', account, '--title', 'SHAPE'])).id);
+    const sender = String(
+      (await answer('sender-id add', ['sender-id', 'add', '--account', account, '--title', 'SHAPE'])).id,
+    );
     await answer('sender-id list', ['sender-id', 'list', '--account', account]);
     await answer('sender-id remove', ['sender-id', 'remove', '--id', sender]);
     const hook = ['--webhook-url', 'http://127.0.0.1:9/hook', '--webhook-secret', 'shape-secret'];
-    const key = String((await answer('key create', ['key', 'create', '--account', account, '--expires', '2099-12-31', ...hook])).id);
+    const key = String(
+      (await answer('key create', ['key', 'create', '--account', account, '--expires', '2099-12-31', ...hook])).id,
+    );
     await answer('key update', ['key', 'update', '--id', key, '--hourly-limit', '9']);
     await answer('key show', ['key', 'show', '--id', key]);
     await answer('key pause', ['key', 'pause', '--id', key]);
@@ -83,17 +105,23 @@ describe('haberci admin output', { timeout: 180_000 }, () => {
     assert.match(String((answers['sender-id add'] as { created_at?: unknown }).created_at), iso);
     assert.match(String((answers['key rotate'] as { old_key_valid_until?: unknown }).old_key_valid_until), iso);
     assert.ok(JSON.stringify(answers['webhook deliveries']).includes('"at":"'), 'an attempt with its time');
-    assert.match(String((answers['inbound list'] as { messages: { received_at?: unknown }[] }).messages[0]?.received_at), iso);
+    assert.match(
+      String((answers['inbound list'] as { messages: { received_at?: unknown }[] }).messages[0]?.received_at),
+      iso,
+    );
     assert.equal(JSON.stringify(answers).includes('shape-secret'), false, 'no webhook secret is printed');
   });
 
   it('the shape check itself refuses camelCase and epoch milliseconds', () => {
-    assert.deepEqual(shapeProblems({ id: 1, accountId: 2, created_at: 1_780_000_000_000, list: [{ done_at: 'yesterday' }] }), [
-      '$.accountId is not snake_case',
-      '$.created_at is not an ISO 8601 time: 1780000000000',
-      '$.created_at looks like epoch milliseconds: 1780000000000',
-      '$.list[0].done_at is not an ISO 8601 time: "yesterday"',
-    ]);
+    assert.deepEqual(
+      shapeProblems({ id: 1, accountId: 2, created_at: 1_780_000_000_000, list: [{ done_at: 'yesterday' }] }),
+      [
+        '$.accountId is not snake_case',
+        '$.created_at is not an ISO 8601 time: 1780000000000',
+        '$.created_at looks like epoch milliseconds: 1780000000000',
+        '$.list[0].done_at is not an ISO 8601 time: "yesterday"',
+      ],
+    );
   });
 });
 

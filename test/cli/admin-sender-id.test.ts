@@ -14,7 +14,12 @@ describe('haberci admin sender-id', { timeout: 60_000 }, () => {
   let other: string;
   const store = (): string[] => ['--data', dir];
   const titles = async (id: string): Promise<unknown[]> =>
-    ((await adminOk(['sender-id', 'list', '--account', id, ...store()])).sender_ids as { title: string; status: string }[]).map((s) => [s.title, s.status]);
+    (
+      (await adminOk(['sender-id', 'list', '--account', id, ...store()])).sender_ids as {
+        title: string;
+        status: string;
+      }[]
+    ).map((s) => [s.title, s.status]);
 
   before(async () => {
     dir = await storeFolder('haberci-senderid-');
@@ -41,8 +46,31 @@ describe('haberci admin sender-id', { timeout: 60_000 }, () => {
   it('adds a title once per account (case-sensitive), lists them oldest first, and removes by id or by title', async () => {
     const added = await adminOk(['sender-id', 'add', '--account', account, '--title', 'ACME', ...store()]);
     assert.equal(added.title, 'ACME');
-    assert.match(await adminFails(['sender-id', 'add', '--account', account, '--title', 'ACME', '--status', 'pending', ...store()]), /already has the sender ID "ACME"/);
-    await adminOk(['sender-id', 'add', '--account', account, '--title', 'Acme Ltd.', '--status', 'pending', ...store()]);
+    assert.match(
+      await adminFails([
+        'sender-id',
+        'add',
+        '--account',
+        account,
+        '--title',
+        'ACME',
+        '--status',
+        'pending',
+        ...store(),
+      ]),
+      /already has the sender ID "ACME"/,
+    );
+    await adminOk([
+      'sender-id',
+      'add',
+      '--account',
+      account,
+      '--title',
+      'Acme Ltd.',
+      '--status',
+      'pending',
+      ...store(),
+    ]);
     await adminOk(['sender-id', 'add', '--account', account, '--title', 'ABCDEFGHIJK', ...store()]);
     await adminOk(['sender-id', 'add', '--account', other, '--title', 'ACME', ...store()]);
     assert.deepEqual(await titles(account), [
@@ -53,18 +81,36 @@ describe('haberci admin sender-id', { timeout: 60_000 }, () => {
 
     const removed = await adminOk(['sender-id', 'remove', '--id', String(added.id), ...store()]);
     assert.deepEqual(removed, { removed: true, ...added });
-    assert.match(await adminFails(['sender-id', 'remove', '--id', String(added.id), ...store()]), /no sender ID with id/);
-    assert.equal((await adminOk(['sender-id', 'remove', '--account', account, '--title', 'Acme Ltd.', ...store()])).title, 'Acme Ltd.');
-    assert.match(await adminFails(['sender-id', 'remove', '--account', account, '--title', 'NOPE', ...store()]), /has no sender ID "NOPE"/);
-    assert.match(await adminFails(['sender-id', 'remove', '--account', account, ...store()]), /--id N, or with --account N --title TEXT/);
+    assert.match(
+      await adminFails(['sender-id', 'remove', '--id', String(added.id), ...store()]),
+      /no sender ID with id/,
+    );
+    assert.equal(
+      (await adminOk(['sender-id', 'remove', '--account', account, '--title', 'Acme Ltd.', ...store()])).title,
+      'Acme Ltd.',
+    );
+    assert.match(
+      await adminFails(['sender-id', 'remove', '--account', account, '--title', 'NOPE', ...store()]),
+      /has no sender ID "NOPE"/,
+    );
+    assert.match(
+      await adminFails(['sender-id', 'remove', '--account', account, ...store()]),
+      /--id N, or with --account N --title TEXT/,
+    );
     assert.deepEqual(await titles(account), [['ABCDEFGHIJK', 'approved']]);
     assert.deepEqual(await titles(other), [['ACME', 'approved']]);
     // A removed title can be added again.
-    assert.equal((await adminOk(['sender-id', 'add', '--account', account, '--title', 'ACME', ...store()])).title, 'ACME');
+    assert.equal(
+      (await adminOk(['sender-id', 'add', '--account', account, '--title', 'ACME', ...store()])).title,
+      'ACME',
+    );
   });
 
   it('refuses an unknown account', async () => {
-    assert.match(await adminFails(['sender-id', 'add', '--account', '999', '--title', 'ACME', ...store()]), /no account with id 999/);
+    assert.match(
+      await adminFails(['sender-id', 'add', '--account', '999', '--title', 'ACME', ...store()]),
+      /no account with id 999/,
+    );
     assert.match(await adminFails(['sender-id', 'list', '--account', '999', ...store()]), /no account with id 999/);
   });
 });

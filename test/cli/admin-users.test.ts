@@ -15,29 +15,108 @@ describe('admin user and sender-id review commands', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('creates a user with a password, and one without, who gets a one-time set-password link', async () => {
-    const withPassword = await adminOk(['user', 'create', '--account', accountId, '--email', 'Alice@Example.com', '--password', 'alice-password', ...store]);
+    const withPassword = await adminOk([
+      'user',
+      'create',
+      '--account',
+      accountId,
+      '--email',
+      'Alice@Example.com',
+      '--password',
+      'alice-password',
+      ...store,
+    ]);
     assert.equal(withPassword.email, 'alice@example.com');
     assert.equal(withPassword.account_id, Number(accountId));
     assert.equal(withPassword.password_set, true);
     assert.equal(withPassword.set_password_link, undefined);
-    const invited = await adminOk(['user', 'create', '--account', accountId, '--email', 'bob@example.com', '--panel-url', 'https://panel.example.com/panel', ...store]);
+    const invited = await adminOk([
+      'user',
+      'create',
+      '--account',
+      accountId,
+      '--email',
+      'bob@example.com',
+      '--panel-url',
+      'https://panel.example.com/panel',
+      ...store,
+    ]);
     assert.equal(invited.password_set, false);
-    assert.match(String(invited.set_password_link), /^https:\/\/panel\.example\.com\/panel\/set-password\?token=[A-Za-z0-9_-]{40,}$/);
-    const provider = await adminOk(['user', 'create', '--provider', '--email', 'ops@example.com', '--password', 'provider-password', ...store]);
+    assert.match(
+      String(invited.set_password_link),
+      /^https:\/\/panel\.example\.com\/panel\/set-password\?token=[A-Za-z0-9_-]{40,}$/,
+    );
+    const provider = await adminOk([
+      'user',
+      'create',
+      '--provider',
+      '--email',
+      'ops@example.com',
+      '--password',
+      'provider-password',
+      ...store,
+    ]);
     assert.equal(provider.provider, true);
     assert.equal(provider.account_id, null);
   });
 
   it('refuses a second user with the same email, a short password, an unknown account, and both --account and --provider', async () => {
-    assert.match(await adminFails(['user', 'create', '--account', accountId, '--email', 'alice@example.com', '--password', 'another-password', ...store]), /exists already/);
-    assert.match(await adminFails(['user', 'create', '--account', accountId, '--email', 'carol@example.com', '--password', 'short', ...store]), /at least 10 characters/);
-    assert.match(await adminFails(['user', 'create', '--account', '999', '--email', 'dave@example.com', ...store]), /no account with id 999/);
-    assert.match(await adminFails(['user', 'create', '--account', accountId, '--provider', '--email', 'eve@example.com', ...store]), /either --account N or --provider/);
+    assert.match(
+      await adminFails([
+        'user',
+        'create',
+        '--account',
+        accountId,
+        '--email',
+        'alice@example.com',
+        '--password',
+        'another-password',
+        ...store,
+      ]),
+      /exists already/,
+    );
+    assert.match(
+      await adminFails([
+        'user',
+        'create',
+        '--account',
+        accountId,
+        '--email',
+        'carol@example.com',
+        '--password',
+        'short',
+        ...store,
+      ]),
+      /at least 10 characters/,
+    );
+    assert.match(
+      await adminFails(['user', 'create', '--account', '999', '--email', 'dave@example.com', ...store]),
+      /no account with id 999/,
+    );
+    assert.match(
+      await adminFails([
+        'user',
+        'create',
+        '--account',
+        accountId,
+        '--provider',
+        '--email',
+        'eve@example.com',
+        ...store,
+      ]),
+      /either --account N or --provider/,
+    );
   });
 
   it('lists, disables and resets the password of users', async () => {
-    const listed = (await adminOk(['user', 'list', '--account', accountId, ...store])).users as { id: number; email: string }[];
-    assert.deepEqual(listed.map((u) => u.email), ['alice@example.com', 'bob@example.com']);
+    const listed = (await adminOk(['user', 'list', '--account', accountId, ...store])).users as {
+      id: number;
+      email: string;
+    }[];
+    assert.deepEqual(
+      listed.map((u) => u.email),
+      ['alice@example.com', 'bob@example.com'],
+    );
     const alice = listed[0]?.id ?? 0;
     const disabled = await adminOk(['user', 'disable', '--id', String(alice), ...store]);
     assert.equal(disabled.status, 'disabled');
@@ -48,11 +127,39 @@ describe('admin user and sender-id review commands', () => {
   });
 
   it('approves and rejects requested sender IDs, a rejection with its reason', async () => {
-    const pending = await adminOk(['sender-id', 'add', '--account', accountId, '--title', 'PENDING', '--status', 'pending', ...store]);
+    const pending = await adminOk([
+      'sender-id',
+      'add',
+      '--account',
+      accountId,
+      '--title',
+      'PENDING',
+      '--status',
+      'pending',
+      ...store,
+    ]);
     const approved = await adminOk(['sender-id', 'approve', '--id', String(pending.id), ...store]);
     assert.equal(approved.status, 'approved');
-    const other = await adminOk(['sender-id', 'add', '--account', accountId, '--title', 'OTHER', '--status', 'pending', ...store]);
-    const rejected = await adminOk(['sender-id', 'reject', '--id', String(other.id), '--reason', 'Not your brand', ...store]);
+    const other = await adminOk([
+      'sender-id',
+      'add',
+      '--account',
+      accountId,
+      '--title',
+      'OTHER',
+      '--status',
+      'pending',
+      ...store,
+    ]);
+    const rejected = await adminOk([
+      'sender-id',
+      'reject',
+      '--id',
+      String(other.id),
+      '--reason',
+      'Not your brand',
+      ...store,
+    ]);
     assert.equal(rejected.status, 'rejected');
     assert.equal(rejected.reason, 'Not your brand');
     assert.match(await adminFails(['sender-id', 'reject', '--id', String(other.id), ...store]), /reason/);

@@ -19,7 +19,17 @@ describe('haberci admin blocklist remove', { timeout: 60_000 }, () => {
     data = mkdtempSync(join(tmpdir(), 'haberci-blocklist-'));
     const runtime = await openAppContainer({ dialect: 'sqlite', file: sqliteFileIn(data) });
     try {
-      accountId = (await runtime.admin.createAccount({ name: 'A', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false })).id;
+      accountId = (
+        await runtime.admin.createAccount({
+          name: 'A',
+          balanceMain: 0,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        })
+      ).id;
       const added = await runtime.services.blocklist.add(accountId, '05321234567');
       assert.equal(added.ok, true);
     } finally {
@@ -29,11 +39,31 @@ describe('haberci admin blocklist remove', { timeout: 60_000 }, () => {
   after(() => rmSync(data, { recursive: true, force: true }));
 
   it('prints {"removed": true} for a listed number in another form, then {"removed": false}', async () => {
-    const first = await haberci(['admin', 'blocklist', 'remove', '--account', String(accountId), '--number', '+90 532 123 45 67', '--data', data]);
+    const first = await haberci([
+      'admin',
+      'blocklist',
+      'remove',
+      '--account',
+      String(accountId),
+      '--number',
+      '+90 532 123 45 67',
+      '--data',
+      data,
+    ]);
     assert.equal(first.code, 0, first.stderr);
     assert.deepEqual(JSON.parse(first.stdout), { removed: true });
     assert.equal(first.stderr, '');
-    const second = await haberci(['admin', 'blocklist', 'remove', '--account', String(accountId), '--number', '905321234567', '--data', data]);
+    const second = await haberci([
+      'admin',
+      'blocklist',
+      'remove',
+      '--account',
+      String(accountId),
+      '--number',
+      '905321234567',
+      '--data',
+      data,
+    ]);
     assert.equal(second.code, 0, second.stderr);
     assert.deepEqual(JSON.parse(second.stdout), { removed: false });
     const runtime = await openAppContainer({ dialect: 'sqlite', file: sqliteFileIn(data) });

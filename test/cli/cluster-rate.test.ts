@@ -29,10 +29,18 @@ const rate = 20;
  * (TS-1040) and 429 (TS-1060). A burst that took a second or more may span two windows
  * and is sent again (up to three times) after the window ends.
  */
-async function burst(servers: readonly ServerProcess[], apiKey: string, perServer: number): Promise<{ accepted: number; refused: number; byServer: number[] }> {
+async function burst(
+  servers: readonly ServerProcess[],
+  apiKey: string,
+  perServer: number,
+): Promise<{ accepted: number; refused: number; byServer: number[] }> {
   for (let attempt = 0; ; attempt++) {
     const started = Date.now();
-    const answers = await Promise.all(servers.map((s) => Promise.all(Array.from({ length: perServer }, () => postJson(`${s.url}/balance/`, { api_key: apiKey })))));
+    const answers = await Promise.all(
+      servers.map((s) =>
+        Promise.all(Array.from({ length: perServer }, () => postJson(`${s.url}/balance/`, { api_key: apiKey }))),
+      ),
+    );
     const ms = Date.now() - started;
     if (ms >= 900 && attempt < 2) {
       await new Promise((r) => setTimeout(r, 1100));
@@ -76,7 +84,17 @@ describe('the per-key rate of a cluster on PostgreSQL', () => {
   async function cluster(extra: readonly string[]): Promise<ServerProcess[]> {
     const two = [
       await startServer(['--database', url, '--demo', 'false', '--requests-per-second', String(rate), ...extra]),
-      await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', String(rate), ...extra]),
+      await startServer([
+        '--database',
+        url,
+        '--demo',
+        'false',
+        '--worker',
+        'false',
+        '--requests-per-second',
+        String(rate),
+        ...extra,
+      ]),
     ];
     servers.push(...two);
     return two;
@@ -87,25 +105,33 @@ describe('the per-key rate of a cluster on PostgreSQL', () => {
     await Promise.all(two.map((s) => s.exited));
   }
 
-  it('counted in the store (no --redis): two processes refuse at the key\u2019s rate, not twice it', { skip: pgSkip }, async () => {
-    const two = await cluster([]);
-    const sender = await provisionSender(['--database', url], 'Store rate', 10);
-    const { accepted, refused, byServer } = await burst(two, sender.apiKey, 2 * rate);
-    assert.equal(accepted, rate, `accepted ${accepted} of ${4 * rate} (by process: ${byServer.join(', ')})`);
-    assert.equal(refused, 3 * rate);
-    assert.match(two[0]?.output() ?? '', /per-key request rate counted in the PostgreSQL store/);
-    await stop(two);
-  });
+  it(
+    'counted in the store (no --redis): two processes refuse at the key\u2019s rate, not twice it',
+    { skip: pgSkip },
+    async () => {
+      const two = await cluster([]);
+      const sender = await provisionSender(['--database', url], 'Store rate', 10);
+      const { accepted, refused, byServer } = await burst(two, sender.apiKey, 2 * rate);
+      assert.equal(accepted, rate, `accepted ${accepted} of ${4 * rate} (by process: ${byServer.join(', ')})`);
+      assert.equal(refused, 3 * rate);
+      assert.match(two[0]?.output() ?? '', /per-key request rate counted in the PostgreSQL store/);
+      await stop(two);
+    },
+  );
 
-  it('counted in Redis (--redis): two processes refuse at the key\u2019s rate, not twice it', { skip: pgSkip || redisSkip }, async () => {
-    const two = await cluster(['--redis', testRedisUrl]);
-    const sender = await provisionSender(['--database', url], 'Redis rate', 10);
-    const { accepted, refused, byServer } = await burst(two, sender.apiKey, 2 * rate);
-    assert.equal(accepted, rate, `accepted ${accepted} of ${4 * rate} (by process: ${byServer.join(', ')})`);
-    assert.equal(refused, 3 * rate);
-    assert.match(two[1]?.output() ?? '', /per-key request rate counted in Redis/);
-    await stop(two);
-  });
+  it(
+    'counted in Redis (--redis): two processes refuse at the key\u2019s rate, not twice it',
+    { skip: pgSkip || redisSkip },
+    async () => {
+      const two = await cluster(['--redis', testRedisUrl]);
+      const sender = await provisionSender(['--database', url], 'Redis rate', 10);
+      const { accepted, refused, byServer } = await burst(two, sender.apiKey, 2 * rate);
+      assert.equal(accepted, rate, `accepted ${accepted} of ${4 * rate} (by process: ${byServer.join(', ')})`);
+      assert.equal(refused, 3 * rate);
+      assert.match(two[1]?.output() ?? '', /per-key request rate counted in Redis/);
+      await stop(two);
+    },
+  );
 });
 
 describe('the hourly limit of a cluster on PostgreSQL, counted in leases', () => {
@@ -117,28 +143,54 @@ describe('the hourly limit of a cluster on PostgreSQL, counted in leases', () =>
   });
   const schema = schemaForSuite(pgUrl, 't_lease');
 
-  it('admits the limit across two processes, never more, and a place leased and not used is given back', { skip: pgSkip }, async () => {
-    const limit = 40; // a lease of 2 (1/20)
-    const [one, two] = [
-      await startServer(['--database', schema.url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']),
-      await startServer(['--database', schema.url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']),
-    ];
-    servers.push(one as ServerProcess, two as ServerProcess);
-    const sender = await provisionSender(['--database', schema.url], 'Leases', 10, ['--hourly-limit', String(limit)]);
-    const codes = async (server: ServerProcess | undefined, n: number): Promise<string[]> =>
-      (await Promise.all(Array.from({ length: n }, () => postJson(`${server?.url}/balance/`, { api_key: sender.apiKey })))).map((a) => String(a.body.result_code));
-    const count = (list: readonly string[], code: string): number => list.filter((c) => c === code).length;
-    // The first process takes a lease of 2 and uses 1.
-    assert.deepEqual(await codes(one, 1), ['TS-1040']);
-    // The second gets the rest of the hour, less the place the first holds.
-    const burst = await codes(two, limit + 5);
-    assert.equal(count(burst, 'TS-1040'), limit - 2, JSON.stringify(burst));
-    assert.equal(count(burst, 'TS-1068'), 7);
-    // Idle for a second, the first gives its unused place back: the second gets it, and no more.
-    await new Promise((r) => setTimeout(r, 2300));
-    assert.deepEqual((await codes(two, 2)).sort(), ['TS-1040', 'TS-1068']);
-    assert.deepEqual(await codes(one, 1), ['TS-1068'], 'the cluster admitted the limit, 40, and no more');
-  });
+  it(
+    'admits the limit across two processes, never more, and a place leased and not used is given back',
+    { skip: pgSkip },
+    async () => {
+      const limit = 40; // a lease of 2 (1/20)
+      const [one, two] = [
+        await startServer([
+          '--database',
+          schema.url,
+          '--demo',
+          'false',
+          '--worker',
+          'false',
+          '--requests-per-second',
+          '0',
+        ]),
+        await startServer([
+          '--database',
+          schema.url,
+          '--demo',
+          'false',
+          '--worker',
+          'false',
+          '--requests-per-second',
+          '0',
+        ]),
+      ];
+      servers.push(one as ServerProcess, two as ServerProcess);
+      const sender = await provisionSender(['--database', schema.url], 'Leases', 10, ['--hourly-limit', String(limit)]);
+      const codes = async (server: ServerProcess | undefined, n: number): Promise<string[]> =>
+        (
+          await Promise.all(
+            Array.from({ length: n }, () => postJson(`${server?.url}/balance/`, { api_key: sender.apiKey })),
+          )
+        ).map((a) => String(a.body.result_code));
+      const count = (list: readonly string[], code: string): number => list.filter((c) => c === code).length;
+      // The first process takes a lease of 2 and uses 1.
+      assert.deepEqual(await codes(one, 1), ['TS-1040']);
+      // The second gets the rest of the hour, less the place the first holds.
+      const burst = await codes(two, limit + 5);
+      assert.equal(count(burst, 'TS-1040'), limit - 2, JSON.stringify(burst));
+      assert.equal(count(burst, 'TS-1068'), 7);
+      // Idle for a second, the first gives its unused place back: the second gets it, and no more.
+      await new Promise((r) => setTimeout(r, 2300));
+      assert.deepEqual((await codes(two, 2)).sort(), ['TS-1040', 'TS-1068']);
+      assert.deepEqual(await codes(one, 1), ['TS-1068'], 'the cluster admitted the limit, 40, and no more');
+    },
+  );
 });
 
 describe('a Redis that is away', () => {
@@ -152,7 +204,16 @@ describe('a Redis that is away', () => {
 
   it('lets requests through at once (fail-open), says so in the log once, and starts anyway', async () => {
     // Port 1 on loopback: nothing listens, so every connection is refused.
-    server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '2', '--redis', 'redis://127.0.0.1:1']);
+    server = await startServer([
+      '--data',
+      dir,
+      '--demo',
+      'false',
+      '--requests-per-second',
+      '2',
+      '--redis',
+      'redis://127.0.0.1:1',
+    ]);
     const sender = await provisionSender(['--data', dir], 'Away', 10);
     const times: number[] = [];
     for (let i = 0; i < 10; i++) {
@@ -162,7 +223,10 @@ describe('a Redis that is away', () => {
       assert.deepEqual([answer.status, answer.body.result_code], [200, 'TS-1040']);
     }
     assert.ok(Math.max(...times) < 1000, `every answer within a second: ${times.join(', ')} ms`);
-    const warnings = server.output().split('\n').filter((l) => l.includes('redis: unreachable'));
+    const warnings = server
+      .output()
+      .split('\n')
+      .filter((l) => l.includes('redis: unreachable'));
     assert.equal(warnings.length, 1, server.output());
   });
 });

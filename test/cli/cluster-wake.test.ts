@@ -40,9 +40,29 @@ describe('wakes between processes on PostgreSQL', () => {
     await control.query(`create schema ${schema}`);
     // Named, so the test ends only its own processes' connections, not other suites'.
     url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}&application_name=${schema}`;
-    worker = await startServer(['--database', url, '--demo', 'false', '--sim-delay-ms', String(simDelayMs), '--dispatch-poll-ms', String(pollMs), '--requests-per-second', '0']);
+    worker = await startServer([
+      '--database',
+      url,
+      '--demo',
+      'false',
+      '--sim-delay-ms',
+      String(simDelayMs),
+      '--dispatch-poll-ms',
+      String(pollMs),
+      '--requests-per-second',
+      '0',
+    ]);
     servers.push(worker);
-    httpOnly = await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']);
+    httpOnly = await startServer([
+      '--database',
+      url,
+      '--demo',
+      'false',
+      '--worker',
+      'false',
+      '--requests-per-second',
+      '0',
+    ]);
     servers.push(httpOnly);
     sender = await provisionSender(['--database', url], 'Wake', 100);
   });
@@ -57,7 +77,13 @@ describe('wakes between processes on PostgreSQL', () => {
 
   /** Sends one message through the HTTP-only process; answers the ms from its answer to /sms/status saying delivered. */
   async function acceptToDelivered(n: number): Promise<number> {
-    const accepted = await postJson(`${httpOnly.url}/sms/send`, { api_key: sender.apiKey, sentto: `05321234${String(n).padStart(3, '0')}`, title: 'ACME', text: 'wake', sms_lang: 0 });
+    const accepted = await postJson(`${httpOnly.url}/sms/send`, {
+      api_key: sender.apiKey,
+      sentto: `05321234${String(n).padStart(3, '0')}`,
+      title: 'ACME',
+      text: 'wake',
+      sms_lang: 0,
+    });
     assert.equal(accepted.body.result_code, 'TS-1024', JSON.stringify(accepted.body));
     const started = Date.now();
     const id = String(accepted.body.sms_id);
@@ -69,12 +95,17 @@ describe('wakes between processes on PostgreSQL', () => {
     assert.fail(`message ${id} not delivered within ${pollMs + 4000} ms`);
   }
 
-  it('a message accepted by an HTTP-only process is submitted by the worker process at once, not at its next poll', { skip }, async () => {
-    // The worker has just polled at start, so its next poll is seconds away for each send.
-    const times: number[] = [];
-    for (let i = 0; i < 3; i++) times.push(await acceptToDelivered(i));
-    for (const ms of times) assert.ok(ms < wokenWithinMs, `accept to delivered ${times.join(", ")} ms; the poll interval is ${pollMs}ms`);
-  });
+  it(
+    'a message accepted by an HTTP-only process is submitted by the worker process at once, not at its next poll',
+    { skip },
+    async () => {
+      // The worker has just polled at start, so its next poll is seconds away for each send.
+      const times: number[] = [];
+      for (let i = 0; i < 3; i++) times.push(await acceptToDelivered(i));
+      for (const ms of times)
+        assert.ok(ms < wokenWithinMs, `accept to delivered ${times.join(', ')} ms; the poll interval is ${pollMs}ms`);
+    },
+  );
 
   it('the worker listens again after its listening connection is ended', { skip }, async () => {
     const { rows } = await control.query<{ n: string }>(
@@ -87,6 +118,9 @@ describe('wakes between processes on PostgreSQL', () => {
     assert.match(worker.output(), /wake listener: connection lost/);
     assert.match(worker.output(), /wake listener: connected again/);
     const ms = await acceptToDelivered(10);
-    assert.ok(ms < wokenWithinMs, `accept to delivered ${ms} ms after the reconnect; the poll interval is ${pollMs} ms`);
+    assert.ok(
+      ms < wokenWithinMs,
+      `accept to delivered ${ms} ms after the reconnect; the poll interval is ${pollMs} ms`,
+    );
   });
 });

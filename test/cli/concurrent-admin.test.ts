@@ -14,14 +14,31 @@ describe('admin CLI writing while the server sends', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('answers every send and applies every top-up', async () => {
-    const server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '0', '--sim-delay-ms', '0']);
+    const server = await startServer([
+      '--data',
+      dir,
+      '--demo',
+      'false',
+      '--requests-per-second',
+      '0',
+      '--sim-delay-ms',
+      '0',
+    ]);
     try {
       const { accountId: id, apiKey: key } = await provisionSender(['--data', dir], 'Busy', 1000);
       const codes: string[] = [];
       const sends = (async () => {
         for (let round = 0; round < 30; round++) {
           const batch = await Promise.all(
-            Array.from({ length: 10 }, (_, i) => postJson(`${server.url}/sms/send`, { api_key: key, sentto: `90532${String(round * 10 + i).padStart(7, '0')}`, title: 'ACME', text: 'x', sms_lang: 0 })),
+            Array.from({ length: 10 }, (_, i) =>
+              postJson(`${server.url}/sms/send`, {
+                api_key: key,
+                sentto: `90532${String(round * 10 + i).padStart(7, '0')}`,
+                title: 'ACME',
+                text: 'x',
+                sms_lang: 0,
+              }),
+            ),
           );
           codes.push(...batch.map((a) => String(a.body.result_code)));
         }

@@ -17,14 +17,31 @@ import { admin, binPath, childEnv, postJson, provisionSender, startServer } from
 
 const dir = mkdtempSync(join(tmpdir(), 'haberci-crash-'));
 const storeArgs = ['--data', dir];
-const serveArgs = [...storeArgs, '--sim-delay-ms', '0', '--lease-ms', '2000', '--demo', 'false', '--requests-per-second', '0', '--log-level', 'warn'];
+const serveArgs = [
+  ...storeArgs,
+  '--sim-delay-ms',
+  '0',
+  '--lease-ms',
+  '2000',
+  '--demo',
+  'false',
+  '--requests-per-second',
+  '0',
+  '--log-level',
+  'warn',
+];
 
 function count(db: BetterSqlite3.Database, sql: string): number {
   const row = db.prepare(sql).get() as { n: number } | undefined;
   return Number(row?.n ?? 0);
 }
 
-async function waitFor(check: () => boolean, timeoutMs: number, what: string, state: () => unknown = () => ''): Promise<void> {
+async function waitFor(
+  check: () => boolean,
+  timeoutMs: number,
+  what: string,
+  state: () => unknown = () => '',
+): Promise<void> {
   const started = Date.now();
   while (!check()) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(state())}`);
@@ -41,10 +58,22 @@ describe('crash safety', () => {
 
     const accepted: { smsId: number; recipients: number; sms: number }[] = [];
     const send = async (batch: number) => {
-      const sentto = Array.from({ length: 500 }, (_, i) => `9053${String(batch).padStart(3, '0')}0${1000 + i}`).join(',');
-      const answer = await postJson(`${first.url}/sms/send`, { api_key: apiKey, sentto, title: 'ACME', text: 'crash test', sms_lang: 0 });
+      const sentto = Array.from({ length: 500 }, (_, i) => `9053${String(batch).padStart(3, '0')}0${1000 + i}`).join(
+        ',',
+      );
+      const answer = await postJson(`${first.url}/sms/send`, {
+        api_key: apiKey,
+        sentto,
+        title: 'ACME',
+        text: 'crash test',
+        sms_lang: 0,
+      });
       assert.equal(answer.body.result_code, 'TS-1024');
-      accepted.push({ smsId: Number(answer.body.sms_id), recipients: Number(answer.body.total_recipients), sms: Number(answer.body.number_of_sms) });
+      accepted.push({
+        smsId: Number(answer.body.sms_id),
+        recipients: Number(answer.body.total_recipients),
+        sms: Number(answer.body.number_of_sms),
+      });
     };
     for (let b = 0; b < 40; b += 4) await Promise.all([b, b + 1, b + 2, b + 3].map(send));
     const total = accepted.reduce((s, a) => s + a.recipients, 0);
@@ -52,7 +81,11 @@ describe('crash safety', () => {
 
     const db = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true, fileMustExist: true });
     try {
-      await waitFor(() => count(db, `SELECT count(*) n FROM messages WHERE state <> 'queued'`) >= 2000, 30_000, 'dispatch to start');
+      await waitFor(
+        () => count(db, `SELECT count(*) n FROM messages WHERE state <> 'queued'`) >= 2000,
+        30_000,
+        'dispatch to start',
+      );
       first.child.kill('SIGKILL');
       await first.exited;
       const doneBefore = count(db, `SELECT count(*) n FROM messages WHERE state = 'delivered'`);
@@ -60,11 +93,16 @@ describe('crash safety', () => {
 
       const second = await startServer(serveArgs);
       try {
-        await waitFor(() => count(db, `SELECT count(*) n FROM messages WHERE state = 'delivered'`) === total, 60_000, 'every message to be delivered after the restart', () => ({
-          states: db.prepare('SELECT state, count(*) n, max(attempts) a FROM messages GROUP BY state').all(),
-          unmatched: count(db, 'SELECT count(*) n FROM unmatched_reports'),
-          log: second.output().slice(-2000),
-        }));
+        await waitFor(
+          () => count(db, `SELECT count(*) n FROM messages WHERE state = 'delivered'`) === total,
+          60_000,
+          'every message to be delivered after the restart',
+          () => ({
+            states: db.prepare('SELECT state, count(*) n, max(attempts) a FROM messages GROUP BY state').all(),
+            unmatched: count(db, 'SELECT count(*) n FROM unmatched_reports'),
+            log: second.output().slice(-2000),
+          }),
+        );
       } finally {
         second.child.kill('SIGTERM');
         assert.equal(await second.exited, 0);
@@ -74,7 +112,13 @@ describe('crash safety', () => {
       assert.equal(count(db, 'SELECT count(*) n FROM messages'), total);
       for (const a of accepted) assert.equal(count(db, `SELECT count(*) n FROM messages WHERE id = ${a.smsId}`), 1);
       // Charged exactly once per send, and the balance agrees with the ledger.
-      assert.equal(count(db, `SELECT count(*) n FROM (SELECT reference FROM ledger WHERE reference LIKE 'send:%' GROUP BY reference HAVING count(*) > 1)`), 0);
+      assert.equal(
+        count(
+          db,
+          `SELECT count(*) n FROM (SELECT reference FROM ledger WHERE reference LIKE 'send:%' GROUP BY reference HAVING count(*) > 1)`,
+        ),
+        0,
+      );
       const charged = accepted.reduce((s, a) => s + a.sms, 0);
       assert.equal(count(db, `SELECT -sum(delta) n FROM ledger WHERE reference LIKE 'send:%'`), charged);
       assert.equal(count(db, `SELECT balance_main n FROM accounts WHERE id = ${accountId}`), 100_000 - charged);
@@ -98,7 +142,13 @@ describe('crash safety', () => {
       const client = async (c: number): Promise<void> => {
         for (let i = 0; !stop; i++) {
           try {
-            const answer = await postJson(`${first.url}/sms/send`, { api_key: apiKey, sentto: `9053${String(c).padStart(2, '0')}${String(1000 + i).padStart(6, '0')}`, title: 'ACME', text: 'handoff', sms_lang: 0 });
+            const answer = await postJson(`${first.url}/sms/send`, {
+              api_key: apiKey,
+              sentto: `9053${String(c).padStart(2, '0')}${String(1000 + i).padStart(6, '0')}`,
+              title: 'ACME',
+              text: 'handoff',
+              sms_lang: 0,
+            });
             if (answer.body.result_code === 'TS-1024') accepted.push(Number(answer.body.sms_id));
           } catch {
             return;
@@ -118,17 +168,44 @@ describe('crash safety', () => {
         assert.ok(stored >= accepted.length, `${stored} stored, ${accepted.length} accepted`);
         const second = await startServer(args);
         try {
-          await waitFor(() => count(db, `SELECT count(*) n FROM messages WHERE state = 'delivered'`) === stored, 60_000, 'every stored message to be delivered after the restart', () => db.prepare('SELECT state, count(*) n FROM messages GROUP BY state').all());
+          await waitFor(
+            () => count(db, `SELECT count(*) n FROM messages WHERE state = 'delivered'`) === stored,
+            60_000,
+            'every stored message to be delivered after the restart',
+            () => db.prepare('SELECT state, count(*) n FROM messages GROUP BY state').all(),
+          );
         } finally {
           second.child.kill('SIGTERM');
           assert.equal(await second.exited, 0);
         }
-        for (const id of accepted) assert.equal(count(db, `SELECT count(*) n FROM messages WHERE id = ${id} AND state = 'delivered'`), 1, `accepted message ${id} delivered`);
-        assert.equal(count(db, `SELECT count(*) n FROM (SELECT reference FROM ledger WHERE reference LIKE 'send:%' GROUP BY reference HAVING count(*) > 1)`), 0, 'no send charged twice');
-        assert.equal(count(db, `SELECT count(*) n FROM ledger WHERE reference LIKE 'send:%'`), count(db, 'SELECT count(*) n FROM sends'), 'every stored send charged once');
-        assert.equal(count(db, `SELECT balance_main n FROM accounts WHERE id = ${accountId}`), 100_000 + count(db, `SELECT sum(delta) n FROM ledger WHERE reference LIKE 'send:%'`));
+        for (const id of accepted)
+          assert.equal(
+            count(db, `SELECT count(*) n FROM messages WHERE id = ${id} AND state = 'delivered'`),
+            1,
+            `accepted message ${id} delivered`,
+          );
+        assert.equal(
+          count(
+            db,
+            `SELECT count(*) n FROM (SELECT reference FROM ledger WHERE reference LIKE 'send:%' GROUP BY reference HAVING count(*) > 1)`,
+          ),
+          0,
+          'no send charged twice',
+        );
+        assert.equal(
+          count(db, `SELECT count(*) n FROM ledger WHERE reference LIKE 'send:%'`),
+          count(db, 'SELECT count(*) n FROM sends'),
+          'every stored send charged once',
+        );
+        assert.equal(
+          count(db, `SELECT balance_main n FROM accounts WHERE id = ${accountId}`),
+          100_000 + count(db, `SELECT sum(delta) n FROM ledger WHERE reference LIKE 'send:%'`),
+        );
         const resubmitted = count(db, 'SELECT count(*) n FROM messages WHERE attempts > 1');
-        assert.ok(resubmitted <= defaultDispatcherOptions.maxInFlight, `${resubmitted} messages claimed more than once`);
+        assert.ok(
+          resubmitted <= defaultDispatcherOptions.maxInFlight,
+          `${resubmitted} messages claimed more than once`,
+        );
       } finally {
         db.close();
       }
@@ -148,7 +225,10 @@ describe('crash safety', () => {
       for (let round = 0; round < 6; round++) {
         const data = join(own, `r${round}`);
         const file = join(data, 'haberci.sqlite');
-        const first = spawn(process.execPath, [binPath, 'admin', 'store', 'init', '--data', data], { env: childEnv(), stdio: 'ignore' });
+        const first = spawn(process.execPath, [binPath, 'admin', 'store', 'init', '--data', data], {
+          env: childEnv(),
+          stdio: 'ignore',
+        });
         const exited = new Promise((res) => first.on('exit', res));
         await waitFor(() => existsSync(file) || first.exitCode !== null, 15_000, 'the store file');
         await new Promise((r) => setTimeout(r, round * 4));
@@ -169,10 +249,10 @@ describe('crash safety', () => {
         const again = await admin(['account', 'create', '--name', 'Again', '--data', data]);
         assert.equal(again.name, 'Again', `round ${round}`);
       }
-      for (const n of left) assert.ok(n === 0 || n === migrations, `a kill left ${n} of ${migrations} migrations recorded`);
+      for (const n of left)
+        assert.ok(n === 0 || n === migrations, `a kill left ${n} of ${migrations} migrations recorded`);
     } finally {
       rmSync(own, { recursive: true, force: true });
     }
   });
 });
-

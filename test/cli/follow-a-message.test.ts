@@ -22,8 +22,23 @@ describe('following one message through the logs', () => {
   it('leads from the request id to the submit, receipt and webhook lines', async () => {
     const receiver = await startReceiver();
     await admin(['store', 'init', ...store]);
-    const sender = await provisionSender(store, 'Follow', 100, ['--webhook-url', `${receiver.url}/hook`, '--webhook-secret', 'follow-secret']);
-    const server = await startServer([...store, '--log-level', 'debug', '--sim-delay-ms', '0', '--demo', 'false', '--webhook-allow-private', 'true']);
+    const sender = await provisionSender(store, 'Follow', 100, [
+      '--webhook-url',
+      `${receiver.url}/hook`,
+      '--webhook-secret',
+      'follow-secret',
+    ]);
+    const server = await startServer([
+      ...store,
+      '--log-level',
+      'debug',
+      '--sim-delay-ms',
+      '0',
+      '--demo',
+      'false',
+      '--webhook-allow-private',
+      'true',
+    ]);
     const requestId = 'follow-me-1';
     let lines: Record<string, unknown>[] = [];
     const parsed = (): Record<string, unknown>[] =>
@@ -40,8 +55,18 @@ describe('following one message through the logs', () => {
       });
       assert.equal(response.headers.get('x-request-id'), requestId);
       const messageId = ((await response.json()) as { sms_id: number }).sms_id;
-      await waitUntil('the delivered webhook', () => receiver.requests.some((r) => r.body.includes('sms.delivered')), 15_000, 20);
-      await waitUntil('the attempt line', () => parsed().some((l) => l.msg === 'webhooks: attempt recorded' && l.eventType === 'sms.delivered'), 5_000, 20);
+      await waitUntil(
+        'the delivered webhook',
+        () => receiver.requests.some((r) => r.body.includes('sms.delivered')),
+        15_000,
+        20,
+      );
+      await waitUntil(
+        'the attempt line',
+        () => parsed().some((l) => l.msg === 'webhooks: attempt recorded' && l.eventType === 'sms.delivered'),
+        5_000,
+        20,
+      );
       lines = parsed();
       const access = lines.find((l) => l.requestId === requestId);
       assert.equal(access?.msg, 'api request');
@@ -52,7 +77,12 @@ describe('following one message through the logs', () => {
       // be attempted before or after it.
       const ofMessage = lines
         .filter((l) => l.messageId === messageId)
-        .map((l) => `${String(l.msg)}${l.eventType === undefined ? '' : ` ${String(l.eventType)}`}`.replace('kept receipt recorded', 'receipt recorded'));
+        .map((l) =>
+          `${String(l.msg)}${l.eventType === undefined ? '' : ` ${String(l.eventType)}`}`.replace(
+            'kept receipt recorded',
+            'receipt recorded',
+          ),
+        );
       // Threads log on their own: lines of the two batches (submits, receipts) may interleave.
       assert.deepEqual(
         ofMessage.filter((m) => m !== 'webhooks: attempt recorded sms.sent').sort(),

@@ -22,7 +22,16 @@ describe('SIGTERM under keep-alive load', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('answers every request it received, new ones with SRV-ERR and Connection: close, and resets none', async () => {
-    const server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '0', '--drain-ms', '6000']);
+    const server = await startServer([
+      '--data',
+      dir,
+      '--demo',
+      'false',
+      '--requests-per-second',
+      '0',
+      '--drain-ms',
+      '6000',
+    ]);
     const sender = await provisionSender(['--data', dir], 'Stop', 100_000);
     const agent = new Agent({ connections: 16, keepAliveTimeout: 60_000, pipelining: 1 });
     const answers = new Map<string, number>();
@@ -34,9 +43,23 @@ describe('SIGTERM under keep-alive load', () => {
     const client = async (n: number): Promise<void> => {
       for (let i = 0; ; i++) {
         const path = i % 2 === 0 ? '/balance/' : '/sms/send';
-        const body = path === '/balance/' ? { api_key: sender.apiKey } : { api_key: sender.apiKey, sentto: `0532${String(1_000_000 + n * 10_000 + (i % 10_000)).slice(-7)}`, title: 'ACME', text: 'bye', sms_lang: 0 };
+        const body =
+          path === '/balance/'
+            ? { api_key: sender.apiKey }
+            : {
+                api_key: sender.apiKey,
+                sentto: `0532${String(1_000_000 + n * 10_000 + (i % 10_000)).slice(-7)}`,
+                title: 'ACME',
+                text: 'bye',
+                sms_lang: 0,
+              };
         try {
-          const response = await request(`${server.url}${path}`, { method: 'POST', dispatcher: agent, headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          const response = await request(`${server.url}${path}`, {
+            method: 'POST',
+            dispatcher: agent,
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify(body),
+          });
           const answer = (await response.body.json()) as Record<string, unknown>;
           count(answers, `${response.statusCode} ${String(answer.result_code)}`);
           if (stopSent) answeredAfterStop++;
@@ -59,7 +82,11 @@ describe('SIGTERM under keep-alive load', () => {
     await agent.close();
 
     assert.equal(exit, 0);
-    assert.deepEqual([...failures], [], `requests without an answer: ${JSON.stringify([...failures])}; answers ${JSON.stringify([...answers])}`);
+    assert.deepEqual(
+      [...failures],
+      [],
+      `requests without an answer: ${JSON.stringify([...failures])}; answers ${JSON.stringify([...answers])}`,
+    );
     assert.ok(answeredAfterStop > 0, 'requests sent after SIGTERM were answered');
     const stopping = answers.get('503 SRV-ERR') ?? 0;
     assert.ok(stopping > 0, `requests arriving while it stopped got SRV-ERR: ${JSON.stringify([...answers])}`);

@@ -27,7 +27,13 @@ interface Answer {
 function postLarge(url: string, path: string, head: string, filler: string, total: number): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const { hostname, port } = new URL(url);
-    const request = http.request({ hostname, port, path, method: 'POST', headers: { 'content-type': 'application/json', 'content-length': total } });
+    const request = http.request({
+      hostname,
+      port,
+      path,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': total },
+    });
     let written = 0;
     let answered = false;
     const chunk = Buffer.from(filler.repeat(Math.ceil(megabyte / filler.length)).slice(0, megabyte));
@@ -57,7 +63,14 @@ function postLarge(url: string, path: string, head: string, filler: string, tota
       let text = '';
       response.setEncoding('utf8');
       response.on('data', (d: string) => (text += d));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) as Record<string, unknown>, connection: response.headers.connection, written }));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          body: JSON.parse(text) as Record<string, unknown>,
+          connection: response.headers.connection,
+          written,
+        }),
+      );
     });
     // A server that closes after answering may end the write with EPIPE: the answer decides.
     request.on('error', (error) => {
@@ -133,7 +146,12 @@ describe('hostile bodies against a real server', () => {
   it('reads a large well-formed mixed send as it arrives and accepts it', async () => {
     const { server, sender } = suite;
     const count = 20_000;
-    const body = JSON.stringify({ api_key: sender.apiKey, title: 'ACME', sentto: Array.from({ length: count }, (_, i) => `0532${String(1_000_000 + i).slice(-7)}`), text: Array.from({ length: count }, (_, i) => `mesaj ${i} ${'ç'.repeat(200)}`) });
+    const body = JSON.stringify({
+      api_key: sender.apiKey,
+      title: 'ACME',
+      sentto: Array.from({ length: count }, (_, i) => `0532${String(1_000_000 + i).slice(-7)}`),
+      text: Array.from({ length: count }, (_, i) => `mesaj ${i} ${'ç'.repeat(200)}`),
+    });
     const answer = await postLarge(server.url, '/group/sendMixed', body, ' ', Buffer.byteLength(body));
     assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
     assert.equal(answer.body.total_numbers, count);

@@ -18,7 +18,10 @@ import { startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
 
 async function startSimulator(args: string[]): Promise<{ child: ChildProcess; port: number }> {
-  const child = spawn(process.execPath, [binPath, 'smsc-sim', '--port', '0', ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [binPath, 'smsc-sim', '--port', '0', ...args], {
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   const deadline = Date.now() + 10_000;
@@ -33,7 +36,9 @@ function unrouted(dir: string): number {
   // A writable connection: a read-only one cannot read a WAL store another process writes.
   const db = new BetterSqlite3(join(dir, 'haberci.sqlite'), { fileMustExist: true });
   try {
-    return Number((db.prepare('SELECT count(*) AS n FROM inbound_messages WHERE account_id IS NULL').get() as { n: number }).n);
+    return Number(
+      (db.prepare('SELECT count(*) AS n FROM inbound_messages WHERE account_id IS NULL').get() as { n: number }).n,
+    );
   } finally {
     db.close();
   }
@@ -56,15 +61,50 @@ describe('inbound messages: smsc-sim -> haberci -> sms.received webhook', () => 
 
   before(async () => {
     receiver = await startReceiver();
-    sim = await startSimulator(['--inbound-every-ms', '150', '--inbound-from', '+90 532 111 22 33', '--inbound-to', '4444', '--inbound-text', 'Merhaba haberci']);
-    writeFileSync(join(dir, 'smpp.json'), JSON.stringify({ connections: [{ name: 'sim', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw' }], defaultRoute: 'sim' }));
+    sim = await startSimulator([
+      '--inbound-every-ms',
+      '150',
+      '--inbound-from',
+      '+90 532 111 22 33',
+      '--inbound-to',
+      '4444',
+      '--inbound-text',
+      'Merhaba haberci',
+    ]);
+    writeFileSync(
+      join(dir, 'smpp.json'),
+      JSON.stringify({
+        connections: [{ name: 'sim', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw' }],
+        defaultRoute: 'sim',
+      }),
+    );
     // The route and the key exist before the server starts, so every message is routed.
     await admin(['store', 'init', '--data', dir]);
     const account = await admin(['account', 'create', '--name', 'Inbound', '--data', dir]);
     accountId = Number(account.id);
-    await admin(['key', 'create', '--account', String(accountId), '--webhook-url', `${receiver.url}/hook`, '--webhook-secret', secret, '--data', dir]);
+    await admin([
+      'key',
+      'create',
+      '--account',
+      String(accountId),
+      '--webhook-url',
+      `${receiver.url}/hook`,
+      '--webhook-secret',
+      secret,
+      '--data',
+      dir,
+    ]);
     await admin(['inbound-route', 'add', '--account', String(accountId), '--number', '4444', '--data', dir]);
-    server = await startServer(['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false', '--webhook-allow-private', 'true']);
+    server = await startServer([
+      '--data',
+      dir,
+      '--smpp-config',
+      join(dir, 'smpp.json'),
+      '--demo',
+      'false',
+      '--webhook-allow-private',
+      'true',
+    ]);
   });
 
   after(async () => {
@@ -81,7 +121,11 @@ describe('inbound messages: smsc-sim -> haberci -> sms.received webhook', () => 
     const ids = new Set<number>();
     for (const request of receiver.requests) {
       assert.equal(request.headers['x-service-signature'], sign(request.body, secret));
-      const event = JSON.parse(request.body) as { event_type: string; timestamp: string; data: Record<string, unknown> };
+      const event = JSON.parse(request.body) as {
+        event_type: string;
+        timestamp: string;
+        data: Record<string, unknown>;
+      };
       assert.equal(event.event_type, 'sms.received');
       assert.equal(request.headers['x-service-timestamp'], event.timestamp);
       assert.equal(event.data.from, '905321112233');
@@ -90,17 +134,42 @@ describe('inbound messages: smsc-sim -> haberci -> sms.received webhook', () => 
       assert.equal(event.data.status, undefined);
       ids.add(Number(event.data.sms_id));
     }
-    const listed = (await admin(['inbound', 'list', '--account', String(accountId), '--limit', '1000', '--data', dir])) as { messages: { sms_id: number; text: string }[] };
-    for (const id of ids) assert.ok(listed.messages.some((m) => m.sms_id === id), `message ${id} is stored for the account`);
+    const listed = (await admin([
+      'inbound',
+      'list',
+      '--account',
+      String(accountId),
+      '--limit',
+      '1000',
+      '--data',
+      dir,
+    ])) as { messages: { sms_id: number; text: string }[] };
+    for (const id of ids)
+      assert.ok(
+        listed.messages.some((m) => m.sms_id === id),
+        `message ${id} is stored for the account`,
+      );
   });
 
   it('passes over a newer key whose webhook does not take sms.received (key --webhook-events)', async () => {
     const other = await startReceiver();
     try {
-      await admin(['key', 'create', '--account', String(accountId), '--webhook-url', `${other.url}/hook`, '--webhook-events', 'sms.delivered,sms.failed', '--data', dir]);
+      await admin([
+        'key',
+        'create',
+        '--account',
+        String(accountId),
+        '--webhook-url',
+        `${other.url}/hook`,
+        '--webhook-events',
+        'sms.delivered,sms.failed',
+        '--data',
+        dir,
+      ]);
       const before = receiver.requests.length;
       const deadline = Date.now() + 20_000;
-      while (receiver.requests.length < before + 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      while (receiver.requests.length < before + 3 && Date.now() < deadline)
+        await new Promise((r) => setTimeout(r, 50));
       assert.ok(receiver.requests.length >= before + 3, 'the older key still gets sms.received');
       assert.equal(other.requests.length, 0);
     } finally {
@@ -110,12 +179,30 @@ describe('inbound messages: smsc-sim -> haberci -> sms.received webhook', () => 
 
   it('routes nothing to an account once its route is removed', async () => {
     assert.deepEqual(await admin(['inbound-route', 'remove', '--number', '4444', '--data', dir]), { removed: true });
-    const before = (await admin(['inbound', 'list', '--account', String(accountId), '--limit', '1000', '--data', dir])) as { messages: unknown[] };
+    const before = (await admin([
+      'inbound',
+      'list',
+      '--account',
+      String(accountId),
+      '--limit',
+      '1000',
+      '--data',
+      dir,
+    ])) as { messages: unknown[] };
     const strayBefore = unrouted(dir);
     await new Promise((r) => setTimeout(r, 800));
     // Control: messages to 4444 kept arriving in that time; the server stored them for no account.
     assert.ok(unrouted(dir) > strayBefore, 'messages to the number arrived during the wait');
-    const afterwards = (await admin(['inbound', 'list', '--account', String(accountId), '--limit', '1000', '--data', dir])) as { messages: unknown[] };
+    const afterwards = (await admin([
+      'inbound',
+      'list',
+      '--account',
+      String(accountId),
+      '--limit',
+      '1000',
+      '--data',
+      dir,
+    ])) as { messages: unknown[] };
     assert.equal(afterwards.messages.length, before.messages.length);
   });
 });

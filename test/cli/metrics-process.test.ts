@@ -55,8 +55,20 @@ describe('the operations listener', () => {
     const balance = await postJson(`${server.url}/balance/`, { api_key: sender.apiKey });
     assert.equal(balance.body.result_code, 'TS-1040', JSON.stringify(balance.body));
     for (let i = 0; i < 2; i++) await postJson(`${server.url}/balance/`, {});
-    for (let i = 0; i < 3; i++) assert.equal((await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: '905321234567', title: 'ACME', text: `hi ${i}` })).body.result_code, 'TS-1024');
-    for (const path of ['/nope', '/nope?x=1', '/sms/other']) assert.equal((await postJson(`${server.url}${path}`, {})).status, 404);
+    for (let i = 0; i < 3; i++)
+      assert.equal(
+        (
+          await postJson(`${server.url}/sms/send`, {
+            api_key: sender.apiKey,
+            sentto: '905321234567',
+            title: 'ACME',
+            text: `hi ${i}`,
+          })
+        ).body.result_code,
+        'TS-1024',
+      );
+    for (const path of ['/nope', '/nope?x=1', '/sms/other'])
+      assert.equal((await postJson(`${server.url}${path}`, {})).status, 404);
     // The probes are not API requests.
     for (let i = 0; i < 5; i++) assert.equal((await fetch(`${server.url}/healthz`)).status, 200);
 
@@ -80,7 +92,11 @@ describe('the operations listener', () => {
     const ready = await fetch(`${ops}/readyz`);
     assert.equal(ready.status, 200);
     assert.equal(((await ready.json()) as { status: string }).status, 'ready');
-    assert.equal((await fetch(`${ops}/sms/send`, { method: 'POST' })).status, 404, 'the API is not on the operations listener');
+    assert.equal(
+      (await fetch(`${ops}/sms/send`, { method: 'POST' })).status,
+      404,
+      'the API is not on the operations listener',
+    );
   });
 });
 
@@ -101,7 +117,10 @@ describe('without --ops-port', () => {
     const port = (taken.address() as AddressInfo).port;
     const other = mkdtempSync(join(tmpdir(), 'haberci-ops-taken-'));
     try {
-      await assert.rejects(startServer(['--data', other, '--demo', 'false', '--ops-port', String(port)]), /cannot open the operations listener on 127\.0\.0\.1:\d+: the port is already in use/);
+      await assert.rejects(
+        startServer(['--data', other, '--demo', 'false', '--ops-port', String(port)]),
+        /cannot open the operations listener on 127\.0\.0\.1:\d+: the port is already in use/,
+      );
     } finally {
       taken.close();
       rmSync(other, { recursive: true, force: true });

@@ -62,28 +62,38 @@ describe('a store migrated by a newer version', { timeout: 60_000 }, () => {
   });
 
   const url = postgresUrl();
-  it('PostgreSQL: serve and admin refuse it, exit non-zero, and the store is untouched', { skip: url === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false }, async () => {
-    const schema = `t_newer_${randomBytes(5).toString('hex')}`;
-    const client = new pg.Client({ connectionString: url });
-    await client.connect();
-    try {
-      await client.query(`create schema ${schema}`);
-      const target = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-      await adminOk(['store', 'init', '--database', target]);
-      await adminOk(['account', 'create', '--name', 'Before', '--database', target]);
-      await client.query(`insert into ${schema}.kysely_migration (name, timestamp) values ($1, $2)`, [future, new Date().toISOString()]);
-      const snapshot = async (): Promise<string> => {
-        const tables = await client.query('select table_name, column_name, data_type from information_schema.columns where table_schema = $1 order by 1, 2', [schema]);
-        const migrations = await client.query(`select name, timestamp from ${schema}.kysely_migration order by name`);
-        const accounts = await client.query(`select * from ${schema}.accounts order by id`);
-        return JSON.stringify({ tables: tables.rows, migrations: migrations.rows, accounts: accounts.rows });
-      };
-      const before = await snapshot();
-      await bothRefuse(['--database', target]);
-      assert.equal(await snapshot(), before);
-    } finally {
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    }
-  });
+  it(
+    'PostgreSQL: serve and admin refuse it, exit non-zero, and the store is untouched',
+    { skip: url === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false },
+    async () => {
+      const schema = `t_newer_${randomBytes(5).toString('hex')}`;
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`create schema ${schema}`);
+        const target = `${url}${url.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+        await adminOk(['store', 'init', '--database', target]);
+        await adminOk(['account', 'create', '--name', 'Before', '--database', target]);
+        await client.query(`insert into ${schema}.kysely_migration (name, timestamp) values ($1, $2)`, [
+          future,
+          new Date().toISOString(),
+        ]);
+        const snapshot = async (): Promise<string> => {
+          const tables = await client.query(
+            'select table_name, column_name, data_type from information_schema.columns where table_schema = $1 order by 1, 2',
+            [schema],
+          );
+          const migrations = await client.query(`select name, timestamp from ${schema}.kysely_migration order by name`);
+          const accounts = await client.query(`select * from ${schema}.accounts order by id`);
+          return JSON.stringify({ tables: tables.rows, migrations: migrations.rows, accounts: accounts.rows });
+        };
+        const before = await snapshot();
+        await bothRefuse(['--database', target]);
+        assert.equal(await snapshot(), before);
+      } finally {
+        await client.query(`drop schema if exists ${schema} cascade`);
+        await client.end();
+      }
+    },
+  );
 });

@@ -19,7 +19,12 @@ const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE
 /** How long a notification may take to reach the other process. */
 const heardWithinMs = 2000;
 
-async function until<T>(what: string, read: () => Promise<T>, done: (value: T) => boolean, withinMs = heardWithinMs): Promise<T> {
+async function until<T>(
+  what: string,
+  read: () => Promise<T>,
+  done: (value: T) => boolean,
+  withinMs = heardWithinMs,
+): Promise<T> {
   const started = Date.now();
   for (;;) {
     const value = await read();
@@ -48,7 +53,17 @@ describe('lookup caches on PostgreSQL', () => {
     store = ['--database', schema.url];
     cached = await startServer([...store, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']);
     servers.push(cached);
-    uncached = await startServer([...store, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0', '--notify', 'false']);
+    uncached = await startServer([
+      ...store,
+      '--demo',
+      'false',
+      '--worker',
+      'false',
+      '--requests-per-second',
+      '0',
+      '--notify',
+      'false',
+    ]);
     servers.push(uncached);
     sender = await provisionSender(store, 'Lookups', 100);
   });
@@ -81,17 +96,37 @@ describe('lookup caches on PostgreSQL', () => {
 
     // A top-up by the admin CLI: its balance's notification empties the cached balance.
     await admin(['account', 'topup', '--id', sender.accountId, '--amount', '25', ...store]);
-    await until('the balance after a top-up', () => balanceAt(cached), (v) => v.balance === 125);
+    await until(
+      'the balance after a top-up',
+      () => balanceAt(cached),
+      (v) => v.balance === 125,
+    );
     // A key paused by the admin CLI is refused, and answers again once reactivated.
     await admin(['key', 'pause', '--id', sender.keyId, ...store]);
-    await until('a paused key', () => balanceAt(cached), (v) => v.code === 'TS-1035');
+    await until(
+      'a paused key',
+      () => balanceAt(cached),
+      (v) => v.code === 'TS-1035',
+    );
     await admin(['key', 'reactivate', '--id', sender.keyId, ...store]);
-    await until('a reactivated key', () => balanceAt(cached), (v) => v.code === 'TS-1040');
+    await until(
+      'a reactivated key',
+      () => balanceAt(cached),
+      (v) => v.code === 'TS-1040',
+    );
     // A suspended account too.
     await admin(['account', 'update', '--id', sender.accountId, '--status', 'Suspended', ...store]);
-    await until('a suspended account', () => balanceAt(cached), (v) => v.code === 'TS-1030');
+    await until(
+      'a suspended account',
+      () => balanceAt(cached),
+      (v) => v.code === 'TS-1030',
+    );
     await admin(['account', 'update', '--id', sender.accountId, '--status', 'Active', ...store]);
-    await until('an account active again', () => balanceAt(cached), (v) => v.code === 'TS-1040');
+    await until(
+      'an account active again',
+      () => balanceAt(cached),
+      (v) => v.code === 'TS-1040',
+    );
   });
 
   it('keeps nothing cached from before its listening connection was lost, and listens again', { skip }, async () => {
@@ -101,18 +136,30 @@ describe('lookup caches on PostgreSQL', () => {
       [schema.name],
     );
     assert.equal(Number(rows[0]?.n), 1, 'one process listens: the one with --notify');
-    await until('the loss in the log', async () => cached.output(), (out) => /lookup cache listener: connection lost/.test(out));
+    await until(
+      'the loss in the log',
+      async () => cached.output(),
+      (out) => /lookup cache listener: connection lost/.test(out),
+    );
     // Unheard, and made while the listener is away or just back: either way not answered from before.
     await setStateUnheard('Paused');
     assert.equal((await balanceAt(cached)).code, 'TS-1035');
     await setStateUnheard('Active');
-    await until('the listener back', async () => cached.output(), (out) => /lookup cache listener: connected again/.test(out));
+    await until(
+      'the listener back',
+      async () => cached.output(),
+      (out) => /lookup cache listener: connected again/.test(out),
+    );
     // Listening again: cached again, and a pause by the admin CLI is heard.
     assert.equal((await balanceAt(cached)).code, 'TS-1040');
     await setStateUnheard('Paused');
     assert.equal((await balanceAt(cached)).code, 'TS-1040', 'the key was answered from the cache');
     await setStateUnheard('Active');
     await admin(['key', 'pause', '--id', sender.keyId, ...store]);
-    await until('a key paused after the reconnect', () => balanceAt(cached), (v) => v.code === 'TS-1035');
+    await until(
+      'a key paused after the reconnect',
+      () => balanceAt(cached),
+      (v) => v.code === 'TS-1035',
+    );
   });
 });

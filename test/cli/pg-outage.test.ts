@@ -35,7 +35,9 @@ async function terminateBackends(client: pg.Client, applicationName: string): Pr
  * PostgreSQL that went away (restarted, failed over) looks to its clients. The real server
  * is shared with other suites, so it is never restarted itself.
  */
-async function startProxy(target: URL): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
+async function startProxy(
+  target: URL,
+): Promise<{ port: number; cut(): void; restore(): void; close(): Promise<void> }> {
   let down = false;
   const open = new Set<Socket>();
   const server = createServer((client) => {
@@ -106,8 +108,12 @@ describe('PostgreSQL connections ended under load', () => {
 
   it('keeps every process up, answers in the envelope, and loses no accepted message', { skip }, async () => {
     // Two processes, as a provider runs them: one answering HTTP only, one also delivering.
-    servers.push(await startServer(['--database', url, '--demo', 'false', '--sim-delay-ms', '20', '--requests-per-second', '0']));
-    servers.push(await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']));
+    servers.push(
+      await startServer(['--database', url, '--demo', 'false', '--sim-delay-ms', '20', '--requests-per-second', '0']),
+    );
+    servers.push(
+      await startServer(['--database', url, '--demo', 'false', '--worker', 'false', '--requests-per-second', '0']),
+    );
     const store = ['--database', url];
     const sender = await provisionSender(store, 'Outage', 100_000);
 
@@ -120,14 +126,25 @@ describe('PostgreSQL connections ended under load', () => {
         const to = `0532${String(n).padStart(2, '0')}${String(10 + (i % 90_000)).padStart(5, '0')}`;
         let answer: { status: number; body: Record<string, unknown> };
         try {
-          answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: to, title: 'ACME', text: 'outage', sms_lang: 0 });
+          answer = await postJson(`${server.url}/sms/send`, {
+            api_key: sender.apiKey,
+            sentto: to,
+            title: 'ACME',
+            text: 'outage',
+            sms_lang: 0,
+          });
         } catch (error) {
           assert.fail(`a request got no answer: ${String(error)}`);
         }
         const code = String(answer.body.result_code);
         outcomes.set(`${answer.status} ${code}`, (outcomes.get(`${answer.status} ${code}`) ?? 0) + 1);
         if (code === 'TS-1024') accepted.push(Number(answer.body.sms_id));
-        else assert.deepEqual([answer.status, code, answer.body.result], [500, 'SRV-ERR', false], `unexpected answer ${JSON.stringify(answer.body)}`);
+        else
+          assert.deepEqual(
+            [answer.status, code, answer.body.result],
+            [500, 'SRV-ERR', false],
+            `unexpected answer ${JSON.stringify(answer.body)}`,
+          );
       }
     };
     const load = servers.flatMap((server, s) => [0, 1, 2].map((c) => client(server, s * 10 + c)));
@@ -168,76 +185,105 @@ describe('PostgreSQL connections ended under load', () => {
     const shown = await admin(['account', 'show', '--id', sender.accountId, ...store]);
     assert.equal(100_000 - Number(shown.balance_main), accepted.length);
   });
-  it('PostgreSQL away for seconds (a proxy cut): SRV-ERR meanwhile, nothing accepted is lost, and back by itself soon after', { skip }, async (t) => {
-    const direct = new URL(pgUrl);
-    const proxy = await startProxy(direct);
-    try {
-      const proxied = new URL(url);
-      proxied.hostname = '127.0.0.1';
-      proxied.port = String(proxy.port);
-      const server = await startServer(['--database', proxied.toString(), '--demo', 'false', '--sim-delay-ms', '20', '--requests-per-second', '0']);
-      servers.push(server);
-      const sender = await provisionSender(['--database', url], 'Away', 100_000);
+  it(
+    'PostgreSQL away for seconds (a proxy cut): SRV-ERR meanwhile, nothing accepted is lost, and back by itself soon after',
+    { skip },
+    async (t) => {
+      const direct = new URL(pgUrl);
+      const proxy = await startProxy(direct);
+      try {
+        const proxied = new URL(url);
+        proxied.hostname = '127.0.0.1';
+        proxied.port = String(proxy.port);
+        const server = await startServer([
+          '--database',
+          proxied.toString(),
+          '--demo',
+          'false',
+          '--sim-delay-ms',
+          '20',
+          '--requests-per-second',
+          '0',
+        ]);
+        servers.push(server);
+        const sender = await provisionSender(['--database', url], 'Away', 100_000);
 
-      const accepted: number[] = [];
-      const answers: { sentAt: number; at: number; status: number; code: string }[] = [];
-      let sending = true;
-      const client = async (n: number): Promise<void> => {
-        for (let i = 0; sending; i++) {
-          const to = `0533${String(n).padStart(2, '0')}${String(10 + (i % 90_000)).padStart(5, '0')}`;
-          const sentAt = Date.now();
-          const answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: to, title: 'ACME', text: 'away', sms_lang: 0 });
-          const code = String(answer.body.result_code);
-          answers.push({ sentAt, at: Date.now(), status: answer.status, code });
-          if (code === 'TS-1024') accepted.push(Number(answer.body.sms_id));
-          else assert.deepEqual([answer.status, code, answer.body.result], [500, 'SRV-ERR', false], `unexpected answer ${JSON.stringify(answer.body)}`);
-          // A client that got SRV-ERR tries again a little later, as a real one would.
-          if (code !== 'TS-1024') await new Promise((r) => setTimeout(r, 20));
+        const accepted: number[] = [];
+        const answers: { sentAt: number; at: number; status: number; code: string }[] = [];
+        let sending = true;
+        const client = async (n: number): Promise<void> => {
+          for (let i = 0; sending; i++) {
+            const to = `0533${String(n).padStart(2, '0')}${String(10 + (i % 90_000)).padStart(5, '0')}`;
+            const sentAt = Date.now();
+            const answer = await postJson(`${server.url}/sms/send`, {
+              api_key: sender.apiKey,
+              sentto: to,
+              title: 'ACME',
+              text: 'away',
+              sms_lang: 0,
+            });
+            const code = String(answer.body.result_code);
+            answers.push({ sentAt, at: Date.now(), status: answer.status, code });
+            if (code === 'TS-1024') accepted.push(Number(answer.body.sms_id));
+            else
+              assert.deepEqual(
+                [answer.status, code, answer.body.result],
+                [500, 'SRV-ERR', false],
+                `unexpected answer ${JSON.stringify(answer.body)}`,
+              );
+            // A client that got SRV-ERR tries again a little later, as a real one would.
+            if (code !== 'TS-1024') await new Promise((r) => setTimeout(r, 20));
+          }
+        };
+        const load = [0, 1, 2].map(client);
+        await new Promise((r) => setTimeout(r, 1000));
+        const cutAt = Date.now();
+        proxy.cut();
+        await new Promise((r) => setTimeout(r, 1500));
+        const ready = await fetch(`${server.url}/readyz`);
+        assert.equal(ready.status, 503, 'not ready while the store is away');
+        await new Promise((r) => setTimeout(r, 1500));
+        const restoredAt = Date.now();
+        proxy.restore();
+        await new Promise((r) => setTimeout(r, 6000));
+        sending = false;
+        await Promise.all(load);
+
+        assert.equal(server.child.exitCode, null, `the process exited:\n${server.output()}`);
+        // Asked and answered while the store was away: SRV-ERR, every one.
+        const away = answers.filter((a) => a.sentAt > cutAt + 200 && a.at < restoredAt);
+        assert.ok(away.length > 0, 'requests were answered while the store was away');
+        assert.deepEqual([...new Set(away.map((a) => `${a.status} ${a.code}`))], ['500 SRV-ERR']);
+        // Back by itself within seconds of the store's return.
+        const back = answers.find((a) => a.sentAt >= restoredAt && a.code === 'TS-1024');
+        assert.ok(
+          back !== undefined,
+          `no send accepted after the store came back: ${JSON.stringify(answers.slice(-5))}`,
+        );
+        assert.ok(back.at - restoredAt < 5000, `accepted again ${back.at - restoredAt} ms after the store came back`);
+        t.diagnostic(
+          `${away.length} requests answered SRV-ERR while away; a send accepted again ${back.at - restoredAt} ms after the store came back`,
+        );
+        assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
+
+        // Every accepted message is delivered, and paid for once.
+        const deadline = Date.now() + 30_000;
+        let pending = accepted;
+        while (pending.length > 0 && Date.now() < deadline) {
+          const still: number[] = [];
+          for (const id of pending) {
+            const status = await postJson(`${server.url}/sms/status`, { api_key: sender.apiKey, sms_id: id });
+            if (status.body.result_code !== 'TS-1064') still.push(id);
+          }
+          pending = still;
+          if (pending.length > 0) await new Promise((r) => setTimeout(r, 200));
         }
-      };
-      const load = [0, 1, 2].map(client);
-      await new Promise((r) => setTimeout(r, 1000));
-      const cutAt = Date.now();
-      proxy.cut();
-      await new Promise((r) => setTimeout(r, 1500));
-      const ready = await fetch(`${server.url}/readyz`);
-      assert.equal(ready.status, 503, 'not ready while the store is away');
-      await new Promise((r) => setTimeout(r, 1500));
-      const restoredAt = Date.now();
-      proxy.restore();
-      await new Promise((r) => setTimeout(r, 6000));
-      sending = false;
-      await Promise.all(load);
-
-      assert.equal(server.child.exitCode, null, `the process exited:\n${server.output()}`);
-      // Asked and answered while the store was away: SRV-ERR, every one.
-      const away = answers.filter((a) => a.sentAt > cutAt + 200 && a.at < restoredAt);
-      assert.ok(away.length > 0, 'requests were answered while the store was away');
-      assert.deepEqual([...new Set(away.map((a) => `${a.status} ${a.code}`))], ['500 SRV-ERR']);
-      // Back by itself within seconds of the store's return.
-      const back = answers.find((a) => a.sentAt >= restoredAt && a.code === 'TS-1024');
-      assert.ok(back !== undefined, `no send accepted after the store came back: ${JSON.stringify(answers.slice(-5))}`);
-      assert.ok(back.at - restoredAt < 5000, `accepted again ${back.at - restoredAt} ms after the store came back`);
-      t.diagnostic(`${away.length} requests answered SRV-ERR while away; a send accepted again ${back.at - restoredAt} ms after the store came back`);
-      assert.equal((await fetch(`${server.url}/readyz`)).status, 200);
-
-      // Every accepted message is delivered, and paid for once.
-      const deadline = Date.now() + 30_000;
-      let pending = accepted;
-      while (pending.length > 0 && Date.now() < deadline) {
-        const still: number[] = [];
-        for (const id of pending) {
-          const status = await postJson(`${server.url}/sms/status`, { api_key: sender.apiKey, sms_id: id });
-          if (status.body.result_code !== 'TS-1064') still.push(id);
-        }
-        pending = still;
-        if (pending.length > 0) await new Promise((r) => setTimeout(r, 200));
+        assert.deepEqual(pending, [], 'every accepted message was delivered');
+        const shown = await admin(['account', 'show', '--id', sender.accountId, '--database', url]);
+        assert.equal(100_000 - Number(shown.balance_main), accepted.length);
+      } finally {
+        await proxy.close();
       }
-      assert.deepEqual(pending, [], 'every accepted message was delivered');
-      const shown = await admin(['account', 'show', '--id', sender.accountId, '--database', url]);
-      assert.equal(100_000 - Number(shown.balance_main), accepted.length);
-    } finally {
-      await proxy.close();
-    }
-  });
+    },
+  );
 });

@@ -25,7 +25,12 @@ async function probe(server: ServerProcess, path: '/healthz' | '/readyz'): Promi
   return { status: response.status, body: (await response.json()) as Probe['body'] };
 }
 
-async function waitFor(what: string, server: ServerProcess, test: (p: Probe) => boolean, timeoutMs = 20_000): Promise<Probe> {
+async function waitFor(
+  what: string,
+  server: ServerProcess,
+  test: (p: Probe) => boolean,
+  timeoutMs = 20_000,
+): Promise<Probe> {
   const deadline = Date.now() + timeoutMs;
   let last: Probe | null = null;
   for (;;) {
@@ -49,7 +54,10 @@ describe('readiness of serve with the simulator carrier', () => {
 
   it('is alive and ready on a fresh store, with no key', async () => {
     assert.deepEqual(await probe(server, '/healthz'), { status: 200, body: { status: 'ok' } });
-    assert.deepEqual(await probe(server, '/readyz'), { status: 200, body: { status: 'ready', checks: { store: { ok: true }, migrations: { ok: true } } } });
+    assert.deepEqual(await probe(server, '/readyz'), {
+      status: 200,
+      body: { status: 'ready', checks: { store: { ok: true }, migrations: { ok: true } } },
+    });
   });
 });
 
@@ -59,7 +67,16 @@ describe('readiness of serve with an SMPP carrier', () => {
   let server: ServerProcess;
   before(async () => {
     sim = await startSimulator(['--port', '0']);
-    const connection = { name: 'sim', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw', enquireLinkMs: 500, reconnectMinMs: 50, reconnectMaxMs: 200 };
+    const connection = {
+      name: 'sim',
+      host: '127.0.0.1',
+      port: sim.port,
+      systemId: 'haberci',
+      password: 'pw',
+      enquireLinkMs: 500,
+      reconnectMinMs: 50,
+      reconnectMaxMs: 200,
+    };
     writeFileSync(join(dir, 'smpp.json'), JSON.stringify({ connections: [connection], defaultRoute: 'sim' }));
     server = await startServer(['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false']);
   });

@@ -35,17 +35,40 @@ describe('secrets in the logs', () => {
       await receiver.close();
       throw error;
     });
-    const limited = await admin(['key', 'create', '--account', sender.accountId, '--permissions', 'check_balance', ...store]);
+    const limited = await admin([
+      'key',
+      'create',
+      '--account',
+      sender.accountId,
+      '--permissions',
+      'check_balance',
+      ...store,
+    ]);
     const limitedKey = String(limited.api_key);
     const unknownKey = `hb_${randomBytes(24).toString('hex')}`;
     // A request body's text: the access log names the request, never its body.
     const bodyText = `Hello ${randomBytes(8).toString('hex')}`;
-    const server = await startServer([...store, '--log-level', 'trace', '--sim-delay-ms', '0', '--demo', 'false', '--webhook-allow-private', 'true']);
+    const server = await startServer([
+      ...store,
+      '--log-level',
+      'trace',
+      '--sim-delay-ms',
+      '0',
+      '--demo',
+      'false',
+      '--webhook-allow-private',
+      'true',
+    ]);
     const codes: number[] = [];
     try {
-      const post = (path: string, body: Record<string, unknown>): ReturnType<typeof postJson> => postJson(`${server.url}${path}`, body);
+      const post = (path: string, body: Record<string, unknown>): ReturnType<typeof postJson> =>
+        postJson(`${server.url}${path}`, body);
       assert.equal((await post('/auth/post/check/', { api_key: sender.apiKey })).body.result_code, 'TS-1000');
-      assert.equal((await post('/sms/send', { api_key: sender.apiKey, sentto: mobile, title: 'ACME', text: bodyText })).body.result_code, 'TS-1024');
+      assert.equal(
+        (await post('/sms/send', { api_key: sender.apiKey, sentto: mobile, title: 'ACME', text: bodyText })).body
+          .result_code,
+        'TS-1024',
+      );
       for (const [path, body] of [
         ['/otp/send', { mobile, digits: 6 }],
         ['/otp/detailed', { mobile, title: 'ACME', text: 'Code TS-CODE', digits: 6 }],
@@ -55,14 +78,26 @@ describe('secrets in the logs', () => {
         codes.push(Number(sent.body.otp_code));
       }
       // Refusals: a bad field, a permission off, an unknown key, a body that is not JSON.
-      assert.equal((await post('/sms/send', { api_key: sender.apiKey, sentto: mobile, title: 'ACME' })).body.result_code, 'TS-1026');
+      assert.equal(
+        (await post('/sms/send', { api_key: sender.apiKey, sentto: mobile, title: 'ACME' })).body.result_code,
+        'TS-1026',
+      );
       assert.equal((await post('/otp/send', { api_key: limitedKey, mobile })).body.result_code, 'TS-1036');
       assert.equal((await post('/balance/', { api_key: unknownKey })).body.result_code, 'TS-1031');
-      const broken = await fetch(`${server.url}/otp/send`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"api_key":"${sender.apiKey}",` });
+      const broken = await fetch(`${server.url}/otp/send`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: `{"api_key":"${sender.apiKey}",`,
+      });
       assert.equal(broken.status, 400);
       await admin(['key', 'update', '--id', sender.keyId, '--webhook-secret', secondSecret, ...store]);
       // Control: the failed webhook deliveries are logged, so the paths that use the secret did log.
-      await waitUntil('a webhook event to fail after its last attempt', () => server.output().includes('webhooks: event failed after its last attempt'), 15_000, 20);
+      await waitUntil(
+        'a webhook event to fail after its last attempt',
+        () => server.output().includes('webhooks: event failed after its last attempt'),
+        15_000,
+        20,
+      );
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
@@ -84,6 +119,7 @@ describe('secrets in the logs', () => {
       assert.equal(output.includes(value), false, `${what} is in the output:\n${output}`);
     }
     assert.equal(codes.length, 2);
-    for (const code of codes) assert.equal(containsNumber(output, code), false, `OTP code ${code} is in the output:\n${output}`);
+    for (const code of codes)
+      assert.equal(containsNumber(output, code), false, `OTP code ${code} is in the output:\n${output}`);
   });
 });

@@ -25,7 +25,8 @@ const bin = './bin/haberci';
  */
 function env(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const out: NodeJS.ProcessEnv = {};
-  for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('HABERCI_') && k !== 'NODE_TEST_CONTEXT') out[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (!k.startsWith('HABERCI_') && k !== 'NODE_TEST_CONTEXT') out[k] = v;
   // No start-up warm-up (docs/decisions.md): it would add about four seconds to every server a test starts.
   return { ...out, HABERCI_WARM_UP: '0', ...extra };
 }
@@ -71,8 +72,10 @@ class Server {
     for (;;) {
       const line = this.stdout.split('\n').find(test);
       if (line !== undefined) return line;
-      if (!this.running) throw new Error(`serve exited before the line appeared\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
-      if (Date.now() > deadline) throw new Error(`no such line within ${ms} ms\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
+      if (!this.running)
+        throw new Error(`serve exited before the line appeared\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
+      if (Date.now() > deadline)
+        throw new Error(`no such line within ${ms} ms\nstdout: ${this.stdout}\nstderr: ${this.stderr}`);
       await new Promise((r) => setTimeout(r, 25));
     }
   }
@@ -80,7 +83,10 @@ class Server {
   async waitForExit(ms = 20_000): Promise<Exit> {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`serve did not exit within ${ms} ms\nstdout: ${this.stdout}\nstderr: ${this.stderr}`)), ms);
+      timer = setTimeout(
+        () => reject(new Error(`serve did not exit within ${ms} ms\nstdout: ${this.stdout}\nstderr: ${this.stderr}`)),
+        ms,
+      );
     });
     try {
       return await Promise.race([this.exited, timeout]);
@@ -159,7 +165,11 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
     return adminFailsWith([...args, '--data', data]);
   }
 
-  async function call(path: string, apiKey: string, headers: Record<string, string> = {}): Promise<{ status: number; body: Record<string, unknown> }> {
+  async function call(
+    path: string,
+    apiKey: string,
+    headers: Record<string, string> = {},
+  ): Promise<{ status: number; body: Record<string, unknown> }> {
     const response = await fetch(`${base}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...headers },
@@ -208,12 +218,19 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
     assert.match(show.stderr, /no account with id 1/);
     // The job threads work on the real store: a send accepted now is delivered there.
     const url = String(logs[ready]?.address);
-    const made = async (args: string[]): Promise<Record<string, unknown>> => JSON.parse((await runBin(['admin', ...args, '--data', own])).stdout) as Record<string, unknown>;
+    const made = async (args: string[]): Promise<Record<string, unknown>> =>
+      JSON.parse((await runBin(['admin', ...args, '--data', own])).stdout) as Record<string, unknown>;
     const account = String((await made(['account', 'create', '--name', 'Live', '--balance', '10'])).id);
     await made(['sender-id', 'add', '--account', account, '--title', 'LIVE']);
     const apiKey = String((await made(['key', 'create', '--account', account])).api_key);
     const post = async (path: string, body: Record<string, unknown>): Promise<Record<string, unknown>> =>
-      (await (await fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ api_key: apiKey, ...body }) })).json()) as Record<string, unknown>;
+      (await (
+        await fetch(`${url}${path}`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ api_key: apiKey, ...body }),
+        })
+      ).json()) as Record<string, unknown>;
     const sent = await post('/sms/send', { sentto: '905321234567', title: 'LIVE', text: 'after the warm-up' });
     assert.equal(sent.result_code, 'TS-1024', JSON.stringify(sent));
     let status: Record<string, unknown> = {};
@@ -229,19 +246,32 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
   it('a bad SMPP configuration stops start-up at once, before any warm-up', async () => {
     const own = tempDir();
     const file = join(own, 'smpp.json');
-    writeFileSync(file, JSON.stringify({ connections: [{ name: 'operator', host: '127.0.0.1', port: 2775, systemId: 'a', password: 'b' }], defaultRoute: 'other' }));
-    const run = await runBin(['serve', '--port', '0', '--data', own, '--smpp-config', file, '--demo', 'false'], { HABERCI_WARM_UP: '3000' });
+    writeFileSync(
+      file,
+      JSON.stringify({
+        connections: [{ name: 'operator', host: '127.0.0.1', port: 2775, systemId: 'a', password: 'b' }],
+        defaultRoute: 'other',
+      }),
+    );
+    const run = await runBin(['serve', '--port', '0', '--data', own, '--smpp-config', file, '--demo', 'false'], {
+      HABERCI_WARM_UP: '3000',
+    });
     assert.equal(run.code, 1);
     assert.match(run.stderr, /cannot start the delivery worker: .*defaultRoute: "other" is not a connection name/);
     assert.equal(run.stdout.includes('warmed up'), false, run.stdout);
   });
 
   it('starts cold, with a warning, when the warm-up cannot run', async () => {
-    const cold = start(['--port', '0', '--data', tempDir(), '--demo', 'false', '--warm-up', '10'], { TMPDIR: join(tempDir(), 'missing') });
+    const cold = start(['--port', '0', '--data', tempDir(), '--demo', 'false', '--warm-up', '10'], {
+      TMPDIR: join(tempDir(), 'missing'),
+    });
     await cold.waitForLine((l) => l.includes('haberci ready on'));
     const skipped = cold.logs().find((l) => l.msg === 'warm-up skipped: the server starts cold');
     assert.equal(skipped?.level, 40);
-    assert.equal(cold.logs().some((l) => l.msg === 'request path warmed up'), false);
+    assert.equal(
+      cold.logs().some((l) => l.msg === 'request path warmed up'),
+      false,
+    );
     cold.terminate();
     assert.equal((await cold.waitForExit()).code, 0);
   });
@@ -292,7 +322,18 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
   let apiKey: string;
 
   it('admin provisions an account, sender IDs and a key while the server runs', async () => {
-    const account = await admin('account', 'create', '--name', 'Acme', '--balance', '500', '--international-balance', '20', '--global-sending', 'true');
+    const account = await admin(
+      'account',
+      'create',
+      '--name',
+      'Acme',
+      '--balance',
+      '500',
+      '--international-balance',
+      '20',
+      '--global-sending',
+      'true',
+    );
     assert.equal(typeof account.id, 'number');
     accountId = Number(account.id);
     assert.equal(account.balance_main, 500);
@@ -365,7 +406,10 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
     const rotated = await admin('key', 'rotate', '--id', String(keyId), '--keep-old');
     const newKey = String(rotated.api_key);
     const until = Date.parse(String(rotated.old_key_valid_until));
-    assert.ok(until >= before + 24 * 3600_000 - 60_000 && until <= Date.now() + 24 * 3600_000 + 60_000, String(rotated.old_key_valid_until));
+    assert.ok(
+      until >= before + 24 * 3600_000 - 60_000 && until <= Date.now() + 24 * 3600_000 + 60_000,
+      String(rotated.old_key_valid_until),
+    );
     assert.equal(await balanceCode(newKey), 'TS-1040');
     assert.equal(await balanceCode(apiKey), 'TS-1040');
 
@@ -405,7 +449,10 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
     server.terminate();
     const exit = await server.waitForExit();
     assert.deepEqual(exit, { code: 0, signal: null });
-    assert.ok(server.logs().some((l) => l.msg === 'stopped'), server.stdout);
+    assert.ok(
+      server.logs().some((l) => l.msg === 'stopped'),
+      server.stdout,
+    );
     await assert.rejects(fetch(`${base}/balance/`, { method: 'POST' }));
   });
 
@@ -461,7 +508,15 @@ describe('haberci serve, as a process', { timeout: 90_000 }, () => {
     });
 
     it('an --smpp-config the delivery thread cannot load stops start-up before the port opens', async () => {
-      const run = await runBin(['serve', '--port', '0', '--data', tempDir(), '--smpp-config', join(tempDir(), 'missing.json')]);
+      const run = await runBin([
+        'serve',
+        '--port',
+        '0',
+        '--data',
+        tempDir(),
+        '--smpp-config',
+        join(tempDir(), 'missing.json'),
+      ]);
       assert.notEqual(run.code, 0, run.stdout);
       assert.match(run.stderr, /cannot start the delivery worker: .*missing\.json/);
       assert.equal(run.stderr.trimEnd().split('\n').length, 1, run.stderr);

@@ -14,7 +14,13 @@ import { SimulatorCarrier } from '../../src/adapters/carriers/simulator/simulato
 import { normaliseNumber } from '../../src/domain/recipients.js';
 import { simulatedOutcome } from '../../src/domain/simulator-outcome.js';
 import type { SimulatedOutcome } from '../../src/domain/simulator-outcome.js';
-import { carrierConfig, message, RecordingListener, startCarrier, waitFor } from '../adapters/carriers/smpp/smpp-harness.js';
+import {
+  carrierConfig,
+  message,
+  RecordingListener,
+  startCarrier,
+  waitFor,
+} from '../adapters/carriers/smpp/smpp-harness.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 import { assertAccepted, assertRefused, sendSms } from '../helpers/sms.js';
@@ -38,7 +44,11 @@ const table: Array<[raw: string, expected: SimulatedOutcome]> = [
 const control = '905329999999';
 
 /** What a carrier does with each number: refused at submit, its report's state, or no report. */
-async function observe(carrier: Carrier, listener: RecordingListener, numbers: readonly string[]): Promise<SimulatedOutcome[]> {
+async function observe(
+  carrier: Carrier,
+  listener: RecordingListener,
+  numbers: readonly string[],
+): Promise<SimulatedOutcome[]> {
   const ids: Array<string[] | null> = [];
   for (const n of numbers) {
     const outcome = await carrier.submit(message(n));
@@ -48,7 +58,10 @@ async function observe(carrier: Carrier, listener: RecordingListener, numbers: r
   const last = await carrier.submit(message(control));
   assert.equal(last.kind, 'accepted');
   const controlIds = last.kind === 'accepted' ? last.carrierMessageIds : [];
-  await waitFor(() => listener.reports.some((r) => controlIds.includes(r.carrierMessageId)), 'the control message report');
+  await waitFor(
+    () => listener.reports.some((r) => controlIds.includes(r.carrierMessageId)),
+    'the control message report',
+  );
   return ids.map((own) => {
     if (own === null) return 'refused';
     return listener.reports.find((r) => own.includes(r.carrierMessageId))?.status ?? 'no-report';
@@ -56,11 +69,24 @@ async function observe(carrier: Carrier, listener: RecordingListener, numbers: r
 }
 
 async function startSmscSim(): Promise<{ child: ChildProcessWithoutNullStreams; smppPort: number; statsUrl: string }> {
-  const child = spawn(process.execPath, ['bin/haberci', 'smsc-sim', '--port', '0', '--stats-port', '0', '--receipt-delay-ms', '5']);
+  const child = spawn(process.execPath, [
+    'bin/haberci',
+    'smsc-sim',
+    '--port',
+    '0',
+    '--stats-port',
+    '0',
+    '--receipt-delay-ms',
+    '5',
+  ]);
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
   await waitFor(() => /stats on http/.test(out), 'smsc-sim to listen', 10_000);
-  return { child, smppPort: Number(/127\.0\.0\.1:(\d+)\n/.exec(out)?.[1]), statsUrl: /(http:\/\/127\.0\.0\.1:\d+\/stats)/.exec(out)?.[1] ?? 'missing' };
+  return {
+    child,
+    smppPort: Number(/127\.0\.0\.1:(\d+)\n/.exec(out)?.[1]),
+    statsUrl: /(http:\/\/127\.0\.0\.1:\d+\/stats)/.exec(out)?.[1] ?? 'missing',
+  };
 }
 
 describe('the two simulators', () => {

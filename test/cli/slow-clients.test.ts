@@ -39,9 +39,12 @@ function closedAfter(socket: net.Socket, limitMs: number): Promise<number> {
 
 describe('slow and idle clients against a real server', () => {
   const suite = serverForSuite('Slow', 100, [
-    '--headers-timeout-ms', String(headersTimeoutMs),
-    '--request-timeout-ms', String(requestTimeoutMs),
-    '--max-connections-per-address', String(perAddress),
+    '--headers-timeout-ms',
+    String(headersTimeoutMs),
+    '--request-timeout-ms',
+    String(requestTimeoutMs),
+    '--max-connections-per-address',
+    String(perAddress),
   ]);
 
   it('cuts off headers sent a byte at a time after the headers time limit, and answers a real request meanwhile', async () => {
@@ -64,7 +67,9 @@ describe('slow and idle clients against a real server', () => {
   it('cuts off a body shorter than its Content-Length after the request time limit', async () => {
     const { server, sender } = suite;
     const short = await connect(server.url);
-    short.write(`POST /balance/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"api_key":`);
+    short.write(
+      `POST /balance/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"api_key":`,
+    );
     let answer = '';
     short.on('data', (d: Buffer) => (answer += d.toString()));
     const ms = await closedAfter(short, requestTimeoutMs * 3 + 2000);
@@ -74,7 +79,9 @@ describe('slow and idle clients against a real server', () => {
     const body = JSON.stringify({ api_key: sender.apiKey });
     let reply = '';
     whole.on('data', (d: Buffer) => (reply += d.toString()));
-    whole.write(`POST /balance/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+    whole.write(
+      `POST /balance/ HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
     await closedAfter(whole, 5000);
     assert.match(reply, /TS-1040/);
   });

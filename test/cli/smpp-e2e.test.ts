@@ -40,9 +40,43 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
   before(async () => {
     receiver = await startReceiver();
     sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '20-50', '--throttle-share', '0.3']);
-    writeFileSync(join(dir, 'smpp.json'), JSON.stringify({ connections: [{ name: 'sim', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw', windowSize: 20, maxSubmitsPerSecond: 1000 }], defaultRoute: 'sim' }));
-    server = await startServer(['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false', '--requests-per-second', '0', '--webhook-allow-private', 'true']);
-    apiKey = (await provisionSender(['--data', dir], 'Smpp', 1000, ['--webhook-url', `${receiver.url}/hook`, '--webhook-secret', secret])).apiKey;
+    writeFileSync(
+      join(dir, 'smpp.json'),
+      JSON.stringify({
+        connections: [
+          {
+            name: 'sim',
+            host: '127.0.0.1',
+            port: sim.port,
+            systemId: 'haberci',
+            password: 'pw',
+            windowSize: 20,
+            maxSubmitsPerSecond: 1000,
+          },
+        ],
+        defaultRoute: 'sim',
+      }),
+    );
+    server = await startServer([
+      '--data',
+      dir,
+      '--smpp-config',
+      join(dir, 'smpp.json'),
+      '--demo',
+      'false',
+      '--requests-per-second',
+      '0',
+      '--webhook-allow-private',
+      'true',
+    ]);
+    apiKey = (
+      await provisionSender(['--data', dir], 'Smpp', 1000, [
+        '--webhook-url',
+        `${receiver.url}/hook`,
+        '--webhook-secret',
+        secret,
+      ])
+    ).apiKey;
   });
 
   after(async () => {
@@ -62,16 +96,28 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
   const webhookFor = (smsId: number, type: string): Promise<string> =>
     waitFor(`the ${type} webhook of message ${smsId}`, async () => eventsOf(smsId).find(([t]) => t === type)?.[1]);
 
-  const status = async (smsId: number) => (await postJson(`${server.url}/sms/status`, { api_key: apiKey, sms_id: smsId })).body;
+  const status = async (smsId: number) =>
+    (await postJson(`${server.url}/sms/status`, { api_key: apiKey, sms_id: smsId })).body;
   const send = async (to: string, text: string, lang: number) => {
-    const answer = await postJson(`${server.url}/sms/send`, { api_key: apiKey, sentto: to, title: 'ACME', text, sms_lang: lang });
+    const answer = await postJson(`${server.url}/sms/send`, {
+      api_key: apiKey,
+      sentto: to,
+      title: 'ACME',
+      text,
+      sms_lang: lang,
+    });
     assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
     return Number(answer.body.sms_id);
   };
 
   /** The accepted submits the simulator received for a number, as it shows them (GET /submits). */
   const submitsTo = async (to: string) => {
-    const all = (await (await fetch(sim.stats.replace(/\/stats$/, `/submits?to=${to}`))).json()) as { data_coding: number; esm_class: number; short_message: string; message_id: string | null }[];
+    const all = (await (await fetch(sim.stats.replace(/\/stats$/, `/submits?to=${to}`))).json()) as {
+      data_coding: number;
+      esm_class: number;
+      short_message: string;
+      message_id: string | null;
+    }[];
     return all.filter((s) => s.message_id !== null);
   };
 
@@ -103,12 +149,16 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
       const decoded = parts.map((p) => {
         assert.equal(p.data_coding, m.dataCoding, `${m.to}: data_coding`);
         const bytes = Buffer.from(p.short_message, 'hex');
-        if (m.lang === 1) assert.ok(bytes.includes(Buffer.from([0x24, 0x01, 0x01])), `${m.to}: the Turkish single shift IE in the UDH`);
+        if (m.lang === 1)
+          assert.ok(bytes.includes(Buffer.from([0x24, 0x01, 0x01])), `${m.to}: the Turkish single shift IE in the UDH`);
         return decodeShortMessage(bytes, p.data_coding, p.esm_class);
       });
       decoded.sort((a, b) => (a.concat?.seq ?? 0) - (b.concat?.seq ?? 0));
       if (m.parts > 1) {
-        assert.deepEqual(decoded.map((d) => d.concat?.seq), [1, 2, 3]);
+        assert.deepEqual(
+          decoded.map((d) => d.concat?.seq),
+          [1, 2, 3],
+        );
         assert.equal(new Set(decoded.map((d) => d.concat?.reference)).size, 1, 'one concatenation reference');
       }
       assert.equal(decoded.map((d) => d.text).join(''), m.text, `${m.to}: the text as the SMSC received it`);
@@ -151,15 +201,25 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
 
   it('a bulk send over SMPP adds up in /reports/basic and shows each outcome in /reports/detailed', async () => {
     const sentto = ['905321130011', '905321130012', '905321130000', '905321130001', '905321130002'];
-    const accepted = await postJson(`${server.url}/group/send`, { api_key: apiKey, title: 'ACME', sentto, text: 'bulk over smpp' });
+    const accepted = await postJson(`${server.url}/group/send`, {
+      api_key: apiKey,
+      title: 'ACME',
+      sentto,
+      text: 'bulk over smpp',
+    });
     assert.equal(accepted.body.result_code, 'TS-1024', JSON.stringify(accepted.body));
     const raporid = Number(accepted.body.rapor_id);
     const summary = await waitFor('the bulk send to settle', async () => {
       const s = (await postJson(`${server.url}/reports/basic`, { api_key: apiKey, raporid })).body;
       return s.success_count === 2 && s.failed_count === 2 ? s : undefined;
     });
-    assert.deepEqual([summary.total_numbers, summary.success_count, summary.failed_count, summary.pending_count], [5, 2, 2, 1]);
-    const detailed = (await postJson(`${server.url}/reports/detailed`, { api_key: apiKey, raporid })).body as { data?: { phone_number: string; sms_status: string; details: { status_code: number } }[] };
+    assert.deepEqual(
+      [summary.total_numbers, summary.success_count, summary.failed_count, summary.pending_count],
+      [5, 2, 2, 1],
+    );
+    const detailed = (await postJson(`${server.url}/reports/detailed`, { api_key: apiKey, raporid })).body as {
+      data?: { phone_number: string; sms_status: string; details: { status_code: number } }[];
+    };
     const byNumber = new Map((detailed.data ?? []).map((r) => [r.phone_number, [r.sms_status, r.details.status_code]]));
     assert.deepEqual(byNumber.get('905321130011'), ['Number received the message', 1]);
     assert.deepEqual(byNumber.get('905321130012'), ['Number received the message', 1]);
@@ -178,15 +238,27 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
     // Receipts the stopped SMSC still owed die with it (a real SMSC keeps them); what must
     // hold is that every message reaches an SMSC and none is failed or dropped.
     for (const id of ids.slice(20)) {
-      await waitFor(`message ${id} delivered after the restart`, async () => ((await status(id)).result_code === 'TS-1064' ? true : undefined), 60_000).catch(async (e: unknown) => {
-        throw new Error(`${String(e)}: ${JSON.stringify(await status(id))} sim ${JSON.stringify(await (await fetch(sim.stats)).json())} log ${server.output().slice(-1500)}`);
+      await waitFor(
+        `message ${id} delivered after the restart`,
+        async () => ((await status(id)).result_code === 'TS-1064' ? true : undefined),
+        60_000,
+      ).catch(async (e: unknown) => {
+        throw new Error(
+          `${String(e)}: ${JSON.stringify(await status(id))} sim ${JSON.stringify(await (await fetch(sim.stats)).json())} log ${server.output().slice(-1500)}`,
+        );
       });
     }
     for (const id of ids.slice(0, 20)) {
-      const s = await waitFor(`message ${id} submitted`, async () => {
-        const answer = await status(id);
-        return answer.result_code === 'TS-1064' || /waiting for the delivery report/.test(String(answer.details)) ? answer : undefined;
-      }, 60_000);
+      const s = await waitFor(
+        `message ${id} submitted`,
+        async () => {
+          const answer = await status(id);
+          return answer.result_code === 'TS-1064' || /waiting for the delivery report/.test(String(answer.details))
+            ? answer
+            : undefined;
+        },
+        60_000,
+      );
       assert.notEqual(s.sms_status, undefined);
     }
   });
@@ -205,22 +277,47 @@ describe('the start-up warm-up with SMPP configured', () => {
 
   it('never sends the warm-up to the configured SMSC', async () => {
     sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '0']);
-    writeFileSync(join(dir, 'smpp.json'), JSON.stringify({ connections: [{ name: 'operator', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw' }], defaultRoute: 'operator' }));
-    server = await startServer(['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false'], { HABERCI_WARM_UP: '30' }, 40_000);
+    writeFileSync(
+      join(dir, 'smpp.json'),
+      JSON.stringify({
+        connections: [{ name: 'operator', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw' }],
+        defaultRoute: 'operator',
+      }),
+    );
+    server = await startServer(
+      ['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false'],
+      { HABERCI_WARM_UP: '30' },
+      40_000,
+    );
     const logs = server
       .output()
       .split('\n')
       .filter((l) => l.startsWith('{'))
       .map((l) => JSON.parse(l) as Record<string, unknown>);
     const warmed = logs.find((l) => l.msg === 'request path warmed up');
-    assert.deepEqual({ requests: warmed?.requests, unexpected: warmed?.unexpected }, { requests: 30, unexpected: 0 }, server.output());
+    assert.deepEqual(
+      { requests: warmed?.requests, unexpected: warmed?.unexpected },
+      { requests: 30, unexpected: 0 },
+      server.output(),
+    );
     const stats = async () => (await (await fetch(sim?.stats ?? '')).json()) as { submits: number };
     assert.equal((await stats()).submits, 0, 'the configured SMSC got nothing from the warm-up');
     // Live traffic goes to the configured SMSC.
     const { apiKey } = await provisionSender(['--data', dir], 'Warm', 10);
-    const sent = await postJson(`${server.url}/sms/send`, { api_key: apiKey, sentto: '905321110021', title: 'ACME', text: 'live', sms_lang: 0 });
+    const sent = await postJson(`${server.url}/sms/send`, {
+      api_key: apiKey,
+      sentto: '905321110021',
+      title: 'ACME',
+      text: 'live',
+      sms_lang: 0,
+    });
     assert.equal(sent.body.result_code, 'TS-1024', JSON.stringify(sent.body));
-    await waitFor('the live message delivered', async () => ((await postJson(`${server?.url ?? ''}/sms/status`, { api_key: apiKey, sms_id: sent.body.sms_id })).body.result_code === 'TS-1064' ? true : undefined));
+    await waitFor('the live message delivered', async () =>
+      (await postJson(`${server?.url ?? ''}/sms/status`, { api_key: apiKey, sms_id: sent.body.sms_id })).body
+        .result_code === 'TS-1064'
+        ? true
+        : undefined,
+    );
     assert.equal((await stats()).submits, 1);
   });
 });

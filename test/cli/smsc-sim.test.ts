@@ -8,7 +8,11 @@ import { carrierConfig, message, startCarrier } from '../adapters/carriers/smpp/
 /** The command as users run it: bin/haberci smsc-sim, stopped with SIGTERM. */
 describe('haberci smsc-sim', () => {
   it('serves SMPP and /stats on 127.0.0.1 and prints totals on SIGTERM', async () => {
-    const child = spawn(process.execPath, ['bin/haberci', 'smsc-sim', '--port', '0', '--stats-port', '0', '--receipt-delay-ms', '5-10'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      process.execPath,
+      ['bin/haberci', 'smsc-sim', '--port', '0', '--stats-port', '0', '--receipt-delay-ms', '5-10'],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
@@ -46,7 +50,9 @@ describe('haberci smsc-sim', () => {
   });
 
   it('refuses a bad option with exit code 1', async () => {
-    const child = spawn(process.execPath, ['bin/haberci', 'smsc-sim', '--throttle-share', '2'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['bin/haberci', 'smsc-sim', '--throttle-share', '2'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let err = '';
     child.stderr.on('data', (chunk: Buffer) => (err += chunk.toString()));
     const [code] = (await once(child, 'exit')) as [number | null];

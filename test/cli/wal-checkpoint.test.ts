@@ -36,10 +36,25 @@ describe('WAL checkpoints under serve', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('copies an accepted message into the database file within a second, from the dispatch thread', async () => {
-    const server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '0', '--sim-delay-ms', '0']);
+    const server = await startServer([
+      '--data',
+      dir,
+      '--demo',
+      'false',
+      '--requests-per-second',
+      '0',
+      '--sim-delay-ms',
+      '0',
+    ]);
     try {
       const { apiKey: key } = await provisionSender(['--data', dir], 'Checkpoint', 10);
-      const sent = await postJson(`${server.url}/sms/send`, { api_key: key, sentto: '905321234567', title: 'ACME', text: 'checkpointed', sms_lang: 0 });
+      const sent = await postJson(`${server.url}/sms/send`, {
+        api_key: key,
+        sentto: '905321234567',
+        title: 'ACME',
+        text: 'checkpointed',
+        sms_lang: 0,
+      });
       assert.equal(sent.body.result_code, 'TS-1024');
       const messageId = Number(sent.body.sms_id);
 
@@ -49,7 +64,11 @@ describe('WAL checkpoints under serve', () => {
         await new Promise((r) => setTimeout(r, 100));
         state = stateInDatabaseFile(dir, messageId);
       }
-      assert.equal(state, 'delivered', 'the delivered message is not in the database file: the WAL was not checkpointed');
+      assert.equal(
+        state,
+        'delivered',
+        'the delivered message is not in the database file: the WAL was not checkpointed',
+      );
     } finally {
       server.child.kill('SIGTERM');
       assert.equal(await server.exited, 0);
@@ -62,7 +81,10 @@ describe('SQLite connection checkpoints', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it("'manual' turns SQLite's automatic checkpoint off, 'auto' leaves it on", async () => {
-    for (const [checkpoints, expected] of [['manual', 0], ['auto', 1000]] as const) {
+    for (const [checkpoints, expected] of [
+      ['manual', 0],
+      ['auto', 1000],
+    ] as const) {
       const handle = openConnection({ dialect: 'sqlite', file: join(dir, `${checkpoints}.sqlite`), checkpoints });
       try {
         const pages = await sql<{ wal_autocheckpoint: number }>`PRAGMA wal_autocheckpoint`.execute(handle.db);

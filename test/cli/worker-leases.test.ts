@@ -47,10 +47,45 @@ describe('worker leases on a shared PostgreSQL store', () => {
     await client.query(`create schema ${schema}`);
     await client.end();
     url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-    sim = await startSimulator(['--port', '0', '--submit-resp-delay-ms', String(respDelayMs), '--receipt-delay-ms', String(respDelayMs + 500)]);
+    sim = await startSimulator([
+      '--port',
+      '0',
+      '--submit-resp-delay-ms',
+      String(respDelayMs),
+      '--receipt-delay-ms',
+      String(respDelayMs + 500),
+    ]);
     const config = join(dir, 'smpp.json');
-    writeFileSync(config, JSON.stringify({ connections: [{ name: 'sim', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw', windowSize: 20, maxSubmitsPerSecond: 1000 }], defaultRoute: 'sim', submitTimeoutMs: 20_000 }));
-    args = ['--database', url, '--smpp-config', config, '--lease-ms', String(leaseMs), '--demo', 'false', '--requests-per-second', '0'];
+    writeFileSync(
+      config,
+      JSON.stringify({
+        connections: [
+          {
+            name: 'sim',
+            host: '127.0.0.1',
+            port: sim.port,
+            systemId: 'haberci',
+            password: 'pw',
+            windowSize: 20,
+            maxSubmitsPerSecond: 1000,
+          },
+        ],
+        defaultRoute: 'sim',
+        submitTimeoutMs: 20_000,
+      }),
+    );
+    args = [
+      '--database',
+      url,
+      '--smpp-config',
+      config,
+      '--lease-ms',
+      String(leaseMs),
+      '--demo',
+      'false',
+      '--requests-per-second',
+      '0',
+    ];
     servers.push(await startServer(args));
     servers.push(await startServer(args));
     sender = await provisionSender(['--database', url], 'Leases', 1000);
@@ -73,23 +108,33 @@ describe('worker leases on a shared PostgreSQL store', () => {
     return all.length;
   };
   const send = async (server: ServerProcess, to: string): Promise<number> => {
-    const answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: to, title: 'ACME', text: 'lease', sms_lang: 0 });
+    const answer = await postJson(`${server.url}/sms/send`, {
+      api_key: sender.apiKey,
+      sentto: to,
+      title: 'ACME',
+      text: 'lease',
+      sms_lang: 0,
+    });
     assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
     return Number(answer.body.sms_id);
   };
   const delivered = async (server: ServerProcess, id: number): Promise<boolean> =>
     (await postJson(`${server.url}/sms/status`, { api_key: sender.apiKey, sms_id: id })).body.result_code === 'TS-1064';
 
-  it('a live worker keeps what it holds past the lease: one submit each, though each takes longer than the lease', { skip }, async () => {
-    const [a, b] = servers as [ServerProcess, ServerProcess];
-    const numbers = ['905321240011', '905321240012', '905321240013'];
-    const ids: number[] = [];
-    for (const to of numbers) ids.push(await send(a, to));
-    for (const id of ids) await waitFor(`message ${id} delivered`, () => delivered(b, id));
-    // Each submit was held 6 s against a 2.5 s lease, while the other worker looked for
-    // expired leases every 2 s: without the heartbeat it would have submitted each again.
-    for (const to of numbers) assert.equal(await submitsTo(to), 1, `submits to ${to}`);
-  });
+  it(
+    'a live worker keeps what it holds past the lease: one submit each, though each takes longer than the lease',
+    { skip },
+    async () => {
+      const [a, b] = servers as [ServerProcess, ServerProcess];
+      const numbers = ['905321240011', '905321240012', '905321240013'];
+      const ids: number[] = [];
+      for (const to of numbers) ids.push(await send(a, to));
+      for (const id of ids) await waitFor(`message ${id} delivered`, () => delivered(b, id));
+      // Each submit was held 6 s against a 2.5 s lease, while the other worker looked for
+      // expired leases every 2 s: without the heartbeat it would have submitted each again.
+      for (const to of numbers) assert.equal(await submitsTo(to), 1, `submits to ${to}`);
+    },
+  );
 
   it('a worker killed mid-submit leaves its messages to the other after the lease', { skip }, async () => {
     const [a, b] = servers as [ServerProcess, ServerProcess];
@@ -97,7 +142,9 @@ describe('worker leases on a shared PostgreSQL store', () => {
     const ids: number[] = [];
     for (const to of numbers) ids.push(await send(a, to));
     // The SMSC has them, and holds its answers: the messages are in flight in worker a.
-    await waitFor('the submits to reach the SMSC', async () => (await Promise.all(numbers.map(submitsTo))).every((n) => n === 1));
+    await waitFor('the submits to reach the SMSC', async () =>
+      (await Promise.all(numbers.map(submitsTo))).every((n) => n === 1),
+    );
     a.child.kill('SIGKILL');
     await a.exited;
     for (const id of ids) await waitFor(`message ${id} delivered by the other worker`, () => delivered(b, id), 30_000);
@@ -106,26 +153,44 @@ describe('worker leases on a shared PostgreSQL store', () => {
     for (const to of numbers) assert.equal(await submitsTo(to), 2, `submits to ${to}`);
   });
 
-  it('a worker killed with kill -9 mid-batch: every message is delivered, a second submit only for those the SMSC held from it', { skip }, async () => {
-    // Two fresh workers: the first test's a is gone.
-    const c = await startServer(args);
-    const d = await startServer(args);
-    servers.push(c, d);
-    // A batch well past the SMSC window (20): when the kill comes, some of c's messages are
-    // at the SMSC awaiting their answer, the rest leased to c and waiting.
-    const numbers = Array.from({ length: 40 }, (_, i) => `9053212410${String(i).padStart(2, '0')}`);
-    const ids = await Promise.all(numbers.map((to) => send(c, to)));
-    await waitFor('the first submits of the batch to reach the SMSC', async () => (await Promise.all(numbers.map(submitsTo))).some((n) => n > 0));
-    c.child.kill('SIGKILL');
-    await c.exited;
-    // Read at once, well inside the lease (nobody else may submit them before it runs out).
-    const atKill = await Promise.all(numbers.map(submitsTo));
-    const inFlight = new Set(numbers.filter((_, i) => (atKill[i] ?? 0) > 0));
-    assert.ok(inFlight.size > 0 && inFlight.size < numbers.length, `mid-batch: ${inFlight.size} of ${numbers.length} at the SMSC`);
-    // None lost: the other worker delivers each after the lease.
-    await waitFor('every message delivered by the other worker', async () => (await Promise.all(ids.map((id) => delivered(d, id)))).every(Boolean), 90_000);
-    // At least once, and twice only for what the dead worker had in flight at the SMSC
-    // (the bound of docs/decisions.md, Delivery): what it merely held leased goes once.
-    for (const to of numbers) assert.equal(await submitsTo(to), inFlight.has(to) ? 2 : 1, `submits to ${to} (in flight at the kill: ${inFlight.has(to)})`);
-  });
+  it(
+    'a worker killed with kill -9 mid-batch: every message is delivered, a second submit only for those the SMSC held from it',
+    { skip },
+    async () => {
+      // Two fresh workers: the first test's a is gone.
+      const c = await startServer(args);
+      const d = await startServer(args);
+      servers.push(c, d);
+      // A batch well past the SMSC window (20): when the kill comes, some of c's messages are
+      // at the SMSC awaiting their answer, the rest leased to c and waiting.
+      const numbers = Array.from({ length: 40 }, (_, i) => `9053212410${String(i).padStart(2, '0')}`);
+      const ids = await Promise.all(numbers.map((to) => send(c, to)));
+      await waitFor('the first submits of the batch to reach the SMSC', async () =>
+        (await Promise.all(numbers.map(submitsTo))).some((n) => n > 0),
+      );
+      c.child.kill('SIGKILL');
+      await c.exited;
+      // Read at once, well inside the lease (nobody else may submit them before it runs out).
+      const atKill = await Promise.all(numbers.map(submitsTo));
+      const inFlight = new Set(numbers.filter((_, i) => (atKill[i] ?? 0) > 0));
+      assert.ok(
+        inFlight.size > 0 && inFlight.size < numbers.length,
+        `mid-batch: ${inFlight.size} of ${numbers.length} at the SMSC`,
+      );
+      // None lost: the other worker delivers each after the lease.
+      await waitFor(
+        'every message delivered by the other worker',
+        async () => (await Promise.all(ids.map((id) => delivered(d, id)))).every(Boolean),
+        90_000,
+      );
+      // At least once, and twice only for what the dead worker had in flight at the SMSC
+      // (the bound of docs/decisions.md, Delivery): what it merely held leased goes once.
+      for (const to of numbers)
+        assert.equal(
+          await submitsTo(to),
+          inFlight.has(to) ? 2 : 1,
+          `submits to ${to} (in flight at the kill: ${inFlight.has(to)})`,
+        );
+    },
+  );
 });

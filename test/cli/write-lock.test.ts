@@ -17,7 +17,16 @@ describe('a send while another connection holds the write lock', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('waits for the lock without stopping other requests, then is accepted', async () => {
-    const server = await startServer(['--data', dir, '--demo', 'false', '--requests-per-second', '0', '--sim-delay-ms', '0']);
+    const server = await startServer([
+      '--data',
+      dir,
+      '--demo',
+      'false',
+      '--requests-per-second',
+      '0',
+      '--sim-delay-ms',
+      '0',
+    ]);
     const other = new BetterSqlite3(join(dir, 'haberci.sqlite'));
     try {
       const { accountId: id, apiKey: key } = await provisionSender(['--data', dir], 'Locked', 10);
@@ -25,7 +34,13 @@ describe('a send while another connection holds the write lock', () => {
 
       other.exec('begin immediate');
       let released = 0;
-      const send = postJson(`${server.url}/sms/send`, { api_key: key, sentto: '905321234567', title: 'ACME', text: 'held', sms_lang: 0 }).then((answer) => ({ answer, at: Date.now() }));
+      const send = postJson(`${server.url}/sms/send`, {
+        api_key: key,
+        sentto: '905321234567',
+        title: 'ACME',
+        text: 'held',
+        sms_lang: 0,
+      }).then((answer) => ({ answer, at: Date.now() }));
       await new Promise((r) => setTimeout(r, 300));
       // The send is waiting for the lock; the server still answers.
       const balance = await postJson(`${server.url}/balance/`, { api_key: key });

@@ -60,7 +60,11 @@ describe('HaberciClient against a running server', () => {
     const a = await client.senderIds();
     conforms('/senderid/check', a);
     assert.equal(a.body.result_code, 'TS-1040');
-    if (a.body.result_code === 'TS-1040') assert.deepEqual(a.body.sender_ids.map((s) => s.title), ['ACME']);
+    if (a.body.result_code === 'TS-1040')
+      assert.deepEqual(
+        a.body.sender_ids.map((s) => s.title),
+        ['ACME'],
+      );
   });
 
   let smsId = 0;
@@ -167,7 +171,10 @@ describe('HaberciClient against a running server', () => {
   it('reportsDetailed: its rows', async () => {
     const a = await client.reportsDetailed({ raporid: raporId });
     conforms('/reports/detailed', a);
-    assert.equal(a.body.result_code === 'TS-1064' && a.body.status === 'success' ? a.body.pagination.current_page : null, 1);
+    assert.equal(
+      a.body.result_code === 'TS-1064' && a.body.status === 'success' ? a.body.pagination.current_page : null,
+      1,
+    );
   });
 });
 
@@ -207,7 +214,9 @@ describe('HaberciClient: rate limits and time-outs', () => {
 
   it('retries a send refused by the rate limit when it has an idempotency_key', async () => {
     const client = new HaberciClient({ baseUrl, apiKey });
-    const keyed = await refusedFirst(() => client.smsSend({ sentto: '905321234567', title: 'ACME', text: 'Hello', idempotency_key: 'order-1' }));
+    const keyed = await refusedFirst(() =>
+      client.smsSend({ sentto: '905321234567', title: 'ACME', text: 'Hello', idempotency_key: 'order-1' }),
+    );
     conforms('/sms/send', keyed);
     assert.deepEqual([keyed.body.result_code, keyed.attempts], ['TS-1024', 2]);
   });

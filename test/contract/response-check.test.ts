@@ -8,7 +8,8 @@ import assert from 'node:assert/strict';
 import { checkAgainstContract } from '../helpers/contract-check.js';
 
 const ok = { result: true, result_code: 'TS-1040', result_message: 'Query successful', balance_main: 5 };
-const check = (status: number, body: unknown): void => checkAgainstContract('POST', '/balance/', status, JSON.stringify(body));
+const check = (status: number, body: unknown): void =>
+  checkAgainstContract('POST', '/balance/', status, JSON.stringify(body));
 
 describe('the response check', () => {
   it('accepts an answer that matches the document', () => {

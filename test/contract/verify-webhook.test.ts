@@ -21,18 +21,42 @@ describe('verifyWebhook', () => {
   });
 
   it('refuses a changed body, another secret and a missing signature', () => {
-    assert.deepEqual(verifyWebhook(attempt.body.replace('42', '43'), attempt.headers, secret, { now: sentAt }), { ok: false, reason: 'signature-mismatch' });
-    assert.deepEqual(verifyWebhook(attempt.body, attempt.headers, 'another-secret', { now: sentAt }), { ok: false, reason: 'signature-mismatch' });
+    assert.deepEqual(verifyWebhook(attempt.body.replace('42', '43'), attempt.headers, secret, { now: sentAt }), {
+      ok: false,
+      reason: 'signature-mismatch',
+    });
+    assert.deepEqual(verifyWebhook(attempt.body, attempt.headers, 'another-secret', { now: sentAt }), {
+      ok: false,
+      reason: 'signature-mismatch',
+    });
     const { 'X-Service-Signature': _, ...unsigned } = attempt.headers;
-    assert.deepEqual(verifyWebhook(attempt.body, unsigned, secret, { now: sentAt }), { ok: false, reason: 'signature-missing' });
-    assert.deepEqual(verifyWebhook(attempt.body, { ...attempt.headers, 'X-Service-Signature': 'sha256=00' }, secret, { now: sentAt }), { ok: false, reason: 'signature-mismatch' });
+    assert.deepEqual(verifyWebhook(attempt.body, unsigned, secret, { now: sentAt }), {
+      ok: false,
+      reason: 'signature-missing',
+    });
+    assert.deepEqual(
+      verifyWebhook(attempt.body, { ...attempt.headers, 'X-Service-Signature': 'sha256=00' }, secret, { now: sentAt }),
+      { ok: false, reason: 'signature-mismatch' },
+    );
   });
 
   it('refuses a stale timestamp, and a header time that is not the signed one', () => {
-    assert.deepEqual(verifyWebhook(attempt.body, attempt.headers, secret, { now: sentAt + 301_000 }), { ok: false, reason: 'stale-timestamp' });
-    assert.deepEqual(verifyWebhook(attempt.body, attempt.headers, secret, { now: sentAt - 301_000 }), { ok: false, reason: 'stale-timestamp' });
-    assert.equal(verifyWebhook(attempt.body, attempt.headers, secret, { now: sentAt + 3_000_000, toleranceSeconds: 3600 }).ok, true);
+    assert.deepEqual(verifyWebhook(attempt.body, attempt.headers, secret, { now: sentAt + 301_000 }), {
+      ok: false,
+      reason: 'stale-timestamp',
+    });
+    assert.deepEqual(verifyWebhook(attempt.body, attempt.headers, secret, { now: sentAt - 301_000 }), {
+      ok: false,
+      reason: 'stale-timestamp',
+    });
+    assert.equal(
+      verifyWebhook(attempt.body, attempt.headers, secret, { now: sentAt + 3_000_000, toleranceSeconds: 3600 }).ok,
+      true,
+    );
     const moved = { ...attempt.headers, 'X-Service-Timestamp': new Date(sentAt + 1000).toISOString() };
-    assert.deepEqual(verifyWebhook(attempt.body, moved, secret, { now: sentAt }), { ok: false, reason: 'timestamp-mismatch' });
+    assert.deepEqual(verifyWebhook(attempt.body, moved, secret, { now: sentAt }), {
+      ok: false,
+      reason: 'timestamp-mismatch',
+    });
   });
 });

@@ -54,7 +54,10 @@ describe('api-key', () => {
 
     it('validUntil before the expiry day end wins, and the reverse', () => {
       assert.equal(keyStateAt(key({ expiresOn: '2026-03-20', validUntil: noon + 1 }), noon + 1), 'Revoked');
-      assert.equal(keyStateAt(key({ expiresOn: '2026-03-15', validUntil: noon + 10 * keepOldKeyMs }), Date.UTC(2026, 2, 15, 21)), 'Expired');
+      assert.equal(
+        keyStateAt(key({ expiresOn: '2026-03-15', validUntil: noon + 10 * keepOldKeyMs }), Date.UTC(2026, 2, 15, 21)),
+        'Expired',
+      );
     });
   });
 

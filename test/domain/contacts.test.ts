@@ -4,12 +4,21 @@ import { contactEntries, contactList, groupName } from '../../src/domain/contact
 
 describe('contactEntries', () => {
   it('splits a string on commas, semicolons and line breaks, trimming and dropping empty entries', () => {
-    assert.deepEqual(contactEntries(' 0532 123 45 67 ,5331234567;\n;\r\n00905341234567\r'), ['0532 123 45 67', '5331234567', '00905341234567']);
+    assert.deepEqual(contactEntries(' 0532 123 45 67 ,5331234567;\n;\r\n00905341234567\r'), [
+      '0532 123 45 67',
+      '5331234567',
+      '00905341234567',
+    ]);
     assert.deepEqual(contactEntries(''), []);
   });
 
   it('takes one entry per array item; numbers as digits, other items as text', () => {
-    assert.deepEqual(contactEntries(['0532, 1', 905331234567, ' ', null, { a: 1 }]), ['0532, 1', '905331234567', 'null', '{"a":1}']);
+    assert.deepEqual(contactEntries(['0532, 1', 905331234567, ' ', null, { a: 1 }]), [
+      '0532, 1',
+      '905331234567',
+      'null',
+      '{"a":1}',
+    ]);
     assert.deepEqual(contactEntries(5321234567), ['5321234567']);
   });
 
@@ -20,10 +29,13 @@ describe('contactEntries', () => {
 
 describe('contactList', () => {
   it('normalises, keeps the first of repeats and counts implausible entries', () => {
-    assert.deepEqual(contactList(['05321234567', '905321234567', '5321234567', '4915112345678', 'abc', '1234567', '9053212345']), {
-      numbers: ['905321234567', '4915112345678'],
-      invalid: 3,
-    });
+    assert.deepEqual(
+      contactList(['05321234567', '905321234567', '5321234567', '4915112345678', 'abc', '1234567', '9053212345']),
+      {
+        numbers: ['905321234567', '4915112345678'],
+        invalid: 3,
+      },
+    );
   });
 });
 

@@ -1,13 +1,35 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { canMove, combineParts, detailText, isFinal, reportStatus, statusQueryAnswer, summaryBucket, webhookStatus } from '../../src/domain/delivery-state.js';
+import {
+  canMove,
+  combineParts,
+  detailText,
+  isFinal,
+  reportStatus,
+  statusQueryAnswer,
+  summaryBucket,
+  webhookStatus,
+} from '../../src/domain/delivery-state.js';
 import type { DeliveryState, FinalState, PartState } from '../../src/domain/delivery-state.js';
 
 const states: readonly DeliveryState[] = ['queued', 'submitting', 'sent', 'delivered', 'failed', 'expired'];
 
 describe('delivery state: transitions', () => {
   /** Every allowed move; all other pairs are refused. */
-  const allowed = new Set(['queued>submitting', 'queued>failed', 'submitting>queued', 'submitting>sent', 'submitting>failed', 'sent>delivered', 'sent>failed', 'sent>expired', 'queued>delivered', 'queued>expired', 'submitting>delivered', 'submitting>expired']);
+  const allowed = new Set([
+    'queued>submitting',
+    'queued>failed',
+    'submitting>queued',
+    'submitting>sent',
+    'submitting>failed',
+    'sent>delivered',
+    'sent>failed',
+    'sent>expired',
+    'queued>delivered',
+    'queued>expired',
+    'submitting>delivered',
+    'submitting>expired',
+  ]);
   for (const from of states) {
     for (const to of states) {
       const expected = allowed.has(`${from}>${to}`);
@@ -64,7 +86,15 @@ describe('delivery state: combining the parts of a multi-part message', () => {
 });
 
 describe('delivery state: where states are reported', () => {
-  const table: Array<[DeliveryState, 'TS-1064' | 'TS-1022', 0 | 1 | 2, 'sent' | 'delivered' | 'failed' | null, 'success' | 'failed' | 'pending']> = [
+  const table: Array<
+    [
+      DeliveryState,
+      'TS-1064' | 'TS-1022',
+      0 | 1 | 2,
+      'sent' | 'delivered' | 'failed' | null,
+      'success' | 'failed' | 'pending',
+    ]
+  > = [
     ['queued', 'TS-1022', 0, null, 'pending'],
     ['submitting', 'TS-1022', 0, null, 'pending'],
     ['sent', 'TS-1022', 0, 'sent', 'pending'],
@@ -94,6 +124,9 @@ describe('delivery state: where states are reported', () => {
 
   it('has a details text for every state, and distinct ones for the final states', () => {
     for (const s of states) assert.ok(detailText(s).length > 0, s);
-    assert.equal(new Set([detailText('delivered'), detailText('failed'), detailText('expired'), detailText('sent')]).size, 4);
+    assert.equal(
+      new Set([detailText('delivered'), detailText('failed'), detailText('expired'), detailText('sent')]).size,
+      4,
+    );
   });
 });

@@ -1,7 +1,12 @@
 /** IP allowlist matching, from tables: IPv4 and IPv6, single addresses and CIDR ranges. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { effectiveAllowlist, invalidAllowlistEntries, isAllowed, splitAllowlist } from '../../src/domain/ip-allowlist.js';
+import {
+  effectiveAllowlist,
+  invalidAllowlistEntries,
+  isAllowed,
+  splitAllowlist,
+} from '../../src/domain/ip-allowlist.js';
 
 describe('ip-allowlist', () => {
   describe('isAllowed', () => {
@@ -44,19 +49,27 @@ describe('ip-allowlist', () => {
   describe('invalidAllowlistEntries', () => {
     it('names the entries that are neither an address nor a CIDR range', () => {
       assert.deepEqual(invalidAllowlistEntries(['10.0.0.0/8', '2001:db8::/32', '192.0.2.1', '::1']), []);
-      assert.deepEqual(invalidAllowlistEntries(['10.0.0.0/33', 'example.com', '300.1.1.1', '10.0.0.1', '2001:db8::/129', '10.0.0.0/x']), [
-        '10.0.0.0/33',
-        'example.com',
-        '300.1.1.1',
-        '2001:db8::/129',
-        '10.0.0.0/x',
-      ]);
+      assert.deepEqual(
+        invalidAllowlistEntries([
+          '10.0.0.0/33',
+          'example.com',
+          '300.1.1.1',
+          '10.0.0.1',
+          '2001:db8::/129',
+          '10.0.0.0/x',
+        ]),
+        ['10.0.0.0/33', 'example.com', '300.1.1.1', '2001:db8::/129', '10.0.0.0/x'],
+      );
     });
   });
 
   describe('splitAllowlist', () => {
     it('splits on commas and drops blanks and spaces', () => {
-      assert.deepEqual(splitAllowlist('10.0.0.0/8, 192.0.2.1,,2001:db8::/32 '), ['10.0.0.0/8', '192.0.2.1', '2001:db8::/32']);
+      assert.deepEqual(splitAllowlist('10.0.0.0/8, 192.0.2.1,,2001:db8::/32 '), [
+        '10.0.0.0/8',
+        '192.0.2.1',
+        '2001:db8::/32',
+      ]);
       assert.deepEqual(splitAllowlist(''), []);
       assert.deepEqual(splitAllowlist(' , '), []);
     });

@@ -1,7 +1,18 @@
 /** Istanbul calendar rules, from tables: responses, limit windows, dates and day ends. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { dayBucket, endOfLocalDay, fromLocal, hourBucket, localDate, localDateTime, localParts, localTime, monthBucket, parseDate } from '../../src/domain/istanbul-time.js';
+import {
+  dayBucket,
+  endOfLocalDay,
+  fromLocal,
+  hourBucket,
+  localDate,
+  localDateTime,
+  localParts,
+  localTime,
+  monthBucket,
+  parseDate,
+} from '../../src/domain/istanbul-time.js';
 
 describe('istanbul-time', () => {
   describe('localDateTime', () => {
@@ -51,7 +62,11 @@ describe('istanbul-time', () => {
     }
 
     it('buckets sort in time order as text', () => {
-      const instants = [Date.UTC(2026, 8, 30, 20, 0, 0), Date.UTC(2026, 8, 30, 21, 0, 0), Date.UTC(2026, 9, 1, 6, 0, 0)];
+      const instants = [
+        Date.UTC(2026, 8, 30, 20, 0, 0),
+        Date.UTC(2026, 8, 30, 21, 0, 0),
+        Date.UTC(2026, 9, 1, 6, 0, 0),
+      ];
       const hours = instants.map(hourBucket);
       assert.deepEqual([...hours].sort(), hours);
     });
@@ -59,7 +74,12 @@ describe('istanbul-time', () => {
 
   describe('fromLocal', () => {
     it('is the inverse of localParts', () => {
-      for (const instant of [Date.UTC(2026, 2, 15, 9, 0, 0), Date.UTC(2026, 11, 31, 21, 0, 0), Date.UTC(2028, 1, 28, 22, 30, 15), Date.UTC(2015, 6, 15, 9, 0, 0)]) {
+      for (const instant of [
+        Date.UTC(2026, 2, 15, 9, 0, 0),
+        Date.UTC(2026, 11, 31, 21, 0, 0),
+        Date.UTC(2028, 1, 28, 22, 30, 15),
+        Date.UTC(2015, 6, 15, 9, 0, 0),
+      ]) {
         const p = localParts(instant);
         assert.equal(fromLocal(p.year, p.month, p.day, p.hour, p.minute, p.second), instant);
       }
@@ -102,7 +122,18 @@ describe('istanbul-time', () => {
       assert.deepEqual(parseDate('2026-03-05'), { year: 2026, month: 3, day: 5 });
       assert.deepEqual(parseDate('2028-02-29'), { year: 2028, month: 2, day: 29 });
     });
-    for (const text of ['2026-02-30', '2026-3-05', '26-03-05', '2026/03/05', '2026-03-05 ', ' 2026-03-05', '2026-03-05T00:00', '', 'tomorrow', '2026-13-01']) {
+    for (const text of [
+      '2026-02-30',
+      '2026-3-05',
+      '26-03-05',
+      '2026/03/05',
+      '2026-03-05 ',
+      ' 2026-03-05',
+      '2026-03-05T00:00',
+      '',
+      'tomorrow',
+      '2026-13-01',
+    ]) {
       it(`rejects ${JSON.stringify(text)}`, () => {
         assert.equal(parseDate(text), null);
       });

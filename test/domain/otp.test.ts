@@ -39,7 +39,10 @@ describe('otpCode', () => {
       };
       assert.equal(otpCode(digits, record), lowest);
       assert.deepEqual(calls, [[lowest, highest + 1]]);
-      assert.equal(otpCode(digits, (_min, max) => max - 1), highest);
+      assert.equal(
+        otpCode(digits, (_min, max) => max - 1),
+        highest,
+      );
     });
   }
 
@@ -117,7 +120,8 @@ describe('TS-CODE', () => {
     ['', false],
   ];
   for (const [text, expected] of contains) {
-    it(`containsCodeToken(${JSON.stringify(text)}) -> ${expected}`, () => assert.equal(containsCodeToken(text), expected));
+    it(`containsCodeToken(${JSON.stringify(text)}) -> ${expected}`, () =>
+      assert.equal(containsCodeToken(text), expected));
   }
 
   const filled: Array<[string, string]> = [

@@ -1,7 +1,14 @@
 /** The permission table of the spec (Authentication) and the admin CLI's permission lists. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { allPermissions, isPermission, parsePermissionList, permissionFields, permissionNames, permissionOffCode } from '../../src/domain/permissions.js';
+import {
+  allPermissions,
+  isPermission,
+  parsePermissionList,
+  permissionFields,
+  permissionNames,
+  permissionOffCode,
+} from '../../src/domain/permissions.js';
 import type { PermissionSet } from '../../src/domain/permissions.js';
 
 function set(list: string): PermissionSet {

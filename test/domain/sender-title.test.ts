@@ -38,7 +38,8 @@ describe('titleTooLong', () => {
 
 describe('senderIdRefusal', () => {
   const accepted = ['ACME', 'Acme Shop', 'ABCDEFGHIJK', 'A.B-C_D&E+F', '12345678901', 'x'];
-  for (const title of accepted) it(`accepts ${JSON.stringify(title)}`, () => assert.equal(senderIdRefusal(title), null));
+  for (const title of accepted)
+    it(`accepts ${JSON.stringify(title)}`, () => assert.equal(senderIdRefusal(title), null));
   const refused: Array<[string, RegExp]> = [
     ['', /empty/],
     ['   ', /empty/],
@@ -53,22 +54,61 @@ describe('senderIdRefusal', () => {
     ['ACME ', /space/],
     ['.-_', /letter or digit/],
   ];
-  for (const [title, reason] of refused) it(`refuses ${JSON.stringify(title)}`, () => assert.match(senderIdRefusal(title) ?? '', reason));
+  for (const [title, reason] of refused)
+    it(`refuses ${JSON.stringify(title)}`, () => assert.match(senderIdRefusal(title) ?? '', reason));
 });
 
 describe('isReservedOtpSender', () => {
   const reserved = [
-    'test', 'TEST', 'Test', 'tEsT',
-    'api', 'API', 'apikey', 'APIKEY', 'ApiKey', 'api_key', 'API_KEY',
-    'test123', 'TEST123', '123', '0000', '123456789',
-    'senderid', 'SenderID', 'sender', 'SENDER', 'title', 'TITLE', 'text', 'Text', 'content', 'CONTENT',
-    'TİTLE', 'tıtle', 'APİ', 'apı', ' test ',
+    'test',
+    'TEST',
+    'Test',
+    'tEsT',
+    'api',
+    'API',
+    'apikey',
+    'APIKEY',
+    'ApiKey',
+    'api_key',
+    'API_KEY',
+    'test123',
+    'TEST123',
+    '123',
+    '0000',
+    '123456789',
+    'senderid',
+    'SenderID',
+    'sender',
+    'SENDER',
+    'title',
+    'TITLE',
+    'text',
+    'Text',
+    'content',
+    'CONTENT',
+    'TİTLE',
+    'tıtle',
+    'APİ',
+    'apı',
+    ' test ',
   ];
   for (const title of reserved) {
     it(`rejects ${JSON.stringify(title)}`, () => assert.equal(isReservedOtpSender(title), true));
   }
 
-  const allowed = ['HABERCI', 'testing', 'api key', 'api-key', '1234', '000', 'sender1', 'TEXTS', 'contents', 'OTPSMS', ''];
+  const allowed = [
+    'HABERCI',
+    'testing',
+    'api key',
+    'api-key',
+    '1234',
+    '000',
+    'sender1',
+    'TEXTS',
+    'contents',
+    'OTPSMS',
+    '',
+  ];
   for (const title of allowed) {
     it(`accepts ${JSON.stringify(title)}`, () => assert.equal(isReservedOtpSender(title), false));
   }

@@ -18,7 +18,15 @@ describe('the panel’s SMS counter', () => {
   });
 
   it('counts parts with the tables every send is charged with, in that encoding’s sms_lang', () => {
-    for (const text of ['a'.repeat(160), 'a'.repeat(161), 'ş'.repeat(155), 'ş'.repeat(156), 'Ж'.repeat(65), 'Ж'.repeat(66), 'x'.repeat(2000)]) {
+    for (const text of [
+      'a'.repeat(160),
+      'a'.repeat(161),
+      'ş'.repeat(155),
+      'ş'.repeat(156),
+      'Ж'.repeat(65),
+      'Ж'.repeat(66),
+      'x'.repeat(2000),
+    ]) {
       const c = countText(text);
       assert.equal(c.parts, smsCount(text, c.lang, 'turkey'), text.slice(0, 5));
     }

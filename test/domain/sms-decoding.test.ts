@@ -20,7 +20,14 @@ describe('decodeShortMessage', () => {
   });
 
   it('reports 8-bit and 16-bit concatenation references', () => {
-    assert.deepEqual(decodeShortMessage(Buffer.from([5, 0, 3, 9, 2, 1, 0x41]), 0, 0x40), { text: 'A', concat: { reference: 9, total: 2, seq: 1 } });
-    assert.deepEqual(decodeShortMessage(Buffer.from([6, 8, 4, 1, 2, 3, 3, 0x41]), 0, 0x40).concat, { reference: 258, total: 3, seq: 3 });
+    assert.deepEqual(decodeShortMessage(Buffer.from([5, 0, 3, 9, 2, 1, 0x41]), 0, 0x40), {
+      text: 'A',
+      concat: { reference: 9, total: 2, seq: 1 },
+    });
+    assert.deepEqual(decodeShortMessage(Buffer.from([6, 8, 4, 1, 2, 3, 3, 0x41]), 0, 0x40).concat, {
+      reference: 258,
+      total: 3,
+      seq: 3,
+    });
   });
 });

@@ -53,7 +53,10 @@ describe('encodeForSubmit: character sets', () => {
 
 describe('encodeForSubmit: capacities and splitting', () => {
   it('computes capacities from the UDH length', () => {
-    assert.deepEqual([partCapacity('gsm7', 0), partCapacity('gsm7', 6), partCapacity('gsm7', 4), partCapacity('gsm7', 9)], [160, 153, 155, 149]);
+    assert.deepEqual(
+      [partCapacity('gsm7', 0), partCapacity('gsm7', 6), partCapacity('gsm7', 4), partCapacity('gsm7', 9)],
+      [160, 153, 155, 149],
+    );
     assert.deepEqual([partCapacity('ucs2', 0), partCapacity('ucs2', 6)], [70, 67]);
   });
 
@@ -79,14 +82,21 @@ describe('encodeForSubmit: capacities and splitting', () => {
     assert.equal(e.esmClass, 0x40);
     assert.equal(hex(e.parts[0]?.subarray(0, 6)), '0500032a0201');
     assert.equal(hex(e.parts[1]?.subarray(0, 6)), '0500032a0202');
-    assert.deepEqual(e.parts.map((p) => p.length - 6), [153, 47]);
+    assert.deepEqual(
+      e.parts.map((p) => p.length - 6),
+      [153, 47],
+    );
   });
 
   it('puts the concatenation IE and the Turkish shift IE in every part (149 septets each)', () => {
     const e = encodeForSubmit('ı'.repeat(100), 1, 9);
     assert.equal(e.parts.length, 2);
-    for (const [i, part] of e.parts.entries()) assert.equal(hex(part.subarray(0, 9)), `0800030902${i === 0 ? '01' : '02'}240101`);
-    assert.deepEqual(e.parts.map((p) => p.length - 9), [148, 52]);
+    for (const [i, part] of e.parts.entries())
+      assert.equal(hex(part.subarray(0, 9)), `0800030902${i === 0 ? '01' : '02'}240101`);
+    assert.deepEqual(
+      e.parts.map((p) => p.length - 9),
+      [148, 52],
+    );
   });
 
   it('never splits an ESC pair: the pair moves to the next part', () => {
@@ -108,6 +118,9 @@ describe('encodeForSubmit: capacities and splitting', () => {
     const e = encodeForSubmit(text, 1, 3);
     const decoded = e.parts.map((p) => decodeShortMessage(p, e.dataCoding, e.esmClass));
     assert.equal(decoded.map((d) => d.text).join(''), text);
-    assert.deepEqual(decoded.map((d) => d.concat?.seq), e.parts.map((_, i) => i + 1));
+    assert.deepEqual(
+      decoded.map((d) => d.concat?.seq),
+      e.parts.map((_, i) => i + 1),
+    );
   });
 });

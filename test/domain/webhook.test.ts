@@ -31,8 +31,14 @@ describe('sign', () => {
 
   it('matches a payload vector computed with openssl dgst -sha256 -hmac', () => {
     const body = buildPayload({ eventId: 'evt_01', eventType: 'sms.delivered', smsId: 4711 }, t0);
-    assert.equal(body, '{"event_type":"sms.delivered","event_id":"evt_01","timestamp":"2025-03-01T09:30:00.000Z","data":{"sms_id":4711,"status":"delivered"}}');
-    assert.equal(sign(body, 'whsec_test_secret'), 'sha256=9f4b22e6b6a97e349db587a28d6669f50a00cda7f13917dcaba1470dc74a3554');
+    assert.equal(
+      body,
+      '{"event_type":"sms.delivered","event_id":"evt_01","timestamp":"2025-03-01T09:30:00.000Z","data":{"sms_id":4711,"status":"delivered"}}',
+    );
+    assert.equal(
+      sign(body, 'whsec_test_secret'),
+      'sha256=9f4b22e6b6a97e349db587a28d6669f50a00cda7f13917dcaba1470dc74a3554',
+    );
   });
 
   it('signs the UTF-8 bytes of non-ASCII bodies and secrets (openssl vector)', () => {
@@ -58,7 +64,11 @@ describe('buildPayload', () => {
   });
 
   it('derives data.status from sms.* event types, even against a conflicting status', () => {
-    for (const [type, status] of [['sms.sent', 'sent'], ['sms.delivered', 'delivered'], ['sms.failed', 'failed']] as const) {
+    for (const [type, status] of [
+      ['sms.sent', 'sent'],
+      ['sms.delivered', 'delivered'],
+      ['sms.failed', 'failed'],
+    ] as const) {
       const data = parse(buildPayload({ eventId: 'e', eventType: type, smsId: 1, status: 'sent' }, t0)).data;
       assert.deepEqual(data, { sms_id: 1, status });
     }
@@ -71,7 +81,13 @@ describe('buildPayload', () => {
 
   it('uses the given status for otp.verified and merges extra without letting it replace sms_id', () => {
     const body = buildPayload(
-      { eventId: 'e', eventType: 'otp.verified', smsId: 5, status: 'delivered', extra: { sms_id: 99, mobile: '905321234567' } },
+      {
+        eventId: 'e',
+        eventType: 'otp.verified',
+        smsId: 5,
+        status: 'delivered',
+        extra: { sms_id: 99, mobile: '905321234567' },
+      },
       t0,
     );
     assert.deepEqual(parse(body).data, { mobile: '905321234567', sms_id: 5, status: 'delivered' });
@@ -119,16 +135,33 @@ describe('nextAttemptDelay', () => {
 
   it('follows 1 min, 10 min, 1 h, 6 h by default, each \u00b120 % at random, the last step repeating', () => {
     for (const [n, low, middle, high] of defaults) {
-      assert.deepEqual([nextAttemptDelay(n, () => 0), nextAttemptDelay(n, () => 0.5), nextAttemptDelay(n, () => 0.999_999_999)], [low, middle, high], `after attempt ${n}`);
+      assert.deepEqual(
+        [nextAttemptDelay(n, () => 0), nextAttemptDelay(n, () => 0.5), nextAttemptDelay(n, () => 0.999_999_999)],
+        [low, middle, high],
+        `after attempt ${n}`,
+      );
     }
   });
 
   it('takes a key\u2019s own schedule, and a scale that shrinks every schedule alike', () => {
     const own = { scheduleMs: [30_000, 5 * minute] };
-    assert.deepEqual([1, 2, 3].map((n) => nextAttemptDelay(n, () => 0.5, own)), [30_000, 5 * minute, 5 * minute]);
-    assert.deepEqual([1, 2, 3, 4].map((n) => nextAttemptDelay(n, () => 0.5, { scale: retryScale(20) })), [20, 200, 1_200, 7_200]);
-    assert.deepEqual([1, 2].map((n) => nextAttemptDelay(n, () => 0.5, { ...own, scale: retryScale(600) })), [300, 3_000]);
-    assert.equal(nextAttemptDelay(1, () => 0.5, { scheduleMs: [] }), minute, 'an empty schedule is the default');
+    assert.deepEqual(
+      [1, 2, 3].map((n) => nextAttemptDelay(n, () => 0.5, own)),
+      [30_000, 5 * minute, 5 * minute],
+    );
+    assert.deepEqual(
+      [1, 2, 3, 4].map((n) => nextAttemptDelay(n, () => 0.5, { scale: retryScale(20) })),
+      [20, 200, 1_200, 7_200],
+    );
+    assert.deepEqual(
+      [1, 2].map((n) => nextAttemptDelay(n, () => 0.5, { ...own, scale: retryScale(600) })),
+      [300, 3_000],
+    );
+    assert.equal(
+      nextAttemptDelay(1, () => 0.5, { scheduleMs: [] }),
+      minute,
+      'an empty schedule is the default',
+    );
   });
 });
 
@@ -161,7 +194,8 @@ describe('parseRetrySchedule', () => {
   });
 
   it('refuses steps under 1 s or over a week, bare numbers, unknown units and empty steps', () => {
-    for (const raw of ['999ms', '8d', '60', '5w', '1m,,1h', '', '-1m', '1.5h']) assert.ok('error' in parseRetrySchedule(raw), raw);
+    for (const raw of ['999ms', '8d', '60', '5w', '1m,,1h', '', '-1m', '1.5h'])
+      assert.ok('error' in parseRetrySchedule(raw), raw);
     assert.ok('error' in parseRetrySchedule(Array.from({ length: 21 }, () => '1m').join(',')), 'more than 20 steps');
   });
 
@@ -184,7 +218,10 @@ describe('afterAttempt', () => {
 
   it('retries after the backoff of this attempt until the last one, then fails', () => {
     assert.deepEqual(afterAttempt(false, 1, 3, never), { state: 'pending', delayMs: 48_000 });
-    assert.deepEqual(afterAttempt(false, 2, 3, never, { scheduleMs: [1_000, 2_000] }), { state: 'pending', delayMs: 1_600 });
+    assert.deepEqual(afterAttempt(false, 2, 3, never, { scheduleMs: [1_000, 2_000] }), {
+      state: 'pending',
+      delayMs: 1_600,
+    });
     assert.deepEqual(afterAttempt(false, 3, 3, never), { state: 'failed' });
     assert.deepEqual(afterAttempt(false, 1, 1, never), { state: 'failed' });
   });
@@ -194,7 +231,9 @@ describe('the events a key\u2019s webhook takes', () => {
   it('parses all, or a list in canonical order without repeats or blanks', () => {
     assert.deepEqual(parseWebhookEventList('all'), { events: null });
     assert.deepEqual(parseWebhookEventList(' all '), { events: null });
-    assert.deepEqual(parseWebhookEventList('sms.failed, sms.delivered,,sms.failed'), { events: ['sms.delivered', 'sms.failed'] });
+    assert.deepEqual(parseWebhookEventList('sms.failed, sms.delivered,,sms.failed'), {
+      events: ['sms.delivered', 'sms.failed'],
+    });
     assert.deepEqual(parseWebhookEventList('sms.received'), { events: ['sms.received'] });
   });
 

@@ -184,7 +184,10 @@ describe('POST /auth/post/check/', () => {
       const audit = record((await h.post(path, { api_key: p.apiKey })).body.audit_info);
       assert.equal(audit.checked_at, '2026-04-01 00:30:05');
       h.clock.set(Date.UTC(2026, 11, 31, 20, 59, 59)); // 2026-12-31 23:59:59 in Istanbul
-      assert.equal(record((await h.post(path, { api_key: p.apiKey })).body.audit_info).checked_at, '2026-12-31 23:59:59');
+      assert.equal(
+        record((await h.post(path, { api_key: p.apiKey })).body.audit_info).checked_at,
+        '2026-12-31 23:59:59',
+      );
     });
 
     it('checked_at has the form YYYY-MM-DD HH:MM:SS with no zone', async () => {

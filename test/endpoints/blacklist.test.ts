@@ -19,7 +19,18 @@ const status = '/blacklist/post/status';
 const number = '905321234567';
 
 /** Every form the spec lists for one number, with separators as people type them. */
-const forms = ['905321234567', '+90 532 123 45 67', '+905321234567', '0090 532 123 45 67', '00905321234567', '05321234567', '0532 123 45 67', '(0532) 123-45-67', '5321234567', '532 123 4567'];
+const forms = [
+  '905321234567',
+  '+90 532 123 45 67',
+  '+905321234567',
+  '0090 532 123 45 67',
+  '00905321234567',
+  '05321234567',
+  '0532 123 45 67',
+  '(0532) 123-45-67',
+  '5321234567',
+  '532 123 4567',
+];
 
 function assertFailure(answer: Answer, code: string, httpStatus: number): void {
   assert.equal(answer.body.result_code, code, answer.raw);
@@ -89,7 +100,10 @@ for (const dialect of testDialects()) {
       it('takes the number as a JSON number and from a form body', async () => {
         const p = await h.provision();
         assertSuccess(await h.post(add, { api_key: p.apiKey, number: 5321234567 }), 'TS-1141');
-        const form = await h.post(status, undefined, { raw: `api_key=${p.apiKey}&number=%2B90%20532%20123%2045%2067`, contentType: 'application/x-www-form-urlencoded' });
+        const form = await h.post(status, undefined, {
+          raw: `api_key=${p.apiKey}&number=%2B90%20532%20123%2045%2067`,
+          contentType: 'application/x-www-form-urlencoded',
+        });
         assertSuccess(form, 'TS-1143');
       });
 
@@ -107,7 +121,12 @@ for (const dialect of testDialects()) {
       it('is not applied to /sms/send or /otp/send', async () => {
         const p = await h.provision();
         assertSuccess(await h.post(add, { api_key: p.apiKey, number }), 'TS-1141');
-        const sms = await h.post('/sms/send', { api_key: p.apiKey, sentto: '05321234567', title: 'ACME', text: 'hello' });
+        const sms = await h.post('/sms/send', {
+          api_key: p.apiKey,
+          sentto: '05321234567',
+          title: 'ACME',
+          text: 'hello',
+        });
         assert.equal(sms.body.result_code, 'TS-1024', sms.raw);
         const otp = await h.post('/otp/send', { api_key: p.apiKey, mobile: '05321234567' });
         assert.equal(otp.body.result_code, 'TS-1024', otp.raw);
@@ -117,7 +136,19 @@ for (const dialect of testDialects()) {
     describe('HTTP 400', () => {
       it('TS-1144: landline, foreign, wrongly sized or lettered numbers', async () => {
         const p = await h.provision();
-        for (const bad of ['02121234567', '902121234567', '+90 212 123 45 67', '+4915112345678', '4915112345678', '0044 7911 123456', '053212345678', '0532123456', '90532123456', '0532abc4567', '4321234567']) {
+        for (const bad of [
+          '02121234567',
+          '902121234567',
+          '+90 212 123 45 67',
+          '+4915112345678',
+          '4915112345678',
+          '0044 7911 123456',
+          '053212345678',
+          '0532123456',
+          '90532123456',
+          '0532abc4567',
+          '4321234567',
+        ]) {
           assertFailure(await h.post(add, { api_key: p.apiKey, number: bad }), 'TS-1144', 400);
           assertFailure(await h.post(status, { api_key: p.apiKey, number: bad }), 'TS-1144', 400);
         }
@@ -133,7 +164,9 @@ for (const dialect of testDialects()) {
 
       it('TS-1033: the entry could not be saved (retry)', async () => {
         const p = await h.provision();
-        const failing = { blockNumber: async () => Promise.reject(new Error('store down')) } as unknown as DirectoryStore;
+        const failing = {
+          blockNumber: async () => Promise.reject(new Error('store down')),
+        } as unknown as DirectoryStore;
         const real = h.runtime.services.blocklist;
         h.runtime.services.blocklist = new BlocklistService(failing, h.clock);
         try {

@@ -18,10 +18,23 @@ type Send = (h: Harness, apiKey: string) => Promise<Answer>;
 
 const sends: [string, Send, 'bulk' | 'single'][] = [
   ['/group/send', (h, apiKey) => groupSend(h, apiKey, { sentto: [blocked, other] }), 'bulk'],
-  ['/group/sendMixed', (h, apiKey) => groupSendMixed(h, apiKey, { sentto: [blocked, other], text: ['One', 'Two'] }), 'bulk'],
-  ['/otp/detailed', (h, apiKey) => h.post('/otp/detailed', { api_key: apiKey, mobile: blocked, title: 'ACME', text: 'Code TS-CODE' }), 'single'],
+  [
+    '/group/sendMixed',
+    (h, apiKey) => groupSendMixed(h, apiKey, { sentto: [blocked, other], text: ['One', 'Two'] }),
+    'bulk',
+  ],
+  [
+    '/otp/detailed',
+    (h, apiKey) => h.post('/otp/detailed', { api_key: apiKey, mobile: blocked, title: 'ACME', text: 'Code TS-CODE' }),
+    'single',
+  ],
   ['/otp/send', (h, apiKey) => h.post('/otp/send', { api_key: apiKey, mobile: '0532 123 45 67' }), 'single'],
-  ['/sms/send', (h, apiKey) => h.post('/sms/send', { api_key: apiKey, sentto: `${blocked},${other}`, title: 'ACME', text: 'Hello' }), 'single'],
+  [
+    '/sms/send',
+    (h, apiKey) =>
+      h.post('/sms/send', { api_key: apiKey, sentto: `${blocked},${other}`, title: 'ACME', text: 'Hello' }),
+    'single',
+  ],
 ];
 
 describe('the number blocking list and the send endpoints', () => {
@@ -34,9 +47,15 @@ describe('the number blocking list and the send endpoints', () => {
   for (const [path, send, kind] of sends) {
     it(`${path} sends to a number on the account's blocking list`, async () => {
       const p = await h.provision();
-      assert.equal((await h.post('/blacklist/post/add', { api_key: p.apiKey, number: '05321234567' })).body.result_code, 'TS-1141');
+      assert.equal(
+        (await h.post('/blacklist/post/add', { api_key: p.apiKey, number: '05321234567' })).body.result_code,
+        'TS-1141',
+      );
       // Control: the account's list does hold the number.
-      assert.equal((await h.post('/blacklist/post/status', { api_key: p.apiKey, number: blocked })).body.result_code, 'TS-1143');
+      assert.equal(
+        (await h.post('/blacklist/post/status', { api_key: p.apiKey, number: blocked })).body.result_code,
+        'TS-1143',
+      );
       const live = new RecordingCarrier('live');
       const delivery = await simulatedDelivery(h.runtime, { live });
       try {

@@ -26,7 +26,15 @@ describe('documented maxima in the longest number forms', () => {
 
   it('a scheduled /sms/send to 50,000 numbers, comma and space separated', async () => {
     const day = new Date(h.clock.now() + 3 * 86_400_000).toISOString().slice(0, 10);
-    const body = { api_key: p.apiKey, sentto: numbers.join(', '), title: 'ACME', text: 'ç'.repeat(100), sms_lang: 1, scheduled_date: day, scheduled_time: '10:00' };
+    const body = {
+      api_key: p.apiKey,
+      sentto: numbers.join(', '),
+      title: 'ACME',
+      text: 'ç'.repeat(100),
+      sms_lang: 1,
+      scheduled_date: day,
+      scheduled_time: '10:00',
+    };
     assert.ok(JSON.stringify(body).length > 1024 * 1024, 'over the old 1 MiB limit');
     const answer = await h.post('/sms/send', body);
     assert.equal(answer.body.result_code, 'TS-1024', answer.raw.slice(0, 300));

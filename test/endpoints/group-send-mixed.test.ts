@@ -14,7 +14,16 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery } from '../helpers/delivery.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { assertRefused, balancesOf, turkishNumbers } from '../helpers/sms.js';
-import { assertBulkAccepted, detailedOf, drain, groupSendMixed, reportBasic, reportDetailed, summaryOf, waitForSummary } from '../helpers/bulk.js';
+import {
+  assertBulkAccepted,
+  detailedOf,
+  drain,
+  groupSendMixed,
+  reportBasic,
+  reportDetailed,
+  summaryOf,
+  waitForSummary,
+} from '../helpers/bulk.js';
 
 describe('/group/sendMixed: refused requests', () => {
   let h: Harness;
@@ -33,7 +42,11 @@ describe('/group/sendMixed: refused requests', () => {
   }
 
   const two = { sentto: ['905321234567', '905327654321'] };
-  const schedule = (date: unknown, time: unknown): Record<string, unknown> => ({ scheduled_sms: 1, scheduled_date: date, scheduled_time: time });
+  const schedule = (date: unknown, time: unknown): Record<string, unknown> => ({
+    scheduled_sms: 1,
+    scheduled_date: date,
+    scheduled_time: time,
+  });
   const fieldCases: Array<[string, Record<string, unknown>, string]> = [
     ['title missing', { title: undefined }, 'TS-1029'],
     ['title empty', { title: '' }, 'TS-1029'],
@@ -42,7 +55,11 @@ describe('/group/sendMixed: refused requests', () => {
     ['sentto with an object item', { sentto: [{ n: '905321234567' }] }, 'TS-1026'],
     ['sentto and text empty arrays', { sentto: [], text: [] }, 'TS-1026'],
     ['sentto of a blank number', { sentto: ['  '] }, 'TS-1026'],
-    ['sentto of 50,001 items', { sentto: turkishNumbers(50_001), text: Array.from({ length: 50_001 }, () => 'Hi') }, 'TS-1060'],
+    [
+      'sentto of 50,001 items',
+      { sentto: turkishNumbers(50_001), text: Array.from({ length: 50_001 }, () => 'Hi') },
+      'TS-1060',
+    ],
     ['text missing', { text: undefined }, 'TS-1033'],
     ['text a string, not an array', { text: 'Hello' }, 'TS-1033'],
     ['text an object', { text: { 0: 'Hello' } }, 'TS-1033'],
@@ -62,12 +79,28 @@ describe('/group/sendMixed: refused requests', () => {
     ['scheduled_sms=1 with scheduled_time 1000', schedule('2026-03-20', '1000'), 'TS-1071'],
     ['scheduled_sms=1 with scheduled_time 24:00', schedule('2026-03-20', '24:00'), 'TS-1072'],
     ['scheduled_sms=1 in the past', schedule('2026-03-14', '23:59'), 'TS-1072'],
-    ['scheduled_date and scheduled_time without scheduled_sms', { scheduled_date: '2026-03-20', scheduled_time: '10:00' }, 'TS-1033'],
+    [
+      'scheduled_date and scheduled_time without scheduled_sms',
+      { scheduled_date: '2026-03-20', scheduled_time: '10:00' },
+      'TS-1033',
+    ],
     // Field order is check order: the first failing check answers.
     ['title missing and text a string (title answers first)', { title: undefined, text: 'Hello' }, 'TS-1029'],
-    ['50,001 numbers and one text (the count answers first)', { sentto: turkishNumbers(50_001), text: ['Hi'] }, 'TS-1060'],
-    ['lengths differing and a bad schedule (the texts answer first)', { ...two, text: ['Hello'], ...schedule('x', '10:00') }, 'TS-1033'],
-    ['a bad schedule and an unknown sender ID (request checks before the store)', { ...schedule('2026-03-20', '9:00'), title: 'OTHER' }, 'TS-1071'],
+    [
+      '50,001 numbers and one text (the count answers first)',
+      { sentto: turkishNumbers(50_001), text: ['Hi'] },
+      'TS-1060',
+    ],
+    [
+      'lengths differing and a bad schedule (the texts answer first)',
+      { ...two, text: ['Hello'], ...schedule('x', '10:00') },
+      'TS-1033',
+    ],
+    [
+      'a bad schedule and an unknown sender ID (request checks before the store)',
+      { ...schedule('2026-03-20', '9:00'), title: 'OTHER' },
+      'TS-1071',
+    ],
   ];
   for (const [name, fields, code] of fieldCases) {
     it(`answers ${name} with ${code} and HTTP 400`, async () => {
@@ -100,7 +133,11 @@ describe('/group/sendMixed: the bulk send result and counting', () => {
   it('answers TS-1024 with the bulk send result; total_sms_cost is the sum of each text by the Türkiye table', async () => {
     const p = await h.provision();
     // 160, 161 and 400 English characters: 1 + 2 + 3 SMS.
-    const answer = await groupSendMixed(h, p.apiKey, { sentto: ['905321111111', '905321111112', '905321111113'], text: ['a'.repeat(160), 'a'.repeat(161), 'a'.repeat(400)], sms_lang: 0 });
+    const answer = await groupSendMixed(h, p.apiKey, {
+      sentto: ['905321111111', '905321111112', '905321111113'],
+      text: ['a'.repeat(160), 'a'.repeat(161), 'a'.repeat(400)],
+      sms_lang: 0,
+    });
     const result = assertBulkAccepted(answer);
     assert.deepEqual({ ...result, raporId: 0 }, { raporId: 0, totalNumbers: 3, totalSmsCost: 6, scheduled: false });
     assert.deepEqual(await balancesOf(h, p.apiKey), { main: 994, international: 100 });
@@ -129,10 +166,26 @@ describe('/group/sendMixed: the bulk send result and counting', () => {
 
   it('accepts numbers as another name for sentto, and numbers sent as JSON numbers', async () => {
     const p = await h.provision();
-    const alias = assertBulkAccepted(await h.post('/group/sendMixed', { api_key: p.apiKey, title: 'ACME', numbers: [905321234567, '05327654321'], text: ['a', 'b'] }));
+    const alias = assertBulkAccepted(
+      await h.post('/group/sendMixed', {
+        api_key: p.apiKey,
+        title: 'ACME',
+        numbers: [905321234567, '05327654321'],
+        text: ['a', 'b'],
+      }),
+    );
     assert.equal(alias.totalNumbers, 2);
     // The alias is measured against the texts like sentto.
-    assertRefused(await h.post('/group/sendMixed', { api_key: p.apiKey, title: 'ACME', numbers: ['905321234567'], text: ['a', 'b'] }), 'TS-1033', 400);
+    assertRefused(
+      await h.post('/group/sendMixed', {
+        api_key: p.apiKey,
+        title: 'ACME',
+        numbers: ['905321234567'],
+        text: ['a', 'b'],
+      }),
+      'TS-1033',
+      400,
+    );
   });
 
   it('queues an identical number-and-text pair once and different texts to one number separately, each to its own text', async () => {
@@ -142,7 +195,15 @@ describe('/group/sendMixed: the bulk send result and counting', () => {
     const live = new RecordingCarrier('live');
     const delivery = await simulatedDelivery(h.runtime, { live });
     try {
-      const sentto = ['05321234567', '905321234567', '+90 532 123 45 67', '905327654321', '5321234567', '0532 123 45 67', '905321234567'];
+      const sentto = [
+        '05321234567',
+        '905321234567',
+        '+90 532 123 45 67',
+        '905327654321',
+        '5321234567',
+        '0532 123 45 67',
+        '905321234567',
+      ];
       const text = ['A', 'A', 'Bb', 'A', 'Bb', 'aTS-Lb', 'a\nb'];
       const result = assertBulkAccepted(await groupSendMixed(h, p.apiKey, { sentto, text }));
       // (…4567, A), (…4567, Bb), (…4321, A), (…4567, a\nb): TS-L is compared as the line break it becomes.
@@ -182,7 +243,12 @@ describe('/group/sendMixed: the bulk send result and counting', () => {
 
   it('keeps one text sent to different numbers for each of them', async () => {
     const p = await h.provision();
-    const result = assertBulkAccepted(await groupSendMixed(h, p.apiKey, { sentto: ['905321111111', '905321111112', '905321111113'], text: ['Same', 'Same', 'Same'] }));
+    const result = assertBulkAccepted(
+      await groupSendMixed(h, p.apiKey, {
+        sentto: ['905321111111', '905321111112', '905321111113'],
+        text: ['Same', 'Same', 'Same'],
+      }),
+    );
     assert.equal(result.totalNumbers, 3);
     assert.equal(result.totalSmsCost, 3);
   });
@@ -204,12 +270,25 @@ for (const dialect of testDialects()) {
       const delivery = await simulatedDelivery(h.runtime);
       try {
         // 1 + 5 SMS for a balance of 5.
-        const answer = await groupSendMixed(h, p.apiKey, { sentto: ['905321234567', '905327654321'], text: ['a', 'a'.repeat(700)], sms_lang: 0 });
+        const answer = await groupSendMixed(h, p.apiKey, {
+          sentto: ['905321234567', '905327654321'],
+          text: ['a', 'a'.repeat(700)],
+          sms_lang: 0,
+        });
         assertRefused(answer, 'TS-1027', 403);
         assert.equal(answer.body.rapor_id, undefined);
         assert.deepEqual(await balancesOf(h, p.apiKey), { main: 5, international: 100 });
         assert.equal(await drain(delivery), 0, 'nothing was queued');
-        assert.equal(assertBulkAccepted(await groupSendMixed(h, p.apiKey, { sentto: ['905321234567', '905327654321'], text: ['a', 'a'.repeat(600)], sms_lang: 0 })).totalSmsCost, 5);
+        assert.equal(
+          assertBulkAccepted(
+            await groupSendMixed(h, p.apiKey, {
+              sentto: ['905321234567', '905327654321'],
+              text: ['a', 'a'.repeat(600)],
+              sms_lang: 0,
+            }),
+          ).totalSmsCost,
+          5,
+        );
         assert.deepEqual(await balancesOf(h, p.apiKey), { main: 0, international: 100 });
         assert.equal(await drain(delivery), 2);
       } finally {
@@ -249,7 +328,10 @@ for (const dialect of testDialects()) {
           ],
         );
         const summary = summaryOf(await reportBasic(h, p.apiKey, result.raporId));
-        assert.deepEqual([summary.success_count, summary.failed_count, summary.pending_count, summary.details.invalid_numbers], [0, 2, 2, 2]);
+        assert.deepEqual(
+          [summary.success_count, summary.failed_count, summary.pending_count, summary.details.invalid_numbers],
+          [0, 2, 2, 2],
+        );
       } finally {
         await delivery.stop();
       }
@@ -283,7 +365,13 @@ for (const dialect of testDialects()) {
           records = detailedOf(await reportDetailed(h, p.apiKey, result.raporId)).pagination.total_records;
         }
         assert.equal(records, 50_000);
-        const summary = await waitForSummary(h, p.apiKey, result.raporId, delivery, (s) => s.success_count + s.failed_count > 0);
+        const summary = await waitForSummary(
+          h,
+          p.apiKey,
+          result.raporId,
+          delivery,
+          (s) => s.success_count + s.failed_count > 0,
+        );
         assert.equal(summary.success_count + summary.failed_count + summary.pending_count, 50_000);
       } finally {
         await delivery.stop();

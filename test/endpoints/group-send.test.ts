@@ -13,7 +13,16 @@ import type { Answer, Harness, Provisioned } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { simulatedDelivery, waitUntil } from '../helpers/delivery.js';
 import { assertAccepted, assertRefused, balancesOf, sendSms, turkishNumbers } from '../helpers/sms.js';
-import { assertBulkAccepted, detailedOf, drain, groupSend, reportBasic, reportDetailed, summaryOf, waitForSummary } from '../helpers/bulk.js';
+import {
+  assertBulkAccepted,
+  detailedOf,
+  drain,
+  groupSend,
+  reportBasic,
+  reportDetailed,
+  summaryOf,
+  waitForSummary,
+} from '../helpers/bulk.js';
 import { localDate, localDateTime, localTime } from '../../src/domain/istanbul-time.js';
 
 describe('/group/send: refused requests', () => {
@@ -21,7 +30,9 @@ describe('/group/send: refused requests', () => {
   let p: Provisioned;
   before(async () => {
     h = await createHarness();
-    p = await h.provision({ senderIds: [{ title: 'ACME' }, { title: 'PEND', status: 'pending' }, { title: 'REJ', status: 'rejected' }] });
+    p = await h.provision({
+      senderIds: [{ title: 'ACME' }, { title: 'PEND', status: 'pending' }, { title: 'REJ', status: 'rejected' }],
+    });
   });
   after(async () => h.close());
 
@@ -30,10 +41,15 @@ describe('/group/send: refused requests', () => {
     assertRefused(answer, code, status);
     assert.equal(answer.body.rapor_id, undefined, answer.raw);
     assert.equal(answer.headers['retry-after'], undefined, 'only limit failures carry Retry-After');
-    if (apiKey === p.apiKey) assert.deepEqual(await balancesOf(h, p.apiKey), { main: 1000, international: 100 }, 'nothing charged');
+    if (apiKey === p.apiKey)
+      assert.deepEqual(await balancesOf(h, p.apiKey), { main: 1000, international: 100 }, 'nothing charged');
   }
 
-  const schedule = (date: unknown, time: unknown): Record<string, unknown> => ({ scheduled_sms: 1, scheduled_date: date, scheduled_time: time });
+  const schedule = (date: unknown, time: unknown): Record<string, unknown> => ({
+    scheduled_sms: 1,
+    scheduled_date: date,
+    scheduled_time: time,
+  });
   const fieldCases: Array<[string, Record<string, unknown>, string]> = [
     ['title missing', { title: undefined }, 'TS-1029'],
     ['title empty', { title: '' }, 'TS-1029'],
@@ -50,7 +66,11 @@ describe('/group/send: refused requests', () => {
     ['sentto an empty array', { sentto: [] }, 'TS-1026'],
     ['sentto of empty and blank strings (no numbers after conversion)', { sentto: ['', '  ', '+-()'] }, 'TS-1026'],
     ['sentto of 50,001 items', { sentto: turkishNumbers(50_001) }, 'TS-1060'],
-    ['sentto of 50,001 items that are one number repeated', { sentto: Array.from({ length: 50_001 }, () => '905321234567') }, 'TS-1060'],
+    [
+      'sentto of 50,001 items that are one number repeated',
+      { sentto: Array.from({ length: 50_001 }, () => '905321234567') },
+      'TS-1060',
+    ],
     ['text missing', { text: undefined }, 'TS-1033'],
     ['text empty', { text: '' }, 'TS-1033'],
     ['text whitespace only', { text: ' \n\t ' }, 'TS-1033'],
@@ -73,17 +93,37 @@ describe('/group/send: refused requests', () => {
     ['scheduled_sms=1 one second in the past', schedule('2026-03-15', '11:59:59'), 'TS-1072'],
     ['scheduled_sms=1 at the current second', schedule('2026-03-15', '12:00:00'), 'TS-1072'],
     // Date and time are sent only together with scheduled_sms=1.
-    ['scheduled_date and scheduled_time without scheduled_sms', { scheduled_date: '2026-03-20', scheduled_time: '10:00' }, 'TS-1033'],
-    ['scheduled_date and scheduled_time with scheduled_sms=0', { scheduled_sms: 0, scheduled_date: '2026-03-20', scheduled_time: '10:00' }, 'TS-1033'],
+    [
+      'scheduled_date and scheduled_time without scheduled_sms',
+      { scheduled_date: '2026-03-20', scheduled_time: '10:00' },
+      'TS-1033',
+    ],
+    [
+      'scheduled_date and scheduled_time with scheduled_sms=0',
+      { scheduled_sms: 0, scheduled_date: '2026-03-20', scheduled_time: '10:00' },
+      'TS-1033',
+    ],
     ['scheduled_time alone', { scheduled_time: '10:00' }, 'TS-1033'],
     ['scheduled_date alone', { scheduled_date: '2026-03-20' }, 'TS-1033'],
     // Field order is check order: the first failing check answers.
     ['title and sentto missing (title answers first)', { title: undefined, sentto: undefined }, 'TS-1029'],
     ['sentto as text and text empty (sentto answers first)', { sentto: '905321234567', text: '' }, 'TS-1026'],
     ['50,001 items and text empty (the count answers first)', { sentto: turkishNumbers(50_001), text: '' }, 'TS-1060'],
-    ['text of 2,001 characters and sms_lang 9 (text answers first)', { text: 'a'.repeat(2001), sms_lang: 9 }, 'TS-1026'],
-    ['a bad schedule and no numbers after conversion (schedule first)', { ...schedule('x', '10:00'), sentto: [''] }, 'TS-1070'],
-    ['a bad schedule and an unknown sender ID (request checks before the store)', { ...schedule('2026-03-15', '11:00'), title: 'OTHER' }, 'TS-1072'],
+    [
+      'text of 2,001 characters and sms_lang 9 (text answers first)',
+      { text: 'a'.repeat(2001), sms_lang: 9 },
+      'TS-1026',
+    ],
+    [
+      'a bad schedule and no numbers after conversion (schedule first)',
+      { ...schedule('x', '10:00'), sentto: [''] },
+      'TS-1070',
+    ],
+    [
+      'a bad schedule and an unknown sender ID (request checks before the store)',
+      { ...schedule('2026-03-15', '11:00'), title: 'OTHER' },
+      'TS-1072',
+    ],
     ['no numbers after conversion and an unknown sender ID', { sentto: [' '], title: 'OTHER' }, 'TS-1026'],
   ];
   for (const [name, fields, code] of fieldCases) {
@@ -93,7 +133,8 @@ describe('/group/send: refused requests', () => {
   }
 
   it('answers an unknown, pending, rejected or differently cased sender ID with TS-1028 and HTTP 403', async () => {
-    for (const title of ['OTHER', 'PEND', 'REJ', 'acme']) await refused(await groupSend(h, p.apiKey, { title }), 'TS-1028', 403);
+    for (const title of ['OTHER', 'PEND', 'REJ', 'acme'])
+      await refused(await groupSend(h, p.apiKey, { title }), 'TS-1028', 403);
   });
 
   it('queued nothing for any refused request: the dispatcher finds no work', async () => {
@@ -116,7 +157,11 @@ describe('/group/send: the bulk send result and counting', () => {
 
   it('answers TS-1024 with rapor_id, total_numbers, total_sms_cost and scheduled false, and charges the total', async () => {
     const p = await h.provision();
-    const answer = await groupSend(h, p.apiKey, { sentto: ['905321234567', '905327654321', '905421234567'], text: 'Merhaba', sms_lang: 1 });
+    const answer = await groupSend(h, p.apiKey, {
+      sentto: ['905321234567', '905327654321', '905421234567'],
+      text: 'Merhaba',
+      sms_lang: 1,
+    });
     const result = assertBulkAccepted(answer);
     assert.deepEqual({ ...result, raporId: 0 }, { raporId: 0, totalNumbers: 3, totalSmsCost: 3, scheduled: false });
     assert.deepEqual(await balancesOf(h, p.apiKey), { main: 997, international: 100 });
@@ -129,17 +174,35 @@ describe('/group/send: the bulk send result and counting', () => {
 
   it('accepts numbers as another name for sentto, and prefers sentto when both are sent', async () => {
     const p = await h.provision();
-    const alias = assertBulkAccepted(await h.post('/group/send', { api_key: p.apiKey, title: 'ACME', text: 'Hello', numbers: ['905321234567', '905327654321'] }));
+    const alias = assertBulkAccepted(
+      await h.post('/group/send', {
+        api_key: p.apiKey,
+        title: 'ACME',
+        text: 'Hello',
+        numbers: ['905321234567', '905327654321'],
+      }),
+    );
     assert.equal(alias.totalNumbers, 2);
-    const both = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto: ['905321234567'], numbers: ['905321111111', '905321111112', '905321111113'] }));
+    const both = assertBulkAccepted(
+      await groupSend(h, p.apiKey, {
+        sentto: ['905321234567'],
+        numbers: ['905321111111', '905321111112', '905321111113'],
+      }),
+    );
     assert.equal(both.totalNumbers, 1);
     // The alias follows the same rules: text is refused.
-    assertRefused(await h.post('/group/send', { api_key: p.apiKey, title: 'ACME', text: 'Hello', numbers: '905321234567' }), 'TS-1026', 400);
+    assertRefused(
+      await h.post('/group/send', { api_key: p.apiKey, title: 'ACME', text: 'Hello', numbers: '905321234567' }),
+      'TS-1026',
+      400,
+    );
   });
 
   it('accepts numbers sent as JSON numbers, converted like strings', async () => {
     const p = await h.provision();
-    const result = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto: [905321234567, 5321234568, '05321234569'] }));
+    const result = assertBulkAccepted(
+      await groupSend(h, p.apiKey, { sentto: [905321234567, 5321234568, '05321234569'] }),
+    );
     assert.equal(result.totalNumbers, 3);
     const delivery = await simulatedDelivery(h.runtime);
     try {
@@ -156,12 +219,23 @@ describe('/group/send: the bulk send result and counting', () => {
 
   it('queues a number once whatever its form, first-seen order kept, and charges it once', async () => {
     const p = await h.provision();
-    const forms = ['0532 123 45 67', '+90 532 123 45 67', '90532 1234567', '905321234567', '0090 532 123 4567', '5321234567', '(0532) 123-45-67', 905321234567];
+    const forms = [
+      '0532 123 45 67',
+      '+90 532 123 45 67',
+      '90532 1234567',
+      '905321234567',
+      '0090 532 123 4567',
+      '5321234567',
+      '(0532) 123-45-67',
+      905321234567,
+    ];
     const one = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto: forms }));
     assert.equal(one.totalNumbers, 1);
     assert.equal(one.totalSmsCost, 1);
     assert.equal((await balancesOf(h, p.apiKey)).main, 999);
-    const two = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto: ['05327654321', ...forms, '+90 532 765 43 21'] }));
+    const two = assertBulkAccepted(
+      await groupSend(h, p.apiKey, { sentto: ['05327654321', ...forms, '+90 532 765 43 21'] }),
+    );
     assert.equal(two.totalNumbers, 2);
     assert.equal(two.totalSmsCost, 2);
     const delivery = await simulatedDelivery(h.runtime);
@@ -214,7 +288,10 @@ describe('/group/send: the bulk send result and counting', () => {
   it('counts a 71-character English text to an international number as 1 SMS here and 2 on /sms/send', async () => {
     const p = await h.provision();
     const fields = { text: 'a'.repeat(71), sms_lang: 0 };
-    assert.equal(assertBulkAccepted(await groupSend(h, p.apiKey, { ...fields, sentto: ['447700900123'] })).totalSmsCost, 1);
+    assert.equal(
+      assertBulkAccepted(await groupSend(h, p.apiKey, { ...fields, sentto: ['447700900123'] })).totalSmsCost,
+      1,
+    );
     const single = await sendSms(h, p.apiKey, { ...fields, sentto: '447700900123' });
     assertAccepted(single);
     assert.equal(single.body.number_of_sms, 2);
@@ -223,20 +300,31 @@ describe('/group/send: the bulk send result and counting', () => {
 
   it('sends at once with scheduled_sms 0 or absent, and empty date and time are no schedule', async () => {
     const p = await h.provision();
-    for (const fields of [{}, { scheduled_sms: 0 }, { scheduled_sms: '0' }, { scheduled_date: '', scheduled_time: '' }]) {
+    for (const fields of [
+      {},
+      { scheduled_sms: 0 },
+      { scheduled_sms: '0' },
+      { scheduled_date: '', scheduled_time: '' },
+    ]) {
       assert.equal(assertBulkAccepted(await groupSend(h, p.apiKey, fields)).scheduled, false, JSON.stringify(fields));
     }
   });
 
   it('takes 50,000 numbers written in the longest usual form, a body over the default 1 MiB limit', async () => {
     const p = await h.provision({ account: { balanceMain: 50_000 } });
-    const sentto = turkishNumbers(50_000).map((n) => `+90 (${n.slice(2, 5)}) ${n.slice(5, 8)} ${n.slice(8, 10)} ${n.slice(10)}`);
+    const sentto = turkishNumbers(50_000).map(
+      (n) => `+90 (${n.slice(2, 5)}) ${n.slice(5, 8)} ${n.slice(8, 10)} ${n.slice(10)}`,
+    );
     assert.ok(JSON.stringify(sentto).length > 1024 * 1024);
     const result = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto }));
     assert.equal(result.totalNumbers, 50_000);
     assert.equal((await balancesOf(h, p.apiKey)).main, 0);
     // The limit holds under the other name too.
-    assertRefused(await h.post('/group/send', { api_key: p.apiKey, title: 'ACME', text: 'Hello', numbers: turkishNumbers(50_001) }), 'TS-1060', 400);
+    assertRefused(
+      await h.post('/group/send', { api_key: p.apiKey, title: 'ACME', text: 'Hello', numbers: turkishNumbers(50_001) }),
+      'TS-1060',
+      400,
+    );
   });
 
   it("is not held back by the per-minute limit, and its numbers do not count against /sms/send's", async () => {
@@ -250,7 +338,14 @@ describe('/group/send: the bulk send result and counting', () => {
   it('refuses a form-encoded sentto (one text value, not an array) with TS-1026', async () => {
     const p = await h.provision();
     const form = new URLSearchParams({ api_key: p.apiKey, title: 'ACME', text: 'Hello', sentto: '905321234567' });
-    assertRefused(await h.post('/group/send', undefined, { raw: form.toString(), contentType: 'application/x-www-form-urlencoded' }), 'TS-1026', 400);
+    assertRefused(
+      await h.post('/group/send', undefined, {
+        raw: form.toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      }),
+      'TS-1026',
+      400,
+    );
   });
 });
 
@@ -274,7 +369,11 @@ for (const dialect of testDialects()) {
         assert.equal(short.body.rapor_id, undefined);
         // The main balance covers its part (2) but the international one does not (6 of 5):
         // nothing is charged.
-        const split = await groupSend(h, p.apiKey, { sentto: ['905321234567', '447700900123', '447700900124', '447700900125'], text: 'a'.repeat(161), sms_lang: 0 });
+        const split = await groupSend(h, p.apiKey, {
+          sentto: ['905321234567', '447700900123', '447700900124', '447700900125'],
+          text: 'a'.repeat(161),
+          sms_lang: 0,
+        });
         assertRefused(split, 'TS-1027', 403);
         assert.deepEqual(await balancesOf(h, p.apiKey), { main: 2, international: 5 });
         assert.equal(await drain(delivery), 0, 'nothing was queued');
@@ -289,7 +388,9 @@ for (const dialect of testDialects()) {
 
     it('charges concurrent sends of one account against one balance: only those it covers are queued', async () => {
       const p = await h.provision({ account: { balanceMain: 7 } });
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => groupSend(h, p.apiKey, { sentto: turkishNumbers(2, 1_000 + 2 * i) })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => groupSend(h, p.apiKey, { sentto: turkishNumbers(2, 1_000 + 2 * i) })),
+      );
       const accepted = answers.filter((a) => a.body.result_code === 'TS-1024');
       assert.equal(accepted.length, 3, answers.map((a) => a.body.result_code).join(' '));
       for (const a of answers.filter((x) => x.body.result_code !== 'TS-1024')) assertRefused(a, 'TS-1027', 403);
@@ -307,7 +408,15 @@ for (const dialect of testDialects()) {
 
     it('counts invalid numbers in details.invalid_numbers and failed_count, charges wrong numbers but not entries that are no number, and never submits them', async () => {
       const p = await h.provision();
-      const sentto = ['905321231234', '12345', 'abc', '9053212345678', '905321235678', '+1 (202) 555-0123', 'hello-world'];
+      const sentto = [
+        '905321231234',
+        '12345',
+        'abc',
+        '9053212345678',
+        '905321235678',
+        '+1 (202) 555-0123',
+        'hello-world',
+      ];
       const result = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto }));
       assert.equal(result.totalNumbers, 7, 'numbers are not validated one by one');
       assert.equal(result.totalSmsCost, 5, 'abc and hello-world cannot be numbers: not charged');
@@ -344,7 +453,14 @@ for (const dialect of testDialects()) {
       try {
         const sentto = ['905321231234', '905421235678', '905051239876'];
         // 12:00:00 now; scheduled five seconds later, Istanbul time.
-        const result = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto, scheduled_sms: 1, scheduled_date: '2026-03-15', scheduled_time: '12:00:05' }));
+        const result = assertBulkAccepted(
+          await groupSend(h, p.apiKey, {
+            sentto,
+            scheduled_sms: 1,
+            scheduled_date: '2026-03-15',
+            scheduled_time: '12:00:05',
+          }),
+        );
         assert.equal(result.scheduled, true);
         assert.equal(result.totalNumbers, 3);
         assert.equal((await balancesOf(h, p.apiKey)).main, 997, 'charged at request time');
@@ -353,7 +469,12 @@ for (const dialect of testDialects()) {
         assert.equal(waiting.details.report_status, 'Scheduled: waiting for the scheduled time');
         const empty = detailedOf(await reportDetailed(h, p.apiKey, result.raporId));
         assert.deepEqual(empty.data, []);
-        assert.deepEqual(empty.pagination, { current_page: 1, total_pages: 0, total_records: 0, records_per_page: 500 });
+        assert.deepEqual(empty.pagination, {
+          current_page: 1,
+          total_pages: 0,
+          total_records: 0,
+          records_per_page: 500,
+        });
 
         assert.equal(await delivery.runOnce(), 0);
         h.clock.advance(4_000);
@@ -382,9 +503,12 @@ for (const dialect of testDialects()) {
       const p = await h.provision();
       const delivery = await simulatedDelivery(h.runtime);
       try {
-        const result = assertBulkAccepted(await groupSend(h, p.apiKey, { scheduled_sms: '1', scheduled_date: '2027-01-01', scheduled_time: '00:00' }));
+        const result = assertBulkAccepted(
+          await groupSend(h, p.apiKey, { scheduled_sms: '1', scheduled_date: '2027-01-01', scheduled_time: '00:00' }),
+        );
         assert.equal(result.scheduled, true);
-        const records = async (): Promise<number> => detailedOf(await reportDetailed(h, p.apiKey, result.raporId)).pagination.total_records;
+        const records = async (): Promise<number> =>
+          detailedOf(await reportDetailed(h, p.apiKey, result.raporId)).pagination.total_records;
         await delivery.runOnce();
         h.clock.set(Date.UTC(2026, 11, 31, 20, 59, 59));
         await delivery.runOnce();
@@ -429,7 +553,12 @@ for (const dialect of testDialects()) {
         }
         assert.equal(records, 50_000);
         const last = detailedOf(await reportDetailed(h, p.apiKey, result.raporId, 100));
-        assert.deepEqual(last.pagination, { current_page: 100, total_pages: 100, total_records: 50_000, records_per_page: 500 });
+        assert.deepEqual(last.pagination, {
+          current_page: 100,
+          total_pages: 100,
+          total_records: 50_000,
+          records_per_page: 500,
+        });
         assert.equal(last.data.length, 500);
         assert.equal(last.data.at(-1)?.phone_number, turkishNumbers(1, 49_999)[0]);
         const summary = summaryOf(await reportBasic(h, p.apiKey, result.raporId));
@@ -451,18 +580,31 @@ describe('/group/send scheduled, with the system clock', () => {
       // A whole second at least two seconds ahead (scheduled_time has a resolution of seconds).
       const at = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
       const sentto = ['905321231234', '905421235678'];
-      const result = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto, scheduled_sms: 1, scheduled_date: localDate(at), scheduled_time: localTime(at) }));
+      const result = assertBulkAccepted(
+        await groupSend(h, p.apiKey, {
+          sentto,
+          scheduled_sms: 1,
+          scheduled_date: localDate(at),
+          scheduled_time: localTime(at),
+        }),
+      );
       assert.equal(result.scheduled, true);
-      const records = async (): Promise<number> => detailedOf(await reportDetailed(h, p.apiKey, result.raporId)).pagination.total_records;
+      const records = async (): Promise<number> =>
+        detailedOf(await reportDetailed(h, p.apiKey, result.raporId)).pagination.total_records;
       await waitUntil('the scheduled time to come', async () => {
         const written = await records();
         // Read before the time (the answer came back before it): nothing may be written out yet.
         if (Date.now() < at) assert.equal(written, 0, 'nothing written out before the time');
         return Date.now() >= at;
       });
-      await waitUntil('the scheduled send to be delivered', async () => summaryOf(await reportBasic(h, p.apiKey, result.raporId)).success_count === 2, 10_000);
+      await waitUntil(
+        'the scheduled send to be delivered',
+        async () => summaryOf(await reportBasic(h, p.apiKey, result.raporId)).success_count === 2,
+        10_000,
+      );
       const { data } = detailedOf(await reportDetailed(h, p.apiKey, result.raporId));
-      for (const row of data) assert.ok(row.sent_at >= localDateTime(at), `sent at ${row.sent_at}, scheduled for ${localDateTime(at)}`);
+      for (const row of data)
+        assert.ok(row.sent_at >= localDateTime(at), `sent at ${row.sent_at}, scheduled for ${localDateTime(at)}`);
     } finally {
       await delivery.stop();
       await h.close();

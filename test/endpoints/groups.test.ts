@@ -80,7 +80,8 @@ for (const dialect of testDialects()) {
 
       it('TS-1033 (HTTP 400): name missing, blank, not a string or over 100 characters', async () => {
         const p = await h.provision();
-        for (const name of [undefined, '', '   ', 42, ['a'], 'n'.repeat(101)]) assertFailure(await create(p.apiKey, name), 'TS-1033', 400);
+        for (const name of [undefined, '', '   ', 42, ['a'], 'n'.repeat(101)])
+          assertFailure(await create(p.apiKey, name), 'TS-1033', 400);
         assertOk(await create(p.apiKey, 'n'.repeat(100)));
       });
 
@@ -106,7 +107,11 @@ for (const dialect of testDialects()) {
           ['New'],
         );
         // group_id as a form would send it, and a rename to the current name.
-        assert.equal(assertOk(await h.post('/groups/edit', { api_key: p.apiKey, group_id: String(id), name: 'New' })).body.new_name, 'New');
+        assert.equal(
+          assertOk(await h.post('/groups/edit', { api_key: p.apiKey, group_id: String(id), name: 'New' })).body
+            .new_name,
+          'New',
+        );
       });
 
       it('refuses the name of another group of the account with HTTP 200', async () => {
@@ -122,8 +127,16 @@ for (const dialect of testDialects()) {
         const p = await h.provision();
         const other = await h.provision();
         const theirs = await createdId(other.apiKey, 'Theirs');
-        assertFailure(await h.post('/groups/edit', { api_key: p.apiKey, group_id: theirs, name: 'Stolen' }), 'TS-1029', 200);
-        assertFailure(await h.post('/groups/edit', { api_key: p.apiKey, group_id: 999_999, name: 'X' }), 'TS-1029', 200);
+        assertFailure(
+          await h.post('/groups/edit', { api_key: p.apiKey, group_id: theirs, name: 'Stolen' }),
+          'TS-1029',
+          200,
+        );
+        assertFailure(
+          await h.post('/groups/edit', { api_key: p.apiKey, group_id: 999_999, name: 'X' }),
+          'TS-1029',
+          200,
+        );
         const list = assertOk(await h.post('/groups/list', { api_key: other.apiKey }));
         assert.equal((list.body.groups as GroupBody[])[0]?.name, 'Theirs');
       });
@@ -132,7 +145,11 @@ for (const dialect of testDialects()) {
         const p = await h.provision();
         const id = await createdId(p.apiKey, 'G');
         for (const groupId of [undefined, 0, -3, 'abc', 1.5, null]) {
-          assertFailure(await h.post('/groups/edit', { api_key: p.apiKey, group_id: groupId, name: 'X' }), 'TS-1029', 400);
+          assertFailure(
+            await h.post('/groups/edit', { api_key: p.apiKey, group_id: groupId, name: 'X' }),
+            'TS-1029',
+            400,
+          );
         }
         assertFailure(await h.post('/groups/edit', { api_key: p.apiKey, group_id: id }), 'TS-1033', 400);
         assertFailure(await h.post('/groups/edit', { api_key: p.apiKey, group_id: id, name: ' ' }), 'TS-1033', 400);
@@ -146,11 +163,17 @@ for (const dialect of testDialects()) {
         assertOk(await h.post('/contacts/add', { api_key: p.apiKey, group_id: id, mobile: '05321234567' }));
         const answer = assertOk(await h.post('/groups/delete', { api_key: p.apiKey, group_id: id }));
         assert.deepEqual(Object.keys(answer.body).sort(), ['result', 'result_code', 'result_message']);
-        assertFailure(await h.post('/contacts/add', { api_key: p.apiKey, group_id: id, mobile: '05321234567' }), 'TS-1029', 200);
+        assertFailure(
+          await h.post('/contacts/add', { api_key: p.apiKey, group_id: id, mobile: '05321234567' }),
+          'TS-1029',
+          200,
+        );
         assertFailure(await h.post('/groups/delete', { api_key: p.apiKey, group_id: id }), 'TS-1029', 200);
         // The name is free again, and the new group starts empty.
         const again = await createdId(p.apiKey, 'Gone');
-        const added = assertOk(await h.post('/contacts/add', { api_key: p.apiKey, group_id: again, mobile: '05321234567' }));
+        const added = assertOk(
+          await h.post('/contacts/add', { api_key: p.apiKey, group_id: again, mobile: '05321234567' }),
+        );
         assert.equal(added.body.total_added, 1);
       });
 

@@ -55,7 +55,13 @@ describe('POST /otp/detailed', () => {
   describe('HTTP 200 TS-1024', () => {
     it('sends the text with every TS-CODE replaced and TS-L as a line break, from the title', async () => {
       const p = await h.provision();
-      const answer = await h.post(path, { api_key: p.apiKey, mobile, title: 'ACME', text: 'Code TS-CODETS-LAgain: TS-CODE', lang: 0 });
+      const answer = await h.post(path, {
+        api_key: p.apiKey,
+        mobile,
+        title: 'ACME',
+        text: 'Code TS-CODETS-LAgain: TS-CODE',
+        lang: 0,
+      });
       const { smsId, code } = assertSent(answer);
       assert.equal(answer.body.number_of_sms, 1);
       assert.equal(answer.body.sms_lang, 'English');
@@ -126,14 +132,17 @@ describe('POST /otp/detailed', () => {
 
     it('takes a title of 11 units with Turkish letters counting two, and a text of 2,000 characters', async () => {
       const p = await h.provision({ senderIds: [{ title: 'ŞİRKETABC' }] });
-      assertSent(await h.post(path, { api_key: p.apiKey, mobile, title: 'ŞİRKETABC', text: `TS-CODE${'x'.repeat(1993)}` }));
+      assertSent(
+        await h.post(path, { api_key: p.apiKey, mobile, title: 'ŞİRKETABC', text: `TS-CODE${'x'.repeat(1993)}` }),
+      );
     });
   });
 
   describe('HTTP 400: validation', () => {
     it('TS-1025: mobile missing or under 7 characters', async () => {
       const p = await h.provision();
-      for (const value of [undefined, '', '905321', null]) assertFailure(await h.post(path, { api_key: p.apiKey, mobile: value, title: 'ACME', text }), 'TS-1025', 400);
+      for (const value of [undefined, '', '905321', null])
+        assertFailure(await h.post(path, { api_key: p.apiKey, mobile: value, title: 'ACME', text }), 'TS-1025', 400);
     });
 
     it('TS-1034: mobile not a Türkiye mobile number 905XXXXXXXXX', async () => {
@@ -165,7 +174,13 @@ describe('POST /otp/detailed', () => {
     });
 
     it('TS-1028: sender ID not approved on the account (case-sensitive)', async () => {
-      const p = await h.provision({ senderIds: [{ title: 'ACME' }, { title: 'PENDING', status: 'pending' }, { title: 'REJECTED', status: 'rejected' }] });
+      const p = await h.provision({
+        senderIds: [
+          { title: 'ACME' },
+          { title: 'PENDING', status: 'pending' },
+          { title: 'REJECTED', status: 'rejected' },
+        ],
+      });
       for (const title of ['PENDING', 'REJECTED', 'OTHER', 'acme', 'OTPSMS']) {
         assertFailure(await h.post(path, { api_key: p.apiKey, mobile, title, text }), 'TS-1028', 400);
       }
@@ -196,7 +211,11 @@ describe('POST /otp/detailed', () => {
   describe('HTTP 403: balance', () => {
     it('TS-1027: balance does not cover the SMS count; nothing charged', async () => {
       const p = await h.provision({ account: { balanceMain: 1 } });
-      assertFailure(await h.post(path, { api_key: p.apiKey, mobile, title: 'ACME', text: `TS-CODE ${'ü'.repeat(100)}` }), 'TS-1027', 403);
+      assertFailure(
+        await h.post(path, { api_key: p.apiKey, mobile, title: 'ACME', text: `TS-CODE ${'ü'.repeat(100)}` }),
+        'TS-1027',
+        403,
+      );
       assert.equal((await h.runtime.admin.account(p.accountId)).balanceMain, 1);
       assertSent(await h.post(path, { api_key: p.apiKey, mobile, title: 'ACME', text }));
       assert.equal((await h.runtime.admin.account(p.accountId)).balanceMain, 0);

@@ -174,7 +174,8 @@ describe('POST /otp/send', () => {
         firstDigits[Number(text[0])] = (firstDigits[Number(text[0])] ?? 0) + 1;
         lastDigits[Number(text[3])] = (lastDigits[Number(text[3])] ?? 0) + 1;
       }
-      const chiSquare = (counts: number[], cells: number): number => counts.reduce((sum, seen) => sum + (seen - draws / cells) ** 2 / (draws / cells), 0);
+      const chiSquare = (counts: number[], cells: number): number =>
+        counts.reduce((sum, seen) => sum + (seen - draws / cells) ** 2 / (draws / cells), 0);
       // Loose bounds (p < 1e-6 for 8 and 9 degrees of freedom): a real bias is far above them.
       assert.ok(chiSquare(firstDigits.slice(1), 9) < 46, `first digits ${firstDigits.join(',')}`);
       assert.ok(chiSquare(lastDigits, 10) < 48, `last digits ${lastDigits.join(',')}`);
@@ -250,10 +251,18 @@ describe('POST /otp/send', () => {
         done();
       },
     });
-    const app = await buildApp({ services: h.runtime.services, requestsPerSecond: 0, logger: pino({ level: 'trace' }, sink) });
+    const app = await buildApp({
+      services: h.runtime.services,
+      requestsPerSecond: 0,
+      logger: pino({ level: 'trace' }, sink),
+    });
     try {
       const p = await h.provision();
-      const response = await app.inject({ method: 'POST', url: path, payload: { api_key: p.apiKey, mobile, digits: 6 } });
+      const response = await app.inject({
+        method: 'POST',
+        url: path,
+        payload: { api_key: p.apiKey, mobile, digits: 6 },
+      });
       const code = String((JSON.parse(response.body) as { otp_code: number }).otp_code);
       assert.equal(code.length, 6);
       assert.equal(logged.includes(code), false);

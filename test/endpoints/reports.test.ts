@@ -59,7 +59,8 @@ describe('/reports/basic and /reports/detailed: refused requests', () => {
     }
 
     it(`${path} answers a report that does not exist with TS-1029 and HTTP 200`, async () => {
-      for (const id of [raporId + 1_000_000, 0, -1]) assertStatusRefused(await h.post(path, { api_key: p.apiKey, raporid: id }), 'TS-1029', 200);
+      for (const id of [raporId + 1_000_000, 0, -1])
+        assertStatusRefused(await h.post(path, { api_key: p.apiKey, raporid: id }), 'TS-1029', 200);
     });
 
     it(`${path} answers another account's report with TS-1029 and HTTP 200, and the owner's with TS-1064`, async () => {
@@ -124,25 +125,41 @@ for (const dialect of testDialects()) {
           assertStatusRefused(await reportDetailed(h, p.apiKey, id), 'TS-1029', 200);
         }
 
-        const scheduled = await sendSms(h, p.apiKey, { sentto: '905321231234,905421235678', scheduled_date: '2026-03-15', scheduled_time: '12:01' });
+        const scheduled = await sendSms(h, p.apiKey, {
+          sentto: '905321231234,905421235678',
+          scheduled_date: '2026-03-15',
+          scheduled_time: '12:01',
+        });
         assertAccepted(scheduled);
         const reportId = intField(scheduled, 'sms_id');
         const waiting = summaryOf(await reportBasic(h, p.apiKey, reportId));
         assert.equal(waiting.rapor_id, reportId);
-        assert.deepEqual([waiting.total_numbers, waiting.success_count, waiting.failed_count, waiting.pending_count], [2, 0, 0, 2]);
+        assert.deepEqual(
+          [waiting.total_numbers, waiting.success_count, waiting.failed_count, waiting.pending_count],
+          [2, 0, 0, 2],
+        );
         assert.equal(waiting.details.report_status, 'Scheduled: waiting for the scheduled time');
         assert.equal(waiting.details.sms_sender_id, 'ACME');
         // A scheduled send not started has no rows yet.
         const notStarted = detailedOf(await reportDetailed(h, p.apiKey, reportId));
         assert.deepEqual(notStarted.data, []);
-        assert.deepEqual(notStarted.pagination, { current_page: 1, total_pages: 0, total_records: 0, records_per_page: 500 });
+        assert.deepEqual(notStarted.pagination, {
+          current_page: 1,
+          total_pages: 0,
+          total_records: 0,
+          records_per_page: 500,
+        });
 
         h.clock.advance(60_000);
         await drain(delivery);
         const done = await waitForSummary(h, p.apiKey, reportId, delivery, (s) => s.success_count === 2);
         assert.equal(done.details.report_status, 'Completed');
         assert.deepEqual(
-          detailedOf(await reportDetailed(h, p.apiKey, reportId)).data.map((r) => [r.phone_number, r.details.status_code, r.sent_at]),
+          detailedOf(await reportDetailed(h, p.apiKey, reportId)).data.map((r) => [
+            r.phone_number,
+            r.details.status_code,
+            r.sent_at,
+          ]),
           [
             ['905321231234', 1, '2026-03-15 12:01:00'],
             ['905421235678', 1, '2026-03-15 12:01:00'],
@@ -161,7 +178,14 @@ for (const dialect of testDialects()) {
       try {
         const p = await own.provision();
         const sentto = numbersEnding('1234', 250);
-        const result = assertBulkAccepted(await groupSend(own, p.apiKey, { sentto, scheduled_sms: 1, scheduled_date: '2026-03-15', scheduled_time: '12:00:10' }));
+        const result = assertBulkAccepted(
+          await groupSend(own, p.apiKey, {
+            sentto,
+            scheduled_sms: 1,
+            scheduled_date: '2026-03-15',
+            scheduled_time: '12:00:10',
+          }),
+        );
         const status = async (): Promise<Summary> => summaryOf(await reportBasic(own, p.apiKey, result.raporId));
         const counters = (s: Summary): number[] => [s.success_count, s.failed_count, s.pending_count];
 
@@ -187,14 +211,34 @@ for (const dialect of testDialects()) {
 
         own.clock.advance(5_000);
         const ids = live.submitted.map((m) => m.messageId);
-        await Promise.all(ids.slice(0, 100).map((id) => delivery.dispatcher.onReport({ carrierMessageId: `c-${id}`, status: 'delivered', doneAt: own.clock.now() })));
+        await Promise.all(
+          ids.slice(0, 100).map((id) =>
+            delivery.dispatcher.onReport({
+              carrierMessageId: `c-${id}`,
+              status: 'delivered',
+              doneAt: own.clock.now(),
+            }),
+          ),
+        );
         s = await status();
         assert.deepEqual(counters(s), [100, 0, 150]);
         assert.equal(s.details.report_status, 'Sent: waiting for delivery reports');
         assert.equal(s.details.last_update, '2026-03-15 12:00:15');
 
-        await Promise.all(ids.slice(100, 110).map((id) => delivery.dispatcher.onReport({ carrierMessageId: `c-${id}`, status: 'expired', doneAt: own.clock.now() })));
-        await Promise.all(ids.slice(110).map((id) => delivery.dispatcher.onReport({ carrierMessageId: `c-${id}`, status: 'failed', doneAt: own.clock.now() })));
+        await Promise.all(
+          ids
+            .slice(100, 110)
+            .map((id) =>
+              delivery.dispatcher.onReport({ carrierMessageId: `c-${id}`, status: 'expired', doneAt: own.clock.now() }),
+            ),
+        );
+        await Promise.all(
+          ids
+            .slice(110)
+            .map((id) =>
+              delivery.dispatcher.onReport({ carrierMessageId: `c-${id}`, status: 'failed', doneAt: own.clock.now() }),
+            ),
+        );
         s = await status();
         assert.deepEqual(counters(s), [100, 150, 0]);
         assert.equal(s.details.report_status, 'Completed');
@@ -211,7 +255,18 @@ for (const dialect of testDialects()) {
       const delivery = await simulatedDelivery(own.runtime, { live });
       try {
         const p = await own.provision();
-        const sentto = ['905321230000', '905421230001', '905051230002', '905321231234', '905338412345', '905428612345', '905551234567', '447700900123', '5101234567', 'abc'];
+        const sentto = [
+          '905321230000',
+          '905421230001',
+          '905051230002',
+          '905321231234',
+          '905338412345',
+          '905428612345',
+          '905551234567',
+          '447700900123',
+          '5101234567',
+          'abc',
+        ];
         const result = assertBulkAccepted(await groupSend(own, p.apiKey, { sentto }));
         // Written out and submitted at 12:00:02; reports arrive at 12:00:07.
         own.clock.advance(2_000);
@@ -219,11 +274,23 @@ for (const dialect of testDialects()) {
         own.clock.advance(5_000);
         for (const m of live.submitted) {
           const outcome = simulatedOutcome(m.to);
-          if (outcome !== 'no-report' && outcome !== 'refused') await delivery.dispatcher.onReport({ carrierMessageId: `c-${m.messageId}`, status: outcome, doneAt: own.clock.now() });
+          if (outcome !== 'no-report' && outcome !== 'refused')
+            await delivery.dispatcher.onReport({
+              carrierMessageId: `c-${m.messageId}`,
+              status: outcome,
+              doneAt: own.clock.now(),
+            });
         }
         const summary = await waitForSummary(own, p.apiKey, result.raporId, delivery, (s) => s.pending_count === 1);
         assert.deepEqual(
-          [summary.total_numbers, summary.success_count, summary.failed_count, summary.pending_count, summary.details.invalid_numbers, summary.details.blocked_numbers],
+          [
+            summary.total_numbers,
+            summary.success_count,
+            summary.failed_count,
+            summary.pending_count,
+            summary.details.invalid_numbers,
+            summary.details.blocked_numbers,
+          ],
           [10, 6, 3, 1, 1, 0],
         );
         assert.equal(summary.details.last_update, '2026-03-15 12:00:07');
@@ -280,8 +347,17 @@ for (const dialect of testDialects()) {
         const phones: string[] = [];
         for (let page = 1; page <= totalPages + 1; page++) {
           const { data, pagination } = detailedOf(await reportDetailed(h, p.apiKey, result.raporId, page));
-          assert.deepEqual(pagination, { current_page: page, total_pages: totalPages, total_records: count, records_per_page: 500 });
-          assert.equal(data.length, page < totalPages ? 500 : page === totalPages ? count - 500 * (totalPages - 1) : 0, `page ${page}`);
+          assert.deepEqual(pagination, {
+            current_page: page,
+            total_pages: totalPages,
+            total_records: count,
+            records_per_page: 500,
+          });
+          assert.equal(
+            data.length,
+            page < totalPages ? 500 : page === totalPages ? count - 500 * (totalPages - 1) : 0,
+            `page ${page}`,
+          );
           phones.push(...data.map((r) => r.phone_number));
         }
         assert.deepEqual(phones, sentto, 'every recipient once, in order');
@@ -289,7 +365,10 @@ for (const dialect of testDialects()) {
         assert.deepEqual(far.data, []);
         assert.equal(far.pagination.current_page, 1_000);
         // page is optional (default 1) and may be a string of digits.
-        assert.deepEqual(detailedOf(await reportDetailed(h, p.apiKey, result.raporId)).data, detailedOf(await reportDetailed(h, p.apiKey, result.raporId, 1)).data);
+        assert.deepEqual(
+          detailedOf(await reportDetailed(h, p.apiKey, result.raporId)).data,
+          detailedOf(await reportDetailed(h, p.apiKey, result.raporId, 1)).data,
+        );
         assert.equal(detailedOf(await reportDetailed(h, p.apiKey, result.raporId, '2')).pagination.current_page, 2);
       });
     }
@@ -306,7 +385,14 @@ for (const dialect of testDialects()) {
         const silent = numbersEnding('0002', 40, '90505');
         const delivered = numbersEnding('1234', 600, '9053');
         const invalid = ['12345', 'abc', '9053212345678'];
-        const sentto = [...delivered.slice(0, 300), ...failed, ...invalid, ...expired, ...silent, ...delivered.slice(300)];
+        const sentto = [
+          ...delivered.slice(0, 300),
+          ...failed,
+          ...invalid,
+          ...expired,
+          ...silent,
+          ...delivered.slice(300),
+        ];
         const result = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto }));
         assert.equal(result.totalNumbers, 723);
 
@@ -318,10 +404,16 @@ for (const dialect of testDialects()) {
           polls += 1;
           assert.equal(s.total_numbers, 723);
           assert.equal(s.success_count + s.failed_count + s.pending_count, 723, `poll ${polls}: ${JSON.stringify(s)}`);
-          assert.ok(s.success_count <= 600 && s.failed_count <= 83 && s.pending_count >= 40, `poll ${polls}: ${JSON.stringify(s)}`);
+          assert.ok(
+            s.success_count <= 600 && s.failed_count <= 83 && s.pending_count >= 40,
+            `poll ${polls}: ${JSON.stringify(s)}`,
+          );
           assert.equal(s.details.invalid_numbers, 3);
           if (last) {
-            assert.ok(s.success_count >= last.success_count && s.failed_count >= last.failed_count, `counters never go back: ${JSON.stringify(last)} then ${JSON.stringify(s)}`);
+            assert.ok(
+              s.success_count >= last.success_count && s.failed_count >= last.failed_count,
+              `counters never go back: ${JSON.stringify(last)} then ${JSON.stringify(s)}`,
+            );
           }
           last = s;
           if (s.success_count === 600 && s.failed_count === 83) break;
@@ -332,7 +424,9 @@ for (const dialect of testDialects()) {
         assert.equal(last.pending_count, 40, 'the numbers ending 0002 never get a report');
         assert.equal(last.details.report_status, 'Sent: waiting for delivery reports');
         const codes = new Map<string, number>();
-        for (let page = 1; page <= 2; page++) for (const r of detailedOf(await reportDetailed(h, p.apiKey, result.raporId, page)).data) codes.set(r.phone_number, r.details.status_code);
+        for (let page = 1; page <= 2; page++)
+          for (const r of detailedOf(await reportDetailed(h, p.apiKey, result.raporId, page)).data)
+            codes.set(r.phone_number, r.details.status_code);
         assert.equal(codes.size, 723);
         for (const n of delivered) assert.equal(codes.get(n), 1, n);
         for (const n of expired) assert.equal(codes.get(n), 2, n);

@@ -76,7 +76,12 @@ describe('POST /senderid/check', () => {
     });
 
     it('with none approved the array is empty and the count 0', async () => {
-      const p = await h.provision({ senderIds: [{ title: 'WAITING', status: 'pending' }, { title: 'REFUSED', status: 'rejected' }] });
+      const p = await h.provision({
+        senderIds: [
+          { title: 'WAITING', status: 'pending' },
+          { title: 'REFUSED', status: 'rejected' },
+        ],
+      });
       const answer = await h.post(path, { api_key: p.apiKey });
       assert.equal(answer.body.result_code, 'TS-1040');
       assert.equal(answer.body.sender_ids_count, 0);

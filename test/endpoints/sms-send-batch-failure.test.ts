@@ -42,7 +42,8 @@ function poisonedStore(store: Store, batches: number[]): Store {
     new Proxy(inner, {
       get(target, property) {
         if (property === 'messages') return messages(target.messages);
-        if (property === 'transaction') return <T>(work: (s: Store) => Promise<T>) => target.transaction((s) => work(bound(s)));
+        if (property === 'transaction')
+          return <T>(work: (s: Store) => Promise<T>) => target.transaction((s) => work(bound(s)));
         return forward(target, property);
       },
     });
@@ -68,12 +69,14 @@ describe('/sms/send: a failed shared send transaction', () => {
     const texts = ['Hello one', poison, 'Hello three'];
     const answers = await Promise.all(
       keys.map((p, i) =>
-        app.inject({ method: 'POST', url: '/sms/send', payload: { ...validSend, api_key: p.apiKey, text: texts[i] } }).then((r) => ({
-          status: r.statusCode,
-          body: JSON.parse(r.body) as Record<string, unknown>,
-          raw: r.body,
-          headers: r.headers,
-        })),
+        app
+          .inject({ method: 'POST', url: '/sms/send', payload: { ...validSend, api_key: p.apiKey, text: texts[i] } })
+          .then((r) => ({
+            status: r.statusCode,
+            body: JSON.parse(r.body) as Record<string, unknown>,
+            raw: r.body,
+            headers: r.headers,
+          })),
       ),
     );
     assert.ok(
@@ -92,7 +95,10 @@ describe('/sms/send: a failed shared send transaction', () => {
       const p = keys[i];
       const answer = answers[i];
       assert.ok(p !== undefined && answer !== undefined);
-      assert.ok(await h.runtime.store.reports.findMessage(intField(answer, 'sms_id'), p.accountId), 'the message is stored');
+      assert.ok(
+        await h.runtime.store.reports.findMessage(intField(answer, 'sms_id'), p.accountId),
+        'the message is stored',
+      );
       assert.equal((await balancesOf(h, p.apiKey)).main, 999, 'and paid for');
     }
     const failed = keys[1];

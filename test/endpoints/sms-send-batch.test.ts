@@ -27,9 +27,13 @@ async function poisonSends(location: StoreLocation): Promise<void> {
   const handle = openConnection(location);
   try {
     if (location.dialect === 'sqlite') {
-      await sql`create trigger poison before insert on sends when new.text = 'POISON' begin select raise(abort, 'poisoned send'); end`.execute(handle.db);
+      await sql`create trigger poison before insert on sends when new.text = 'POISON' begin select raise(abort, 'poisoned send'); end`.execute(
+        handle.db,
+      );
     } else {
-      await sql`create function poison() returns trigger language plpgsql as $$ begin if new.text = 'POISON' then raise exception 'poisoned send'; end if; return new; end $$`.execute(handle.db);
+      await sql`create function poison() returns trigger language plpgsql as $$ begin if new.text = 'POISON' then raise exception 'poisoned send'; end if; return new; end $$`.execute(
+        handle.db,
+      );
       await sql`create trigger poison before insert on sends for each row execute function poison()`.execute(handle.db);
     }
   } finally {
@@ -86,7 +90,8 @@ function holdFirstBatch(store: Store): Batch {
     for (const w of waiting.filter((x) => x.senders <= answered)) w.resolve();
     return approved;
   };
-  const checked = (senders: number): Promise<void> => new Promise<void>((resolve) => (answered >= senders ? resolve() : waiting.push({ senders, resolve })));
+  const checked = (senders: number): Promise<void> =>
+    new Promise<void>((resolve) => (answered >= senders ? resolve() : waiting.push({ senders, resolve })));
   return { counts, held, checked, release };
 }
 
@@ -113,7 +118,13 @@ for (const dialect of testDialects()) {
       const p = await harness().provision();
       const batch = holdFirstBatch(harness().runtime.store);
       // The third send carries an idempotency key: claimed once, in the transaction that commits.
-      const body = (text: string, i: number) => ({ api_key: p.apiKey, sentto: `90532123450${i}`, title: 'ACME', text, ...(i === 2 ? { idempotency_key: 'batch-2' } : {}) });
+      const body = (text: string, i: number) => ({
+        api_key: p.apiKey,
+        sentto: `90532123450${i}`,
+        title: 'ACME',
+        text,
+        ...(i === 2 ? { idempotency_key: 'batch-2' } : {}),
+      });
       const send = (text: string, i: number) => harness().post('/sms/send', body(text, i));
       const first = send('Hello', 9);
       await batch.held;
@@ -134,7 +145,11 @@ for (const dialect of testDialects()) {
         }
       });
       // The batch's transaction, then one in which each send has a savepoint of its own.
-      assert.deepEqual(batch.counts, { made: 2, failed: 1 }, 'the batch was written in two transactions, not one per send');
+      assert.deepEqual(
+        batch.counts,
+        { made: 2, failed: 1 },
+        'the batch was written in two transactions, not one per send',
+      );
 
       // The others are stored and charged; the refused one left nothing, its charge included.
       for (const [i, answer] of answers.entries()) {

@@ -25,7 +25,11 @@ for (const dialect of testDialects()) {
       const delivery = await simulatedDelivery(h.runtime);
       try {
         // 12:00:00 now; scheduled for ten seconds later.
-        const answer = await sendSms(h, p.apiKey, { sentto: '905321231234,905421235678', scheduled_date: '2026-03-15', scheduled_time: '12:00:10' });
+        const answer = await sendSms(h, p.apiKey, {
+          sentto: '905321231234,905421235678',
+          scheduled_date: '2026-03-15',
+          scheduled_time: '12:00:10',
+        });
         assertAccepted(answer);
         assert.equal(answer.body.total_recipients, 2);
         assert.equal(answer.body.number_of_sms, 2);
@@ -47,7 +51,9 @@ for (const dialect of testDialects()) {
 
         h.clock.advance(2_000);
         assert.equal(await delivery.runOnce(), 2);
-        const scheduledIds = delivery.transitions.filter((t) => t.state === 'sent' && t.messageId !== intField(now, 'sms_id')).map((t) => t.messageId);
+        const scheduledIds = delivery.transitions
+          .filter((t) => t.state === 'sent' && t.messageId !== intField(now, 'sms_id'))
+          .map((t) => t.messageId);
         assert.equal(scheduledIds.length, 2);
         for (const id of scheduledIds) {
           const message = await delivery.waitForState(p.accountId, id, ['delivered']);
@@ -65,7 +71,11 @@ for (const dialect of testDialects()) {
 
     it('refuses a scheduled send the balance does not cover, recording nothing', async () => {
       const p = await h.provision({ account: { balanceMain: 1 } });
-      const answer = await sendSms(h, p.apiKey, { sentto: '905321231234,905421235678', scheduled_date: '2026-03-16', scheduled_time: '10:00' });
+      const answer = await sendSms(h, p.apiKey, {
+        sentto: '905321231234,905421235678',
+        scheduled_date: '2026-03-16',
+        scheduled_time: '10:00',
+      });
       assertRefused(answer, 'TS-1027', 403);
       assert.equal((await balancesOf(h, p.apiKey)).main, 1);
       assert.equal(await h.runtime.store.reports.recipientsSince(p.accountId, -1), 0);
@@ -79,7 +89,15 @@ describe('/sms/send scheduled, with the system clock', () => {
     const app = await buildApp({ services: runtime.services, requestsPerSecond: 0 });
     const delivery = await simulatedDelivery(runtime, { background: true });
     try {
-      const account = await runtime.admin.createAccount({ name: 'Clock', balanceMain: 10, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+      const account = await runtime.admin.createAccount({
+        name: 'Clock',
+        balanceMain: 10,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: '',
+        ipAllow: [],
+        globalSending: false,
+      });
       await runtime.admin.addSenderId(account.id, 'ACME', 'approved');
       const key = await runtime.admin.createKey(account.id, defaultKeySettings);
       // A whole second at least two seconds ahead (scheduled_time has a resolution of seconds).
@@ -87,9 +105,20 @@ describe('/sms/send scheduled, with the system clock', () => {
       const response = await app.inject({
         method: 'POST',
         url: '/sms/send',
-        payload: { api_key: key.api_key, ...validSend, sentto: '905321231234', scheduled_date: localDate(at), scheduled_time: localTime(at) },
+        payload: {
+          api_key: key.api_key,
+          ...validSend,
+          sentto: '905321231234',
+          scheduled_date: localDate(at),
+          scheduled_time: localTime(at),
+        },
       });
-      const answer: Answer = { status: response.statusCode, body: response.json<Record<string, unknown>>(), headers: response.headers, raw: response.body };
+      const answer: Answer = {
+        status: response.statusCode,
+        body: response.json<Record<string, unknown>>(),
+        headers: response.headers,
+        raw: response.body,
+      };
       assertAccepted(answer);
       const reportId = intField(answer, 'sms_id');
       assert.equal((await runtime.store.reports.findSend(reportId, account.id))?.scheduledAt, at);
@@ -105,7 +134,10 @@ describe('/sms/send scheduled, with the system clock', () => {
       });
       assert.equal((await storedMessage(runtime, account.id, messageId)).sendId, reportId);
       const delivered = await waitForState(runtime, account.id, messageId, ['delivered'], 10_000);
-      assert.ok(delivered.submittedAt !== null && delivered.submittedAt >= at, `submitted at ${String(delivered.submittedAt)}, scheduled for ${at}`);
+      assert.ok(
+        delivered.submittedAt !== null && delivered.submittedAt >= at,
+        `submitted at ${String(delivered.submittedAt)}, scheduled for ${at}`,
+      );
       assert.ok(delivery.transitions.some((t) => t.messageId === messageId && t.state === 'delivered'));
     } finally {
       await delivery.stop();
@@ -144,8 +176,14 @@ for (const dialect of testDialects()) {
         // The sandbox messages get the simulator's outcomes: 0000 fails, the other is delivered.
         const failed = await delivery.waitForState(p.accountId, lastId, ['delivered', 'failed', 'expired']);
         assert.equal(failed.state, 'failed');
-        const deliveredId = delivery.transitions.find((t) => t.state === 'sent' && t.messageId !== lastId && t.messageId !== intField(liveAnswer, 'sms_id'))?.messageId ?? 0;
-        assert.equal((await delivery.waitForState(p.accountId, deliveredId, ['delivered', 'failed', 'expired'])).state, 'delivered');
+        const deliveredId =
+          delivery.transitions.find(
+            (t) => t.state === 'sent' && t.messageId !== lastId && t.messageId !== intField(liveAnswer, 'sms_id'),
+          )?.messageId ?? 0;
+        assert.equal(
+          (await delivery.waitForState(p.accountId, deliveredId, ['delivered', 'failed', 'expired'])).state,
+          'delivered',
+        );
         const status = await smsStatus(h, p.apiKey, deliveredId);
         assert.equal(status.body.result_code, 'TS-1064', status.raw);
         assert.equal((await smsStatus(h, p.apiKey, lastId)).body.result_code, 'TS-1022');

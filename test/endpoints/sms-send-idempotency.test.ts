@@ -33,8 +33,18 @@ for (const dialect of testDialects()) {
       const p = await h.provision();
       const first = await sendSms(h, p.apiKey, { sms_lang: 1, idempotency_key: 'form-1' });
       assertAccepted(first);
-      const form = new URLSearchParams({ api_key: p.apiKey, sentto: '905321234567', title: 'ACME', text: 'Hello', sms_lang: '1', idempotency_key: 'form-1' });
-      const again = await h.post('/sms/send', undefined, { raw: form.toString(), contentType: 'application/x-www-form-urlencoded' });
+      const form = new URLSearchParams({
+        api_key: p.apiKey,
+        sentto: '905321234567',
+        title: 'ACME',
+        text: 'Hello',
+        sms_lang: '1',
+        idempotency_key: 'form-1',
+      });
+      const again = await h.post('/sms/send', undefined, {
+        raw: form.toString(),
+        contentType: 'application/x-www-form-urlencoded',
+      });
       assert.deepEqual(again.body, first.body);
       const otherKey = await h.runtime.admin.createKey(p.accountId, defaultKeySettings);
       const viaOtherKey = await sendSms(h, otherKey.api_key, { sms_lang: 1, idempotency_key: 'form-1' });
@@ -46,7 +56,12 @@ for (const dialect of testDialects()) {
     it('refuses the same key with a different request with TS-1033 and HTTP 400, sending nothing', async () => {
       const p = await h.provision();
       assertAccepted(await sendSms(h, p.apiKey, { idempotency_key: 'order-2' }));
-      for (const changed of [{ text: 'Hello again' }, { sentto: '905327654321' }, { sms_lang: 0 }, { scheduled_date: '2026-03-16', scheduled_time: '10:00' }]) {
+      for (const changed of [
+        { text: 'Hello again' },
+        { sentto: '905327654321' },
+        { sms_lang: 0 },
+        { scheduled_date: '2026-03-16', scheduled_time: '10:00' },
+      ]) {
         assertRefused(await sendSms(h, p.apiKey, { ...changed, idempotency_key: 'order-2' }), 'TS-1033', 400);
       }
       assert.equal(await messageCount(h.runtime, p.accountId), 1);
@@ -67,7 +82,11 @@ for (const dialect of testDialects()) {
 
     it('charges once for ten identical requests sent at the same time', async () => {
       const p = await h.provision();
-      const answers = await Promise.all(Array.from({ length: 10 }, () => sendSms(h, p.apiKey, { sentto: '905321231234,905421235678', idempotency_key: 'burst' })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          sendSms(h, p.apiKey, { sentto: '905321231234,905421235678', idempotency_key: 'burst' }),
+        ),
+      );
       for (const answer of answers) {
         assertAccepted(answer);
         assert.deepEqual(answer.body, answers[0]?.body);
@@ -78,7 +97,9 @@ for (const dialect of testDialects()) {
 
     it('accepts exactly one of several different requests sent at the same time with one key', async () => {
       const p = await h.provision();
-      const answers = await Promise.all(Array.from({ length: 5 }, (_, i) => sendSms(h, p.apiKey, { text: `Text ${i}`, idempotency_key: 'race' })));
+      const answers = await Promise.all(
+        Array.from({ length: 5 }, (_, i) => sendSms(h, p.apiKey, { text: `Text ${i}`, idempotency_key: 'race' })),
+      );
       const codes = answers.map((a) => a.body.result_code).sort();
       assert.deepEqual(codes, ['TS-1024', 'TS-1033', 'TS-1033', 'TS-1033', 'TS-1033']);
       assert.equal(await messageCount(h.runtime, p.accountId), 1);
@@ -118,7 +139,11 @@ for (const dialect of testDialects()) {
       const first = await sendSms(h, p.apiKey, { idempotency_key: 'daily' });
       assertAccepted(first);
       h.clock.advance(day - 1_000);
-      assert.deepEqual((await sendSms(h, p.apiKey, { idempotency_key: 'daily' })).body, first.body, 'still replayed just before 24 hours');
+      assert.deepEqual(
+        (await sendSms(h, p.apiKey, { idempotency_key: 'daily' })).body,
+        first.body,
+        'still replayed just before 24 hours',
+      );
       h.clock.advance(2_000);
       const same = await sendSms(h, p.apiKey, { idempotency_key: 'daily' });
       assertAccepted(same);

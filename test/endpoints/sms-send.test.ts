@@ -12,14 +12,24 @@ import { createHarness, harnessFor } from '../helpers/harness.js';
 import type { Answer, Harness, Provisioned } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { messageCount, storedMessage } from '../helpers/delivery.js';
-import { assertAccepted, assertRefused, balancesOf, intField, sendSms, turkishNumbers, validSend } from '../helpers/sms.js';
+import {
+  assertAccepted,
+  assertRefused,
+  balancesOf,
+  intField,
+  sendSms,
+  turkishNumbers,
+  validSend,
+} from '../helpers/sms.js';
 
 describe('/sms/send: refused requests', () => {
   let h: Harness;
   let p: Provisioned;
   before(async () => {
     h = await createHarness();
-    p = await h.provision({ senderIds: [{ title: 'ACME' }, { title: 'PEND', status: 'pending' }, { title: 'REJ', status: 'rejected' }] });
+    p = await h.provision({
+      senderIds: [{ title: 'ACME' }, { title: 'PEND', status: 'pending' }, { title: 'REJ', status: 'rejected' }],
+    });
   });
   after(async () => h.close());
 
@@ -45,10 +55,18 @@ describe('/sms/send: refused requests', () => {
     ['sentto of characters normalisation removes', { sentto: '+-() +-()' }, 'TS-1025'],
     ['sentto an array', { sentto: ['905321234567'] }, 'TS-1025'],
     ['sentto "hello-world" (not a phone number)', { sentto: 'hello-world' }, 'TS-1025'],
-    ['one entry that is not a number among good ones', { sentto: '905321234567,0532 abc 45 67;905327654321' }, 'TS-1025'],
+    [
+      'one entry that is not a number among good ones',
+      { sentto: '905321234567,0532 abc 45 67;905327654321' },
+      'TS-1025',
+    ],
     ['an entry of 16 digits (E.164 allows 15)', { sentto: '1234567890123456' }, 'TS-1025'],
     ['mobile (for sentto) that is not a number', { sentto: undefined, mobile: 'hello-world' }, 'TS-1025'],
-    ['a scheduled send with an entry that is not a number', { sentto: '905321234567,hello', scheduled_date: '2026-03-20', scheduled_time: '10:00' }, 'TS-1025'],
+    [
+      'a scheduled send with an entry that is not a number',
+      { sentto: '905321234567,hello', scheduled_date: '2026-03-20', scheduled_time: '10:00' },
+      'TS-1025',
+    ],
     ['title missing', { title: undefined }, 'TS-1051'],
     ['title empty', { title: '' }, 'TS-1051'],
     ['title of 12 characters', { title: 'ABCDEFGHIJKL' }, 'TS-1029'],
@@ -68,16 +86,32 @@ describe('/sms/send: refused requests', () => {
     ['scheduled_time 9:5', { scheduled_date: '2026-03-20', scheduled_time: '9:5' }, 'TS-1071'],
     ['scheduled_time 10:00:00:00', { scheduled_date: '2026-03-20', scheduled_time: '10:00:00:00' }, 'TS-1071'],
     ['scheduled_time 25:99', { scheduled_date: '2026-03-20', scheduled_time: '25:99' }, 'TS-1072'],
-    ['a scheduled time one second in the past', { scheduled_date: '2026-03-15', scheduled_time: '11:59:59' }, 'TS-1072'],
+    [
+      'a scheduled time one second in the past',
+      { scheduled_date: '2026-03-15', scheduled_time: '11:59:59' },
+      'TS-1072',
+    ],
     ['a scheduled time equal to now', { scheduled_date: '2026-03-15', scheduled_time: '12:00:00' }, 'TS-1072'],
     ['scheduled_date 2026-02-30', { scheduled_date: '2026-02-30', scheduled_time: '10:00' }, 'TS-1072'],
     // Field order is check order: the first failing check answers.
     ['every text field empty (sentto answers first)', { sentto: '', title: '', text: '' }, 'TS-1025'],
     ['title and text empty (title answers first)', { title: '', text: '' }, 'TS-1051'],
     ['text empty and sms_lang 9 (text answers first)', { text: '', sms_lang: 9 }, 'TS-1026'],
-    ['sms_lang 9 and a bad schedule (fields before the schedule)', { sms_lang: 9, scheduled_date: 'x', scheduled_time: '10:00' }, 'TS-1033'],
-    ['a bad schedule and 501 numbers (schedule before the count)', { sentto: turkishNumbers(501).join(','), scheduled_date: 'x', scheduled_time: '10:00' }, 'TS-1070'],
-    ['501 numbers and an unknown sender (count before the sender)', { sentto: turkishNumbers(501).join(','), title: 'OTHER' }, 'TS-1060'],
+    [
+      'sms_lang 9 and a bad schedule (fields before the schedule)',
+      { sms_lang: 9, scheduled_date: 'x', scheduled_time: '10:00' },
+      'TS-1033',
+    ],
+    [
+      'a bad schedule and 501 numbers (schedule before the count)',
+      { sentto: turkishNumbers(501).join(','), scheduled_date: 'x', scheduled_time: '10:00' },
+      'TS-1070',
+    ],
+    [
+      '501 numbers and an unknown sender (count before the sender)',
+      { sentto: turkishNumbers(501).join(','), title: 'OTHER' },
+      'TS-1060',
+    ],
   ];
   for (const [name, fields, code] of fieldCases) {
     it(`answers ${name} with ${code} and HTTP 400`, async () => {
@@ -123,7 +157,9 @@ describe('/sms/send: the send result', () => {
 
   it('treats spaced, +90 and 905 forms of one number as one recipient; sms_id is the last recipient', async () => {
     const p = await h.provision();
-    const answer = await sendSms(h, p.apiKey, { sentto: '0532 123 45 67,+90 532 123 4567;905321234567\n(0532) 765-4321' });
+    const answer = await sendSms(h, p.apiKey, {
+      sentto: '0532 123 45 67,+90 532 123 4567;905321234567\n(0532) 765-4321',
+    });
     assertAccepted(answer);
     assert.equal(answer.body.total_recipients, 2);
     assert.equal(answer.body.success_count, 2);
@@ -144,7 +180,9 @@ describe('/sms/send: the send result', () => {
 
   it('splits sentto on commas, semicolons and line breaks (LF, CRLF, CR)', async () => {
     const p = await h.provision();
-    const answer = await sendSms(h, p.apiKey, { sentto: '905321111111,905321111112;905321111113\n905321111114\r\n905321111115\r905321111116' });
+    const answer = await sendSms(h, p.apiKey, {
+      sentto: '905321111111,905321111112;905321111113\n905321111114\r\n905321111115\r905321111116',
+    });
     assertAccepted(answer);
     assert.equal(answer.body.total_recipients, 6);
     assert.equal(await messageCount(h.runtime, p.accountId), 6);
@@ -241,8 +279,18 @@ describe('/sms/send: the send result', () => {
 
   it('accepts a form-encoded body, with integers sent as text', async () => {
     const p = await h.provision();
-    const form = new URLSearchParams({ api_key: p.apiKey, sentto: '905321234567,905327654321', title: 'ACME', text: 'Merhaba', sms_lang: '1', content_type: '1' });
-    const answer = await h.post('/sms/send', undefined, { raw: form.toString(), contentType: 'application/x-www-form-urlencoded' });
+    const form = new URLSearchParams({
+      api_key: p.apiKey,
+      sentto: '905321234567,905327654321',
+      title: 'ACME',
+      text: 'Merhaba',
+      sms_lang: '1',
+      content_type: '1',
+    });
+    const answer = await h.post('/sms/send', undefined, {
+      raw: form.toString(),
+      contentType: 'application/x-www-form-urlencoded',
+    });
     assertAccepted(answer);
     assert.equal(answer.body.sms_lang, 'Turkish');
     assert.equal(answer.body.content_type, 'High Quality');
@@ -297,7 +345,11 @@ for (const dialect of testDialects()) {
 
     it('charges international numbers to the international balance', async () => {
       const p = await h.provision({ account: { balanceMain: 10, balanceInternational: 10 } });
-      const answer = await sendSms(h, p.apiKey, { sentto: '447700900123,12025550123', text: 'a'.repeat(71), sms_lang: 0 });
+      const answer = await sendSms(h, p.apiKey, {
+        sentto: '447700900123,12025550123',
+        text: 'a'.repeat(71),
+        sms_lang: 0,
+      });
       assertAccepted(answer);
       assert.equal(answer.body.number_of_sms, 4);
       assert.deepEqual(await balancesOf(h, p.apiKey), { main: 10, international: 6 });
@@ -305,7 +357,11 @@ for (const dialect of testDialects()) {
 
     it('rolls back the main charge when the international balance falls short', async () => {
       const p = await h.provision({ account: { balanceMain: 10, balanceInternational: 1 } });
-      const answer = await sendSms(h, p.apiKey, { sentto: '905321234567,447700900123', text: 'a'.repeat(71), sms_lang: 0 });
+      const answer = await sendSms(h, p.apiKey, {
+        sentto: '905321234567,447700900123',
+        text: 'a'.repeat(71),
+        sms_lang: 0,
+      });
       assertRefused(answer, 'TS-1027', 403);
       assert.equal(await messageCount(h.runtime, p.accountId), 0);
       assert.deepEqual(await balancesOf(h, p.apiKey), { main: 10, international: 1 });
@@ -331,18 +387,27 @@ for (const dialect of testDialects()) {
 
     it('holds the per-minute limit for requests sent at the same time', async () => {
       const p = await h.provision({ account: { perMinuteLimit: 3 } });
-      const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => sendSms(h, p.apiKey, { sentto: `90532123${4000 + i}` })));
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => sendSms(h, p.apiKey, { sentto: `90532123${4000 + i}` })),
+      );
       const codes = answers.map((a) => a.body.result_code);
       assert.equal(codes.filter((c) => c === 'TS-1024').length, 3, codes.join(' '));
       assert.equal(codes.filter((c) => c === 'TS-1060').length, 7, codes.join(' '));
-      for (const refusedAnswer of answers.filter((a) => a.body.result_code === 'TS-1060')) assertRefused(refusedAnswer, 'TS-1060', 429);
+      for (const refusedAnswer of answers.filter((a) => a.body.result_code === 'TS-1060'))
+        assertRefused(refusedAnswer, 'TS-1060', 429);
       assert.equal(await messageCount(h.runtime, p.accountId), 3);
       assert.equal((await balancesOf(h, p.apiKey)).main, 997);
     });
 
     it('counts scheduled recipients against the per-minute limit at request time', async () => {
       const p = await h.provision({ account: { perMinuteLimit: 2 } });
-      assertAccepted(await sendSms(h, p.apiKey, { sentto: '905321111111,905321111112', scheduled_date: '2026-03-20', scheduled_time: '10:00' }));
+      assertAccepted(
+        await sendSms(h, p.apiKey, {
+          sentto: '905321111111,905321111112',
+          scheduled_date: '2026-03-20',
+          scheduled_time: '10:00',
+        }),
+      );
       assertRefused(await sendSms(h, p.apiKey), 'TS-1060', 429);
     });
 

@@ -67,7 +67,10 @@ describe('/sms/status: refused requests', () => {
     const scheduled = await sendSms(h, p.apiKey, { scheduled_date: '2026-03-16', scheduled_time: '09:00' });
     assertAccepted(scheduled);
     const reportId = intField(scheduled, 'sms_id');
-    assert.ok(await h.runtime.store.reports.findSend(reportId, p.accountId), 'sms_id of a scheduled send is the send (report) id');
+    assert.ok(
+      await h.runtime.store.reports.findSend(reportId, p.accountId),
+      'sms_id of a scheduled send is the send (report) id',
+    );
     assertRefused(await smsStatus(h, p.apiKey, reportId), 'TS-1020', 403);
     // An immediate send's own id (allocated just before its message's) is not a message id either.
     const sendId = smsId - 1;

@@ -28,20 +28,101 @@ interface Case {
 
 /** Every request text field that is written to the store, with the code its bad values get. */
 const cases: Case[] = [
-  { endpoint: '/sms/send', field: 'sentto', code: 'TS-1025', body: (k, bad) => ({ api_key: k, sentto: `905321234567,9053212${bad}34568`, title: 'ACME', text: 'Hello' }) },
-  { endpoint: '/sms/send', field: 'title', code: 'TS-1029', body: (k, bad) => ({ api_key: k, sentto: '905321234567', title: `AC${bad}ME`, text: 'Hello' }) },
-  { endpoint: '/sms/send', field: 'text', code: 'TS-1026', body: (k, bad) => ({ api_key: k, sentto: '905321234567', title: 'ACME', text: `Hel${bad}lo` }) },
-  { endpoint: '/sms/send', field: 'idempotency_key', code: 'TS-1033', body: (k, bad) => ({ api_key: k, sentto: '905321234567', title: 'ACME', text: 'Hello', idempotency_key: `key-${bad}` }) },
-  { endpoint: '/group/send', field: 'title', code: 'TS-1029', body: (k, bad) => ({ api_key: k, sentto: ['905321234567'], title: `AC${bad}ME`, text: 'Hello' }) },
-  { endpoint: '/group/send', field: 'text', code: 'TS-1033', body: (k, bad) => ({ api_key: k, sentto: ['905321234567'], title: 'ACME', text: `Hel${bad}lo` }) },
-  { endpoint: '/group/send', field: 'sentto', code: 'TS-1026', body: (k, bad) => ({ api_key: k, sentto: ['905321234567', `9053212${bad}34568`], title: 'ACME', text: 'Hello' }) },
-  { endpoint: '/group/sendMixed', field: 'title', code: 'TS-1029', body: (k, bad) => ({ api_key: k, sentto: ['905321234567'], title: `AC${bad}ME`, text: ['Hello'] }) },
-  { endpoint: '/group/sendMixed', field: 'text', code: 'TS-1033', body: (k, bad) => ({ api_key: k, sentto: ['905321234567', '905321234568'], title: 'ACME', text: ['Hello', `Hel${bad}lo`] }) },
-  { endpoint: '/group/sendMixed', field: 'sentto', code: 'TS-1026', body: (k, bad) => ({ api_key: k, sentto: [`9053212${bad}34568`], title: 'ACME', text: ['Hello'] }) },
-  { endpoint: '/otp/detailed', field: 'title', code: 'TS-1029', body: (k, bad) => ({ api_key: k, mobile: '905321234567', title: `AC${bad}ME`, text: 'Code TS-CODE' }) },
-  { endpoint: '/otp/detailed', field: 'text', code: 'TS-1026', body: (k, bad) => ({ api_key: k, mobile: '905321234567', title: 'ACME', text: `Code${bad} TS-CODE` }) },
-  { endpoint: '/groups/create', field: 'name', code: 'TS-1033', body: (k, bad) => ({ api_key: k, name: `Cust${bad}omers` }) },
-  { endpoint: '/groups/edit', field: 'name', code: 'TS-1033', body: (k, bad) => ({ api_key: k, group_id: 1, name: `Cust${bad}omers` }) },
+  {
+    endpoint: '/sms/send',
+    field: 'sentto',
+    code: 'TS-1025',
+    body: (k, bad) => ({ api_key: k, sentto: `905321234567,9053212${bad}34568`, title: 'ACME', text: 'Hello' }),
+  },
+  {
+    endpoint: '/sms/send',
+    field: 'title',
+    code: 'TS-1029',
+    body: (k, bad) => ({ api_key: k, sentto: '905321234567', title: `AC${bad}ME`, text: 'Hello' }),
+  },
+  {
+    endpoint: '/sms/send',
+    field: 'text',
+    code: 'TS-1026',
+    body: (k, bad) => ({ api_key: k, sentto: '905321234567', title: 'ACME', text: `Hel${bad}lo` }),
+  },
+  {
+    endpoint: '/sms/send',
+    field: 'idempotency_key',
+    code: 'TS-1033',
+    body: (k, bad) => ({
+      api_key: k,
+      sentto: '905321234567',
+      title: 'ACME',
+      text: 'Hello',
+      idempotency_key: `key-${bad}`,
+    }),
+  },
+  {
+    endpoint: '/group/send',
+    field: 'title',
+    code: 'TS-1029',
+    body: (k, bad) => ({ api_key: k, sentto: ['905321234567'], title: `AC${bad}ME`, text: 'Hello' }),
+  },
+  {
+    endpoint: '/group/send',
+    field: 'text',
+    code: 'TS-1033',
+    body: (k, bad) => ({ api_key: k, sentto: ['905321234567'], title: 'ACME', text: `Hel${bad}lo` }),
+  },
+  {
+    endpoint: '/group/send',
+    field: 'sentto',
+    code: 'TS-1026',
+    body: (k, bad) => ({ api_key: k, sentto: ['905321234567', `9053212${bad}34568`], title: 'ACME', text: 'Hello' }),
+  },
+  {
+    endpoint: '/group/sendMixed',
+    field: 'title',
+    code: 'TS-1029',
+    body: (k, bad) => ({ api_key: k, sentto: ['905321234567'], title: `AC${bad}ME`, text: ['Hello'] }),
+  },
+  {
+    endpoint: '/group/sendMixed',
+    field: 'text',
+    code: 'TS-1033',
+    body: (k, bad) => ({
+      api_key: k,
+      sentto: ['905321234567', '905321234568'],
+      title: 'ACME',
+      text: ['Hello', `Hel${bad}lo`],
+    }),
+  },
+  {
+    endpoint: '/group/sendMixed',
+    field: 'sentto',
+    code: 'TS-1026',
+    body: (k, bad) => ({ api_key: k, sentto: [`9053212${bad}34568`], title: 'ACME', text: ['Hello'] }),
+  },
+  {
+    endpoint: '/otp/detailed',
+    field: 'title',
+    code: 'TS-1029',
+    body: (k, bad) => ({ api_key: k, mobile: '905321234567', title: `AC${bad}ME`, text: 'Code TS-CODE' }),
+  },
+  {
+    endpoint: '/otp/detailed',
+    field: 'text',
+    code: 'TS-1026',
+    body: (k, bad) => ({ api_key: k, mobile: '905321234567', title: 'ACME', text: `Code${bad} TS-CODE` }),
+  },
+  {
+    endpoint: '/groups/create',
+    field: 'name',
+    code: 'TS-1033',
+    body: (k, bad) => ({ api_key: k, name: `Cust${bad}omers` }),
+  },
+  {
+    endpoint: '/groups/edit',
+    field: 'name',
+    code: 'TS-1033',
+    body: (k, bad) => ({ api_key: k, group_id: 1, name: `Cust${bad}omers` }),
+  },
 ];
 
 function codeOf(answer: Answer): unknown {
@@ -68,7 +149,10 @@ for (const dialect of testDialects()) {
         }
         // One access line a request (docs/operations.md); nothing else: no error, no stack.
         assert.equal(logged.length, cases.length, logged.join(''));
-        assert.deepEqual(logged.filter((line) => (JSON.parse(line) as { msg?: unknown }).msg !== 'api request'), []);
+        assert.deepEqual(
+          logged.filter((line) => (JSON.parse(line) as { msg?: unknown }).msg !== 'api request'),
+          [],
+        );
         assert.equal((await h.post('/balance/', { api_key: p.apiKey })).raw, before, 'nothing was charged');
         const groups = await h.post('/groups/list', { api_key: p.apiKey });
         assert.equal(groups.body.groups_count, 0, groups.raw);
@@ -77,7 +161,10 @@ for (const dialect of testDialects()) {
 
     it('refuses a NUL sent in a form body too', async () => {
       const p = await h.provision();
-      const answer = await h.post('/groups/create', undefined, { contentType: 'application/x-www-form-urlencoded', raw: `api_key=${p.apiKey}&name=Cust%00omers` });
+      const answer = await h.post('/groups/create', undefined, {
+        contentType: 'application/x-www-form-urlencoded',
+        raw: `api_key=${p.apiKey}&name=Cust%00omers`,
+      });
       assert.equal(answer.status, 400, answer.raw);
       assert.equal(answer.body.result_code, 'TS-1033');
       assert.equal(answer.body.result_message, 'name contains a NUL character');
@@ -85,7 +172,12 @@ for (const dialect of testDialects()) {
 
     it('still accepts text with characters outside the Basic Multilingual Plane (surrogate pairs)', async () => {
       const p = await h.provision();
-      const sent = await h.post('/sms/send', { api_key: p.apiKey, sentto: '905321234567', title: 'ACME', text: 'Merhaba \u{1F600}' });
+      const sent = await h.post('/sms/send', {
+        api_key: p.apiKey,
+        sentto: '905321234567',
+        title: 'ACME',
+        text: 'Merhaba \u{1F600}',
+      });
       assert.equal(sent.body.result_code, 'TS-1024', sent.raw);
       const created = await h.post('/groups/create', { api_key: p.apiKey, name: 'Fans \u{1F3B8}' });
       assert.equal(created.body.result_code, 'TS-1064', created.raw);
@@ -99,17 +191,45 @@ for (const dialect of testDialects()) {
       for (const { char } of unstorable) {
         const answers: [Answer, string, number][] = [
           [await h.post('/otp/send', { api_key: p.apiKey, mobile: `90532123456${char}7` }), 'TS-1034', 403],
-          [await h.post('/otp/detailed', { api_key: p.apiKey, mobile: `90532123456${char}7`, title: 'ACME', text: 'TS-CODE' }), 'TS-1034', 400],
+          [
+            await h.post('/otp/detailed', {
+              api_key: p.apiKey,
+              mobile: `90532123456${char}7`,
+              title: 'ACME',
+              text: 'TS-CODE',
+            }),
+            'TS-1034',
+            400,
+          ],
           [await h.post('/blacklist/post/add', { api_key: p.apiKey, number: `90532123456${char}7` }), 'TS-1144', 400],
-          [await h.post('/blacklist/post/status', { api_key: p.apiKey, number: `90532123456${char}7` }), 'TS-1144', 400],
-          [await h.post('/sms/send', { api_key: p.apiKey, sentto: '905321234567', title: 'ACME', text: 'Hi', scheduled_date: `2026-04-0${char}1`, scheduled_time: '10:00' }), 'TS-1070', 400],
+          [
+            await h.post('/blacklist/post/status', { api_key: p.apiKey, number: `90532123456${char}7` }),
+            'TS-1144',
+            400,
+          ],
+          [
+            await h.post('/sms/send', {
+              api_key: p.apiKey,
+              sentto: '905321234567',
+              title: 'ACME',
+              text: 'Hi',
+              scheduled_date: `2026-04-0${char}1`,
+              scheduled_time: '10:00',
+            }),
+            'TS-1070',
+            400,
+          ],
         ];
         for (const [answer, code, status] of answers) {
           assert.equal(codeOf(answer), code, answer.raw);
           assert.equal(answer.status, status, answer.raw);
         }
         // A contact entry that is not a number is counted as failed and never stored.
-        const added = await h.post('/contacts/add', { api_key: p.apiKey, group_id: groupId, mobile: ['905321234567', `90532123456${char}8`] });
+        const added = await h.post('/contacts/add', {
+          api_key: p.apiKey,
+          group_id: groupId,
+          mobile: ['905321234567', `90532123456${char}8`],
+        });
         assert.equal(added.body.result_code, 'TS-1064', added.raw);
         assert.equal(added.body.total_failed, 1);
         assert.equal(added.body.mobile, '905321234567');

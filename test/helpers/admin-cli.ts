@@ -15,7 +15,11 @@ export interface BinRun {
 
 /** Runs `haberci ...` as scripts do (from `cwd`, the repository root by default). */
 export async function haberci(args: readonly string[], cwd = process.cwd()): Promise<BinRun> {
-  const child = spawn(process.execPath, [binPath, ...args], { cwd, env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [binPath, ...args], {
+    cwd,
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let stdout = '';
   let stderr = '';
   child.stdout.setEncoding('utf8').on('data', (c: string) => (stdout += c));

@@ -12,14 +12,19 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 export const chromiumPath = process.env.HABERCI_TEST_CHROMIUM ?? '/usr/bin/chromium';
 
 /** false when Chromium is there; otherwise why the browser tests are skipped. */
-export const chromiumSkip: string | false = existsSync(chromiumPath) ? false : `no Chromium at ${chromiumPath} (install Debian's chromium, or set HABERCI_TEST_CHROMIUM)`;
+export const chromiumSkip: string | false = existsSync(chromiumPath)
+  ? false
+  : `no Chromium at ${chromiumPath} (install Debian's chromium, or set HABERCI_TEST_CHROMIUM)`;
 
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
 }
 
 /** A fresh context (cookies of its own) with a language, and a phone-sized screen when asked. */
-export async function newPage(browser: Browser, options: { locale?: string; phone?: boolean } = {}): Promise<{ context: BrowserContext; page: Page }> {
+export async function newPage(
+  browser: Browser,
+  options: { locale?: string; phone?: boolean } = {},
+): Promise<{ context: BrowserContext; page: Page }> {
   const context = await browser.newContext({
     locale: options.locale ?? 'en-GB',
     viewport: options.phone === true ? { width: 390, height: 844 } : { width: 1280, height: 900 },
@@ -39,7 +44,11 @@ export async function screenshot(page: Page, name: string, options: { fullPage?:
   if (!screenshotsOn) return;
   mkdirSync(screenshotDir, { recursive: true });
   // caret 'initial': Playwright would otherwise inject a style element, which the CSP refuses.
-  await page.screenshot({ path: join(screenshotDir, `${name}.png`), fullPage: options.fullPage === true, caret: 'initial' });
+  await page.screenshot({
+    path: join(screenshotDir, `${name}.png`),
+    fullPage: options.fullPage === true,
+    caret: 'initial',
+  });
 }
 
 /** Signs in through the form, by label and role, as a person does. */
@@ -62,8 +71,20 @@ export async function unnamedControls(page: Page): Promise<string[]> {
     for (const el of Array.from(document.querySelectorAll('input, select, textarea, button, a[href]'))) {
       if (el instanceof HTMLInputElement && el.type === 'hidden') continue;
       const labelled = el.getAttribute('aria-labelledby');
-      const byLabel = 'labels' in el && (el as HTMLInputElement).labels !== null ? Array.from((el as HTMLInputElement).labels ?? []).map((l) => l.textContent ?? '').join('') : '';
-      const name = [el.getAttribute('aria-label') ?? '', labelled ? (document.getElementById(labelled)?.textContent ?? '') : '', byLabel, el instanceof HTMLInputElement ? '' : (el.textContent ?? '')].join('').trim();
+      const byLabel =
+        'labels' in el && (el as HTMLInputElement).labels !== null
+          ? Array.from((el as HTMLInputElement).labels ?? [])
+              .map((l) => l.textContent ?? '')
+              .join('')
+          : '';
+      const name = [
+        el.getAttribute('aria-label') ?? '',
+        labelled ? (document.getElementById(labelled)?.textContent ?? '') : '',
+        byLabel,
+        el instanceof HTMLInputElement ? '' : (el.textContent ?? ''),
+      ]
+        .join('')
+        .trim();
       if (name === '') out.push(el.outerHTML.slice(0, 80));
     }
     return out;

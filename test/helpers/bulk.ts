@@ -10,11 +10,21 @@ export const validGroup = { title: 'ACME', sentto: ['905321234567'], text: 'Hell
 /** A /group/sendMixed body that passes every check for an account provisioned with sender ID ACME. */
 export const validMixed = { title: 'ACME', sentto: ['905321234567'], text: ['Hello'] } as const;
 
-export function groupSend(h: Poster, apiKey: string, fields: Record<string, unknown> = {}, options?: PostOptions): Promise<Answer> {
+export function groupSend(
+  h: Poster,
+  apiKey: string,
+  fields: Record<string, unknown> = {},
+  options?: PostOptions,
+): Promise<Answer> {
   return h.post('/group/send', { api_key: apiKey, ...validGroup, ...fields }, options);
 }
 
-export function groupSendMixed(h: Poster, apiKey: string, fields: Record<string, unknown> = {}, options?: PostOptions): Promise<Answer> {
+export function groupSendMixed(
+  h: Poster,
+  apiKey: string,
+  fields: Record<string, unknown> = {},
+  options?: PostOptions,
+): Promise<Answer> {
   return h.post('/group/sendMixed', { api_key: apiKey, ...validMixed, ...fields }, options);
 }
 
@@ -103,11 +113,14 @@ const integerFields = ['rapor_id', 'total_numbers', 'success_count', 'failed_cou
 /** The summary record of a successful /reports/basic answer, with every field's type checked. */
 export function summaryOf(answer: Answer): Summary {
   assertReportSuccess(answer);
-  for (const name of integerFields) assert.ok(Number.isInteger(answer.body[name]), `${name} is an integer: ${answer.raw}`);
+  for (const name of integerFields)
+    assert.ok(Number.isInteger(answer.body[name]), `${name} is an integer: ${answer.raw}`);
   const details = answer.body.details as Record<string, unknown> | undefined;
   assert.ok(details !== undefined && typeof details === 'object', answer.raw);
-  for (const name of ['sending_date', 'sending_time', 'report_status', 'sms_sender_id', 'last_update']) assert.equal(typeof details[name], 'string', `details.${name}: ${answer.raw}`);
-  for (const name of ['invalid_numbers', 'blocked_numbers']) assert.ok(Number.isInteger(details[name]), `details.${name}: ${answer.raw}`);
+  for (const name of ['sending_date', 'sending_time', 'report_status', 'sms_sender_id', 'last_update'])
+    assert.equal(typeof details[name], 'string', `details.${name}: ${answer.raw}`);
+  for (const name of ['invalid_numbers', 'blocked_numbers'])
+    assert.ok(Number.isInteger(details[name]), `details.${name}: ${answer.raw}`);
   return answer.body as unknown as Summary;
 }
 
@@ -117,7 +130,8 @@ export function detailedOf(answer: Answer): { data: DetailedRow[]; pagination: P
   assert.ok(Array.isArray(answer.body.data), answer.raw);
   const pagination = answer.body.pagination as Record<string, unknown> | undefined;
   assert.ok(pagination !== undefined && typeof pagination === 'object', answer.raw);
-  for (const name of ['current_page', 'total_pages', 'total_records', 'records_per_page']) assert.ok(Number.isInteger(pagination[name]), `pagination.${name}: ${answer.raw}`);
+  for (const name of ['current_page', 'total_pages', 'total_records', 'records_per_page'])
+    assert.ok(Number.isInteger(pagination[name]), `pagination.${name}: ${answer.raw}`);
   const data = answer.body.data as DetailedRow[];
   for (const row of data) {
     assert.equal(typeof row.phone_number, 'string');
@@ -143,14 +157,24 @@ export async function drain(delivery: SimulatedDelivery, maxRounds = 1_000): Pro
 
 /** `count` distinct numbers of a 905... range whose last four digits are `suffix` (simulator outcome). */
 export function numbersEnding(suffix: '0000' | '0001' | '0002' | '1234', count: number, prefix = '9053'): string[] {
-  return Array.from({ length: count }, (_, i) => `${prefix}${String(i).padStart(12 - prefix.length - 4, '0')}${suffix}`);
+  return Array.from(
+    { length: count },
+    (_, i) => `${prefix}${String(i).padStart(12 - prefix.length - 4, '0')}${suffix}`,
+  );
 }
 
 /**
  * Polls /reports/basic until `done` holds, running the dispatcher's maintenance on each poll
  * as its loop would (a report that overtook its submit's commit is applied by maintenance).
  */
-export async function waitForSummary(h: Poster, apiKey: string, raporId: number, delivery: SimulatedDelivery, done: (s: Summary) => boolean, timeoutMs = 5_000): Promise<Summary> {
+export async function waitForSummary(
+  h: Poster,
+  apiKey: string,
+  raporId: number,
+  delivery: SimulatedDelivery,
+  done: (s: Summary) => boolean,
+  timeoutMs = 5_000,
+): Promise<Summary> {
   let last: Summary | null = null;
   await waitUntil(
     `report ${raporId} to reach the expected counters (last: ${JSON.stringify(last)})`,

@@ -12,7 +12,10 @@ import type { JsonObject } from '../../src/http/openapi.js';
  * Schemas are compiled once per process, on first use.
  */
 const document = openApiDocument(endpoints, '0.0.0');
-const paths = document.paths as Record<string, { post: { responses: Record<string, { content: { 'application/json': { schema: JsonObject } } }> } }>;
+const paths = document.paths as Record<
+  string,
+  { post: { responses: Record<string, { content: { 'application/json': { schema: JsonObject } } }> } }
+>;
 const ajv = new Ajv2020({ strict: false, allErrors: true });
 const compiled = new Map<string, ValidateFunction>();
 
@@ -31,14 +34,21 @@ function validatorFor(path: string, status: number): ValidateFunction | null {
 export function checkAgainstContract(method: string, path: string, status: number, raw: string): void {
   if (method !== 'POST' || !(path in paths)) return;
   const validate = validatorFor(path, status);
-  if (!validate) throw new Error(`contract: POST ${path} answered HTTP ${status}, which the document does not declare; body ${raw.slice(0, 300)}`);
+  if (!validate)
+    throw new Error(
+      `contract: POST ${path} answered HTTP ${status}, which the document does not declare; body ${raw.slice(0, 300)}`,
+    );
   let body: unknown;
   try {
     body = JSON.parse(raw);
   } catch {
-    throw new Error(`contract: POST ${path} answered HTTP ${status} with a body that is not JSON: ${raw.slice(0, 300)}`);
+    throw new Error(
+      `contract: POST ${path} answered HTTP ${status} with a body that is not JSON: ${raw.slice(0, 300)}`,
+    );
   }
   if (!validate(body)) {
-    throw new Error(`contract: POST ${path} HTTP ${status} body does not match the document: ${ajv.errorsText(validate.errors)}; body ${raw.slice(0, 500)}`);
+    throw new Error(
+      `contract: POST ${path} HTTP ${status} body does not match the document: ${ajv.errorsText(validate.errors)}; body ${raw.slice(0, 500)}`,
+    );
   }
 }

@@ -16,7 +16,11 @@ export async function captureExamples(): Promise<CapturedExamples> {
     const out: CapturedExamples = {};
     const call = async (path: string, fields: Record<string, unknown>): Promise<Record<string, unknown>> => {
       const answer = await h.post(path, { api_key: apiKey, ...fields });
-      (out[path] ??= []).push({ request: { api_key: placeholderKey, ...fields }, status: answer.status, response: answer.body });
+      (out[path] ??= []).push({
+        request: { api_key: placeholderKey, ...fields },
+        status: answer.status,
+        response: answer.body,
+      });
       return answer.body;
     };
     const refusal = async (path: string, fields: Record<string, unknown>): Promise<void> => {
@@ -26,7 +30,12 @@ export async function captureExamples(): Promise<CapturedExamples> {
     await call('/auth/post/check/', {});
     await call('/balance/', {});
     await call('/senderid/check', {});
-    const sent = await call('/sms/send', { sentto: '905321234567', title: 'ACME', text: 'Your order has shipped', sms_lang: 0 });
+    const sent = await call('/sms/send', {
+      sentto: '905321234567',
+      title: 'ACME',
+      text: 'Your order has shipped',
+      sms_lang: 0,
+    });
     await call('/sms/status', { sms_id: sent.sms_id });
     await call('/otp/send', { mobile: '05321234567', digits: 6, sms_lang: 0 });
     await call('/otp/detailed', { mobile: '905321234567', title: 'ACME', text: 'Your code: TS-CODE', lang: 0 });
@@ -37,8 +46,16 @@ export async function captureExamples(): Promise<CapturedExamples> {
     await call('/groups/delete', { group_id: group.id });
     await call('/blacklist/post/add', { number: '05321234569' });
     await call('/blacklist/post/status', { number: '905321234569' });
-    const bulk = await call('/group/send', { title: 'ACME', sentto: ['905321234567', '905321234568'], text: 'Sale starts today' });
-    await call('/group/sendMixed', { title: 'ACME', sentto: ['905321234567', '905321234568'], text: ['Hello Ayşe', 'Hello Mehmet'] });
+    const bulk = await call('/group/send', {
+      title: 'ACME',
+      sentto: ['905321234567', '905321234568'],
+      text: 'Sale starts today',
+    });
+    await call('/group/sendMixed', {
+      title: 'ACME',
+      sentto: ['905321234567', '905321234568'],
+      text: ['Hello Ayşe', 'Hello Mehmet'],
+    });
     await call('/reports/basic', { raporid: bulk.rapor_id });
     await call('/reports/detailed', { raporid: bulk.rapor_id, page: 1 });
     for (const path of Object.keys(out)) await refusal(path, {});

@@ -2,10 +2,17 @@
  * A store whose claims are counted: the size of every claim that found something, in order,
  * and every claim made (`attempts.made`), the empty ones included.
  */
-export function countingClaims<S extends { claimDue(now: number, limit: number, leaseUntil: number, ...rest: never[]): Promise<readonly unknown[]> }>(store: S): { store: S; claims: number[]; attempts: { made: number } } {
+export function countingClaims<
+  S extends { claimDue(now: number, limit: number, leaseUntil: number, ...rest: never[]): Promise<readonly unknown[]> },
+>(store: S): { store: S; claims: number[]; attempts: { made: number } } {
   const claims: number[] = [];
   const attempts = { made: 0 };
-  const claimDue = async (now: number, limit: number, leaseUntil: number, ...rest: never[]): Promise<readonly unknown[]> => {
+  const claimDue = async (
+    now: number,
+    limit: number,
+    leaseUntil: number,
+    ...rest: never[]
+  ): Promise<readonly unknown[]> => {
     attempts.made += 1;
     // The rest (the webhook worker's share of slots) passes through unchanged.
     const claimed = await store.claimDue(now, limit, leaseUntil, ...rest);

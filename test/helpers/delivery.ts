@@ -19,7 +19,12 @@ export interface SimulatedDelivery {
    * each poll as its loop would: a report that overtook its submit's commit is kept as
    * unmatched and applied by maintenance.
    */
-  waitForState(accountId: number, messageId: number, states: readonly DeliveryState[], timeoutMs?: number): Promise<MessageRecord>;
+  waitForState(
+    accountId: number,
+    messageId: number,
+    states: readonly DeliveryState[],
+    timeoutMs?: number,
+  ): Promise<MessageRecord>;
   stop(): Promise<void>;
 }
 
@@ -37,7 +42,10 @@ export interface DeliveryOptions {
  * `background` nothing is claimed until the test calls runOnce(), so a FixedClock decides
  * exactly what is due.
  */
-export async function simulatedDelivery(runtime: AppContainer, options: DeliveryOptions = {}): Promise<SimulatedDelivery> {
+export async function simulatedDelivery(
+  runtime: AppContainer,
+  options: DeliveryOptions = {},
+): Promise<SimulatedDelivery> {
   const simulator = new SimulatorCarrier(options.delayMs ?? 0, runtime.clock);
   const live = options.live ?? simulator;
   const transitions: Transition[] = [];
@@ -60,14 +68,20 @@ export async function simulatedDelivery(runtime: AppContainer, options: Delivery
     simulator,
     transitions,
     runOnce: () => dispatcher.runOnce(),
-    waitForState: (accountId, messageId, states, timeoutMs) => waitForState(runtime, accountId, messageId, states, timeoutMs, () => dispatcher.maintain()),
+    waitForState: (accountId, messageId, states, timeoutMs) =>
+      waitForState(runtime, accountId, messageId, states, timeoutMs, () => dispatcher.maintain()),
     // Stops the loop (if started), waits for in-flight submits and stops the carriers.
     stop: () => dispatcher.stop(),
   };
 }
 
 /** Polls `check` every `stepMs` until it holds; throws after `timeoutMs`. */
-export async function waitUntil(what: string, check: () => Promise<boolean> | boolean, timeoutMs = 5_000, stepMs = 10): Promise<void> {
+export async function waitUntil(
+  what: string,
+  check: () => Promise<boolean> | boolean,
+  timeoutMs = 5_000,
+  stepMs = 10,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await check()) return;
@@ -81,7 +95,11 @@ export function sleep(ms: number): Promise<void> {
 }
 
 /** The stored message, which must exist. */
-export async function storedMessage(runtime: AppContainer, accountId: number, messageId: number): Promise<MessageRecord> {
+export async function storedMessage(
+  runtime: AppContainer,
+  accountId: number,
+  messageId: number,
+): Promise<MessageRecord> {
   const m = await runtime.store.reports.findMessage(messageId, accountId);
   if (!m) throw new Error(`no message ${messageId} of account ${accountId}`);
   return m;

@@ -49,7 +49,10 @@ function alive(pid: number): boolean {
 
 /** Drops this host's test schemas whose process is gone; schemas of live processes are left alone. */
 export async function dropLeftoverSchemas(client: pg.Client): Promise<string[]> {
-  const { rows } = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)', [schemaPrefix]);
+  const { rows } = await client.query<{ nspname: string }>(
+    'SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)',
+    [schemaPrefix],
+  );
   const dropped: string[] = [];
   for (const { nspname } of rows) {
     const owner = schemaOwner(nspname);

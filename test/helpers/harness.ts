@@ -56,7 +56,10 @@ export interface Provisioned {
   apiKey: string;
 }
 
-export async function createHarness(location: StoreLocation = { dialect: 'sqlite', file: ':memory:' }, appOptions: Partial<AppOptions> = {}): Promise<Harness> {
+export async function createHarness(
+  location: StoreLocation = { dialect: 'sqlite', file: ':memory:' },
+  appOptions: Partial<AppOptions> = {},
+): Promise<Harness> {
   const clock = new FixedClock(defaultNow);
   return { ...(await harnessOn(location, clock, appOptions)), clock };
 }
@@ -64,7 +67,10 @@ export async function createHarness(location: StoreLocation = { dialect: 'sqlite
 /** A harness on the system clock, for tests that run the dispatcher's own loop in real time. */
 export type LiveHarness = Omit<Harness, 'clock'>;
 
-export function createLiveHarness(location: StoreLocation = { dialect: 'sqlite', file: ':memory:' }, appOptions: Partial<AppOptions> = {}): Promise<LiveHarness> {
+export function createLiveHarness(
+  location: StoreLocation = { dialect: 'sqlite', file: ':memory:' },
+  appOptions: Partial<AppOptions> = {},
+): Promise<LiveHarness> {
   return harnessOn(location, systemClock, appOptions);
 }
 
@@ -94,7 +100,11 @@ async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Part
         method: options.method ?? 'POST',
         url: path,
         remoteAddress: options.ip ?? '127.0.0.1',
-        headers: { ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}), ...(options.headers ?? {}), [checkedHeader]: '1' },
+        headers: {
+          ...(payload !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}),
+          ...(options.headers ?? {}),
+          [checkedHeader]: '1',
+        },
         ...(payload !== undefined ? { payload } : {}),
       });
       checkAgainstContract(options.method ?? 'POST', path, response.statusCode, response.body);
@@ -120,14 +130,18 @@ async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Part
       });
       // Through the store: fixtures may hold titles `sender-id add` refuses (Turkish letters,
       // surrounding spaces), as a store written before those checks may.
-      for (const s of options.senderIds ?? [{ title: 'ACME' }]) await runtime.store.senderIds.addSenderId(account.id, s.title, s.status ?? 'approved', clock.now());
+      for (const s of options.senderIds ?? [{ title: 'ACME' }])
+        await runtime.store.senderIds.addSenderId(account.id, s.title, s.status ?? 'approved', clock.now());
       const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, ...options.key });
       return { accountId: account.id, keyId: key.id, apiKey: key.api_key };
     },
     async close() {
       await app.close();
       await runtime.close();
-      if (violations.length > 0) throw new Error(`${violations.length} answer(s) did not match the contract; the first: ${violations[0]?.message ?? ''}`);
+      if (violations.length > 0)
+        throw new Error(
+          `${violations.length} answer(s) did not match the contract; the first: ${violations[0]?.message ?? ''}`,
+        );
     },
   };
 }

@@ -33,7 +33,12 @@ export async function scrape(ops: string): Promise<string> {
 }
 
 /** Scrapes until `test` holds (or throws after `timeoutMs` with the last exposition's reason). */
-export async function scrapeUntil(ops: string, what: string, test: (text: string) => boolean, timeoutMs = 20_000): Promise<string> {
+export async function scrapeUntil(
+  ops: string,
+  what: string,
+  test: (text: string) => boolean,
+  timeoutMs = 20_000,
+): Promise<string> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const text = await scrape(ops);

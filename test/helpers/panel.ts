@@ -49,13 +49,28 @@ export class PanelBrowser {
     }
   }
 
-  async request(method: 'GET' | 'POST', url: string, form?: Record<string, string | readonly string[]>, extra: Record<string, string> = {}): Promise<PanelAnswer> {
-    const payload = form === undefined ? undefined : new URLSearchParams(Object.entries(form).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : v.map((x) => [k, x])))).toString();
+  async request(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string | readonly string[]>,
+    extra: Record<string, string> = {},
+  ): Promise<PanelAnswer> {
+    const payload =
+      form === undefined
+        ? undefined
+        : new URLSearchParams(
+            Object.entries(form).flatMap(([k, v]) => (typeof v === 'string' ? [[k, v]] : v.map((x) => [k, x]))),
+          ).toString();
     const response = await this.app.inject({
       method,
       url,
       remoteAddress: this.ip,
-      headers: { ...this.headers, ...(this.cookies.size > 0 ? { cookie: this.cookieHeader() } : {}), ...(payload !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...extra },
+      headers: {
+        ...this.headers,
+        ...(this.cookies.size > 0 ? { cookie: this.cookieHeader() } : {}),
+        ...(payload !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...extra,
+      },
       ...(payload !== undefined ? { payload } : {}),
     });
     const setCookie = response.headers['set-cookie'];
@@ -63,7 +78,12 @@ export class PanelBrowser {
     const token = /name="_csrf" value="([^"]+)"/.exec(response.body)?.[1];
     if (token !== undefined) this.csrf = token;
     const location = response.headers.location;
-    return { status: response.statusCode, headers: response.headers, body: response.body, location: typeof location === 'string' ? location : undefined };
+    return {
+      status: response.statusCode,
+      headers: response.headers,
+      body: response.body,
+      location: typeof location === 'string' ? location : undefined,
+    };
   }
 
   get(url: string, extra: Record<string, string> = {}): Promise<PanelAnswer> {
@@ -71,7 +91,11 @@ export class PanelBrowser {
   }
 
   /** Posts a form with the current page's CSRF token (`csrf: null` leaves it out, a string replaces it). */
-  post(url: string, form: Record<string, string | readonly string[]> = {}, csrf: string | null | undefined = undefined): Promise<PanelAnswer> {
+  post(
+    url: string,
+    form: Record<string, string | readonly string[]> = {},
+    csrf: string | null | undefined = undefined,
+  ): Promise<PanelAnswer> {
     const token = csrf === undefined ? this.csrf : csrf;
     return this.request('POST', url, token === null ? form : { _csrf: token, ...form });
   }
@@ -96,20 +120,47 @@ export interface PanelHarness {
   close(): Promise<void>;
 }
 
-export async function createPanelHarness(location: StoreLocation = { dialect: 'sqlite', file: ':memory:' }, policy: Partial<SessionPolicy> = {}, trustedProxies: string[] = []): Promise<PanelHarness> {
+export async function createPanelHarness(
+  location: StoreLocation = { dialect: 'sqlite', file: ':memory:' },
+  policy: Partial<SessionPolicy> = {},
+  trustedProxies: string[] = [],
+): Promise<PanelHarness> {
   const clock = new FixedClock(defaultNow);
   const runtime = await openAppContainer(location, clock);
   const users = new UserService(runtime.store, clock, { ...defaultSessionPolicy, ...policy });
-  const webhooks = webhookAdmin(runtime, { webhookAllowPrivate: true, webhookTimeoutMs: 2000, webhookRetryBaseMs: 60_000 });
+  const webhooks = webhookAdmin(runtime, {
+    webhookAllowPrivate: true,
+    webhookTimeoutMs: 2000,
+    webhookRetryBaseMs: 60_000,
+  });
   const account = new AccountPanel(runtime.store, runtime.admin, webhooks.admin, clock);
-  const app = await buildApp({ services: runtime.services, requestsPerSecond: 0, trustedProxies, surfaces: [{ prefix: '/panel', plugin: async (panel) => panelPlugin(panel, { users, account, services: runtime.services, clock, close: () => webhooks.close() }) }] });
+  const app = await buildApp({
+    services: runtime.services,
+    requestsPerSecond: 0,
+    trustedProxies,
+    surfaces: [
+      {
+        prefix: '/panel',
+        plugin: async (panel) =>
+          panelPlugin(panel, { users, account, services: runtime.services, clock, close: () => webhooks.close() }),
+      },
+    ],
+  });
   return {
     app,
     runtime,
     clock,
     users,
     async account(name) {
-      const made = await runtime.admin.createAccount({ name, balanceMain: 1000, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+      const made = await runtime.admin.createAccount({
+        name,
+        balanceMain: 1000,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: '',
+        ipAllow: [],
+        globalSending: false,
+      });
       const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@example.com`;
       const password = `password-${name}`;
       const user = await users.create({ accountId: made.id, email, password });

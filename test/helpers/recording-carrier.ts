@@ -8,7 +8,10 @@ export class RecordingCarrier implements Carrier {
 
   constructor(
     readonly name = 'recording',
-    private readonly answer: (m: CarrierMessage, attempt: number) => SubmitOutcome | Promise<SubmitOutcome> = () => ({ kind: 'accepted', carrierMessageIds: [] }),
+    private readonly answer: (m: CarrierMessage, attempt: number) => SubmitOutcome | Promise<SubmitOutcome> = () => ({
+      kind: 'accepted',
+      carrierMessageIds: [],
+    }),
   ) {}
 
   async start(listener: CarrierListener): Promise<void> {

@@ -10,7 +10,13 @@ export const testRedisUrl = process.env.HABERCI_TEST_REDIS ?? '';
  */
 export async function redisSkipReason(): Promise<string | false> {
   if (testRedisUrl === '') return 'Redis suite skipped: set HABERCI_TEST_REDIS=redis://... to run it';
-  const client = new Redis(testRedisUrl, { lazyConnect: true, connectTimeout: 1000, commandTimeout: 1000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const client = new Redis(testRedisUrl, {
+    lazyConnect: true,
+    connectTimeout: 1000,
+    commandTimeout: 1000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();

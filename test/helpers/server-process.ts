@@ -16,7 +16,8 @@ export const binPath = resolve('bin/haberci');
  */
 export function childEnv(extra: Record<string, string> = {}): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !k.startsWith('HABERCI_') && k !== 'NODE_TEST_CONTEXT') out[k] = v;
+  for (const [k, v] of Object.entries(process.env))
+    if (v !== undefined && !k.startsWith('HABERCI_') && k !== 'NODE_TEST_CONTEXT') out[k] = v;
   // No start-up warm-up (docs/decisions.md): it would add about four seconds to every server a test starts.
   return { ...out, HABERCI_WARM_UP: '0', ...extra };
 }
@@ -29,8 +30,15 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
-export async function startServer(args: string[], env: Record<string, string> = {}, timeoutMs = 15_000): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [binPath, 'serve', '--port', '0', ...args], { env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServer(
+  args: string[],
+  env: Record<string, string> = {},
+  timeoutMs = 15_000,
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [binPath, 'serve', '--port', '0', ...args], {
+    env: childEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   child.stderr?.on('data', (d: Buffer) => (out += d.toString()));
@@ -64,7 +72,12 @@ export interface ProvisionedSender {
  * `haberci admin` against the store that `store` names (`--data DIR` or `--database URL`).
  * `keyArgs` go to `key create` (a webhook, say).
  */
-export async function provisionSender(store: readonly string[], name: string, balance: number, keyArgs: readonly string[] = []): Promise<ProvisionedSender> {
+export async function provisionSender(
+  store: readonly string[],
+  name: string,
+  balance: number,
+  keyArgs: readonly string[] = [],
+): Promise<ProvisionedSender> {
   const account = await admin(['account', 'create', '--name', name, '--balance', String(balance), ...store]);
   const accountId = String(account.id);
   await admin(['sender-id', 'add', '--account', accountId, '--title', 'ACME', ...store]);
@@ -73,7 +86,11 @@ export async function provisionSender(store: readonly string[], name: string, ba
 }
 
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
-  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
 }
 
@@ -86,7 +103,11 @@ export function serverForSuite(
   name: string,
   balance: number,
   args: readonly string[] = [],
-): { readonly server: ServerProcess; readonly sender: ProvisionedSender; /** `--data DIR`, for admin commands against its store. */ readonly store: readonly string[] } {
+): {
+  readonly server: ServerProcess;
+  readonly sender: ProvisionedSender;
+  /** `--data DIR`, for admin commands against its store. */ readonly store: readonly string[];
+} {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-suite-'));
   let live: { server: ServerProcess; sender: ProvisionedSender } | null = null;
   before(async () => {

@@ -7,7 +7,12 @@ export type Poster = Pick<Harness, 'post'>;
 /** A /sms/send body that passes every check for an account provisioned with sender ID ACME. */
 export const validSend = { sentto: '905321234567', title: 'ACME', text: 'Hello' } as const;
 
-export function sendSms(h: Poster, apiKey: string, fields: Record<string, unknown> = {}, options?: PostOptions): Promise<Answer> {
+export function sendSms(
+  h: Poster,
+  apiKey: string,
+  fields: Record<string, unknown> = {},
+  options?: PostOptions,
+): Promise<Answer> {
   return h.post('/sms/send', { api_key: apiKey, ...validSend, ...fields }, options);
 }
 

@@ -10,7 +10,10 @@ export interface Simulator {
 }
 
 export async function startSimulator(args: string[]): Promise<Simulator> {
-  const child = spawn(process.execPath, [binPath, 'smsc-sim', '--stats-port', '0', ...args], { env: childEnv(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [binPath, 'smsc-sim', '--stats-port', '0', ...args], {
+    env: childEnv(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
   const deadline = Date.now() + 10_000;
@@ -27,4 +30,3 @@ export async function stop(child: ChildProcess): Promise<void> {
   child.kill('SIGTERM');
   await exited;
 }
-

@@ -11,16 +11,22 @@ let unique = 0;
  */
 export async function validRequest(h: Harness, p: Provisioned, path: string): Promise<Record<string, unknown>> {
   unique += 1;
-  const helper = async (): Promise<string> => (await h.runtime.admin.createKey(p.accountId, defaultKeySettings)).api_key;
-  const post = async (to: string, body: Record<string, unknown>): Promise<Record<string, unknown>> => (await h.post(to, { api_key: await helper(), ...body })).body;
-  const group = async (): Promise<number> => Number(((await post('/groups/create', { name: `g${unique}` })).group as { id: number }).id);
-  const report = async (): Promise<number> => Number((await post('/group/send', { title: 'ACME', sentto: ['05321234567'], text: 'hi' })).rapor_id);
+  const helper = async (): Promise<string> =>
+    (await h.runtime.admin.createKey(p.accountId, defaultKeySettings)).api_key;
+  const post = async (to: string, body: Record<string, unknown>): Promise<Record<string, unknown>> =>
+    (await h.post(to, { api_key: await helper(), ...body })).body;
+  const group = async (): Promise<number> =>
+    Number(((await post('/groups/create', { name: `g${unique}` })).group as { id: number }).id);
+  const report = async (): Promise<number> =>
+    Number((await post('/group/send', { title: 'ACME', sentto: ['05321234567'], text: 'hi' })).rapor_id);
   const number = `0532${String(1000000 + unique).slice(-7)}`;
   switch (path) {
     case '/sms/send':
       return { title: 'ACME', sentto: number, text: 'hi', sms_lang: 0 };
     case '/sms/status':
-      return { sms_id: Number((await post('/sms/send', { title: 'ACME', sentto: number, text: 'hi', sms_lang: 0 })).sms_id) };
+      return {
+        sms_id: Number((await post('/sms/send', { title: 'ACME', sentto: number, text: 'hi', sms_lang: 0 })).sms_id),
+      };
     case '/group/send':
       return { title: 'ACME', sentto: [number], text: 'hi' };
     case '/group/sendMixed':

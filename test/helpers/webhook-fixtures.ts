@@ -13,18 +13,70 @@ export interface FixtureKey {
 }
 
 export async function fixtureKey(runtime: AppContainer, settings: Partial<KeySettings> = {}): Promise<FixtureKey> {
-  const account = await runtime.admin.createAccount({ name: 'Hooks', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+  const account = await runtime.admin.createAccount({
+    name: 'Hooks',
+    balanceMain: 0,
+    balanceInternational: 0,
+    perMinuteLimit: 0,
+    otpBrand: '',
+    ipAllow: [],
+    globalSending: false,
+  });
   const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, ...settings });
   return { accountId: account.id, keyId: key.id };
 }
 
 /** Queues a send of `count` messages (recipients end in 1000, 1001, ...). */
-export async function queueSend(runtime: AppContainer, key: FixtureKey, count: number, kind: SendKind = 'sms'): Promise<number[]> {
+export async function queueSend(
+  runtime: AppContainer,
+  key: FixtureKey,
+  count: number,
+  kind: SendKind = 'sms',
+): Promise<number[]> {
   const [sendId = 0, ...ids] = await runtime.store.messages.allocateIds(count + 1);
   const now = runtime.clock.now();
-  await runtime.store.messages.insertSends([{ id: sendId, send: { accountId: key.accountId, keyId: key.keyId, kind, sender: 'ACME', text: 'hi', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now, priority: 0, pendingRecipients: null } }]);
+  await runtime.store.messages.insertSends([
+    {
+      id: sendId,
+      send: {
+        accountId: key.accountId,
+        keyId: key.keyId,
+        kind,
+        sender: 'ACME',
+        text: 'hi',
+        lang: 0,
+        contentType: 0,
+        scheduledAt: null,
+        sandbox: false,
+        totalNumbers: count,
+        invalidNumbers: 0,
+        blockedNumbers: 0,
+        smsCost: count,
+        createdAt: now,
+        priority: 0,
+        pendingRecipients: null,
+      },
+    },
+  ]);
   await runtime.store.messages.insertMessagesOf([
-    { send: { id: sendId, accountId: key.accountId, keyId: key.keyId, sandbox: false, createdAt: now, dueAt: now, priority: 0 }, ids: ids, messages: ids.map((_, i) => ({ recipient: `905321${String(1000 + i).padStart(6, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })) },
+    {
+      send: {
+        id: sendId,
+        accountId: key.accountId,
+        keyId: key.keyId,
+        sandbox: false,
+        createdAt: now,
+        dueAt: now,
+        priority: 0,
+      },
+      ids: ids,
+      messages: ids.map((_, i) => ({
+        recipient: `905321${String(1000 + i).padStart(6, '0')}`,
+        text: null,
+        smsCount: 1,
+        operator: 'TURKCELL',
+      })),
+    },
   ]);
   return ids;
 }
@@ -41,7 +93,11 @@ export async function sendAll(runtime: AppContainer): Promise<number[]> {
 }
 
 /** A key with a webhook and `count` sms.sent events waiting for delivery. */
-export async function pendingEvents(runtime: AppContainer, count: number, settings: Partial<KeySettings>): Promise<{ key: FixtureKey; messageIds: number[] }> {
+export async function pendingEvents(
+  runtime: AppContainer,
+  count: number,
+  settings: Partial<KeySettings>,
+): Promise<{ key: FixtureKey; messageIds: number[] }> {
   const key = await fixtureKey(runtime, settings);
   const messageIds = await queueSend(runtime, key, count);
   await sendAll(runtime);

@@ -18,7 +18,8 @@ async function logged(accessLogSample?: number): Promise<{ h: Harness; lines: Re
   const lines: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, callback) {
-      for (const text of chunk.toString().split('\n')) if (text !== '') lines.push(JSON.parse(text) as Record<string, unknown>);
+      for (const text of chunk.toString().split('\n'))
+        if (text !== '') lines.push(JSON.parse(text) as Record<string, unknown>);
       callback();
     },
   });
@@ -31,7 +32,8 @@ async function logged(accessLogSample?: number): Promise<{ h: Harness; lines: Re
   return { h, lines };
 }
 
-const accessLines = (lines: Record<string, unknown>[]): Record<string, unknown>[] => lines.filter((l) => l.msg === 'api request');
+const accessLines = (lines: Record<string, unknown>[]): Record<string, unknown>[] =>
+  lines.filter((l) => l.msg === 'api request');
 const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 describe('the access log', () => {
@@ -39,7 +41,12 @@ describe('the access log', () => {
     const { h, lines } = await logged();
     try {
       const { apiKey, keyId } = await h.provision();
-      const sent = await h.post('/sms/send', { api_key: apiKey, sentto: '905321234567,905321234568', title: 'ACME', text: 'secret words' });
+      const sent = await h.post('/sms/send', {
+        api_key: apiKey,
+        sentto: '905321234567,905321234568',
+        title: 'ACME',
+        text: 'secret words',
+      });
       assert.equal(sent.body.result_code, 'TS-1024');
       const refused = await h.post('/balance/', { api_key: 'x'.repeat(40) });
       const nowhere = await h.post('/no/such/path', { api_key: apiKey });
@@ -58,7 +65,10 @@ describe('the access log', () => {
       const messageIds = send?.messageIds as number[];
       assert.equal(messageIds.length, 2);
       assert.equal(messageIds[1], sent.body.sms_id, 'the message id the client got is on the line');
-      assert.deepEqual([balance?.endpoint, balance?.status, balance?.result_code, balance?.keyId], ['/balance/', refused.status, refused.body.result_code, null]);
+      assert.deepEqual(
+        [balance?.endpoint, balance?.status, balance?.result_code, balance?.keyId],
+        ['/balance/', refused.status, refused.body.result_code, null],
+      );
       assert.equal(balance?.sendId, undefined);
       assert.deepEqual([other?.endpoint, other?.status, other?.result_code], ['other', 404, 'TS-404']);
       const text = JSON.stringify(lines);

@@ -30,7 +30,12 @@ describe('the default general request rate', () => {
     // Until the first refusal; a window that ends meanwhile starts again at 99 remaining.
     while (answers.length < 1_000 && answers.at(-1)?.status !== 429) {
       const r = await app.inject({ method: 'POST', url: '/balance/', payload: { api_key: p.apiKey } });
-      answers.push({ status: r.statusCode, code: (JSON.parse(r.body) as Record<string, unknown>).result_code, limit: r.headers['x-ratelimit-limit'], remaining: r.headers['x-ratelimit-remaining'] });
+      answers.push({
+        status: r.statusCode,
+        code: (JSON.parse(r.body) as Record<string, unknown>).result_code,
+        limit: r.headers['x-ratelimit-limit'],
+        remaining: r.headers['x-ratelimit-remaining'],
+      });
     }
     const refused = answers.at(-1);
     assert.deepEqual([refused?.status, refused?.code], [429, 'TS-1060']);

@@ -34,7 +34,11 @@ function assertEnvelope(endpoint: Endpoint, answer: Answer, code: ResultCode): v
   assert.equal(answer.body.result_code, code, `${endpoint.path}: ${answer.raw}`);
   assert.match(String(answer.headers['content-type']), /^application\/json/);
   const head = endpoint.envelope === 'result' ? 'result' : 'status';
-  assert.deepEqual(Object.keys(answer.body).sort(), [head, 'result_code', 'result_message'].sort(), `${endpoint.path}: ${answer.raw}`);
+  assert.deepEqual(
+    Object.keys(answer.body).sort(),
+    [head, 'result_code', 'result_message'].sort(),
+    `${endpoint.path}: ${answer.raw}`,
+  );
   if (endpoint.envelope === 'result') assert.equal(answer.body.result, false);
   else assert.equal(answer.body.status, 'error');
   assert.equal(typeof answer.body.result_message, 'string');
@@ -45,12 +49,14 @@ function assertFailure(endpoint: Endpoint, answer: Answer, code: ResultCode, var
   assert.equal(answer.status, expectedStatus(endpoint, code, variant), `${endpoint.path} ${code}`);
   assert.ok(answer.status >= 400, `${endpoint.path} ${code} is a failure status`);
   // Only a limit tells the client when to come back.
-  if (answer.status !== 429) assert.equal(answer.headers['retry-after'], undefined, `${endpoint.path} ${code}: no Retry-After`);
+  if (answer.status !== 429)
+    assert.equal(answer.headers['retry-after'], undefined, `${endpoint.path} ${code}: no Retry-After`);
 }
 
 /** The code a wrong path or method under this endpoint answers with: the spec's wrong-path row, else TS-404. */
 function wrongPathCode(endpoint: Endpoint): ResultCode {
-  return (specStatuses[endpoint.path]?.find((row) => row.when?.includes('wrong-path') === true)?.code ?? 'TS-404') as ResultCode;
+  return (specStatuses[endpoint.path]?.find((row) => row.when?.includes('wrong-path') === true)?.code ??
+    'TS-404') as ResultCode;
 }
 
 for (const endpoint of endpoints) {
@@ -68,8 +74,18 @@ for (const endpoint of endpoints) {
     });
 
     it('answers a key shorter than its minimum, longer than its maximum or not a string with its malformed-key code', async () => {
-      assertFailure(endpoint, await h.post(endpoint.path, { api_key: 'x'.repeat(endpoint.key.min - 1) }), endpoint.key.malformed, 'key-malformed');
-      assertFailure(endpoint, await h.post(endpoint.path, { api_key: 'x'.repeat(endpoint.key.max + 1) }), endpoint.key.malformed, 'key-malformed');
+      assertFailure(
+        endpoint,
+        await h.post(endpoint.path, { api_key: 'x'.repeat(endpoint.key.min - 1) }),
+        endpoint.key.malformed,
+        'key-malformed',
+      );
+      assertFailure(
+        endpoint,
+        await h.post(endpoint.path, { api_key: 'x'.repeat(endpoint.key.max + 1) }),
+        endpoint.key.malformed,
+        'key-malformed',
+      );
       assertFailure(endpoint, await h.post(endpoint.path, { api_key: 12345 }), endpoint.key.malformed, 'key-malformed');
     });
 
@@ -80,7 +96,12 @@ for (const endpoint of endpoints) {
       // Near misses of a real key are unknown keys too: nothing is trimmed or matched loosely.
       const p = await h.provision();
       const last = p.apiKey.slice(-1) === 'A' ? 'B' : 'A';
-      assertFailure(endpoint, await h.post(endpoint.path, { api_key: `${p.apiKey.slice(0, -1)}${last}` }), 'TS-1031', 'key-unknown');
+      assertFailure(
+        endpoint,
+        await h.post(endpoint.path, { api_key: `${p.apiKey.slice(0, -1)}${last}` }),
+        'TS-1031',
+        'key-unknown',
+      );
     });
 
     for (const action of ['pause', 'revoke'] as const) {
@@ -104,18 +125,37 @@ for (const endpoint of endpoints) {
     it(`answers a key of a suspended account with ${endpoint.accountInactive ?? 'TS-1030'}`, async () => {
       const p = await h.provision();
       await h.runtime.admin.updateAccount(p.accountId, { status: 'Suspended' }, {});
-      assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), endpoint.accountInactive ?? 'TS-1030', 'account-inactive');
+      assertFailure(
+        endpoint,
+        await h.post(endpoint.path, { api_key: p.apiKey }),
+        endpoint.accountInactive ?? 'TS-1030',
+        'account-inactive',
+      );
     });
 
     it('answers a body that is not JSON, or JSON that is not an object, with its invalid-body code', async () => {
-      assertFailure(endpoint, await h.post(endpoint.path, undefined, { raw: '{"api_key":' }), endpoint.invalidBody, 'body');
+      assertFailure(
+        endpoint,
+        await h.post(endpoint.path, undefined, { raw: '{"api_key":' }),
+        endpoint.invalidBody,
+        'body',
+      );
       assertFailure(endpoint, await h.post(endpoint.path, [{ api_key: 'k'.repeat(40) }]), endpoint.invalidBody, 'body');
-      assertFailure(endpoint, await h.post(endpoint.path, undefined, { raw: '"api_key"' }), endpoint.invalidBody, 'body');
+      assertFailure(
+        endpoint,
+        await h.post(endpoint.path, undefined, { raw: '"api_key"' }),
+        endpoint.invalidBody,
+        'body',
+      );
     });
 
     it('answers every other method with 405 and Allow: POST in its envelope', async () => {
       for (const method of ['GET', 'PUT', 'DELETE', 'PATCH'] as const) {
-        const answer = await h.post(endpoint.path, method === 'GET' || method === 'DELETE' ? undefined : { api_key: 'k'.repeat(40) }, { method });
+        const answer = await h.post(
+          endpoint.path,
+          method === 'GET' || method === 'DELETE' ? undefined : { api_key: 'k'.repeat(40) },
+          { method },
+        );
         assertEnvelope(endpoint, answer, wrongPathCode(endpoint));
         assert.equal(answer.status, 405, `${method} ${endpoint.path}`);
         assert.equal(answer.headers.allow, 'POST');
@@ -130,7 +170,12 @@ for (const endpoint of endpoints) {
         await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, ...off } });
         const first = endpoint.permissions[0];
         assert.ok(first !== undefined);
-        assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), permissionOffCode[first], 'permission');
+        assertFailure(
+          endpoint,
+          await h.post(endpoint.path, { api_key: p.apiKey }),
+          permissionOffCode[first],
+          'permission',
+        );
       });
     }
 
@@ -152,7 +197,12 @@ for (const endpoint of endpoints) {
         const p = await h.provision();
         const key = await h.runtime.admin.key(p.keyId);
         await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, [permission]: false } });
-        assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), permissionOffCode[permission], 'permission');
+        assertFailure(
+          endpoint,
+          await h.post(endpoint.path, { api_key: p.apiKey }),
+          permissionOffCode[permission],
+          'permission',
+        );
       });
     }
 
@@ -164,9 +214,15 @@ for (const endpoint of endpoints) {
       ] as const) {
         it(`answers with ${code} and Retry-After once the ${limit} is reached`, async () => {
           const p = await h.provision({ key: { [limit]: 1 } });
-          const first = await h.post(endpoint.path, { api_key: p.apiKey, ...(await validRequest(h, p, endpoint.path)) });
+          const first = await h.post(endpoint.path, {
+            api_key: p.apiKey,
+            ...(await validRequest(h, p, endpoint.path)),
+          });
           assert.ok(first.body.result === true || first.body.status === 'success', `${endpoint.path}: ${first.raw}`);
-          const second = await h.post(endpoint.path, { api_key: p.apiKey, ...(await validRequest(h, p, endpoint.path)) });
+          const second = await h.post(endpoint.path, {
+            api_key: p.apiKey,
+            ...(await validRequest(h, p, endpoint.path)),
+          });
           assertFailure(endpoint, second, code);
           assert.equal(second.status, 429);
           assert.ok(Number(second.headers['retry-after']) >= 1);

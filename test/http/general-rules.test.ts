@@ -28,7 +28,11 @@ function assertCleanJson(answer: Answer, context: string): void {
   assert.doesNotThrow(() => JSON.parse(answer.raw), `${context}: body is JSON: ${answer.raw}`);
   assert.equal(typeof answer.body.result_code, 'string', `${context}: result_code in ${answer.raw}`);
   assert.equal('stack' in answer.body, false, `${context}: no stack`);
-  assert.doesNotMatch(answer.raw, /\bat \S+ \(|\bat \/|node_modules|\.js:\d+|\.ts:\d+/, `${context}: no trace in ${answer.raw}`);
+  assert.doesNotMatch(
+    answer.raw,
+    /\bat \S+ \(|\bat \/|node_modules|\.js:\d+|\.ts:\d+/,
+    `${context}: no trace in ${answer.raw}`,
+  );
 }
 
 function assertResultFailure(answer: Answer, code: string, status: number, context: string): void {
@@ -97,7 +101,8 @@ describe('general rules', () => {
       });
 
       it(`${path} never reads the query string`, async () => {
-        const missing = path === '/auth/post/check/' ? { code: 'TS-1031', status: 401 } : { code: 'TS-1050', status: 400 };
+        const missing =
+          path === '/auth/post/check/' ? { code: 'TS-1031', status: 401 } : { code: 'TS-1050', status: 400 };
         const onlyQuery = await h.post(`${path}?api_key=${apiKey}`, {});
         assertResultFailure(onlyQuery, missing.code, missing.status, `${path} key only in the query`);
         const emptyBody = await h.post(`${path}?api_key=${apiKey}`, undefined);
@@ -108,7 +113,11 @@ describe('general rules', () => {
       });
 
       it(`${path} never reads a key from a header`, async () => {
-        const answer = await h.post(path, {}, { headers: { authorization: `Bearer ${apiKey}`, 'x-api-key': apiKey, api_key: apiKey } });
+        const answer = await h.post(
+          path,
+          {},
+          { headers: { authorization: `Bearer ${apiKey}`, 'x-api-key': apiKey, api_key: apiKey } },
+        );
         assert.equal(answer.body.result, false);
         assert.notEqual(answer.body.result_code, successCode[path]);
       });
@@ -136,7 +145,16 @@ describe('general rules', () => {
       assert.equal('balance_main' in answer.body, false);
     });
 
-    for (const path of ['/nothing', '/', '/balance/extra', '/Balance/', '/BALANCE/', '/Auth/Post/Check/', '/senderid/Check', '/sms/send/x']) {
+    for (const path of [
+      '/nothing',
+      '/',
+      '/balance/extra',
+      '/Balance/',
+      '/BALANCE/',
+      '/Auth/Post/Check/',
+      '/senderid/Check',
+      '/sms/send/x',
+    ]) {
       it(`${path} answers 404 in a JSON envelope`, async () => {
         assertResultFailure(await h.post(path, { api_key: apiKey }), 'TS-404', 404, path);
       });
@@ -186,13 +204,20 @@ describe('general rules', () => {
       { name: 'a __proto__ key', raw: '{"api_key":"x","__proto__":{"polluted":1}}' },
       { name: 'a constructor.prototype key', raw: '{"api_key":"x","constructor":{"prototype":{"polluted":1}}}' },
       { name: 'an unsupported Content-Type (text/plain)', raw: '{"api_key":"x"}', contentType: 'text/plain' },
-      { name: 'an unsupported Content-Type (application/xml)', raw: '<api_key>x</api_key>', contentType: 'application/xml' },
+      {
+        name: 'an unsupported Content-Type (application/xml)',
+        raw: '<api_key>x</api_key>',
+        contentType: 'application/xml',
+      },
       { name: 'a broken form body declared as JSON', raw: 'api_key=%zz', contentType: 'application/json' },
     ];
     for (const path of paths) {
       for (const c of cases) {
         it(`${path}: ${c.name}`, async () => {
-          const answer = await h.post(path, undefined, { raw: c.raw, ...(c.contentType ? { contentType: c.contentType } : {}) });
+          const answer = await h.post(path, undefined, {
+            raw: c.raw,
+            ...(c.contentType ? { contentType: c.contentType } : {}),
+          });
           const expected = invalidBody[path];
           assertResultFailure(answer, expected.code, expected.status, `${path} ${c.name}`);
           assert.equal(({} as Record<string, unknown>).polluted, undefined, 'Object.prototype is not polluted');
@@ -200,7 +225,12 @@ describe('general rules', () => {
       }
 
       it(`${path}: a body without a Content-Type`, async () => {
-        const response = await h.app.inject({ method: 'POST', url: path, payload: `{"api_key":"${apiKey}"}`, remoteAddress: '127.0.0.1' });
+        const response = await h.app.inject({
+          method: 'POST',
+          url: path,
+          payload: `{"api_key":"${apiKey}"}`,
+          remoteAddress: '127.0.0.1',
+        });
         assert.equal(response.headers['content-type']?.toString().startsWith('application/json'), true);
         const body = JSON.parse(response.body) as Record<string, unknown>;
         assert.equal(body.result_code, invalidBody[path].code, response.body);
@@ -256,7 +286,12 @@ describe('general rules', () => {
 
       it(`${path}: an empty form body is a missing key`, async () => {
         const answer = await h.post(path, undefined, { raw: '', contentType: 'application/x-www-form-urlencoded' });
-        assertResultFailure(answer, path === '/auth/post/check/' ? 'TS-1031' : 'TS-1050', path === '/auth/post/check/' ? 401 : 400, `${path} empty form`);
+        assertResultFailure(
+          answer,
+          path === '/auth/post/check/' ? 'TS-1031' : 'TS-1050',
+          path === '/auth/post/check/' ? 401 : 400,
+          `${path} empty form`,
+        );
       });
     }
   });

@@ -18,10 +18,20 @@ import type { ReadinessSources } from '../../src/services/readiness.js';
 import type { CarrierLinks } from '../../src/ports/carrier.js';
 import { createHarness } from '../helpers/harness.js';
 
-async function withApp(sources: (container: AppContainer) => Partial<ReadinessSources>, run: (get: (url: string) => Promise<{ status: number; body: Record<string, unknown> }>, container: AppContainer) => Promise<void>): Promise<void> {
+async function withApp(
+  sources: (container: AppContainer) => Partial<ReadinessSources>,
+  run: (
+    get: (url: string) => Promise<{ status: number; body: Record<string, unknown> }>,
+    container: AppContainer,
+  ) => Promise<void>,
+): Promise<void> {
   const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
   const readiness = new Readiness({ store: container.store, ...sources(container) });
-  const app = await buildApp({ services: container.services, requestsPerSecond: 0, surfaces: [healthSurface(readiness)] });
+  const app = await buildApp({
+    services: container.services,
+    requestsPerSecond: 0,
+    surfaces: [healthSurface(readiness)],
+  });
   try {
     await run(async (url) => {
       const answer = await app.inject({ method: 'GET', url });
@@ -39,7 +49,10 @@ describe('GET /healthz and /readyz', () => {
       () => ({}),
       async (get) => {
         assert.deepEqual(await get('/healthz'), { status: 200, body: { status: 'ok' } });
-        assert.deepEqual(await get('/readyz'), { status: 200, body: { status: 'ready', checks: { store: { ok: true }, migrations: { ok: true } } } });
+        assert.deepEqual(await get('/readyz'), {
+          status: 200,
+          body: { status: 'ready', checks: { store: { ok: true }, migrations: { ok: true } } },
+        });
       },
     );
   });
@@ -74,7 +87,10 @@ describe('GET /healthz and /readyz', () => {
       async (get) => {
         const answer = await get('/readyz');
         assert.equal(answer.status, 503);
-        assert.deepEqual((answer.body.checks as Record<string, unknown>).migrations, { ok: false, detail: 'the store lacks migrations of this build' });
+        assert.deepEqual((answer.body.checks as Record<string, unknown>).migrations, {
+          ok: false,
+          detail: 'the store lacks migrations of this build',
+        });
       },
     );
   });
@@ -88,17 +104,25 @@ describe('GET /healthz and /readyz', () => {
         links = { bound: 0, total: 2 };
         const down = await get('/readyz');
         assert.equal(down.status, 503);
-        assert.deepEqual((down.body.checks as Record<string, unknown>).carrier, { ok: false, detail: '0 of 2 carrier connections bound' });
+        assert.deepEqual((down.body.checks as Record<string, unknown>).carrier, {
+          ok: false,
+          detail: '0 of 2 carrier connections bound',
+        });
         links = { bound: 1, total: 2 };
         const up = await get('/readyz');
         assert.equal(up.status, 200);
-        assert.deepEqual((up.body.checks as Record<string, unknown>).carrier, { ok: true, detail: '1 of 2 carrier connections bound' });
+        assert.deepEqual((up.body.checks as Record<string, unknown>).carrier, {
+          ok: true,
+          detail: '1 of 2 carrier connections bound',
+        });
       },
     );
   });
 
   it('leave every other path to the API: a POST to /healthz and an unknown path keep the API answers', async () => {
-    const h = await createHarness(undefined, { surfaces: [healthSurface(new Readiness({ store: { health: async () => ({ migrated: true }) } }))] });
+    const h = await createHarness(undefined, {
+      surfaces: [healthSurface(new Readiness({ store: { health: async () => ({ migrated: true }) } }))],
+    });
     try {
       const other = await h.post('/healthy', {});
       assert.equal(other.status, 404);
@@ -115,17 +139,30 @@ describe('GET /healthz and /readyz', () => {
 
   it('answer 503 during the drain', async () => {
     const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
-    const app = await buildApp({ services: container.services, requestsPerSecond: 0, surfaces: [healthSurface(new Readiness({ store: container.store }))] });
+    const app = await buildApp({
+      services: container.services,
+      requestsPerSecond: 0,
+      surfaces: [healthSurface(new Readiness({ store: container.store }))],
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const agent = new Agent({ connections: 2, keepAliveTimeout: 60_000 });
     try {
       // Two keep-alive connections, open before the stop begins: each late request closes its own.
-      const before = await Promise.all([request(`${base}/readyz`, { dispatcher: agent }), request(`${base}/healthz`, { dispatcher: agent })]);
-      assert.deepEqual(before.map((b) => b.statusCode), [200, 200]);
+      const before = await Promise.all([
+        request(`${base}/readyz`, { dispatcher: agent }),
+        request(`${base}/healthz`, { dispatcher: agent }),
+      ]);
+      assert.deepEqual(
+        before.map((b) => b.statusCode),
+        [200, 200],
+      );
       await Promise.all(before.map((b) => b.body.text()));
       const stopped = stopApp(app, 5000);
-      const late = await Promise.all([request(`${base}/readyz`, { dispatcher: agent }), request(`${base}/healthz`, { dispatcher: agent })]);
+      const late = await Promise.all([
+        request(`${base}/readyz`, { dispatcher: agent }),
+        request(`${base}/healthz`, { dispatcher: agent }),
+      ]);
       for (const answer of late) {
         assert.equal(answer.statusCode, 503);
         assert.deepEqual(await answer.body.json(), { status: 'stopping' });
@@ -147,7 +184,10 @@ describe('root surfaces', () => {
     const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
     try {
       for (const path of ['/sms/send', '/balance', '/docs', '/panel/ping'] as const) {
-        const surfaces: Surface[] = [{ paths: [path], plugin }, { prefix: '/panel', plugin: async () => undefined }];
+        const surfaces: Surface[] = [
+          { paths: [path], plugin },
+          { prefix: '/panel', plugin: async () => undefined },
+        ];
         await assert.rejects(buildApp({ services: container.services, surfaces }), /surface path/, path);
       }
     } finally {
@@ -158,7 +198,10 @@ describe('root surfaces', () => {
   it('refuse a route outside the paths they claim', async () => {
     const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
     try {
-      await assert.rejects(buildApp({ services: container.services, surfaces: [{ paths: ['/pong'], plugin }] }), /adds a route at \/ping/);
+      await assert.rejects(
+        buildApp({ services: container.services, surfaces: [{ paths: ['/pong'], plugin }] }),
+        /adds a route at \/ping/,
+      );
       const app = await buildApp({ services: container.services, surfaces: [{ paths: ['/ping'], plugin }] });
       assert.deepEqual((await app.inject({ method: 'GET', url: '/ping' })).json(), { pong: true });
       await app.close();

@@ -124,7 +124,10 @@ describe('IP allowlist', () => {
 
     it('is ignored by default in its other spellings too', async () => {
       const p = await h.provision({ key: { ipAllow: ['127.0.0.1'] } });
-      assert.equal(await seenAs(h, p.apiKey, '127.0.0.1', { forwarded: 'for=10.0.0.1', 'x-real-ip': '10.0.0.1' }), '127.0.0.1');
+      assert.equal(
+        await seenAs(h, p.apiKey, '127.0.0.1', { forwarded: 'for=10.0.0.1', 'x-real-ip': '10.0.0.1' }),
+        '127.0.0.1',
+      );
     });
 
     describe('with trustedProxies', () => {
@@ -145,7 +148,10 @@ describe('IP allowlist', () => {
         const p = await proxied.provision({ key: { ipAllow: ['10.0.0.1'] } });
         assert.equal(await codeFrom(proxied, p.apiKey, '203.0.113.9', { 'x-forwarded-for': '10.0.0.1' }), 'TS-1066');
         const open = await proxied.provision();
-        assert.equal(await seenAs(proxied, open.apiKey, '203.0.113.9', { 'x-forwarded-for': '10.0.0.1' }), '203.0.113.9');
+        assert.equal(
+          await seenAs(proxied, open.apiKey, '203.0.113.9', { 'x-forwarded-for': '10.0.0.1' }),
+          '203.0.113.9',
+        );
       });
 
       it('an address the client prepended to the chain is not believed', async () => {
@@ -159,7 +165,10 @@ describe('IP allowlist', () => {
 
       it('walks back through a chain of trusted proxies to the client', async () => {
         const open = await proxied.provision();
-        assert.equal(await seenAs(proxied, open.apiKey, '127.0.0.1', { 'x-forwarded-for': '198.51.100.8, 192.168.1.1' }), '198.51.100.8');
+        assert.equal(
+          await seenAs(proxied, open.apiKey, '127.0.0.1', { 'x-forwarded-for': '198.51.100.8, 192.168.1.1' }),
+          '198.51.100.8',
+        );
       });
 
       it('without the header the socket address is the client', async () => {

@@ -29,7 +29,12 @@ describe('general rate limiter: one hash of the key a request', () => {
       try {
         const p = await h.provision({ account: { balanceMain: 7 } });
         const post = async (apiKey: string) => {
-          const response = await app.inject({ method: 'POST', url: '/balance/', payload: { api_key: apiKey }, remoteAddress: '127.0.0.1' });
+          const response = await app.inject({
+            method: 'POST',
+            url: '/balance/',
+            payload: { api_key: apiKey },
+            remoteAddress: '127.0.0.1',
+          });
           return { status: response.statusCode, body: JSON.parse(response.body) as Record<string, unknown> };
         };
         const known = await post(p.apiKey);
@@ -37,7 +42,10 @@ describe('general rate limiter: one hash of the key a request', () => {
         assert.equal(known.body.balance_main, 7);
         const unknown = await post(`${p.apiKey.slice(0, -1)}x`);
         assert.equal(unknown.body.result_code, 'TS-1031');
-        const expected = requestsPerSecond > 0 ? [hashApiKey(p.apiKey), hashApiKey(`${p.apiKey.slice(0, -1)}x`)] : [undefined, undefined];
+        const expected =
+          requestsPerSecond > 0
+            ? [hashApiKey(p.apiKey), hashApiKey(`${p.apiKey.slice(0, -1)}x`)]
+            : [undefined, undefined];
         assert.deepEqual(auth.handed, expected);
       } finally {
         await app.close();

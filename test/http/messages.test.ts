@@ -36,7 +36,10 @@ describe('result messages that fit the case', () => {
   });
 
   it('a JSON body sent without Content-Type: application/json says so', async () => {
-    const answer = await h.post('/balance/', undefined, { raw: JSON.stringify({ api_key: p.apiKey }), contentType: 'application/x-www-form-urlencoded' });
+    const answer = await h.post('/balance/', undefined, {
+      raw: JSON.stringify({ api_key: p.apiKey }),
+      contentType: 'application/x-www-form-urlencoded',
+    });
     assert.equal(answer.body.result_code, 'TS-1050');
     assert.match(String(answer.body.result_message), /Content-Type: application\/json/);
   });
@@ -44,7 +47,12 @@ describe('result messages that fit the case', () => {
   it('a missing field is named as missing, a wrong type as the type it must be', async () => {
     const missing = await h.post('/sms/status', { api_key: p.apiKey });
     assert.equal(missing.body.result_code, 'TS-1052');
-    const wrong = await h.post('/group/sendMixed', { api_key: p.apiKey, title: 'ACME', sentto: ['05321234567'], text: 'hi' });
+    const wrong = await h.post('/group/sendMixed', {
+      api_key: p.apiKey,
+      title: 'ACME',
+      sentto: ['05321234567'],
+      text: 'hi',
+    });
     assert.equal(wrong.body.result_code, 'TS-1033');
     assert.match(String(wrong.body.result_message), /text must be a JSON array/);
   });

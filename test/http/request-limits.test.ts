@@ -145,7 +145,16 @@ for (const dialect of testDialects()) {
       // Were the rejections counted, the daily limit would be used up before the second hour.
       const p = await h.provision({ key: { hourlyLimit: 3, dailyLimit: 6 } });
       h.clock.set(istanbul(2026, 3, 15, 10, 0, 0));
-      assert.deepEqual(await codes(h, p.apiKey, 8), ['TS-1040', 'TS-1040', 'TS-1040', 'TS-1068', 'TS-1068', 'TS-1068', 'TS-1068', 'TS-1068']);
+      assert.deepEqual(await codes(h, p.apiKey, 8), [
+        'TS-1040',
+        'TS-1040',
+        'TS-1040',
+        'TS-1068',
+        'TS-1068',
+        'TS-1068',
+        'TS-1068',
+        'TS-1068',
+      ]);
       h.clock.set(istanbul(2026, 3, 15, 11, 0, 0));
       assert.deepEqual(await codes(h, p.apiKey, 4), ['TS-1040', 'TS-1040', 'TS-1040', 'TS-1069']);
       h.clock.set(istanbul(2026, 3, 15, 12, 0, 0));
@@ -168,7 +177,9 @@ for (const dialect of testDialects()) {
 
     it('rejected requests are not counted: permission, address, key state, fields, handler refusals', async () => {
       // Permission off: two refusals, then the permission is turned on and two requests pass.
-      const p = await h.provision({ key: { hourlyLimit: 2, permissions: { ...allPermissions(true), check_balance: false } } });
+      const p = await h.provision({
+        key: { hourlyLimit: 2, permissions: { ...allPermissions(true), check_balance: false } },
+      });
       assert.deepEqual(await codes(h, p.apiKey, 3), ['TS-1065', 'TS-1065', 'TS-1065']);
       const key = await h.runtime.admin.key(p.keyId);
       await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, check_balance: true } });
@@ -176,7 +187,11 @@ for (const dialect of testDialects()) {
 
       // Outside the allowlist, then allowed.
       const ip = await h.provision({ key: { hourlyLimit: 1, ipAllow: ['10.0.0.0/8'] } });
-      for (let i = 0; i < 2; i++) assert.equal((await h.post('/balance/', { api_key: ip.apiKey }, { ip: '192.0.2.7' })).body.result_code, 'TS-1066');
+      for (let i = 0; i < 2; i++)
+        assert.equal(
+          (await h.post('/balance/', { api_key: ip.apiKey }, { ip: '192.0.2.7' })).body.result_code,
+          'TS-1066',
+        );
       assert.equal((await h.post('/balance/', { api_key: ip.apiKey }, { ip: '10.1.2.3' })).body.result_code, 'TS-1040');
 
       // Paused, then reactivated; account suspended, then active again.
@@ -191,7 +206,8 @@ for (const dialect of testDialects()) {
 
       // Invalid fields, and a send the handler refuses (sender ID not on the account).
       const sender = await h.provision({ key: { hourlyLimit: 1 } });
-      const send = async (body: Record<string, unknown>): Promise<unknown> => (await h.post('/sms/send', { api_key: sender.apiKey, ...body })).body.result_code;
+      const send = async (body: Record<string, unknown>): Promise<unknown> =>
+        (await h.post('/sms/send', { api_key: sender.apiKey, ...body })).body.result_code;
       assert.equal(await send({ sentto: '05321234567', text: 'hi' }), 'TS-1051');
       assert.equal(await send({ sentto: '05321234567', title: 'NOPE', text: 'hi' }), 'TS-1028');
       assert.equal(await send({ sentto: '05321234567', title: 'ACME', text: 'hi', sms_lang: 0 }), 'TS-1024');
@@ -202,7 +218,16 @@ for (const dialect of testDialects()) {
 
     it('a request refused by the per-minute send limit is not counted', async () => {
       const p = await h.provision({ account: { perMinuteLimit: 1 }, key: { hourlyLimit: 2 } });
-      const send = async (): Promise<unknown> => (await h.post('/sms/send', { api_key: p.apiKey, sentto: '05321234567', title: 'ACME', text: 'hi', sms_lang: 0 })).body.result_code;
+      const send = async (): Promise<unknown> =>
+        (
+          await h.post('/sms/send', {
+            api_key: p.apiKey,
+            sentto: '05321234567',
+            title: 'ACME',
+            text: 'hi',
+            sms_lang: 0,
+          })
+        ).body.result_code;
       assert.deepEqual([await send(), await send(), await send()], ['TS-1024', 'TS-1060', 'TS-1060']);
       assert.deepEqual(await codes(h, p.apiKey, 2), ['TS-1040', 'TS-1068']);
     });
@@ -219,7 +244,8 @@ for (const dialect of testDialects()) {
 
     it('the key check is neither limited nor counted', async () => {
       const p = await h.provision({ key: { hourlyLimit: 1 } });
-      for (let i = 0; i < 3; i++) assert.equal((await h.post('/auth/post/check/', { api_key: p.apiKey })).body.result_code, 'TS-1000');
+      for (let i = 0; i < 3; i++)
+        assert.equal((await h.post('/auth/post/check/', { api_key: p.apiKey })).body.result_code, 'TS-1000');
       assert.deepEqual(await codes(h, p.apiKey, 2), ['TS-1040', 'TS-1068']);
       assert.equal((await h.post('/auth/post/check/', { api_key: p.apiKey })).body.result_code, 'TS-1000');
     });
@@ -235,7 +261,8 @@ for (const dialect of testDialects()) {
       const p = await h.provision();
       const all = await codes(h, p.apiKey, 60);
       assert.ok(all.every((c) => c === 'TS-1040'));
-      for (let i = 0; i < 10; i++) assert.equal((await h.post('/senderid/check', { api_key: p.apiKey })).body.result_code, 'TS-1040');
+      for (let i = 0; i < 10; i++)
+        assert.equal((await h.post('/senderid/check', { api_key: p.apiKey })).body.result_code, 'TS-1040');
       h.clock.set(istanbul(2026, 3, 31, 23, 59, 59));
       assert.deepEqual(await codes(h, p.apiKey, 3), ['TS-1040', 'TS-1040', 'TS-1040']);
     });

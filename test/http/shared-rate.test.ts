@@ -45,15 +45,31 @@ describe('the per-key rate through a shared counter', () => {
       return keys.findKeyByHash(hash);
     };
     const auth = new AuthService(watched, h.clock);
-    const app = await buildApp({ services: { ...h.runtime.services, auth }, requestsPerSecond: 2, rateCounter: counter });
+    const app = await buildApp({
+      services: { ...h.runtime.services, auth },
+      requestsPerSecond: 2,
+      rateCounter: counter,
+    });
     try {
       const p = await h.provision({ account: { balanceMain: 7 } });
       const post = async () => {
-        const response = await app.inject({ method: 'POST', url: '/balance/', payload: { api_key: p.apiKey }, remoteAddress: '127.0.0.1' });
-        return { status: response.statusCode, code: (JSON.parse(response.body) as Record<string, unknown>).result_code };
+        const response = await app.inject({
+          method: 'POST',
+          url: '/balance/',
+          payload: { api_key: p.apiKey },
+          remoteAddress: '127.0.0.1',
+        });
+        return {
+          status: response.statusCode,
+          code: (JSON.parse(response.body) as Record<string, unknown>).result_code,
+        };
       };
       assert.deepEqual(await post(), { status: 200, code: 'TS-1040' });
-      assert.deepEqual(counter.events, ['lookup started', 'count started', 'count answered'], 'the lookup starts before the count answers, and only once');
+      assert.deepEqual(
+        counter.events,
+        ['lookup started', 'count started', 'count answered'],
+        'the lookup starts before the count answers, and only once',
+      );
       assert.deepEqual(await post(), { status: 200, code: 'TS-1040' });
       assert.deepEqual(await post(), { status: 429, code: 'TS-1060' });
       counter.failing = true;

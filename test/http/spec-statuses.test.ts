@@ -42,7 +42,10 @@ describe("the spec's per-endpoint error table", () => {
         for (const condition of row.when ?? [undefined]) {
           if (condition === 'wrong-path') continue;
           const actual = statusOf(endpoint, code, condition === undefined ? undefined : variantOf[condition], false);
-          if (actual !== row.status) wrong.push(`${code}${condition === undefined ? '' : ` (${condition})`}: ${actual}, the spec says ${row.status}`);
+          if (actual !== row.status)
+            wrong.push(
+              `${code}${condition === undefined ? '' : ` (${condition})`}: ${actual}, the spec says ${row.status}`,
+            );
         }
       }
       assert.deepEqual(wrong, []);

@@ -19,9 +19,12 @@ import type { Harness } from '../helpers/harness.js';
 const console_: Surface = {
   prefix: '/console',
   plugin: async (surface: FastifyInstance) => {
-    surface.setNotFoundHandler(async (_request, reply) => reply.code(404).type('text/html; charset=utf-8').send('<h1>No such page</h1>'));
+    surface.setNotFoundHandler(async (_request, reply) =>
+      reply.code(404).type('text/html; charset=utf-8').send('<h1>No such page</h1>'),
+    );
     surface.setErrorHandler(async (error: FastifyError, _request, reply) => {
-      if (error instanceof ServerStopping) return reply.code(503).type('text/html; charset=utf-8').send('<h1>Back soon</h1>');
+      if (error instanceof ServerStopping)
+        return reply.code(503).type('text/html; charset=utf-8').send('<h1>Back soon</h1>');
       return reply
         .code(error.statusCode ?? 500)
         .type('text/plain; charset=utf-8')
@@ -67,16 +70,31 @@ describe('a surface under a prefix', () => {
     const bug = await h.app.inject({ method: 'GET', url: '/console/boom' });
     assert.equal(bug.statusCode, 500);
     assert.equal(bug.body, 'console error: bug');
-    const badJson = await h.app.inject({ method: 'POST', url: '/console/echo', headers: { 'content-type': 'application/json' }, payload: '{"a":' });
+    const badJson = await h.app.inject({
+      method: 'POST',
+      url: '/console/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":',
+    });
     assert.equal(badJson.statusCode, 400);
     assert.match(badJson.body, /^console error: /);
   });
 
   it("does not get the API's body parsers: a form body is its to parse", async () => {
-    const form = await h.app.inject({ method: 'POST', url: '/console/echo', headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'a=1' });
+    const form = await h.app.inject({
+      method: 'POST',
+      url: '/console/echo',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'a=1',
+    });
     assert.equal(form.statusCode, 415);
     assert.match(form.body, /^console error: /);
-    const json = await h.app.inject({ method: 'POST', url: '/console/echo', headers: { 'content-type': 'application/json' }, payload: '{"a":1}' });
+    const json = await h.app.inject({
+      method: 'POST',
+      url: '/console/echo',
+      headers: { 'content-type': 'application/json' },
+      payload: '{"a":1}',
+    });
     assert.deepEqual(JSON.parse(json.body), { echoed: { a: 1 } });
   });
 
@@ -101,7 +119,9 @@ describe('a surface under a prefix', () => {
     const badBody = await h.post('/balance/', undefined, { raw: '{"api_key":' });
     assert.equal(badBody.status, 400);
     assert.equal(badBody.body.result_code, 'TS-1033');
-    const large = await h.post('/balance/', undefined, { raw: JSON.stringify({ api_key: apiKey, filler: 'x'.repeat(70 * 1024) }) });
+    const large = await h.post('/balance/', undefined, {
+      raw: JSON.stringify({ api_key: apiKey, filler: 'x'.repeat(70 * 1024) }),
+    });
     assert.equal(large.status, 413);
     assert.equal(large.body.result_code, 'TS-1033');
     const fine = await h.post('/balance/', { api_key: apiKey });
@@ -123,7 +143,13 @@ describe('surface prefixes', () => {
     it(`refuses ${prefix}: ${why}`, async () => {
       const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
       try {
-        await assert.rejects(buildApp({ services: container.services, surfaces: [{ prefix: prefix as `/${string}`, plugin: console_.plugin }] }), /surface prefix/);
+        await assert.rejects(
+          buildApp({
+            services: container.services,
+            surfaces: [{ prefix: prefix as `/${string}`, plugin: console_.plugin }],
+          }),
+          /surface prefix/,
+        );
       } finally {
         await container.close();
       }
@@ -140,10 +166,16 @@ describe('a surface while the server stops', () => {
     const agent = new Agent({ connections: 2, keepAliveTimeout: 60_000 });
     try {
       // Two keep-alive connections, open before the stop begins.
-      const [page, api] = await Promise.all([request(`${base}/console/`, { dispatcher: agent }), request(`${base}/nope`, { method: 'POST', dispatcher: agent })]);
+      const [page, api] = await Promise.all([
+        request(`${base}/console/`, { dispatcher: agent }),
+        request(`${base}/nope`, { method: 'POST', dispatcher: agent }),
+      ]);
       await Promise.all([page.body.text(), api.body.text()]);
       const stopped = stopApp(app, 5000);
-      const [pageLate, apiLate] = await Promise.all([request(`${base}/console/`, { dispatcher: agent }), request(`${base}/balance/`, { method: 'POST', dispatcher: agent })]);
+      const [pageLate, apiLate] = await Promise.all([
+        request(`${base}/console/`, { dispatcher: agent }),
+        request(`${base}/balance/`, { method: 'POST', dispatcher: agent }),
+      ]);
       assert.equal(pageLate.statusCode, 503);
       assert.equal(pageLate.headers.connection, 'close');
       assert.equal(await pageLate.body.text(), '<h1>Back soon</h1>');

@@ -72,8 +72,23 @@ function rig(options: Partial<ClaimLoopOptions> = {}): Rig {
   const wake = new WakeSignal();
   const modes: string[] = [];
   const errors: string[] = [];
-  const log = pino({ level: 'error' }, { write: (line: string) => void errors.push((JSON.parse(line) as { msg: string }).msg) });
-  const loop = new ClaimLoop(policy, { idleMs: 60_000, gatherMs: 60_000, backOffMs: 60_000, label: 'test', onMode: (from: ClaimLoopMode, to: ClaimLoopMode) => modes.push(`${from}>${to}`), ...options }, log, wake);
+  const log = pino(
+    { level: 'error' },
+    { write: (line: string) => void errors.push((JSON.parse(line) as { msg: string }).msg) },
+  );
+  const loop = new ClaimLoop(
+    policy,
+    {
+      idleMs: 60_000,
+      gatherMs: 60_000,
+      backOffMs: 60_000,
+      label: 'test',
+      onMode: (from: ClaimLoopMode, to: ClaimLoopMode) => modes.push(`${from}>${to}`),
+      ...options,
+    },
+    log,
+    wake,
+  );
   return { loop, policy, wake, modes, errors };
 }
 
@@ -91,7 +106,13 @@ describe('claim loop', () => {
     (await policy.nth(1)).resolve('short');
     (await policy.nth(2)).resolve('empty');
     const fourth = await policy.nth(3);
-    assert.deepEqual(modes, ['starting>claiming', 'claiming>gathering', 'gathering>claiming', 'claiming>idle', 'idle>claiming']);
+    assert.deepEqual(modes, [
+      'starting>claiming',
+      'claiming>gathering',
+      'gathering>claiming',
+      'claiming>idle',
+      'idle>claiming',
+    ]);
     const stopped = loop.stop();
     assert.equal(loop.mode, 'stopping');
     fourth.resolve('full');
@@ -126,7 +147,13 @@ describe('claim loop', () => {
     const stopped = loop.stop();
     round.resolve('empty');
     await stopped;
-    assert.deepEqual(modes, ['starting>stopping', 'stopping>stopped', 'stopped>claiming', 'claiming>stopping', 'stopping>stopped']);
+    assert.deepEqual(modes, [
+      'starting>stopping',
+      'stopping>stopped',
+      'stopped>claiming',
+      'claiming>stopping',
+      'stopping>stopped',
+    ]);
   });
 
   it('keeps a wake that comes during a round: the idle wait after it ends at once', async () => {
@@ -136,7 +163,10 @@ describe('claim loop', () => {
     wake.notify();
     first.resolve('empty');
     const second = await policy.nth(1);
-    assert.ok((policy.startedAt[1] ?? 0) - (policy.startedAt[0] ?? 0) < 1_000, 'claimed again without waiting for the idle interval');
+    assert.ok(
+      (policy.startedAt[1] ?? 0) - (policy.startedAt[0] ?? 0) < 1_000,
+      'claimed again without waiting for the idle interval',
+    );
     const stopped = loop.stop();
     second.resolve('empty');
     await stopped;

@@ -1,9 +1,21 @@
 /** A destination's share of the webhook courier's slots, and its pauses, on a made-up clock. */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DestinationSlots, defaultDestinationConcurrency, destinationOf, unhealthyOutcome } from '../../src/jobs/destination-slots.js';
+import {
+  DestinationSlots,
+  defaultDestinationConcurrency,
+  destinationOf,
+  unhealthyOutcome,
+} from '../../src/jobs/destination-slots.js';
 
-const target = (url: string | null) => ({ keyId: 7, url, secret: null, maxAttempts: 5, retryScheduleMs: null, events: null });
+const target = (url: string | null) => ({
+  keyId: 7,
+  url,
+  secret: null,
+  maxAttempts: 5,
+  retryScheduleMs: null,
+  events: null,
+});
 
 describe('destination slots', () => {
   it('names a destination by its URL\u2019s origin, or by its key without a usable URL', () => {
@@ -14,24 +26,58 @@ describe('destination slots', () => {
   });
 
   it('counts no response, 429 and 5xx as unhealthy, other answers as healthy', () => {
-    assert.deepEqual([null, 429, 500, 503, 200, 302, 400, 404].map(unhealthyOutcome), [true, true, true, true, false, false, false, false]);
+    assert.deepEqual([null, 429, 500, 503, 200, 302, 400, 404].map(unhealthyOutcome), [
+      true,
+      true,
+      true,
+      true,
+      false,
+      false,
+      false,
+      false,
+    ]);
     assert.deepEqual([1, 3, 4, 64, 256].map(defaultDestinationConcurrency), [1, 1, 1, 16, 64]);
   });
 
   it('caps attempts in flight and limits claims of the destination\u2019s keys to its room', () => {
-    const slots = new DestinationSlots({ concurrency: 2, total: 8, fastMs: 1000, fastStreak: 8, failuresBeforePause: 3, pauseMs: 100, maxPauseMs: 250 });
+    const slots = new DestinationSlots({
+      concurrency: 2,
+      total: 8,
+      fastMs: 1000,
+      fastStreak: 8,
+      failuresBeforePause: 3,
+      pauseMs: 100,
+      maxPauseMs: 250,
+    });
     const d = 'https://a.example';
     slots.start(1, d);
     assert.deepEqual([slots.room(d, 0), [...slots.keyLimits(0)]], [1, [[1, 1]]]);
     slots.start(2, d);
-    assert.deepEqual([slots.room(d, 0), [...slots.keyLimits(0)]], [0, [[1, 0], [2, 0]]]);
+    assert.deepEqual(
+      [slots.room(d, 0), [...slots.keyLimits(0)]],
+      [
+        0,
+        [
+          [1, 0],
+          [2, 0],
+        ],
+      ],
+    );
     assert.equal(slots.finish(d, 'healthy', 0), true, 'it was full: a waiting courier may claim');
     assert.equal(slots.finish(d, 'healthy', 0), false);
     assert.deepEqual([slots.room(d, 0), slots.keyLimits(0).size], [2, 0], 'an idle healthy destination is forgotten');
   });
 
   it('lets a destination that proved fast use all slots but half a share, and takes that back at its first slow answer', () => {
-    const slots = new DestinationSlots({ concurrency: 2, total: 8, fastMs: 100, fastStreak: 3, failuresBeforePause: 3, pauseMs: 100, maxPauseMs: 250 });
+    const slots = new DestinationSlots({
+      concurrency: 2,
+      total: 8,
+      fastMs: 100,
+      fastStreak: 3,
+      failuresBeforePause: 3,
+      pauseMs: 100,
+      maxPauseMs: 250,
+    });
     const d = 'https://fast.example';
     const attempt = (ms: number) => {
       slots.start(1, d);
@@ -48,7 +94,15 @@ describe('destination slots', () => {
   });
 
   it('pauses after unhealthy attempts in a row, then probes one at a time; each failed probe doubles the pause, up to the most', () => {
-    const slots = new DestinationSlots({ concurrency: 4, total: 16, fastMs: 1000, fastStreak: 8, failuresBeforePause: 3, pauseMs: 100, maxPauseMs: 250 });
+    const slots = new DestinationSlots({
+      concurrency: 4,
+      total: 16,
+      fastMs: 1000,
+      fastStreak: 8,
+      failuresBeforePause: 3,
+      pauseMs: 100,
+      maxPauseMs: 250,
+    });
     const d = 'https://down.example';
     const fail = (at: number) => {
       slots.start(1, d);
@@ -89,7 +143,15 @@ describe('destination slots', () => {
   });
 
   it('lets attempts that end unhealthy during a pause neither extend it nor end it', () => {
-    const slots = new DestinationSlots({ concurrency: 4, total: 16, fastMs: 1000, fastStreak: 8, failuresBeforePause: 1, pauseMs: 100, maxPauseMs: 1000 });
+    const slots = new DestinationSlots({
+      concurrency: 4,
+      total: 16,
+      fastMs: 1000,
+      fastStreak: 8,
+      failuresBeforePause: 1,
+      pauseMs: 100,
+      maxPauseMs: 1000,
+    });
     const d = 'https://slow.example';
     slots.start(1, d);
     slots.start(1, d);

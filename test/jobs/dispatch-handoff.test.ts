@@ -24,7 +24,10 @@ import type { HandedMessage } from '../../src/ports/dispatch-handoff.js';
 const leaseMs = defaultDispatcherOptions.leaseMs;
 
 /** Wires a window of `size` between the harness's sends and a dispatcher driven by runOnce(). */
-async function handingOff(h: Harness, size: number): Promise<{ delivery: SimulatedDelivery; window: DispatchWindow; handed: HandedMessage[] }> {
+async function handingOff(
+  h: Harness,
+  size: number,
+): Promise<{ delivery: SimulatedDelivery; window: DispatchWindow; handed: HandedMessage[] }> {
   const delivery = await simulatedDelivery(h.runtime);
   const window = new DispatchWindow(size);
   delivery.dispatcher.shareHandoffWindow(window);
@@ -60,11 +63,17 @@ for (const dialect of testDialects()) {
           ],
         );
         assert.equal(window.used(), 2, 'the handed messages hold room in the window');
-        for (const m of handed) assert.equal((await storedMessage(h.runtime, p.accountId, m.id)).state, 'submitting', 'stored already claimed');
+        for (const m of handed)
+          assert.equal(
+            (await storedMessage(h.runtime, p.accountId, m.id)).state,
+            'submitting',
+            'stored already claimed',
+          );
         // A claim would find nothing: they are leased. The dispatcher submits them from memory.
         assert.deepEqual(await h.runtime.store.queue.claimDue(h.clock.now(), 10, h.clock.now() + leaseMs), []);
         assert.equal(await delivery.runOnce(), 2);
-        for (const m of handed) assert.equal((await delivery.waitForState(p.accountId, m.id, ['delivered'])).state, 'delivered');
+        for (const m of handed)
+          assert.equal((await delivery.waitForState(p.accountId, m.id, ['delivered'])).state, 'delivered');
         assert.equal(window.used(), 0, 'their room is given back once submitted');
       } finally {
         await delivery.stop();
@@ -81,7 +90,10 @@ for (const dialect of testDialects()) {
         assert.equal(window.used(), 0);
         assert.equal((await storedMessage(h.runtime, p.accountId, intField(answer, 'sms_id'))).state, 'queued');
         assert.equal(await delivery.runOnce(), 2, 'claimed from the store');
-        assert.equal((await delivery.waitForState(p.accountId, intField(answer, 'sms_id'), ['delivered'])).state, 'delivered');
+        assert.equal(
+          (await delivery.waitForState(p.accountId, intField(answer, 'sms_id'), ['delivered'])).state,
+          'delivered',
+        );
       } finally {
         await delivery.stop();
       }
@@ -102,10 +114,21 @@ for (const dialect of testDialects()) {
       const p = await h.provision();
       const carrier = new RecordingCarrier('rec');
       const { store, attempts } = countingClaims(h.runtime.store.queue);
-      const dispatcher = new Dispatcher({ store, carriers: { live: carrier, sandbox: carrier }, clock: h.clock, log: pino({ level: 'silent' }), options: { ...defaultDispatcherOptions, idleMs: 2_000 } });
+      const dispatcher = new Dispatcher({
+        store,
+        carriers: { live: carrier, sandbox: carrier },
+        clock: h.clock,
+        log: pino({ level: 'silent' }),
+        options: { ...defaultDispatcherOptions, idleMs: 2_000 },
+      });
       const window = new DispatchWindow(400);
       dispatcher.shareHandoffWindow(window);
-      h.runtime.services.sends.handOffTo({ leaseMs, reserve: (n) => window.reserve(n), release: (n) => window.release(n), handOff: (messages) => dispatcher.handOff(messages) });
+      h.runtime.services.sends.handOffTo({
+        leaseMs,
+        reserve: (n) => window.reserve(n),
+        release: (n) => window.release(n),
+        handOff: (messages) => dispatcher.handOff(messages),
+      });
       await dispatcher.start();
       try {
         await waitUntil('the first claim, on start', () => attempts.made === 1);

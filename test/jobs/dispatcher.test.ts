@@ -17,15 +17,66 @@ import { sleep, waitUntil } from '../helpers/delivery.js';
 const silent = pino({ level: 'silent' });
 
 /** Queues `count` messages of one send straight through the send service's store path. */
-async function queueMessages(runtime: AppContainer, count: number, settings: Partial<KeySettings> = {}): Promise<number[]> {
-  const account = await runtime.admin.createAccount({ name: 'A', balanceMain: count * 2, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+async function queueMessages(
+  runtime: AppContainer,
+  count: number,
+  settings: Partial<KeySettings> = {},
+): Promise<number[]> {
+  const account = await runtime.admin.createAccount({
+    name: 'A',
+    balanceMain: count * 2,
+    balanceInternational: 0,
+    perMinuteLimit: 0,
+    otpBrand: '',
+    ipAllow: [],
+    globalSending: false,
+  });
   const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, ...settings });
   const ids = await runtime.store.messages.allocateIds(count + 1);
   const [sendId = 0, ...messageIds] = ids;
   const now = runtime.clock.now();
-  await runtime.store.messages.insertSends([{ id: sendId, send: { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'ACME', text: 'hello', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now, priority: 0, pendingRecipients: null } }]);
+  await runtime.store.messages.insertSends([
+    {
+      id: sendId,
+      send: {
+        accountId: account.id,
+        keyId: key.id,
+        kind: 'sms',
+        sender: 'ACME',
+        text: 'hello',
+        lang: 0,
+        contentType: 0,
+        scheduledAt: null,
+        sandbox: false,
+        totalNumbers: count,
+        invalidNumbers: 0,
+        blockedNumbers: 0,
+        smsCost: count,
+        createdAt: now,
+        priority: 0,
+        pendingRecipients: null,
+      },
+    },
+  ]);
   await runtime.store.messages.insertMessagesOf([
-    { send: { id: sendId, accountId: account.id, keyId: key.id, sandbox: false, createdAt: now, dueAt: now, priority: 0 }, ids: messageIds, messages: messageIds.map((_, i) => ({ recipient: `9053212${String(i).padStart(5, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })) },
+    {
+      send: {
+        id: sendId,
+        accountId: account.id,
+        keyId: key.id,
+        sandbox: false,
+        createdAt: now,
+        dueAt: now,
+        priority: 0,
+      },
+      ids: messageIds,
+      messages: messageIds.map((_, i) => ({
+        recipient: `9053212${String(i).padStart(5, '0')}`,
+        text: null,
+        smsCount: 1,
+        operator: 'TURKCELL',
+      })),
+    },
   ]);
   return messageIds;
 }
@@ -39,13 +90,15 @@ async function drain(dispatcher: Dispatcher): Promise<void> {
 describe('dispatcher', () => {
   it('backs off exponentially with a cap and honours a carrier hint', () => {
     const o = { retryBaseMs: 1000, retryMaxMs: 60_000 };
-    assert.deepEqual([1, 2, 3, 4, 7, 8, 30].map((a) => retryDelay(a, o)), [1000, 2000, 4000, 8000, 60_000, 60_000, 60_000]);
+    assert.deepEqual(
+      [1, 2, 3, 4, 7, 8, 30].map((a) => retryDelay(a, o)),
+      [1000, 2000, 4000, 8000, 60_000, 60_000, 60_000],
+    );
     assert.equal(retryDelay(1, o, 5000), 5000);
   });
 
   for (const dialect of testDialects()) {
     describeOn(dialect, dialect.name, () => {
-
       it('retries passing refusals with backoff and fails permanent ones, never losing a message', async () => {
         const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
         const runtime = await openAppContainer(await dialect.location(), clock);
@@ -57,7 +110,13 @@ describe('dispatcher', () => {
             if (m.messageId === rejected) return { kind: 'rejected', reason: 'ESME_RINVDSTADR' };
             return { kind: 'accepted', carrierMessageIds: [] };
           });
-          const d = new Dispatcher({ store: runtime.store.queue, carriers: { live: carrier, sandbox: carrier }, clock, log: silent, options: { ...defaultDispatcherOptions, retryBaseMs: 1000 } });
+          const d = new Dispatcher({
+            store: runtime.store.queue,
+            carriers: { live: carrier, sandbox: carrier },
+            clock,
+            log: silent,
+            options: { ...defaultDispatcherOptions, retryBaseMs: 1000 },
+          });
           await carrier.start(d);
           assert.equal(await d.runOnce(), 3);
           assert.equal(await d.runOnce(), 0, 'the retried message waits for its backoff');
@@ -65,7 +124,9 @@ describe('dispatcher', () => {
           assert.equal(await d.runOnce(), 1);
           clock.advance(2000);
           assert.equal(await d.runOnce(), 1);
-          const states = await Promise.all(ids.map(async (id) => (await runtime.store.reports.findMessage(id, 1))?.state));
+          const states = await Promise.all(
+            ids.map(async (id) => (await runtime.store.reports.findMessage(id, 1))?.state),
+          );
           assert.deepEqual(states, ['sent', 'failed', 'sent']);
           assert.equal(carrier.submitted.filter((m) => m.messageId === retried).length, 3);
         } finally {
@@ -78,8 +139,18 @@ describe('dispatcher', () => {
         const runtime = await openAppContainer(await dialect.location(), clock);
         try {
           const [id = 0] = await queueMessages(runtime, 1);
-          const carrier = new RecordingCarrier('rec', () => ({ kind: 'retry', reason: 'SMSC queue full ESME_RMSGQFUL (0x14)', afterMs: 5000 }));
-          const d = new Dispatcher({ store: runtime.store.queue, carriers: { live: carrier, sandbox: carrier }, clock, log: silent, options: { ...defaultDispatcherOptions, maxAttempts: 3, retryBaseMs: 1000 } });
+          const carrier = new RecordingCarrier('rec', () => ({
+            kind: 'retry',
+            reason: 'SMSC queue full ESME_RMSGQFUL (0x14)',
+            afterMs: 5000,
+          }));
+          const d = new Dispatcher({
+            store: runtime.store.queue,
+            carriers: { live: carrier, sandbox: carrier },
+            clock,
+            log: silent,
+            options: { ...defaultDispatcherOptions, maxAttempts: 3, retryBaseMs: 1000 },
+          });
           await carrier.start(d);
           for (let attempt = 1; attempt <= 3; attempt++) {
             assert.equal(await d.runOnce(), 1, `attempt ${attempt} claimed`);
@@ -106,7 +177,13 @@ describe('dispatcher', () => {
         const runtime = await openAppContainer(await dialect.location(), systemClock);
         const carrier = new RecordingCarrier('rec');
         const { store, claims } = countingClaims(runtime.store.queue);
-        const d = new Dispatcher({ store, carriers: { live: carrier, sandbox: carrier }, clock: systemClock, log: silent, options: { ...defaultDispatcherOptions, idleMs: 50, gatherMs: 600 } });
+        const d = new Dispatcher({
+          store,
+          carriers: { live: carrier, sandbox: carrier },
+          clock: systemClock,
+          log: silent,
+          options: { ...defaultDispatcherOptions, idleMs: 50, gatherMs: 600 },
+        });
         try {
           await queueMessages(runtime, 1);
           await d.start();
@@ -129,18 +206,36 @@ describe('dispatcher', () => {
         const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
         const runtime = await openAppContainer(await dialect.location(), clock);
         try {
-          const hooked = await queueMessages(runtime, 2, { webhookUrl: 'http://receiver.example/hook', webhookSecret: 'whsec' });
+          const hooked = await queueMessages(runtime, 2, {
+            webhookUrl: 'http://receiver.example/hook',
+            webhookSecret: 'whsec',
+          });
           const plain = await queueMessages(runtime, 2);
           const carrier = new RecordingCarrier('rec');
           const told: Transition[] = [];
-          const d = new Dispatcher({ store: runtime.store.queue, carriers: { live: carrier, sandbox: carrier }, clock, log: silent, options: defaultDispatcherOptions, onTransitions: (transitions) => told.push(...transitions) });
+          const d = new Dispatcher({
+            store: runtime.store.queue,
+            carriers: { live: carrier, sandbox: carrier },
+            clock,
+            log: silent,
+            options: defaultDispatcherOptions,
+            onTransitions: (transitions) => told.push(...transitions),
+          });
           await carrier.start(d);
           assert.equal(await d.runOnce(), 4);
-          for (const m of carrier.submitted) await d.onReport({ carrierMessageId: `rec-${m.messageId}-${carrier.submitted.indexOf(m) + 1}`, status: 'delivered' });
+          for (const m of carrier.submitted)
+            await d.onReport({
+              carrierMessageId: `rec-${m.messageId}-${carrier.submitted.indexOf(m) + 1}`,
+              status: 'delivered',
+            });
           const of = (ids: readonly number[]): Transition[] => told.filter((t) => ids.includes(t.messageId));
           const eventsOf = (ids: readonly number[]): number => of(ids).filter((t) => t.webhookEvent === true).length;
           const changesOf = (ids: readonly number[]): number => of(ids).length;
-          assert.deepEqual([changesOf(hooked), eventsOf(hooked)], [4, 4], 'sent and delivered of two messages, each with an event');
+          assert.deepEqual(
+            [changesOf(hooked), eventsOf(hooked)],
+            [4, 4],
+            'sent and delivered of two messages, each with an event',
+          );
           assert.deepEqual([changesOf(plain), eventsOf(plain)], [4, 0], 'told of the changes, with no event');
           assert.equal((await runtime.store.events.claimDue(clock.now(), 100, clock.now() + 1000)).length, 4);
         } finally {
@@ -156,7 +251,12 @@ describe('dispatcher', () => {
           // A worker claims and then "dies": nothing settles the claim.
           assert.equal((await runtime.store.queue.claimDue(clock.now(), 10, clock.now() + 60_000)).length, 1);
           const carrier = new RecordingCarrier();
-          const d = new Dispatcher({ store: runtime.store.queue, carriers: { live: carrier, sandbox: carrier }, clock, log: silent });
+          const d = new Dispatcher({
+            store: runtime.store.queue,
+            carriers: { live: carrier, sandbox: carrier },
+            clock,
+            log: silent,
+          });
           assert.equal(await d.runOnce(), 0);
           clock.advance(60_000);
           await d.maintain();
@@ -181,13 +281,31 @@ describe('dispatcher', () => {
           const a = new RecordingCarrier('a');
           const b = new RecordingCarrier('b');
           const options = { ...defaultDispatcherOptions, batchSize: 50 };
-          const da = new Dispatcher({ store: first.store.queue, carriers: { live: a, sandbox: a }, clock: systemClock, log: silent, options });
-          const db = new Dispatcher({ store: second.store.queue, carriers: { live: b, sandbox: b }, clock: systemClock, log: silent, options });
+          const da = new Dispatcher({
+            store: first.store.queue,
+            carriers: { live: a, sandbox: a },
+            clock: systemClock,
+            log: silent,
+            options,
+          });
+          const db = new Dispatcher({
+            store: second.store.queue,
+            carriers: { live: b, sandbox: b },
+            clock: systemClock,
+            log: silent,
+            options,
+          });
           await Promise.all([drain(da), drain(db)]);
           const submitted = [...a.submitted, ...b.submitted].map((m) => m.messageId);
           assert.equal(submitted.length, ids.length, 'no message submitted twice');
-          assert.deepEqual([...new Set(submitted)].sort((x, y) => x - y), ids);
-          assert.ok(a.submitted.length > 0 && b.submitted.length > 0, `both dispatchers worked (${a.submitted.length} / ${b.submitted.length})`);
+          assert.deepEqual(
+            [...new Set(submitted)].sort((x, y) => x - y),
+            ids,
+          );
+          assert.ok(
+            a.submitted.length > 0 && b.submitted.length > 0,
+            `both dispatchers worked (${a.submitted.length} / ${b.submitted.length})`,
+          );
         } finally {
           await first.close();
           await second.close();

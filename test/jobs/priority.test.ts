@@ -26,7 +26,11 @@ for (const dialect of testDialects()) {
         const p = await h.provision({ account: { balanceMain: 100_000 } });
         const campaign = new Set(turkishNumbers(campaignSize));
         assertBulkAccepted(await groupSend(h, p.apiKey, { sentto: [...campaign] }));
-        const scheduled = await sendSms(h, p.apiKey, { sentto: '905559990002', scheduled_date: '2026-03-15', scheduled_time: '12:00:05' });
+        const scheduled = await sendSms(h, p.apiKey, {
+          sentto: '905559990002',
+          scheduled_date: '2026-03-15',
+          scheduled_time: '12:00:05',
+        });
         assertAccepted(scheduled);
 
         // The first round writes the whole campaign out and submits one batch of it.
@@ -40,7 +44,11 @@ for (const dialect of testDialects()) {
         const single = await sendSms(h, p.apiKey, { sentto: '905559990001' });
         assertAccepted(single);
         await delivery.runOnce();
-        assert.equal(live.submitted[first]?.messageId, intField(single, 'sms_id'), 'the single send is the next one submitted');
+        assert.equal(
+          live.submitted[first]?.messageId,
+          intField(single, 'sms_id'),
+          'the single send is the next one submitted',
+        );
 
         h.clock.advance(5_000);
         const before = live.submitted.length;
@@ -66,12 +74,20 @@ for (const dialect of testDialects()) {
         const submittedWhenAccepted = live.submitted.length;
         assert.ok(submittedWhenAccepted < campaignSize, 'the campaign was still going out');
         const id = intField(single, 'sms_id');
-        await waitUntil('the single send to be submitted', () => live.submitted.some((m) => m.messageId === id), 10_000, 1);
+        await waitUntil(
+          'the single send to be submitted',
+          () => live.submitted.some((m) => m.messageId === id),
+          10_000,
+          1,
+        );
         const position = live.submitted.findIndex((m) => m.messageId === id);
         // Claims already under way when it was accepted may go first: at most one batch,
         // and what fits in the in-flight window.
         const bound = submittedWhenAccepted + defaultDispatcherOptions.batchSize + defaultDispatcherOptions.maxInFlight;
-        assert.ok(position <= bound, `submitted at position ${position}; ${submittedWhenAccepted} submits had happened when it was accepted`);
+        assert.ok(
+          position <= bound,
+          `submitted at position ${position}; ${submittedWhenAccepted} submits had happened when it was accepted`,
+        );
         assert.ok(position < campaignSize / 2, `submitted before most of the campaign (position ${position})`);
       } finally {
         await delivery.stop();

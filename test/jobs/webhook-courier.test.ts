@@ -49,15 +49,27 @@ interface RigOptions {
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `webhook courier (${dialect.name})`, () => {
-
     async function withRig(options: RigOptions, work: (rig: Rig) => Promise<void>): Promise<void> {
       const runtime = await openAppContainer(await dialect.location(), systemClock);
       const receiver = await startReceiver(options.handler ?? answer(200));
       const sender = new HttpWebhookSender({ allowPrivate: options.allowPrivate ?? true });
-      const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs: options.timeoutMs ?? 2_000, backoff: { scale: retryScale(20) } });
-      const courier = new WebhookCourier({ store: options.store ? options.store(runtime.store.events) : runtime.store.events, delivery, clock: systemClock, log: silent, options: { concurrency: 8, batchSize: 50, idleMs: 5, ...options.courier } });
+      const delivery = new WebhookDelivery(sender, systemClock, {
+        timeoutMs: options.timeoutMs ?? 2_000,
+        backoff: { scale: retryScale(20) },
+      });
+      const courier = new WebhookCourier({
+        store: options.store ? options.store(runtime.store.events) : runtime.store.events,
+        delivery,
+        clock: systemClock,
+        log: silent,
+        options: { concurrency: 8, batchSize: 50, idleMs: 5, ...options.courier },
+      });
       const url = `http://${options.host ?? '127.0.0.1'}:${receiver.port}/hook`;
-      const { key } = await pendingEvents(runtime, options.events ?? 1, { webhookUrl: url, webhookSecret: secret, webhookAttempts: options.attempts ?? 5 });
+      const { key } = await pendingEvents(runtime, options.events ?? 1, {
+        webhookUrl: url,
+        webhookSecret: secret,
+        webhookAttempts: options.attempts ?? 5,
+      });
       const rig: Rig = {
         runtime,
         receiver,
@@ -133,7 +145,10 @@ for (const dialect of testDialects()) {
         assert.equal(rig.receiver.requests.length, 3, 'no attempt after the last');
         const [a1, a2, a3] = e.log.map((a) => a.startedAt);
         // Base 20 ms with equal jitter: at least 10 ms, then at least 20 ms.
-        assert.ok((a2 ?? 0) - (a1 ?? 0) >= 10 && (a3 ?? 0) - (a2 ?? 0) >= 20, `spacing ${String(e.log.map((a) => a.startedAt))}`);
+        assert.ok(
+          (a2 ?? 0) - (a1 ?? 0) >= 10 && (a3 ?? 0) - (a2 ?? 0) >= 20,
+          `spacing ${String(e.log.map((a) => a.startedAt))}`,
+        );
       });
     });
 
@@ -150,19 +165,22 @@ for (const dialect of testDialects()) {
     });
 
     it('counts a 302 as a failure and never follows it', async () => {
-      await withRig({ handler: (_req, res) => res.writeHead(302, { Location: '/elsewhere' }).end(), attempts: 2 }, async (rig) => {
-        await rig.until(settled(rig), 'the event has failed');
-        const e = await rig.event();
-        assert.equal(e.state, 'failed');
-        assert.deepEqual(
-          e.log.map((a) => a.httpStatus),
-          [302, 302],
-        );
-        assert.deepEqual(
-          rig.receiver.requests.map((r) => r.path),
-          ['/hook', '/hook'],
-        );
-      });
+      await withRig(
+        { handler: (_req, res) => res.writeHead(302, { Location: '/elsewhere' }).end(), attempts: 2 },
+        async (rig) => {
+          await rig.until(settled(rig), 'the event has failed');
+          const e = await rig.event();
+          assert.equal(e.state, 'failed');
+          assert.deepEqual(
+            e.log.map((a) => a.httpStatus),
+            [302, 302],
+          );
+          assert.deepEqual(
+            rig.receiver.requests.map((r) => r.path),
+            ['/hook', '/hook'],
+          );
+        },
+      );
     });
 
     it('refuses a destination that resolves to a private address, unless private destinations are allowed', async () => {
@@ -173,10 +191,17 @@ for (const dialect of testDialects()) {
         assert.match(e.log[0]?.error ?? '', /^refused destination: localhost is (127\.0\.0\.1|::1) \(loopback\)$/);
         assert.equal(rig.receiver.requests.length, 0, 'no connection was made');
         // The provider's option lets the same event through.
-        const open = new WebhookDelivery(new HttpWebhookSender({ allowPrivate: true }), systemClock, rig.delivery.options);
+        const open = new WebhookDelivery(
+          new HttpWebhookSender({ allowPrivate: true }),
+          systemClock,
+          rig.delivery.options,
+        );
         try {
           const again = await new WebhookAdmin(rig.runtime.store, open, systemClock).redeliver(e.eventId);
-          assert.deepEqual([again.state, again.attempts[1]?.http_status, again.attempts[1]?.manual], ['delivered', 200, true]);
+          assert.deepEqual(
+            [again.state, again.attempts[1]?.http_status, again.attempts[1]?.manual],
+            ['delivered', 200, true],
+          );
         } finally {
           open.close();
         }
@@ -195,14 +220,17 @@ for (const dialect of testDialects()) {
           res.writeHead(204).end();
         }, 20);
       };
-      await withRig({ handler, events: 12, courier: { concurrency: 3, destinations: { concurrency: 3 } } }, async (rig) => {
-        await rig.until(() => rig.receiver.requests.length >= 12, 'every event arrived');
-        await rig.courier.stop();
-        const ids = rig.receiver.requests.map((r) => (JSON.parse(r.body) as { event_id: string }).event_id);
-        assert.equal(ids.length, 12);
-        assert.equal(new Set(ids).size, 12);
-        assert.ok(peak <= 3 && peak >= 2, `peak ${peak}`);
-      });
+      await withRig(
+        { handler, events: 12, courier: { concurrency: 3, destinations: { concurrency: 3 } } },
+        async (rig) => {
+          await rig.until(() => rig.receiver.requests.length >= 12, 'every event arrived');
+          await rig.courier.stop();
+          const ids = rig.receiver.requests.map((r) => (JSON.parse(r.body) as { event_id: string }).event_id);
+          assert.equal(ids.length, 12);
+          assert.equal(new Set(ids).size, 12);
+          assert.ok(peak <= 3 && peak >= 2, `peak ${peak}`);
+        },
+      );
     });
 
     it('lets events gather after a claim that found fewer than it asked for, then claims them together', async () => {
@@ -216,7 +244,10 @@ for (const dialect of testDialects()) {
         await rig.until(() => claims.length === 1, 'the first claim');
         // The courier polls every 5 ms (idleMs): without the pause each event would be claimed alone.
         for (let i = 0; i < 3; i++) {
-          await pendingEvents(rig.runtime, 1, { webhookUrl: `http://127.0.0.1:${rig.receiver.port}/hook`, webhookSecret: secret });
+          await pendingEvents(rig.runtime, 1, {
+            webhookUrl: `http://127.0.0.1:${rig.receiver.port}/hook`,
+            webhookSecret: secret,
+          });
           await new Promise((r) => setTimeout(r, 30));
         }
         await rig.until(() => rig.receiver.requests.length >= 4, 'every event arrived');

@@ -16,7 +16,12 @@ import { startReceiver } from '../helpers/webhook-receiver.js';
 
 const silent = pino({ level: 'silent' });
 const secret = 'whsec_events';
-const webhookConfig = { webhookAllowPrivate: true, webhookTimeoutMs: 2_000, webhookRetryBaseMs: 20, webhookConcurrency: 8 };
+const webhookConfig = {
+  webhookAllowPrivate: true,
+  webhookTimeoutMs: 2_000,
+  webhookRetryBaseMs: 20,
+  webhookConcurrency: 8,
+};
 
 interface Body {
   event_type: string;
@@ -27,7 +32,6 @@ interface Body {
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `webhook events end to end (${dialect.name})`, () => {
-
     it('delivers sms.sent, sms.delivered, sms.failed (expired too) and key.test, each signed', async () => {
       const runtime = await openAppContainer(await dialect.location(), systemClock);
       const receiver = await startReceiver();
@@ -36,16 +40,33 @@ for (const dialect of testDialects()) {
       const webhooks = startWebhooks(runtime, webhookConfig, silent);
       const hooks = webhookAdmin(runtime, webhookConfig);
       try {
-        const account = await runtime.admin.createAccount({ name: 'E2E', balanceMain: 100, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+        const account = await runtime.admin.createAccount({
+          name: 'E2E',
+          balanceMain: 100,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        });
         await runtime.admin.addSenderId(account.id, 'ACME', 'approved');
-        const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, webhookUrl: `${receiver.url}/hook`, webhookSecret: secret });
+        const key = await runtime.admin.createKey(account.id, {
+          ...defaultKeySettings,
+          webhookUrl: `${receiver.url}/hook`,
+          webhookSecret: secret,
+        });
         // Simulator outcomes by the last four digits: delivered, failed, expired, no report.
         const numbers = ['905321231234', '905321230000', '905321230001', '905321230002'];
-        const sent = await app.inject({ method: 'POST', url: '/sms/send', payload: { api_key: key.api_key, sentto: numbers.join(','), title: 'ACME', text: 'hi', sms_lang: 0 } });
+        const sent = await app.inject({
+          method: 'POST',
+          url: '/sms/send',
+          payload: { api_key: key.api_key, sentto: numbers.join(','), title: 'ACME', text: 'hi', sms_lang: 0 },
+        });
         assert.equal((sent.json() as { result_code: string }).result_code, 'TS-1024');
 
         const started = Date.now();
-        while (receiver.requests.length < 7 && Date.now() - started < 10_000) await new Promise((r) => setTimeout(r, 10));
+        while (receiver.requests.length < 7 && Date.now() - started < 10_000)
+          await new Promise((r) => setTimeout(r, 10));
         const test = await hooks.admin.testWebhook(key.id);
         assert.equal(test.state, 'delivered');
         assert.deepEqual([test.event_type, test.attempts.length, test.attempts[0]?.http_status], ['key.test', 1, 200]);
@@ -59,13 +80,18 @@ for (const dialect of testDialects()) {
           return body;
         });
         const bySms = new Map<number, string[]>();
-        for (const b of bodies) bySms.set(b.data.sms_id, [...(bySms.get(b.data.sms_id) ?? []), `${b.event_type}:${b.data.status ?? '-'}`]);
+        for (const b of bodies)
+          bySms.set(b.data.sms_id, [...(bySms.get(b.data.sms_id) ?? []), `${b.event_type}:${b.data.status ?? '-'}`]);
         const ids = [...bySms.keys()].filter((id) => id !== 0).sort((a, b) => a - b);
         assert.equal(ids.length, 4);
         const [delivered = 0, failed = 0, expired = 0, silentOne = 0] = ids;
         assert.deepEqual(bySms.get(delivered)?.sort(), ['sms.delivered:delivered', 'sms.sent:sent']);
         assert.deepEqual(bySms.get(failed)?.sort(), ['sms.failed:failed', 'sms.sent:sent']);
-        assert.deepEqual(bySms.get(expired)?.sort(), ['sms.failed:failed', 'sms.sent:sent'], 'an expired message is sms.failed');
+        assert.deepEqual(
+          bySms.get(expired)?.sort(),
+          ['sms.failed:failed', 'sms.sent:sent'],
+          'an expired message is sms.failed',
+        );
         assert.deepEqual(bySms.get(silentOne), ['sms.sent:sent']);
         assert.deepEqual(bySms.get(0), ['key.test:-'], 'key.test has no status and sms_id 0');
         assert.equal(new Set(bodies.map((b) => b.event_id)).size, 8, 'one event_id per event');

@@ -46,9 +46,12 @@ async function until(check: () => Promise<boolean> | boolean, what: string): Pro
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `webhook fairness (${dialect.name})`, () => {
-
     /** Runs a courier of 4 slots; `releases` counts the events it gave back unattempted. */
-    async function withCourier(timeoutMs: number, options: Partial<WebhookCourierOptions>, work: (runtime: AppContainer, courier: WebhookCourier, releases: { events: number }) => Promise<void>): Promise<void> {
+    async function withCourier(
+      timeoutMs: number,
+      options: Partial<WebhookCourierOptions>,
+      work: (runtime: AppContainer, courier: WebhookCourier, releases: { events: number }) => Promise<void>,
+    ): Promise<void> {
       const runtime = await openAppContainer(await dialect.location(), systemClock);
       const sender = new HttpWebhookSender({ allowPrivate: true });
       const delivery = new WebhookDelivery(sender, systemClock, { timeoutMs, backoff: { scale: retryScale(20) } });
@@ -60,7 +63,13 @@ for (const dialect of testDialects()) {
           return events.release(released, now);
         },
       });
-      const courier = new WebhookCourier({ store: counted, delivery, clock: systemClock, log: silent, options: { concurrency: 4, batchSize: 50, idleMs: 5, ...options } });
+      const courier = new WebhookCourier({
+        store: counted,
+        delivery,
+        clock: systemClock,
+        log: silent,
+        options: { concurrency: 4, batchSize: 50, idleMs: 5, ...options },
+      });
       courier.start();
       try {
         await work(runtime, courier, releases);
@@ -89,9 +98,16 @@ for (const dialect of testDialects()) {
           // Every slow attempt is still in flight: the fast events did not wait for one to end.
           assert.equal(slow.receiver.requests.length, 2, 'the slow receiver never got more than its share');
           assert.equal(slow.peak(), 2);
-          assert.ok(releases.events <= 2, `${releases.events} events given back: the full destination's other key is claimed at most once`);
+          assert.ok(
+            releases.events <= 2,
+            `${releases.events} events given back: the full destination's other key is claimed at most once`,
+          );
           const slowEvents = await runtime.store.events.recentForKey(slowKey.key.keyId, 100);
-          assert.equal(slowEvents.filter((e) => e.log.length > 0).length, 0, `no slow attempt had ended when the fast events had all arrived (after ${waited} ms)`);
+          assert.equal(
+            slowEvents.filter((e) => e.log.length > 0).length,
+            0,
+            `no slow attempt had ended when the fast events had all arrived (after ${waited} ms)`,
+          );
           // Cut the hanging attempts, so stopping the courier does not wait for their timeout.
           await slow.receiver.close();
         });
@@ -108,8 +124,14 @@ for (const dialect of testDialects()) {
         const destinations = { concurrency: 2, failuresBeforePause: 3, pauseMs: 60_000 };
         await withCourier(100, { destinations }, async (runtime, courier) => {
           const slowKey = await pendingEvents(runtime, 10, { webhookUrl: `${slow.receiver.url}/hook` });
-          const timeouts = async () => (await runtime.store.events.recentForKey(slowKey.key.keyId, 100)).flatMap((e) => e.log).filter((a) => a.error === 'timeout').length;
-          await until(async () => (await timeouts()) >= 3 && slow.open() === 0, 'three timeouts and no slow attempt in flight');
+          const timeouts = async () =>
+            (await runtime.store.events.recentForKey(slowKey.key.keyId, 100))
+              .flatMap((e) => e.log)
+              .filter((a) => a.error === 'timeout').length;
+          await until(
+            async () => (await timeouts()) >= 3 && slow.open() === 0,
+            'three timeouts and no slow attempt in flight',
+          );
           const slowRequests = slow.receiver.requests.length;
 
           await pendingEvents(runtime, 5, { webhookUrl: `${fast.url}/hook` });
@@ -118,12 +140,18 @@ for (const dialect of testDialects()) {
           // Control: the slow events become due (each retry waits 20-200 ms here), so only the
           // pause holds them; the courier, serving the fast destination meanwhile, is awake.
           await until(
-            async () => (await runtime.store.events.recentForKey(slowKey.key.keyId, 100)).every((e) => e.state === 'pending' && e.nextAttemptAt <= Date.now()),
+            async () =>
+              (await runtime.store.events.recentForKey(slowKey.key.keyId, 100)).every(
+                (e) => e.state === 'pending' && e.nextAttemptAt <= Date.now(),
+              ),
             'every slow event pending and due',
           );
           await pendingEvents(runtime, 5, { webhookUrl: `${fast.url}/hook` });
           courier.wake.notify();
-          await until(() => fast.requests.length >= 10, 'the fast receiver got its later events, claimed beside the due slow ones');
+          await until(
+            () => fast.requests.length >= 10,
+            'the fast receiver got its later events, claimed beside the due slow ones',
+          );
           assert.equal(slow.receiver.requests.length, slowRequests, 'no attempt to the paused destination');
         });
       } finally {

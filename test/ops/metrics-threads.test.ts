@@ -39,12 +39,39 @@ describe('/metrics gathers the job threads of serve (SQLite, SMPP)', () => {
   before(async () => {
     // Every second submit is refused (throttled) and retried; receipts after 100 ms.
     sim = await startSimulator(['--port', '0', '--throttle-share', '0.5', '--receipt-delay-ms', '100']);
-    const connection = { name: 'sim', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw', enquireLinkMs: 500, reconnectMinMs: 50, reconnectMaxMs: 200 };
+    const connection = {
+      name: 'sim',
+      host: '127.0.0.1',
+      port: sim.port,
+      systemId: 'haberci',
+      password: 'pw',
+      enquireLinkMs: 500,
+      reconnectMinMs: 50,
+      reconnectMaxMs: 200,
+    };
     writeFileSync(join(dir, 'smpp.json'), JSON.stringify({ connections: [connection], defaultRoute: 'sim' }));
     receiver = await startReceiver();
-    server = await startServer(['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false', '--ops-port', '0', '--requests-per-second', '0', '--webhook-allow-private', 'true']);
+    server = await startServer([
+      '--data',
+      dir,
+      '--smpp-config',
+      join(dir, 'smpp.json'),
+      '--demo',
+      'false',
+      '--ops-port',
+      '0',
+      '--requests-per-second',
+      '0',
+      '--webhook-allow-private',
+      'true',
+    ]);
     ops = opsAddress(server.output());
-    sender = await provisionSender(['--data', dir], 'Threads', 1000, ['--webhook-url', `${receiver.url}/hook`, '--webhook-secret', 'a-secret-of-enough-length']);
+    sender = await provisionSender(['--data', dir], 'Threads', 1000, [
+      '--webhook-url',
+      `${receiver.url}/hook`,
+      '--webhook-secret',
+      'a-secret-of-enough-length',
+    ]);
   });
   after(async () => {
     await stop(server.child);
@@ -56,16 +83,33 @@ describe('/metrics gathers the job threads of serve (SQLite, SMPP)', () => {
 
   it('counts messages from accept to receipt, the SMPP connection and the webhook attempts, each by the right amount', async () => {
     assert.notEqual(ops, '', server.output());
-    const bound = await scrapeUntil(ops, 'the SMPP connection to bind', (t) => sample(t, `haberci_smpp_connection_bound{${conn}}`) === 1);
+    const bound = await scrapeUntil(
+      ops,
+      'the SMPP connection to bind',
+      (t) => sample(t, `haberci_smpp_connection_bound{${conn}}`) === 1,
+    );
     const before = bound;
     // Delivered twice, failed (0000), expired (0001), and one with no receipt ever (0002).
     const to = ['905321234567', '905321234568', '905321230000', '905321230001', '905321230002'];
     for (const number of to) {
-      const answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: number, title: 'ACME', text: 'metrics' });
+      const answer = await postJson(`${server.url}/sms/send`, {
+        api_key: sender.apiKey,
+        sentto: number,
+        title: 'ACME',
+        text: 'metrics',
+      });
       assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
     }
     const delta = (text: string, series: string): number => sample(text, series) - sample(before, series);
-    const settled = await scrapeUntil(ops, 'the receipts and their webhooks', (t) => delta(t, messages('delivered')) === 2 && delta(t, messages('failed')) === 1 && delta(t, messages('expired')) === 1 && delta(t, 'haberci_webhook_attempts_total{outcome="delivered"}') >= 9);
+    const settled = await scrapeUntil(
+      ops,
+      'the receipts and their webhooks',
+      (t) =>
+        delta(t, messages('delivered')) === 2 &&
+        delta(t, messages('failed')) === 1 &&
+        delta(t, messages('expired')) === 1 &&
+        delta(t, 'haberci_webhook_attempts_total{outcome="delivered"}') >= 9,
+    );
     // Let the last webhook attempts land, then read once more.
     await new Promise((r) => setTimeout(r, 500));
     const after = await scrape(ops);
@@ -93,20 +137,38 @@ describe('/metrics gathers the job threads of serve (SQLite, SMPP)', () => {
     for (const thread of ['http', 'dispatch', 'webhooks']) {
       assert.match(after, new RegExp(`^haberci_event_loop_lag_p99_seconds\\{thread="${thread}"\\} [0-9.e-]+$`, 'm'));
       assert.match(after, new RegExp(`^haberci_event_loop_lag_max_seconds\\{thread="${thread}"\\} [0-9.e-]+$`, 'm'));
-      assert.ok(delta(after, `haberci_store_write_lock_wait_seconds_count{thread="${thread}"}`) > 0, `${thread} waited for the write lock: ${after}`);
+      assert.ok(
+        delta(after, `haberci_store_write_lock_wait_seconds_count{thread="${thread}"}`) > 0,
+        `${thread} waited for the write lock: ${after}`,
+      );
     }
-    const labels = after.split('\n').filter((l) => !l.startsWith('#')).map((l) => /\{[^}]*\}/.exec(l)?.[0] ?? '').join('\n');
-    assert.equal(/a-secret|127\.0\.0\.1|\/hook|(?<!le)="[0-9]{3,}"/.test(labels), false, `no key, secret, URL or number in a label: ${labels}`);
+    const labels = after
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .map((l) => /\{[^}]*\}/.exec(l)?.[0] ?? '')
+      .join('\n');
+    assert.equal(
+      /a-secret|127\.0\.0\.1|\/hook|(?<!le)="[0-9]{3,}"/.test(labels),
+      false,
+      `no key, secret, URL or number in a label: ${labels}`,
+    );
   });
 
   it('the Grafana dashboard and the alert rules use only metrics a real /metrics has after traffic', async () => {
     const exposed = metricNames(await scrape(ops));
-    const dashboard = JSON.parse(readFileSync('docs/grafana/haberci.json', 'utf8')) as { panels: { title: string; targets: { expr: string }[] }[] };
+    const dashboard = JSON.parse(readFileSync('docs/grafana/haberci.json', 'utf8')) as {
+      panels: { title: string; targets: { expr: string }[] }[];
+    };
     const dashboardExprs = dashboard.panels.flatMap((p) => p.targets.map((t) => t.expr));
     assert.ok(dashboard.panels.length >= 12, 'a panel for each part');
-    const alertExprs = [...readFileSync('docs/alerts.yml', 'utf8').matchAll(/^\s+expr: (.+)$/gm)].map((m) => m[1] ?? '');
+    const alertExprs = [...readFileSync('docs/alerts.yml', 'utf8').matchAll(/^\s+expr: (.+)$/gm)].map(
+      (m) => m[1] ?? '',
+    );
     assert.ok(alertExprs.length >= 8, 'alert rules found');
-    for (const [where, exprs] of [['dashboard', dashboardExprs], ['alerts', alertExprs]] as const) {
+    for (const [where, exprs] of [
+      ['dashboard', dashboardExprs],
+      ['alerts', alertExprs],
+    ] as const) {
       const used = new Set(exprs.flatMap(namesIn));
       assert.ok(used.size >= 10, `${where} uses the metrics`);
       const missing = [...used].filter((name) => !exposed.has(name));
@@ -114,24 +176,50 @@ describe('/metrics gathers the job threads of serve (SQLite, SMPP)', () => {
     }
     // What the alerts must watch.
     const alerts = alertExprs.join('\n');
-    for (const name of ['haberci_smpp_connection_bound', 'haberci_dispatch_backlog', 'haberci_webhook_attempts_total', 'haberci_smpp_receipt_lag_seconds_bucket']) assert.ok(alerts.includes(name), name);
+    for (const name of [
+      'haberci_smpp_connection_bound',
+      'haberci_dispatch_backlog',
+      'haberci_webhook_attempts_total',
+      'haberci_smpp_receipt_lag_seconds_bucket',
+    ])
+      assert.ok(alerts.includes(name), name);
   });
 
   it('reads the backlog from the store at each scrape, and sees the SMSC go away', async () => {
-    const answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: '905321234569', title: 'ACME', text: 'later', scheduled_date: '2099-01-01', scheduled_time: '10:00' });
+    const answer = await postJson(`${server.url}/sms/send`, {
+      api_key: sender.apiKey,
+      sentto: '905321234569',
+      title: 'ACME',
+      text: 'later',
+      scheduled_date: '2099-01-01',
+      scheduled_time: '10:00',
+    });
     assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
     const text = await scrape(ops);
-    assert.equal(sample(text, 'haberci_scheduled_messages'), 1, 'the scheduled send\'s recipient');
+    assert.equal(sample(text, 'haberci_scheduled_messages'), 1, "the scheduled send's recipient");
     assert.equal(sample(text, 'haberci_dispatch_backlog'), 0);
     assert.equal(sample(text, 'haberci_webhook_backlog'), 0);
     assert.equal(sample(text, 'haberci_webhook_oldest_pending_age_seconds'), 0);
     sim.child.kill('SIGKILL');
     await new Promise((r) => sim.child.once('exit', r));
-    await scrapeUntil(ops, 'the connection to be unbound', (t) => sample(t, `haberci_smpp_connection_bound{${conn}}`) === 0);
+    await scrapeUntil(
+      ops,
+      'the connection to be unbound',
+      (t) => sample(t, `haberci_smpp_connection_bound{${conn}}`) === 0,
+    );
     // With no carrier, an accepted message waits in the store: the backlog says so.
-    const waiting = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: '905321234570', title: 'ACME', text: 'waits' });
+    const waiting = await postJson(`${server.url}/sms/send`, {
+      api_key: sender.apiKey,
+      sentto: '905321234570',
+      title: 'ACME',
+      text: 'waits',
+    });
     assert.equal(waiting.body.result_code, 'TS-1024');
-    await scrapeUntil(ops, 'the message to wait in the backlog', (t) => sample(t, 'haberci_dispatch_backlog') + sample(t, 'haberci_scheduled_messages') >= 2);
+    await scrapeUntil(
+      ops,
+      'the message to wait in the backlog',
+      (t) => sample(t, 'haberci_dispatch_backlog') + sample(t, 'haberci_scheduled_messages') >= 2,
+    );
   });
 });
 
@@ -162,7 +250,18 @@ describe('/metrics of two serve processes on one PostgreSQL store', () => {
   });
 
   it('each process counts its own sends, submits and receipts', { skip }, async () => {
-    const args = ['--database', url(), '--demo', 'false', '--ops-port', '0', '--requests-per-second', '0', '--sim-delay-ms', '50'];
+    const args = [
+      '--database',
+      url(),
+      '--demo',
+      'false',
+      '--ops-port',
+      '0',
+      '--requests-per-second',
+      '0',
+      '--sim-delay-ms',
+      '50',
+    ];
     servers.push(await startServer(args));
     servers.push(await startServer(args));
     const sender = await provisionSender(['--database', url()], 'Two', 1000);
@@ -172,7 +271,12 @@ describe('/metrics of two serve processes on one PostgreSQL store', () => {
     assert.notEqual(opsA, opsB);
     const send = async (server: ServerProcess, n: number): Promise<void> => {
       for (let i = 0; i < n; i++) {
-        const answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: `90532123${String(4000 + i)}`, title: 'ACME', text: 'pg' });
+        const answer = await postJson(`${server.url}/sms/send`, {
+          api_key: sender.apiKey,
+          sentto: `90532123${String(4000 + i)}`,
+          title: 'ACME',
+          text: 'pg',
+        });
         assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
       }
     };

@@ -35,7 +35,10 @@ describe('panel sender IDs and account', () => {
     await review.reject(other?.id ?? 0, 'The brand is not yours');
     page = await browser.get('/panel/sender-ids');
     assert.match(page.body, /<th scope="row">NEWBRAND<\/th><td class="state">Approved<\/td>/);
-    assert.match(page.body, /<th scope="row">OTHERONE<\/th><td class="state">Rejected<\/td><td>[^<]+<\/td><td>The brand is not yours<\/td>/);
+    assert.match(
+      page.body,
+      /<th scope="row">OTHERONE<\/th><td class="state">Rejected<\/td><td>[^<]+<\/td><td>The brand is not yours<\/td>/,
+    );
   });
 
   it('refuses a sender ID too long or already there, next to the field', async () => {
@@ -68,13 +71,22 @@ describe('panel sender IDs and account', () => {
     const other = h.browser('127.0.0.8');
     await other.signIn(user.email, user.password);
     await browser.get('/panel/account');
-    const wrong = await browser.post('/panel/account/password', { current_password: 'not-it-at-all', new_password: 'a-new-password-1' });
+    const wrong = await browser.post('/panel/account/password', {
+      current_password: 'not-it-at-all',
+      new_password: 'a-new-password-1',
+    });
     assert.equal(wrong.status, 400);
     assert.match(wrong.body, /id="current-password-error">Error: The current password is not right\./);
-    const short = await browser.post('/panel/account/password', { current_password: user.password, new_password: 'short' });
+    const short = await browser.post('/panel/account/password', {
+      current_password: user.password,
+      new_password: 'short',
+    });
     assert.match(short.body, /id="new-password-error">Error: Use at least 10 characters\./);
     const before = browser.cookies.get('haberci_session') ?? '';
-    const changed = await browser.post('/panel/account/password', { current_password: user.password, new_password: 'a-new-password-1' });
+    const changed = await browser.post('/panel/account/password', {
+      current_password: user.password,
+      new_password: 'a-new-password-1',
+    });
     assert.equal(changed.status, 303);
     assert.notEqual(browser.cookies.get('haberci_session'), before);
     assert.equal(await h.runtime.store.users.findSession(tokenHash(before)), null);

@@ -30,7 +30,10 @@ function hardCoded(source: string): string[] {
 
 describe('panel message catalogue', () => {
   it('finds hard-coded words (the scan itself)', () => {
-    assert.deepEqual(hardCoded('<p>Hello {name}</p><button aria-label="Close">{t.x}</button>'), ['text "Hello"', 'aria-label="Close"']);
+    assert.deepEqual(hardCoded('<p>Hello {name}</p><button aria-label="Close">{t.x}</button>'), [
+      'text "Hello"',
+      'aria-label="Close"',
+    ]);
     assert.deepEqual(hardCoded('<p>{t.hello}</p> const f = (a) => b; <input value={v} />'), []);
   });
 
@@ -45,7 +48,8 @@ describe('panel message catalogue', () => {
         for (const [key, value] of Object.entries(en as Record<string, unknown>)) {
           const theirs = (other as Record<string, unknown>)[key];
           assert.equal(typeof theirs, typeof value, `${name}.${key} in ${lang}`);
-          if (typeof value === 'function' && typeof theirs === 'function') assert.equal(theirs.length, value.length, `${name}.${key} parameters in ${lang}`);
+          if (typeof value === 'function' && typeof theirs === 'function')
+            assert.equal(theirs.length, value.length, `${name}.${key} parameters in ${lang}`);
           if (typeof theirs === 'string') assert.notEqual(theirs.trim(), '', `${name}.${key} is empty in ${lang}`);
         }
       }
@@ -53,7 +57,9 @@ describe('panel message catalogue', () => {
   });
 
   it('is the only source of the text of pages: no words in JSX text or in labelling attributes outside src/panel/i18n', () => {
-    const offenders = panelSources.filter((f) => f.endsWith('.tsx')).flatMap((file) => hardCoded(readFileSync(file, 'utf8')).map((x) => `${relative('.', file)}: ${x}`));
+    const offenders = panelSources
+      .filter((f) => f.endsWith('.tsx'))
+      .flatMap((file) => hardCoded(readFileSync(file, 'utf8')).map((x) => `${relative('.', file)}: ${x}`));
     assert.deepEqual(offenders, []);
   });
 });

@@ -13,7 +13,10 @@ const img = '<img src=x onerror=alert(1)>';
  */
 function assertEscaped(body: string, where: string): void {
   assert.ok(!body.includes('<script>alert') && !body.includes('<img src=x'), `${where}: a payload came out as markup`);
-  assert.ok(body.includes('&lt;script>alert(1)&lt;/script>') || body.includes('&lt;img src=x onerror=alert(1)>'), `${where}: the text is shown, escaped`);
+  assert.ok(
+    body.includes('&lt;script>alert(1)&lt;/script>') || body.includes('&lt;img src=x onerror=alert(1)>'),
+    `${where}: the text is shown, escaped`,
+  );
 }
 
 describe('panel: customer-written text is always escaped', () => {
@@ -23,15 +26,31 @@ describe('panel: customer-written text is always escaped', () => {
   before(async () => {
     h = await createPanelHarness();
     // Written through the store and the provider's commands, which take any text for these.
-    const account = await h.runtime.admin.createAccount({ name: `Acme ${script}${img}`, balanceMain: 10, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+    const account = await h.runtime.admin.createAccount({
+      name: `Acme ${script}${img}`,
+      balanceMain: 10,
+      balanceInternational: 0,
+      perMinuteLimit: 0,
+      otpBrand: '',
+      ipAllow: [],
+      globalSending: false,
+    });
     const email = 'owner@example.com';
     await h.users.create({ accountId: account.id, email, password: 'owner-password' });
-    await h.runtime.store.users.createUser({ accountId: account.id, email: `${script}${img}@example.com`, passwordHash: null }, h.clock.now());
+    await h.runtime.store.users.createUser(
+      { accountId: account.id, email: `${script}${img}@example.com`, passwordHash: null },
+      h.clock.now(),
+    );
     const pending = await h.runtime.store.senderIds.addSenderId(account.id, `${script}`, 'pending', h.clock.now());
     const rejected = await h.runtime.store.senderIds.addSenderId(account.id, `${img}`, 'pending', h.clock.now());
     assert.ok(pending && rejected);
     await h.runtime.store.users.reviewSenderId(rejected.id, 'rejected', `Because ${script}${img}`, h.clock.now());
-    keyId = (await h.runtime.admin.createKey(account.id, { ...defaultKeySettings, webhookUrl: `https://example.com/${script}?${img}` })).id;
+    keyId = (
+      await h.runtime.admin.createKey(account.id, {
+        ...defaultKeySettings,
+        webhookUrl: `https://example.com/${script}?${img}`,
+      })
+    ).id;
     browser = h.browser();
     await browser.signIn(email, 'owner-password');
   });
@@ -67,7 +86,11 @@ describe('panel: customer-written text is always escaped', () => {
   it('in the sign-in form (the email typed back, the next address)', async () => {
     const visitor = h.browser('127.0.0.5');
     await visitor.get(`/panel/sign-in?next=${encodeURIComponent(`/panel/"${script}${img}`)}`);
-    const answer = await visitor.post('/panel/sign-in', { email: `${script}${img}`, password: 'whatever-password', next: `/panel/"${script}${img}` });
+    const answer = await visitor.post('/panel/sign-in', {
+      email: `${script}${img}`,
+      password: 'whatever-password',
+      next: `/panel/"${script}${img}`,
+    });
     assert.equal(answer.status, 401);
     assertEscaped(answer.body, 'sign-in form');
     assert.ok(answer.body.includes('value="/panel/&quot;&lt;script>'));

@@ -31,11 +31,18 @@ describe('panel API keys', () => {
   });
 
   const balance = async (apiKey: string): Promise<string> => {
-    const response = await h.app.inject({ method: 'POST', url: '/balance/', headers: { 'content-type': 'application/json' }, payload: JSON.stringify({ api_key: apiKey }) });
+    const response = await h.app.inject({
+      method: 'POST',
+      url: '/balance/',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify({ api_key: apiKey }),
+    });
     return String((JSON.parse(response.body) as { result_code: string }).result_code);
   };
 
-  const createKey = async (form: Record<string, string | readonly string[]> = {}): Promise<{ id: number; apiKey: string; body: string }> => {
+  const createKey = async (
+    form: Record<string, string | readonly string[]> = {},
+  ): Promise<{ id: number; apiKey: string; body: string }> => {
     await a.get('/panel/keys/new');
     const answer = await a.post('/panel/keys', { permissions: ['check_balance', 'send_single_sms'], ...form });
     assert.equal(answer.status, 200, answer.body);
@@ -46,13 +53,27 @@ describe('panel API keys', () => {
   it('creates a key, shows it once with a copy button and a warning, and the key works on /balance/', async () => {
     const made = await createKey({ hourly_limit: '10', ip_allow: '127.0.0.1, 10.0.0.0/8', expires: '2030-01-31' });
     assert.match(made.body, /You will not see this again/);
-    assert.match(made.body, /<button type="button" class="secondary" data-copy-target="new-key" data-copied="Copied">Copy key<\/button>/);
+    assert.match(
+      made.body,
+      /<button type="button" class="secondary" data-copy-target="new-key" data-copied="Copied">Copy key<\/button>/,
+    );
     const unused = await a.get('/panel/keys');
-    assert.match(unused.body, new RegExp(`Key ${made.id} [^]*?<td data-label="Last used">Never</td><td data-label="Actions"><a href="/panel/keys/${made.id}"`));
+    assert.match(
+      unused.body,
+      new RegExp(
+        `Key ${made.id} [^]*?<td data-label="Last used">Never</td><td data-label="Actions"><a href="/panel/keys/${made.id}"`,
+      ),
+    );
     assert.equal(await balance(made.apiKey), 'TS-1040');
     await h.runtime.lastUsed.flush();
     const list = await a.get('/panel/keys');
-    assert.match(list.body, new RegExp(`<td data-label="Last used">15 Mar 2026, 12:00</td><td data-label="Actions"><a href="/panel/keys/${made.id}"`), 'last used: the time of the /balance/ call');
+    assert.match(
+      list.body,
+      new RegExp(
+        `<td data-label="Last used">15 Mar 2026, 12:00</td><td data-label="Actions"><a href="/panel/keys/${made.id}"`,
+      ),
+      'last used: the time of the /balance/ call',
+    );
     assert.match(list.body, new RegExp(`Key ${made.id} \\(hb_live_[^)]{4}…\\)`));
     assert.match(list.body, /Send SMS, Check balance/);
     assert.match(list.body, /Hourly: 10, daily: none, monthly: none/);
@@ -66,7 +87,12 @@ describe('panel API keys', () => {
   it('refuses a key with bad fields, each error next to its field, and creates nothing', async () => {
     const before = (await h.runtime.store.users.keyIdsOf(accountA)).length;
     await a.get('/panel/keys/new');
-    const answer = await a.post('/panel/keys', { permissions: [], hourly_limit: '-3', ip_allow: 'not-an-ip', expires: '2030-02-30' });
+    const answer = await a.post('/panel/keys', {
+      permissions: [],
+      hourly_limit: '-3',
+      ip_allow: 'not-an-ip',
+      expires: '2030-02-30',
+    });
     assert.equal(answer.status, 400);
     assert.match(answer.body, /id="key-permissions-error"[^>]*>Error: Choose at least one permission\./);
     assert.match(answer.body, /id="key-hourly-error"[^>]*>Error: Enter a whole number, 0 or more\./);
@@ -79,7 +105,12 @@ describe('panel API keys', () => {
   it('changes a key\u2019s permissions and limits', async () => {
     const made = await createKey();
     await a.get(`/panel/keys/${made.id}`);
-    const saved = await a.post(`/panel/keys/${made.id}/settings`, { permissions: ['send_single_sms'], daily_limit: '5', ip_allow: '', expires: '' });
+    const saved = await a.post(`/panel/keys/${made.id}/settings`, {
+      permissions: ['send_single_sms'],
+      daily_limit: '5',
+      ip_allow: '',
+      expires: '',
+    });
     assert.equal(saved.status, 303);
     const key = await h.runtime.store.keys.getKey(made.id);
     assert.equal(key?.permissions.check_balance, false);
@@ -131,7 +162,12 @@ describe('panel API keys', () => {
   it('sets a webhook, sends a test event to it, shows the attempt in the delivery log and delivers it again', async () => {
     const made = await createKey();
     await a.get(`/panel/keys/${made.id}`);
-    const saved = await a.post(`/panel/keys/${made.id}/webhook`, { webhook_url: `${receiver.url}/hook`, webhook_secret: 'Sekr3t-Value-XYZ', webhook_attempts: '3', webhook_events: ['sms.delivered', 'sms.failed'] });
+    const saved = await a.post(`/panel/keys/${made.id}/webhook`, {
+      webhook_url: `${receiver.url}/hook`,
+      webhook_secret: 'Sekr3t-Value-XYZ',
+      webhook_attempts: '3',
+      webhook_events: ['sms.delivered', 'sms.failed'],
+    });
     assert.equal(saved.status, 303);
     const key = await h.runtime.store.keys.getKey(made.id);
     assert.equal(key?.webhookUrl, `${receiver.url}/hook`);
@@ -154,7 +190,10 @@ describe('panel API keys', () => {
     assert.equal(receiver.requests.length, count + 2);
     assert.match((await a.get(again.location ?? '')).body, /Delivered again\./);
     // The secret is kept when the field is left empty, and never shown.
-    await a.post(`/panel/keys/${made.id}/webhook`, { webhook_url: `${receiver.url}/other`, webhook_events: ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.received'] });
+    await a.post(`/panel/keys/${made.id}/webhook`, {
+      webhook_url: `${receiver.url}/other`,
+      webhook_events: ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.received'],
+    });
     const after = await h.runtime.store.keys.getKey(made.id);
     assert.equal(after?.webhookSecret, 'Sekr3t-Value-XYZ');
     assert.equal(after?.webhookEvents, null);
@@ -177,7 +216,10 @@ describe('panel API keys', () => {
   it('refuses a webhook URL that is not http(s), next to the field', async () => {
     const made = await createKey();
     await a.get(`/panel/keys/${made.id}`);
-    const answer = await a.post(`/panel/keys/${made.id}/webhook`, { webhook_url: 'ftp://example.com/x', webhook_attempts: '99' });
+    const answer = await a.post(`/panel/keys/${made.id}/webhook`, {
+      webhook_url: 'ftp://example.com/x',
+      webhook_attempts: '99',
+    });
     assert.equal(answer.status, 400);
     assert.match(answer.body, /id="webhook-url-error"[^>]*>Error: Enter an http:\/\/ or https:\/\/ URL\./);
     assert.match(answer.body, /id="webhook-attempts-error"[^>]*>Error: Enter a whole number from 1 to 50\./);

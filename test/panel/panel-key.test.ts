@@ -37,14 +37,24 @@ for (const dialect of testDialects()) {
 
     const send = async (number: string): Promise<number> => {
       await a.get('/panel/send');
-      const sent = await a.post('/panel/send', { sender: 'ACME', numbers: number, csv: '', group: '', text: 'Merhaba', schedule: '', confirm: '1' });
+      const sent = await a.post('/panel/send', {
+        sender: 'ACME',
+        numbers: number,
+        csv: '',
+        group: '',
+        text: 'Merhaba',
+        schedule: '',
+        confirm: '1',
+      });
       assert.equal(sent.status, 303, sent.body);
       return Number(/\/campaigns\/(\d+)/.exec(sent.location ?? '')?.[1]);
     };
 
     const snapshot = async (): Promise<string> =>
       JSON.stringify({
-        keys: await Promise.all((await h.runtime.store.users.keyIdsOf(accountA)).map((id) => h.runtime.store.keys.getKey(id))),
+        keys: await Promise.all(
+          (await h.runtime.store.users.keyIdsOf(accountA)).map((id) => h.runtime.store.keys.getKey(id)),
+        ),
         events: (await h.runtime.store.events.recentForKey(panelKey, 50)).map((e) => [e.id, e.state, e.log.length]),
       });
 

@@ -76,7 +76,10 @@ for (const dialect of testDialects()) {
       const rows = (await allRows()).length;
       for (const token of [null, 'not-the-token-at-all-not-the-token']) {
         assert.equal((await p.post(`/panel/provider/accounts/${customer.accountId}/suspend`, {}, token)).status, 403);
-        assert.equal((await p.post(`/panel/provider/accounts/${customer.accountId}/topup`, { amount: '5' }, token)).status, 403);
+        assert.equal(
+          (await p.post(`/panel/provider/accounts/${customer.accountId}/topup`, { amount: '5' }, token)).status,
+          403,
+        );
         assert.equal((await p.post('/panel/provider/accounts', { name: 'No token' }, token)).status, 403);
       }
       assert.deepEqual(await h.runtime.store.accounts.getAccount(customer.accountId), before);
@@ -106,10 +109,21 @@ for (const dialect of testDialects()) {
       assert.match((await p.get(`/panel/provider/accounts?q=%23${customer.accountId}`)).body, /Console Customer/);
       assert.match((await p.get('/panel/provider/accounts?q=CONSOLE-CUSTOMER%40example')).body, /Console Customer/);
 
-      for (let i = 0; i < 52; i += 1) await h.runtime.admin.createAccount({ name: `Paging ${String(i).padStart(2, '0')}`, balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+      for (let i = 0; i < 52; i += 1)
+        await h.runtime.admin.createAccount({
+          name: `Paging ${String(i).padStart(2, '0')}`,
+          balanceMain: 0,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        });
       const first = await p.get('/panel/provider/accounts?q=paging');
       assert.equal((first.body.match(/>Paging \d\d</g) ?? []).length, 50);
-      const next = /<a href="(\/panel\/provider\/accounts\?q=paging&amp;after=\d+)">Next page<\/a>/.exec(first.body)?.[1]?.replace(/&amp;/g, '&');
+      const next = /<a href="(\/panel\/provider\/accounts\?q=paging&amp;after=\d+)">Next page<\/a>/
+        .exec(first.body)?.[1]
+        ?.replace(/&amp;/g, '&');
       assert.ok(next, 'a Next page link');
       const second = await p.get(next);
       assert.deepEqual(second.body.match(/>Paging \d\d</g), ['>Paging 50<', '>Paging 51<']);
@@ -122,7 +136,10 @@ for (const dialect of testDialects()) {
       await p.get(`/panel/provider/accounts/${customer.accountId}`);
       const suspended = await p.post(`/panel/provider/accounts/${customer.accountId}/suspend`);
       assert.equal(suspended.status, 303);
-      assert.match((await p.get(suspended.location ?? '')).body, /The account is suspended: its API calls are refused\.[^]*<dd class="state">Suspended<\/dd>[^]*Reactivate account/);
+      assert.match(
+        (await p.get(suspended.location ?? '')).body,
+        /The account is suspended: its API calls are refused\.[^]*<dd class="state">Suspended<\/dd>[^]*Reactivate account/,
+      );
       const refused = await balance(apiKey);
       assert.equal(refused.status, 403);
       assert.equal(refused.body.result_code, 'TS-1030');
@@ -130,10 +147,13 @@ for (const dialect of testDialects()) {
       assert.equal(back.status, 303);
       assert.equal((await balance(apiKey)).body.result_code, 'TS-1040');
       const rows = await h.runtime.store.audit.search({ accountId: customer.accountId, action: 'account.', limit: 10 });
-      assert.deepEqual(rows.slice(0, 2).map((r) => [r.action, r.actor, r.address, r.objectType, r.objectId]), [
-        ['account.reactivate', providerEmail, '198.51.100.7', 'account', String(customer.accountId)],
-        ['account.suspend', providerEmail, '198.51.100.7', 'account', String(customer.accountId)],
-      ]);
+      assert.deepEqual(
+        rows.slice(0, 2).map((r) => [r.action, r.actor, r.address, r.objectType, r.objectId]),
+        [
+          ['account.reactivate', providerEmail, '198.51.100.7', 'account', String(customer.accountId)],
+          ['account.suspend', providerEmail, '198.51.100.7', 'account', String(customer.accountId)],
+        ],
+      );
       assert.equal((await p.post('/panel/provider/accounts/999999/suspend')).status, 404);
     });
 
@@ -156,16 +176,26 @@ for (const dialect of testDialects()) {
       assert.match(noReason.body, /id="debit-reason-error">Error: Say why the credit is taken back\./);
       const tooMuch = await p.post(`${url}/debit`, { amount: '999999', reason: 'too much' });
       assert.equal(tooMuch.status, 400);
-      assert.match(tooMuch.body, /id="debit-amount-error">Error: The balance is less than this amount: nothing was debited\./);
+      assert.match(
+        tooMuch.body,
+        /id="debit-amount-error">Error: The balance is less than this amount: nothing was debited\./,
+      );
       assert.equal((await p.post(`${url}/debit`, { amount: '200', reason: `Refund ${xss}` })).status, 303);
       account = await h.runtime.store.accounts.getAccount(customer.accountId);
       assert.equal(account?.balanceMain, 1300);
       const page = await p.get(url);
       assert.doesNotMatch(page.body, /<script>alert/);
-      assert.match(page.body, /<td>Main<\/td><td>-200<\/td><td>1300<\/td><td>debit: Refund &lt;script>alert\(1\)&lt;\/script><\/td>/);
+      assert.match(
+        page.body,
+        /<td>Main<\/td><td>-200<\/td><td>1300<\/td><td>debit: Refund &lt;script>alert\(1\)&lt;\/script><\/td>/,
+      );
       assert.match(page.body, /<td>International<\/td><td>\+7<\/td><td>7<\/td><td>top-up<\/td>/);
       assert.match(page.body, /<td>Main<\/td><td>\+500<\/td><td>1500<\/td><td>top-up<\/td>/);
-      const [debit] = await h.runtime.store.audit.search({ accountId: customer.accountId, action: 'account.debit', limit: 1 });
+      const [debit] = await h.runtime.store.audit.search({
+        accountId: customer.accountId,
+        action: 'account.debit',
+        limit: 1,
+      });
       assert.deepEqual(JSON.parse(debit?.detail ?? '{}'), { amount: 200, bucket: 'main', reason: `Refund ${xss}` });
       assert.equal((await p.post('/panel/provider/accounts/999999/topup', { amount: '5' })).status, 404);
     });
@@ -176,7 +206,12 @@ for (const dialect of testDialects()) {
       assert.equal((await c.post('/panel/sender-ids', { title: 'OTHER' })).status, 303);
       const [brand, other] = await h.runtime.store.senderIds.listOf(customer.accountId);
       const queue = await p.get('/panel/provider/sender-ids');
-      assert.match(queue.body, new RegExp(`<th scope="row">NEWBRAND</th><td><a href="/panel/provider/accounts/${customer.accountId}">Console Customer</a>`));
+      assert.match(
+        queue.body,
+        new RegExp(
+          `<th scope="row">NEWBRAND</th><td><a href="/panel/provider/accounts/${customer.accountId}">Console Customer</a>`,
+        ),
+      );
       assert.match(queue.body, /<button type="submit">Approve NEWBRAND<\/button>/);
       assert.match(queue.body, /<label for="reason-\d+">Reason for rejecting OTHER<\/label>/);
       // A customer cannot decide.
@@ -186,25 +221,44 @@ for (const dialect of testDialects()) {
 
       const approved = await p.post(`/panel/provider/sender-ids/${brand?.id}/approve`);
       assert.equal(approved.status, 303);
-      assert.match((await p.get(approved.location ?? '')).body, /NEWBRAND is approved: the account can send from it now\./);
+      assert.match(
+        (await p.get(approved.location ?? '')).body,
+        /NEWBRAND is approved: the account can send from it now\./,
+      );
       assert.equal(await h.runtime.store.senderIds.hasApprovedSender(customer.accountId, 'NEWBRAND'), true);
-      const sent = await h.app.inject({ method: 'POST', url: '/sms/send', payload: { api_key: apiKey, title: 'NEWBRAND', sentto: '05321234567', text: 'Merhaba' } });
+      const sent = await h.app.inject({
+        method: 'POST',
+        url: '/sms/send',
+        payload: { api_key: apiKey, title: 'NEWBRAND', sentto: '05321234567', text: 'Merhaba' },
+      });
       assert.equal(sent.json<{ result_code: string }>().result_code, 'TS-1024', sent.body);
 
       const noReason = await p.post(`/panel/provider/sender-ids/${other?.id}/reject`, { reason: '' });
       assert.equal(noReason.status, 400);
-      assert.match(noReason.body, new RegExp(`id="reason-${other?.id}-error">Error: Give a reason: the customer sees it\\.`));
-      assert.equal((await p.post(`/panel/provider/sender-ids/${other?.id}/reject`, { reason: `Not yours ${xss}` })).status, 303);
+      assert.match(
+        noReason.body,
+        new RegExp(`id="reason-${other?.id}-error">Error: Give a reason: the customer sees it\\.`),
+      );
+      assert.equal(
+        (await p.post(`/panel/provider/sender-ids/${other?.id}/reject`, { reason: `Not yours ${xss}` })).status,
+        303,
+      );
       const seen = await c.get('/panel/sender-ids');
       assert.doesNotMatch(seen.body, /<script>alert/);
-      assert.match(seen.body, /<th scope="row">OTHER<\/th><td class="state">Rejected<\/td><td>[^<]+<\/td><td>Not yours &lt;script>alert\(1\)&lt;\/script><\/td>/);
+      assert.match(
+        seen.body,
+        /<th scope="row">OTHER<\/th><td class="state">Rejected<\/td><td>[^<]+<\/td><td>Not yours &lt;script>alert\(1\)&lt;\/script><\/td>/,
+      );
       assert.doesNotMatch((await p.get('/panel/provider/sender-ids')).body, /NEWBRAND|OTHER/);
       // A decision already made is not turned over from the console (a stale page, two staff at once).
       const stale = await p.post(`/panel/provider/sender-ids/${other?.id}/approve`);
       assert.equal(stale.location, '/panel/provider/sender-ids?done=already');
       assert.match((await p.get(stale.location ?? '')).body, /That request was already decided/);
       assert.equal(await h.runtime.store.senderIds.hasApprovedSender(customer.accountId, 'OTHER'), false);
-      assert.equal((await p.post(`/panel/provider/sender-ids/${brand?.id}/reject`, { reason: 'changed my mind' })).location, '/panel/provider/sender-ids?done=already');
+      assert.equal(
+        (await p.post(`/panel/provider/sender-ids/${brand?.id}/reject`, { reason: 'changed my mind' })).location,
+        '/panel/provider/sender-ids?done=already',
+      );
       assert.equal(await h.runtime.store.senderIds.hasApprovedSender(customer.accountId, 'NEWBRAND'), true);
       assert.equal((await p.post('/panel/provider/sender-ids/999999/approve')).status, 404);
       assert.equal((await p.post('/panel/provider/sender-ids/999999/reject', { reason: 'x' })).status, 404);
@@ -226,7 +280,16 @@ for (const dialect of testDialects()) {
       assert.notEqual(shownKey, '');
       const keyId = Number(/\/panel\/keys\/(\d+)"/.exec(created.body)?.[1]);
       await c.get(`/panel/keys/${keyId}`);
-      assert.equal((await c.post(`/panel/keys/${keyId}/webhook`, { webhook_url: 'https://hooks.example/in', webhook_secret: webhookSecret, webhook_attempts: '5' })).status, 303);
+      assert.equal(
+        (
+          await c.post(`/panel/keys/${keyId}/webhook`, {
+            webhook_url: 'https://hooks.example/in',
+            webhook_secret: webhookSecret,
+            webhook_attempts: '5',
+          })
+        ).status,
+        303,
+      );
       assert.equal((await c.post(`/panel/keys/${keyId}/pause`)).status, 303);
       assert.equal((await c.post(`/panel/keys/${keyId}/reactivate`)).status, 303);
       const rotated = await c.post(`/panel/keys/${keyId}/rotate`, { keep_old: '1' });
@@ -237,21 +300,51 @@ for (const dialect of testDialects()) {
       await c.get('/panel/blocklist');
       assert.equal((await c.post('/panel/blocklist', { numbers: '05329998877' })).status, 200);
       await c.get('/panel/send');
-      const send = await c.post('/panel/send', { sender: 'NEWBRAND', numbers: '05321112233', text: 'hello', confirm: '1' });
+      const send = await c.post('/panel/send', {
+        sender: 'NEWBRAND',
+        numbers: '05321112233',
+        text: 'hello',
+        confirm: '1',
+      });
       assert.equal(send.status, 303, send.body);
       await c.get('/panel/account');
       const session = c.cookies.get('haberci_session') ?? '';
-      assert.equal((await c.post('/panel/account/password', { current_password: customer.password, new_password: newPassword })).status, 303);
+      assert.equal(
+        (await c.post('/panel/account/password', { current_password: customer.password, new_password: newPassword }))
+          .status,
+        303,
+      );
 
       const mine = (await h.runtime.store.audit.search({ actor: customer.email, limit: 100 })).map((r) => r.action);
-      for (const action of ['key.create', 'webhook.update', 'key.pause', 'key.reactivate', 'key.rotate', 'group.create', 'blocklist.add', 'send.create', 'user.password-change']) {
+      for (const action of [
+        'key.create',
+        'webhook.update',
+        'key.pause',
+        'key.reactivate',
+        'key.rotate',
+        'group.create',
+        'blocklist.add',
+        'send.create',
+        'user.password-change',
+      ]) {
         assert.ok(mine.includes(action), `${action} in ${mine.join(', ')}`);
       }
       const [rotation] = await h.runtime.store.audit.search({ action: 'key.rotate', limit: 1 });
       assert.equal(rotation?.address, '203.0.113.5');
       assert.equal(rotation?.objectId, String(keyId));
 
-      const secrets = [apiKey, shownKey, rotatedKey, webhookSecret, newPassword, customer.password, providerPassword, session, p.csrf ?? 'x', c.csrf ?? 'x'];
+      const secrets = [
+        apiKey,
+        shownKey,
+        rotatedKey,
+        webhookSecret,
+        newPassword,
+        customer.password,
+        providerPassword,
+        session,
+        p.csrf ?? 'x',
+        c.csrf ?? 'x',
+      ];
       const rows = await allRows();
       assert.ok(rows.length >= 19, `${rows.length} rows`);
       for (const row of rows) {
@@ -263,7 +356,10 @@ for (const dialect of testDialects()) {
       // The customer sees the account's own activity; the provider's staff appear as "The provider".
       const account = await c.get('/panel/account');
       assert.match(account.body, /<h2>Activity<\/h2>/);
-      assert.match(account.body, /<td>console-customer@example\.com<\/td><td class="action">user\.password-change<\/td>/);
+      assert.match(
+        account.body,
+        /<td>console-customer@example\.com<\/td><td class="action">user\.password-change<\/td>/,
+      );
       assert.match(account.body, /<td>The provider<\/td><td class="action">sender-id\.approve<\/td>/);
       assert.doesNotMatch(account.body, new RegExp(providerEmail.replace(/\./g, '\\.')));
       assert.doesNotMatch(account.body, /198\.51\.100\.7/);
@@ -276,8 +372,12 @@ for (const dialect of testDialects()) {
       await visitor.get(`/panel/set-password?token=${encodeURIComponent(token)}`);
       assert.equal((await visitor.post('/panel/set-password', { token, password: 'invitee-password-1' })).status, 303);
       const [row] = await h.runtime.store.audit.search({ action: 'user.password-set', limit: 1 });
-      assert.deepEqual([row?.actor, row?.actorUserId, row?.address, row?.accountId], ['invitee@example.com', invited.id, '192.0.2.44', customer.accountId]);
-      for (const r of await allRows()) assert.ok(!JSON.stringify(r).includes(token) && !JSON.stringify(r).includes('invitee-password-1'));
+      assert.deepEqual(
+        [row?.actor, row?.actorUserId, row?.address, row?.accountId],
+        ['invitee@example.com', invited.id, '192.0.2.44', customer.accountId],
+      );
+      for (const r of await allRows())
+        assert.ok(!JSON.stringify(r).includes(token) && !JSON.stringify(r).includes('invitee-password-1'));
 
       const tr = h.browser('198.51.100.8', { 'accept-language': 'tr' });
       await tr.get('/panel/sign-in');
@@ -294,9 +394,18 @@ for (const dialect of testDialects()) {
       assert.equal(page.status, 200);
       const actions = [...page.body.matchAll(/<td class="action">([^<]+)<\/td>/g)].map((m) => m[1]);
       assert.ok(actions.length >= 5);
-      assert.ok(actions.every((a) => a?.startsWith('account.')), actions.join());
-      assert.match(page.body, /<td>staff@provider\.example<\/td><td>198\.51\.100\.7<\/td><td class="action">account\.debit<\/td>/);
-      assert.match((await p.get('/panel/provider/audit?from=2026-03-15&to=2026-03-15&action=sender-id.approve')).body, /sender-id\.approve/);
+      assert.ok(
+        actions.every((a) => a?.startsWith('account.')),
+        actions.join(),
+      );
+      assert.match(
+        page.body,
+        /<td>staff@provider\.example<\/td><td>198\.51\.100\.7<\/td><td class="action">account\.debit<\/td>/,
+      );
+      assert.match(
+        (await p.get('/panel/provider/audit?from=2026-03-15&to=2026-03-15&action=sender-id.approve')).body,
+        /sender-id\.approve/,
+      );
       const none = await p.get('/panel/provider/audit?from=2026-03-16&action=sender-id.approve');
       assert.match(none.body, /No entry matches\./);
       const bad = await p.get('/panel/provider/audit?from=15.03.2026&account=abc');
@@ -305,11 +414,17 @@ for (const dialect of testDialects()) {
       assert.match(bad.body, /id="audit-account-error">Error: Use an account number\./);
 
       const log = new AuditLog(h.runtime.store, h.clock);
-      for (let i = 0; i < 55; i += 1) await log.record({ kind: 'cli', osUser: 'ops' }, { action: 'test.paging', accountId: null, object: { type: 'thing', id: i } });
+      for (let i = 0; i < 55; i += 1)
+        await log.record(
+          { kind: 'cli', osUser: 'ops' },
+          { action: 'test.paging', accountId: null, object: { type: 'thing', id: i } },
+        );
       const first = await p.get('/panel/provider/audit?action=test.paging');
       assert.equal((first.body.match(/thing \d+/g) ?? []).length, 50);
       assert.match(first.body, /thing 54</);
-      const next = /<a href="(\/panel\/provider\/audit\?action=test.paging&amp;before=\d+)">Next page<\/a>/.exec(first.body)?.[1]?.replace(/&amp;/g, '&');
+      const next = /<a href="(\/panel\/provider\/audit\?action=test.paging&amp;before=\d+)">Next page<\/a>/
+        .exec(first.body)?.[1]
+        ?.replace(/&amp;/g, '&');
       assert.ok(next);
       const second = await p.get(next);
       assert.deepEqual(second.body.match(/thing \d+/g), ['thing 4', 'thing 3', 'thing 2', 'thing 1', 'thing 0']);

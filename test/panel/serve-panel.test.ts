@@ -8,7 +8,11 @@ import { haberci } from '../helpers/admin-cli.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 
 /** Signs in over plain HTTP as a browser would; returns the status and where it was sent. */
-async function signIn(base: string, email: string, password: string): Promise<{ status: number; location: string | null }> {
+async function signIn(
+  base: string,
+  email: string,
+  password: string,
+): Promise<{ status: number; location: string | null }> {
   const form = await fetch(`${base}/panel/sign-in`);
   const pre = /haberci_pre=([^;]+)/.exec(form.headers.get('set-cookie') ?? '')?.[1] ?? '';
   const token = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';

@@ -15,8 +15,20 @@ describe('panel session options', () => {
     const config = loadConfig({ panelIdleMinutes: '5', panelSessionHours: '1', warmUp: '0' }, {});
     const app = await createHttp(runtime, config, createLogger('silent'));
     try {
-      const account = await runtime.admin.createAccount({ name: 'Options', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
-      await new UserService(runtime.store, clock).create({ accountId: account.id, email: 'options@example.com', password: 'options-password' });
+      const account = await runtime.admin.createAccount({
+        name: 'Options',
+        balanceMain: 0,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: '',
+        ipAllow: [],
+        globalSending: false,
+      });
+      await new UserService(runtime.store, clock).create({
+        accountId: account.id,
+        email: 'options@example.com',
+        password: 'options-password',
+      });
       const b = new PanelBrowser(app);
       await b.signIn('options@example.com', 'options-password');
       clock.advance(4 * 60_000);

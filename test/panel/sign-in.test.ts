@@ -25,17 +25,27 @@ describe('panel sign-in', () => {
   it('sends a signed-out visitor to the sign-in page', async () => {
     const answer = await h.browser().get('/panel/keys');
     assert.equal(answer.status, 303);
-    assert.equal(answer.location, '/panel/sign-in?next=%2Fpanel%2Fkeys', 'no "session ended" for a browser that had none');
+    assert.equal(
+      answer.location,
+      '/panel/sign-in?next=%2Fpanel%2Fkeys',
+      'no "session ended" for a browser that had none',
+    );
   });
 
   it('signs in with the right password: an HttpOnly, SameSite=Lax session cookie whose token the store keeps only as a hash', async () => {
     const a = await h.account('Sign In One');
     const b = h.browser();
     await b.get('/panel/sign-in');
-    const answer = await b.post('/panel/sign-in', { email: a.email.toUpperCase(), password: a.password, next: '/panel/keys' });
+    const answer = await b.post('/panel/sign-in', {
+      email: a.email.toUpperCase(),
+      password: a.password,
+      next: '/panel/keys',
+    });
     assert.equal(answer.status, 303);
     assert.equal(answer.location, '/panel/keys');
-    const line = [answer.headers['set-cookie']].flat().find((c) => typeof c === 'string' && c.startsWith('haberci_session='));
+    const line = [answer.headers['set-cookie']]
+      .flat()
+      .find((c) => typeof c === 'string' && c.startsWith('haberci_session='));
     assert.ok(typeof line === 'string');
     assert.match(line, /HttpOnly/);
     assert.match(line, /SameSite=Lax/);
@@ -94,7 +104,8 @@ describe('panel sign-in', () => {
     const a = await h.account('Sign In Five');
     const b = h.browser('127.0.2.1');
     await b.get('/panel/sign-in');
-    for (let i = 0; i < 20; i += 1) await b.post('/panel/sign-in', { email: `someone-${i}@example.com`, password: 'guess-guess' });
+    for (let i = 0; i < 20; i += 1)
+      await b.post('/panel/sign-in', { email: `someone-${i}@example.com`, password: 'guess-guess' });
     const limited = await b.post('/panel/sign-in', { email: a.email, password: a.password });
     assert.equal(limited.status, 429);
     const elsewhere = h.browser('127.0.2.2');
@@ -153,7 +164,11 @@ describe('panel sign-in', () => {
     await h.users.resetPassword(a.userId);
     assert.equal((await b.get('/panel/keys')).status, 303, 'a reset ends the sessions');
     await b.get('/panel/sign-in');
-    assert.equal((await b.post('/panel/sign-in', { email: a.email, password: a.password })).status, 401, 'the old password no longer works');
+    assert.equal(
+      (await b.post('/panel/sign-in', { email: a.email, password: a.password })).status,
+      401,
+      'the old password no longer works',
+    );
     const c = await h.account('Sign In Eleven');
     const d = h.browser('127.0.5.2');
     await d.signIn(c.email, c.password);
@@ -168,13 +183,17 @@ describe('panel sign-in', () => {
     const b = h.browser('10.0.0.9', { 'x-forwarded-proto': 'https', 'x-forwarded-for': '198.51.100.7' });
     await b.get('/panel/sign-in');
     const answer = await b.post('/panel/sign-in', { email: a.email, password: a.password });
-    const line = [answer.headers['set-cookie']].flat().find((c) => typeof c === 'string' && c.startsWith('haberci_session='));
+    const line = [answer.headers['set-cookie']]
+      .flat()
+      .find((c) => typeof c === 'string' && c.startsWith('haberci_session='));
     assert.match(String(line), /Secure/);
     // An untrusted peer saying so is not believed.
     const c = h.browser('127.0.4.1', { 'x-forwarded-proto': 'https' });
     await c.get('/panel/sign-in');
     const plain = await c.post('/panel/sign-in', { email: a.email, password: a.password });
-    const plainLine = [plain.headers['set-cookie']].flat().find((x) => typeof x === 'string' && x.startsWith('haberci_session='));
+    const plainLine = [plain.headers['set-cookie']]
+      .flat()
+      .find((x) => typeof x === 'string' && x.startsWith('haberci_session='));
     assert.doesNotMatch(String(plainLine), /Secure/);
   });
 
@@ -205,7 +224,10 @@ describe('panel sign-in', () => {
     const away3 = await b.get('/panel/lang/en?next=%2Fpanel%2F..%2F%2Fevil.example%2F');
     assert.equal(away3.location, '/panel/');
     // The links keep the page's query, so a switch returns to the same view.
-    assert.match((await b.get('/panel/sign-in?done=signed-out')).body, /href="\/panel\/lang\/en\?next=%2Fpanel%2Fsign-in%3Fdone%3Dsigned-out"/);
+    assert.match(
+      (await b.get('/panel/sign-in?done=signed-out')).body,
+      /href="\/panel\/lang\/en\?next=%2Fpanel%2Fsign-in%3Fdone%3Dsigned-out"/,
+    );
   });
 
   it('serves htmx and its own CSS from the package', async () => {

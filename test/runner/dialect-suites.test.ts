@@ -32,7 +32,8 @@ function runFixture(env: Record<string, string>): Run {
     env: { ...inherited, FIXTURE_SCHEMA_FILE: schemaFile, ...env },
   });
   const counts: Record<string, number> = {};
-  for (const [, name = '', value = ''] of child.stdout.matchAll(/^# (tests|pass|fail|skipped) (\d+)$/gm)) counts[name] = Number(value);
+  for (const [, name = '', value = ''] of child.stdout.matchAll(/^# (tests|pass|fail|skipped) (\d+)$/gm))
+    counts[name] = Number(value);
   return { status: child.status, counts, output: child.stdout + child.stderr };
 }
 
@@ -48,7 +49,10 @@ async function withClient<T>(use: (client: pg.Client) => Promise<T>): Promise<T>
 
 function existingSchemas(names: readonly string[]): Promise<string[]> {
   return withClient(async (client) => {
-    const { rows } = await client.query<{ nspname: string }>('SELECT nspname FROM pg_namespace WHERE nspname = ANY($1)', [names]);
+    const { rows } = await client.query<{ nspname: string }>(
+      'SELECT nspname FROM pg_namespace WHERE nspname = ANY($1)',
+      [names],
+    );
     return rows.map((r) => r.nspname);
   });
 }
@@ -80,31 +84,37 @@ describe('suites on dialects', () => {
 
   const skip = postgresUrl() === '' ? 'set HABERCI_TEST_DATABASE to run the PostgreSQL cases' : false;
 
-  it('drop a PostgreSQL suite\'s schema when its test fails', { skip }, async () => {
+  it("drop a PostgreSQL suite's schema when its test fails", { skip }, async () => {
     rmSync(schemaFile, { force: true });
     const run = runFixture({ FIXTURE_FAIL: '1' });
     assert.notEqual(run.status, 0, run.output);
     assert.equal(run.counts.fail, 2, 'both dialects fail on purpose');
-    const made = readFileSync(schemaFile, 'utf8').split('\n').filter((s) => s !== '');
+    const made = readFileSync(schemaFile, 'utf8')
+      .split('\n')
+      .filter((s) => s !== '');
     assert.equal(made.length, 1, 'the PostgreSQL test took a schema');
     assert.deepEqual(await existingSchemas(made), []);
   });
 
-  it('drop the schemas of test processes that are gone, and only theirs, before taking a new one', { skip }, async () => {
-    const gone = spawnSync(process.execPath, ['-e', '']).pid;
-    const leftover = testSchemaName(gone);
-    const inUse = testSchemaName(process.pid);
-    await withClient(async (client) => {
-      for (const name of [leftover, inUse]) await client.query(`CREATE SCHEMA ${name}`);
-    });
-    try {
-      const run = runFixture({});
-      assert.equal(run.status, 0, run.output);
-      assert.deepEqual(await existingSchemas([leftover, inUse]), [inUse]);
-    } finally {
+  it(
+    'drop the schemas of test processes that are gone, and only theirs, before taking a new one',
+    { skip },
+    async () => {
+      const gone = spawnSync(process.execPath, ['-e', '']).pid;
+      const leftover = testSchemaName(gone);
+      const inUse = testSchemaName(process.pid);
       await withClient(async (client) => {
-        for (const name of [leftover, inUse]) await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+        for (const name of [leftover, inUse]) await client.query(`CREATE SCHEMA ${name}`);
       });
-    }
-  });
+      try {
+        const run = runFixture({});
+        assert.equal(run.status, 0, run.output);
+        assert.deepEqual(await existingSchemas([leftover, inUse]), [inUse]);
+      } finally {
+        await withClient(async (client) => {
+          for (const name of [leftover, inUse]) await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+        });
+      }
+    },
+  );
 });

@@ -26,10 +26,22 @@ describe('the live carrier, chosen from one list', () => {
     const app = await buildApp({ services: container.services, requestsPerSecond: 0 });
     const dispatcher = await startDispatcher(container, { smppConfig: '', simDelayMs: 0, leaseMs: 60_000 }, silent);
     try {
-      const account = await container.admin.createAccount({ name: 'Live', balanceMain: 10, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+      const account = await container.admin.createAccount({
+        name: 'Live',
+        balanceMain: 10,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: '',
+        ipAllow: [],
+        globalSending: false,
+      });
       await container.admin.addSenderId(account.id, 'ACME', 'approved');
       const key = await container.admin.createKey(account.id, defaultKeySettings);
-      const sent = await app.inject({ method: 'POST', url: '/sms/send', payload: { api_key: key.api_key, sentto: '905321230000', title: 'ACME', text: 'hi', sms_lang: 0 } });
+      const sent = await app.inject({
+        method: 'POST',
+        url: '/sms/send',
+        payload: { api_key: key.api_key, sentto: '905321230000', title: 'ACME', text: 'hi', sms_lang: 0 },
+      });
       const body = sent.json() as { result_code: string; sms_id: number };
       assert.equal(body.result_code, 'TS-1024');
       // 0000: the simulator's "not delivered" (any other carrier would leave it unsent here).
@@ -43,11 +55,23 @@ describe('the live carrier, chosen from one list', () => {
 
   it('is the configured one, whose loader refuses a bad configuration with its reason', async () => {
     const file = join(dir, 'smpp.json');
-    writeFileSync(file, JSON.stringify({ connections: [{ name: 'operator', host: '127.0.0.1', port: 2775, systemId: 'a', password: 'b' }], defaultRoute: 'other' }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        connections: [{ name: 'operator', host: '127.0.0.1', port: 2775, systemId: 'a', password: 'b' }],
+        defaultRoute: 'other',
+      }),
+    );
     const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
     try {
-      await assert.rejects(startDispatcher(container, { smppConfig: file, simDelayMs: 0, leaseMs: 60_000 }, silent), /defaultRoute: "other" is not a connection name/);
-      await assert.rejects(startDispatcher(container, { smppConfig: join(dir, 'missing.json'), simDelayMs: 0, leaseMs: 60_000 }, silent), /missing\.json/);
+      await assert.rejects(
+        startDispatcher(container, { smppConfig: file, simDelayMs: 0, leaseMs: 60_000 }, silent),
+        /defaultRoute: "other" is not a connection name/,
+      );
+      await assert.rejects(
+        startDispatcher(container, { smppConfig: join(dir, 'missing.json'), simDelayMs: 0, leaseMs: 60_000 }, silent),
+        /missing\.json/,
+      );
     } finally {
       await container.close();
     }

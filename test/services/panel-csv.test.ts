@@ -26,7 +26,14 @@ describe('panel CSV rules', () => {
   it('refuses an unreadable file, an empty one and one over the row limit', () => {
     assert.deepEqual(readNumberCsv('"unclosed\n'), { ok: false, error: 'unreadable' });
     assert.deepEqual(readNumberCsv(''), { ok: false, error: 'empty' });
-    assert.deepEqual(readNumberCsv('number\n' + '905321112233\n'.repeat(maxCsvRows + 1)), { ok: false, error: 'too-many-rows' });
-    assert.equal((readNumberCsv('number\n' + '905321112233\n'.repeat(maxCsvRows)) as { ok: true; entries: unknown[] }).entries.length, maxCsvRows);
+    assert.deepEqual(readNumberCsv('number\n' + '905321112233\n'.repeat(maxCsvRows + 1)), {
+      ok: false,
+      error: 'too-many-rows',
+    });
+    assert.equal(
+      (readNumberCsv('number\n' + '905321112233\n'.repeat(maxCsvRows)) as { ok: true; entries: unknown[] }).entries
+        .length,
+      maxCsvRows,
+    );
   });
 });

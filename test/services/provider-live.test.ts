@@ -23,7 +23,14 @@ function storeWith(rows: TrafficMinute[], attempts: AttemptSample[]): Monitoring
   };
 }
 
-const attempt = (url: string, durationMs: number, ok: boolean, keyId: number): AttemptSample => ({ url, durationMs, startedAt: now - 10_000, ok, keyId, accountId: keyId * 10 });
+const attempt = (url: string, durationMs: number, ok: boolean, keyId: number): AttemptSample => ({
+  url,
+  durationMs,
+  startedAt: now - 10_000,
+  ok,
+  keyId,
+  accountId: keyId * 10,
+});
 
 describe('ProviderLive', () => {
   it('fills the window minute by minute, sums expired into failed, and ranks receivers by host and keys by failures', async () => {
@@ -39,7 +46,11 @@ describe('ProviderLive', () => {
       attempt('https://fast.example.com/h', 30, false, 8),
       attempt('https://slow.example.com/other', 1200, false, 7),
     ];
-    const live = new ProviderLive(storeWith(rows, attempts), async () => [], () => now);
+    const live = new ProviderLive(
+      storeWith(rows, attempts),
+      async () => [],
+      () => now,
+    );
     const view = await live.traffic(1);
     assert.equal(view.minutes.at.length, 60);
     assert.equal(view.minutes.at.at(-1), minute * 60);
@@ -63,8 +74,14 @@ describe('ProviderLive', () => {
   it('gives each connection its submit rate between two looks', async () => {
     let clock = now;
     let submits = 100;
-    const state = (): ConnectionState[] => [{ name: 'a', bound: true, inFlight: 2, windowSize: 10, submits, recentErrors: [] }];
-    const live = new ProviderLive(storeWith([], []), async () => state(), () => clock);
+    const state = (): ConnectionState[] => [
+      { name: 'a', bound: true, inFlight: 2, windowSize: 10, submits, recentErrors: [] },
+    ];
+    const live = new ProviderLive(
+      storeWith([], []),
+      async () => state(),
+      () => clock,
+    );
     assert.equal((await live.carriers())[0]?.submitRate, null, 'no rate at the first look');
     clock += 2000;
     submits += 50;

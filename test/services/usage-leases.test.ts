@@ -30,12 +30,21 @@ class MemoryCounts implements UsageCounts {
 }
 
 const windows: UsageWindows = { hour: '2026-11-25T10', day: '2026-11-25', month: '2026-11' };
-const request = (hourly: number, w: UsageWindows = windows): UsageRequest => ({ keyId: 7, limits: { hourly, daily: 0, monthly: 0 }, windows: w });
+const request = (hourly: number, w: UsageWindows = windows): UsageRequest => ({
+  keyId: 7,
+  limits: { hourly, daily: 0, monthly: 0 },
+  windows: w,
+});
 
 describe('request counts in leases', () => {
   it('leases a twentieth of the smallest limit, 1 to 1000', () => {
     assert.deepEqual(
-      [usageLeaseSize({ hourly: 0, daily: 0, monthly: 0 }), usageLeaseSize({ hourly: 39, daily: 0, monthly: 0 }), usageLeaseSize({ hourly: 1000, daily: 100, monthly: 0 }), usageLeaseSize({ hourly: 10 ** 9, daily: 0, monthly: 0 })],
+      [
+        usageLeaseSize({ hourly: 0, daily: 0, monthly: 0 }),
+        usageLeaseSize({ hourly: 39, daily: 0, monthly: 0 }),
+        usageLeaseSize({ hourly: 1000, daily: 100, monthly: 0 }),
+        usageLeaseSize({ hourly: 10 ** 9, daily: 0, monthly: 0 }),
+      ],
       [1, 1, 5, 1000],
     );
   });
@@ -46,11 +55,18 @@ describe('request counts in leases', () => {
     const two = new UsageLeases(store, Date.now);
     const answers = await Promise.all(Array.from({ length: 150 }, (_, i) => (i % 2 ? one : two).take(request(100))));
     const admitted = answers.filter((a) => 'undo' in a).length;
-    assert.ok(admitted <= 100 && admitted >= 100 - 2 * (usageLeaseSize(request(100).limits) - 1), `admitted ${admitted}`);
+    assert.ok(
+      admitted <= 100 && admitted >= 100 - 2 * (usageLeaseSize(request(100).limits) - 1),
+      `admitted ${admitted}`,
+    );
     for (const a of answers) if ('refused' in a) assert.equal(a.refused, 'hourly');
     await one.close();
     await two.close();
-    assert.equal(store.usage.hourCount, admitted, 'the store counts the requests admitted, and nothing leased beyond them');
+    assert.equal(
+      store.usage.hourCount,
+      admitted,
+      'the store counts the requests admitted, and nothing leased beyond them',
+    );
   });
 
   it('answers the requests a lease covers without the store, and gives a refused request back to its lease', async () => {

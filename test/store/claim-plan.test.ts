@@ -19,7 +19,11 @@ describe('the claim order on SQLite', () => {
     const handle = openConnection({ dialect: 'sqlite', file: join(dir, 'plan.sqlite') });
     try {
       await migrate(handle);
-      const { rows } = await sql<{ detail: string }>`explain query plan select id from messages where state = 'queued' and due_at <= ${1} order by priority, due_at, id limit 100`.execute(handle.db);
+      const { rows } = await sql<{
+        detail: string;
+      }>`explain query plan select id from messages where state = 'queued' and due_at <= ${1} order by priority, due_at, id limit 100`.execute(
+        handle.db,
+      );
       const plan = rows.map((r) => r.detail).join('\n');
       assert.match(plan, /USING (COVERING )?INDEX messages_due/);
       assert.doesNotMatch(plan, /TEMP B-TREE/);

@@ -24,7 +24,18 @@ for (const dialect of testDialects()) {
       handle = openConnection(await dialect.location());
       await migrate(handle);
       store = storeOn(handle);
-      const account = await store.accounts.createAccount({ name: 'A', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false }, now);
+      const account = await store.accounts.createAccount(
+        {
+          name: 'A',
+          balanceMain: 0,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        },
+        now,
+      );
       accountId = account.id;
     });
     after(async () => {
@@ -33,7 +44,11 @@ for (const dialect of testDialects()) {
     });
 
     async function contactRows(groupId: number): Promise<number> {
-      const row = await handle.db.selectFrom('contacts').select((eb) => eb.fn.countAll<number>().as('n')).where('group_id', '=', groupId).executeTakeFirstOrThrow();
+      const row = await handle.db
+        .selectFrom('contacts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('group_id', '=', groupId)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     }
 
@@ -49,7 +64,9 @@ for (const dialect of testDialects()) {
     });
 
     it('creates one group per name under concurrent creation, and refuses a rename onto a taken name', async () => {
-      const results = await Promise.all(Array.from({ length: 16 }, () => store.directory.createGroup(accountId, 'Same', now)));
+      const results = await Promise.all(
+        Array.from({ length: 16 }, () => store.directory.createGroup(accountId, 'Same', now)),
+      );
       assert.equal(results.filter((r) => r !== 'duplicate').length, 1);
       const other = await store.directory.createGroup(accountId, 'Other', now);
       if (other === 'duplicate') return assert.fail('Other is new');
@@ -64,7 +81,9 @@ for (const dialect of testDialects()) {
       for (let round = 0; round < 6; round++) {
         const group = await store.directory.createGroup(accountId, `Racing ${round}`, now);
         if (group === 'duplicate') return assert.fail('the name is new');
-        const adds = Array.from({ length: 4 }, (_, i) => store.directory.addContacts(accountId, group.id, numbers.slice(i * 750, (i + 1) * 750), now));
+        const adds = Array.from({ length: 4 }, (_, i) =>
+          store.directory.addContacts(accountId, group.id, numbers.slice(i * 750, (i + 1) * 750), now),
+        );
         const [deleted, ...added] = await Promise.all([store.directory.deleteGroup(accountId, group.id), ...adds]);
         assert.equal(deleted, true);
         for (const a of added) assert.ok(a === null || a === 750, String(a));
@@ -74,9 +93,14 @@ for (const dialect of testDialects()) {
 
     it('keeps one blocking entry per subscriber under concurrent adds', async () => {
       const entry = { number: '905441234567', subscriber: '5441234567' };
-      const results = await Promise.all(Array.from({ length: 16 }, () => store.directory.blockNumber(accountId, entry, now)));
+      const results = await Promise.all(
+        Array.from({ length: 16 }, () => store.directory.blockNumber(accountId, entry, now)),
+      );
       assert.equal(results.filter((r) => r === 'added').length, 1);
-      assert.deepEqual(await store.directory.findBlocked(accountId, entry.subscriber), { number: entry.number, createdAt: now });
+      assert.deepEqual(await store.directory.findBlocked(accountId, entry.subscriber), {
+        number: entry.number,
+        createdAt: now,
+      });
       assert.equal(await store.directory.unblockNumber(accountId, entry.subscriber), true);
       assert.equal(await store.directory.unblockNumber(accountId, entry.subscriber), false);
       assert.equal(await store.directory.findBlocked(accountId, entry.subscriber), null);

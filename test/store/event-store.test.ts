@@ -14,12 +14,23 @@ import { fixtureKey, pendingEvents, queueSend, sendAll } from '../helpers/webhoo
 
 const hook = { webhookUrl: 'http://receiver.example/hook', webhookSecret: 'whsec' };
 
-function result(e: ClaimedEvent, state: AttemptResult['state'], options: { manual?: boolean; status?: number | null; at?: number; next?: number } = {}): AttemptResult {
+function result(
+  e: ClaimedEvent,
+  state: AttemptResult['state'],
+  options: { manual?: boolean; status?: number | null; at?: number; next?: number } = {},
+): AttemptResult {
   const status = options.status === undefined ? (state === 'delivered' ? 200 : 500) : options.status;
   return {
     id: e.id,
     leaseUntil: e.leaseUntil,
-    attempt: { manual: options.manual ?? false, url: e.target.url, startedAt: options.at ?? 0, durationMs: 3, httpStatus: status, error: null },
+    attempt: {
+      manual: options.manual ?? false,
+      url: e.target.url,
+      startedAt: options.at ?? 0,
+      durationMs: 3,
+      httpStatus: status,
+      error: null,
+    },
     state,
     nextAttemptAt: options.next ?? (options.at ?? 0) + 1000,
   };
@@ -27,7 +38,6 @@ function result(e: ClaimedEvent, state: AttemptResult['state'], options: { manua
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `webhook events (${dialect.name})`, () => {
-
     async function withRuntime(work: (runtime: AppContainer, clock: FixedClock) => Promise<void>): Promise<void> {
       const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
       const runtime = await openAppContainer(await dialect.location(), clock);
@@ -51,7 +61,9 @@ for (const dialect of testDialects()) {
         assert.equal(claimed.length, 8);
         await runtime.store.queue.markFailed(rejected, 'Rejected by the operator: test', now);
         await runtime.store.queue.markSentMany(
-          claimed.filter((m) => m.id !== rejected).map((m) => ({ messageId: m.id, carrier: 'test', carrierMessageIds: [`c-${m.id}`] })),
+          claimed
+            .filter((m) => m.id !== rejected)
+            .map((m) => ({ messageId: m.id, carrier: 'test', carrierMessageIds: [`c-${m.id}`] })),
           now,
         );
         await runtime.store.queue.applyReports(
@@ -74,7 +86,15 @@ for (const dialect of testDialects()) {
           `sms.failed/failed/${failed}`,
         ].sort();
         assert.deepEqual(seen, expected);
-        assert.ok(events.every((e) => e.state === 'pending' && e.attempts === 0 && e.keyId === hooked.keyId && /^evt_[0-9a-f]{12}[\w-]{16}$/.test(e.eventId)));
+        assert.ok(
+          events.every(
+            (e) =>
+              e.state === 'pending' &&
+              e.attempts === 0 &&
+              e.keyId === hooked.keyId &&
+              /^evt_[0-9a-f]{12}[\w-]{16}$/.test(e.eventId),
+          ),
+        );
         assert.equal(new Set(events.map((e) => e.eventId)).size, events.length);
         assert.deepEqual(await runtime.store.events.recentForKey(plain.keyId, 100), []);
       });
@@ -104,12 +124,27 @@ for (const dialect of testDialects()) {
         const old = await fixtureKey(runtime, { ...hook, webhookAttempts: 3 });
         await queueSend(runtime, old, 1);
         const rotated = await runtime.admin.rotateKey(old.keyId, true);
-        await runtime.admin.updateKey(rotated.id, { webhookUrl: 'http://new.example/hook', webhookAttempts: 7, webhookRetryScheduleMs: [5_000, 90_000] });
+        await runtime.admin.updateKey(rotated.id, {
+          webhookUrl: 'http://new.example/hook',
+          webhookAttempts: 7,
+          webhookRetryScheduleMs: [5_000, 90_000],
+        });
         await sendAll(runtime);
         const [event] = await runtime.store.events.claimDue(clock.now(), 10, clock.now() + 1000);
         assert.equal(event?.keyId, old.keyId);
-        assert.deepEqual(event?.target, { keyId: rotated.id, url: 'http://new.example/hook', secret: 'whsec', maxAttempts: 7, retryScheduleMs: [5_000, 90_000], events: null });
-        assert.equal((await runtime.store.events.recentForKey(rotated.id, 10))[0]?.id, event?.id, 'listed under the new key');
+        assert.deepEqual(event?.target, {
+          keyId: rotated.id,
+          url: 'http://new.example/hook',
+          secret: 'whsec',
+          maxAttempts: 7,
+          retryScheduleMs: [5_000, 90_000],
+          events: null,
+        });
+        assert.equal(
+          (await runtime.store.events.recentForKey(rotated.id, 10))[0]?.id,
+          event?.id,
+          'listed under the new key',
+        );
         assert.equal((await runtime.store.events.recentForKey(old.keyId, 10)).length, 1, 'and under the old one');
       });
     });
@@ -135,14 +170,27 @@ for (const dialect of testDialects()) {
         for (const count of [5, 2, 3, 3]) keys.push((await pendingEvents(runtime, count, hook)).key.keyId);
         const [a = 0, b = 0, c = 0, d = 0] = keys;
         const now = clock.now();
-        const claimed = await runtime.store.events.claimDue(now, 5, now + 1000, { perKey: 2, keyLimits: new Map([[c, 0], [d, 1]]) });
+        const claimed = await runtime.store.events.claimDue(now, 5, now + 1000, {
+          perKey: 2,
+          keyLimits: new Map([
+            [c, 0],
+            [d, 1],
+          ]),
+        });
         const count = (keyId: number) => claimed.filter((e) => e.keyId === keyId).length;
         // First of each key (a, b, d), then second (a, b): d's limit is 1, c is skipped.
         assert.deepEqual([a, b, c, d].map(count), [2, 2, 0, 1]);
         const ofA = claimed.filter((e) => e.keyId === a);
         await runtime.store.events.release(ofA, now + 10);
-        const again = await runtime.store.events.claimDue(now + 10, 100, now + 2000, { perKey: 10, keyLimits: new Map() });
-        assert.deepEqual([a, b, c, d].map((k) => again.filter((e) => e.keyId === k).length), [5, 0, 3, 2], 'released events are due again; claimed ones are not');
+        const again = await runtime.store.events.claimDue(now + 10, 100, now + 2000, {
+          perKey: 10,
+          keyLimits: new Map(),
+        });
+        assert.deepEqual(
+          [a, b, c, d].map((k) => again.filter((e) => e.keyId === k).length),
+          [5, 0, 3, 2],
+          'released events are due again; claimed ones are not',
+        );
         assert.ok(again.filter((e) => e.keyId === a).every((e) => e.attempts === 0));
       });
     });
@@ -151,7 +199,9 @@ for (const dialect of testDialects()) {
       await withRuntime(async (runtime, clock) => {
         await pendingEvents(runtime, 300, hook);
         const now = clock.now();
-        const claims = await Promise.all(Array.from({ length: 4 }, () => runtime.store.events.claimDue(now, 100, now + 1000)));
+        const claims = await Promise.all(
+          Array.from({ length: 4 }, () => runtime.store.events.claimDue(now, 100, now + 1000)),
+        );
         const ids = claims.flat().map((e) => e.id);
         assert.equal(ids.length, 300);
         assert.equal(new Set(ids).size, 300);
@@ -176,7 +226,10 @@ for (const dialect of testDialects()) {
         assert.equal(await runtime.store.events.claimOne(current.id, now + 1700, now + 2700), 'busy');
         assert.equal(await runtime.store.events.claimOne('evt_missing', now, now + 1), null);
         assert.equal(manual.dueAt, now + 2600, 'keeps the automatic schedule');
-        await runtime.store.events.recordAttempts([result(manual, 'pending', { manual: true, at: now + 1700, status: 503, next: manual.dueAt })], now + 1700);
+        await runtime.store.events.recordAttempts(
+          [result(manual, 'pending', { manual: true, at: now + 1700, status: 503, next: manual.dueAt })],
+          now + 1700,
+        );
         const [last] = await runtime.store.events.claimDue(now + 2600, 1, now + 4000);
         assert.ok(last);
         await runtime.store.events.recordAttempts([result(last, 'delivered', { at: now + 2600 })], now + 2600);
@@ -208,16 +261,26 @@ for (const dialect of testDialects()) {
         );
         const [inFlight, ...rest] = claimed.filter((e) => e.keyId === key.keyId);
         assert.ok(inFlight && rest.length === 2);
-        assert.ok((await runtime.store.events.claimOne(inFlight.id, now + 10, now + 1010)) !== 'busy', 'a manual attempt holds one');
+        assert.ok(
+          (await runtime.store.events.claimOne(inFlight.id, now + 10, now + 1010)) !== 'busy',
+          'a manual attempt holds one',
+        );
         assert.equal(await runtime.store.events.requeueFailed(key.keyId, now + 1, now + 20), 0, 'none created since');
         assert.equal(await runtime.store.events.requeueFailed(key.keyId, now, now + 20), 2);
         for (const e of rest) {
           const record = await runtime.store.events.findEvent(e.id);
-          assert.deepEqual([record?.state, record?.attempts, record?.nextAttemptAt, record?.doneAt, record?.log.length], ['pending', 0, now + 20, null, 1]);
+          assert.deepEqual(
+            [record?.state, record?.attempts, record?.nextAttemptAt, record?.doneAt, record?.log.length],
+            ['pending', 0, now + 20, null, 1],
+          );
         }
         assert.equal((await runtime.store.events.findEvent(inFlight.id))?.state, 'failed');
         assert.equal((await runtime.store.events.recentForKey(other.key.keyId, 1))[0]?.state, 'failed');
-        assert.equal(await runtime.store.events.requeueFailed(key.keyId, now, now + 30), 0, 'pending ones are not failed');
+        assert.equal(
+          await runtime.store.events.requeueFailed(key.keyId, now, now + 30),
+          0,
+          'pending ones are not failed',
+        );
         assert.deepEqual(
           (await runtime.store.events.claimDue(now + 20, 10, now + 2000)).map((e) => e.id).sort(),
           rest.map((e) => e.id).sort(),

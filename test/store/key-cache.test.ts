@@ -70,7 +70,13 @@ describe('balances under the key cache (SQLite)', () => {
     try {
       const p = await h.provision({ account: { balanceMain: 10 } });
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.balance_main, 10);
-      const sent = await h.post('/sms/send', { api_key: p.apiKey, sentto: '905321234567', title: 'ACME', text: 'charged', sms_lang: 0 });
+      const sent = await h.post('/sms/send', {
+        api_key: p.apiKey,
+        sentto: '905321234567',
+        title: 'ACME',
+        text: 'charged',
+        sms_lang: 0,
+      });
       assert.equal(sent.body.result_code, 'TS-1024');
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.balance_main, 9);
       await h.runtime.admin.topup(p.accountId, 5, false);
@@ -112,8 +118,15 @@ describe('the triggers behind the change signal (SQLite)', () => {
     const connection = openConnection({ dialect: 'sqlite', file: ':memory:' });
     try {
       await migrate(connection);
-      const columns = (await sql<{ name: string }>`select name from pragma_table_info('accounts')`.execute(connection.db)).rows.map((r) => r.name);
-      const triggers = (await sql<{ name: string; sql: string }>`select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'accounts'`.execute(connection.db)).rows;
+      const columns = (
+        await sql<{ name: string }>`select name from pragma_table_info('accounts')`.execute(connection.db)
+      ).rows.map((r) => r.name);
+      const triggers = (
+        await sql<{
+          name: string;
+          sql: string;
+        }>`select name, sql from sqlite_master where type = 'trigger' and tbl_name = 'accounts'`.execute(connection.db)
+      ).rows;
       const watched = (name: string): string[] => {
         const text = triggers.find((t) => t.name === name)?.sql ?? '';
         const list = /after update of (.*?) on accounts/i.exec(text)?.[1] ?? '';
@@ -123,7 +136,10 @@ describe('the triggers behind the change signal (SQLite)', () => {
       assert.deepEqual(watched('accounts_balance_lookup_version').sort(), [...balances].sort());
       // A column added to accounts without a migration that recreates this trigger would
       // leave the key cache of another connection stale after an update of that column.
-      assert.deepEqual(watched('accounts_update_lookup_version').sort(), columns.filter((c) => !balances.includes(c)).sort());
+      assert.deepEqual(
+        watched('accounts_update_lookup_version').sort(),
+        columns.filter((c) => !balances.includes(c)).sort(),
+      );
     } finally {
       await connection.close();
     }
@@ -156,10 +172,14 @@ describe('the change signal of the lookup caches (SQLite)', () => {
       await sql`update accounts set status = 'Suspended', balance_international = 3`.execute(other.db);
       assert.ok(external() > afterInsert, 'a change of another column moves it, a balance changed with it or not');
       const afterBalance = external();
-      await sql`insert into api_keys (account_id, key_hash, key_hint, state, permissions, created_at, updated_at) values (1, 'h', 'hint', 'Active', '{}', 0, 0)`.execute(other.db);
+      await sql`insert into api_keys (account_id, key_hash, key_hint, state, permissions, created_at, updated_at) values (1, 'h', 'hint', 'Active', '{}', 0, 0)`.execute(
+        other.db,
+      );
       assert.ok(external() > afterBalance, 'a new key moves it');
       const afterKey = external();
-      await sql`insert into sender_ids (account_id, title, status, created_at) values (1, 'ACME', 'approved', 0)`.execute(other.db);
+      await sql`insert into sender_ids (account_id, title, status, created_at) values (1, 'ACME', 'approved', 0)`.execute(
+        other.db,
+      );
       assert.ok(external() > afterKey, 'a sender ID moves it');
       const afterSender = external();
       await sql`delete from sender_ids`.execute(other.db);
@@ -179,7 +199,18 @@ describe('the lookup caches and the store’s own writes (SQLite)', () => {
     const store = await openStore({ dialect: 'sqlite', file: ':memory:' });
     try {
       const now = Date.UTC(2026, 2, 15, 9);
-      const account = await store.accounts.createAccount({ name: 'Cached', balanceMain: 10, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false }, now);
+      const account = await store.accounts.createAccount(
+        {
+          name: 'Cached',
+          balanceMain: 10,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        },
+        now,
+      );
       const key = await store.keys.createKey(account.id, 'hash-1', 'hint', { ...defaultKeySettings }, now);
       const found = async () => {
         const f = await store.keys.findKeyByHash('hash-1');
@@ -193,7 +224,12 @@ describe('the lookup caches and the store’s own writes (SQLite)', () => {
       assert.equal((await found()).account.status, 'Suspended', 'updateAccount');
       await store.accounts.adjustBalance(account.id, 'main', 5, 'top-up', null, now);
       assert.equal((await found()).account.balanceMain, 15, 'adjustBalance');
-      await store.transaction((tx) => tx.accounts.applyCharges([{ accountId: account.id, bucket: 'main', amount: 3, reason: 'sms', reference: 'x' }], now));
+      await store.transaction((tx) =>
+        tx.accounts.applyCharges(
+          [{ accountId: account.id, bucket: 'main', amount: 3, reason: 'sms', reference: 'x' }],
+          now,
+        ),
+      );
       assert.equal((await found()).account.balanceMain, 12, 'applyCharges in a transaction');
 
       assert.equal(await store.senderIds.hasApprovedSender(account.id, 'ACME'), false);
@@ -221,16 +257,27 @@ for (const postgres of testDialects().filter((d) => d.name === 'postgres')) {
       try {
         await migrate(connection);
         const columns = (
-          await sql<{ name: string }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'accounts'`.execute(connection.db)
+          await sql<{
+            name: string;
+          }>`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'accounts'`.execute(
+            connection.db,
+          )
         ).rows.map((r) => r.name);
         const watched = async (name: string): Promise<string[]> => {
-          const { rows } = await sql<{ def: string }>`select pg_get_triggerdef(oid) as def from pg_trigger where tgrelid = 'accounts'::regclass and tgname = ${name}`.execute(connection.db);
+          const { rows } = await sql<{
+            def: string;
+          }>`select pg_get_triggerdef(oid) as def from pg_trigger where tgrelid = 'accounts'::regclass and tgname = ${name}`.execute(
+            connection.db,
+          );
           const list = /UPDATE OF (.*?) ON /.exec(rows[0]?.def ?? '')?.[1] ?? '';
           return list.split(',').map((c) => c.trim());
         };
         const balances = ['balance_main', 'balance_international'];
         assert.deepEqual((await watched('accounts_balances_changed')).sort(), [...balances].sort());
-        assert.deepEqual((await watched('accounts_lookups_changed')).sort(), columns.filter((c) => !balances.includes(c)).sort());
+        assert.deepEqual(
+          (await watched('accounts_lookups_changed')).sort(),
+          columns.filter((c) => !balances.includes(c)).sort(),
+        );
       } finally {
         await connection.close();
       }

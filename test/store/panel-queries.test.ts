@@ -22,7 +22,13 @@ interface Fixture {
   a: { accountId: number; keyId: number };
   b: { accountId: number; keyId: number };
   /** Writes a send of `numbers` recipients (message ids returned), created at `at`. */
-  send(owner: { accountId: number; keyId: number }, kind: SendKind, numbers: string[], at: number, sender?: string): Promise<{ sendId: number; ids: number[] }>;
+  send(
+    owner: { accountId: number; keyId: number },
+    kind: SendKind,
+    numbers: string[],
+    at: number,
+    sender?: string,
+  ): Promise<{ sendId: number; ids: number[] }>;
 }
 
 for (const dialect of testDialects()) {
@@ -35,7 +41,15 @@ for (const dialect of testDialects()) {
       try {
         const admin = new AdminService(store, clock);
         const make = async (name: string): Promise<{ accountId: number; keyId: number }> => {
-          const account = await admin.createAccount({ name, balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+          const account = await admin.createAccount({
+            name,
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          });
           const key = await admin.createKey(account.id, defaultKeySettings);
           return { accountId: account.id, keyId: key.id };
         };
@@ -48,9 +62,34 @@ for (const dialect of testDialects()) {
           b,
           async send(owner, kind, numbers, at, sender = 'ACME') {
             const [sendId = 0, ...ids] = await store.messages.allocateIds(numbers.length + 1);
-            await store.messages.insertSends([{ id: sendId, send: { ...owner, kind, sender, text: 'hello', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: numbers.length, invalidNumbers: 0, blockedNumbers: 0, smsCost: numbers.length * 2, createdAt: at, priority: 0, pendingRecipients: null } }]);
+            await store.messages.insertSends([
+              {
+                id: sendId,
+                send: {
+                  ...owner,
+                  kind,
+                  sender,
+                  text: 'hello',
+                  lang: 0,
+                  contentType: 0,
+                  scheduledAt: null,
+                  sandbox: false,
+                  totalNumbers: numbers.length,
+                  invalidNumbers: 0,
+                  blockedNumbers: 0,
+                  smsCost: numbers.length * 2,
+                  createdAt: at,
+                  priority: 0,
+                  pendingRecipients: null,
+                },
+              },
+            ]);
             await store.messages.insertMessagesOf([
-              { send: { id: sendId, ...owner, sandbox: false, createdAt: at, dueAt: at, priority: 0 }, ids: ids, messages: numbers.map((recipient) => ({ recipient, text: null, smsCount: 2, operator: 'TURKCELL' })) },
+              {
+                send: { id: sendId, ...owner, sandbox: false, createdAt: at, dueAt: at, priority: 0 },
+                ids: ids,
+                messages: numbers.map((recipient) => ({ recipient, text: null, smsCount: 2, operator: 'TURKCELL' })),
+              },
             ]);
             return { sendId, ids };
           },
@@ -97,7 +136,10 @@ for (const dialect of testDialects()) {
         assert.deepEqual(campaign?.counts, { messages: 3, sms: 6, delivered: 1, failed: 1 });
         assert.equal(await f.store.panel.campaign(f.b.accountId, first.sendId), null);
         const bDays = await f.store.panel.dailyCounts(f.b.accountId, 0, istanbulDay(nextDay) + 1);
-        assert.deepEqual(bDays.map((d) => d.messages), [1]);
+        assert.deepEqual(
+          bDays.map((d) => d.messages),
+          [1],
+        );
       });
     });
 
@@ -107,7 +149,18 @@ for (const dialect of testDialects()) {
         const numbers = Array.from({ length: 25 }, (_, i) => `9053210${String(i).padStart(5, '0')}`);
         const sends: number[] = [];
         // Five sends of five, a day apart; two messages share each creation time (tie on created_at).
-        for (let d = 0; d < 5; d++) sends.push((await f.send(f.a, 'group', numbers.slice(d * 5, d * 5 + 5), base + d * 86_400_000, d === 4 ? 'OTHER' : 'ACME')).sendId);
+        for (let d = 0; d < 5; d++)
+          sends.push(
+            (
+              await f.send(
+                f.a,
+                'group',
+                numbers.slice(d * 5, d * 5 + 5),
+                base + d * 86_400_000,
+                d === 4 ? 'OTHER' : 'ACME',
+              )
+            ).sendId,
+          );
         await f.send(f.b, 'sms', ['905321000003'], base);
         const seen: number[] = [];
         let cursor = null;
@@ -120,12 +173,29 @@ for (const dialect of testDialects()) {
           cursor = { createdAt: last.createdAt, id: last.id };
         }
         assert.equal(seen.length, 25);
-        assert.deepEqual([...seen].sort((p, q) => q - p), seen, 'newest (highest id) first');
+        assert.deepEqual(
+          [...seen].sort((p, q) => q - p),
+          seen,
+          'newest (highest id) first',
+        );
         assert.equal(new Set(seen).size, 25);
-        assert.deepEqual((await f.store.panel.messageLog(f.a.accountId, { number: '905321000003' }, null, 10)).length, 1);
+        assert.deepEqual(
+          (await f.store.panel.messageLog(f.a.accountId, { number: '905321000003' }, null, 10)).length,
+          1,
+        );
         assert.equal((await f.store.panel.messageLog(f.a.accountId, { sender: 'OTHER' }, null, 50)).length, 5);
         assert.equal((await f.store.panel.messageLog(f.a.accountId, { sendId: sends[1] ?? 0 }, null, 50)).length, 5);
-        assert.equal((await f.store.panel.messageLog(f.a.accountId, { from: base + 86_400_000, to: base + 3 * 86_400_000 }, null, 50)).length, 10);
+        assert.equal(
+          (
+            await f.store.panel.messageLog(
+              f.a.accountId,
+              { from: base + 86_400_000, to: base + 3 * 86_400_000 },
+              null,
+              50,
+            )
+          ).length,
+          10,
+        );
         assert.equal((await f.store.panel.messageLog(f.a.accountId, { outcome: 'pending' }, null, 50)).length, 25);
         assert.equal((await f.store.panel.messageLog(f.a.accountId, { outcome: 'delivered' }, null, 50)).length, 0);
         assert.equal((await f.store.panel.messageLog(f.b.accountId, { sendId: sends[1] ?? 0 }, null, 50)).length, 0);
@@ -141,30 +211,51 @@ for (const dialect of testDialects()) {
         const bulk = await f.send(f.a, 'group', ['905321000001', '905321000002', '905321000003'], now);
         await f.send(f.a, 'sms', ['905321000009'], now);
         const list = await f.store.panel.campaigns(f.a.accountId, null, 10);
-        assert.deepEqual(list.map((c) => c.id), [bulk.sendId]);
+        assert.deepEqual(
+          list.map((c) => c.id),
+          [bulk.sendId],
+        );
         assert.deepEqual(await f.store.panel.campaigns(f.b.accountId, null, 10), []);
         const pageOne = await f.store.panel.campaignRows(bulk.sendId, 0, 2);
         const pageTwo = await f.store.panel.campaignRows(bulk.sendId, pageOne[1]?.id ?? 0, 2);
-        assert.deepEqual([...pageOne, ...pageTwo].map((r) => r.recipient), ['905321000001', '905321000002', '905321000003']);
+        assert.deepEqual(
+          [...pageOne, ...pageTwo].map((r) => r.recipient),
+          ['905321000001', '905321000002', '905321000003'],
+        );
 
         const group = await f.store.directory.createGroup(f.a.accountId, 'Friends', now);
         assert.notEqual(group, 'duplicate');
         if (group === 'duplicate') return;
         await f.store.directory.addContacts(f.a.accountId, group.id, ['905321000001', '905321000002'], now);
-        assert.deepEqual((await f.store.panel.groups(f.a.accountId)).map((g) => [g.name, g.contacts]), [['Friends', 2]]);
+        assert.deepEqual(
+          (await f.store.panel.groups(f.a.accountId)).map((g) => [g.name, g.contacts]),
+          [['Friends', 2]],
+        );
         assert.deepEqual(await f.store.panel.groups(f.b.accountId), []);
         assert.equal(await f.store.panel.contacts(f.b.accountId, group.id, null, 10), null);
         assert.equal(await f.store.panel.removeContact(f.b.accountId, group.id, '905321000001'), false);
         assert.deepEqual(await f.store.panel.groupNumbers(f.a.accountId, group.id), ['905321000001', '905321000002']);
         assert.equal(await f.store.panel.removeContact(f.a.accountId, group.id, '905321000001'), true);
-        assert.deepEqual((await f.store.panel.contacts(f.a.accountId, group.id, null, 10))?.map((c) => c.number), ['905321000002']);
+        assert.deepEqual(
+          (await f.store.panel.contacts(f.a.accountId, group.id, null, 10))?.map((c) => c.number),
+          ['905321000002'],
+        );
 
         await f.store.directory.blockNumber(f.a.accountId, { number: '905321000007', subscriber: '5321000007' }, now);
         await f.store.directory.blockNumber(f.a.accountId, { number: '905551112233', subscriber: '5551112233' }, now);
-        assert.deepEqual((await f.store.panel.blocked(f.a.accountId, '555', null, 10)).map((r) => r.number), ['905551112233']);
-        assert.deepEqual((await f.store.panel.blocked(f.a.accountId, '', '905321000007', 10)).map((r) => r.number), ['905551112233']);
+        assert.deepEqual(
+          (await f.store.panel.blocked(f.a.accountId, '555', null, 10)).map((r) => r.number),
+          ['905551112233'],
+        );
+        assert.deepEqual(
+          (await f.store.panel.blocked(f.a.accountId, '', '905321000007', 10)).map((r) => r.number),
+          ['905551112233'],
+        );
         assert.deepEqual(await f.store.panel.blocked(f.b.accountId, '', null, 10), []);
-        assert.deepEqual([...(await f.store.panel.blockedAmong(f.a.accountId, ['5321000007', '5321000008']))], ['5321000007']);
+        assert.deepEqual(
+          [...(await f.store.panel.blockedAmong(f.a.accountId, ['5321000007', '5321000008']))],
+          ['5321000007'],
+        );
         assert.equal((await f.store.panel.blockedAmong(f.b.accountId, ['5321000007'])).size, 0);
       });
     });

@@ -23,18 +23,28 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 type Owner = { accountId: number; keyId: number };
 type Row = Record<string, number>;
 
-const numbers = (from: number, count: number): string[] => Array.from({ length: count }, (_, i) => `90532${String(from + i).padStart(7, '0')}`);
-const messagesTo = (list: string[], smsCount = 1): NewMessage[] => list.map((recipient) => ({ recipient, text: null, smsCount, operator: 'TURKCELL' }));
+const numbers = (from: number, count: number): string[] =>
+  Array.from({ length: count }, (_, i) => `90532${String(from + i).padStart(7, '0')}`);
+const messagesTo = (list: string[], smsCount = 1): NewMessage[] =>
+  list.map((recipient) => ({ recipient, text: null, smsCount, operator: 'TURKCELL' }));
 
 /** Both rollups and their recount from the messages, each as sorted plain rows. */
-async function rollupsAndRecount(handle: StoreConnection): Promise<{ daily: Row[]; dailyRecount: Row[]; sends: Row[]; sendsRecount: Row[] }> {
+async function rollupsAndRecount(
+  handle: StoreConnection,
+): Promise<{ daily: Row[]; dailyRecount: Row[]; sends: Row[]; sendsRecount: Row[] }> {
   const sums = sql`count(*) as messages, sum(sms_count) as sms, sum(case when state = 'delivered' then 1 else 0 end) as delivered, sum(case when state in ('failed', 'expired') then 1 else 0 end) as failed`;
   const day = sql`((created_at + 10800000) / 86400000)`;
-  const plain = (rows: Record<string, unknown>[]): Row[] => rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])));
-  const q = async (query: ReturnType<typeof sql>): Promise<Row[]> => plain((await query.execute(handle.db)).rows as Record<string, unknown>[]);
+  const plain = (rows: Record<string, unknown>[]): Row[] =>
+    rows.map((r) => Object.fromEntries(Object.entries(r).map(([k, v]) => [k, Number(v)])));
+  const q = async (query: ReturnType<typeof sql>): Promise<Row[]> =>
+    plain((await query.execute(handle.db)).rows as Record<string, unknown>[]);
   return {
-    daily: await q(sql`select account_id, day, messages, sms, delivered, failed from daily_counts order by account_id, day`),
-    dailyRecount: await q(sql`select account_id, ${day} as day, ${sums} from messages group by account_id, ${day} order by account_id, day`),
+    daily: await q(
+      sql`select account_id, day, messages, sms, delivered, failed from daily_counts order by account_id, day`,
+    ),
+    dailyRecount: await q(
+      sql`select account_id, ${day} as day, ${sums} from messages group by account_id, ${day} order by account_id, day`,
+    ),
     sends: await q(sql`select send_id, messages, sms, delivered, failed from send_counts order by send_id`),
     sendsRecount: await q(sql`select send_id, ${sums} from messages group by send_id order by send_id`),
   };
@@ -49,7 +59,10 @@ async function assertConsistent(handle: StoreConnection): Promise<void> {
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `panel rollups (${dialect.name})`, () => {
-    async function withStore(provider: MigrationProvider | null, work: (store: SqlStore, handle: StoreConnection, a: Owner, b: Owner, clock: FixedClock) => Promise<void>): Promise<void> {
+    async function withStore(
+      provider: MigrationProvider | null,
+      work: (store: SqlStore, handle: StoreConnection, a: Owner, b: Owner, clock: FixedClock) => Promise<void>,
+    ): Promise<void> {
       const clock = new FixedClock(Date.UTC(2026, 2, 14, 20, 58));
       const handle = openConnection(await dialect.location());
       await migrate(handle, provider ?? undefined);
@@ -57,7 +70,15 @@ for (const dialect of testDialects()) {
       try {
         const admin = new AdminService(store, clock);
         const make = async (name: string): Promise<Owner> => {
-          const account = await admin.createAccount({ name, balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+          const account = await admin.createAccount({
+            name,
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          });
           const key = await admin.createKey(account.id, defaultKeySettings);
           return { accountId: account.id, keyId: key.id };
         };
@@ -67,29 +88,77 @@ for (const dialect of testDialects()) {
       }
     }
 
-    async function send(store: SqlStore, owner: Owner, kind: SendKind, messages: NewMessage[], at: number, options: { leaseUntil?: number; pending?: string } = {}): Promise<{ sendId: number; ids: number[] }> {
-      const [sendId = 0, ...ids] = await store.messages.allocateIds(1 + (options.pending === undefined ? messages.length : 0));
+    async function send(
+      store: SqlStore,
+      owner: Owner,
+      kind: SendKind,
+      messages: NewMessage[],
+      at: number,
+      options: { leaseUntil?: number; pending?: string } = {},
+    ): Promise<{ sendId: number; ids: number[] }> {
+      const [sendId = 0, ...ids] = await store.messages.allocateIds(
+        1 + (options.pending === undefined ? messages.length : 0),
+      );
       await store.transaction(async (s) => {
         await s.messages.insertSends([
           {
             id: sendId,
-            send: { ...owner, kind, sender: 'ACME', text: 'hello', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: messages.length, invalidNumbers: 0, blockedNumbers: 0, smsCost: messages.length, createdAt: at, priority: 0, pendingRecipients: options.pending ?? null },
+            send: {
+              ...owner,
+              kind,
+              sender: 'ACME',
+              text: 'hello',
+              lang: 0,
+              contentType: 0,
+              scheduledAt: null,
+              sandbox: false,
+              totalNumbers: messages.length,
+              invalidNumbers: 0,
+              blockedNumbers: 0,
+              smsCost: messages.length,
+              createdAt: at,
+              priority: 0,
+              pendingRecipients: options.pending ?? null,
+            },
           },
         ]);
         if (options.pending !== undefined) return;
-        const defaults: MessageDefaults = { id: sendId, ...owner, sandbox: false, createdAt: at, dueAt: at, priority: 0, ...(options.leaseUntil !== undefined ? { leaseUntil: options.leaseUntil } : {}) };
+        const defaults: MessageDefaults = {
+          id: sendId,
+          ...owner,
+          sandbox: false,
+          createdAt: at,
+          dueAt: at,
+          priority: 0,
+          ...(options.leaseUntil !== undefined ? { leaseUntil: options.leaseUntil } : {}),
+        };
         await s.messages.insertMessagesOf([{ send: defaults, ids, messages }]);
       });
       return { sendId, ids };
     }
 
     /** The mixed workload: leaves messages in every state, across an Istanbul midnight (21:00 UTC). */
-    async function workload(store: SqlStore, handle: StoreConnection, a: Owner, b: Owner, clock: FixedClock): Promise<void> {
+    async function workload(
+      store: SqlStore,
+      handle: StoreConnection,
+      a: Owner,
+      b: Owner,
+      clock: FixedClock,
+    ): Promise<void> {
       const t0 = clock.now();
       // Immediate sends: single and multi-part, one with an invalid number failed at once, one handed to the dispatcher at once.
       const single = await send(store, a, 'sms', messagesTo(numbers(1, 1)), t0);
       const multi = await send(store, a, 'sms', messagesTo(numbers(2, 3), 3), t0);
-      await send(store, b, 'mixed', [...messagesTo(numbers(5, 2)), { recipient: '123', text: null, smsCount: 1, operator: '', failedDetail: 'invalid number' }], t0);
+      await send(
+        store,
+        b,
+        'mixed',
+        [
+          ...messagesTo(numbers(5, 2)),
+          { recipient: '123', text: null, smsCount: 1, operator: '', failedDetail: 'invalid number' },
+        ],
+        t0,
+      );
       const handed = await send(store, b, 'sms', messagesTo(numbers(8, 1), 2), t0, { leaseUntil: t0 + 60_000 });
       // A bulk send written out in chunks, the second after Istanbul midnight.
       const bulk = await send(store, a, 'group', messagesTo(numbers(100, 7), 2), t0, { pending: '7 numbers' });
@@ -111,12 +180,17 @@ for (const dialect of testDialects()) {
       assert.ok(accepted.length >= 8);
       assert.ok(await store.queue.markFailed(rejected, 'rejected by operator', t1));
       await store.queue.markRetry(retried, t1 + 5_000, 'throttled');
-      assert.equal(await store.queue.requeueExpiredLeases(t1 + 120_000), claimed.length - 2 + 1 /* the handed message's lease too */);
+      assert.equal(
+        await store.queue.requeueExpiredLeases(t1 + 120_000),
+        claimed.length - 2 + 1 /* the handed message's lease too */,
+      );
       // Their submit answers come after the requeue: nothing moves to sent, but their parts are known.
       const reclaimed = (await store.queue.claimDue(t1 + 120_000, 1000, t1 + 300_000)).map((c) => c.id);
       assert.ok(reclaimed.includes(single.ids[0] ?? 0));
       // An early receipt (before its submit's answer) for the first multi-part message's first part.
-      assert.deepEqual(await store.queue.applyReports([{ carrierMessageId: 'm0-1', status: 'delivered' }], t1), ['unmatched']);
+      assert.deepEqual(await store.queue.applyReports([{ carrierMessageId: 'm0-1', status: 'delivered' }], t1), [
+        'unmatched',
+      ]);
       const [m0 = 0, m1 = 0, m2 = 0] = multi.ids;
       await store.queue.markSentMany(
         [
@@ -130,7 +204,10 @@ for (const dialect of testDialects()) {
       );
       await assertConsistent(handle);
       // The single send was requeued and claimed again; its first submit's answer comes late, and then its receipt.
-      await store.queue.markSentMany([{ messageId: single.ids[0] ?? 0, carrier: 't', carrierMessageIds: ['late-1'] }], t1 + 400_000);
+      await store.queue.markSentMany(
+        [{ messageId: single.ids[0] ?? 0, carrier: 't', carrierMessageIds: ['late-1'] }],
+        t1 + 400_000,
+      );
       // Receipts: delivered, failed and expired ones, repeated ones, multi-part messages settled by their last part.
       const [d1 = 0, d2 = 0, f1 = 0, e1 = 0, x1 = 0] = accepted;
       const applied = await store.queue.applyReports(
@@ -154,7 +231,13 @@ for (const dialect of testDialects()) {
         t1 + 500_000,
       );
       assert.equal(applied.filter((t) => t && t !== 'unmatched').length, 8);
-      await store.queue.applyReports([{ carrierMessageId: `s-${x1}`, status: 'expired' }, { carrierMessageId: `s-${d2}`, status: 'expired' }], t1 + 600_000);
+      await store.queue.applyReports(
+        [
+          { carrierMessageId: `s-${x1}`, status: 'expired' },
+          { carrierMessageId: `s-${d2}`, status: 'expired' },
+        ],
+        t1 + 600_000,
+      );
     }
 
     it('equal a recount of the messages after a mixed workload', async () => {
@@ -181,7 +264,15 @@ for (const dialect of testDialects()) {
       const clock = new FixedClock(Date.UTC(2026, 2, 14, 20, 58));
       const store = storeOn(first);
       const admin = new AdminService(store, clock);
-      const account = await admin.createAccount({ name: 'A', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+      const account = await admin.createAccount({
+        name: 'A',
+        balanceMain: 0,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: '',
+        ipAllow: [],
+        globalSending: false,
+      });
       const key = await admin.createKey(account.id, defaultKeySettings);
       // This build's writes and 0015's triggers both count these: the rollups are off until 0016.
       await send(store, { accountId: account.id, keyId: key.id }, 'sms', messagesTo(numbers(1, 3), 2), clock.now());

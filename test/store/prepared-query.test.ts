@@ -5,7 +5,17 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, SqliteAdapter, SqliteIntrospector, SqliteQueryCompiler, sql } from 'kysely';
+import {
+  DummyDriver,
+  Kysely,
+  PostgresAdapter,
+  PostgresIntrospector,
+  PostgresQueryCompiler,
+  SqliteAdapter,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  sql,
+} from 'kysely';
 import type { Database } from '../../src/adapters/store/schema.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from '../../src/adapters/store/prepared-query.js';
 
@@ -20,8 +30,24 @@ function offline(dialect: 'sqlite' | 'postgres'): Kysely<Database> {
   });
 }
 
-type Ledger = { account_id: number; bucket: 'main' | 'international'; delta: number; balance_after: number; reason: string; reference: string | null; created_at: number };
-const ledgerColumns = columnsOf<Ledger>({ account_id: true, bucket: true, delta: true, balance_after: true, reason: true, reference: true, created_at: true });
+type Ledger = {
+  account_id: number;
+  bucket: 'main' | 'international';
+  delta: number;
+  balance_after: number;
+  reason: string;
+  reference: string | null;
+  created_at: number;
+};
+const ledgerColumns = columnsOf<Ledger>({
+  account_id: true,
+  bucket: true,
+  delta: true,
+  balance_after: true,
+  reason: true,
+  reference: true,
+  created_at: true,
+});
 
 function ledgerRows(count: number, seed: number): Ledger[] {
   return Array.from({ length: count }, (_, i) => ({
@@ -94,18 +120,44 @@ describe('prepared queries', () => {
   it('IN lists: what Kysely compiles for the list padded to a power of two, or as it is past 1024', () => {
     const settle = preparedList(
       (db, p: { detail: string; doneAt: number }, ids: number[]) =>
-        db.updateTable('messages').set({ state: 'sent', done_at: p.doneAt, detail: p.detail }).where('id', 'in', ids).where('state', '=', 'submitting').returning('id'),
+        db
+          .updateTable('messages')
+          .set({ state: 'sent', done_at: p.doneAt, detail: p.detail })
+          .where('id', 'in', ids)
+          .where('state', '=', 'submitting')
+          .returning('id'),
       ['detail', 'doneAt'],
       12,
     );
     const padded = (count: number): number => (count <= 1024 ? 2 ** Math.ceil(Math.log2(count)) : count);
     // Past 1024 each length is compiled on its own: the lengths here overflow a cache of 12.
-    const counts = [1, 2, 3, 5, 4, 9, 500, 1024, 1025, 1, 3, ...Array.from({ length: 12 }, (_, i) => 1030 + i), 1025, 7];
+    const counts = [
+      1,
+      2,
+      3,
+      5,
+      4,
+      9,
+      500,
+      1024,
+      1025,
+      1,
+      3,
+      ...Array.from({ length: 12 }, (_, i) => 1030 + i),
+      1025,
+      7,
+    ];
     counts.forEach((count, n) => {
       for (const db of [sqlite, postgres]) {
         const ids = Array.from({ length: count }, (_, i) => n * 10_000 + i * 3);
         const run = [...ids, ...Array.from({ length: padded(count) - count }, () => ids[count - 1] ?? 0)];
-        const expected = db.updateTable('messages').set({ state: 'sent', done_at: n, detail: `d${n}` }).where('id', 'in', run).where('state', '=', 'submitting').returning('id').compile();
+        const expected = db
+          .updateTable('messages')
+          .set({ state: 'sent', done_at: n, detail: `d${n}` })
+          .where('id', 'in', run)
+          .where('state', '=', 'submitting')
+          .returning('id')
+          .compile();
         const actual = settle(db, { detail: `d${n}`, doneAt: n }, ids);
         assert.equal(actual.sql, expected.sql);
         assert.deepEqual(actual.parameters, expected.parameters);

@@ -35,7 +35,10 @@ for (const postgres of testDialects().filter((d) => d.name === 'postgres')) {
     });
 
     it('gives every request of a window its own place, across batches and stores', async () => {
-      const hits = await Promise.all([...Array.from({ length: 30 }, () => a.add('k1', 5000, 1)), ...Array.from({ length: 30 }, () => b.add('k1', 5000, 1))]);
+      const hits = await Promise.all([
+        ...Array.from({ length: 30 }, () => a.add('k1', 5000, 1)),
+        ...Array.from({ length: 30 }, () => b.add('k1', 5000, 1)),
+      ]);
       assert.deepEqual(
         hits.map((h) => h.current).sort((x, y) => x - y),
         Array.from({ length: 60 }, (_, i) => i + 1),
@@ -49,7 +52,10 @@ for (const postgres of testDialects().filter((d) => d.name === 'postgres')) {
       assert.equal((await a.add('lease', 5000, 5)).current, 5);
       // One batch of three additions: each gets the count after its own.
       const batch = await Promise.all([a.add('lease', 5000, 2), a.add('lease', 5000, 1), a.add('lease', 5000, 10)]);
-      assert.deepEqual(batch.map((c) => c.current), [7, 8, 18]);
+      assert.deepEqual(
+        batch.map((c) => c.current),
+        [7, 8, 18],
+      );
       assert.equal((await b.add('lease', 5000, 1)).current, 19, 'another store counts on after them');
     });
 

@@ -35,15 +35,25 @@ interface Fixture {
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `delivery receipts (${dialect.name})`, () => {
-
-    async function withStore(work: (f: Fixture) => Promise<void>, settings: Partial<typeof defaultKeySettings> = {}): Promise<void> {
+    async function withStore(
+      work: (f: Fixture) => Promise<void>,
+      settings: Partial<typeof defaultKeySettings> = {},
+    ): Promise<void> {
       const clock = new FixedClock(Date.UTC(2026, 2, 15, 9));
       const handle = openConnection(await dialect.location());
       await migrate(handle);
       const store = storeOn(handle);
       try {
         const admin = new AdminService(store, clock);
-        const account = await admin.createAccount({ name: 'Receipts', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+        const account = await admin.createAccount({
+          name: 'Receipts',
+          balanceMain: 0,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        });
         const key = await admin.createKey(account.id, { ...defaultKeySettings, ...settings });
         const messages = store.queue;
         const f: Fixture = {
@@ -56,9 +66,48 @@ for (const dialect of testDialects()) {
           async claimed(count) {
             const [sendId = 0, ...ids] = await store.messages.allocateIds(count + 1);
             const now = clock.now();
-            await store.messages.insertSends([{ id: sendId, send: { accountId: account.id, keyId: key.id, kind: 'sms', sender: 'ACME', text: 'hi', lang: 0, contentType: 0, scheduledAt: null, sandbox: false, totalNumbers: count, invalidNumbers: 0, blockedNumbers: 0, smsCost: count, createdAt: now, priority: 0, pendingRecipients: null } }]);
+            await store.messages.insertSends([
+              {
+                id: sendId,
+                send: {
+                  accountId: account.id,
+                  keyId: key.id,
+                  kind: 'sms',
+                  sender: 'ACME',
+                  text: 'hi',
+                  lang: 0,
+                  contentType: 0,
+                  scheduledAt: null,
+                  sandbox: false,
+                  totalNumbers: count,
+                  invalidNumbers: 0,
+                  blockedNumbers: 0,
+                  smsCost: count,
+                  createdAt: now,
+                  priority: 0,
+                  pendingRecipients: null,
+                },
+              },
+            ]);
             await store.messages.insertMessagesOf([
-              { send: { id: sendId, accountId: account.id, keyId: key.id, sandbox: false, createdAt: now, dueAt: now, priority: 0 }, ids: ids, messages: ids.map((_, i) => ({ recipient: `905321${String(1000 + i).padStart(6, '0')}`, text: null, smsCount: 1, operator: 'TURKCELL' })) },
+              {
+                send: {
+                  id: sendId,
+                  accountId: account.id,
+                  keyId: key.id,
+                  sandbox: false,
+                  createdAt: now,
+                  dueAt: now,
+                  priority: 0,
+                },
+                ids: ids,
+                messages: ids.map((_, i) => ({
+                  recipient: `905321${String(1000 + i).padStart(6, '0')}`,
+                  text: null,
+                  smsCount: 1,
+                  operator: 'TURKCELL',
+                })),
+              },
             ]);
             const claimed = await messages.claimDue(now, 100_000, now + 60_000);
             assert.deepEqual(
@@ -68,7 +117,10 @@ for (const dialect of testDialects()) {
             return ids;
           },
           async sent(messageId, ...carrierIds) {
-            const [transitions = []] = await messages.markSentMany([{ messageId, carrier: 'test', carrierMessageIds: carrierIds }], clock.now());
+            const [transitions = []] = await messages.markSentMany(
+              [{ messageId, carrier: 'test', carrierMessageIds: carrierIds }],
+              clock.now(),
+            );
             return transitions;
           },
           async state(messageId) {
@@ -83,17 +135,33 @@ for (const dialect of testDialects()) {
       }
     }
 
-    const plain = (t: Transition | 'unmatched' | null): Transition | 'unmatched' | null => (t === null || t === 'unmatched' ? t : { messageId: t.messageId, keyId: t.keyId, state: t.state });
+    const plain = (t: Transition | 'unmatched' | null): Transition | 'unmatched' | null =>
+      t === null || t === 'unmatched' ? t : { messageId: t.messageId, keyId: t.keyId, state: t.state };
 
     it('delivers a multi-part message only when every part is delivered, with the last part’s detail and time', async () => {
       await withStore(async (f) => {
         const [id = 0] = await f.claimed(1);
         await f.sent(id, 'p-1', 'p-2', 'p-3');
         const now = f.clock.now();
-        assert.deepEqual(await f.messages.applyReports([{ carrierMessageId: 'p-2', status: 'delivered', detail: 'two', doneAt: now + 1 }], now), [null]);
-        assert.deepEqual(await f.messages.applyReports([{ carrierMessageId: 'p-1', status: 'delivered', detail: 'one', doneAt: now + 2 }], now), [null]);
+        assert.deepEqual(
+          await f.messages.applyReports(
+            [{ carrierMessageId: 'p-2', status: 'delivered', detail: 'two', doneAt: now + 1 }],
+            now,
+          ),
+          [null],
+        );
+        assert.deepEqual(
+          await f.messages.applyReports(
+            [{ carrierMessageId: 'p-1', status: 'delivered', detail: 'one', doneAt: now + 2 }],
+            now,
+          ),
+          [null],
+        );
         assert.equal((await f.state(id)).state, 'sent');
-        const last = await f.messages.applyReports([{ carrierMessageId: 'p-3', status: 'delivered', detail: 'three', doneAt: now + 3 }], now);
+        const last = await f.messages.applyReports(
+          [{ carrierMessageId: 'p-3', status: 'delivered', detail: 'three', doneAt: now + 3 }],
+          now,
+        );
         assert.deepEqual(last.map(plain), [{ messageId: id, keyId: f.keyId, state: 'delivered' }]);
         assert.deepEqual(await f.state(id), { state: 'delivered', detail: 'three', doneAt: now + 3 });
       });
@@ -127,10 +195,16 @@ for (const dialect of testDialects()) {
           ],
           now,
         );
-        assert.deepEqual(answers.map(plain), [null, { messageId: id, keyId: f.keyId, state: 'failed' }, { messageId: other, keyId: f.keyId, state: 'expired' }]);
+        assert.deepEqual(answers.map(plain), [
+          null,
+          { messageId: id, keyId: f.keyId, state: 'failed' },
+          { messageId: other, keyId: f.keyId, state: 'expired' },
+        ]);
         assert.deepEqual(await f.state(id), { state: 'failed', detail: 'stat:UNDELIV', doneAt: now });
         assert.deepEqual(await f.state(other), { state: 'expired', detail: 'stat:EXPIRED', doneAt: now - 5 });
-        assert.deepEqual(await f.messages.applyReports([{ carrierMessageId: 'q-1', status: 'delivered' }], now + 10), [null]);
+        assert.deepEqual(await f.messages.applyReports([{ carrierMessageId: 'q-1', status: 'delivered' }], now + 10), [
+          null,
+        ]);
         assert.deepEqual(await f.state(id), { state: 'failed', detail: 'stat:UNDELIV', doneAt: now });
       });
     });
@@ -183,7 +257,11 @@ for (const dialect of testDialects()) {
         const ids = await f.claimed(3);
         for (const id of ids) await f.sent(id, `r-${id}`);
         const now = f.clock.now();
-        const reports: CarrierReport[] = ids.map((id) => ({ carrierMessageId: `r-${id}`, status: 'delivered', detail: 'ok' }));
+        const reports: CarrierReport[] = ids.map((id) => ({
+          carrierMessageId: `r-${id}`,
+          status: 'delivered',
+          detail: 'ok',
+        }));
         assert.equal((await f.messages.applyReports(reports, now)).filter((t) => t !== null).length, 3);
         assert.deepEqual(
           await f.messages.applyReports(
@@ -213,10 +291,17 @@ for (const dialect of testDialects()) {
           ])
           .execute();
         const transitions = await f.messages.retryUnmatchedReports(now);
-        assert.deepEqual(transitions.map(plain).sort((x, y) => (x !== null && x !== 'unmatched' && y !== null && y !== 'unmatched' ? x.messageId - y.messageId : 0)), [
-          { messageId: id, keyId: f.keyId, state: 'delivered' },
-          { messageId: other, keyId: f.keyId, state: 'expired' },
-        ]);
+        assert.deepEqual(
+          transitions
+            .map(plain)
+            .sort((x, y) =>
+              x !== null && x !== 'unmatched' && y !== null && y !== 'unmatched' ? x.messageId - y.messageId : 0,
+            ),
+          [
+            { messageId: id, keyId: f.keyId, state: 'delivered' },
+            { messageId: other, keyId: f.keyId, state: 'expired' },
+          ],
+        );
         assert.equal((await f.state(id)).state, 'delivered');
         assert.ok([now - 3, now - 2].includes((await f.state(id)).doneAt ?? 0));
         assert.deepEqual(await f.state(other), { state: 'expired', detail: null, doneAt: now - 1 });
@@ -237,8 +322,14 @@ for (const dialect of testDialects()) {
           f.clock.now(),
         );
         const now = f.clock.now();
-        const statusOf = (i: number): CarrierReport['status'] => (i % 3 === 0 ? 'delivered' : i % 3 === 1 ? 'failed' : 'expired');
-        const reports: CarrierReport[] = ids.map((id, i) => ({ carrierMessageId: `big-${id}`, status: statusOf(i), detail: `d${i % 7}`, doneAt: now - (i % 5) }));
+        const statusOf = (i: number): CarrierReport['status'] =>
+          i % 3 === 0 ? 'delivered' : i % 3 === 1 ? 'failed' : 'expired';
+        const reports: CarrierReport[] = ids.map((id, i) => ({
+          carrierMessageId: `big-${id}`,
+          status: statusOf(i),
+          detail: `d${i % 7}`,
+          doneAt: now - (i % 5),
+        }));
         reports.splice(600, 0, { carrierMessageId: 'nobody', status: 'delivered' });
         const answers = await f.messages.applyReports(reports, now);
         assert.equal(answers.length, 1_204);
@@ -260,7 +351,10 @@ for (const dialect of testDialects()) {
         const [id = 0] = await f.claimed(1);
         const [sent] = await f.sent(id, 'h-1');
         assert.equal(sent?.webhookEvent, true);
-        const [delivered] = await f.messages.applyReports([{ carrierMessageId: 'h-1', status: 'delivered' }], f.clock.now());
+        const [delivered] = await f.messages.applyReports(
+          [{ carrierMessageId: 'h-1', status: 'delivered' }],
+          f.clock.now(),
+        );
         assert.ok(delivered !== undefined && delivered !== null && delivered !== 'unmatched');
         assert.equal(delivered.webhookEvent, true);
       }, hook);
@@ -269,7 +363,10 @@ for (const dialect of testDialects()) {
         const [sent] = await f.sent(id, 'n-1');
         assert.equal(sent?.state, 'sent');
         assert.notEqual(sent?.webhookEvent, true);
-        const [delivered] = await f.messages.applyReports([{ carrierMessageId: 'n-1', status: 'delivered' }], f.clock.now());
+        const [delivered] = await f.messages.applyReports(
+          [{ carrierMessageId: 'n-1', status: 'delivered' }],
+          f.clock.now(),
+        );
         assert.ok(delivered !== undefined && delivered !== null && delivered !== 'unmatched');
         assert.notEqual(delivered.webhookEvent, true);
       });

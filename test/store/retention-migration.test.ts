@@ -23,7 +23,9 @@ const now = Date.UTC(2026, 2, 15, 9, 0, 0);
 function before0019(dialect: 'sqlite' | 'postgres'): MigrationProvider {
   return {
     getMigrations: async (): Promise<Record<string, Migration>> =>
-      Object.fromEntries(Object.entries(await migrationProvider(dialect).getMigrations()).filter(([name]) => name < '0019')),
+      Object.fromEntries(
+        Object.entries(await migrationProvider(dialect).getMigrations()).filter(([name]) => name < '0019'),
+      ),
   };
 }
 
@@ -46,20 +48,37 @@ for (const dialect of testDialects()) {
       try {
         await migrate(connection, before0019(dialect.name));
         const older = storeOn(connection);
-        const account = await older.accounts.createAccount({ name: 'Before', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false }, now);
+        const account = await older.accounts.createAccount(
+          {
+            name: 'Before',
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          },
+          now,
+        );
         const key = await older.keys.createKey(account.id, 'hash-0019', 'hint', defaultKeySettings, now);
         const db = connection.db;
         const ids = await (async () => {
           const allocated: number[] = [];
           for (let i = 0; i < 3; i++) {
             const [sendId, messageId] = await (dialect.name === 'postgres'
-              ? sql<{ id: string }>`select nextval('haberci_ids') as id from generate_series(1, 2)`.execute(db).then((r) => r.rows.map((x) => Number(x.id)))
+              ? sql<{ id: string }>`select nextval('haberci_ids') as id from generate_series(1, 2)`
+                  .execute(db)
+                  .then((r) => r.rows.map((x) => Number(x.id)))
               : Promise.resolve([100 + 2 * i, 101 + 2 * i]));
             if (sendId === undefined || messageId === undefined) throw new Error('no ids');
             await sql`insert into sends (id, account_id, key_id, kind, sender, text, lang, content_type, scheduled_at, sandbox, total_numbers, sms_cost, created_at, updated_at)
-              values (${sendId}, ${account.id}, ${key.id}, 'sms', 'ACME', 'kept', 0, 0, null, 0, 1, 1, ${now}, ${now})`.execute(db);
+              values (${sendId}, ${account.id}, ${key.id}, 'sms', 'ACME', 'kept', 0, 0, null, 0, 1, 1, ${now}, ${now})`.execute(
+              db,
+            );
             await sql`insert into messages (id, send_id, account_id, key_id, recipient, text, sms_count, operator, state, priority, due_at, sandbox, created_at)
-              values (${messageId}, ${sendId}, ${account.id}, ${key.id}, ${`90532111000${i}`}, null, 1, 'TURKCELL', 'delivered', 0, ${now}, 0, ${now})`.execute(db);
+              values (${messageId}, ${sendId}, ${account.id}, ${key.id}, ${`90532111000${i}`}, null, 1, 'TURKCELL', 'delivered', 0, ${now}, 0, ${now})`.execute(
+              db,
+            );
             allocated.push(messageId);
           }
           return allocated;
@@ -69,8 +88,14 @@ for (const dialect of testDialects()) {
           // A trigger on messages (as a later or parallel migration could add) fires for the partitioned table after 0019.
           await sql`create table trigger_hits (n integer not null)`.execute(db);
           await sql`insert into trigger_hits (n) values (0)`.execute(db);
-          await sql.raw(`create function bump_hits() returns trigger language plpgsql as $$ begin update trigger_hits set n = n + 1; return new; end $$`).execute(db);
-          await sql`create trigger messages_bump after insert on messages for each row execute function bump_hits()`.execute(db);
+          await sql
+            .raw(
+              `create function bump_hits() returns trigger language plpgsql as $$ begin update trigger_hits set n = n + 1; return new; end $$`,
+            )
+            .execute(db);
+          await sql`create trigger messages_bump after insert on messages for each row execute function bump_hits()`.execute(
+            db,
+          );
         }
         await migrate(connection);
         const store = storeOn(connection);
@@ -81,7 +106,10 @@ for (const dialect of testDialects()) {
           assert.equal(message?.state, 'delivered');
         }
         if (dialect.name === 'postgres') {
-          const { rows } = await sql<{ holder: string; n: string }>`select tableoid::regclass::text as holder, count(*)::text as n from messages group by 1`.execute(db);
+          const { rows } = await sql<{
+            holder: string;
+            n: string;
+          }>`select tableoid::regclass::text as holder, count(*)::text as n from messages group by 1`.execute(db);
           assert.deepEqual(
             rows.map((r) => [r.holder.replace(/^.*\./, ''), Number(r.n)]),
             [['messages_p0', 3]],
@@ -89,7 +117,9 @@ for (const dialect of testDialects()) {
           // The foreign key to sends holds on the partitioned table.
           await assert.rejects(
             sql`insert into messages (id, send_id, account_id, key_id, recipient, sms_count, operator, state, priority, due_at, sandbox, created_at)
-              values (nextval('haberci_ids'), 999999999, ${account.id}, ${key.id}, '905321110009', 1, 'TURKCELL', 'queued', 0, ${now}, 0, ${now})`.execute(db),
+              values (nextval('haberci_ids'), 999999999, ${account.id}, ${key.id}, '905321110009', 1, 'TURKCELL', 'queued', 0, ${now}, 0, ${now})`.execute(
+              db,
+            ),
             /foreign key/,
           );
         }
@@ -97,11 +127,20 @@ for (const dialect of testDialects()) {
         const [sendId, messageId] = await store.transaction((s) => s.messages.allocateIds(2));
         assert.ok(sendId !== undefined && messageId !== undefined);
         await sql`insert into sends (id, account_id, key_id, kind, sender, text, lang, content_type, scheduled_at, sandbox, total_numbers, sms_cost, created_at, updated_at)
-          values (${sendId}, ${account.id}, ${key.id}, 'sms', 'ACME', 'new', 0, 0, null, 0, 1, 1, ${now}, ${now})`.execute(db);
+          values (${sendId}, ${account.id}, ${key.id}, 'sms', 'ACME', 'new', 0, 0, null, 0, 1, 1, ${now}, ${now})`.execute(
+          db,
+        );
         await sql`insert into messages (id, send_id, account_id, key_id, recipient, text, sms_count, operator, state, priority, due_at, sandbox, created_at)
-          values (${messageId}, ${sendId}, ${account.id}, ${key.id}, '905321110008', null, 1, 'TURKCELL', 'queued', 0, ${now}, 0, ${now})`.execute(db);
+          values (${messageId}, ${sendId}, ${account.id}, ${key.id}, '905321110008', null, 1, 'TURKCELL', 'queued', 0, ${now}, 0, ${now})`.execute(
+          db,
+        );
         assert.equal((await store.reports.findMessage(messageId, account.id))?.recipient, '905321110008');
-        if (dialect.name === 'postgres') assert.equal(Number((await sql<{ n: number }>`select n from trigger_hits`.execute(db)).rows[0]?.n), 1, 'the trigger fired once, for the new message');
+        if (dialect.name === 'postgres')
+          assert.equal(
+            Number((await sql<{ n: number }>`select n from trigger_hits`.execute(db)).rows[0]?.n),
+            1,
+            'the trigger fired once, for the new message',
+          );
       } finally {
         await connection.close();
       }

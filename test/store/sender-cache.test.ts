@@ -57,7 +57,12 @@ describe('sender ID cache (SQLite)', () => {
     assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
 
     const setStatus = (status: 'approved' | 'rejected') =>
-      other.db.updateTable('sender_ids').set({ status }).where('account_id', '=', p.accountId).where('title', '=', 'ACME').execute();
+      other.db
+        .updateTable('sender_ids')
+        .set({ status })
+        .where('account_id', '=', p.accountId)
+        .where('title', '=', 'ACME')
+        .execute();
     await setStatus('rejected');
     await nextTurn();
     assertRefused(await sendSms(server, p.apiKey), 'TS-1028', 400);

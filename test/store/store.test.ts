@@ -28,7 +28,15 @@ import type { TestDialect } from '../helpers/dialects.js';
 const now = Date.UTC(2026, 2, 15, 9, 0, 0);
 
 function accountInput(name: string, balanceMain = 0, balanceInternational = 0): AccountInput {
-  return { name, balanceMain, balanceInternational, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false };
+  return {
+    name,
+    balanceMain,
+    balanceInternational,
+    perMinuteLimit: 0,
+    otpBrand: '',
+    ipAllow: [],
+    globalSending: false,
+  };
 }
 
 function isAccount(value: Account | 'insufficient' | null): value is Account {
@@ -62,12 +70,18 @@ for (const dialect of testDialects()) {
     async function storeTables(h: StoreConnection): Promise<string[]> {
       const { rows } =
         dialect.name === 'postgres'
-          ? await sql<{ name: string }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(h.db)
+          ? await sql<{
+              name: string;
+            }>`select table_name as name from information_schema.tables where table_schema = current_schema()`.execute(
+              h.db,
+            )
           : await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(h.db);
       return rows.map((r) => r.name).filter((name) => !name.startsWith('kysely_') && !name.startsWith('sqlite_'));
     }
 
-    async function ledger(accountId: number): Promise<{ bucket: string; delta: number; balance_after: number; reason: string; reference: string | null }[]> {
+    async function ledger(
+      accountId: number,
+    ): Promise<{ bucket: string; delta: number; balance_after: number; reason: string; reference: string | null }[]> {
       return handle.db
         .selectFrom('ledger')
         .select(['bucket', 'delta', 'balance_after', 'reason', 'reference'])
@@ -172,11 +186,7 @@ for (const dialect of testDialects()) {
           await assert.rejects(migrate(h, { getMigrations: async () => cutOff }), MigrationError);
           const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(h.db);
           assert.deepEqual(applied.rows, [], `nothing recorded when ${cut} is cut off`);
-          assert.deepEqual(
-            await storeTables(h),
-            [],
-            `no table of the store left when ${cut} is cut off`,
-          );
+          assert.deepEqual(await storeTables(h), [], `no table of the store left when ${cut} is cut off`);
           await migrate(h);
           const done = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(h.db);
           assert.deepEqual(
@@ -222,7 +232,8 @@ for (const dialect of testDialects()) {
 
       it('the ledger sums to the balance', async () => {
         const account = await store.accounts.createAccount(accountInput('Sums', 10), now);
-        for (const delta of [5, -3, 12, -24, 7]) await store.accounts.adjustBalance(account.id, 'main', delta, 'x', null, now);
+        for (const delta of [5, -3, 12, -24, 7])
+          await store.accounts.adjustBalance(account.id, 'main', delta, 'x', null, now);
         const rows = await ledger(account.id);
         const sum = rows.reduce((s, r) => s + r.delta, 0);
         assert.equal(sum, 7);
@@ -239,7 +250,10 @@ for (const dialect of testDialects()) {
         const account = await store.accounts.createAccount(accountInput('Poor', 100), now);
         const before = await ledger(account.id);
         assert.equal(await store.accounts.adjustBalance(account.id, 'main', -101, 'send', null, now), 'insufficient');
-        assert.equal(await store.accounts.adjustBalance(account.id, 'international', -1, 'send', null, now), 'insufficient');
+        assert.equal(
+          await store.accounts.adjustBalance(account.id, 'international', -1, 'send', null, now),
+          'insufficient',
+        );
         assert.equal((await store.accounts.getAccount(account.id))?.balanceMain, 100);
         assert.deepEqual(await ledger(account.id), before);
         const drained = await store.accounts.adjustBalance(account.id, 'main', -100, 'send', null, now);
@@ -255,12 +269,26 @@ for (const dialect of testDialects()) {
 
       it('the balance can never go negative, even by a direct SQL UPDATE', async () => {
         const account = await store.accounts.createAccount(accountInput('Guarded', 5, 5), now);
-        await assert.rejects(handle.db.updateTable('accounts').set({ balance_main: -1 }).where('id', '=', account.id).execute());
-        await assert.rejects(sql`UPDATE accounts SET balance_international = balance_international - 6 WHERE id = ${account.id}`.execute(handle.db));
+        await assert.rejects(
+          handle.db.updateTable('accounts').set({ balance_main: -1 }).where('id', '=', account.id).execute(),
+        );
+        await assert.rejects(
+          sql`UPDATE accounts SET balance_international = balance_international - 6 WHERE id = ${account.id}`.execute(
+            handle.db,
+          ),
+        );
         await assert.rejects(
           handle.db
             .insertInto('ledger')
-            .values({ account_id: account.id, bucket: 'main', delta: -6, balance_after: -1, reason: 'x', reference: null, created_at: now })
+            .values({
+              account_id: account.id,
+              bucket: 'main',
+              delta: -6,
+              balance_after: -1,
+              reason: 'x',
+              reference: null,
+              created_at: now,
+            })
             .execute(),
         );
         const seen = await store.accounts.getAccount(account.id);
@@ -280,7 +308,11 @@ for (const dialect of testDialects()) {
 
       it('50 concurrent spends of 10 from 300 never overspend: exactly 30 succeed', async () => {
         const account = await store.accounts.createAccount(accountInput('Race', 300), now);
-        const results = await Promise.all(Array.from({ length: 50 }, (_, i) => store.accounts.adjustBalance(account.id, 'main', -10, 'send', `sms:${i}`, now)));
+        const results = await Promise.all(
+          Array.from({ length: 50 }, (_, i) =>
+            store.accounts.adjustBalance(account.id, 'main', -10, 'send', `sms:${i}`, now),
+          ),
+        );
         assert.equal(results.filter(isAccount).length, 30);
         assert.equal(results.filter((r) => r === 'insufficient').length, 20);
         assert.equal((await store.accounts.getAccount(account.id))?.balanceMain, 0);
@@ -313,7 +345,11 @@ for (const dialect of testDialects()) {
         const account = await store.accounts.createAccount(accountInput('Counted'), now);
         const keyId = await newKey(account.id);
         const limits = { hourly: 20, daily: 0, monthly: 0 };
-        const hits = await Promise.all(Array.from({ length: 50 }, () => store.keys.consumeRequests([{ keyId, limits, windows }]).then(([hit = null]) => hit)));
+        const hits = await Promise.all(
+          Array.from({ length: 50 }, () =>
+            store.keys.consumeRequests([{ keyId, limits, windows }]).then(([hit = null]) => hit),
+          ),
+        );
         assert.equal(hits.filter((h) => h === null).length, 20);
         assert.equal(hits.filter((h) => h === 'hourly').length, 30);
         const row = await handle.db.selectFrom('key_usage').selectAll().where('key_id', '=', keyId).executeTakeFirst();
@@ -327,7 +363,11 @@ for (const dialect of testDialects()) {
         const keyId = await newKey(account.id);
         const limits = { hourly: 20, daily: 30, monthly: 0 };
         const burst = (w: typeof windows): Promise<(LimitHit | null)[]> =>
-          Promise.all(Array.from({ length: 50 }, () => store.keys.consumeRequests([{ keyId, limits, windows: w }]).then(([hit = null]) => hit)));
+          Promise.all(
+            Array.from({ length: 50 }, () =>
+              store.keys.consumeRequests([{ keyId, limits, windows: w }]).then(([hit = null]) => hit),
+            ),
+          );
         const first = await burst(windows);
         assert.equal(first.filter((h) => h === null).length, 20);
         const second = await burst({ ...windows, hour: '2026-03-15T13' });
@@ -344,9 +384,16 @@ for (const dialect of testDialects()) {
         const limitsA = { hourly: 0, daily: 30, monthly: 0 };
         const limitsB = { hourly: 10, daily: 0, monthly: 100 };
         const batch = (): { keyId: number; limits: typeof limitsA; windows: typeof windows }[] =>
-          Array.from({ length: 25 }, (_, i) => (i % 2 === 0 ? { keyId: a, limits: limitsA, windows } : { keyId: b, limits: limitsB, windows }));
-        const batches = await Promise.all([batch(), batch(), batch(), batch()].map((items) => store.keys.consumeRequests(items).then((hits) => ({ items, hits }))));
-        const of = (keyId: number): (LimitHit | null)[] => batches.flatMap(({ items, hits }) => hits.filter((_, i) => items[i]?.keyId === keyId));
+          Array.from({ length: 25 }, (_, i) =>
+            i % 2 === 0 ? { keyId: a, limits: limitsA, windows } : { keyId: b, limits: limitsB, windows },
+          );
+        const batches = await Promise.all(
+          [batch(), batch(), batch(), batch()].map((items) =>
+            store.keys.consumeRequests(items).then((hits) => ({ items, hits })),
+          ),
+        );
+        const of = (keyId: number): (LimitHit | null)[] =>
+          batches.flatMap(({ items, hits }) => hits.filter((_, i) => items[i]?.keyId === keyId));
         assert.equal(of(a).filter((h) => h === null).length, 30);
         assert.deepEqual([...new Set(of(a).filter((h) => h !== null))], ['daily']);
         assert.equal(of(b).filter((h) => h === null).length, 10);
@@ -355,7 +402,11 @@ for (const dialect of testDialects()) {
         for (const { items, hits } of batches) {
           const forB = hits.filter((_, i) => items[i]?.keyId === b);
           const firstRefused = forB.findIndex((h) => h !== null);
-          if (firstRefused !== -1) assert.ok(forB.slice(firstRefused).every((h) => h !== null), JSON.stringify(forB));
+          if (firstRefused !== -1)
+            assert.ok(
+              forB.slice(firstRefused).every((h) => h !== null),
+              JSON.stringify(forB),
+            );
         }
         const rowB = await handle.db.selectFrom('key_usage').selectAll().where('key_id', '=', b).executeTakeFirst();
         assert.deepEqual([rowB?.hour_count, rowB?.day_count, rowB?.month_count], [10, 10, 10]);
@@ -366,7 +417,9 @@ for (const dialect of testDialects()) {
         const keyId = await newKey(account.id);
         const limits = { hourly: 2, daily: 0, monthly: 0 };
         const next = { ...windows, hour: '2026-03-15T13' };
-        const hits = await store.keys.consumeRequests([windows, windows, windows, next, next, next].map((w) => ({ keyId, limits, windows: w })));
+        const hits = await store.keys.consumeRequests(
+          [windows, windows, windows, next, next, next].map((w) => ({ keyId, limits, windows: w })),
+        );
         assert.deepEqual(hits, [null, null, 'hourly', null, null, 'hourly']);
       });
 
@@ -374,7 +427,13 @@ for (const dialect of testDialects()) {
         const account = await store.accounts.createAccount(accountInput('Lease'), now);
         const keyId = await newKey(account.id);
         const request = { keyId, limits: { hourly: 3, daily: 0, monthly: 0 }, windows };
-        assert.deepEqual(await store.keys.consumeRequests([request, request, request, request, request]), [null, null, null, 'hourly', 'hourly']);
+        assert.deepEqual(await store.keys.consumeRequests([request, request, request, request, request]), [
+          null,
+          null,
+          null,
+          'hourly',
+          'hourly',
+        ]);
       });
 
       it('a reached monthly limit is named over a reached hourly one', async () => {
@@ -382,7 +441,10 @@ for (const dialect of testDialects()) {
         const keyId = await newKey(account.id);
         const limits = { hourly: 1, daily: 0, monthly: 1 };
         assert.equal(await store.keys.consumeRequests([{ keyId, limits, windows }]).then(([hit = null]) => hit), null);
-        assert.equal(await store.keys.consumeRequests([{ keyId, limits, windows }]).then(([hit = null]) => hit), 'monthly');
+        assert.equal(
+          await store.keys.consumeRequests([{ keyId, limits, windows }]).then(([hit = null]) => hit),
+          'monthly',
+        );
       });
     });
 
@@ -498,7 +560,11 @@ for (const dialect of testDialects()) {
         const ids: number[] = [];
         // As the store wrote them before the unique index (addSenderId now relies on it).
         for (const [title, status] of rows) {
-          const row = await h.db.insertInto('sender_ids').values({ account_id: account.id, title, status, created_at: now }).returning('id').executeTakeFirstOrThrow();
+          const row = await h.db
+            .insertInto('sender_ids')
+            .values({ account_id: account.id, title, status, created_at: now })
+            .returning('id')
+            .executeTakeFirstOrThrow();
           ids.push(row.id);
         }
         await migrate(h);

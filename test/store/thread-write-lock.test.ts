@@ -98,7 +98,10 @@ describe('the write lock shared by the threads of a process', () => {
       foreground.release();
       const released = Date.now();
       assert.equal(await background.acquire(Date.now() + 1000), true);
-      assert.ok(Date.now() - released >= backgroundGapMs - 1, `took it ${Date.now() - released} ms after the foreground's release`);
+      assert.ok(
+        Date.now() - released >= backgroundGapMs - 1,
+        `took it ${Date.now() - released} ms after the foreground's release`,
+      );
       background.release();
     });
 
@@ -136,7 +139,17 @@ describe('the write lock shared by the threads of a process', () => {
     eager.release();
   });
 });
-const account = (name: string) => ({ name, status: 'Active' as const, balance_main: 0, balance_international: 0, per_minute_limit: 0, otp_brand: '', ip_allow: '[]', global_sending: 0, created_at: 1 });
+const account = (name: string) => ({
+  name,
+  status: 'Active' as const,
+  balance_main: 0,
+  balance_international: 0,
+  per_minute_limit: 0,
+  otp_brand: '',
+  ip_allow: '[]',
+  global_sending: 0,
+  created_at: 1,
+});
 
 describe('two connections of one process on one SQLite file, sharing the lock', () => {
   it('a write outside a transaction waits for the other connection’s transaction with its event loop running', async () => {
@@ -144,7 +157,11 @@ describe('two connections of one process on one SQLite file, sharing the lock', 
     const file = join(dir, 'store.sqlite');
     const buffer = new SharedArrayBuffer(16);
     const holder = openConnection({ dialect: 'sqlite', file, threadLock: { buffer, as: { role: 'foreground' } } });
-    const writer = openConnection({ dialect: 'sqlite', file, threadLock: { buffer, as: { role: 'background', yieldMs: 0 } } });
+    const writer = openConnection({
+      dialect: 'sqlite',
+      file,
+      threadLock: { buffer, as: { role: 'background', yieldMs: 0 } },
+    });
     let ticker: NodeJS.Timeout | undefined;
     try {
       await migrate(holder);
@@ -170,7 +187,10 @@ describe('two connections of one process on one SQLite file, sharing the lock', 
         .then(() => order.push('autocommit written'));
       const ticksBefore = ticks;
       await sleep(60);
-      assert.ok(ticks - ticksBefore >= 3, `the event loop ran ${ticks - ticksBefore} timer turns while the write waited`);
+      assert.ok(
+        ticks - ticksBefore >= 3,
+        `the event loop ran ${ticks - ticksBefore} timer turns while the write waited`,
+      );
       finish();
       await transaction;
       await autocommit;

@@ -48,13 +48,20 @@ for (const dialect of testDialects()) {
         { minute, accepted: 6, submitted: 4, delivered: 1, failed: 2, expired: 0 },
         { minute: minute + 1, accepted: 0, submitted: 0, delivered: 0, failed: 0, expired: 1 },
       ]);
-      assert.deepEqual(await store.monitoring.traffic(minute + 1), [{ minute: minute + 1, accepted: 0, submitted: 0, delivered: 0, failed: 0, expired: 1 }]);
+      assert.deepEqual(await store.monitoring.traffic(minute + 1), [
+        { minute: minute + 1, accepted: 0, submitted: 0, delivered: 0, failed: 0, expired: 1 },
+      ]);
       await store.monitoring.forgetTrafficBefore(minute + 1);
       assert.equal((await store.monitoring.traffic(0)).length, 1);
     });
 
     it('reads an empty backlog on an empty store', async () => {
-      assert.deepEqual(await store.monitoring.backlog(Date.now()), { dispatchDue: 0, scheduled: 0, webhookPending: 0, webhookOldestAt: null });
+      assert.deepEqual(await store.monitoring.backlog(Date.now()), {
+        dispatchDue: 0,
+        scheduled: 0,
+        webhookPending: 0,
+        webhookOldestAt: null,
+      });
       assert.deepEqual(await store.monitoring.attemptsSince(0, 10), []);
     });
   });

@@ -11,7 +11,17 @@ for (const dialect of testDialects()) {
     let accountId = 0;
     before(async () => {
       runtime = await openAppContainer(await dialect.location());
-      accountId = (await runtime.admin.createAccount({ name: 'Users', balanceMain: 0, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false })).id;
+      accountId = (
+        await runtime.admin.createAccount({
+          name: 'Users',
+          balanceMain: 0,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        })
+      ).id;
     });
     after(() => runtime.close());
     const users = () => runtime.store.users;
@@ -21,10 +31,16 @@ for (const dialect of testDialects()) {
       assert.equal(made?.email, 'ann@example.com');
       assert.equal(made?.passwordChangedAt, 1000);
       assert.equal(await users().createUser({ accountId, email: 'ANN@example.com', passwordHash: null }, 1001), null);
-      const provider = await users().createUser({ accountId: null, email: 'ops@example.com', passwordHash: null }, 1002);
+      const provider = await users().createUser(
+        { accountId: null, email: 'ops@example.com', passwordHash: null },
+        1002,
+      );
       assert.equal(provider?.accountId, null);
       assert.equal((await users().findUserByEmail('ann@EXAMPLE.com'))?.id, made?.id);
-      assert.deepEqual((await users().usersOf(accountId)).map((u) => u.email), ['ann@example.com']);
+      assert.deepEqual(
+        (await users().usersOf(accountId)).map((u) => u.email),
+        ['ann@example.com'],
+      );
       await users().setPasswordHash(made?.id ?? 0, null, 2000);
       assert.equal((await users().getUser(made?.id ?? 0))?.passwordHash, null);
       assert.equal((await users().setUserStatus(made?.id ?? 0, 'disabled'))?.status, 'disabled');
@@ -36,7 +52,12 @@ for (const dialect of testDialects()) {
       await users().createSession({ tokenHash: 'a'.repeat(64), userId, createdAt: 10, lastSeenAt: 10 });
       await users().createSession({ tokenHash: 'b'.repeat(64), userId, createdAt: 11, lastSeenAt: 11 });
       await users().touchSession('a'.repeat(64), 99);
-      assert.deepEqual(await users().findSession('a'.repeat(64)), { tokenHash: 'a'.repeat(64), userId, createdAt: 10, lastSeenAt: 99 });
+      assert.deepEqual(await users().findSession('a'.repeat(64)), {
+        tokenHash: 'a'.repeat(64),
+        userId,
+        createdAt: 10,
+        lastSeenAt: 99,
+      });
       await users().deleteSession('a'.repeat(64));
       assert.equal(await users().findSession('a'.repeat(64)), null);
       assert.equal(await users().deleteSessionsOf(userId), 1);
@@ -80,8 +101,14 @@ for (const dialect of testDialects()) {
       const k2 = await runtime.admin.createKey(accountId, defaultKeySettings);
       assert.deepEqual(await users().keyIdsOf(accountId), [k1.id, k2.id]);
       await users().markKeysUsed([{ keyId: k1.id, at: 500 }]);
-      await users().markKeysUsed([{ keyId: k1.id, at: 400 }, { keyId: k2.id, at: 700 }]);
-      assert.deepEqual([...(await users().lastUsed([k1.id, k2.id]))].sort(), [[k1.id, 500], [k2.id, 700]]);
+      await users().markKeysUsed([
+        { keyId: k1.id, at: 400 },
+        { keyId: k2.id, at: 700 },
+      ]);
+      assert.deepEqual([...(await users().lastUsed([k1.id, k2.id]))].sort(), [
+        [k1.id, 500],
+        [k2.id, 700],
+      ]);
       assert.equal((await users().lastUsed([])).size, 0);
     });
   });

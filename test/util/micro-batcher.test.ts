@@ -5,7 +5,10 @@ import { MicroBatcher } from '../../src/util/micro-batcher.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-function recording(maxBatch: number, gatherMs?: number): { batcher: MicroBatcher<number, number>; flushes: number[][] } {
+function recording(
+  maxBatch: number,
+  gatherMs?: number,
+): { batcher: MicroBatcher<number, number>; flushes: number[][] } {
   const flushes: number[][] = [];
   const batcher = new MicroBatcher(
     async (items: number[]) => {

@@ -52,11 +52,31 @@ export class PrometheusMetrics implements ApiMetrics {
     });
     const registers = [this.registry];
     this.backlog = {
-      dispatchDue: new Gauge({ name: 'haberci_dispatch_backlog', help: 'Messages queued and due now, waiting for a dispatcher (read from the store at the scrape, capped)', registers }),
-      scheduled: new Gauge({ name: 'haberci_scheduled_messages', help: 'Messages queued for later: scheduled sends and retries (read from the store at the scrape, capped)', registers }),
-      webhookPending: new Gauge({ name: 'haberci_webhook_backlog', help: 'Webhook events waiting for an attempt (read from the store at the scrape, capped)', registers }),
-      webhookOldestAt: new Gauge({ name: 'haberci_webhook_oldest_pending_timestamp_seconds', help: 'When the oldest pending webhook event was written (Unix time; 0 when none is)', registers }),
-      webhookOldestAge: new Gauge({ name: 'haberci_webhook_oldest_pending_age_seconds', help: 'Age of the oldest pending webhook event (0 when none is)', registers }),
+      dispatchDue: new Gauge({
+        name: 'haberci_dispatch_backlog',
+        help: 'Messages queued and due now, waiting for a dispatcher (read from the store at the scrape, capped)',
+        registers,
+      }),
+      scheduled: new Gauge({
+        name: 'haberci_scheduled_messages',
+        help: 'Messages queued for later: scheduled sends and retries (read from the store at the scrape, capped)',
+        registers,
+      }),
+      webhookPending: new Gauge({
+        name: 'haberci_webhook_backlog',
+        help: 'Webhook events waiting for an attempt (read from the store at the scrape, capped)',
+        registers,
+      }),
+      webhookOldestAt: new Gauge({
+        name: 'haberci_webhook_oldest_pending_timestamp_seconds',
+        help: 'When the oldest pending webhook event was written (Unix time; 0 when none is)',
+        registers,
+      }),
+      webhookOldestAge: new Gauge({
+        name: 'haberci_webhook_oldest_pending_age_seconds',
+        help: 'Age of the oldest pending webhook event (0 when none is)',
+        registers,
+      }),
     };
   }
 
@@ -88,15 +108,24 @@ export class PrometheusMetrics implements ApiMetrics {
   /** The registry in Prometheus's text format, with its content type. */
   async exposition(): Promise<{ contentType: string; text: string }> {
     const { threads, backlog, now = Date.now } = this.sources;
-    const [others, depths] = await Promise.all([threads ? threads() : Promise.resolve([]), backlog ? backlog().catch(() => null) : Promise.resolve(null)]);
+    const [others, depths] = await Promise.all([
+      threads ? threads() : Promise.resolve([]),
+      backlog ? backlog().catch(() => null) : Promise.resolve(null),
+    ]);
     if (depths !== null) {
       this.backlog.dispatchDue.set(depths.dispatchDue);
       this.backlog.scheduled.set(depths.scheduled);
       this.backlog.webhookPending.set(depths.webhookPending);
       this.backlog.webhookOldestAt.set(depths.webhookOldestAt === null ? 0 : depths.webhookOldestAt / 1000);
-      this.backlog.webhookOldestAge.set(depths.webhookOldestAt === null ? 0 : Math.max(0, (now() - depths.webhookOldestAt) / 1000));
+      this.backlog.webhookOldestAge.set(
+        depths.webhookOldestAt === null ? 0 : Math.max(0, (now() - depths.webhookOldestAt) / 1000),
+      );
     }
-    const merged = AggregatorRegistry.aggregate([await this.registry.getMetricsAsJSON(), await this.thread.json(), ...others]);
+    const merged = AggregatorRegistry.aggregate([
+      await this.registry.getMetricsAsJSON(),
+      await this.thread.json(),
+      ...others,
+    ]);
     return { contentType: this.registry.contentType, text: await merged.metrics() };
   }
 }

@@ -2,7 +2,14 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { IntervalHistogram } from 'node:perf_hooks';
 import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { MetricObjectWithValues, MetricValue } from 'prom-client';
-import type { CarrierMetrics, ConnectionMetrics, MessageMetrics, MessageOutcome, WebhookMetrics, WebhookOutcome } from '../../ports/metrics.js';
+import type {
+  CarrierMetrics,
+  ConnectionMetrics,
+  MessageMetrics,
+  MessageOutcome,
+  WebhookMetrics,
+  WebhookOutcome,
+} from '../../ports/metrics.js';
 import { messageOutcomes } from '../../ports/metrics.js';
 
 /** The thread a registry counts for: a label of the metrics every thread has (event-loop lag, write-lock wait). */
@@ -42,15 +49,48 @@ export class ThreadMetrics implements MessageMetrics, CarrierMetrics, WebhookMet
 
   constructor(readonly thread: ThreadName) {
     const registers = [this.registry];
-    const messages = new Counter({ name: 'haberci_messages_total', help: 'Messages (one recipient of a send) by step: accepted, submitted, delivered, failed, expired', labelNames: ['outcome'], registers });
-    this.byOutcome = Object.fromEntries(messageOutcomes.map((o) => [o, messages.labels(o)])) as Record<MessageOutcome, Counter.Internal>;
-    const lock = new Histogram({ name: 'haberci_store_write_lock_wait_seconds', help: "Time a thread waited for SQLite's write lock shared by the threads of the process", labelNames: ['thread'], buckets: lockBuckets, registers });
+    const messages = new Counter({
+      name: 'haberci_messages_total',
+      help: 'Messages (one recipient of a send) by step: accepted, submitted, delivered, failed, expired',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.byOutcome = Object.fromEntries(messageOutcomes.map((o) => [o, messages.labels(o)])) as Record<
+      MessageOutcome,
+      Counter.Internal
+    >;
+    const lock = new Histogram({
+      name: 'haberci_store_write_lock_wait_seconds',
+      help: "Time a thread waited for SQLite's write lock shared by the threads of the process",
+      labelNames: ['thread'],
+      buckets: lockBuckets,
+      registers,
+    });
     this.lockWait = lock.labels(thread);
-    const attempts = new Counter({ name: 'haberci_webhook_attempts_total', help: 'Webhook attempts by outcome: delivered, retrying (another attempt is due), failed (the last attempt failed)', labelNames: ['outcome'], registers });
-    this.webhookAttempts = { delivered: attempts.labels('delivered'), retrying: attempts.labels('retrying'), failed: attempts.labels('failed') };
-    this.webhookDuration = new Histogram({ name: 'haberci_webhook_attempt_duration_seconds', help: 'Duration of a webhook attempt, from name lookup to the response', buckets: webhookBuckets, registers });
+    const attempts = new Counter({
+      name: 'haberci_webhook_attempts_total',
+      help: 'Webhook attempts by outcome: delivered, retrying (another attempt is due), failed (the last attempt failed)',
+      labelNames: ['outcome'],
+      registers,
+    });
+    this.webhookAttempts = {
+      delivered: attempts.labels('delivered'),
+      retrying: attempts.labels('retrying'),
+      failed: attempts.labels('failed'),
+    };
+    this.webhookDuration = new Histogram({
+      name: 'haberci_webhook_attempt_duration_seconds',
+      help: 'Duration of a webhook attempt, from name lookup to the response',
+      buckets: webhookBuckets,
+      registers,
+    });
     const connection = ['carrier', 'connection'] as const;
-    this.smppBound = new Gauge({ name: 'haberci_smpp_connection_bound', help: 'An SMPP connection is bound and takes submits (1) or not (0)', labelNames: connection, registers });
+    this.smppBound = new Gauge({
+      name: 'haberci_smpp_connection_bound',
+      help: 'An SMPP connection is bound and takes submits (1) or not (0)',
+      labelNames: connection,
+      registers,
+    });
     const windows = this.windows;
     new Gauge({
       name: 'haberci_smpp_window_in_use',
@@ -61,13 +101,34 @@ export class ThreadMetrics implements MessageMetrics, CarrierMetrics, WebhookMet
         for (const w of windows) this.labels(...w.labels).set(w.read());
       },
     });
-    this.smppSubmits = new Counter({ name: 'haberci_smpp_submits_total', help: 'submit_sm answered OK, by SMPP connection', labelNames: connection, registers });
-    this.smppRefusals = new Counter({ name: 'haberci_smpp_refusals_total', help: 'submit_sm refused by the SMSC, by SMPP connection and command status', labelNames: [...connection, 'status'], registers });
-    this.smppLag = new Histogram({ name: 'haberci_smpp_receipt_lag_seconds', help: "Time from a part's submit_sm_resp to its delivery receipt, by SMPP connection", labelNames: connection, buckets: receiptBuckets, registers });
+    this.smppSubmits = new Counter({
+      name: 'haberci_smpp_submits_total',
+      help: 'submit_sm answered OK, by SMPP connection',
+      labelNames: connection,
+      registers,
+    });
+    this.smppRefusals = new Counter({
+      name: 'haberci_smpp_refusals_total',
+      help: 'submit_sm refused by the SMSC, by SMPP connection and command status',
+      labelNames: [...connection, 'status'],
+      registers,
+    });
+    this.smppLag = new Histogram({
+      name: 'haberci_smpp_receipt_lag_seconds',
+      help: "Time from a part's submit_sm_resp to its delivery receipt, by SMPP connection",
+      labelNames: connection,
+      buckets: receiptBuckets,
+      registers,
+    });
     this.loopDelay = monitorEventLoopDelay({ resolution: 10 });
     this.loopDelay.enable();
     const delay = this.loopDelay;
-    const lagMax = new Gauge({ name: 'haberci_event_loop_lag_max_seconds', help: "The longest event-loop delay of a thread since the last scrape", labelNames: ['thread'], registers });
+    const lagMax = new Gauge({
+      name: 'haberci_event_loop_lag_max_seconds',
+      help: 'The longest event-loop delay of a thread since the last scrape',
+      labelNames: ['thread'],
+      registers,
+    });
     new Gauge({
       name: 'haberci_event_loop_lag_p99_seconds',
       help: "The 99th percentile of a thread's event-loop delay since the last scrape",

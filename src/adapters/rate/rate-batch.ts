@@ -19,7 +19,12 @@ export function sumsByKey(adds: readonly RateAdd[]): Map<string, number> {
 }
 
 /** Each addition's count after it, given each key's count after the whole batch (`after`). */
-export function placesOf(adds: readonly RateAdd[], sums: ReadonlyMap<string, number>, after: ReadonlyMap<string, Counted>, windowMs: number): Counted[] {
+export function placesOf(
+  adds: readonly RateAdd[],
+  sums: ReadonlyMap<string, number>,
+  after: ReadonlyMap<string, Counted>,
+  windowMs: number,
+): Counted[] {
   const before = new Map<string, number>();
   return adds.map(({ key, n }) => {
     const sum = sums.get(key) ?? n;

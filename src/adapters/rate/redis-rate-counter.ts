@@ -54,7 +54,11 @@ export interface RedisRateOptions {
   maxReconnectDelayMs: number;
 }
 
-export const defaultRedisRateOptions: RedisRateOptions = { commandTimeoutMs: 250, connectTimeoutMs: 1000, maxReconnectDelayMs: 2000 };
+export const defaultRedisRateOptions: RedisRateOptions = {
+  commandTimeoutMs: 250,
+  connectTimeoutMs: 1000,
+  maxReconnectDelayMs: 2000,
+};
 
 type Counting = Redis & { habercirate(keys: number, ...args: (string | number)[]): Promise<number[]> };
 
@@ -93,7 +97,10 @@ export class RedisRateCounter implements RateTally {
   private outage(error: Error): void {
     if (this.down) return;
     this.down = true;
-    this.log.warn({ err: { message: error.message } }, 'redis: unreachable; the per-key rate is not enforced (requests go through uncounted) until it is back');
+    this.log.warn(
+      { err: { message: error.message } },
+      'redis: unreachable; the per-key rate is not enforced (requests go through uncounted) until it is back',
+    );
   }
 
   /**
@@ -129,8 +136,15 @@ export class RedisRateCounter implements RateTally {
   private async count(adds: readonly RateAdd[], windowMs: number): Promise<Counted[]> {
     const sums = sumsByKey(adds);
     const distinct = [...sums.keys()];
-    const answer = await this.client.habercirate(distinct.length, ...distinct, windowMs, ...distinct.map((k) => sums.get(k) ?? 0));
-    const after = new Map(distinct.map((k, i) => [k, { current: Number(answer[2 * i]), ttlMs: Number(answer[2 * i + 1]) }]));
+    const answer = await this.client.habercirate(
+      distinct.length,
+      ...distinct,
+      windowMs,
+      ...distinct.map((k) => sums.get(k) ?? 0),
+    );
+    const after = new Map(
+      distinct.map((k, i) => [k, { current: Number(answer[2 * i]), ttlMs: Number(answer[2 * i + 1]) }]),
+    );
     return placesOf(adds, sums, after, windowMs);
   }
 

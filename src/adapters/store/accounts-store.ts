@@ -2,7 +2,14 @@
 import { sql } from 'kysely';
 import type { Insertable, Selectable, Updateable } from 'kysely';
 import type { AccountsTable, LedgerTable } from './schema.js';
-import type { Account, AccountInput, AccountPatch, AccountStore, BalanceBucket, ChargeEntry } from '../../ports/accounts.js';
+import type {
+  Account,
+  AccountInput,
+  AccountPatch,
+  AccountStore,
+  BalanceBucket,
+  ChargeEntry,
+} from '../../ports/accounts.js';
 import { StorePart } from './store-part.js';
 import type { PartContext } from './store-part.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from './prepared-query.js';
@@ -28,7 +35,11 @@ export function toAccount(row: Selectable<AccountsTable>): Account {
 }
 
 // The statements of every send batch, compiled once per database.
-const balancesQuery = preparedList((db, _: Record<string, never>, ids: number[]) => db.selectFrom('accounts').select(['id', 'balance_main', 'balance_international']).where('id', 'in', ids), []);
+const balancesQuery = preparedList(
+  (db, _: Record<string, never>, ids: number[]) =>
+    db.selectFrom('accounts').select(['id', 'balance_main', 'balance_international']).where('id', 'in', ids),
+  [],
+);
 
 /** Takes a charge from one balance unless it no longer covers it; answers the balance after. */
 function chargeOf(column: 'balance_main' | 'balance_international') {
@@ -44,10 +55,21 @@ function chargeOf(column: 'balance_main' | 'balance_international') {
   );
 }
 
-const chargeQuery: Record<BalanceBucket, ReturnType<typeof chargeOf>> = { main: chargeOf('balance_main'), international: chargeOf('balance_international') };
+const chargeQuery: Record<BalanceBucket, ReturnType<typeof chargeOf>> = {
+  main: chargeOf('balance_main'),
+  international: chargeOf('balance_international'),
+};
 
 type LedgerRow = Omit<Insertable<LedgerTable>, 'id'>;
-const ledgerColumns = columnsOf<LedgerRow>({ account_id: true, bucket: true, delta: true, balance_after: true, reason: true, reference: true, created_at: true });
+const ledgerColumns = columnsOf<LedgerRow>({
+  account_id: true,
+  bucket: true,
+  delta: true,
+  balance_after: true,
+  reason: true,
+  reference: true,
+  created_at: true,
+});
 /** Ledger rows per INSERT: the row count of a send batch's charges, well inside the parameter limits. */
 const ledgerChunk = 256;
 const ledgerInsert = preparedRows((db, rows: LedgerRow[]) => db.insertInto('ledger').values(rows), ledgerColumns);
@@ -86,8 +108,10 @@ export class SqlAccountStore extends StorePart implements AccountStore {
         .returningAll()
         .executeTakeFirstOrThrow();
       self.context.caches?.keysChanged();
-      if (input.balanceMain > 0) await self.adjustBalance(row.id, 'main', input.balanceMain, 'opening balance', null, now);
-      if (input.balanceInternational > 0) await self.adjustBalance(row.id, 'international', input.balanceInternational, 'opening balance', null, now);
+      if (input.balanceMain > 0)
+        await self.adjustBalance(row.id, 'main', input.balanceMain, 'opening balance', null, now);
+      if (input.balanceInternational > 0)
+        await self.adjustBalance(row.id, 'international', input.balanceInternational, 'opening balance', null, now);
       const account = await self.getAccount(row.id);
       if (!account) throw new Error('account vanished inside its own transaction');
       return account;
@@ -115,7 +139,14 @@ export class SqlAccountStore extends StorePart implements AccountStore {
     return this.getAccount(id);
   }
 
-  async adjustBalance(id: number, bucket: BalanceBucket, delta: number, reason: string, reference: string | null, now: number): Promise<Account | 'insufficient' | null> {
+  async adjustBalance(
+    id: number,
+    bucket: BalanceBucket,
+    delta: number,
+    reason: string,
+    reference: string | null,
+    now: number,
+  ): Promise<Account | 'insufficient' | null> {
     const column = bucket === 'main' ? 'balance_main' : 'balance_international';
     return this.transact(async (self) => {
       // The guard in WHERE keeps concurrent spenders from racing below zero; the CHECK
@@ -155,7 +186,9 @@ export class SqlAccountStore extends StorePart implements AccountStore {
   async balancesOf(ids: readonly number[]): Promise<Map<number, Record<BalanceBucket, number>>> {
     if (ids.length === 0) return new Map();
     const { rows } = await this.db.executeQuery(balancesQuery(this.db, {}, ids));
-    return new Map(rows.map((r) => [r.id, { main: Number(r.balance_main), international: Number(r.balance_international) }]));
+    return new Map(
+      rows.map((r) => [r.id, { main: Number(r.balance_main), international: Number(r.balance_international) }]),
+    );
   }
 
   async applyCharges(charges: readonly ChargeEntry[], now: number): Promise<void> {
@@ -168,7 +201,9 @@ export class SqlAccountStore extends StorePart implements AccountStore {
     }
     const after = new Map<string, number>();
     for (const [key, t] of totals) {
-      const updated = (await this.db.executeQuery(chargeQuery[t.bucket](this.db, { accountId: t.accountId, amount: t.amount }))).rows[0];
+      const updated = (
+        await this.db.executeQuery(chargeQuery[t.bucket](this.db, { accountId: t.accountId, amount: t.amount }))
+      ).rows[0];
       if (!updated) throw new Error(`balance of account ${t.accountId} no longer covers ${t.amount}`);
       this.context.caches?.balancesChanged();
       // Ledger rows carry the balance after each charge, so work back from the final one.
@@ -178,8 +213,17 @@ export class SqlAccountStore extends StorePart implements AccountStore {
       const key = `${c.accountId}:${c.bucket}`;
       const balance = (after.get(key) ?? 0) - c.amount;
       after.set(key, balance);
-      return { account_id: c.accountId, bucket: c.bucket, delta: -c.amount, balance_after: balance, reason: c.reason, reference: c.reference, created_at: now };
+      return {
+        account_id: c.accountId,
+        bucket: c.bucket,
+        delta: -c.amount,
+        balance_after: balance,
+        reason: c.reason,
+        reference: c.reference,
+        created_at: now,
+      };
     });
-    for (let i = 0; i < rows.length; i += ledgerChunk) await this.db.executeQuery(ledgerInsert(this.db, rows.slice(i, i + ledgerChunk)));
+    for (let i = 0; i < rows.length; i += ledgerChunk)
+      await this.db.executeQuery(ledgerInsert(this.db, rows.slice(i, i + ledgerChunk)));
   }
 }

@@ -69,8 +69,10 @@ export class SqlAuditStore extends StorePart implements AuditStore {
   async search(q: AuditSearch): Promise<AuditEntry[]> {
     let query = this.tables.selectFrom('audit_log').selectAll();
     if (q.accountId !== undefined) query = query.where('account_id', '=', q.accountId);
-    if (q.actor !== undefined && q.actor !== '') query = query.where(sql<boolean>`lower(actor) like ${`%${likeLiteral(q.actor.toLowerCase())}%`} escape '\\'`);
-    if (q.action !== undefined && q.action !== '') query = query.where(sql<boolean>`action like ${`${likeLiteral(q.action)}%`} escape '\\'`);
+    if (q.actor !== undefined && q.actor !== '')
+      query = query.where(sql<boolean>`lower(actor) like ${`%${likeLiteral(q.actor.toLowerCase())}%`} escape '\\'`);
+    if (q.action !== undefined && q.action !== '')
+      query = query.where(sql<boolean>`action like ${`${likeLiteral(q.action)}%`} escape '\\'`);
     if (q.from !== undefined) query = query.where('at', '>=', q.from);
     if (q.to !== undefined) query = query.where('at', '<', q.to);
     if (q.before !== undefined) query = query.where('id', '<', q.before);

@@ -32,7 +32,16 @@ export class SqlConsoleQueries extends StorePart implements ConsoleQueries {
       query = query.where((eb) =>
         eb.or([
           eb(sql<string>`lower(name)`, 'like', sql<string>`${pattern} escape '\\'`),
-          eb('id', 'in', eb.selectFrom('panel_users').select('account_id').where(sql<boolean>`lower(email) like ${pattern} escape '\\'`).where('account_id', 'is not', null).$narrowType<{ account_id: number }>()),
+          eb(
+            'id',
+            'in',
+            eb
+              .selectFrom('panel_users')
+              .select('account_id')
+              .where(sql<boolean>`lower(email) like ${pattern} escape '\\'`)
+              .where('account_id', 'is not', null)
+              .$narrowType<{ account_id: number }>(),
+          ),
           ...(asId === undefined ? [] : [eb('id', '=', Number(asId))]),
         ]),
       );
@@ -46,7 +55,15 @@ export class SqlConsoleQueries extends StorePart implements ConsoleQueries {
     let query = this.tables.selectFrom('ledger').selectAll().where('account_id', '=', accountId);
     if (before !== undefined) query = query.where('id', '<', before);
     const rows = await query.orderBy('id', 'desc').limit(limit).execute();
-    return rows.map((r) => ({ id: Number(r.id), bucket: r.bucket, delta: Number(r.delta), balanceAfter: Number(r.balance_after), reason: r.reason, reference: r.reference, createdAt: Number(r.created_at) }));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      bucket: r.bucket,
+      delta: Number(r.delta),
+      balanceAfter: Number(r.balance_after),
+      reason: r.reason,
+      reference: r.reference,
+      createdAt: Number(r.created_at),
+    }));
   }
 
   async pendingSenderIds(after: number | undefined, limit: number): Promise<PendingSenderId[]> {
@@ -57,6 +74,13 @@ export class SqlConsoleQueries extends StorePart implements ConsoleQueries {
       .where('s.status', '=', 'pending');
     if (after !== undefined) query = query.where('s.id', '>', after);
     const rows = await query.orderBy('s.id').limit(limit).execute();
-    return rows.map((r) => ({ id: r.id, accountId: r.account_id, title: r.title, status: r.status, createdAt: Number(r.created_at), accountName: r.account_name }));
+    return rows.map((r) => ({
+      id: r.id,
+      accountId: r.account_id,
+      title: r.title,
+      status: r.status,
+      createdAt: Number(r.created_at),
+      accountName: r.account_name,
+    }));
   }
 }

@@ -37,7 +37,12 @@ export interface DialectSql {
    * Retention's upkeep of partitioned tables (PostgreSQL's `messages`, migration 0019):
    * partitions made ahead of the ids, old ones dropped whole. Nothing on SQLite.
    */
-  keepPartitions(db: Executor, before: number, widthIds: number, stopping: () => boolean): Promise<{ created: number; dropped: number }>;
+  keepPartitions(
+    db: Executor,
+    before: number,
+    widthIds: number,
+    stopping: () => boolean,
+  ): Promise<{ created: number; dropped: number }>;
   /**
    * The request counts of a batch in one statement, outside a transaction (request-counts.ts);
    * null when the dialect cannot (SQLite: its transaction is one write-lock turn anyway) or

@@ -3,7 +3,6 @@ import type { Selectable } from 'kysely';
 import type { ContactGroupsTable } from './schema.js';
 import type { BlockedNumber, DirectoryStore, Group } from '../../ports/directory-store.js';
 
-
 /** Rows per multi-row INSERT: well inside SQLite's and PostgreSQL's bound-parameter limits. */
 const insertChunk = 1000;
 
@@ -47,16 +46,31 @@ export class SqlDirectoryStore extends StorePart implements DirectoryStore {
 
   async deleteGroup(accountId: number, groupId: number): Promise<boolean> {
     // Contacts go with their group (ON DELETE CASCADE).
-    const result = await this.db.deleteFrom('contact_groups').where('id', '=', groupId).where('account_id', '=', accountId).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('contact_groups')
+      .where('id', '=', groupId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
   async listGroups(accountId: number): Promise<Group[]> {
-    const rows = await this.db.selectFrom('contact_groups').selectAll().where('account_id', '=', accountId).orderBy('created_at', 'desc').orderBy('id', 'desc').execute();
+    const rows = await this.db
+      .selectFrom('contact_groups')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
     return rows.map(toGroup);
   }
 
-  async addContacts(accountId: number, groupId: number, numbers: readonly string[], now: number): Promise<number | null> {
+  async addContacts(
+    accountId: number,
+    groupId: number,
+    numbers: readonly string[],
+    now: number,
+  ): Promise<number | null> {
     return this.transact(async ({ db }) => {
       // FOR SHARE holds off a concurrent delete of the group until the contacts are in (and
       // makes this wait for, then see, a delete already under way). SQLite has one writer.
@@ -70,7 +84,9 @@ export class SqlDirectoryStore extends StorePart implements DirectoryStore {
       if (!group) return null;
       let added = 0;
       for (let i = 0; i < numbers.length; i += insertChunk) {
-        const rows = numbers.slice(i, i + insertChunk).map((number) => ({ group_id: groupId, number, created_at: now }));
+        const rows = numbers
+          .slice(i, i + insertChunk)
+          .map((number) => ({ group_id: groupId, number, created_at: now }));
         const inserted = await db
           .insertInto('contacts')
           .values(rows)
@@ -83,7 +99,11 @@ export class SqlDirectoryStore extends StorePart implements DirectoryStore {
     });
   }
 
-  async blockNumber(accountId: number, entry: { number: string; subscriber: string }, now: number): Promise<'added' | 'exists'> {
+  async blockNumber(
+    accountId: number,
+    entry: { number: string; subscriber: string },
+    now: number,
+  ): Promise<'added' | 'exists'> {
     const row = await this.db
       .insertInto('blocked_numbers')
       .values({ account_id: accountId, subscriber: entry.subscriber, number: entry.number, created_at: now })
@@ -104,7 +124,11 @@ export class SqlDirectoryStore extends StorePart implements DirectoryStore {
   }
 
   async unblockNumber(accountId: number, subscriber: string): Promise<boolean> {
-    const result = await this.db.deleteFrom('blocked_numbers').where('account_id', '=', accountId).where('subscriber', '=', subscriber).executeTakeFirst();
+    const result = await this.db
+      .deleteFrom('blocked_numbers')
+      .where('account_id', '=', accountId)
+      .where('subscriber', '=', subscriber)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 }

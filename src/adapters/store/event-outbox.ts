@@ -9,13 +9,17 @@ import type { Insertable } from 'kysely';
 import type { Transition } from '../../ports/dispatch-queue.js';
 import type { AttemptResult, WebhookTarget } from '../../ports/event-store.js';
 import { webhookStatus } from '../../domain/delivery-state.js';
-import { DEFAULT_WEBHOOK_ATTEMPTS, retryScheduleFromText, takesEvent, webhookEventsFromText } from '../../domain/webhook.js';
+import {
+  DEFAULT_WEBHOOK_ATTEMPTS,
+  retryScheduleFromText,
+  takesEvent,
+  webhookEventsFromText,
+} from '../../domain/webhook.js';
 import type { WebhookEventType } from '../../domain/webhook.js';
 
 import type { Executor } from './executor.js';
 import type { WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
 import { columnsOf, preparedList, preparedRows } from './prepared-query.js';
-
 
 /** Rows per multi-row statement: well inside both dialects' bound-parameter limits. */
 export const rowChunk = 500;
@@ -27,26 +31,69 @@ const maxRotations = 32;
 // length): the delivery thread runs them for every batch, and building and compiling them
 // cost more than running them.
 const keyTargets = preparedList(
-  (db, _: Record<string, never>, ids: number[]) => db.selectFrom('api_keys').select(['id', 'webhook_url', 'webhook_secret', 'webhook_attempts', 'webhook_events', 'webhook_retry_schedule', 'replaced_by']).where('id', 'in', ids),
+  (db, _: Record<string, never>, ids: number[]) =>
+    db
+      .selectFrom('api_keys')
+      .select([
+        'id',
+        'webhook_url',
+        'webhook_secret',
+        'webhook_attempts',
+        'webhook_events',
+        'webhook_retry_schedule',
+        'replaced_by',
+      ])
+      .where('id', 'in', ids),
   [],
 );
 const smsMessages = preparedList(
-  (db, _: Record<string, never>, ids: number[]) => db.selectFrom('messages as m').innerJoin('sends as s', 's.id', 'm.send_id').select('m.id').where('m.id', 'in', ids).where('s.kind', '=', 'sms'),
+  (db, _: Record<string, never>, ids: number[]) =>
+    db
+      .selectFrom('messages as m')
+      .innerJoin('sends as s', 's.id', 'm.send_id')
+      .select('m.id')
+      .where('m.id', 'in', ids)
+      .where('s.kind', '=', 'sms'),
   [],
 );
 /** The columns an sms.* event takes from its transition; the rest are those of every new event. */
-type TransitionEvent = Pick<Insertable<WebhookEventsTable>, 'event_id' | 'key_id' | 'event_type' | 'sms_id' | 'status' | 'next_attempt_at' | 'created_at'>;
+type TransitionEvent = Pick<
+  Insertable<WebhookEventsTable>,
+  'event_id' | 'key_id' | 'event_type' | 'sms_id' | 'status' | 'next_attempt_at' | 'created_at'
+>;
 const eventsInsert = preparedRows(
-  (db, rows: TransitionEvent[]) => db.insertInto('webhook_events').values(rows.map((r) => ({ ...r, state: 'pending' as const, attempts: 0, lease_until: null, done_at: null }))),
-  columnsOf<TransitionEvent>({ event_id: true, key_id: true, event_type: true, sms_id: true, status: true, next_attempt_at: true, created_at: true }),
+  (db, rows: TransitionEvent[]) =>
+    db
+      .insertInto('webhook_events')
+      .values(rows.map((r) => ({ ...r, state: 'pending' as const, attempts: 0, lease_until: null, done_at: null }))),
+  columnsOf<TransitionEvent>({
+    event_id: true,
+    key_id: true,
+    event_type: true,
+    sms_id: true,
+    status: true,
+    next_attempt_at: true,
+    created_at: true,
+  }),
 );
 type AttemptRow = Omit<Insertable<WebhookAttemptsTable>, 'id' | 'attempt_no'> & { event_ref: number };
 const attemptsInsert = preparedRows(
   (db, rows: AttemptRow[]) =>
     db.insertInto('webhook_attempts').values(
-      rows.map((r) => ({ ...r, attempt_no: sql<number>`(SELECT coalesce(max(a.attempt_no), 0) + 1 FROM webhook_attempts a WHERE a.event_ref = ${r.event_ref})` })),
+      rows.map((r) => ({
+        ...r,
+        attempt_no: sql<number>`(SELECT coalesce(max(a.attempt_no), 0) + 1 FROM webhook_attempts a WHERE a.event_ref = ${r.event_ref})`,
+      })),
     ),
-  columnsOf<AttemptRow>({ event_ref: true, manual: true, url: true, started_at: true, duration_ms: true, http_status: true, error: true }),
+  columnsOf<AttemptRow>({
+    event_ref: true,
+    manual: true,
+    url: true,
+    started_at: true,
+    duration_ms: true,
+    http_status: true,
+    error: true,
+  }),
 );
 const acknowledge = preparedList(
   (db, p: { lease: number; now: number }, ids: number[]) =>
@@ -87,7 +134,18 @@ export function hasUrl(target: WebhookTarget | undefined): target is WebhookTarg
  * of the key that replaced it (rotation moves the settings), read now.
  */
 export async function resolveTargets(db: Executor, keyIds: readonly number[]): Promise<Map<number, WebhookTarget>> {
-  const rows = new Map<number, { id: number; webhook_url: string | null; webhook_secret: string | null; webhook_attempts: number; webhook_events: string | null; webhook_retry_schedule: string | null; replaced_by: number | null }>();
+  const rows = new Map<
+    number,
+    {
+      id: number;
+      webhook_url: string | null;
+      webhook_secret: string | null;
+      webhook_attempts: number;
+      webhook_events: string | null;
+      webhook_retry_schedule: string | null;
+      replaced_by: number | null;
+    }
+  >();
   let wanted = [...new Set(keyIds)];
   for (let depth = 0; wanted.length > 0 && depth <= maxRotations; depth++) {
     const { rows: found } = await db.executeQuery(keyTargets(db, {}, wanted));
@@ -104,19 +162,33 @@ export async function resolveTargets(db: Executor, keyIds: readonly number[]): P
     }
     if (!row) continue;
     const maxAttempts = row.webhook_attempts > 0 ? row.webhook_attempts : DEFAULT_WEBHOOK_ATTEMPTS;
-    out.set(keyId, { keyId: row.id, url: row.webhook_url, secret: row.webhook_secret, maxAttempts, retryScheduleMs: retryScheduleFromText(row.webhook_retry_schedule), events: webhookEventsFromText(row.webhook_events) });
+    out.set(keyId, {
+      keyId: row.id,
+      url: row.webhook_url,
+      secret: row.webhook_secret,
+      maxAttempts,
+      retryScheduleMs: retryScheduleFromText(row.webhook_retry_schedule),
+      events: webhookEventsFromText(row.webhook_events),
+    });
   }
   return out;
 }
 
-const eventTypeOf = { sent: 'sms.sent', delivered: 'sms.delivered', failed: 'sms.failed' } as const satisfies Record<string, WebhookEventType>;
+const eventTypeOf = { sent: 'sms.sent', delivered: 'sms.delivered', failed: 'sms.failed' } as const satisfies Record<
+  string,
+  WebhookEventType
+>;
 
 /**
  * Inserts the sms.* events of these transitions: only for messages of /sms/send (spec,
  * /sms/send rule 6) and only when the key's webhook (after rotation) has a URL. The first
  * attempt is due at once. Returns the transitions that got an event.
  */
-export async function recordTransitionEvents<T extends Transition>(db: Executor, transitions: readonly T[], now: number): Promise<T[]> {
+export async function recordTransitionEvents<T extends Transition>(
+  db: Executor,
+  transitions: readonly T[],
+  now: number,
+): Promise<T[]> {
   const relevant = transitions.filter((t) => webhookStatus(t.state) !== null);
   if (relevant.length === 0) return [];
   const targets = await resolveTargets(
@@ -140,7 +212,17 @@ export async function recordTransitionEvents<T extends Transition>(db: Executor,
   const events = evented.flatMap((t) => {
     const status = webhookStatus(t.state);
     if (status === null) return [];
-    return [{ event_id: newEventId(), key_id: t.keyId, event_type: eventTypeOf[status], sms_id: t.messageId, status, next_attempt_at: now, created_at: now }];
+    return [
+      {
+        event_id: newEventId(),
+        key_id: t.keyId,
+        event_type: eventTypeOf[status],
+        sms_id: t.messageId,
+        status,
+        next_attempt_at: now,
+        created_at: now,
+      },
+    ];
   });
   for (let start = 0; start < events.length; start += rowChunk) {
     await db.executeQuery(eventsInsert(db, events.slice(start, start + rowChunk)));
@@ -192,7 +274,10 @@ export async function applyOutcomes(db: Executor, results: readonly AttemptResul
         attempts: r.attempt.manual ? sql`attempts` : sql`attempts + 1`,
         next_attempt_at: r.nextAttemptAt,
         lease_until: null,
-        done_at: r.state === 'pending' ? null : sql`CASE WHEN state = ${r.state} AND done_at IS NOT NULL THEN done_at ELSE ${now} END`,
+        done_at:
+          r.state === 'pending'
+            ? null
+            : sql`CASE WHEN state = ${r.state} AND done_at IS NOT NULL THEN done_at ELSE ${now} END`,
       })
       .where('id', '=', r.id)
       .where('lease_until', '=', r.leaseUntil)

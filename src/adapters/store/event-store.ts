@@ -1,6 +1,15 @@
 import type { ExpressionBuilder, Selectable } from 'kysely';
 import type { Database, WebhookAttemptsTable, WebhookEventsTable } from './schema.js';
-import type { AttemptLog, AttemptResult, ClaimedEvent, ClaimShare, EventRecord, EventStore, NewEvent, WebhookTarget } from '../../ports/event-store.js';
+import type {
+  AttemptLog,
+  AttemptResult,
+  ClaimedEvent,
+  ClaimShare,
+  EventRecord,
+  EventStore,
+  NewEvent,
+  WebhookTarget,
+} from '../../ports/event-store.js';
 import { claimFairly } from './fair-claim.js';
 import type { WebhookEventType, WebhookStatus } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
@@ -11,7 +20,14 @@ import { preparedQuery } from './prepared-query.js';
 
 type EventRow = Selectable<WebhookEventsTable>;
 
-const noTarget = (keyId: number): WebhookTarget => ({ keyId, url: null, secret: null, maxAttempts: DEFAULT_WEBHOOK_ATTEMPTS, retryScheduleMs: null, events: null });
+const noTarget = (keyId: number): WebhookTarget => ({
+  keyId,
+  url: null,
+  secret: null,
+  maxAttempts: DEFAULT_WEBHOOK_ATTEMPTS,
+  retryScheduleMs: null,
+  events: null,
+});
 
 function toLog(r: Selectable<WebhookAttemptsTable>): AttemptLog {
   return {
@@ -41,7 +57,8 @@ function toFields(r: EventRow) {
 
 /** The identifier an operator gives: the number of the row or the event_id receivers see. */
 function byRef(ref: number | string) {
-  return (eb: ExpressionBuilder<Database, 'webhook_events'>) => (typeof ref === 'number' ? eb('id', '=', ref) : eb('event_id', '=', ref));
+  return (eb: ExpressionBuilder<Database, 'webhook_events'>) =>
+    typeof ref === 'number' ? eb('id', '=', ref) : eb('event_id', '=', ref);
 }
 
 // The claim of the webhook courier, compiled once per database; `locking` is for
@@ -94,19 +111,42 @@ export class SqlEventStore extends StorePart implements EventStore {
       .execute();
   }
 
-  private async claimed(db: Executor, rows: readonly EventRow[], dueAt: (r: EventRow) => number): Promise<ClaimedEvent[]> {
+  private async claimed(
+    db: Executor,
+    rows: readonly EventRow[],
+    dueAt: (r: EventRow) => number,
+  ): Promise<ClaimedEvent[]> {
     const targets = await resolveTargets(
       db,
       rows.map((r) => r.key_id),
     );
     // Fields added to toFields' object, not spread into a new one: the spread showed in the worker's profile.
-    return rows.map((r) => Object.assign(toFields(r), { dueAt: dueAt(r), leaseUntil: Number(r.lease_until), target: targets.get(r.key_id) ?? noTarget(r.key_id) }));
+    return rows.map((r) =>
+      Object.assign(toFields(r), {
+        dueAt: dueAt(r),
+        leaseUntil: Number(r.lease_until),
+        target: targets.get(r.key_id) ?? noTarget(r.key_id),
+      }),
+    );
   }
 
   async createClaimed(event: NewEvent, now: number, leaseUntil: number): Promise<ClaimedEvent> {
     const row = await this.db
       .insertInto('webhook_events')
-      .values({ event_id: newEventId(), key_id: event.keyId, event_type: event.eventType, sms_id: event.smsId, status: event.status, data: event.extra === undefined ? null : JSON.stringify(event.extra), state: 'pending', attempts: 0, next_attempt_at: leaseUntil, lease_until: leaseUntil, created_at: now, done_at: null })
+      .values({
+        event_id: newEventId(),
+        key_id: event.keyId,
+        event_type: event.eventType,
+        sms_id: event.smsId,
+        status: event.status,
+        data: event.extra === undefined ? null : JSON.stringify(event.extra),
+        state: 'pending',
+        attempts: 0,
+        next_attempt_at: leaseUntil,
+        lease_until: leaseUntil,
+        created_at: now,
+        done_at: null,
+      })
       .returningAll()
       .executeTakeFirstOrThrow();
     const [claimed] = await this.claimed(this.db, [row], () => now);
@@ -119,7 +159,9 @@ export class SqlEventStore extends StorePart implements EventStore {
     // write lock the threads share (woken when it is free) instead of in SQLite's busy
     // handler, which sleeps 1-10 ms at a time with the worker's event loop stopped.
     return this.transact(async ({ db }) => {
-      const rows = share ? await claimFairly(db, this.dialect, { now, limit, leaseUntil }, share) : (await db.executeQuery(claimDueStatement[this.dialect](db, { now, limit, leaseUntil }))).rows;
+      const rows = share
+        ? await claimFairly(db, this.dialect, { now, limit, leaseUntil }, share)
+        : (await db.executeQuery(claimDueStatement[this.dialect](db, { now, limit, leaseUntil }))).rows;
       rows.sort((a, b) => a.id - b.id);
       return this.claimed(db, rows, () => now);
     });
@@ -152,7 +194,10 @@ export class SqlEventStore extends StorePart implements EventStore {
       if (!before) return null;
       const row = await db
         .updateTable('webhook_events')
-        .set({ lease_until: leaseUntil, next_attempt_at: before.state === 'pending' ? leaseUntil : before.next_attempt_at })
+        .set({
+          lease_until: leaseUntil,
+          next_attempt_at: before.state === 'pending' ? leaseUntil : before.next_attempt_at,
+        })
         .where('id', '=', before.id)
         .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', now)]))
         .returningAll()
@@ -175,7 +220,13 @@ export class SqlEventStore extends StorePart implements EventStore {
     const logs = new Map<number, AttemptLog[]>();
     const ids = rows.map((r) => r.id);
     for (let start = 0; start < ids.length; start += rowChunk) {
-      const attempts = await this.db.selectFrom('webhook_attempts').selectAll().where('event_ref', 'in', ids.slice(start, start + rowChunk)).orderBy('event_ref').orderBy('attempt_no').execute();
+      const attempts = await this.db
+        .selectFrom('webhook_attempts')
+        .selectAll()
+        .where('event_ref', 'in', ids.slice(start, start + rowChunk))
+        .orderBy('event_ref')
+        .orderBy('attempt_no')
+        .execute();
       for (const a of attempts) logs.set(a.event_ref, [...(logs.get(a.event_ref) ?? []), toLog(a)]);
     }
     return rows.map((r) => ({
@@ -196,7 +247,11 @@ export class SqlEventStore extends StorePart implements EventStore {
   private async keyWithReplaced(keyId: number): Promise<number[]> {
     const keys = [keyId];
     for (let i = 0; i < keys.length && keys.length <= 64; i++) {
-      const older = await this.db.selectFrom('api_keys').select('id').where('replaced_by', '=', keys[i] ?? 0).execute();
+      const older = await this.db
+        .selectFrom('api_keys')
+        .select('id')
+        .where('replaced_by', '=', keys[i] ?? 0)
+        .execute();
       keys.push(...older.map((k) => k.id).filter((id) => !keys.includes(id)));
     }
     return keys;
@@ -204,7 +259,13 @@ export class SqlEventStore extends StorePart implements EventStore {
 
   async recentForKey(keyId: number, limit: number): Promise<EventRecord[]> {
     const keys = await this.keyWithReplaced(keyId);
-    const rows = await this.db.selectFrom('webhook_events').selectAll().where('key_id', 'in', keys).orderBy('id', 'desc').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('webhook_events')
+      .selectAll()
+      .where('key_id', 'in', keys)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
     return this.withLogs(rows);
   }
 

@@ -27,9 +27,20 @@ type Value = number | string;
 const int = (n: Value) => sql`cast(${n} as integer)`;
 
 /** The statement; `skipped` and `capped` are the keys whose limits differ from `perKey`. */
-function statement(dialect: Dialect, p: { [K in keyof Params]: Value }, skipped: readonly number[], capped: readonly (readonly [number, number])[]) {
+function statement(
+  dialect: Dialect,
+  p: { [K in keyof Params]: Value },
+  skipped: readonly number[],
+  capped: readonly (readonly [number, number])[],
+) {
   const notSkipped = skipped.length > 0 ? sql`and key_id not in (${sql.join(skipped)})` : sql``;
-  const perKey = capped.length > 0 ? sql`case key_id ${sql.join(capped.map(([keyId, n]) => sql`when ${keyId} then ${int(n)}`), sql` `)} else ${int(p.perKey)} end` : int(p.perKey);
+  const perKey =
+    capped.length > 0
+      ? sql`case key_id ${sql.join(
+          capped.map(([keyId, n]) => sql`when ${keyId} then ${int(n)}`),
+          sql` `,
+        )} else ${int(p.perKey)} end`
+      : int(p.perKey);
   // Several workers on PostgreSQL: each skips rows another is claiming. The due test is
   // repeated where rows are locked, so a row another worker claimed meanwhile is re-checked.
   const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
@@ -59,11 +70,17 @@ function statement(dialect: Dialect, p: { [K in keyof Params]: Value }, skipped:
 
 // With no key limited (the common case) the statement is compiled once per database.
 const paramNames = ['now', 'limit', 'leaseUntil', 'perKey', 'scan'] as const;
-const unlimitedOf = (dialect: Dialect) => preparedQuery((db, p: Params) => ({ compile: () => statement(dialect, p, [], []).compile(db) }), paramNames);
+const unlimitedOf = (dialect: Dialect) =>
+  preparedQuery((db, p: Params) => ({ compile: () => statement(dialect, p, [], []).compile(db) }), paramNames);
 const unlimited = { sqlite: unlimitedOf('sqlite'), postgres: unlimitedOf('postgres') };
 
 /** Claims up to `limit` due events for `leaseUntil`, shared as `share` says. */
-export async function claimFairly(db: Executor, dialect: Dialect, claim: { now: number; limit: number; leaseUntil: number }, share: ClaimShare): Promise<Row[]> {
+export async function claimFairly(
+  db: Executor,
+  dialect: Dialect,
+  claim: { now: number; limit: number; leaseUntil: number },
+  share: ClaimShare,
+): Promise<Row[]> {
   const p: Params = { ...claim, perKey: share.perKey, scan: claim.limit * windowPerEvent };
   if (share.keyLimits.size === 0) return (await db.executeQuery(unlimited[dialect](db, p))).rows;
   const limits = [...share.keyLimits];

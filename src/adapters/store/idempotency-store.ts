@@ -7,7 +7,12 @@ const keptMs = 24 * 3600_000;
 
 export class SqlIdempotencyStore extends StorePart implements IdempotencyStore {
   async find(accountId: number, key: string): Promise<IdempotentAnswer | null> {
-    const r = await this.db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('idem_key', '=', key).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('idem_key', '=', key)
+      .executeTakeFirst();
     return r ? { requestHash: r.request_hash, response: r.response, createdAt: Number(r.created_at) } : null;
   }
 
@@ -15,12 +20,21 @@ export class SqlIdempotencyStore extends StorePart implements IdempotencyStore {
     const result = await this.db
       .insertInto('idempotency_keys')
       .values({ account_id: accountId, idem_key: key, request_hash: requestHash, response, created_at: now })
-      .onConflict((oc) => oc.columns(['account_id', 'idem_key']).doUpdateSet({ request_hash: requestHash, response, created_at: now }).where('idempotency_keys.created_at', '<', now - keptMs))
+      .onConflict((oc) =>
+        oc
+          .columns(['account_id', 'idem_key'])
+          .doUpdateSet({ request_hash: requestHash, response, created_at: now })
+          .where('idempotency_keys.created_at', '<', now - keptMs),
+      )
       .executeTakeFirst();
     return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
   }
 
   async forget(accountId: number, key: string): Promise<void> {
-    await this.db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('idem_key', '=', key).execute();
+    await this.db
+      .deleteFrom('idempotency_keys')
+      .where('account_id', '=', accountId)
+      .where('idem_key', '=', key)
+      .execute();
   }
 }

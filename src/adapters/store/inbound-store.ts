@@ -28,14 +28,25 @@ export class SqlInboundStore extends StorePart implements InboundStore {
   }
 
   async routeFor(destination: string): Promise<number | null> {
-    const row = await this.db.selectFrom('inbound_routes').select('account_id').where('destination', '=', destination).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('inbound_routes')
+      .select('account_id')
+      .where('destination', '=', destination)
+      .executeTakeFirst();
     return row?.account_id ?? null;
   }
 
   async insert(m: InboundRecord): Promise<void> {
     await this.db
       .insertInto('inbound_messages')
-      .values({ id: m.id, account_id: m.accountId, source: m.from, destination: m.to, text: m.text, received_at: m.receivedAt })
+      .values({
+        id: m.id,
+        account_id: m.accountId,
+        source: m.from,
+        destination: m.to,
+        text: m.text,
+        received_at: m.receivedAt,
+      })
       .execute();
   }
 
@@ -54,7 +65,20 @@ export class SqlInboundStore extends StorePart implements InboundStore {
   }
 
   async recent(accountId: number, limit: number): Promise<InboundRecord[]> {
-    const rows = await this.db.selectFrom('inbound_messages').selectAll().where('account_id', '=', accountId).orderBy('id', 'desc').limit(limit).execute();
-    return rows.map((r) => ({ id: Number(r.id), accountId: r.account_id, from: r.source, to: r.destination, text: r.text, receivedAt: Number(r.received_at) }));
+    const rows = await this.db
+      .selectFrom('inbound_messages')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      accountId: r.account_id,
+      from: r.source,
+      to: r.destination,
+      text: r.text,
+      receivedAt: Number(r.received_at),
+    }));
   }
 }

@@ -9,7 +9,12 @@ import type { ApiKey, KeyPatch, KeySettings, KeyStore, KeyWithAccount } from '..
 import type { PermissionSet } from '../../domain/permissions.js';
 import type { LimitHit, UsageRequest, UsageWindows } from '../../domain/request-limits.js';
 import { countInTransaction } from './request-counts.js';
-import { retryScheduleFromText, retryScheduleToText, webhookEventsFromText, webhookEventsToText } from '../../domain/webhook.js';
+import {
+  retryScheduleFromText,
+  retryScheduleToText,
+  webhookEventsFromText,
+  webhookEventsToText,
+} from '../../domain/webhook.js';
 import { MicroBatcher } from '../../util/micro-batcher.js';
 import { StorePart } from './store-part.js';
 import type { Executor } from './executor.js';
@@ -53,14 +58,14 @@ function keyColumns(patch: KeyPatch): Updateable<ApiKeysTable> {
   if (patch.webhookSecret !== undefined) out.webhook_secret = patch.webhookSecret;
   if (patch.webhookAttempts !== undefined) out.webhook_attempts = patch.webhookAttempts;
   if (patch.webhookEvents !== undefined) out.webhook_events = webhookEventsToText(patch.webhookEvents);
-  if (patch.webhookRetryScheduleMs !== undefined) out.webhook_retry_schedule = retryScheduleToText(patch.webhookRetryScheduleMs);
+  if (patch.webhookRetryScheduleMs !== undefined)
+    out.webhook_retry_schedule = retryScheduleToText(patch.webhookRetryScheduleMs);
   if (patch.sandbox !== undefined) out.sandbox = patch.sandbox ? 1 : 0;
   if (patch.state !== undefined) out.state = patch.state;
   if (patch.validUntil !== undefined) out.valid_until = patch.validUntil;
   if (patch.replacedBy !== undefined) out.replaced_by = patch.replacedBy;
   return out;
 }
-
 
 function keyLookupQuery(db: Executor) {
   return db
@@ -81,7 +86,10 @@ function keyLookupQuery(db: Executor) {
 }
 
 // The statement of every request, compiled once per database.
-const keyLookup = preparedQuery((db, p: { hash: string }) => keyLookupQuery(db).where('k.key_hash', '=', p.hash), ['hash']);
+const keyLookup = preparedQuery(
+  (db, p: { hash: string }) => keyLookupQuery(db).where('k.key_hash', '=', p.hash),
+  ['hash'],
+);
 
 type KeyLookupRow = Awaited<ReturnType<ReturnType<typeof keyLookupQuery>['executeTakeFirstOrThrow']>>;
 
@@ -150,7 +158,10 @@ export class SqlKeyStore extends StorePart implements KeyStore {
     if (!found) return null;
     const balance = await balanceOf(this.context, found.account.id);
     if (!balance) return null;
-    return { key: found.key, account: { ...found.account, balanceMain: balance.main, balanceInternational: balance.international } };
+    return {
+      key: found.key,
+      account: { ...found.account, balanceMain: balance.main, balanceInternational: balance.international },
+    };
   }
 
   private async loadKey(hash: string): Promise<KeyWithAccount | null> {
@@ -179,7 +190,9 @@ export class SqlKeyStore extends StorePart implements KeyStore {
 
   private batched(): MicroBatcher<string, KeyLookupRow | null> {
     return (this.batchedKeyLookup ??= new MicroBatcher(async (hashes: string[]) => {
-      const rows = await keyLookupQuery(this.db).where('k.key_hash', 'in', [...new Set(hashes)]).execute();
+      const rows = await keyLookupQuery(this.db)
+        .where('k.key_hash', 'in', [...new Set(hashes)])
+        .execute();
       const byHash = new Map(rows.map((r) => [r.key_hash, r]));
       return hashes.map((h) => byHash.get(h) ?? null);
     }, 500));

@@ -31,8 +31,16 @@ async function refuseNewerStore(handle: StoreConnection, schema: string | undefi
 async function hasMigrationTable(handle: StoreConnection, schema: string | undefined): Promise<boolean> {
   const { rows } =
     handle.dialect === 'postgres'
-      ? await sql<{ n: number }>`select count(*)::int as n from information_schema.tables where table_schema = ${schema ?? 'public'} and table_name = 'kysely_migration'`.execute(handle.db)
-      : await sql<{ n: number }>`select count(*) as n from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(handle.db);
+      ? await sql<{
+          n: number;
+        }>`select count(*)::int as n from information_schema.tables where table_schema = ${schema ?? 'public'} and table_name = 'kysely_migration'`.execute(
+          handle.db,
+        )
+      : await sql<{
+          n: number;
+        }>`select count(*) as n from sqlite_master where type = 'table' and name = 'kysely_migration'`.execute(
+          handle.db,
+        );
   return Number(rows[0]?.n ?? 0) > 0;
 }
 
@@ -66,6 +74,8 @@ export async function migrate(handle: StoreConnection, testProvider?: MigrationP
       continue;
     }
     const failed = results?.find((r) => r.status === 'Error')?.migrationName ?? 'unknown';
-    throw new MigrationError(`store migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new MigrationError(
+      `store migration ${failed} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

@@ -12,7 +12,14 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
     // Bulk and scheduled sends keep their recipients as one list until due (sends_pending, a
     // partial index over the few sends not yet written out): their recipients count too.
     const left = sql.raw('case when total_numbers > expanded_count then total_numbers - expanded_count else 0 end');
-    const { rows } = await sql<{ due: number | string; later: number | string; unwrittenDue: number | string | null; unwrittenLater: number | string | null; pending: number | string; oldest: number | string | null }>`
+    const { rows } = await sql<{
+      due: number | string;
+      later: number | string;
+      unwrittenDue: number | string | null;
+      unwrittenLater: number | string | null;
+      pending: number | string;
+      oldest: number | string | null;
+    }>`
       select
         (select count(*) from (select 1 from messages where state = 'queued' and due_at <= ${now} limit ${backlogCap}) d) as due,
         (select count(*) from (select 1 from messages where state = 'queued' and due_at > ${now} limit ${backlogCap}) l) as later,
@@ -34,7 +41,17 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
     if (minutes.length === 0) return;
     await this.db
       .insertInto('traffic_minutes')
-      .values(minutes.map((m) => ({ source, minute: m.minute, accepted: m.accepted, submitted: m.submitted, delivered: m.delivered, failed: m.failed, expired: m.expired })))
+      .values(
+        minutes.map((m) => ({
+          source,
+          minute: m.minute,
+          accepted: m.accepted,
+          submitted: m.submitted,
+          delivered: m.delivered,
+          failed: m.failed,
+          expired: m.expired,
+        })),
+      )
       .onConflict((oc) =>
         oc.columns(['minute', 'source']).doUpdateSet((eb) => ({
           accepted: eb('traffic_minutes.accepted', '+', eb.ref('excluded.accepted')),
@@ -62,7 +79,14 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
       .groupBy('minute')
       .orderBy('minute')
       .execute();
-    return rows.map((r) => ({ minute: Number(r.minute), accepted: Number(r.accepted), submitted: Number(r.submitted), delivered: Number(r.delivered), failed: Number(r.failed), expired: Number(r.expired) }));
+    return rows.map((r) => ({
+      minute: Number(r.minute),
+      accepted: Number(r.accepted),
+      submitted: Number(r.submitted),
+      delivered: Number(r.delivered),
+      failed: Number(r.failed),
+      expired: Number(r.expired),
+    }));
   }
 
   async forgetTrafficBefore(minute: number): Promise<void> {

@@ -24,7 +24,11 @@ export interface OpenOptions {
 }
 
 /** A connection to the store at `location`, by its dialect, its schema not yet migrated. */
-export function openConnection(location: StoreLocation, onConnectionError: (error: Error) => void = () => undefined, log: Logger = pino({ enabled: false })): StoreConnection {
+export function openConnection(
+  location: StoreLocation,
+  onConnectionError: (error: Error) => void = () => undefined,
+  log: Logger = pino({ enabled: false }),
+): StoreConnection {
   return location.dialect === 'sqlite' ? openSqlite(location) : openPostgres(location, onConnectionError, log);
 }
 

@@ -59,11 +59,23 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
   }
 
   async dailyCounts(accountId: number, fromDay: number, toDay: number): Promise<DayCounts[]> {
-    const rows = await this.tables.selectFrom('daily_counts').selectAll().where('account_id', '=', accountId).where('day', '>=', fromDay).where('day', '<=', toDay).orderBy('day').execute();
+    const rows = await this.tables
+      .selectFrom('daily_counts')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .where('day', '>=', fromDay)
+      .where('day', '<=', toDay)
+      .orderBy('day')
+      .execute();
     return rows.map((r) => ({ day: Number(r.day), ...counts(r) }));
   }
 
-  async messageLog(accountId: number, filter: MessageFilter, after: LogCursor | null, limit: number): Promise<LogRow[]> {
+  async messageLog(
+    accountId: number,
+    filter: MessageFilter,
+    after: LogCursor | null,
+    limit: number,
+  ): Promise<LogRow[]> {
     const rows = await this.tables
       .selectFrom('messages as m')
       .innerJoin('sends as s', 's.id', 'm.send_id')
@@ -78,24 +90,55 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
       .$if(filter.outcome === 'failed', (q) => q.where('m.state', 'in', ['failed', 'expired']))
       .$if(filter.outcome === 'pending', (q) => q.where('m.state', 'in', ['queued', 'submitting', 'sent']))
       // Keyset: strictly older than the last row shown, in the index's own order.
-      .$if(after !== null, (q) => q.where(sql<boolean>`(m.created_at, m.id) < (${after?.createdAt ?? 0}, ${after?.id ?? 0})`))
+      .$if(after !== null, (q) =>
+        q.where(sql<boolean>`(m.created_at, m.id) < (${after?.createdAt ?? 0}, ${after?.id ?? 0})`),
+      )
       .orderBy('m.created_at', 'desc')
       .orderBy('m.id', 'desc')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({ id: Number(r.id), sendId: Number(r.send_id), recipient: r.recipient, sender: r.sender, state: r.state, smsCount: r.sms_count, createdAt: Number(r.created_at) }));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      sendId: Number(r.send_id),
+      recipient: r.recipient,
+      sender: r.sender,
+      state: r.state,
+      smsCount: r.sms_count,
+      createdAt: Number(r.created_at),
+    }));
   }
 
   async message(accountId: number, messageId: number): Promise<MessageDetail | null> {
     const r = await this.tables
       .selectFrom('messages as m')
       .innerJoin('sends as s', 's.id', 'm.send_id')
-      .select(['m.id', 'm.send_id', 'm.recipient', 's.sender', 'm.state', 'm.sms_count', 'm.created_at', 'm.text', 's.text as send_text', 'm.operator', 'm.carrier', 'm.detail', 'm.submitted_at', 'm.done_at', 's.kind'])
+      .select([
+        'm.id',
+        'm.send_id',
+        'm.recipient',
+        's.sender',
+        'm.state',
+        'm.sms_count',
+        'm.created_at',
+        'm.text',
+        's.text as send_text',
+        'm.operator',
+        'm.carrier',
+        'm.detail',
+        'm.submitted_at',
+        'm.done_at',
+        's.kind',
+      ])
       .where('m.id', '=', messageId)
       .where('m.account_id', '=', accountId)
       .executeTakeFirst();
     if (!r) return null;
-    const parts = await this.tables.selectFrom('message_parts').select(['part_no', 'state', 'detail', 'done_at']).where('message_id', '=', messageId).orderBy('part_no').execute();
+    const parts = await this.tables
+      .selectFrom('message_parts')
+      .select(['part_no', 'state', 'detail', 'done_at'])
+      .where('message_id', '=', messageId)
+      .orderBy('part_no')
+      .execute();
     return {
       id: Number(r.id),
       sendId: Number(r.send_id),
@@ -119,14 +162,39 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
     return this.tables
       .selectFrom('sends as s')
       .leftJoin('send_counts as c', 'c.send_id', 's.id')
-      .select(['s.id', 's.kind', 's.sender', 's.text', 's.scheduled_at', 's.total_numbers', 's.invalid_numbers', 's.blocked_numbers', 's.sms_cost', 's.expanded_count', 's.created_at'])
+      .select([
+        's.id',
+        's.kind',
+        's.sender',
+        's.text',
+        's.scheduled_at',
+        's.total_numbers',
+        's.invalid_numbers',
+        's.blocked_numbers',
+        's.sms_cost',
+        's.expanded_count',
+        's.created_at',
+      ])
       .select(['c.messages', 'c.sms', 'c.delivered', 'c.failed'])
       .where('s.account_id', '=', accountId);
   }
 
   private static toCampaign(r: {
-    id: number; kind: SendKind; sender: string; text: string | null; scheduled_at: number | null; total_numbers: number; invalid_numbers: number; blocked_numbers: number;
-    sms_cost: number; expanded_count: number; created_at: number; messages: number | null; sms: number | null; delivered: number | null; failed: number | null;
+    id: number;
+    kind: SendKind;
+    sender: string;
+    text: string | null;
+    scheduled_at: number | null;
+    total_numbers: number;
+    invalid_numbers: number;
+    blocked_numbers: number;
+    sms_cost: number;
+    expanded_count: number;
+    created_at: number;
+    messages: number | null;
+    sms: number | null;
+    delivered: number | null;
+    failed: number | null;
   }): CampaignRow {
     return {
       id: Number(r.id),
@@ -156,7 +224,11 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
 
   async latestSends(accountId: number, limit: number): Promise<CampaignRow[]> {
     // sends_account_time (account_id, created_at) gives the order without a sort.
-    const rows = await this.campaignQuery(accountId).orderBy('s.created_at', 'desc').orderBy('s.id', 'desc').limit(limit).execute();
+    const rows = await this.campaignQuery(accountId)
+      .orderBy('s.created_at', 'desc')
+      .orderBy('s.id', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map((r) => SqlPanelQueries.toCampaign(r));
   }
 
@@ -191,13 +263,24 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
     return this.tables
       .selectFrom('contact_groups as g')
       .select(['g.id', 'g.name', 'g.created_at'])
-      .select((eb) => eb.selectFrom('contacts as c').select((e) => e.fn.countAll<number>().as('n')).whereRef('c.group_id', '=', 'g.id').as('contacts'))
+      .select((eb) =>
+        eb
+          .selectFrom('contacts as c')
+          .select((e) => e.fn.countAll<number>().as('n'))
+          .whereRef('c.group_id', '=', 'g.id')
+          .as('contacts'),
+      )
       .where('g.account_id', '=', accountId);
   }
 
   async groups(accountId: number): Promise<GroupRow[]> {
     const rows = await this.groupQuery(accountId).orderBy('g.id', 'desc').execute();
-    return rows.map((r) => ({ id: r.id, name: r.name, createdAt: Number(r.created_at), contacts: Number(r.contacts ?? 0) }));
+    return rows.map((r) => ({
+      id: r.id,
+      name: r.name,
+      createdAt: Number(r.created_at),
+      contacts: Number(r.contacts ?? 0),
+    }));
   }
 
   async group(accountId: number, groupId: number): Promise<GroupRow | null> {
@@ -208,11 +291,21 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
 
   private async ownsGroup(accountId: number, groupId: number): Promise<boolean> {
     if (groupId > maxSerial) return false;
-    const row = await this.tables.selectFrom('contact_groups').select('id').where('id', '=', groupId).where('account_id', '=', accountId).executeTakeFirst();
+    const row = await this.tables
+      .selectFrom('contact_groups')
+      .select('id')
+      .where('id', '=', groupId)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     return row !== undefined;
   }
 
-  async contacts(accountId: number, groupId: number, after: string | null, limit: number): Promise<ContactRow[] | null> {
+  async contacts(
+    accountId: number,
+    groupId: number,
+    after: string | null,
+    limit: number,
+  ): Promise<ContactRow[] | null> {
     if (!(await this.ownsGroup(accountId, groupId))) return null;
     const rows = await this.tables
       .selectFrom('contacts')
@@ -225,23 +318,42 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
     return rows.map((r) => ({ number: r.number, name: r.name, createdAt: Number(r.created_at) }));
   }
 
-  async nameContacts(accountId: number, groupId: number, names: readonly { number: string; name: string }[]): Promise<boolean> {
+  async nameContacts(
+    accountId: number,
+    groupId: number,
+    names: readonly { number: string; name: string }[],
+  ): Promise<boolean> {
     if (!(await this.ownsGroup(accountId, groupId))) return false;
     await this.transact(async (self) => {
-      for (const { number, name } of names) await self.tables.updateTable('contacts').set({ name }).where('group_id', '=', groupId).where('number', '=', number).execute();
+      for (const { number, name } of names)
+        await self.tables
+          .updateTable('contacts')
+          .set({ name })
+          .where('group_id', '=', groupId)
+          .where('number', '=', number)
+          .execute();
     });
     return true;
   }
 
   async groupNumbers(accountId: number, groupId: number): Promise<string[] | null> {
     if (!(await this.ownsGroup(accountId, groupId))) return null;
-    const rows = await this.tables.selectFrom('contacts').select('number').where('group_id', '=', groupId).orderBy('number').execute();
+    const rows = await this.tables
+      .selectFrom('contacts')
+      .select('number')
+      .where('group_id', '=', groupId)
+      .orderBy('number')
+      .execute();
     return rows.map((r) => r.number);
   }
 
   async removeContact(accountId: number, groupId: number, number: string): Promise<boolean> {
     if (!(await this.ownsGroup(accountId, groupId))) return false;
-    const result = await this.tables.deleteFrom('contacts').where('group_id', '=', groupId).where('number', '=', number).executeTakeFirst();
+    const result = await this.tables
+      .deleteFrom('contacts')
+      .where('group_id', '=', groupId)
+      .where('number', '=', number)
+      .executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
   }
 
@@ -260,7 +372,13 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
   }
 
   async panelKeyId(accountId: number): Promise<number | null> {
-    const row = await this.tables.selectFrom('api_keys').select('id').where('account_id', '=', accountId).where('key_hint', '=', panelKeyHint).orderBy('id').executeTakeFirst();
+    const row = await this.tables
+      .selectFrom('api_keys')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('key_hint', '=', panelKeyHint)
+      .orderBy('id')
+      .executeTakeFirst();
     return row?.id ?? null;
   }
 
@@ -268,7 +386,12 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
     const found = new Set<string>();
     for (let i = 0; i < subscribers.length; i += keyChunk) {
       const chunk = subscribers.slice(i, i + keyChunk);
-      const rows = await this.tables.selectFrom('blocked_numbers').select('subscriber').where('account_id', '=', accountId).where('subscriber', 'in', chunk).execute();
+      const rows = await this.tables
+        .selectFrom('blocked_numbers')
+        .select('subscriber')
+        .where('account_id', '=', accountId)
+        .where('subscriber', 'in', chunk)
+        .execute();
       for (const r of rows) found.add(r.subscriber);
     }
     return found;

@@ -14,13 +14,19 @@ const sentinel = (i: number): string => `\u0000sentinel-${i}\u0000`;
  * A query compiled once with the distinct sentinel values 0..count-1 where its parameters
  * go: each later call puts its values (by sentinel number) where the sentinels landed.
  */
-function template<R>(build: (sentinels: string[]) => Compilable<R>, count: number): (values: readonly Value[]) => CompiledQuery<R> {
+function template<R>(
+  build: (sentinels: string[]) => Compilable<R>,
+  count: number,
+): (values: readonly Value[]) => CompiledQuery<R> {
   const sentinels = Array.from({ length: count }, (_, i) => sentinel(i));
   const query = build(sentinels).compile();
   const index = new Map<unknown, number>(sentinels.map((s, i) => [s, i]));
   // A parameter that is no sentinel is a constant of the query shape: kept as compiled.
   const slots = query.parameters.map((value) => index.get(value) ?? -1);
-  return (values) => ({ ...query, parameters: slots.map((slot, i) => (slot < 0 ? query.parameters[i] : values[slot])) });
+  return (values) => ({
+    ...query,
+    parameters: slots.map((slot, i) => (slot < 0 ? query.parameters[i] : values[slot])),
+  });
 }
 
 /**
@@ -54,7 +60,10 @@ export function preparedQuery<P extends Record<string, Value>, R>(
   const compiled = perDatabase(() => ({ fill: null as ((values: readonly Value[]) => CompiledQuery<R>) | null }));
   return (db, params) => {
     const slot = compiled(db);
-    slot.fill ??= template((sentinels) => build(db, Object.fromEntries(keys.map((k, i) => [k, sentinels[i]])) as P), keys.length);
+    slot.fill ??= template(
+      (sentinels) => build(db, Object.fromEntries(keys.map((k, i) => [k, sentinels[i]])) as P),
+      keys.length,
+    );
     return slot.fill(keys.map((k) => params[k] ?? null));
   };
 }

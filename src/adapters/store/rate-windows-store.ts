@@ -60,7 +60,10 @@ export class SqlRateWindows extends StorePart {
 
   /** Deletes windows that ended over a minute ago; answers how many. */
   async sweep(): Promise<number> {
-    const result = await sql`delete from rate_windows where window_end < (extract(epoch from statement_timestamp()) * 1000)::bigint - ${keepMs}`.execute(this.db);
+    const result =
+      await sql`delete from rate_windows where window_end < (extract(epoch from statement_timestamp()) * 1000)::bigint - ${keepMs}`.execute(
+        this.db,
+      );
     return Number(result.numAffectedRows ?? 0);
   }
 }

@@ -24,8 +24,20 @@ export function byKey(items: readonly UsageRequest[]): Map<number, UsageRequest[
 }
 
 /** A key's counts as countOne reads them. */
-export function usageOf(row: Pick<Selectable<KeyUsageTable>, 'hour_bucket' | 'hour_count' | 'day_bucket' | 'day_count' | 'month_bucket' | 'month_count'>): Usage {
-  return { hour: row.hour_bucket, hourCount: row.hour_count, day: row.day_bucket, dayCount: row.day_count, month: row.month_bucket, monthCount: row.month_count };
+export function usageOf(
+  row: Pick<
+    Selectable<KeyUsageTable>,
+    'hour_bucket' | 'hour_count' | 'day_bucket' | 'day_count' | 'month_bucket' | 'month_count'
+  >,
+): Usage {
+  return {
+    hour: row.hour_bucket,
+    hourCount: row.hour_count,
+    day: row.day_bucket,
+    dayCount: row.day_count,
+    month: row.month_bucket,
+    monthCount: row.month_count,
+  };
 }
 
 /**
@@ -47,13 +59,25 @@ export function answersFrom(items: readonly UsageRequest[], counts: ReadonlyMap<
  * UPDATE on PostgreSQL), the requests are decided in arrival order in memory, and the counts
  * written back once. Keys in id order, so concurrent batches lock them in one order.
  */
-export async function countInTransaction(db: Executor, dialect: DialectSql, items: readonly UsageRequest[]): Promise<(LimitHit | null)[]> {
+export async function countInTransaction(
+  db: Executor,
+  dialect: DialectSql,
+  items: readonly UsageRequest[],
+): Promise<(LimitHit | null)[]> {
   const counts = new Map<number, Usage>();
   for (const [keyId, requests] of [...byKey(items)].sort((a, b) => a[0] - b[0])) {
     const first = requests[0]?.windows ?? { hour: '', day: '', month: '' };
     await db
       .insertInto('key_usage')
-      .values({ key_id: keyId, hour_bucket: first.hour, hour_count: 0, day_bucket: first.day, day_count: 0, month_bucket: first.month, month_count: 0 })
+      .values({
+        key_id: keyId,
+        hour_bucket: first.hour,
+        hour_count: 0,
+        day_bucket: first.day,
+        day_count: 0,
+        month_bucket: first.month,
+        month_count: 0,
+      })
       .onConflict((oc) => oc.column('key_id').doNothing())
       .execute();
     const row = await db
@@ -68,7 +92,14 @@ export async function countInTransaction(db: Executor, dialect: DialectSql, item
   for (const [keyId, usage] of [...counts].sort((a, b) => a[0] - b[0])) {
     await db
       .updateTable('key_usage')
-      .set({ hour_bucket: usage.hour, hour_count: usage.hourCount, day_bucket: usage.day, day_count: usage.dayCount, month_bucket: usage.month, month_count: usage.monthCount })
+      .set({
+        hour_bucket: usage.hour,
+        hour_count: usage.hourCount,
+        day_bucket: usage.day,
+        day_count: usage.dayCount,
+        month_bucket: usage.month,
+        month_count: usage.monthCount,
+      })
       .where('key_id', '=', keyId)
       .execute();
   }

@@ -20,7 +20,12 @@ const finishedMessages = ['delivered', 'failed', 'expired'] as const;
 const finishedEvents = ['delivered', 'failed'] as const;
 
 /** A walk by id: the batch read, the ids to remove, and where the walk goes on. */
-function walk<R extends { id: number | string; at: number | string }>(rows: R[], before: number, limit: number, finished: (row: R) => boolean): { ids: number[]; next: number | null } {
+function walk<R extends { id: number | string; at: number | string }>(
+  rows: R[],
+  before: number,
+  limit: number,
+  finished: (row: R) => boolean,
+): { ids: number[]; next: number | null } {
   const ids: number[] = [];
   let younger = false;
   for (const row of rows) {
@@ -39,7 +44,11 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
     return this.sql.exclusively(this.db, 'haberci.retention', work);
   }
 
-  keepPartitions(before: number, widthIds: number, stopping: () => boolean = () => false): Promise<{ created: number; dropped: number }> {
+  keepPartitions(
+    before: number,
+    widthIds: number,
+    stopping: () => boolean = () => false,
+  ): Promise<{ created: number; dropped: number }> {
     return this.sql.keepPartitions(this.db, before, widthIds, stopping);
   }
 
@@ -66,7 +75,16 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
 
   /** Finished messages and their parts, a send's all together; unfinished ones (queued, submitting, sent) stay, however old, and so do the others of their send. */
   private async messages(before: number, after: number, limit: number): Promise<RetentionStep> {
-    const rows = await this.sql.forUpdate(this.db.selectFrom('messages').select(['id', 'send_id', 'state', 'created_at as at']).where('id', '>', after).orderBy('id').limit(limit)).execute();
+    const rows = await this.sql
+      .forUpdate(
+        this.db
+          .selectFrom('messages')
+          .select(['id', 'send_id', 'state', 'created_at as at'])
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(limit),
+      )
+      .execute();
     const { ids, next } = walk(rows, before, limit, (r) => (finishedMessages as readonly string[]).includes(r.state));
     if (ids.length === 0) return { removed: 0, next };
     // A send's messages go together: none while another of its messages is unfinished or
@@ -94,13 +112,26 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
 
   /** Sends written out in full (no recipients pending) with no message left, and their rollup row. */
   private async sends(before: number, after: number, limit: number): Promise<RetentionStep> {
-    const rows = await this.sql.forUpdate(this.db.selectFrom('sends').select(['id', 'pending_recipients', 'created_at as at']).where('id', '>', after).orderBy('id').limit(limit)).execute();
+    const rows = await this.sql
+      .forUpdate(
+        this.db
+          .selectFrom('sends')
+          .select(['id', 'pending_recipients', 'created_at as at'])
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(limit),
+      )
+      .execute();
     const { ids, next } = walk(rows, before, limit, (r) => r.pending_recipients === null);
     if (ids.length === 0) return { removed: 0, next };
     const gone = await this.db
       .deleteFrom('sends')
       .where('id', 'in', ids)
-      .where((eb) => eb.not(eb.exists(eb.selectFrom('messages').select('messages.id').whereRef('messages.send_id', '=', 'sends.id'))))
+      .where((eb) =>
+        eb.not(
+          eb.exists(eb.selectFrom('messages').select('messages.id').whereRef('messages.send_id', '=', 'sends.id')),
+        ),
+      )
       .returning('id')
       .execute();
     if (gone.length > 0)
@@ -117,7 +148,16 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
 
   /** Webhook events delivered or given up, with their attempts; pending ones stay. */
   private async events(before: number, after: number, limit: number): Promise<RetentionStep> {
-    const rows = await this.sql.forUpdate(this.db.selectFrom('webhook_events').select(['id', 'state', 'created_at as at']).where('id', '>', after).orderBy('id').limit(limit)).execute();
+    const rows = await this.sql
+      .forUpdate(
+        this.db
+          .selectFrom('webhook_events')
+          .select(['id', 'state', 'created_at as at'])
+          .where('id', '>', after)
+          .orderBy('id')
+          .limit(limit),
+      )
+      .execute();
     const { ids, next } = walk(rows, before, limit, (r) => (finishedEvents as readonly string[]).includes(r.state));
     if (ids.length === 0) return { removed: 0, next };
     await this.db.deleteFrom('webhook_attempts').where('event_ref', 'in', ids).execute();
@@ -126,7 +166,13 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
   }
 
   private async inbound(before: number, after: number, limit: number): Promise<RetentionStep> {
-    const rows = await this.db.selectFrom('inbound_messages').select(['id', 'received_at as at']).where('id', '>', after).orderBy('id').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('inbound_messages')
+      .select(['id', 'received_at as at'])
+      .where('id', '>', after)
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     const { ids, next } = walk(rows, before, limit, () => true);
     if (ids.length === 0) return { removed: 0, next };
     const gone = await this.db.deleteFrom('inbound_messages').where('id', 'in', ids).executeTakeFirst();
@@ -135,7 +181,13 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
 
   /** Receipts that never found their message. */
   private async unmatched(before: number, limit: number): Promise<RetentionStep> {
-    const rows = await this.db.selectFrom('unmatched_reports').select('carrier_message_id').where('received_at', '<', before).orderBy('received_at').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('unmatched_reports')
+      .select('carrier_message_id')
+      .where('received_at', '<', before)
+      .orderBy('received_at')
+      .limit(limit)
+      .execute();
     if (rows.length === 0) return { removed: 0, next: null };
     const gone = await this.db
       .deleteFrom('unmatched_reports')
@@ -150,12 +202,20 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
 
   /** Idempotency keys: answered again for a day (idempotency-store.ts), so long past use at any cut-off. */
   private async idempotency(before: number, limit: number): Promise<RetentionStep> {
-    const rows = await this.db.selectFrom('idempotency_keys').select(['account_id', 'idem_key']).where('created_at', '<', before).orderBy('created_at').limit(limit).execute();
+    const rows = await this.db
+      .selectFrom('idempotency_keys')
+      .select(['account_id', 'idem_key'])
+      .where('created_at', '<', before)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
     if (rows.length === 0) return { removed: 0, next: null };
     const gone = await this.db
       .deleteFrom('idempotency_keys')
       .where('created_at', '<', before)
-      .where((eb) => eb.or(rows.map((r) => eb.and([eb('account_id', '=', r.account_id), eb('idem_key', '=', r.idem_key)]))))
+      .where((eb) =>
+        eb.or(rows.map((r) => eb.and([eb('account_id', '=', r.account_id), eb('idem_key', '=', r.idem_key)]))),
+      )
       .executeTakeFirst();
     return { removed: Number(gone.numDeletedRows), next: rows.length < limit ? null : 0 };
   }

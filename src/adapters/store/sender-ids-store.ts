@@ -6,17 +6,34 @@ import { StorePart } from './store-part.js';
 import { preparedQuery } from './prepared-query.js';
 
 function toSenderId(row: Selectable<SenderIdsTable>): SenderId {
-  return { id: row.id, accountId: row.account_id, title: row.title, status: row.status, createdAt: Number(row.created_at) };
+  return {
+    id: row.id,
+    accountId: row.account_id,
+    title: row.title,
+    status: row.status,
+    createdAt: Number(row.created_at),
+  };
 }
 
 const senderLookup = preparedQuery(
   (db, p: { accountId: number; title: string }) =>
-    db.selectFrom('sender_ids').select('id').where('account_id', '=', p.accountId).where('title', '=', p.title).where('status', '=', 'approved').limit(1),
+    db
+      .selectFrom('sender_ids')
+      .select('id')
+      .where('account_id', '=', p.accountId)
+      .where('title', '=', p.title)
+      .where('status', '=', 'approved')
+      .limit(1),
   ['accountId', 'title'],
 );
 
 export class SqlSenderIdStore extends StorePart implements SenderIdStore {
-  async addSenderId(accountId: number, title: string, status: SenderId['status'], now: number): Promise<SenderId | null> {
+  async addSenderId(
+    accountId: number,
+    title: string,
+    status: SenderId['status'],
+    now: number,
+  ): Promise<SenderId | null> {
     // The unique index of migration 0012 decides, so two adds at once cannot both succeed.
     const row = await this.db
       .insertInto('sender_ids')
@@ -34,7 +51,12 @@ export class SqlSenderIdStore extends StorePart implements SenderIdStore {
   }
 
   async listOf(accountId: number): Promise<SenderId[]> {
-    const rows = await this.db.selectFrom('sender_ids').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    const rows = await this.db
+      .selectFrom('sender_ids')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
     return rows.map(toSenderId);
   }
 
@@ -58,7 +80,8 @@ export class SqlSenderIdStore extends StorePart implements SenderIdStore {
   }
 
   async hasApprovedSender(accountId: number, title: string): Promise<boolean> {
-    const load = async (): Promise<boolean> => (await this.db.executeQuery(senderLookup(this.db, { accountId, title }))).rows.length > 0;
+    const load = async (): Promise<boolean> =>
+      (await this.db.executeQuery(senderLookup(this.db, { accountId, title }))).rows.length > 0;
     // Refusals are remembered too: the cache is bounded, and emptied by the same signals.
     const caches = this.readCaches;
     return caches ? (await caches.senders.lookup(`${accountId}:${title}`, load)) === true : load();

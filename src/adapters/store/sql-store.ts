@@ -75,7 +75,9 @@ export class SqlStore implements Store {
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
-    return withTransaction(this.context.db, (trx) => work(trx === this.context.db ? this : new SqlStore(boundTo(this.context, trx), null)));
+    return withTransaction(this.context.db, (trx) =>
+      work(trx === this.context.db ? this : new SqlStore(boundTo(this.context, trx), null)),
+    );
   }
 
   async savepoint<T>(work: () => Promise<T>): Promise<T> {
@@ -96,7 +98,9 @@ export class SqlStore implements Store {
 
   async health(): Promise<StoreHealth> {
     // Kysely's own table, in the store's schema; its name is its primary key.
-    const { rows } = await sql<{ name: string }>`select name from kysely_migration where name = ${latestMigration}`.execute(this.context.db);
+    const { rows } = await sql<{
+      name: string;
+    }>`select name from kysely_migration where name = ${latestMigration}`.execute(this.context.db);
     return { migrated: rows.length === 1 };
   }
 

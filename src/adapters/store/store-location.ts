@@ -22,7 +22,12 @@ export type StoreLocation =
    * 'manual' leaves that to the store's `checkpoint()`, which one thread of the process calls
    * on a timer, outside any transaction and the write lock (`serve` with delivery threads).
    */
-  | { dialect: 'sqlite'; file: string; threadLock?: { buffer: SharedArrayBuffer; as: LockRole }; checkpoints?: 'auto' | 'manual' }
+  | {
+      dialect: 'sqlite';
+      file: string;
+      threadLock?: { buffer: SharedArrayBuffer; as: LockRole };
+      checkpoints?: 'auto' | 'manual';
+    }
   /**
    * cacheLookups: keep the lookup caches (keys with their accounts, balances, sender ID
    * checks) as SQLite does, emptied by what a LISTEN connection of their own hears of other
@@ -33,7 +38,8 @@ export type StoreLocation =
 
 export function sqliteFileIn(dataDir: string): string {
   const dir = resolve(dataDir);
-  if (existsSync(dir) && !statSync(dir).isDirectory()) throw new Error(`${dir} is not a folder (--data names the folder of the SQLite store)`);
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new Error(`${dir} is not a folder (--data names the folder of the SQLite store)`);
   mkdirSync(dir, { recursive: true });
   return join(resolve(dataDir), 'haberci.sqlite');
 }
@@ -44,7 +50,11 @@ export function sqliteFileIn(dataDir: string): string {
  * them on a timer ('manual') or by SQLite in its commits ('auto'). PostgreSQL: with lookup
  * caches kept by LISTEN when `listen` (the job threads keep none: see `asBackgroundThread`).
  */
-export function sharedByThreads(location: StoreLocation, checkpoints: 'auto' | 'manual', listen = false): StoreLocation {
+export function sharedByThreads(
+  location: StoreLocation,
+  checkpoints: 'auto' | 'manual',
+  listen = false,
+): StoreLocation {
   if (location.dialect !== 'sqlite') return listen ? { ...location, cacheLookups: true } : location;
   return { ...location, threadLock: { buffer: new ThreadWriteLock().buffer, as: { role: 'foreground' } }, checkpoints };
 }

@@ -8,7 +8,9 @@ import type { StoreLocation } from './store-location.js';
  * without writing anything: no file, folder or table is made when there is none.
  */
 export async function storeExists(location: StoreLocation): Promise<boolean> {
-  return location.dialect === 'sqlite' ? sqliteStoreExists(location.file) : postgresStoreExists(location.url, location.schema);
+  return location.dialect === 'sqlite'
+    ? sqliteStoreExists(location.file)
+    : postgresStoreExists(location.url, location.schema);
 }
 
 /** Where a store is, for a message: a PostgreSQL URL without its password. */

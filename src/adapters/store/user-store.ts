@@ -49,10 +49,20 @@ export class SqlUserStore extends StorePart implements UserStore {
     this.tables = context.db as unknown as PanelDb;
   }
 
-  async createUser(input: { accountId: number | null; email: string; passwordHash: string | null }, now: number): Promise<PanelUser | null> {
+  async createUser(
+    input: { accountId: number | null; email: string; passwordHash: string | null },
+    now: number,
+  ): Promise<PanelUser | null> {
     const row = await this.tables
       .insertInto('panel_users')
-      .values({ account_id: input.accountId, email: input.email.toLowerCase(), password_hash: input.passwordHash, status: 'active', created_at: now, password_changed_at: input.passwordHash === null ? null : now })
+      .values({
+        account_id: input.accountId,
+        email: input.email.toLowerCase(),
+        password_hash: input.passwordHash,
+        status: 'active',
+        created_at: now,
+        password_changed_at: input.passwordHash === null ? null : now,
+      })
       .onConflict((oc) => oc.column('email').doNothing())
       .returningAll()
       .executeTakeFirst();
@@ -65,35 +75,71 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async findUserByEmail(email: string): Promise<PanelUser | null> {
-    const row = await this.tables.selectFrom('panel_users').selectAll().where('email', '=', email.toLowerCase()).executeTakeFirst();
+    const row = await this.tables
+      .selectFrom('panel_users')
+      .selectAll()
+      .where('email', '=', email.toLowerCase())
+      .executeTakeFirst();
     return row ? toUser(row) : null;
   }
 
   async usersOf(accountId: number): Promise<PanelUser[]> {
-    const rows = await this.tables.selectFrom('panel_users').selectAll().where('account_id', '=', accountId).orderBy('id').execute();
+    const rows = await this.tables
+      .selectFrom('panel_users')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
     return rows.map(toUser);
   }
 
   async setPasswordHash(userId: number, hash: string | null, now: number): Promise<void> {
-    await this.tables.updateTable('panel_users').set({ password_hash: hash, password_changed_at: now }).where('id', '=', userId).execute();
+    await this.tables
+      .updateTable('panel_users')
+      .set({ password_hash: hash, password_changed_at: now })
+      .where('id', '=', userId)
+      .execute();
   }
 
   async setUserStatus(userId: number, status: PanelUser['status']): Promise<PanelUser | null> {
-    const row = await this.tables.updateTable('panel_users').set({ status }).where('id', '=', userId).returningAll().executeTakeFirst();
+    const row = await this.tables
+      .updateTable('panel_users')
+      .set({ status })
+      .where('id', '=', userId)
+      .returningAll()
+      .executeTakeFirst();
     return row ? toUser(row) : null;
   }
 
   async createSession(s: PanelSession): Promise<void> {
-    await this.tables.insertInto('panel_sessions').values({ token_hash: s.tokenHash, user_id: s.userId, created_at: s.createdAt, last_seen_at: s.lastSeenAt }).execute();
+    await this.tables
+      .insertInto('panel_sessions')
+      .values({ token_hash: s.tokenHash, user_id: s.userId, created_at: s.createdAt, last_seen_at: s.lastSeenAt })
+      .execute();
   }
 
   async findSession(tokenHash: string): Promise<PanelSession | null> {
-    const row = await this.tables.selectFrom('panel_sessions').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();
-    return row ? { tokenHash: row.token_hash, userId: row.user_id, createdAt: Number(row.created_at), lastSeenAt: Number(row.last_seen_at) } : null;
+    const row = await this.tables
+      .selectFrom('panel_sessions')
+      .selectAll()
+      .where('token_hash', '=', tokenHash)
+      .executeTakeFirst();
+    return row
+      ? {
+          tokenHash: row.token_hash,
+          userId: row.user_id,
+          createdAt: Number(row.created_at),
+          lastSeenAt: Number(row.last_seen_at),
+        }
+      : null;
   }
 
   async touchSession(tokenHash: string, now: number): Promise<void> {
-    await this.tables.updateTable('panel_sessions').set({ last_seen_at: now }).where('token_hash', '=', tokenHash).execute();
+    await this.tables
+      .updateTable('panel_sessions')
+      .set({ last_seen_at: now })
+      .where('token_hash', '=', tokenHash)
+      .execute();
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
@@ -106,7 +152,11 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async signInFailures(subject: string, now: number, windowMs: number): Promise<number> {
-    const row = await this.tables.selectFrom('panel_sign_in_failures').selectAll().where('subject', '=', subject).executeTakeFirst();
+    const row = await this.tables
+      .selectFrom('panel_sign_in_failures')
+      .selectAll()
+      .where('subject', '=', subject)
+      .executeTakeFirst();
     if (!row || Number(row.window_start) <= now - windowMs) return 0;
     return row.failures;
   }
@@ -132,7 +182,10 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async createPasswordToken(tokenHash: string, userId: number, expiresAt: number): Promise<void> {
-    await this.tables.insertInto('panel_password_tokens').values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt, used_at: null }).execute();
+    await this.tables
+      .insertInto('panel_password_tokens')
+      .values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt, used_at: null })
+      .execute();
   }
 
   async usePasswordToken(tokenHash: string, now: number): Promise<number | null> {
@@ -158,7 +211,13 @@ export class SqlUserStore extends StorePart implements UserStore {
     return row?.user_id ?? null;
   }
 
-  async reviewSenderId(id: number, status: SenderId['status'], reason: string | null, now: number, onlyPending = false): Promise<SenderId | null> {
+  async reviewSenderId(
+    id: number,
+    status: SenderId['status'],
+    reason: string | null,
+    now: number,
+    onlyPending = false,
+  ): Promise<SenderId | null> {
     // The status and its reason change together.
     return this.transact(async (self) => {
       const row = await self.tables
@@ -172,8 +231,15 @@ export class SqlUserStore extends StorePart implements UserStore {
       // The send path's approval check is cached: an approval must be seen by the next send.
       self.context.caches?.sendersChanged();
       await self.tables.deleteFrom('sender_id_reviews').where('sender_id', '=', id).execute();
-      if (reason !== null) await self.tables.insertInto('sender_id_reviews').values({ sender_id: id, reason, decided_at: now }).execute();
-      return { id: row.id, accountId: row.account_id, title: row.title, status: row.status, createdAt: Number(row.created_at) };
+      if (reason !== null)
+        await self.tables.insertInto('sender_id_reviews').values({ sender_id: id, reason, decided_at: now }).execute();
+      return {
+        id: row.id,
+        accountId: row.account_id,
+        title: row.title,
+        status: row.status,
+        createdAt: Number(row.created_at),
+      };
     });
   }
 
@@ -188,7 +254,12 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async keyIdsOf(accountId: number): Promise<number[]> {
-    const rows = await this.tables.selectFrom('api_keys').select('id').where('account_id', '=', accountId).orderBy('id').execute();
+    const rows = await this.tables
+      .selectFrom('api_keys')
+      .select('id')
+      .where('account_id', '=', accountId)
+      .orderBy('id')
+      .execute();
     return rows.map((r) => r.id);
   }
 
@@ -197,14 +268,22 @@ export class SqlUserStore extends StorePart implements UserStore {
       await this.tables
         .insertInto('key_last_used')
         .values({ key_id: keyId, used_at: at })
-        .onConflict((oc) => oc.column('key_id').doUpdateSet({ used_at: sql<number>`case when key_last_used.used_at < ${at} then ${at} else key_last_used.used_at end` }))
+        .onConflict((oc) =>
+          oc.column('key_id').doUpdateSet({
+            used_at: sql<number>`case when key_last_used.used_at < ${at} then ${at} else key_last_used.used_at end`,
+          }),
+        )
         .execute();
     }
   }
 
   async lastUsed(keyIds: readonly number[]): Promise<Map<number, number>> {
     if (keyIds.length === 0) return new Map();
-    const rows = await this.tables.selectFrom('key_last_used').selectAll().where('key_id', 'in', [...keyIds]).execute();
+    const rows = await this.tables
+      .selectFrom('key_last_used')
+      .selectAll()
+      .where('key_id', 'in', [...keyIds])
+      .execute();
     return new Map(rows.map((r) => [r.key_id, Number(r.used_at)]));
   }
 }

@@ -29,7 +29,11 @@ export class RefusedDestinationError extends Error {
 
 type LookupResult = { error: NodeJS.ErrnoException } | { addresses: dns.LookupAddress[] };
 
-async function allowedAddresses(resolver: Resolver, hostname: string, options: dns.LookupOptions): Promise<LookupResult> {
+async function allowedAddresses(
+  resolver: Resolver,
+  hostname: string,
+  options: dns.LookupOptions,
+): Promise<LookupResult> {
   let all: dns.LookupAddress[];
   try {
     all = await resolver(hostname, { family: options.family, hints: options.hints });

@@ -132,7 +132,16 @@ export class HttpWebhookSender implements WebhookSender {
       onComplete: () => clearTimeout(timer),
     };
     try {
-      this.agent.dispatch({ origin: url.origin, path: `${url.pathname}${url.search}`, method: 'POST', headers: request.headers, body: request.body }, handler);
+      this.agent.dispatch(
+        {
+          origin: url.origin,
+          path: `${url.pathname}${url.search}`,
+          method: 'POST',
+          headers: request.headers,
+          body: request.body,
+        },
+        handler,
+      );
     } catch (error) {
       // An invalid header (for example), refused before any request is made.
       clearTimeout(timer);

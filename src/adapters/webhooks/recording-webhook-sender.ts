@@ -8,7 +8,12 @@ import type { AttemptOutcome, WebhookRequest, WebhookSender } from '../../ports/
 /** Decides the outcome of the request at `index` (0-based, over all requests so far). */
 export type OutcomeScript = (request: WebhookRequest, index: number) => AttemptOutcome;
 
-export const acknowledge = (status = 200): AttemptOutcome => ({ ok: status >= 200 && status < 300, status, error: null, durationMs: 1 });
+export const acknowledge = (status = 200): AttemptOutcome => ({
+  ok: status >= 200 && status < 300,
+  status,
+  error: null,
+  durationMs: 1,
+});
 
 export const failWith = (error: string): AttemptOutcome => ({ ok: false, status: null, error, durationMs: 1 });
 

@@ -18,7 +18,12 @@ interface AccountErrors {
   next?: string;
 }
 
-async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, errors: AccountErrors = {}): Promise<FastifyReply> {
+async function page(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+  errors: AccountErrors = {},
+): Promise<FastifyReply> {
   const state = request.panel;
   const lang = state.lang;
   const t = accountMessages[lang];
@@ -27,11 +32,17 @@ async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDep
   const users = await deps.account.users(accountId);
   // The account's own audit entries; the provider's staff and commands are shown as "the provider".
   const ownUsers = new Set(users.map((u) => u.id));
-  const activity = (await deps.account.audit.search({ accountId }, 20)).entries.map((e) => (e.actorUserId !== null && ownUsers.has(e.actorUserId) ? e : { ...e, actor: auditMessages[lang].providerActor, address: null }));
+  const activity = (await deps.account.audit.search({ accountId }, 20)).entries.map((e) =>
+    e.actorUserId !== null && ownUsers.has(e.actorUserId)
+      ? e
+      : { ...e, actor: auditMessages[lang].providerActor, address: null },
+  );
   const query = queryOf(request.query);
-  const done = query.done === 'allowlist' ? t.allowlistSaved : query.done === 'password' ? t.passwordChanged : undefined;
+  const done =
+    query.done === 'allowlist' ? t.allowlistSaved : query.done === 'password' ? t.passwordChanged : undefined;
   const failed = errors.allowlist !== undefined || errors.current !== undefined || errors.next !== undefined;
-  const passwordDescribed = (id: string, error: string | undefined, hint?: string): string | undefined => [hint ?? '', error !== undefined ? `${id}-error` : ''].filter((x) => x !== '').join(' ') || undefined;
+  const passwordDescribed = (id: string, error: string | undefined, hint?: string): string | undefined =>
+    [hint ?? '', error !== undefined ? `${id}-error` : ''].filter((x) => x !== '').join(' ') || undefined;
   return sendPage(request, reply, {
     title: t.title,
     status: failed ? 400 : 200,
@@ -77,7 +88,15 @@ async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDep
           <Csrf state={state} />
           <div>
             <label for="account-allowlist">{t.allowlistField}</label>
-            <textarea id="account-allowlist" name="ip_allow" rows={3} aria-invalid={errors.allowlist ? 'true' : undefined} aria-describedby={errors.allowlist ? 'account-allowlist-hint account-allowlist-error' : 'account-allowlist-hint'}>
+            <textarea
+              id="account-allowlist"
+              name="ip_allow"
+              rows={3}
+              aria-invalid={errors.allowlist ? 'true' : undefined}
+              aria-describedby={
+                errors.allowlist ? 'account-allowlist-hint account-allowlist-error' : 'account-allowlist-hint'
+              }
+            >
               {errors.allowlist?.value ?? account.ip_allow.join('\n')}
             </textarea>
             <p class="muted" id="account-allowlist-hint">
@@ -95,12 +114,29 @@ async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDep
           <Csrf state={state} />
           <div>
             <label for="current-password">{t.currentPassword}</label>
-            <input id="current-password" name="current_password" type="password" autocomplete="current-password" required aria-invalid={errors.current ? 'true' : undefined} aria-describedby={passwordDescribed('current-password', errors.current)} />
+            <input
+              id="current-password"
+              name="current_password"
+              type="password"
+              autocomplete="current-password"
+              required
+              aria-invalid={errors.current ? 'true' : undefined}
+              aria-describedby={passwordDescribed('current-password', errors.current)}
+            />
             <FieldError id="current-password-error" text={errors.current} state={state} />
           </div>
           <div>
             <label for="new-password">{t.newPassword}</label>
-            <input id="new-password" name="new_password" type="password" autocomplete="new-password" required minLength={10} aria-invalid={errors.next ? 'true' : undefined} aria-describedby={passwordDescribed('new-password', errors.next, 'new-password-hint')} />
+            <input
+              id="new-password"
+              name="new_password"
+              type="password"
+              autocomplete="new-password"
+              required
+              minLength={10}
+              aria-invalid={errors.next ? 'true' : undefined}
+              aria-describedby={passwordDescribed('new-password', errors.next, 'new-password-hint')}
+            />
             <p class="muted" id="new-password-hint">
               {t.newPasswordHint}
             </p>
@@ -124,7 +160,11 @@ async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDep
 
         <h2>{auditMessages[lang].accountHeading}</h2>
         <p class="muted">{auditMessages[lang].accountIntro}</p>
-        {activity.length === 0 ? <p>{auditMessages[lang].accountNone}</p> : <AuditTable entries={activity} lang={lang} withAccount={false} withAddress={false} />}
+        {activity.length === 0 ? (
+          <p>{auditMessages[lang].accountNone}</p>
+        ) : (
+          <AuditTable entries={activity} lang={lang} withAccount={false} withAddress={false} />
+        )}
       </>
     ),
   });
@@ -139,9 +179,16 @@ export const accountArea: PanelArea = {
     app.post('/account/allowlist', async (request, reply) => {
       const raw = text(formOf(request.body), 'ip_allow');
       const parsed = allowlist(raw);
-      if ('bad' in parsed) return page(request, reply, deps, { allowlist: { value: raw, error: accountMessages[request.panel.lang].errAllowlist(parsed.bad) } });
+      if ('bad' in parsed)
+        return page(request, reply, deps, {
+          allowlist: { value: raw, error: accountMessages[request.panel.lang].errAllowlist(parsed.bad) },
+        });
       await deps.account.setAccountAllowlist(accountIdOf(request.panel), parsed.ok);
-      await audited(request, deps, { action: 'account.allowlist', object: { type: 'account', id: accountIdOf(request.panel) }, detail: { entries: parsed.ok.length } });
+      await audited(request, deps, {
+        action: 'account.allowlist',
+        object: { type: 'account', id: accountIdOf(request.panel) },
+        detail: { entries: parsed.ok.length },
+      });
       return reply.redirect('/panel/account?done=allowlist', 303);
     });
 
@@ -150,7 +197,11 @@ export const accountArea: PanelArea = {
       const form = formOf(request.body);
       const user = request.panel.user;
       if (!user) return reply.redirect('/panel/sign-in', 303);
-      const changed = await deps.users.changePassword(user.id, text(form, 'current_password'), text(form, 'new_password'));
+      const changed = await deps.users.changePassword(
+        user.id,
+        text(form, 'current_password'),
+        text(form, 'new_password'),
+      );
       if (!changed.ok) {
         if (changed.reason === 'wrong-current') return page(request, reply, deps, { current: t.errCurrent });
         return page(request, reply, deps, { next: changed.reason === 'too-short' ? t.errShort : t.errLong });

@@ -18,7 +18,13 @@ interface BlockForm {
   report?: ImportReport;
 }
 
-async function listPage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, form: BlockForm, status = 200): Promise<FastifyReply> {
+async function listPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+  form: BlockForm,
+  status = 200,
+): Promise<FastifyReply> {
   const lang = request.panel.lang;
   const t = blocklistMessages[lang];
   const c = dataCommon[lang];
@@ -45,7 +51,12 @@ async function listPage(request: FastifyRequest, reply: FastifyReply, deps: Pane
           <form method="post" action="/panel/blocklist">
             <Csrf state={request.panel} />
             <label for="block-numbers">{t.numbers}</label>
-            <textarea id="block-numbers" name="numbers" rows={3} aria-describedby={form.error ? 'block-error' : undefined}>
+            <textarea
+              id="block-numbers"
+              name="numbers"
+              rows={3}
+              aria-describedby={form.error ? 'block-error' : undefined}
+            >
               {form.numbers}
             </textarea>
             <CsvFields lang={lang} id="block-csv" value={form.csv} />
@@ -110,7 +121,14 @@ export const blocklistArea: PanelArea = {
       const numbers = field(request.body, 'numbers');
       const csv = field(request.body, 'csv');
       const posted = postedEntries(numbers, csv);
-      if (!posted.ok) return listPage(request, reply, deps, { numbers, csv, error: csvErrorText(posted.error, request.panel.lang) }, 400);
+      if (!posted.ok)
+        return listPage(
+          request,
+          reply,
+          deps,
+          { numbers, csv, error: csvErrorText(posted.error, request.panel.lang) },
+          400,
+        );
       const report = await dataOf(deps).directory.block(accountIdOf(request.panel), posted.entries);
       await audited(request, deps, { action: 'blocklist.add', detail: { entries: posted.entries.length } });
       return listPage(request, reply, deps, { numbers: '', csv: '', report });
@@ -118,7 +136,8 @@ export const blocklistArea: PanelArea = {
 
     app.post('/blocklist/remove', async (request, reply) => {
       // Another account's number is simply not on this account's list: not found, nothing changed.
-      if (!(await dataOf(deps).directory.unblock(accountIdOf(request.panel), field(request.body, 'number')))) return notFound();
+      if (!(await dataOf(deps).directory.unblock(accountIdOf(request.panel), field(request.body, 'number'))))
+        return notFound();
       await audited(request, deps, { action: 'blocklist.remove', detail: { number: field(request.body, 'number') } });
       return reply.redirect('/panel/blocklist?done=unblocked', 303);
     });

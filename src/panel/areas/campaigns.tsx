@@ -20,11 +20,21 @@ function OutcomeChart(props: { lang: Lang; c: CampaignRow }) {
   const t = campaignMessages[props.lang];
   const d = dataCommon[props.lang];
   const o = outcome(props.c);
-  const spec = { kind: 'outcome', x: [0, 1, 2], labels: [d.delivered, d.failed, d.pending], series: [{ label: t.recipients, values: [o.delivered, o.failed, o.pending] }] };
+  const spec = {
+    kind: 'outcome',
+    x: [0, 1, 2],
+    labels: [d.delivered, d.failed, d.pending],
+    series: [{ label: t.recipients, values: [o.delivered, o.failed, o.pending] }],
+  };
   return (
     <figure aria-labelledby="outcome-title">
       <figcaption id="outcome-title">{t.chartTitle}</figcaption>
-      <div class="chart" role="img" aria-label={`${t.chartTitle}: ${d.delivered} ${o.delivered}, ${d.failed} ${o.failed}, ${d.pending} ${o.pending}`} data-chart={JSON.stringify(spec)}></div>
+      <div
+        class="chart"
+        role="img"
+        aria-label={`${t.chartTitle}: ${d.delivered} ${o.delivered}, ${d.failed} ${o.failed}, ${d.pending} ${o.pending}`}
+        data-chart={JSON.stringify(spec)}
+      ></div>
     </figure>
   );
 }
@@ -73,7 +83,11 @@ export const campaignsArea: PanelArea = {
                             {o.delivered} / {o.failed} / {o.pending}
                           </td>
                           <td>
-                            <progress max={Math.max(1, o.done + o.pending)} value={o.done} aria-label={t.progressText(o.done, o.done + o.pending)}></progress>
+                            <progress
+                              max={Math.max(1, o.done + o.pending)}
+                              value={o.done}
+                              aria-label={t.progressText(o.done, o.done + o.pending)}
+                            ></progress>
                           </td>
                         </tr>
                       );
@@ -138,7 +152,8 @@ export const campaignsArea: PanelArea = {
             </dl>
             <p>
               <label for="progress">{t.progress}</label>{' '}
-              <progress id="progress" max={Math.max(1, o.done + o.pending)} value={o.done}></progress> {t.progressText(o.done, o.done + o.pending)}
+              <progress id="progress" max={Math.max(1, o.done + o.pending)} value={o.done}></progress>{' '}
+              {t.progressText(o.done, o.done + o.pending)}
             </p>
             <OutcomeChart lang={lang} c={c} />
             <p>
@@ -157,7 +172,9 @@ export const campaignsArea: PanelArea = {
       const id = idParam(request.params.id);
       const pages = id === null ? null : await dataOf(deps).campaigns.exportRows(accountIdOf(request.panel), id);
       if (!pages) return notFound();
-      const columns = ['message_id', 'number', 'operator', 'status', 'sms', 'accepted', 'sent', 'done', 'report'].map((key) => ({ key, header: key }));
+      const columns = ['message_id', 'number', 'operator', 'status', 'sms', 'accepted', 'sent', 'done', 'report'].map(
+        (key) => ({ key, header: key }),
+      );
       const iso = (v: number | null): string => (v === null ? '' : new Date(v).toISOString());
       return sendCsv(reply, `campaign-${id ?? 0}.csv`, columns, pages, (r) => ({
         message_id: r.id,

@@ -25,7 +25,12 @@ export function ImportResult(props: { lang: Lang; report: ImportReport | null })
   const { report } = props;
   if (!report) return null;
   const t = dataCommon[props.lang];
-  const reason = { exists: t.reasonExists, repeated: t.reasonRepeated, invalid: t.reasonInvalid, 'not-mobile': t.reasonNotMobile } as const;
+  const reason = {
+    exists: t.reasonExists,
+    repeated: t.reasonRepeated,
+    invalid: t.reasonInvalid,
+    'not-mobile': t.reasonNotMobile,
+  } as const;
   return (
     <section aria-labelledby="import-report" role="status">
       <h2 id="import-report">{t.reportAdded(report.added)}</h2>
@@ -69,4 +74,3 @@ export function DataScripts(props: { chart?: boolean }) {
     </>
   );
 }
-

@@ -42,17 +42,33 @@ export function idParam(raw: string): number | null {
 
 export function dateTime(epochMs: number | null, lang: Lang): string {
   if (epochMs === null) return '';
-  return new Intl.DateTimeFormat(lang === 'tr' ? 'tr-TR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'medium', timeZone: 'Europe/Istanbul' }).format(new Date(epochMs));
+  return new Intl.DateTimeFormat(lang === 'tr' ? 'tr-TR' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'medium',
+    timeZone: 'Europe/Istanbul',
+  }).format(new Date(epochMs));
 }
 
 export function stateLabel(state: DeliveryState | PartState, lang: Lang): string {
   const t = dataCommon[lang];
-  return { queued: t.stateQueued, submitting: t.stateSubmitting, sent: t.stateSent, delivered: t.stateDelivered, failed: t.stateFailed, expired: t.stateExpired }[state];
+  return {
+    queued: t.stateQueued,
+    submitting: t.stateSubmitting,
+    sent: t.stateSent,
+    delivered: t.stateDelivered,
+    failed: t.stateFailed,
+    expired: t.stateExpired,
+  }[state];
 }
 
 /** Typed numbers (one per line) and CSV content (a textarea the file input fills) as entries with their lines. */
-export function postedEntries(typed: string, csv: string): { ok: true; entries: CsvEntry[] } | { ok: false; error: string } {
-  const entries: CsvEntry[] = typed.split(/\r?\n/).flatMap((line, i) => typedEntries(line).map((value) => ({ line: i + 1, value })));
+export function postedEntries(
+  typed: string,
+  csv: string,
+): { ok: true; entries: CsvEntry[] } | { ok: false; error: string } {
+  const entries: CsvEntry[] = typed
+    .split(/\r?\n/)
+    .flatMap((line, i) => typedEntries(line).map((value) => ({ line: i + 1, value })));
   if (csv.trim() !== '') {
     const read = readNumberCsv(csv);
     if (!read.ok) return { ok: false, error: read.error };
@@ -71,12 +87,21 @@ export function csvErrorText(error: string, lang: Lang): string {
  * asks for more (Readable.from pulls the generator lazily), so the reply never holds
  * more than a page and the socket's backpressure paces the store.
  */
-export function sendCsv<T>(reply: FastifyReply, filename: string, columns: { key: string; header: string }[], pages: AsyncGenerator<T[]>, row: (item: T) => Record<string, string | number>): FastifyReply {
+export function sendCsv<T>(
+  reply: FastifyReply,
+  filename: string,
+  columns: { key: string; header: string }[],
+  pages: AsyncGenerator<T[]>,
+  row: (item: T) => Record<string, string | number>,
+): FastifyReply {
   async function* rows(): AsyncGenerator<Record<string, string | number>> {
     for await (const page of pages) for (const item of page) yield row(item);
   }
   const csv = Readable.from(rows()).pipe(stringify({ header: true, columns, bom: true }));
-  return reply.type('text/csv; charset=utf-8').header('content-disposition', `attachment; filename="${filename}"`).send(csv);
+  return reply
+    .type('text/csv; charset=utf-8')
+    .header('content-disposition', `attachment; filename="${filename}"`)
+    .send(csv);
 }
 
 export type Handler = (request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>;

@@ -12,4 +12,12 @@ import { dataAssetsArea } from './data-assets.js';
  * blocking list): one file per area under src/panel/areas/, listed here. The other areas
  * are in ./index.ts.
  */
-export const dataAreas: readonly PanelArea[] = [overviewArea, sendArea, messagesArea, campaignsArea, groupsArea, blocklistArea, dataAssetsArea];
+export const dataAreas: readonly PanelArea[] = [
+  overviewArea,
+  sendArea,
+  messagesArea,
+  campaignsArea,
+  groupsArea,
+  blocklistArea,
+  dataAssetsArea,
+];

@@ -8,7 +8,17 @@ import type { Lang } from '../i18n/messages.js';
 import { groupMessages } from '../i18n/groups.js';
 import { dataCommon } from '../i18n/data-common.js';
 import type { ImportReport, NameError } from '../../services/panel/panel-directory.js';
-import { csvErrorText, dataOf, dateTime, field, idParam, importBodyLimit, notFound, postedEntries, sendCsv } from './data-shared.js';
+import {
+  csvErrorText,
+  dataOf,
+  dateTime,
+  field,
+  idParam,
+  importBodyLimit,
+  notFound,
+  postedEntries,
+  sendCsv,
+} from './data-shared.js';
 import { CsvFields, DataScripts, ImportResult } from './data-components.js';
 import { audited } from '../audit.js';
 
@@ -22,7 +32,13 @@ const notices = (lang: Lang): Record<string, string> => {
   return { created: t.created, renamed: t.renamed, deleted: t.deleted, removed: t.contactRemoved };
 };
 
-async function listPage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, form: { name: string; error?: string }, status = 200): Promise<FastifyReply> {
+async function listPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+  form: { name: string; error?: string },
+  status = 200,
+): Promise<FastifyReply> {
   const lang = request.panel.lang;
   const t = groupMessages[lang];
   const groups = await dataOf(deps).directory.listGroups(accountIdOf(request.panel));
@@ -36,7 +52,15 @@ async function listPage(request: FastifyRequest, reply: FastifyReply, deps: Pane
         <form method="post" action="/panel/groups">
           <Csrf state={request.panel} />
           <label for="group-name">{t.groupName}</label>
-          <input id="group-name" name="name" value={form.name} required maxLength={100} aria-invalid={form.error ? 'true' : undefined} aria-describedby={form.error ? 'group-name-error' : undefined} />
+          <input
+            id="group-name"
+            name="name"
+            value={form.name}
+            required
+            maxLength={100}
+            aria-invalid={form.error ? 'true' : undefined}
+            aria-describedby={form.error ? 'group-name-error' : undefined}
+          />
           <FieldError id="group-name-error" text={form.error} state={request.panel} />
           <button type="submit">{t.create}</button>
         </form>
@@ -77,7 +101,14 @@ interface GroupForm {
   report?: ImportReport;
 }
 
-async function groupPage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, groupId: number, form: GroupForm = {}, status = 200): Promise<FastifyReply> {
+async function groupPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+  groupId: number,
+  form: GroupForm = {},
+  status = 200,
+): Promise<FastifyReply> {
   const lang = request.panel.lang;
   const t = groupMessages[lang];
   const c = dataCommon[lang];
@@ -86,7 +117,12 @@ async function groupPage(request: FastifyRequest, reply: FastifyReply, deps: Pan
   const group = await directory.group(accountId, groupId);
   if (!group) return notFound();
   const after = queryOf(request.query).after;
-  const contacts = (await directory.contacts(accountId, groupId, typeof after === 'string' && /^\d{1,15}$/.test(after) ? after : null)) ?? [];
+  const contacts =
+    (await directory.contacts(
+      accountId,
+      groupId,
+      typeof after === 'string' && /^\d{1,15}$/.test(after) ? after : null,
+    )) ?? [];
   const last = contacts[contacts.length - 1];
   const done = queryOf(request.query).done;
   return sendPage(request, reply, {
@@ -101,7 +137,15 @@ async function groupPage(request: FastifyRequest, reply: FastifyReply, deps: Pan
           <form method="post" action={`/panel/groups/${group.id}/rename`}>
             <Csrf state={request.panel} />
             <label for="new-name">{t.newName}</label>
-            <input id="new-name" name="name" value={form.rename?.value ?? group.name} required maxLength={100} aria-invalid={form.rename ? 'true' : undefined} aria-describedby={form.rename ? 'new-name-error' : undefined} />
+            <input
+              id="new-name"
+              name="name"
+              value={form.rename?.value ?? group.name}
+              required
+              maxLength={100}
+              aria-invalid={form.rename ? 'true' : undefined}
+              aria-describedby={form.rename ? 'new-name-error' : undefined}
+            />
             <FieldError id="new-name-error" text={form.rename?.error} state={request.panel} />
             <button type="submit">{t.rename}</button>
           </form>
@@ -111,7 +155,12 @@ async function groupPage(request: FastifyRequest, reply: FastifyReply, deps: Pan
           <form method="post" action={`/panel/groups/${group.id}/contacts`}>
             <Csrf state={request.panel} />
             <label for="add-numbers">{t.numbers}</label>
-            <textarea id="add-numbers" name="numbers" rows={3} aria-describedby={form.add?.error ? 'add-numbers-help add-error' : 'add-numbers-help'}>
+            <textarea
+              id="add-numbers"
+              name="numbers"
+              rows={3}
+              aria-describedby={form.add?.error ? 'add-numbers-help add-error' : 'add-numbers-help'}
+            >
               {form.add?.numbers ?? ''}
             </textarea>
             <p class="help" id="add-numbers-help">
@@ -207,13 +256,19 @@ export const groupsArea: PanelArea = {
       const name = field(request.body, 'name');
       const created = await dataOf(deps).directory.createGroup(accountIdOf(request.panel), name);
       if (created.ok) {
-        await audited(request, deps, { action: 'group.create', object: { type: 'group', id: created.id }, detail: { name } });
+        await audited(request, deps, {
+          action: 'group.create',
+          object: { type: 'group', id: created.id },
+          detail: { name },
+        });
         return reply.redirect(`/panel/groups/${created.id}?done=created`, 303);
       }
       return listPage(request, reply, deps, { name, error: nameErrorText(request.panel.lang, created.error) }, 400);
     });
 
-    app.get<{ Params: { id: string } }>('/groups/:id', async (request, reply) => groupPage(request, reply, deps, groupIdOf(request)));
+    app.get<{ Params: { id: string } }>('/groups/:id', async (request, reply) =>
+      groupPage(request, reply, deps, groupIdOf(request)),
+    );
 
     app.post<{ Params: { id: string } }>('/groups/:id/rename', async (request, reply) => {
       const id = groupIdOf(request);
@@ -224,31 +279,60 @@ export const groupsArea: PanelArea = {
         await audited(request, deps, { action: 'group.rename', object: { type: 'group', id }, detail: { name } });
         return reply.redirect(`/panel/groups/${id}?done=renamed`, 303);
       }
-      return groupPage(request, reply, deps, id, { rename: { value: name, error: nameErrorText(request.panel.lang, renamed.error) } }, 400);
+      return groupPage(
+        request,
+        reply,
+        deps,
+        id,
+        { rename: { value: name, error: nameErrorText(request.panel.lang, renamed.error) } },
+        400,
+      );
     });
 
     app.post<{ Params: { id: string } }>('/groups/:id/delete', async (request, reply) => {
-      if (!(await dataOf(deps).directory.deleteGroup(accountIdOf(request.panel), groupIdOf(request)))) return notFound();
+      if (!(await dataOf(deps).directory.deleteGroup(accountIdOf(request.panel), groupIdOf(request))))
+        return notFound();
       await audited(request, deps, { action: 'group.delete', object: { type: 'group', id: groupIdOf(request) } });
       return reply.redirect('/panel/groups?done=deleted', 303);
     });
 
-    app.post<{ Params: { id: string } }>('/groups/:id/contacts', { bodyLimit: importBodyLimit }, async (request, reply) => {
-      const id = groupIdOf(request);
-      const numbers = field(request.body, 'numbers');
-      const csv = field(request.body, 'csv');
-      const posted = postedEntries(numbers, csv);
-      if (!posted.ok) return groupPage(request, reply, deps, id, { add: { numbers, csv, error: csvErrorText(posted.error, request.panel.lang) } }, 400);
-      const report = await dataOf(deps).directory.addContacts(accountIdOf(request.panel), id, posted.entries);
-      if (report === null) return notFound();
-      await audited(request, deps, { action: 'contact.add', object: { type: 'group', id }, detail: { entries: posted.entries.length } });
-      return groupPage(request, reply, deps, id, { report });
-    });
+    app.post<{ Params: { id: string } }>(
+      '/groups/:id/contacts',
+      { bodyLimit: importBodyLimit },
+      async (request, reply) => {
+        const id = groupIdOf(request);
+        const numbers = field(request.body, 'numbers');
+        const csv = field(request.body, 'csv');
+        const posted = postedEntries(numbers, csv);
+        if (!posted.ok)
+          return groupPage(
+            request,
+            reply,
+            deps,
+            id,
+            { add: { numbers, csv, error: csvErrorText(posted.error, request.panel.lang) } },
+            400,
+          );
+        const report = await dataOf(deps).directory.addContacts(accountIdOf(request.panel), id, posted.entries);
+        if (report === null) return notFound();
+        await audited(request, deps, {
+          action: 'contact.add',
+          object: { type: 'group', id },
+          detail: { entries: posted.entries.length },
+        });
+        return groupPage(request, reply, deps, id, { report });
+      },
+    );
 
     app.post<{ Params: { id: string } }>('/groups/:id/contacts/remove', async (request, reply) => {
       const id = groupIdOf(request);
-      if (!(await dataOf(deps).directory.removeContact(accountIdOf(request.panel), id, field(request.body, 'number')))) return notFound();
-      await audited(request, deps, { action: 'contact.remove', object: { type: 'group', id }, detail: { number: field(request.body, 'number') } });
+      if (!(await dataOf(deps).directory.removeContact(accountIdOf(request.panel), id, field(request.body, 'number'))))
+        return notFound();
+      await audited(request, deps, {
+        action: 'contact.remove',
+        object: { type: 'group', id },
+        detail: { number: field(request.body, 'number') },
+      });
       return reply.redirect(`/panel/groups/${id}?done=removed`, 303);
     });
 
@@ -261,7 +345,11 @@ export const groupsArea: PanelArea = {
         { key: 'name', header: 'name' },
         { key: 'added', header: 'added' },
       ];
-      return sendCsv(reply, `group-${id}.csv`, columns, pages, (k) => ({ number: k.number, name: k.name ?? '', added: new Date(k.createdAt).toISOString() }));
+      return sendCsv(reply, `group-${id}.csv`, columns, pages, (k) => ({
+        number: k.number,
+        name: k.name ?? '',
+        added: new Date(k.createdAt).toISOString(),
+      }));
     });
   },
 };

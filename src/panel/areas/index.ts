@@ -7,4 +7,11 @@ import { dataAreas } from './data.js';
 import { providerAreas } from './provider.js';
 
 /** Every area of the panel. The data pages list theirs in ./data.ts. */
-export const panelAreas: readonly PanelArea[] = [signInArea, keysArea, senderIdsArea, accountArea, ...dataAreas, ...providerAreas];
+export const panelAreas: readonly PanelArea[] = [
+  signInArea,
+  keysArea,
+  senderIdsArea,
+  accountArea,
+  ...dataAreas,
+  ...providerAreas,
+];

@@ -11,7 +11,14 @@ import type { KeyFormErrors, KeyFormValues } from './key-form.js';
 import { defaultKeySettings } from '../../services/admin.js';
 import { audited } from '../audit.js';
 
-function newKeyPage(request: FastifyRequest, reply: FastifyReply, values: KeyFormValues, errors: KeyFormErrors, sandbox: boolean, status = 200): FastifyReply {
+function newKeyPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  values: KeyFormValues,
+  errors: KeyFormErrors,
+  sandbox: boolean,
+  status = 200,
+): FastifyReply {
   const state = request.panel;
   const t = keyDetailMessages[state.lang];
   return sendPage(request, reply, {
@@ -37,7 +44,14 @@ function newKeyPage(request: FastifyRequest, reply: FastifyReply, values: KeyFor
 }
 
 /** The key itself, shown this once, with a copy button. */
-export function shownOncePage(request: FastifyRequest, reply: FastifyReply, title: string, apiKey: string, keyId: number, extra?: string): FastifyReply {
+export function shownOncePage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  title: string,
+  apiKey: string,
+  keyId: number,
+  extra?: string,
+): FastifyReply {
   const state = request.panel;
   const t = keyDetailMessages[state.lang];
   return sendPage(request, reply, {
@@ -66,15 +80,24 @@ export function shownOncePage(request: FastifyRequest, reply: FastifyReply, titl
 }
 
 export function keyCreateRoutes(app: FastifyInstance, deps: PanelDeps): void {
-  app.get('/keys/new', async (request, reply) => newKeyPage(request, reply, formValuesOf({ ...defaultKeySettings, permissions: newKeyPermissions() }), {}, false));
+  app.get('/keys/new', async (request, reply) =>
+    newKeyPage(request, reply, formValuesOf({ ...defaultKeySettings, permissions: newKeyPermissions() }), {}, false),
+  );
 
   app.post('/keys', async (request, reply) => {
     const form = formOf(request.body);
     const read = readKeyForm(form, newKeyPermissions(), request.panel);
     if ('errors' in read) return newKeyPage(request, reply, read.values, read.errors, ticked(form, 'sandbox'), 400);
-    const made = await deps.account.createKey(accountIdOf(request.panel), { ...defaultKeySettings, ...read.ok, sandbox: ticked(form, 'sandbox') });
-    await audited(request, deps, { action: 'key.create', object: { type: 'key', id: made.id }, detail: { sandbox: made.sandbox } });
+    const made = await deps.account.createKey(accountIdOf(request.panel), {
+      ...defaultKeySettings,
+      ...read.ok,
+      sandbox: ticked(form, 'sandbox'),
+    });
+    await audited(request, deps, {
+      action: 'key.create',
+      object: { type: 'key', id: made.id },
+      detail: { sandbox: made.sandbox },
+    });
     return shownOncePage(request, reply, keyDetailMessages[request.panel.lang].createdTitle, made.api_key, made.id);
   });
-
 }

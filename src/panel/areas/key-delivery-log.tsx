@@ -17,9 +17,19 @@ function stateText(lang: Lang, state: DeliveryView['state']): string {
  * replaced by the same section of the page the POST redirects to (the log with the new
  * attempt); without JavaScript the form posts and the whole page comes back.
  */
-export const swapSection = (action: string): Record<string, string> => ({ 'hx-post': action, 'hx-target': '#webhook-section', 'hx-select': '#webhook-section', 'hx-swap': 'outerHTML' });
+export const swapSection = (action: string): Record<string, string> => ({
+  'hx-post': action,
+  'hx-target': '#webhook-section',
+  'hx-select': '#webhook-section',
+  'hx-swap': 'outerHTML',
+});
 
-export function DeliveryLog(props: { state: PanelState; keyView: PanelKeyView; deliveries: DeliveryView[]; editable: boolean }) {
+export function DeliveryLog(props: {
+  state: PanelState;
+  keyView: PanelKeyView;
+  deliveries: DeliveryView[];
+  editable: boolean;
+}) {
   const { state, keyView: key, deliveries, editable } = props;
   const lang = state.lang;
   const t = webhookMessages[lang];
@@ -50,14 +60,28 @@ export function DeliveryLog(props: { state: PanelState; keyView: PanelKeyView; d
                     <td>
                       <code>{d.event_type}</code>
                     </td>
-                    <td>{a === null ? t.noAttempt : a.http_status !== null ? t.httpStatus(a.http_status) : (a.error ?? '')}</td>
+                    <td>
+                      {a === null
+                        ? t.noAttempt
+                        : a.http_status !== null
+                          ? t.httpStatus(a.http_status)
+                          : (a.error ?? '')}
+                    </td>
                     <td>{a === null ? '' : t.durationMs(a.duration_ms)}</td>
                     <td>{stateText(lang, d.state)}</td>
                     <td>
                       {i === attempts.length - 1 && editable && key.webhook_url !== null && (
-                        <form method="post" action={`/panel/keys/${key.id}/webhook/deliveries/${d.id}/redeliver`} {...swapSection(`/panel/keys/${key.id}/webhook/deliveries/${d.id}/redeliver`)}>
+                        <form
+                          method="post"
+                          action={`/panel/keys/${key.id}/webhook/deliveries/${d.id}/redeliver`}
+                          {...swapSection(`/panel/keys/${key.id}/webhook/deliveries/${d.id}/redeliver`)}
+                        >
                           <Csrf state={state} />
-                          <button type="submit" class="secondary" aria-label={`${t.deliverAgain(d.event_type)} (#${d.id})`}>
+                          <button
+                            type="submit"
+                            class="secondary"
+                            aria-label={`${t.deliverAgain(d.event_type)} (#${d.id})`}
+                          >
                             {t.deliverAgain(d.event_type)}
                           </button>
                         </form>

@@ -17,7 +17,6 @@ import { AdminError } from '../../services/admin-error.js';
 import type { KeyAction } from '../../domain/api-key.js';
 import { audited } from '../audit.js';
 
-
 const notices = (state: PanelState): Record<string, string> => {
   const t = keyDetailMessages[state.lang];
   return { saved: t.saved, paused: t.paused, reactivated: t.reactivated, revoked: t.revoked };
@@ -29,7 +28,13 @@ interface KeyPageExtras {
   webhook?: { errors: WebhookErrors; url: string; attempts: string };
 }
 
-async function keyPage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, id: number, extras: KeyPageExtras = {}): Promise<FastifyReply> {
+async function keyPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+  id: number,
+  extras: KeyPageExtras = {},
+): Promise<FastifyReply> {
   const { form, notice, webhook } = extras;
   const state = request.panel;
   const lang = state.lang;
@@ -38,7 +43,11 @@ async function keyPage(request: FastifyRequest, reply: FastifyReply, deps: Panel
   const key = await deps.account.key(accountId, id);
   const deliveries = await deps.account.deliveries(accountId, id, 20);
   const query = queryOf(request.query);
-  const done = notice ?? (query.done !== undefined && notices(state)[query.done] !== undefined ? { text: notices(state)[query.done] ?? '', kind: 'ok' as const } : undefined);
+  const done =
+    notice ??
+    (query.done !== undefined && notices(state)[query.done] !== undefined
+      ? { text: notices(state)[query.done] ?? '', kind: 'ok' as const }
+      : undefined);
   const revoked = key.state === 'Revoked';
   return sendPage(request, reply, {
     title: t.keyTitle(key.id),
@@ -76,7 +85,17 @@ async function keyPage(request: FastifyRequest, reply: FastifyReply, deps: Panel
               <Csrf state={state} />
               <KeySettingsFields
                 state={state}
-                values={form?.values ?? formValuesOf({ permissions: key.permissions, hourlyLimit: key.hourly_limit, dailyLimit: key.daily_limit, monthlyLimit: key.monthly_limit, ipAllow: key.ip_allow, expiresOn: key.expires })}
+                values={
+                  form?.values ??
+                  formValuesOf({
+                    permissions: key.permissions,
+                    hourlyLimit: key.hourly_limit,
+                    dailyLimit: key.daily_limit,
+                    monthlyLimit: key.monthly_limit,
+                    ipAllow: key.ip_allow,
+                    expiresOn: key.expires,
+                  })
+                }
                 errors={form?.errors ?? {}}
               />
               <div>
@@ -122,7 +141,14 @@ async function keyPage(request: FastifyRequest, reply: FastifyReply, deps: Panel
             </form>
           </>
         )}
-        <WebhookSection state={state} keyView={key} deliveries={deliveries} query={query} errors={webhook?.errors} posted={webhook ? { url: webhook.url, attempts: webhook.attempts } : undefined} />
+        <WebhookSection
+          state={state}
+          keyView={key}
+          deliveries={deliveries}
+          query={query}
+          errors={webhook?.errors}
+          posted={webhook ? { url: webhook.url, attempts: webhook.attempts } : undefined}
+        />
         <p>
           <a href="/panel/keys">{t.backToKeys}</a>
         </p>
@@ -146,7 +172,9 @@ export function keyDetailRoutes(app: FastifyInstance, deps: PanelDeps): void {
       await audited(request, deps, { action: 'key.update', object: { type: 'key', id } });
     } catch (error) {
       if (!(error instanceof AdminError)) throw error;
-      return keyPage(request, reply, deps, id, { notice: { text: keyDetailMessages[request.panel.lang].refused, kind: 'error' } });
+      return keyPage(request, reply, deps, id, {
+        notice: { text: keyDetailMessages[request.panel.lang].refused, kind: 'error' },
+      });
     }
     return reply.redirect(`/panel/keys/${id}?done=saved`, 303);
   });
@@ -159,7 +187,9 @@ export function keyDetailRoutes(app: FastifyInstance, deps: PanelDeps): void {
         await audited(request, deps, { action: `key.${action}`, object: { type: 'key', id } });
       } catch (error) {
         if (!(error instanceof AdminError)) throw error;
-        return keyPage(request, reply, deps, id, { notice: { text: keyDetailMessages[request.panel.lang].refused, kind: 'error' } });
+        return keyPage(request, reply, deps, id, {
+          notice: { text: keyDetailMessages[request.panel.lang].refused, kind: 'error' },
+        });
       }
       return reply.redirect(`/panel/keys/${id}?done=${done}`, 303);
     });
@@ -196,12 +226,19 @@ export function keyDetailRoutes(app: FastifyInstance, deps: PanelDeps): void {
     let rotated;
     try {
       rotated = await deps.account.rotateKey(accountIdOf(request.panel), id, keepOld);
-      await audited(request, deps, { action: 'key.rotate', object: { type: 'key', id }, detail: { new_id: rotated.id, keep_old: keepOld } });
+      await audited(request, deps, {
+        action: 'key.rotate',
+        object: { type: 'key', id },
+        detail: { new_id: rotated.id, keep_old: keepOld },
+      });
     } catch (error) {
       if (!(error instanceof AdminError)) throw error;
       return keyPage(request, reply, deps, id, { notice: { text: t.refused, kind: 'error' } });
     }
-    const extra = rotated.old_key_valid_until === null ? t.oldKeyRevoked : t.oldKeyUntil(dateTime(rotated.old_key_valid_until, request.panel.lang));
+    const extra =
+      rotated.old_key_valid_until === null
+        ? t.oldKeyRevoked
+        : t.oldKeyUntil(dateTime(rotated.old_key_valid_until, request.panel.lang));
     return shownOncePage(request, reply, t.rotatedTitle, rotated.api_key, rotated.id, extra);
   });
 }

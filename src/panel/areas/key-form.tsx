@@ -23,25 +23,48 @@ export interface KeyFormValues {
   expires: string;
 }
 
-export function formValuesOf(s: Pick<KeySettings, 'permissions' | 'hourlyLimit' | 'dailyLimit' | 'monthlyLimit' | 'ipAllow' | 'expiresOn'>): KeyFormValues {
+export function formValuesOf(
+  s: Pick<KeySettings, 'permissions' | 'hourlyLimit' | 'dailyLimit' | 'monthlyLimit' | 'ipAllow' | 'expiresOn'>,
+): KeyFormValues {
   const n = (v: number): string => (v > 0 ? String(v) : '');
-  return { permissions: s.permissions, hourly: n(s.hourlyLimit), daily: n(s.dailyLimit), monthly: n(s.monthlyLimit), ipAllow: s.ipAllow.join('\n'), expires: s.expiresOn ?? '' };
+  return {
+    permissions: s.permissions,
+    hourly: n(s.hourlyLimit),
+    daily: n(s.dailyLimit),
+    monthly: n(s.monthlyLimit),
+    ipAllow: s.ipAllow.join('\n'),
+    expires: s.expiresOn ?? '',
+  };
 }
 
 export function postedValues(form: FormBody, keep: PermissionSet): KeyFormValues {
   const chosen = new Set(list(form, 'permissions'));
   const permissions = { ...keep };
   for (const p of panelPermissions) permissions[p] = chosen.has(p);
-  return { permissions, hourly: text(form, 'hourly_limit'), daily: text(form, 'daily_limit'), monthly: text(form, 'monthly_limit'), ipAllow: text(form, 'ip_allow'), expires: text(form, 'expires') };
+  return {
+    permissions,
+    hourly: text(form, 'hourly_limit'),
+    daily: text(form, 'daily_limit'),
+    monthly: text(form, 'monthly_limit'),
+    ipAllow: text(form, 'ip_allow'),
+    expires: text(form, 'expires'),
+  };
 }
 
-type KeyFormPatch = Pick<KeySettings, 'permissions' | 'hourlyLimit' | 'dailyLimit' | 'monthlyLimit' | 'ipAllow' | 'expiresOn'>;
+type KeyFormPatch = Pick<
+  KeySettings,
+  'permissions' | 'hourlyLimit' | 'dailyLimit' | 'monthlyLimit' | 'ipAllow' | 'expiresOn'
+>;
 
 /**
  * The settings in a posted form, or the errors by field. Permissions without a panel name
  * (delete_contact) keep `keep`'s value.
  */
-export function readKeyForm(form: FormBody, keep: PermissionSet, state: PanelState): { ok: KeyFormPatch } | { errors: KeyFormErrors; values: KeyFormValues } {
+export function readKeyForm(
+  form: FormBody,
+  keep: PermissionSet,
+  state: PanelState,
+): { ok: KeyFormPatch } | { errors: KeyFormErrors; values: KeyFormValues } {
   const t = keyDetailMessages[state.lang];
   const values = postedValues(form, keep);
   const errors: KeyFormErrors = {};
@@ -57,8 +80,25 @@ export function readKeyForm(form: FormBody, keep: PermissionSet, state: PanelSta
   if ('bad' in ips) errors.ipAllow = t.errAllowlist(ips.bad);
   const expires = date(values.expires);
   if ('bad' in expires) errors.expires = t.errExpires;
-  if (Object.keys(errors).length > 0 || hourly === null || daily === null || monthly === null || 'bad' in ips || 'bad' in expires) return { errors, values };
-  return { ok: { permissions: values.permissions, hourlyLimit: hourly, dailyLimit: daily, monthlyLimit: monthly, ipAllow: ips.ok, expiresOn: expires.ok } };
+  if (
+    Object.keys(errors).length > 0 ||
+    hourly === null ||
+    daily === null ||
+    monthly === null ||
+    'bad' in ips ||
+    'bad' in expires
+  )
+    return { errors, values };
+  return {
+    ok: {
+      permissions: values.permissions,
+      hourlyLimit: hourly,
+      dailyLimit: daily,
+      monthlyLimit: monthly,
+      ipAllow: ips.ok,
+      expiresOn: expires.ok,
+    },
+  };
 }
 
 export const newKeyPermissions = (): PermissionSet => ({ ...allPermissions(true), delete_contact: false });
@@ -86,7 +126,17 @@ export function KeySettingsFields(props: { state: PanelState; values: KeyFormVal
   const numberField = (id: 'hourly' | 'daily' | 'monthly', name: string, label: string, value: string) => (
     <div>
       <label for={`key-${id}`}>{label}</label>
-      <input id={`key-${id}`} name={name} type="number" min={0} step={1} inputMode="numeric" value={value} aria-invalid={errors[id] ? 'true' : undefined} aria-describedby={describedBy(`key-${id}`, true, errors[id])} />
+      <input
+        id={`key-${id}`}
+        name={name}
+        type="number"
+        min={0}
+        step={1}
+        inputMode="numeric"
+        value={value}
+        aria-invalid={errors[id] ? 'true' : undefined}
+        aria-describedby={describedBy(`key-${id}`, true, errors[id])}
+      />
       <Described id={`key-${id}`} hint={t.limitHint} error={errors[id]} state={state} />
     </div>
   );
@@ -109,14 +159,27 @@ export function KeySettingsFields(props: { state: PanelState; values: KeyFormVal
       {numberField('monthly', 'monthly_limit', t.monthlyLimit, values.monthly)}
       <div>
         <label for="key-ipAllow">{t.ipAllow}</label>
-        <textarea id="key-ipAllow" name="ip_allow" rows={3} aria-invalid={errors.ipAllow ? 'true' : undefined} aria-describedby={describedBy('key-ipAllow', true, errors.ipAllow)}>
+        <textarea
+          id="key-ipAllow"
+          name="ip_allow"
+          rows={3}
+          aria-invalid={errors.ipAllow ? 'true' : undefined}
+          aria-describedby={describedBy('key-ipAllow', true, errors.ipAllow)}
+        >
           {values.ipAllow}
         </textarea>
         <Described id="key-ipAllow" hint={t.ipAllowHint} error={errors.ipAllow} state={state} />
       </div>
       <div>
         <label for="key-expires">{t.expires}</label>
-        <input id="key-expires" name="expires" type="date" value={values.expires} aria-invalid={errors.expires ? 'true' : undefined} aria-describedby={describedBy('key-expires', true, errors.expires)} />
+        <input
+          id="key-expires"
+          name="expires"
+          type="date"
+          value={values.expires}
+          aria-invalid={errors.expires ? 'true' : undefined}
+          aria-describedby={describedBy('key-expires', true, errors.expires)}
+        />
         <Described id="key-expires" hint={t.expiresHint} error={errors.expires} state={state} />
       </div>
     </>

@@ -25,9 +25,12 @@ export function permissionsText(lang: Lang, key: Pick<KeyView, 'permissions'>): 
 
 export function dateTime(iso: string | null, lang: Lang): string {
   if (iso === null) return common[lang].never;
-  return new Intl.DateTimeFormat(lang === 'tr' ? 'tr-TR' : 'en-GB', { dateStyle: 'medium', timeStyle: 'short', timeZone: 'Europe/Istanbul' }).format(new Date(iso));
+  return new Intl.DateTimeFormat(lang === 'tr' ? 'tr-TR' : 'en-GB', {
+    dateStyle: 'medium',
+    timeStyle: 'short',
+    timeZone: 'Europe/Istanbul',
+  }).format(new Date(iso));
 }
-
 
 export type IdParams = { Params: { id: string } };
 

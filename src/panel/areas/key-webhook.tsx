@@ -24,7 +24,11 @@ function resultText(lang: Lang, d: DeliveryView): string {
 }
 
 /** The notice of the last webhook action (from the redirect's query), if any. */
-function webhookNotice(lang: Lang, query: Record<string, string | undefined>, deliveries: DeliveryView[]): { text: string; kind: 'ok' | 'error' } | undefined {
+function webhookNotice(
+  lang: Lang,
+  query: Record<string, string | undefined>,
+  deliveries: DeliveryView[],
+): { text: string; kind: 'ok' | 'error' } | undefined {
   const t = webhookMessages[lang];
   if (query.webhook === 'saved') return { text: t.saved, kind: 'ok' };
   if (query.webhook === 'redelivered') return { text: t.redelivered, kind: 'ok' };
@@ -34,14 +38,23 @@ function webhookNotice(lang: Lang, query: Record<string, string | undefined>, de
   if (query.webhook === 'test' && query.event !== undefined) {
     const d = deliveries.find((x) => String(x.id) === query.event);
     if (!d) return undefined;
-    return d.state === 'delivered' ? { text: t.testDelivered(String(d.attempts[d.attempts.length - 1]?.http_status ?? '')), kind: 'ok' } : { text: t.testFailed(resultText(lang, d)), kind: 'error' };
+    return d.state === 'delivered'
+      ? { text: t.testDelivered(String(d.attempts[d.attempts.length - 1]?.http_status ?? '')), kind: 'ok' }
+      : { text: t.testFailed(resultText(lang, d)), kind: 'error' };
   }
   return undefined;
 }
 
 export type WebhookErrors = { url?: string; secret?: string; attempts?: string };
 
-export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView; deliveries: DeliveryView[]; query: Record<string, string | undefined>; errors?: WebhookErrors; posted?: { url: string; attempts: string } }) {
+export function WebhookSection(props: {
+  state: PanelState;
+  keyView: PanelKeyView;
+  deliveries: DeliveryView[];
+  query: Record<string, string | undefined>;
+  errors?: WebhookErrors;
+  posted?: { url: string; attempts: string };
+}) {
   const { state, keyView: key, deliveries, errors = {} } = props;
   const lang = state.lang;
   const t = webhookMessages[lang];
@@ -59,12 +72,26 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
           <Csrf state={state} />
           <div>
             <label for="webhook-url">{t.url}</label>
-            <input id="webhook-url" name="webhook_url" type="url" value={props.posted?.url ?? key.webhook_url ?? ''} aria-invalid={errors.url ? 'true' : undefined} aria-describedby={errors.url ? 'webhook-url-error' : undefined} />
+            <input
+              id="webhook-url"
+              name="webhook_url"
+              type="url"
+              value={props.posted?.url ?? key.webhook_url ?? ''}
+              aria-invalid={errors.url ? 'true' : undefined}
+              aria-describedby={errors.url ? 'webhook-url-error' : undefined}
+            />
             <FieldError id="webhook-url-error" text={errors.url} state={state} />
           </div>
           <div>
             <label for="webhook-secret">{t.secret}</label>
-            <input id="webhook-secret" name="webhook_secret" type="password" autocomplete="off" aria-describedby={errors.secret ? 'webhook-secret-hint webhook-secret-error' : 'webhook-secret-hint'} aria-invalid={errors.secret ? 'true' : undefined} />
+            <input
+              id="webhook-secret"
+              name="webhook_secret"
+              type="password"
+              autocomplete="off"
+              aria-describedby={errors.secret ? 'webhook-secret-hint webhook-secret-error' : 'webhook-secret-hint'}
+              aria-invalid={errors.secret ? 'true' : undefined}
+            />
             <p class="muted" id="webhook-secret-hint">
               {key.webhook_secret_set ? t.secretSet : t.secretNotSet} {t.secretHint}
             </p>
@@ -77,7 +104,20 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
           </div>
           <div>
             <label for="webhook-attempts">{t.attempts}</label>
-            <input id="webhook-attempts" name="webhook_attempts" type="number" min={1} max={50} step={1} inputMode="numeric" value={props.posted?.attempts ?? String(key.webhook_attempts)} aria-invalid={errors.attempts ? 'true' : undefined} aria-describedby={errors.attempts ? 'webhook-attempts-hint webhook-attempts-error' : 'webhook-attempts-hint'} />
+            <input
+              id="webhook-attempts"
+              name="webhook_attempts"
+              type="number"
+              min={1}
+              max={50}
+              step={1}
+              inputMode="numeric"
+              value={props.posted?.attempts ?? String(key.webhook_attempts)}
+              aria-invalid={errors.attempts ? 'true' : undefined}
+              aria-describedby={
+                errors.attempts ? 'webhook-attempts-hint webhook-attempts-error' : 'webhook-attempts-hint'
+              }
+            />
             <p class="muted" id="webhook-attempts-hint">
               {t.attemptsHint}
             </p>
@@ -88,7 +128,8 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
             <div class="checks">
               {SELECTABLE_WEBHOOK_EVENTS.map((e) => (
                 <label key={e}>
-                  <input type="checkbox" name="webhook_events" value={e} checked={key.webhook_events.includes(e)} /> <code>{e}</code>
+                  <input type="checkbox" name="webhook_events" value={e} checked={key.webhook_events.includes(e)} />{' '}
+                  <code>{e}</code>
                 </label>
               ))}
             </div>
@@ -99,7 +140,12 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
         </form>
       )}
       {editable && key.webhook_url !== null && (
-        <form method="post" action={`/panel/keys/${key.id}/webhook/test`} class="actions" {...swapSection(`/panel/keys/${key.id}/webhook/test`)}>
+        <form
+          method="post"
+          action={`/panel/keys/${key.id}/webhook/test`}
+          class="actions"
+          {...swapSection(`/panel/keys/${key.id}/webhook/test`)}
+        >
           <Csrf state={state} />
           <button type="submit" class="secondary">
             {t.sendTest}
@@ -111,7 +157,10 @@ export function WebhookSection(props: { state: PanelState; keyView: PanelKeyView
   );
 }
 
-export function readWebhookForm(body: unknown, lang: Lang): { ok: Partial<KeySettings> } | { errors: WebhookErrors; url: string; attempts: string } {
+export function readWebhookForm(
+  body: unknown,
+  lang: Lang,
+): { ok: Partial<KeySettings> } | { errors: WebhookErrors; url: string; attempts: string } {
   const form = formOf(body);
   const t = webhookMessages[lang];
   const rawUrl = text(form, 'webhook_url').trim();
@@ -124,7 +173,9 @@ export function readWebhookForm(body: unknown, lang: Lang): { ok: Partial<KeySet
   const attempts = /^\d{1,2}$/.test(rawAttempts) ? Number(rawAttempts) : rawAttempts === '' ? null : 0;
   if (attempts !== null && (attempts < 1 || attempts > 50)) errors.attempts = t.errAttempts;
   if (Object.keys(errors).length > 0) return { errors, url: rawUrl, attempts: rawAttempts };
-  const chosen = list(form, 'webhook_events').filter((e): e is SelectableWebhookEvent => (SELECTABLE_WEBHOOK_EVENTS as readonly string[]).includes(e));
+  const chosen = list(form, 'webhook_events').filter((e): e is SelectableWebhookEvent =>
+    (SELECTABLE_WEBHOOK_EVENTS as readonly string[]).includes(e),
+  );
   const patch: Partial<KeySettings> = {
     webhookUrl: url,
     webhookEvents: chosen.length === SELECTABLE_WEBHOOK_EVENTS.length ? null : chosen,
@@ -138,7 +189,12 @@ export function readWebhookForm(body: unknown, lang: Lang): { ok: Partial<KeySet
 type RedeliverParams = { Params: { id: string; event: string } };
 
 /** Shows the key's page again with the webhook form's errors (key-detail's page). */
-export type WebhookErrorPage = (request: FastifyRequest, reply: FastifyReply, id: number, webhook: { errors: WebhookErrors; url: string; attempts: string }) => Promise<FastifyReply>;
+export type WebhookErrorPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: number,
+  webhook: { errors: WebhookErrors; url: string; attempts: string },
+) => Promise<FastifyReply>;
 
 export function webhookRoutes(app: FastifyInstance, deps: PanelDeps, errorPage: WebhookErrorPage): void {
   app.post<IdParams>('/keys/:id/webhook', async (request, reply) => {
@@ -146,9 +202,14 @@ export function webhookRoutes(app: FastifyInstance, deps: PanelDeps, errorPage: 
     const accountId = accountIdOf(request.panel);
     await deps.account.key(accountId, id);
     const read = readWebhookForm(request.body, request.panel.lang);
-    if ('errors' in read) return errorPage(request, reply, id, { errors: read.errors, url: read.url, attempts: read.attempts });
+    if ('errors' in read)
+      return errorPage(request, reply, id, { errors: read.errors, url: read.url, attempts: read.attempts });
     await deps.account.updateKey(accountId, id, read.ok);
-    await audited(request, deps, { action: 'webhook.update', object: { type: 'key', id }, detail: { url_set: read.ok.webhookUrl !== null && read.ok.webhookUrl !== undefined } });
+    await audited(request, deps, {
+      action: 'webhook.update',
+      object: { type: 'key', id },
+      detail: { url_set: read.ok.webhookUrl !== null && read.ok.webhookUrl !== undefined },
+    });
     return reply.redirect(`/panel/keys/${id}?webhook=saved#webhook-heading`, 303);
   });
 
@@ -171,8 +232,15 @@ export function webhookRoutes(app: FastifyInstance, deps: PanelDeps, errorPage: 
       const delivery = await deps.account.redeliver(accountIdOf(request.panel), id, event);
       await audited(request, deps, { action: 'webhook.redeliver', object: { type: 'key', id }, detail: { event } });
       const outcome = delivery.attempts[delivery.attempts.length - 1];
-      const ok = outcome?.http_status !== null && outcome?.http_status !== undefined && outcome.http_status >= 200 && outcome.http_status < 300;
-      return reply.redirect(`/panel/keys/${id}?webhook=${ok ? 'redelivered' : 'redeliver-failed'}#webhook-heading`, 303);
+      const ok =
+        outcome?.http_status !== null &&
+        outcome?.http_status !== undefined &&
+        outcome.http_status >= 200 &&
+        outcome.http_status < 300;
+      return reply.redirect(
+        `/panel/keys/${id}?webhook=${ok ? 'redelivered' : 'redeliver-failed'}#webhook-heading`,
+        303,
+      );
     } catch (error) {
       if (!(error instanceof AdminError)) throw error;
       return reply.redirect(`/panel/keys/${id}?webhook=busy#webhook-heading`, 303);

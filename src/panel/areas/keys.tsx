@@ -26,7 +26,9 @@ function KeyRow(props: { lang: Lang; k: PanelKeyView }) {
         {stateLabel(lang, k.state)}
       </td>
       <td data-label={t.colPermissions}>{permissionsText(lang, k)}</td>
-      <td data-label={t.colLimits}>{t.limitsText(limit(k.hourly_limit), limit(k.daily_limit), limit(k.monthly_limit))}</td>
+      <td data-label={t.colLimits}>
+        {t.limitsText(limit(k.hourly_limit), limit(k.daily_limit), limit(k.monthly_limit))}
+      </td>
       <td data-label={t.colAllowlist}>{k.ip_allow.length > 0 ? k.ip_allow.join(', ') : c.none}</td>
       <td data-label={t.colExpires}>{k.expires ?? c.never}</td>
       <td data-label={t.colLastUsed}>{dateTime(k.last_used, lang)}</td>

@@ -46,15 +46,31 @@ export function LogTable(props: { lang: Lang; rows: readonly LogRow[] }) {
 
 const queryFields = ['number', 'from', 'to', 'status', 'sender', 'campaign'] as const;
 
-function SearchForm(props: { lang: Lang; q: LogQuery; errors: Partial<Record<LogField, 'invalid'>>; state: Parameters<typeof FieldError>[0]['state'] }) {
+function SearchForm(props: {
+  lang: Lang;
+  q: LogQuery;
+  errors: Partial<Record<LogField, 'invalid'>>;
+  state: Parameters<typeof FieldError>[0]['state'];
+}) {
   const t = logMessages[props.lang];
   const c = dataCommon[props.lang];
   const { q, errors } = props;
   const input = (name: 'number' | 'from' | 'to' | 'sender' | 'campaign', label: string, type: string) => (
     <p>
       <label for={`q-${name}`}>{label}</label>
-      <input id={`q-${name}`} name={name} type={type} value={q[name] ?? ''} aria-invalid={errors[name as LogField] ? 'true' : undefined} aria-describedby={errors[name as LogField] ? `q-${name}-error` : undefined} />
-      <FieldError id={`q-${name}-error`} text={errors[name as LogField] ? t.invalidField : undefined} state={props.state} />
+      <input
+        id={`q-${name}`}
+        name={name}
+        type={type}
+        value={q[name] ?? ''}
+        aria-invalid={errors[name as LogField] ? 'true' : undefined}
+        aria-describedby={errors[name as LogField] ? `q-${name}-error` : undefined}
+      />
+      <FieldError
+        id={`q-${name}-error`}
+        text={errors[name as LogField] ? t.invalidField : undefined}
+        state={props.state}
+      />
     </p>
   );
   return (
@@ -85,7 +101,8 @@ function SearchForm(props: { lang: Lang; q: LogQuery; errors: Partial<Record<Log
 function Timeline(props: { lang: Lang; m: MessageDetail }) {
   const t = logMessages[props.lang];
   const { m, lang } = props;
-  const final = m.state === 'delivered' ? t.deliveredAt : m.state === 'failed' || m.state === 'expired' ? t.failedAt : null;
+  const final =
+    m.state === 'delivered' ? t.deliveredAt : m.state === 'failed' || m.state === 'expired' ? t.failedAt : null;
   return (
     <ol class="timeline">
       <li>
@@ -123,7 +140,10 @@ export const messagesArea: PanelArea = {
       }
       const page = await dataOf(deps).messages.search(accountIdOf(request.panel), q);
       const keep = new URLSearchParams(queryFields.flatMap((n) => (q[n] ? [[n, q[n] ?? '']] : [])));
-      const nextHref = page.next === null ? null : `/panel/messages?${new URLSearchParams([...keep, ['after', page.next]]).toString()}`;
+      const nextHref =
+        page.next === null
+          ? null
+          : `/panel/messages?${new URLSearchParams([...keep, ['after', page.next]]).toString()}`;
       return sendPage(request, reply, {
         title: t.title,
         body: (

@@ -145,7 +145,11 @@ export const overviewArea: PanelArea = {
             <DailyChart lang={lang} series={data.chart} />
             <section aria-labelledby="latest-sends">
               <h2 id="latest-sends">{t.latestSends}</h2>
-              {data.latestSends.length === 0 ? <p>{t.noMessages}</p> : <SendsTable lang={lang} sends={data.latestSends} />}
+              {data.latestSends.length === 0 ? (
+                <p>{t.noMessages}</p>
+              ) : (
+                <SendsTable lang={lang} sends={data.latestSends} />
+              )}
             </section>
             <section aria-labelledby="latest">
               <h2 id="latest">{t.latest}</h2>

@@ -31,14 +31,26 @@ interface AccountErrors {
   values?: { topup?: string; debitAmount?: string; debitReason?: string };
 }
 
-async function accountPage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, id: number, errors: AccountErrors = {}): Promise<FastifyReply> {
+async function accountPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+  id: number,
+  errors: AccountErrors = {},
+): Promise<FastifyReply> {
   const state = request.panel;
   const lang = state.lang;
   const t = providerAccountMessages[lang];
   const query = queryOf(request.query);
   const { account, users } = await accountOr404(deps, id);
   const ledger = await deps.account.console.ledger(id, cursor(query.before));
-  const notices: Record<string, string> = { created: t.doneCreated, suspended: t.doneSuspended, reactivated: t.doneReactivated, topup: t.doneTopup, debit: t.doneDebit };
+  const notices: Record<string, string> = {
+    created: t.doneCreated,
+    suspended: t.doneSuspended,
+    reactivated: t.doneReactivated,
+    topup: t.doneTopup,
+    debit: t.doneDebit,
+  };
   const done = query.done === undefined ? undefined : notices[query.done];
   const failed = errors.topup !== undefined || errors.debitAmount !== undefined || errors.debitReason !== undefined;
   const base = `/panel/provider/accounts/${id}`;
@@ -91,7 +103,15 @@ async function accountPage(request: FastifyRequest, reply: FastifyReply, deps: P
         <h2 id="topup-heading">{t.topupHeading}</h2>
         <form method="post" action={`${base}/topup`} class="stack" aria-labelledby="topup-heading">
           <Csrf state={state} />
-          <TextField id="topup-amount" name="amount" label={t.topupAmount} numeric value={errors.values?.topup ?? ''} error={errors.topup} state={state} />
+          <TextField
+            id="topup-amount"
+            name="amount"
+            label={t.topupAmount}
+            numeric
+            value={errors.values?.topup ?? ''}
+            error={errors.topup}
+            state={state}
+          />
           <div>
             <input id="topup-international" name="international" type="checkbox" value="1" />
             <label for="topup-international">{t.topupInternational}</label>
@@ -104,8 +124,24 @@ async function accountPage(request: FastifyRequest, reply: FastifyReply, deps: P
         <h2 id="debit-heading">{t.debitHeading}</h2>
         <form method="post" action={`${base}/debit`} class="stack" aria-labelledby="debit-heading">
           <Csrf state={state} />
-          <TextField id="debit-amount" name="amount" label={t.debitAmount} numeric value={errors.values?.debitAmount ?? ''} error={errors.debitAmount} state={state} />
-          <TextField id="debit-reason" name="reason" label={t.debitReason} maxLength={500} value={errors.values?.debitReason ?? ''} error={errors.debitReason} state={state} />
+          <TextField
+            id="debit-amount"
+            name="amount"
+            label={t.debitAmount}
+            numeric
+            value={errors.values?.debitAmount ?? ''}
+            error={errors.debitAmount}
+            state={state}
+          />
+          <TextField
+            id="debit-reason"
+            name="reason"
+            label={t.debitReason}
+            maxLength={500}
+            value={errors.values?.debitReason ?? ''}
+            error={errors.debitReason}
+            state={state}
+          />
           <div>
             <input id="debit-international" name="international" type="checkbox" value="1" />
             <label for="debit-international">{t.debitInternational}</label>
@@ -176,7 +212,9 @@ async function existing(deps: PanelDeps, raw: string): Promise<number> {
 export const providerAccountArea: PanelArea = {
   name: 'provider-account',
   routes(app, deps) {
-    app.get<IdParams>('/provider/accounts/:id', providerOnly, async (request, reply) => accountPage(request, reply, deps, idOf(request.params.id)));
+    app.get<IdParams>('/provider/accounts/:id', providerOnly, async (request, reply) =>
+      accountPage(request, reply, deps, idOf(request.params.id)),
+    );
 
     for (const [verb, status, done] of [
       ['suspend', 'Suspended', 'suspended'],
@@ -208,7 +246,12 @@ export const providerAccountArea: PanelArea = {
       const reason = text(form, 'reason').trim().slice(0, 500);
       const amount = amountOf(raw);
       const values = { debitAmount: raw, debitReason: reason };
-      if (amount === null || reason === '') return accountPage(request, reply, deps, id, { ...(amount === null ? { debitAmount: t.errAmount } : {}), ...(reason === '' ? { debitReason: t.errReason } : {}), values });
+      if (amount === null || reason === '')
+        return accountPage(request, reply, deps, id, {
+          ...(amount === null ? { debitAmount: t.errAmount } : {}),
+          ...(reason === '' ? { debitReason: t.errReason } : {}),
+          values,
+        });
       try {
         await deps.account.console.debit(actorOf(request), id, amount, ticked(form, 'international'), reason);
       } catch (error) {

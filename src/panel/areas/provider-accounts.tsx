@@ -14,7 +14,6 @@ import { dateTime } from './key-format.js';
 import { actorOf } from '../audit.js';
 import type { AccountView } from '../../services/admin.js';
 
-
 /** A cursor from the query: a plain number, or none. */
 export function cursor(raw: string | undefined): number | undefined {
   // The ids paged here are 32-bit columns on PostgreSQL: a larger cursor is no cursor.
@@ -27,7 +26,12 @@ interface ListForm {
   errors?: { name?: string; balance?: string };
 }
 
-async function listPage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, form: ListForm = { name: '', balance: '' }): Promise<FastifyReply> {
+async function listPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+  form: ListForm = { name: '', balance: '' },
+): Promise<FastifyReply> {
   const state = request.panel;
   const lang = state.lang;
   const t = providerAccountMessages[lang];
@@ -87,15 +91,40 @@ async function listPage(request: FastifyRequest, reply: FastifyReply, deps: Pane
           </div>
         )}
         <p class="actions">
-          {page.next !== null && <a href={`/panel/provider/accounts?${new URLSearchParams({ ...(q === '' ? {} : { q }), after: String(page.next) }).toString()}`}>{t.nextPage}</a>}
-          {query.after !== undefined && <a href={`/panel/provider/accounts${search.size > 0 ? `?${search.toString()}` : ''}`}>{t.firstPage}</a>}
+          {page.next !== null && (
+            <a
+              href={`/panel/provider/accounts?${new URLSearchParams({ ...(q === '' ? {} : { q }), after: String(page.next) }).toString()}`}
+            >
+              {t.nextPage}
+            </a>
+          )}
+          {query.after !== undefined && (
+            <a href={`/panel/provider/accounts${search.size > 0 ? `?${search.toString()}` : ''}`}>{t.firstPage}</a>
+          )}
         </p>
 
         <h2 id="create-account-heading">{t.createHeading}</h2>
         <form method="post" action="/panel/provider/accounts" class="stack" aria-labelledby="create-account-heading">
           <Csrf state={state} />
-          <TextField id="account-name" name="name" label={t.nameField} maxLength={200} value={form.name} error={form.errors?.name} state={state} />
-          <TextField id="account-balance" name="balance" label={t.balanceField} numeric optional value={form.balance} error={form.errors?.balance} state={state} />
+          <TextField
+            id="account-name"
+            name="name"
+            label={t.nameField}
+            maxLength={200}
+            value={form.name}
+            error={form.errors?.name}
+            state={state}
+          />
+          <TextField
+            id="account-balance"
+            name="balance"
+            label={t.balanceField}
+            numeric
+            optional
+            value={form.balance}
+            error={form.errors?.balance}
+            state={state}
+          />
           <div>
             <button type="submit">{t.create}</button>
           </div>
@@ -119,8 +148,17 @@ export const providerAccountsArea: PanelArea = {
       if (name === '' || name.length > 200) errors.name = t.errName;
       const balance = balanceRaw === '' ? 0 : /^\d{1,12}$/.test(balanceRaw) ? Number(balanceRaw) : null;
       if (balance === null) errors.balance = t.errBalance;
-      if (errors.name !== undefined || balance === null) return listPage(request, reply, deps, { name, balance: balanceRaw, errors });
-      const made = await deps.account.console.createAccount(actorOf(request), { name, balanceMain: balance, balanceInternational: 0, perMinuteLimit: 0, otpBrand: '', ipAllow: [], globalSending: false });
+      if (errors.name !== undefined || balance === null)
+        return listPage(request, reply, deps, { name, balance: balanceRaw, errors });
+      const made = await deps.account.console.createAccount(actorOf(request), {
+        name,
+        balanceMain: balance,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: '',
+        ipAllow: [],
+        globalSending: false,
+      });
       return reply.redirect(`/panel/provider/accounts/${made.id}?done=created`, 303);
     });
   },

@@ -15,7 +15,12 @@ import type { AuditEntry, AuditSearch } from '../../ports/audit-store.js';
 import { dayOfDate, dayStart } from '../../domain/istanbul-day.js';
 
 /** Audit entries as a table; `withAccount`: the Account column (the provider's page). */
-export function AuditTable(props: { entries: readonly AuditEntry[]; lang: Lang; withAccount: boolean; withAddress: boolean }) {
+export function AuditTable(props: {
+  entries: readonly AuditEntry[];
+  lang: Lang;
+  withAccount: boolean;
+  withAddress: boolean;
+}) {
   const t = auditMessages[props.lang];
   return (
     <div class="table-wrap">
@@ -38,7 +43,15 @@ export function AuditTable(props: { entries: readonly AuditEntry[]; lang: Lang; 
               <td>{e.actor}</td>
               {props.withAddress && <td>{e.address ?? ''}</td>}
               <td class="action">{e.action}</td>
-              {props.withAccount && <td>{e.accountId === null ? '' : <a href={`/panel/provider/accounts/${e.accountId}`}>{String(e.accountId)}</a>}</td>}
+              {props.withAccount && (
+                <td>
+                  {e.accountId === null ? (
+                    ''
+                  ) : (
+                    <a href={`/panel/provider/accounts/${e.accountId}`}>{String(e.accountId)}</a>
+                  )}
+                </td>
+              )}
               <td>{e.objectType === null ? '' : `${e.objectType} ${e.objectId ?? ''}`}</td>
               <td class="detail">{e.detail ?? ''}</td>
             </tr>
@@ -52,7 +65,10 @@ export function AuditTable(props: { entries: readonly AuditEntry[]; lang: Lang; 
 type Fields = 'account' | 'actor' | 'action' | 'from' | 'to';
 
 /** The search from the query string: the filters, and an error per field that could not be read. */
-function searchOf(query: Record<string, string | undefined>, lang: Lang): { search: Omit<AuditSearch, 'limit'>; values: Record<Fields, string>; errors: Partial<Record<Fields, string>> } {
+function searchOf(
+  query: Record<string, string | undefined>,
+  lang: Lang,
+): { search: Omit<AuditSearch, 'limit'>; values: Record<Fields, string>; errors: Partial<Record<Fields, string>> } {
   const t = auditMessages[lang];
   const values: Record<Fields, string> = {
     account: (query.account ?? '').trim().slice(0, 20),
@@ -93,7 +109,14 @@ async function auditPage(request: FastifyRequest, reply: FastifyReply, deps: Pan
   const field = (name: Fields, label: string, type: 'text' | 'date') => (
     <div>
       <label for={`audit-${name}`}>{label}</label>
-      <input id={`audit-${name}`} name={name} type={type} value={values[name]} aria-invalid={errors[name] ? 'true' : undefined} aria-describedby={errors[name] ? `audit-${name}-error` : undefined} />
+      <input
+        id={`audit-${name}`}
+        name={name}
+        type={type}
+        value={values[name]}
+        aria-invalid={errors[name] ? 'true' : undefined}
+        aria-describedby={errors[name] ? `audit-${name}-error` : undefined}
+      />
       <FieldError id={`audit-${name}-error`} text={errors[name]} state={state} />
     </div>
   );
@@ -113,10 +136,22 @@ async function auditPage(request: FastifyRequest, reply: FastifyReply, deps: Pan
             <button type="submit">{t.search}</button>
           </div>
         </form>
-        {page.entries.length === 0 ? <p>{t.none}</p> : <AuditTable entries={page.entries} lang={lang} withAccount={true} withAddress={true} />}
+        {page.entries.length === 0 ? (
+          <p>{t.none}</p>
+        ) : (
+          <AuditTable entries={page.entries} lang={lang} withAccount={true} withAddress={true} />
+        )}
         <p class="actions">
-          {page.next !== null && <a href={`/panel/provider/audit?${new URLSearchParams({ ...filters, before: String(page.next) }).toString()}`}>{t.nextPage}</a>}
-          {query.before !== undefined && <a href={`/panel/provider/audit?${new URLSearchParams(filters).toString()}`}>{t.firstPage}</a>}
+          {page.next !== null && (
+            <a
+              href={`/panel/provider/audit?${new URLSearchParams({ ...filters, before: String(page.next) }).toString()}`}
+            >
+              {t.nextPage}
+            </a>
+          )}
+          {query.before !== undefined && (
+            <a href={`/panel/provider/audit?${new URLSearchParams(filters).toString()}`}>{t.firstPage}</a>
+          )}
         </p>
       </>
     ),

@@ -14,7 +14,14 @@ const livePath = '/panel/provider/carriers/live';
 function Connections(props: { lang: Lang; connections: readonly ConnectionView[]; at: number }) {
   const t = providerCarriersMessages[props.lang];
   return (
-    <section id="carriers-live" aria-labelledby="carriers-now" aria-live="polite" hx-get={livePath} hx-trigger="every 3s" hx-swap="outerHTML">
+    <section
+      id="carriers-live"
+      aria-labelledby="carriers-now"
+      aria-live="polite"
+      hx-get={livePath}
+      hx-trigger="every 3s"
+      hx-swap="outerHTML"
+    >
       <h2 id="carriers-now">{t.refreshed(dateTime(props.at, props.lang))}</h2>
       {props.connections.length === 0 ? (
         <p>{t.none}</p>
@@ -64,7 +71,9 @@ function Connections(props: { lang: Lang; connections: readonly ConnectionView[]
 
 export const providerCarriersArea: PanelArea = {
   name: 'provider-carriers',
-  nav: [{ path: '/provider/carriers', label: (lang) => providerCarriersMessages[lang].nav, order: 50, for: 'provider' }],
+  nav: [
+    { path: '/provider/carriers', label: (lang) => providerCarriersMessages[lang].nav, order: 50, for: 'provider' },
+  ],
   routes(app, deps) {
     app.get('/provider/carriers', providerOnly, async (request, reply) => {
       const live = deps.live ?? notFound();
@@ -83,7 +92,9 @@ export const providerCarriersArea: PanelArea = {
     });
     app.get('/provider/carriers/live', providerOnly, async (request, reply) => {
       const live = deps.live ?? notFound();
-      const html = render(<Connections lang={request.panel.lang} connections={await live.carriers()} at={deps.clock.now()} />);
+      const html = render(
+        <Connections lang={request.panel.lang} connections={await live.carriers()} at={deps.clock.now()} />,
+      );
       return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
     });
   },

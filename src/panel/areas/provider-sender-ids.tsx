@@ -17,7 +17,12 @@ import { AdminError } from '../../services/admin-error.js';
 import { AlreadyReviewed } from '../../services/sender-id-review.js';
 import { NotFoundForAccount } from '../../services/account-panel.js';
 
-async function queuePage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, rejected?: { id: number; reason: string; error: string }): Promise<FastifyReply> {
+async function queuePage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+  rejected?: { id: number; reason: string; error: string },
+): Promise<FastifyReply> {
   const state = request.panel;
   const lang = state.lang;
   const t = providerSenderIdMessages[lang];
@@ -25,7 +30,14 @@ async function queuePage(request: FastifyRequest, reply: FastifyReply, deps: Pan
   const after = cursor(query.after);
   const page = await deps.account.console.pendingSenderIds(after);
   const title = (query.title ?? '').slice(0, 22);
-  const done = query.done === 'approved' ? t.doneApproved(title) : query.done === 'rejected' ? t.doneRejected(title) : query.done === 'already' ? t.alreadyReviewed : undefined;
+  const done =
+    query.done === 'approved'
+      ? t.doneApproved(title)
+      : query.done === 'rejected'
+        ? t.doneRejected(title)
+        : query.done === 'already'
+          ? t.alreadyReviewed
+          : undefined;
   return sendPage(request, reply, {
     title: t.title,
     status: rejected ? 400 : 200,
@@ -65,7 +77,16 @@ async function queuePage(request: FastifyRequest, reply: FastifyReply, deps: Pan
                           <Csrf state={state} />
                           <div>
                             <label for={`reason-${s.id}`}>{t.reasonLabel(s.title)}</label>
-                            <input id={`reason-${s.id}`} name="reason" type="text" maxLength={500} required value={rejected?.id === s.id ? rejected.reason : ''} aria-invalid={error ? 'true' : undefined} aria-describedby={error ? `reason-${s.id}-error` : undefined} />
+                            <input
+                              id={`reason-${s.id}`}
+                              name="reason"
+                              type="text"
+                              maxLength={500}
+                              required
+                              value={rejected?.id === s.id ? rejected.reason : ''}
+                              aria-invalid={error ? 'true' : undefined}
+                              aria-describedby={error ? `reason-${s.id}-error` : undefined}
+                            />
                             <FieldError id={`reason-${s.id}-error`} text={error} state={state} />
                           </div>
                           <div>
@@ -96,7 +117,8 @@ async function queuePage(request: FastifyRequest, reply: FastifyReply, deps: Pan
 function missingOrDecided(id: number) {
   return (error: unknown): null => {
     if (error instanceof AlreadyReviewed) return null;
-    if (error instanceof AdminError && error.message.startsWith('no sender ID')) throw new NotFoundForAccount(`no sender ID ${id}`);
+    if (error instanceof AdminError && error.message.startsWith('no sender ID'))
+      throw new NotFoundForAccount(`no sender ID ${id}`);
     throw error;
   };
 }
@@ -105,7 +127,9 @@ const alreadyDecided = '/panel/provider/sender-ids?done=already';
 
 export const providerSenderIdsArea: PanelArea = {
   name: 'provider-sender-ids',
-  nav: [{ path: '/provider/sender-ids', label: (lang) => providerSenderIdMessages[lang].nav, order: 20, for: 'provider' }],
+  nav: [
+    { path: '/provider/sender-ids', label: (lang) => providerSenderIdMessages[lang].nav, order: 20, for: 'provider' },
+  ],
   routes(app, deps) {
     app.get('/provider/sender-ids', providerOnly, async (request, reply) => queuePage(request, reply, deps));
 
@@ -120,7 +144,11 @@ export const providerSenderIdsArea: PanelArea = {
       const id = idOf(request.params.id);
       const reason = text(formOf(request.body), 'reason').trim().slice(0, 500);
       if (reason === '') {
-        return queuePage(request, reply, deps, { id, reason, error: providerSenderIdMessages[request.panel.lang].errReason });
+        return queuePage(request, reply, deps, {
+          id,
+          reason,
+          error: providerSenderIdMessages[request.panel.lang].errReason,
+        });
       }
       const done = await deps.account.console.rejectSenderId(actorOf(request), id, reason).catch(missingOrDecided(id));
       if (done === null) return reply.redirect(alreadyDecided, 303);

@@ -11,4 +11,12 @@ import { providerTrafficArea } from './provider-traffic.js';
  * The provider console's areas (issue 22): its home, accounts (the list and one account's page), sender ID requests, the live
  * carriers and traffic pages, and the audit log.
  */
-export const providerAreas: readonly PanelArea[] = [providerHomeArea, providerAccountsArea, providerAccountArea, providerSenderIdsArea, providerCarriersArea, providerTrafficArea, providerAuditArea];
+export const providerAreas: readonly PanelArea[] = [
+  providerHomeArea,
+  providerAccountsArea,
+  providerAccountArea,
+  providerSenderIdsArea,
+  providerCarriersArea,
+  providerTrafficArea,
+  providerAuditArea,
+];

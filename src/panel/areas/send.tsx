@@ -55,9 +55,16 @@ function Field(props: { id: string; error: string | undefined; state: PanelState
   );
 }
 
-const described = (id: string, error: string | undefined, help?: string): { 'aria-invalid'?: 'true'; 'aria-describedby'?: string } => {
+const described = (
+  id: string,
+  error: string | undefined,
+  help?: string,
+): { 'aria-invalid'?: 'true'; 'aria-describedby'?: string } => {
   const ids = [help, error !== undefined ? `${id}-error` : undefined].filter((x) => x !== undefined).join(' ');
-  return { ...(error !== undefined ? { 'aria-invalid': 'true' as const } : {}), ...(ids !== '' ? { 'aria-describedby': ids } : {}) };
+  return {
+    ...(error !== undefined ? { 'aria-invalid': 'true' as const } : {}),
+    ...(ids !== '' ? { 'aria-describedby': ids } : {}),
+  };
 };
 
 function Preview(props: { lang: Lang; p: SendPreview }) {
@@ -94,11 +101,20 @@ function Preview(props: { lang: Lang; p: SendPreview }) {
   );
 }
 
-async function formPage(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, form: FormState, status = 200): Promise<FastifyReply> {
+async function formPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+  form: FormState,
+  status = 200,
+): Promise<FastifyReply> {
   const lang = request.panel.lang;
   const t = sendMessages[lang];
   const accountId = accountIdOf(request.panel);
-  const [senders, groups] = await Promise.all([approvedTitles(deps, accountId), dataOf(deps).directory.listGroups(accountId)]);
+  const [senders, groups] = await Promise.all([
+    approvedTitles(deps, accountId),
+    dataOf(deps).directory.listGroups(accountId),
+  ]);
   const { input, errors, preview } = form;
   const count = countText(input.text);
   const canConfirm = preview !== null && Object.keys(errors).length === 0;
@@ -123,7 +139,12 @@ async function formPage(request: FastifyRequest, reply: FastifyReply, deps: Pane
           </Field>
           <Field id="send-recipients" error={errors.recipients} state={request.panel}>
             <label for="send-recipients">{t.recipients}</label>
-            <textarea id="send-recipients" name="numbers" rows={4} {...described('send-recipients', errors.recipients, 'send-recipients-help')}>
+            <textarea
+              id="send-recipients"
+              name="numbers"
+              rows={4}
+              {...described('send-recipients', errors.recipients, 'send-recipients-help')}
+            >
               {input.numbers}
             </textarea>
             <p class="help" id="send-recipients-help">
@@ -144,7 +165,13 @@ async function formPage(request: FastifyRequest, reply: FastifyReply, deps: Pane
           </Field>
           <Field id="send-text" error={errors.text} state={request.panel}>
             <label for="send-text">{t.text}</label>
-            <textarea id="send-text" name="text" rows={6} required {...described('send-text', errors.text, 'send-counter')}>
+            <textarea
+              id="send-text"
+              name="text"
+              rows={6}
+              required
+              {...described('send-text', errors.text, 'send-counter')}
+            >
               {input.text}
             </textarea>
             <p
@@ -164,14 +191,20 @@ async function formPage(request: FastifyRequest, reply: FastifyReply, deps: Pane
           </Field>
           <Field id="send-schedule" error={errors.schedule} state={request.panel}>
             <label for="send-schedule">{t.schedule}</label>
-            <input id="send-schedule" name="schedule" type="datetime-local" value={input.schedule} {...described('send-schedule', errors.schedule)} />
+            <input
+              id="send-schedule"
+              name="schedule"
+              type="datetime-local"
+              value={input.schedule}
+              {...described('send-schedule', errors.schedule)}
+            />
           </Field>
-          {errors.balance !== undefined && <FieldError id="send-balance-error" text={errors.balance} state={request.panel} />}
+          {errors.balance !== undefined && (
+            <FieldError id="send-balance-error" text={errors.balance} state={request.panel} />
+          )}
           {preview !== null && <Preview lang={lang} p={preview} />}
           <p>
-            <button type="submit">
-              {t.checkCost}
-            </button>{' '}
+            <button type="submit">{t.checkCost}</button>{' '}
             {canConfirm && (
               <button type="submit" name="confirm" value="1" class="primary">
                 {t.confirm}
@@ -208,7 +241,12 @@ export const sendArea: PanelArea = {
   nav: [{ path: '/send', label: (lang) => sendMessages[lang].nav, order: 20, for: 'account' }],
   routes(app, deps) {
     app.get('/send', async (request, reply) =>
-      formPage(request, reply, deps, { input: { sender: '', numbers: '', csvNumbers: [], groupId: null, text: '', schedule: '' }, csv: '', errors: {}, preview: null }),
+      formPage(request, reply, deps, {
+        input: { sender: '', numbers: '', csvNumbers: [], groupId: null, text: '', schedule: '' },
+        csv: '',
+        errors: {},
+        preview: null,
+      }),
     );
 
     app.post('/send', { bodyLimit: importBodyLimit }, async (request, reply) => {
@@ -228,7 +266,9 @@ export const sendArea: PanelArea = {
         await audited(request, deps, { action: 'send.create', object: { type: 'send', id: String(outcome.sendId) } });
         return reply.redirect(`/panel/campaigns/${outcome.sendId}?sent=1`, 303);
       }
-      if (!outcome.ok) for (const [k, e] of Object.entries(outcome.errors) as [SendField, SendError][]) errors[k] ??= errorText(lang, k, e);
+      if (!outcome.ok)
+        for (const [k, e] of Object.entries(outcome.errors) as [SendField, SendError][])
+          errors[k] ??= errorText(lang, k, e);
       const status = Object.keys(errors).length > 0 ? 400 : 200;
       return formPage(request, reply, deps, { input, csv, errors, preview: outcome.preview }, status);
     });

@@ -10,7 +10,12 @@ import { senderIdRefusal } from '../../domain/sender-title.js';
 import { AdminError } from '../../services/admin-error.js';
 import { audited } from '../audit.js';
 
-async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDeps, posted?: { title: string; error: string }): Promise<FastifyReply> {
+async function page(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  deps: PanelDeps,
+  posted?: { title: string; error: string },
+): Promise<FastifyReply> {
   const state = request.panel;
   const lang = state.lang;
   const t = senderIdMessages[lang];
@@ -55,7 +60,16 @@ async function page(request: FastifyRequest, reply: FastifyReply, deps: PanelDep
           <Csrf state={state} />
           <div>
             <label for="sender-title">{t.field}</label>
-            <input id="sender-title" name="title" type="text" maxLength={22} required value={posted?.title ?? ''} aria-invalid={posted ? 'true' : undefined} aria-describedby={posted ? 'sender-title-hint sender-title-error' : 'sender-title-hint'} />
+            <input
+              id="sender-title"
+              name="title"
+              type="text"
+              maxLength={22}
+              required
+              value={posted?.title ?? ''}
+              aria-invalid={posted ? 'true' : undefined}
+              aria-describedby={posted ? 'sender-title-hint sender-title-error' : 'sender-title-hint'}
+            />
             <p class="muted" id="sender-title-hint">
               {t.hint}
             </p>
@@ -81,7 +95,11 @@ export const senderIdsArea: PanelArea = {
       if (senderIdRefusal(title) !== null) return page(request, reply, deps, { title, error: t.errInvalid });
       try {
         const made = await deps.account.requestSenderId(accountIdOf(request.panel), title);
-        await audited(request, deps, { action: 'sender-id.request', object: { type: 'sender-id', id: made.id }, detail: { title } });
+        await audited(request, deps, {
+          action: 'sender-id.request',
+          object: { type: 'sender-id', id: made.id },
+          detail: { title },
+        });
       } catch (error) {
         if (!(error instanceof AdminError)) throw error;
         return page(request, reply, deps, { title, error: t.errTaken });

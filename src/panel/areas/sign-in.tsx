@@ -24,11 +24,28 @@ function signInPage(request: FastifyRequest, reply: FastifyReply, next: string, 
           <input type="hidden" name="next" value={next} />
           <div>
             <label for="email">{t.email}</label>
-            <input id="email" name="email" type="email" autocomplete="username" required value={notes.email ?? ''} aria-describedby={notes.error ? 'sign-in-error' : undefined} aria-invalid={notes.error ? 'true' : undefined} />
+            <input
+              id="email"
+              name="email"
+              type="email"
+              autocomplete="username"
+              required
+              value={notes.email ?? ''}
+              aria-describedby={notes.error ? 'sign-in-error' : undefined}
+              aria-invalid={notes.error ? 'true' : undefined}
+            />
           </div>
           <div>
             <label for="password">{t.password}</label>
-            <input id="password" name="password" type="password" autocomplete="current-password" required aria-describedby={notes.error ? 'sign-in-error' : undefined} aria-invalid={notes.error ? 'true' : undefined} />
+            <input
+              id="password"
+              name="password"
+              type="password"
+              autocomplete="current-password"
+              required
+              aria-describedby={notes.error ? 'sign-in-error' : undefined}
+              aria-invalid={notes.error ? 'true' : undefined}
+            />
             <FieldError id="sign-in-error" text={notes.error} state={state} />
           </div>
           <div>
@@ -40,7 +57,13 @@ function signInPage(request: FastifyRequest, reply: FastifyReply, next: string, 
   });
 }
 
-function setPasswordPage(request: FastifyRequest, reply: FastifyReply, token: string, error?: string, status = 200): FastifyReply {
+function setPasswordPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  token: string,
+  error?: string,
+  status = 200,
+): FastifyReply {
   const state = request.panel;
   const t = signInMessages[state.lang];
   return sendPage(request, reply, {
@@ -52,7 +75,16 @@ function setPasswordPage(request: FastifyRequest, reply: FastifyReply, token: st
         <input type="hidden" name="token" value={token} />
         <div>
           <label for="new-password">{t.newPassword}</label>
-          <input id="new-password" name="password" type="password" autocomplete="new-password" required minLength={10} aria-describedby={error ? 'password-error' : undefined} aria-invalid={error ? 'true' : undefined} />
+          <input
+            id="new-password"
+            name="password"
+            type="password"
+            autocomplete="new-password"
+            required
+            minLength={10}
+            aria-describedby={error ? 'password-error' : undefined}
+            aria-invalid={error ? 'true' : undefined}
+          />
           <FieldError id="password-error" text={error} state={state} />
         </div>
         <div>
@@ -63,19 +95,34 @@ function setPasswordPage(request: FastifyRequest, reply: FastifyReply, token: st
   });
 }
 
-const signInBody = z.object({ email: z.string().max(320).default(''), password: z.string().max(1000).default(''), next: z.string().optional() });
-const setPasswordBody = z.object({ token: z.string().max(200).default(''), password: z.string().max(1000).default('') });
+const signInBody = z.object({
+  email: z.string().max(320).default(''),
+  password: z.string().max(1000).default(''),
+  next: z.string().optional(),
+});
+const setPasswordBody = z.object({
+  token: z.string().max(200).default(''),
+  password: z.string().max(1000).default(''),
+});
 
 export const signInArea: PanelArea = {
   name: 'sign-in',
   routes(app, deps) {
-    app.get<{ Querystring: { next?: string; done?: string } }>('/sign-in', { config: { panelAccess: 'public' } }, async (request, reply) => {
-      const t = signInMessages[request.panel.lang];
-      if (request.panel.user) return reply.redirect(panelPath(request.query.next), 303);
-      const notices: Record<string, string> = { 'signed-out': t.signedOut, 'password-set': t.passwordSet, expired: t.expired };
-      const notice = request.query.done === undefined ? undefined : notices[request.query.done];
-      return signInPage(request, reply, panelPath(request.query.next), { notice });
-    });
+    app.get<{ Querystring: { next?: string; done?: string } }>(
+      '/sign-in',
+      { config: { panelAccess: 'public' } },
+      async (request, reply) => {
+        const t = signInMessages[request.panel.lang];
+        if (request.panel.user) return reply.redirect(panelPath(request.query.next), 303);
+        const notices: Record<string, string> = {
+          'signed-out': t.signedOut,
+          'password-set': t.passwordSet,
+          expired: t.expired,
+        };
+        const notice = request.query.done === undefined ? undefined : notices[request.query.done];
+        return signInPage(request, reply, panelPath(request.query.next), { notice });
+      },
+    );
 
     app.post('/sign-in', { config: { panelAccess: 'public' } }, async (request, reply) => {
       const t = signInMessages[request.panel.lang];
@@ -85,7 +132,11 @@ export const signInArea: PanelArea = {
       const result = await deps.users.signIn(input.email, input.password, request.ip);
       if (!result.ok) {
         const error = result.reason === 'limited' ? t.limited(result.retryAfterMinutes) : t.invalid;
-        return signInPage(request, reply, next, { error, email: input.email, status: result.reason === 'limited' ? 429 : 401 });
+        return signInPage(request, reply, next, {
+          error,
+          email: input.email,
+          status: result.reason === 'limited' ? 429 : 401,
+        });
       }
       setSessionCookie(request, reply, result.token);
       return reply.redirect(next, 303);
@@ -108,14 +159,22 @@ export const signInArea: PanelArea = {
       return reply.redirect('/panel/sign-in?done=signed-out', 303);
     });
 
-    app.get<{ Querystring: { token?: string } }>('/set-password', { config: { panelAccess: 'public' } }, async (request, reply) => {
-      const token = request.query.token ?? '';
-      if (!(await deps.users.linkValid(token))) {
-        const t = signInMessages[request.panel.lang];
-        return sendPage(request, reply, { title: t.setPasswordTitle, status: 410, body: <Notice kind="error" text={t.linkInvalid} /> });
-      }
-      return setPasswordPage(request, reply, token);
-    });
+    app.get<{ Querystring: { token?: string } }>(
+      '/set-password',
+      { config: { panelAccess: 'public' } },
+      async (request, reply) => {
+        const token = request.query.token ?? '';
+        if (!(await deps.users.linkValid(token))) {
+          const t = signInMessages[request.panel.lang];
+          return sendPage(request, reply, {
+            title: t.setPasswordTitle,
+            status: 410,
+            body: <Notice kind="error" text={t.linkInvalid} />,
+          });
+        }
+        return setPasswordPage(request, reply, token);
+      },
+    );
 
     app.post('/set-password', { config: { panelAccess: 'public' } }, async (request, reply) => {
       const t = signInMessages[request.panel.lang];
@@ -125,10 +184,20 @@ export const signInArea: PanelArea = {
       if (result.ok) {
         // Signed out, the user is known by the link: the row names them, from this address.
         const user = await deps.users.user(result.userId);
-        await auditedAs(request, deps, { kind: 'user', userId: user.id, email: user.email, address: request.ip }, { action: 'user.password-set', accountId: user.accountId, object: { type: 'user', id: user.id } });
+        await auditedAs(
+          request,
+          deps,
+          { kind: 'user', userId: user.id, email: user.email, address: request.ip },
+          { action: 'user.password-set', accountId: user.accountId, object: { type: 'user', id: user.id } },
+        );
         return reply.redirect('/panel/sign-in?done=password-set', 303);
       }
-      if (result.reason === 'invalid-link') return sendPage(request, reply, { title: t.setPasswordTitle, status: 410, body: <Notice kind="error" text={t.linkInvalid} /> });
+      if (result.reason === 'invalid-link')
+        return sendPage(request, reply, {
+          title: t.setPasswordTitle,
+          status: 410,
+          body: <Notice kind="error" text={t.linkInvalid} />,
+        });
       return setPasswordPage(request, reply, input.token, result.reason === 'too-short' ? t.tooShort : t.tooLong, 400);
     });
   },

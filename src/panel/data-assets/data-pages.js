@@ -53,12 +53,15 @@ function chart(element) {
       points: { show: !bars },
     })),
   );
-  const axes = [
-    bars ? { values: (_u, ticks) => ticks.map((t) => spec.labels[t] || '') } : {},
-    { scale: 'y' },
-  ];
+  const axes = [bars ? { values: (_u, ticks) => ticks.map((t) => spec.labels[t] || '') } : {}, { scale: 'y' }];
   if (spec.series.some((s) => s.scale === '%')) axes.push({ scale: '%', side: 1, grid: { show: false } });
-  const opts = { width, height: 260, series, axes, scales: { x: { time: !bars, range: bars ? [-0.5, spec.x.length - 0.5] : undefined }, '%': { range: [0, 100] } } };
+  const opts = {
+    width,
+    height: 260,
+    series,
+    axes,
+    scales: { x: { time: !bars, range: bars ? [-0.5, spec.x.length - 0.5] : undefined }, '%': { range: [0, 100] } },
+  };
   const data = [spec.x].concat(spec.series.map((s) => s.values));
   new uPlot(opts, data, element);
   element.setAttribute('data-drawn', String(spec.x.length));

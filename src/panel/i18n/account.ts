@@ -21,7 +21,8 @@ export const accountMessages = defineMessages(
     usersHint: 'Your provider adds and removes users.',
     allowlist: 'Account IP allowlist',
     allowlistField: 'Addresses allowed to use this account’s keys',
-    allowlistHint: 'Addresses or CIDR ranges, separated by commas or new lines. A key with its own list uses that list instead. Empty: no restriction.',
+    allowlistHint:
+      'Addresses or CIDR ranges, separated by commas or new lines. A key with its own list uses that list instead. Empty: no restriction.',
     saveAllowlist: 'Save allowlist',
     allowlistSaved: 'Allowlist saved.',
     errAllowlist: (bad: string) => `Not an IP address or CIDR range: ${bad}`,
@@ -56,7 +57,8 @@ export const accountMessages = defineMessages(
     usersHint: 'Kullanıcıları sağlayıcınız ekler ve kaldırır.',
     allowlist: 'Hesap IP izin listesi',
     allowlistField: 'Bu hesabın anahtarlarını kullanabilecek adresler',
-    allowlistHint: 'Adresler ya da CIDR aralıkları, virgül ya da satır başıyla ayrılmış. Kendi listesi olan anahtar onu kullanır. Boş: kısıtlama yok.',
+    allowlistHint:
+      'Adresler ya da CIDR aralıkları, virgül ya da satır başıyla ayrılmış. Kendi listesi olan anahtar onu kullanır. Boş: kısıtlama yok.',
     saveAllowlist: 'İzin listesini kaydet',
     allowlistSaved: 'İzin listesi kaydedildi.',
     errAllowlist: (bad: string) => `IP adresi ya da CIDR aralığı değil: ${bad}`,

@@ -17,7 +17,8 @@ export const dataCommon = defineMessages(
     firstPage: 'First page',
     csvFile: 'CSV file',
     csvContent: 'CSV content',
-    csvHelp: 'One number per row, or a column named number, numara or telefon (and, for contacts, name or ad); comma or semicolon separated.',
+    csvHelp:
+      'One number per row, or a column named number, numara or telefon (and, for contacts, name or ad); comma or semicolon separated.',
     csvUnreadable: 'The CSV could not be read.',
     csvTooManyRows: 'The CSV has more than 50,000 rows.',
     csvEmpty: 'The CSV has no rows.',
@@ -48,7 +49,8 @@ export const dataCommon = defineMessages(
     firstPage: 'İlk sayfa',
     csvFile: 'CSV dosyası',
     csvContent: 'CSV içeriği',
-    csvHelp: 'Her satırda bir numara ya da number, numara veya telefon adlı bir sütun (kişiler için name ya da ad sütunu da); virgül ya da noktalı virgülle ayrılmış.',
+    csvHelp:
+      'Her satırda bir numara ya da number, numara veya telefon adlı bir sütun (kişiler için name ya da ad sütunu da); virgül ya da noktalı virgülle ayrılmış.',
     csvUnreadable: 'CSV okunamadı.',
     csvTooManyRows: 'CSV 50.000 satırdan uzun.',
     csvEmpty: 'CSV boş.',

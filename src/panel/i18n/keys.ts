@@ -31,7 +31,8 @@ export const keysMessages = defineMessages(
   {
     nav: 'API anahtarları',
     title: 'API anahtarları',
-    intro: 'Anahtarlar sistemlerinizin API’yi çağırmasını sağlar. Her sisteme yalnızca gereken izinleri olan ayrı bir anahtar verin.',
+    intro:
+      'Anahtarlar sistemlerinizin API’yi çağırmasını sağlar. Her sisteme yalnızca gereken izinleri olan ayrı bir anahtar verin.',
     none: 'Bu hesabın henüz anahtarı yok.',
     newKey: 'Anahtar oluştur',
     colKey: 'Anahtar',

@@ -10,14 +10,20 @@ export type Lang = (typeof languages)[number];
 export type Message = string | ((...args: never[]) => string);
 
 /** The Turkish half's type: the English keys, strings as strings, functions with the same parameters. */
-export type Translation<E> = { [K in keyof E]: E[K] extends (...args: infer A) => string ? (...args: A) => string : string };
+export type Translation<E> = {
+  [K in keyof E]: E[K] extends (...args: infer A) => string ? (...args: A) => string : string;
+};
 
 export type Catalogue<E> = Record<Lang, Translation<E>>;
 
 /** Every catalogue made, by name: the test that both halves match walks this list. */
 export const allCatalogues = new Map<string, Catalogue<Record<string, Message>>>();
 
-export function defineMessages<E extends Record<string, Message>>(name: string, en: E, tr: Translation<E>): Catalogue<E> {
+export function defineMessages<E extends Record<string, Message>>(
+  name: string,
+  en: E,
+  tr: Translation<E>,
+): Catalogue<E> {
   const catalogue: Catalogue<E> = { en: en as unknown as Translation<E>, tr };
   allCatalogues.set(name, catalogue as unknown as Catalogue<Record<string, Message>>);
   return catalogue;

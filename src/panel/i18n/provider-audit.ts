@@ -6,7 +6,8 @@ export const auditMessages = defineMessages(
   {
     nav: 'Audit log',
     title: 'Audit log',
-    intro: 'Every change made in the panel (by customers and by the provider’s staff) or by a haberci admin command (actor cli), newest first. Passwords, keys, tokens and webhook secrets are never recorded.',
+    intro:
+      'Every change made in the panel (by customers and by the provider’s staff) or by a haberci admin command (actor cli), newest first. Passwords, keys, tokens and webhook secrets are never recorded.',
     accountField: 'Account number',
     actorField: 'Actor (email or cli)',
     actionField: 'Action (or its start, such as account.)',
@@ -33,7 +34,8 @@ export const auditMessages = defineMessages(
   {
     nav: 'Denetim kaydı',
     title: 'Denetim kaydı',
-    intro: 'Panelde (müşteriler ve sağlayıcı çalışanları tarafından) ya da haberci admin komutlarıyla (yapan: cli) yapılan her değişiklik, en yenisi önce. Parolalar, anahtarlar, jetonlar ve webhook gizli anahtarları asla kaydedilmez.',
+    intro:
+      'Panelde (müşteriler ve sağlayıcı çalışanları tarafından) ya da haberci admin komutlarıyla (yapan: cli) yapılan her değişiklik, en yenisi önce. Parolalar, anahtarlar, jetonlar ve webhook gizli anahtarları asla kaydedilmez.',
     accountField: 'Hesap numarası',
     actorField: 'Yapan (e-posta ya da cli)',
     actionField: 'İşlem (ya da başı, örneğin account.)',

@@ -5,9 +5,11 @@ export const providerHomeMessages = defineMessages(
   'provider-home',
   {
     title: 'Provider console',
-    intro: 'Run the service for your customers: their accounts and credit, the sender IDs they ask for, and the record of who changed what.',
+    intro:
+      'Run the service for your customers: their accounts and credit, the sender IDs they ask for, and the record of who changed what.',
     accounts: 'Accounts',
-    accountsText: 'Find an account, create one, suspend or reactivate it, top up or debit its credit and read its ledger.',
+    accountsText:
+      'Find an account, create one, suspend or reactivate it, top up or debit its credit and read its ledger.',
     senderIds: 'Sender ID requests',
     senderIdsText: (pending: string) => `Approve or reject the sender IDs customers requested. Waiting: ${pending}.`,
     audit: 'Audit log',
@@ -15,11 +17,14 @@ export const providerHomeMessages = defineMessages(
   },
   {
     title: 'Sağlayıcı konsolu',
-    intro: 'Hizmeti müşterileriniz için yönetin: hesapları ve bakiyeleri, istedikleri gönderici adları ve kimin neyi değiştirdiğinin kaydı.',
+    intro:
+      'Hizmeti müşterileriniz için yönetin: hesapları ve bakiyeleri, istedikleri gönderici adları ve kimin neyi değiştirdiğinin kaydı.',
     accounts: 'Hesaplar',
-    accountsText: 'Bir hesabı bulun, hesap açın, askıya alın ya da yeniden etkinleştirin, bakiye yükleyin ya da düşün ve hesap hareketlerini okuyun.',
+    accountsText:
+      'Bir hesabı bulun, hesap açın, askıya alın ya da yeniden etkinleştirin, bakiye yükleyin ya da düşün ve hesap hareketlerini okuyun.',
     senderIds: 'Gönderici adı istekleri',
-    senderIdsText: (pending: string) => `Müşterilerin istediği gönderici adlarını onaylayın ya da reddedin. Bekleyen: ${pending}.`,
+    senderIdsText: (pending: string) =>
+      `Müşterilerin istediği gönderici adlarını onaylayın ya da reddedin. Bekleyen: ${pending}.`,
     audit: 'Denetim kaydı',
     auditText: 'Panelde ya da haberci admin komutlarıyla yapılan her değişiklik: kim, ne zaman, ne ve nereden.',
   },

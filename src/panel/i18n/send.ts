@@ -12,7 +12,8 @@ export const sendMessages = defineMessages(
     group: 'Group',
     noGroup: 'No group',
     text: 'Message text',
-    counter: (characters: number, parts: number, encoding: string) => `${characters} characters · ${parts} SMS per recipient · ${encoding}`,
+    counter: (characters: number, parts: number, encoding: string) =>
+      `${characters} characters · ${parts} SMS per recipient · ${encoding}`,
     encodingGsm7: 'GSM 7-bit',
     encodingTurkish: 'GSM 7-bit with Turkish characters',
     encodingUcs2: 'Unicode (UCS-2)',
@@ -21,7 +22,8 @@ export const sendMessages = defineMessages(
     confirm: 'Confirm and send',
     previewTitle: 'Before you send',
     previewRecipients: (n: number) => `${n} recipients will be sent to.`,
-    previewCost: (total: number, main: number, international: number) => `Cost: ${total} SMS (main balance ${main}, international ${international}).`,
+    previewCost: (total: number, main: number, international: number) =>
+      `Cost: ${total} SMS (main balance ${main}, international ${international}).`,
     previewBalance: (main: number, international: number) => `Balance: main ${main}, international ${international}.`,
     previewScheduled: (at: string) => `Scheduled for ${at} (Istanbul).`,
     skippedBlocked: (n: number) => `${n} numbers on your blocking list are skipped and not charged:`,
@@ -46,7 +48,8 @@ export const sendMessages = defineMessages(
     group: 'Grup',
     noGroup: 'Grup yok',
     text: 'Mesaj metni',
-    counter: (characters: number, parts: number, encoding: string) => `${characters} karakter · alıcı başına ${parts} SMS · ${encoding}`,
+    counter: (characters: number, parts: number, encoding: string) =>
+      `${characters} karakter · alıcı başına ${parts} SMS · ${encoding}`,
     encodingGsm7: 'GSM 7 bit',
     encodingTurkish: 'Türkçe karakterli GSM 7 bit',
     encodingUcs2: 'Unicode (UCS-2)',
@@ -55,7 +58,8 @@ export const sendMessages = defineMessages(
     confirm: 'Onayla ve gönder',
     previewTitle: 'Göndermeden önce',
     previewRecipients: (n: number) => `${n} alıcıya gönderilecek.`,
-    previewCost: (total: number, main: number, international: number) => `Maliyet: ${total} SMS (ana bakiye ${main}, yurt dışı ${international}).`,
+    previewCost: (total: number, main: number, international: number) =>
+      `Maliyet: ${total} SMS (ana bakiye ${main}, yurt dışı ${international}).`,
     previewBalance: (main: number, international: number) => `Bakiye: ana ${main}, yurt dışı ${international}.`,
     previewScheduled: (at: string) => `${at} (İstanbul) için zamanlandı.`,
     skippedBlocked: (n: number) => `Engel listenizdeki ${n} numara atlanır ve ücretlendirilmez:`,

@@ -10,7 +10,8 @@ import type { Store } from '../../ports/store.js';
 import type { AuditEntry, AuditEntryInput, AuditSearch } from '../../ports/audit-store.js';
 
 /** A signed-in panel user (customer or provider), or an admin command. */
-export type Actor = { kind: 'user'; userId: number; email: string; address: string | null } | { kind: 'cli'; osUser: string | null };
+export type Actor =
+  { kind: 'user'; userId: number; email: string; address: string | null } | { kind: 'cli'; osUser: string | null };
 
 export type DetailValue = string | number | boolean | null;
 

@@ -46,7 +46,11 @@ export class ProviderConsole {
   }
 
   async accounts(text: string, after: number | undefined, limit = accountPageSize): Promise<Paged<AccountView>> {
-    const rows = await this.store.console.accounts({ text, ...(after === undefined ? {} : { after }), limit: limit + 1 });
+    const rows = await this.store.console.accounts({
+      text,
+      ...(after === undefined ? {} : { after }),
+      limit: limit + 1,
+    });
     return paged(rows.map(accountView), limit, (a) => a.id);
   }
 
@@ -62,7 +66,16 @@ export class ProviderConsole {
   createAccount(actor: Actor, input: AccountInput): Promise<AccountView> {
     return this.store.transaction(async (store) => {
       const made = await this.admin(store).createAccount(input);
-      await this.audit.record(actor, { action: 'account.create', accountId: made.id, object: { type: 'account', id: made.id }, detail: { name: made.name, balance_main: made.balance_main } }, store);
+      await this.audit.record(
+        actor,
+        {
+          action: 'account.create',
+          accountId: made.id,
+          object: { type: 'account', id: made.id },
+          detail: { name: made.name, balance_main: made.balance_main },
+        },
+        store,
+      );
       return made;
     });
   }
@@ -71,7 +84,15 @@ export class ProviderConsole {
   setStatus(actor: Actor, id: number, status: 'Active' | 'Suspended'): Promise<AccountView> {
     return this.store.transaction(async (store) => {
       const updated = await this.admin(store).updateAccount(id, { status }, {});
-      await this.audit.record(actor, { action: status === 'Suspended' ? 'account.suspend' : 'account.reactivate', accountId: id, object: { type: 'account', id } }, store);
+      await this.audit.record(
+        actor,
+        {
+          action: status === 'Suspended' ? 'account.suspend' : 'account.reactivate',
+          accountId: id,
+          object: { type: 'account', id },
+        },
+        store,
+      );
       return updated;
     });
   }
@@ -79,7 +100,16 @@ export class ProviderConsole {
   topup(actor: Actor, id: number, amount: number, international: boolean): Promise<BalancesView> {
     return this.store.transaction(async (store) => {
       const done = await this.admin(store).topup(id, amount, international);
-      await this.audit.record(actor, { action: 'account.topup', accountId: id, object: { type: 'account', id }, detail: { amount, bucket: international ? 'international' : 'main' } }, store);
+      await this.audit.record(
+        actor,
+        {
+          action: 'account.topup',
+          accountId: id,
+          object: { type: 'account', id },
+          detail: { amount, bucket: international ? 'international' : 'main' },
+        },
+        store,
+      );
       return done;
     });
   }
@@ -87,7 +117,16 @@ export class ProviderConsole {
   debit(actor: Actor, id: number, amount: number, international: boolean, reason: string): Promise<BalancesView> {
     return this.store.transaction(async (store) => {
       const done = await this.admin(store).debit(id, amount, international, reason);
-      await this.audit.record(actor, { action: 'account.debit', accountId: id, object: { type: 'account', id }, detail: { amount, bucket: international ? 'international' : 'main', reason: done.reason } }, store);
+      await this.audit.record(
+        actor,
+        {
+          action: 'account.debit',
+          accountId: id,
+          object: { type: 'account', id },
+          detail: { amount, bucket: international ? 'international' : 'main', reason: done.reason },
+        },
+        store,
+      );
       return done;
     });
   }
@@ -99,7 +138,16 @@ export class ProviderConsole {
   approveSenderId(actor: Actor, id: number): Promise<SenderIdView> {
     return this.store.transaction(async (store) => {
       const done = await new SenderIdReview(store, this.clock, true).approve(id);
-      await this.audit.record(actor, { action: 'sender-id.approve', accountId: done.account_id, object: { type: 'sender-id', id }, detail: { title: done.title } }, store);
+      await this.audit.record(
+        actor,
+        {
+          action: 'sender-id.approve',
+          accountId: done.account_id,
+          object: { type: 'sender-id', id },
+          detail: { title: done.title },
+        },
+        store,
+      );
       return done;
     });
   }
@@ -107,7 +155,16 @@ export class ProviderConsole {
   rejectSenderId(actor: Actor, id: number, reason: string): Promise<SenderIdView> {
     return this.store.transaction(async (store) => {
       const done = await new SenderIdReview(store, this.clock, true).reject(id, reason);
-      await this.audit.record(actor, { action: 'sender-id.reject', accountId: done.account_id, object: { type: 'sender-id', id }, detail: { title: done.title, reason: done.reason } }, store);
+      await this.audit.record(
+        actor,
+        {
+          action: 'sender-id.reject',
+          accountId: done.account_id,
+          object: { type: 'sender-id', id },
+          detail: { title: done.title, reason: done.reason },
+        },
+        store,
+      );
       return done;
     });
   }

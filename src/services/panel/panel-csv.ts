@@ -22,7 +22,8 @@ export interface CsvEntry {
   name?: string;
 }
 
-export type CsvRead = { ok: true; entries: CsvEntry[] } | { ok: false; error: 'unreadable' | 'too-many-rows' | 'empty' };
+export type CsvRead =
+  { ok: true; entries: CsvEntry[] } | { ok: false; error: 'unreadable' | 'too-many-rows' | 'empty' };
 
 export function readNumberCsv(text: string): CsvRead {
   const body = text.replace(/^\uFEFF/, '');
@@ -30,7 +31,13 @@ export function readNumberCsv(text: string): CsvRead {
   const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
   let records: { record: string[]; info: { lines: number } }[];
   try {
-    records = parse(body, { delimiter, relax_column_count: true, skip_empty_lines: true, trim: true, info: true }) as unknown as { record: string[]; info: { lines: number } }[];
+    records = parse(body, {
+      delimiter,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      trim: true,
+      info: true,
+    }) as unknown as { record: string[]; info: { lines: number } }[];
   } catch {
     return { ok: false, error: 'unreadable' };
   }
@@ -41,7 +48,8 @@ export function readNumberCsv(text: string): CsvRead {
   const header = records[0]?.record ?? [];
   if (!header.some((cell) => /\d/.test(cell))) {
     start = 1;
-    const is = (cell: string, names: readonly string[]): boolean => names.includes(cell.toLocaleLowerCase('tr').trim()) || names.includes(cell.toLowerCase().trim());
+    const is = (cell: string, names: readonly string[]): boolean =>
+      names.includes(cell.toLocaleLowerCase('tr').trim()) || names.includes(cell.toLowerCase().trim());
     const named = header.findIndex((cell) => is(cell, numberHeaders));
     column = named === -1 ? 0 : named;
     nameColumn = header.findIndex((cell, i) => i !== column && is(cell, nameHeaders));

@@ -18,7 +18,13 @@ export interface PanelDataServices {
   directory: PanelDirectoryService;
 }
 
-export function panelDataServices(deps: { store: Store; clock: Clock; sends: SendService; groups: GroupService; blocklist: BlocklistService }): PanelDataServices {
+export function panelDataServices(deps: {
+  store: Store;
+  clock: Clock;
+  sends: SendService;
+  groups: GroupService;
+  blocklist: BlocklistService;
+}): PanelDataServices {
   return {
     overview: new PanelOverviewService(deps.store, deps.clock),
     messages: new PanelMessagesService(deps.store),

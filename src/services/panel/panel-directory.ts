@@ -46,7 +46,10 @@ export class PanelDirectoryService {
     return name.length > maxGroupNameLength ? 'too-long' : null;
   }
 
-  async createGroup(accountId: number, raw: string): Promise<{ ok: true; id: number } | { ok: false; error: NameError }> {
+  async createGroup(
+    accountId: number,
+    raw: string,
+  ): Promise<{ ok: true; id: number } | { ok: false; error: NameError }> {
     const bad = PanelDirectoryService.nameError(raw);
     if (bad) return { ok: false, error: bad };
     const created = await this.groups.create(accountId, groupName(raw));
@@ -54,7 +57,11 @@ export class PanelDirectoryService {
   }
 
   /** null: not the account's group. */
-  async renameGroup(accountId: number, groupId: number, raw: string): Promise<{ ok: true } | { ok: false; error: NameError } | null> {
+  async renameGroup(
+    accountId: number,
+    groupId: number,
+    raw: string,
+  ): Promise<{ ok: true } | { ok: false; error: NameError } | null> {
     if ((await this.group(accountId, groupId)) === null) return null;
     const bad = PanelDirectoryService.nameError(raw);
     if (bad) return { ok: false, error: bad };
@@ -132,7 +139,12 @@ export class PanelDirectoryService {
     for (const { line, value } of entries) {
       const added = await this.blocklist.add(accountId, value);
       if (added.ok) report.added += 1;
-      else report.rejected.push({ line, value, reason: added.code === 'TS-1140' ? 'exists' : added.code === 'TS-1144' ? 'not-mobile' : 'invalid' });
+      else
+        report.rejected.push({
+          line,
+          value,
+          reason: added.code === 'TS-1140' ? 'exists' : added.code === 'TS-1144' ? 'not-mobile' : 'invalid',
+        });
     }
     return report;
   }

@@ -38,7 +38,11 @@ export function decodeCursor(text: string): LogCursor | null {
 }
 
 /** Reads the search form into a store filter, or says which fields are wrong. */
-export function parseLogQuery(q: LogQuery): { filter: MessageFilter; after: LogCursor | null; errors: LogPage['errors'] } {
+export function parseLogQuery(q: LogQuery): {
+  filter: MessageFilter;
+  after: LogCursor | null;
+  errors: LogPage['errors'];
+} {
   const filter: MessageFilter = {};
   const errors: LogPage['errors'] = {};
   const text = (v: string | undefined): string => (v ?? '').trim();

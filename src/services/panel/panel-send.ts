@@ -29,7 +29,8 @@ export interface PanelSendInput {
 }
 
 export type SendField = 'sender' | 'recipients' | 'group' | 'text' | 'schedule' | 'balance';
-export type SendError = 'required' | 'not-approved' | 'not-found' | 'too-long' | 'too-many' | 'invalid' | 'past' | 'insufficient';
+export type SendError =
+  'required' | 'not-approved' | 'not-found' | 'too-long' | 'too-many' | 'invalid' | 'past' | 'insufficient';
 
 export interface SendPreview {
   count: TextCount;
@@ -44,8 +45,12 @@ export interface SendPreview {
   scheduledAt: number | null;
 }
 
-export type PreviewOutcome = { ok: true; preview: SendPreview } | { ok: false; errors: Partial<Record<SendField, SendError>>; preview: SendPreview | null };
-export type SendOutcome = { ok: true; sendId: number; preview: SendPreview } | { ok: false; errors: Partial<Record<SendField, SendError>>; preview: SendPreview | null };
+export type PreviewOutcome =
+  | { ok: true; preview: SendPreview }
+  | { ok: false; errors: Partial<Record<SendField, SendError>>; preview: SendPreview | null };
+export type SendOutcome =
+  | { ok: true; sendId: number; preview: SendPreview }
+  | { ok: false; errors: Partial<Record<SendField, SendError>>; preview: SendPreview | null };
 
 /** Entries of a typed or pasted list: commas, semicolons and lines separate them, as in a `sentto`. */
 export function typedEntries(text: string): string[] {
@@ -100,7 +105,10 @@ export class PanelSendService {
       }
     }
     // The blocking list holds Türkiye mobiles, compared by their last ten digits (spec).
-    const blockedKeys = await this.store.panel.blockedAmong(accountId, candidates.filter(isTurkeyNumber).map(subscriberKey));
+    const blockedKeys = await this.store.panel.blockedAmong(
+      accountId,
+      candidates.filter(isTurkeyNumber).map(subscriberKey),
+    );
     const blocked = candidates.filter((n) => isTurkeyNumber(n) && blockedKeys.has(subscriberKey(n)));
     const recipients = candidates.filter((n) => !(isTurkeyNumber(n) && blockedKeys.has(subscriberKey(n))));
     if (recipients.length === 0 && errors.group === undefined) errors.recipients = 'required';
@@ -116,7 +124,9 @@ export class PanelSendService {
     }
 
     const count = countText(input.text);
-    const charges = chargesOf(recipients.map((recipient) => ({ recipient, smsCount: countFor(recipient, input.text, count.lang, 'bulk') })));
+    const charges = chargesOf(
+      recipients.map((recipient) => ({ recipient, smsCount: countFor(recipient, input.text, count.lang, 'bulk') })),
+    );
     const preview: SendPreview = {
       count,
       recipients,
@@ -126,7 +136,8 @@ export class PanelSendService {
       balance: { main: account.balanceMain, international: account.balanceInternational },
       scheduledAt,
     };
-    if (charges.main > account.balanceMain || charges.international > account.balanceInternational) errors.balance = 'insufficient';
+    if (charges.main > account.balanceMain || charges.international > account.balanceInternational)
+      errors.balance = 'insufficient';
     return Object.keys(errors).length > 0 ? { ok: false, errors, preview } : { ok: true, preview };
   }
 
@@ -163,7 +174,16 @@ export class PanelSendService {
     const account = await this.store.accounts.getAccount(accountId);
     if (!account) return null;
     let keyId = await this.store.panel.panelKeyId(accountId);
-    if (keyId === null) keyId = (await this.store.keys.createKey(accountId, newApiKey(false).hash, panelKeyHint, { ...defaultKeySettings }, this.clock.now())).id;
+    if (keyId === null)
+      keyId = (
+        await this.store.keys.createKey(
+          accountId,
+          newApiKey(false).hash,
+          panelKeyHint,
+          { ...defaultKeySettings },
+          this.clock.now(),
+        )
+      ).id;
     const key = await this.store.keys.getKey(keyId);
     return key ? { key, account, clientIp } : null;
   }

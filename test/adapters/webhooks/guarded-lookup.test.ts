@@ -16,7 +16,9 @@ const fixed =
     addresses;
 
 function lookup(resolver: Resolver, options: LookupOptions): Promise<Answer> {
-  return new Promise((resolve) => guardedLookup(resolver)('hooks.example.test', options, (err, address, family) => resolve({ err, address, family })));
+  return new Promise((resolve) =>
+    guardedLookup(resolver)('hooks.example.test', options, (err, address, family) => resolve({ err, address, family })),
+  );
 }
 
 const publicV4 = { address: '93.184.216.34', family: 4 };
@@ -25,7 +27,9 @@ const loopback = { address: '127.0.0.1', family: 4 };
 
 describe('guardedLookup', () => {
   it('hands net only the allowed addresses in the all form', async () => {
-    const answer = await lookup(fixed([loopback, publicV4, { address: 'fd00::1', family: 6 }, publicV6]), { all: true });
+    const answer = await lookup(fixed([loopback, publicV4, { address: 'fd00::1', family: 6 }, publicV6]), {
+      all: true,
+    });
     assert.equal(answer.err, null);
     assert.deepEqual(answer.address, [publicV4, publicV6]);
   });
@@ -52,10 +56,13 @@ describe('guardedLookup', () => {
 
   it('passes the requested family and hints to the resolver', async () => {
     let seen: unknown = null;
-    await lookup(async (_host, options) => {
-      seen = options;
-      return [publicV4];
-    }, { family: 4, hints: 32, all: true });
+    await lookup(
+      async (_host, options) => {
+        seen = options;
+        return [publicV4];
+      },
+      { family: 4, hints: 32, all: true },
+    );
     assert.deepEqual(seen, { family: 4, hints: 32 });
   });
 });

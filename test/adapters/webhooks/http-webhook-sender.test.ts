@@ -18,7 +18,10 @@ const event = { eventId: 'evt_1', eventType: 'sms.delivered', smsId: 42 } as con
 const attempt = buildAttempt(event, Date.UTC(2025, 0, 2, 3, 4, 5), 'receiver-secret');
 const request = (url: string, timeoutMs = 5_000) => ({ url, body: attempt.body, headers: attempt.headers, timeoutMs });
 
-async function withReceiver<T>(handler: ReceiverHandler, run: (r: Awaited<ReturnType<typeof startReceiver>>) => Promise<T>): Promise<T> {
+async function withReceiver<T>(
+  handler: ReceiverHandler,
+  run: (r: Awaited<ReturnType<typeof startReceiver>>) => Promise<T>,
+): Promise<T> {
   const receiver = await startReceiver(handler);
   try {
     return await run(receiver);
@@ -48,7 +51,11 @@ describe('HttpWebhookSender responses', () => {
       await open.send(request(r.url));
       const got = r.requests[0];
       const header = String(got?.headers['x-service-signature']);
-      const expected = 'sha256=' + createHmac('sha256', 'receiver-secret').update(got?.body ?? '').digest('hex');
+      const expected =
+        'sha256=' +
+        createHmac('sha256', 'receiver-secret')
+          .update(got?.body ?? '')
+          .digest('hex');
       assert.equal(header.length, expected.length);
       assert.ok(timingSafeEqual(Buffer.from(header), Buffer.from(expected)));
     });
@@ -68,17 +75,26 @@ describe('HttpWebhookSender responses', () => {
       const outcome = await open.send(request(`${r.url}/hook`));
       assert.equal(outcome.ok, false);
       assert.equal(outcome.status, 302);
-      assert.deepEqual(r.requests.map((q) => q.path), ['/hook']);
+      assert.deepEqual(
+        r.requests.map((q) => q.path),
+        ['/hook'],
+      );
     });
   });
 
   it('records a receiver that never answers as a timeout', async () => {
-    await withReceiver(() => undefined, async (r) => {
-      const outcome = await open.send(request(r.url, 200));
-      assert.deepEqual({ ok: outcome.ok, status: outcome.status, error: outcome.error }, { ok: false, status: null, error: 'timeout' });
-      assert.ok(outcome.durationMs >= 150 && outcome.durationMs < 10_000, `durationMs ${outcome.durationMs}`);
-      assert.equal(r.requests.length, 1);
-    });
+    await withReceiver(
+      () => undefined,
+      async (r) => {
+        const outcome = await open.send(request(r.url, 200));
+        assert.deepEqual(
+          { ok: outcome.ok, status: outcome.status, error: outcome.error },
+          { ok: false, status: null, error: 'timeout' },
+        );
+        assert.ok(outcome.durationMs >= 150 && outcome.durationMs < 10_000, `durationMs ${outcome.durationMs}`);
+        assert.equal(r.requests.length, 1);
+      },
+    );
   });
 
   it('acknowledges a 2xx whose body never ends, and cuts that connection at the timeout', async () => {
@@ -183,7 +199,11 @@ describe('HttpWebhookSender failures before any response', () => {
       ['not a url', 'invalid url'],
     ] as const) {
       const outcome = await open.send(request(url));
-      assert.deepEqual({ ok: outcome.ok, status: outcome.status, error: outcome.error }, { ok: false, status: null, error }, url);
+      assert.deepEqual(
+        { ok: outcome.ok, status: outcome.status, error: outcome.error },
+        { ok: false, status: null, error },
+        url,
+      );
     }
   });
 

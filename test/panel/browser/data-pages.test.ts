@@ -41,7 +41,17 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
 
   before(async () => {
     browser = await launchBrowser();
-    await admin(['user', 'create', '--account', suite.sender.accountId, '--email', email, '--password', password, ...suite.store]);
+    await admin([
+      'user',
+      'create',
+      '--account',
+      suite.sender.accountId,
+      '--email',
+      email,
+      '--password',
+      password,
+      ...suite.store,
+    ]);
     page = (await newPage(browser)).page;
     page.on('console', (m) => {
       if (m.type() === 'error') consoleErrors.push(m.text());
@@ -52,7 +62,8 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     await browser.close();
   });
 
-  const balance = async (): Promise<number> => Number((await postJson(`${suite.server.url}/balance/`, { api_key: suite.sender.apiKey })).body.balance_main);
+  const balance = async (): Promise<number> =>
+    Number((await postJson(`${suite.server.url}/balance/`, { api_key: suite.sender.apiKey })).body.balance_main);
 
   it('skips a blocked number in a panel send and charges only the other, while /sms/send to it is accepted', async () => {
     const base = suite.server.url;
@@ -76,7 +87,13 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     campaignUrl = page.url();
     assert.equal(await balance(), before - 1);
 
-    const api = await postJson(`${base}/sms/send`, { api_key: suite.sender.apiKey, title: 'ACME', text: 'Merhaba', sentto: '905551110001', sms_lang: 0 });
+    const api = await postJson(`${base}/sms/send`, {
+      api_key: suite.sender.apiKey,
+      title: 'ACME',
+      text: 'Merhaba',
+      sentto: '905551110001',
+      sms_lang: 0,
+    });
     assert.equal(api.body.result, true, JSON.stringify(api.body));
     assert.equal(await balance(), before - 2);
   });
@@ -91,13 +108,26 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
       const parts = Number(await counter.getAttribute('data-parts'));
       assert.ok(encoding in langOf, `encoding ${encoding}`);
       const before = await balance();
-      const api = await postJson(`${suite.server.url}/sms/send`, { api_key: suite.sender.apiKey, title: 'ACME', text: sample, sentto: '905551119999', sms_lang: langOf[encoding] });
+      const api = await postJson(`${suite.server.url}/sms/send`, {
+        api_key: suite.sender.apiKey,
+        title: 'ACME',
+        text: sample,
+        sentto: '905551119999',
+        sms_lang: langOf[encoding],
+      });
       assert.equal(api.body.result, true, JSON.stringify(api.body));
-      assert.equal(api.body.number_of_sms, parts, `parts of ${JSON.stringify(sample.slice(0, 20))} (${sample.length} characters, ${encoding})`);
+      assert.equal(
+        api.body.number_of_sms,
+        parts,
+        `parts of ${JSON.stringify(sample.slice(0, 20))} (${sample.length} characters, ${encoding})`,
+      );
       assert.equal(before - (await balance()), parts);
     }
     await text.fill('Ünlü çağrı');
-    assert.match((await counter.innerText()).trim(), /^10 characters · 1 SMS per recipient · GSM 7-bit with Turkish characters$/);
+    assert.match(
+      (await counter.innerText()).trim(),
+      /^10 characters · 1 SMS per recipient · GSM 7-bit with Turkish characters$/,
+    );
   });
 
   it('imports a CSV file into a group with a report of the rejected rows', async () => {
@@ -105,8 +135,14 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     await page.getByLabel('Group name').fill('Browser customers');
     await page.getByRole('button', { name: 'Create group' }).click();
     await page.getByRole('heading', { name: 'Group: Browser customers' }).waitFor();
-    await page.getByLabel('CSV file').setInputFiles({ name: 'contacts.csv', mimeType: 'text/csv', buffer: Buffer.from('Ad;Numara\nAli;0532 333 00 01\nVeli;0532 333 00 02\nHatalı;abc\n') });
-    await page.waitForFunction(() => (document.getElementById('add-csv-text') as HTMLTextAreaElement | null)?.value.includes('Numara') === true);
+    await page.getByLabel('CSV file').setInputFiles({
+      name: 'contacts.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from('Ad;Numara\nAli;0532 333 00 01\nVeli;0532 333 00 02\nHatalı;abc\n'),
+    });
+    await page.waitForFunction(
+      () => (document.getElementById('add-csv-text') as HTMLTextAreaElement | null)?.value.includes('Numara') === true,
+    );
     await page.getByRole('button', { name: 'Add contacts' }).click();
     await page.getByRole('heading', { name: '2 added.' }).waitFor();
     await page.getByRole('cell', { name: 'not a phone number' }).waitFor();
@@ -117,19 +153,39 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
   it('fits every data page on a phone-sized screen, and sends from the keyboard alone', async () => {
     const { context, page: phone } = await newPage(browser, { phone: true });
     await signIn(phone, suite.server.url, email, password);
-    for (const path of ['/panel/overview', '/panel/send', '/panel/messages', '/panel/campaigns', '/panel/groups', '/panel/blocklist']) {
+    for (const path of [
+      '/panel/overview',
+      '/panel/send',
+      '/panel/messages',
+      '/panel/campaigns',
+      '/panel/groups',
+      '/panel/blocklist',
+    ]) {
       await phone.goto(`${suite.server.url}${path}`);
-      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await phone.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       assert.ok(overflow <= 0, `${path} is ${overflow}px wider than the screen`);
     }
     // A campaign's and a message's own pages too (the earlier tests sent from the panel).
-    for (const [list, what] of [['/panel/campaigns', 'campaign'], ['/panel/messages', 'message']] as const) {
+    for (const [list, what] of [
+      ['/panel/campaigns', 'campaign'],
+      ['/panel/messages', 'message'],
+    ] as const) {
       await phone.goto(`${suite.server.url}${list}`);
       const href = await phone.getByRole('table').getByRole('link').first().getAttribute('href');
       assert.ok(href !== null, `the ${what} list links to a ${what}`);
       await phone.goto(`${suite.server.url}${href}`);
-      const overflow = await phone.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      const wide = await phone.evaluate(() => Array.from(document.querySelectorAll('body *')).filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth).map((e) => `${e.tagName}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`).slice(0, 8).join(' '));
+      const overflow = await phone.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      const wide = await phone.evaluate(() =>
+        Array.from(document.querySelectorAll('body *'))
+          .filter((e) => e.getBoundingClientRect().right > document.documentElement.clientWidth)
+          .map((e) => `${e.tagName}.${e.className}:${Math.round(e.getBoundingClientRect().right)}`)
+          .slice(0, 8)
+          .join(' '),
+      );
       assert.ok(overflow <= 0, `a ${what}'s page (${href}) is ${overflow}px wider than the screen: ${wide}`);
     }
     await phone.goto(`${suite.server.url}/panel/send`);
@@ -166,7 +222,9 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     // report (pending), others delivered a moment later (--sim-delay-ms).
     await page.goto(`${base}/panel/send`);
     await page.getByLabel('Sender ID').selectOption('ACME');
-    await page.getByLabel('Recipients').fill('905551110010\n905551110011\n905551110012\n905551110013\n905551110000\n905551110002');
+    await page
+      .getByLabel('Recipients')
+      .fill('905551110010\n905551110011\n905551110012\n905551110013\n905551110000\n905551110002');
     await page.getByLabel('Message text').fill('Hafta sonu indirimi: tüm ürünlerde %20, pazar akşamına kadar.');
     await page.getByRole('button', { name: 'Check cost' }).click();
     await page.getByRole('button', { name: 'Confirm and send' }).click();
@@ -194,7 +252,10 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
 
     await page.getByLabel('Number', { exact: true }).fill('905551110010');
     await page.getByRole('button', { name: 'Search' }).click();
-    await page.getByRole('link', { name: /^Message \d+$/ }).first().click();
+    await page
+      .getByRole('link', { name: /^Message \d+$/ })
+      .first()
+      .click();
     await page.getByRole('heading', { name: 'Timeline' }).waitFor();
     await page.getByRole('link', { name: /^Campaign \d+$/ }).waitFor();
     await page.getByText(/^Delivered \(/).waitFor();
@@ -219,7 +280,8 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     await page.getByRole('button', { name: 'Block numbers' }).click();
     await page.getByRole('heading', { name: '2 added.' }).waitFor();
     await page.goto(`${base}/panel/blocklist`);
-    for (const n of ['905551110001', '905551110005', '905551110006']) await page.getByRole('button', { name: `Unblock ${n}` }).waitFor();
+    for (const n of ['905551110001', '905551110005', '905551110006'])
+      await page.getByRole('button', { name: `Unblock ${n}` }).waitFor();
     await screenshot(page, 'blocklist', { fullPage: true });
     assert.deepEqual(consoleErrors, [], 'no script or style was refused by the Content-Security-Policy');
   });

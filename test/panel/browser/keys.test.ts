@@ -15,7 +15,8 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
   const email = 'browser-keys@example.com';
   const password = 'browser keys password';
 
-  const balanceCode = async (apiKey: string): Promise<string> => String((await postJson(`${suite.server.url}/balance/`, { api_key: apiKey })).body.result_code);
+  const balanceCode = async (apiKey: string): Promise<string> =>
+    String((await postJson(`${suite.server.url}/balance/`, { api_key: apiKey })).body.result_code);
   const shownKey = async (): Promise<string> => {
     await page.getByText('You will not see this again').waitFor();
     const key = await page.getByLabel('API key', { exact: true }).inputValue();
@@ -26,7 +27,17 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
   before(async () => {
     receiver = await startReceiver();
     browser = await launchBrowser();
-    await admin(['user', 'create', '--account', suite.sender.accountId, '--email', email, '--password', password, ...suite.store]);
+    await admin([
+      'user',
+      'create',
+      '--account',
+      suite.sender.accountId,
+      '--email',
+      email,
+      '--password',
+      password,
+      ...suite.store,
+    ]);
     ({ context, page } = await newPage(browser));
     // A script or style the Content-Security-Policy blocks is reported on the console.
     page.on('console', (m) => {
@@ -126,7 +137,9 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     const phone = await newPage(browser, { phone: true });
     await signIn(phone.page, suite.server.url, email, password);
     // Nothing is wider than the screen: the page does not scroll sideways.
-    const overflow = await phone.page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await phone.page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than a phone screen`);
     await screenshot(phone.page, 'keys-list-phone', { fullPage: true });
     // From the keyboard: Tab reaches the skip link first, then the panel's links.

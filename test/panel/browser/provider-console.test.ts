@@ -10,15 +10,32 @@ describe('provider console in a browser', { skip: chromiumSkip, timeout: 120_000
   const customer = { email: 'browser-customer@example.com', password: 'customer password 1' };
   const staff = { email: 'browser-staff@example.com', password: 'provider password 1' };
 
-  const api = async (path: string, body: Record<string, unknown>): Promise<{ status: number; body: Record<string, unknown> }> => {
-    const response = await fetch(`${suite.server.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const api = async (
+    path: string,
+    body: Record<string, unknown>,
+  ): Promise<{ status: number; body: Record<string, unknown> }> => {
+    const response = await fetch(`${suite.server.url}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
   const noUnnamed = async (page: Page): Promise<void> => assert.deepEqual(await unnamedControls(page), []);
 
   before(async () => {
     browser = await launchBrowser();
-    await admin(['user', 'create', '--account', suite.sender.accountId, '--email', customer.email, '--password', customer.password, ...suite.store]);
+    await admin([
+      'user',
+      'create',
+      '--account',
+      suite.sender.accountId,
+      '--email',
+      customer.email,
+      '--password',
+      customer.password,
+      ...suite.store,
+    ]);
     await admin(['user', 'create', '--provider', '--email', staff.email, '--password', staff.password, ...suite.store]);
   });
   after(async () => {
@@ -33,7 +50,12 @@ describe('provider console in a browser', { skip: chromiumSkip, timeout: 120_000
     await c.getByLabel('Sender ID').fill('BRWSR');
     await c.getByRole('button', { name: 'Request sender ID' }).click();
     await c.getByText('Requested. It stays pending until the provider approves it.').waitFor();
-    const before = await api('/sms/send', { api_key: suite.sender.apiKey, title: 'BRWSR', sentto: '05321234567', text: 'Merhaba' });
+    const before = await api('/sms/send', {
+      api_key: suite.sender.apiKey,
+      title: 'BRWSR',
+      sentto: '05321234567',
+      text: 'Merhaba',
+    });
     assert.notEqual(before.body.result_code, 'TS-1024', 'not sendable while pending');
 
     const { context, page: p } = await newPage(browser);
@@ -47,7 +69,12 @@ describe('provider console in a browser', { skip: chromiumSkip, timeout: 120_000
     await p.getByRole('button', { name: 'Approve BRWSR' }).click();
     await p.getByText('BRWSR is approved: the account can send from it now.').waitFor();
 
-    const sent = await api('/sms/send', { api_key: suite.sender.apiKey, title: 'BRWSR', sentto: '05321234567', text: 'Merhaba' });
+    const sent = await api('/sms/send', {
+      api_key: suite.sender.apiKey,
+      title: 'BRWSR',
+      sentto: '05321234567',
+      text: 'Merhaba',
+    });
     assert.equal(sent.body.result_code, 'TS-1024', JSON.stringify(sent.body));
     await c.reload();
     assert.equal(await c.getByRole('row', { name: /BRWSR/ }).getByRole('cell').first().innerText(), 'Approved');

@@ -45,12 +45,44 @@ describe('the provider console: carriers and traffic', () => {
   let sender: ProvisionedSender;
   before(async () => {
     sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '50']);
-    const connection = { name: 'turkcell-1', host: '127.0.0.1', port: sim.port, systemId: 'haberci', password: 'pw', windowSize: 20, enquireLinkMs: 300, reconnectMinMs: 50, reconnectMaxMs: 200 };
+    const connection = {
+      name: 'turkcell-1',
+      host: '127.0.0.1',
+      port: sim.port,
+      systemId: 'haberci',
+      password: 'pw',
+      windowSize: 20,
+      enquireLinkMs: 300,
+      reconnectMinMs: 50,
+      reconnectMaxMs: 200,
+    };
     writeFileSync(join(dir, 'smpp.json'), JSON.stringify({ connections: [connection], defaultRoute: 'turkcell-1' }));
-    server = await startServer(['--data', dir, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false', '--requests-per-second', '0', '--traffic-flush-ms', '300']);
+    server = await startServer([
+      '--data',
+      dir,
+      '--smpp-config',
+      join(dir, 'smpp.json'),
+      '--demo',
+      'false',
+      '--requests-per-second',
+      '0',
+      '--traffic-flush-ms',
+      '300',
+    ]);
     sender = await provisionSender(['--data', dir], 'Live', 1000);
     await admin(['user', 'create', '--provider', '--email', provider, '--password', password, '--data', dir]);
-    await admin(['user', 'create', '--account', sender.accountId, '--email', customer, '--password', password, '--data', dir]);
+    await admin([
+      'user',
+      'create',
+      '--account',
+      sender.accountId,
+      '--email',
+      customer,
+      '--password',
+      password,
+      '--data',
+      dir,
+    ]);
   });
   after(async () => {
     await stop(server.child);
@@ -73,7 +105,12 @@ describe('the provider console: carriers and traffic', () => {
 
   it('draws the traffic chart from the minutes of the sends just made', { skip: chromiumSkip }, async () => {
     for (const number of ['905321234567', '905321234568', '905321230000']) {
-      const answer = await postJson(`${server.url}/sms/send`, { api_key: sender.apiKey, sentto: number, title: 'ACME', text: 'traffic' });
+      const answer = await postJson(`${server.url}/sms/send`, {
+        api_key: sender.apiKey,
+        sentto: number,
+        title: 'ACME',
+        text: 'traffic',
+      });
       assert.equal(answer.body.result_code, 'TS-1024', JSON.stringify(answer.body));
     }
     const browser: Browser = await launchBrowser();
@@ -107,28 +144,32 @@ describe('the provider console: carriers and traffic', () => {
     }
   });
 
-  it('shows the carrier connection bound, then unbound once the SMSC is gone, without a reload', { skip: chromiumSkip }, async () => {
-    const browser: Browser = await launchBrowser();
-    try {
-      const { context, page } = await newPage(browser);
-      await signIn(page, server.url, provider, password);
-      await page.getByRole('link', { name: 'Carriers' }).click();
-      await page.waitForURL(/\/panel\/provider\/carriers/);
-      const row = page.getByRole('row', { name: /turkcell-1/ });
-      await row.getByRole('cell', { name: 'Bound', exact: true }).waitFor();
-      assert.match(await row.innerText(), /of 20/);
-      await screenshot(page, 'provider-carriers-bound', { fullPage: true });
-      const url = page.url();
-      sim.child.kill('SIGKILL');
-      await new Promise((r) => sim.child.once('exit', r));
-      // htmx fetches the table again every 3 s: the row turns unbound on the same page.
-      await row.getByRole('cell', { name: 'Unbound', exact: true }).waitFor({ timeout: 15_000 });
-      assert.equal(page.url(), url, 'no navigation');
-      assert.match(await row.innerText(), /session lost/);
-      await screenshot(page, 'provider-carriers-unbound', { fullPage: true });
-      await context.close();
-    } finally {
-      await browser.close();
-    }
-  });
+  it(
+    'shows the carrier connection bound, then unbound once the SMSC is gone, without a reload',
+    { skip: chromiumSkip },
+    async () => {
+      const browser: Browser = await launchBrowser();
+      try {
+        const { context, page } = await newPage(browser);
+        await signIn(page, server.url, provider, password);
+        await page.getByRole('link', { name: 'Carriers' }).click();
+        await page.waitForURL(/\/panel\/provider\/carriers/);
+        const row = page.getByRole('row', { name: /turkcell-1/ });
+        await row.getByRole('cell', { name: 'Bound', exact: true }).waitFor();
+        assert.match(await row.innerText(), /of 20/);
+        await screenshot(page, 'provider-carriers-bound', { fullPage: true });
+        const url = page.url();
+        sim.child.kill('SIGKILL');
+        await new Promise((r) => sim.child.once('exit', r));
+        // htmx fetches the table again every 3 s: the row turns unbound on the same page.
+        await row.getByRole('cell', { name: 'Unbound', exact: true }).waitFor({ timeout: 15_000 });
+        assert.equal(page.url(), url, 'no navigation');
+        assert.match(await row.innerText(), /session lost/);
+        await screenshot(page, 'provider-carriers-unbound', { fullPage: true });
+        await context.close();
+      } finally {
+        await browser.close();
+      }
+    },
+  );
 });

@@ -11,7 +11,17 @@ describe('panel in a browser: sign-in', { skip: chromiumSkip }, () => {
   const password = 'correct horse battery';
   before(async () => {
     browser = await launchBrowser();
-    await admin(['user', 'create', '--account', suite.sender.accountId, '--email', email, '--password', password, ...suite.store]);
+    await admin([
+      'user',
+      'create',
+      '--account',
+      suite.sender.accountId,
+      '--email',
+      email,
+      '--password',
+      password,
+      ...suite.store,
+    ]);
   });
   after(async () => {
     await browser.close();

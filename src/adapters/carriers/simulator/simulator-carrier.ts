@@ -28,7 +28,8 @@ export class SimulatorCarrier implements Carrier {
 
   async submit(message: CarrierMessage): Promise<SubmitOutcome> {
     if (!this.listener) return { kind: 'retry', reason: 'simulator not started' };
-    if (simulatedOutcome(message.to) === 'refused') return { kind: 'rejected', reason: `Simulator refused the message: ${refusedDetail}` };
+    if (simulatedOutcome(message.to) === 'refused')
+      return { kind: 'rejected', reason: `Simulator refused the message: ${refusedDetail}` };
     this.sequence += 1;
     const carrierMessageId = `sim-${message.messageId}-${Date.now().toString(36)}-${this.sequence}`;
     this.scheduleReport(carrierMessageId, message.to);

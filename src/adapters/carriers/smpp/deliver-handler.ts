@@ -38,7 +38,11 @@ async function handleDeliver(pdu: Pdu, listener: CarrierListener, log: SmppLog, 
         return Status.RX_P_APPN;
       }
       if (parsed.kind === 'final') {
-        await listener.onReport({ carrierMessageId: parsed.carrierMessageId, status: parsed.status, detail: parsed.detail });
+        await listener.onReport({
+          carrierMessageId: parsed.carrierMessageId,
+          status: parsed.status,
+          detail: parsed.detail,
+        });
       }
       return Status.OK;
     }
@@ -51,7 +55,10 @@ async function handleDeliver(pdu: Pdu, listener: CarrierListener, log: SmppLog, 
     });
     return Status.OK;
   } catch (error) {
-    log.warn({ error: error instanceof Error ? error.message : String(error) }, 'listener failed; SMSC will deliver again');
+    log.warn(
+      { error: error instanceof Error ? error.message : String(error) },
+      'listener failed; SMSC will deliver again',
+    );
     return Status.RX_T_APPN;
   }
 }

@@ -68,8 +68,14 @@ export function parseReceipt(fields: ReceiptFields): ReceiptParse {
     stateName = textField(fields.text, 'stat')?.toUpperCase();
     outcome = stateName === undefined ? undefined : stateByText[stateName];
   }
-  if (stateName === undefined || outcome === undefined) return { kind: 'invalid', reason: `unknown receipt state ${stateName ?? fields.messageState ?? '(none)'}` };
+  if (stateName === undefined || outcome === undefined)
+    return { kind: 'invalid', reason: `unknown receipt state ${stateName ?? fields.messageState ?? '(none)'}` };
   if (outcome === 'intermediate') return { kind: 'intermediate', carrierMessageId: id, state: stateName };
   const err = textField(fields.text, 'err');
-  return { kind: 'final', carrierMessageId: id, status: outcome, detail: err === undefined ? `stat:${stateName}` : `stat:${stateName} err:${err}` };
+  return {
+    kind: 'final',
+    carrierMessageId: id,
+    status: outcome,
+    detail: err === undefined ? `stat:${stateName}` : `stat:${stateName} err:${err}`,
+  };
 }

@@ -62,11 +62,14 @@ export class SubmitGate {
     return new Promise((resolve) => {
       const waiter: Waiter = {
         grant: () => resolve(true),
-        timer: setTimeout(() => {
-          const i = this.waiters.indexOf(waiter);
-          if (i !== -1) this.waiters.splice(i, 1);
-          resolve(false);
-        }, Math.max(0, deadline - Date.now())),
+        timer: setTimeout(
+          () => {
+            const i = this.waiters.indexOf(waiter);
+            if (i !== -1) this.waiters.splice(i, 1);
+            resolve(false);
+          },
+          Math.max(0, deadline - Date.now()),
+        ),
       };
       this.waiters.push(waiter);
     });

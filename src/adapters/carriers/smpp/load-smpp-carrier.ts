@@ -8,7 +8,9 @@ import { loadSmppConfig } from './smpp-config.js';
  * checks the JSON file of its connections (docs/smpp.md); open() builds the carrier, which
  * binds when the dispatcher starts it.
  */
-export async function loadSmppCarrier(path: string): Promise<{ ok: true; open(options: SmppCarrierOptions): Carrier } | { ok: false; message: string }> {
+export async function loadSmppCarrier(
+  path: string,
+): Promise<{ ok: true; open(options: SmppCarrierOptions): Carrier } | { ok: false; message: string }> {
   const loaded = await loadSmppConfig(path);
   if (!loaded.ok) return loaded;
   return { ok: true, open: (options) => new SmppCarrier(loaded.config, options) };

@@ -21,7 +21,11 @@ export function preferredRoute(to: string, candidates: readonly RouteCandidate[]
   return best?.name ?? defaultRoute;
 }
 
-export function chooseRoute<C extends RouteCandidate>(to: string, candidates: readonly C[], defaultRoute: string): C | undefined {
+export function chooseRoute<C extends RouteCandidate>(
+  to: string,
+  candidates: readonly C[],
+  defaultRoute: string,
+): C | undefined {
   const preferred = preferredRoute(to, candidates, defaultRoute);
   const order = [preferred, defaultRoute, ...candidates.map((c) => c.name)];
   for (const name of order) {

@@ -59,7 +59,8 @@ export class SimOutbound {
 
   sendReceipt(systemId: string, receipt: ReceiptInput, attempt = 1): void {
     const retry = (): void => {
-      if (attempt < MAX_RECEIPT_ATTEMPTS) this.after(this.retryMs, () => this.sendReceipt(systemId, receipt, attempt + 1));
+      if (attempt < MAX_RECEIPT_ATTEMPTS)
+        this.after(this.retryMs, () => this.sendReceipt(systemId, receipt, attempt + 1));
     };
     const session = this.receiver(systemId);
     if (!session) return retry();

@@ -41,7 +41,10 @@ export interface ReceiptInput {
 }
 
 export function receiptPdu(r: ReceiptInput): PduOptions {
-  const sample = r.sample.toString('latin1').replace(/[^\x20-\x7e]/g, '.').slice(0, 20);
+  const sample = r.sample
+    .toString('latin1')
+    .replace(/[^\x20-\x7e]/g, '.')
+    .slice(0, 20);
   const text =
     `id:${r.messageId} sub:001 dlvrd:${r.stat === 'DELIVRD' ? '001' : '000'} submit date:${receiptDate(r.submittedAt)}` +
     ` done date:${receiptDate(r.doneAt)} stat:${r.stat} err:${errorCode[r.stat]} text:${sample}`;

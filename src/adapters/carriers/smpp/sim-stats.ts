@@ -74,7 +74,11 @@ export class RateTicker {
  * On 127.0.0.1 only: GET /stats, the counters as JSON; GET /submits?to=NUMBER, the kept
  * submits to that destination (short_message in hex, UDH included), oldest first.
  */
-export async function startStatsServer(port: number, snapshot: () => object, submitsTo: (destination: string) => object[]): Promise<Server> {
+export async function startStatsServer(
+  port: number,
+  snapshot: () => object,
+  submitsTo: (destination: string) => object[],
+): Promise<Server> {
   const server = createServer((req, res) => {
     // A request target that is no URL (`GET http://[`) is refused: thrown here, it would end the simulator.
     const target = req.url ?? '/';

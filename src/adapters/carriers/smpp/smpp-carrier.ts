@@ -1,4 +1,11 @@
-import type { Carrier, CarrierLinks, CarrierListener, CarrierMessage, ConnectionState, SubmitOutcome } from '../../../ports/carrier.js';
+import type {
+  Carrier,
+  CarrierLinks,
+  CarrierListener,
+  CarrierMessage,
+  ConnectionState,
+  SubmitOutcome,
+} from '../../../ports/carrier.js';
 import { systemClock } from '../../../ports/clock.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { CarrierMetrics } from '../../../ports/metrics.js';
@@ -57,7 +64,11 @@ export class SmppCarrier implements Carrier {
     const clock = options.clock ?? systemClock;
     const metrics = options.metrics;
     this.counted = metrics !== undefined;
-    const onRequest = deliverHandler(() => this.listener, log, () => clock.now());
+    const onRequest = deliverHandler(
+      () => this.listener,
+      log,
+      () => clock.now(),
+    );
     this.sessions = config.connections.map((c, index) => {
       const counted = metrics?.connection(c.name, index, () => this.sessions[index]?.inFlight ?? 0);
       return new SmppConnection(c, config.submitTimeoutMs, onRequest, log, () => this.linksChanged(), counted);
@@ -96,7 +107,14 @@ export class SmppCarrier implements Carrier {
   }
 
   status(): ConnectionStatus[] {
-    return this.sessions.map((c) => ({ name: c.name, bound: c.isBound, inFlight: c.inFlight, windowSize: c.windowSize, submits: c.submits, recentErrors: [...c.recentErrors] }));
+    return this.sessions.map((c) => ({
+      name: c.name,
+      bound: c.isBound,
+      inFlight: c.inFlight,
+      windowSize: c.windowSize,
+      submits: c.submits,
+      recentErrors: [...c.recentErrors],
+    }));
   }
 
   async submit(message: CarrierMessage): Promise<SubmitOutcome> {
@@ -113,7 +131,10 @@ export class SmppCarrier implements Carrier {
     const total = encoded.parts.length;
     for (const [i, part] of encoded.parts.entries()) {
       const options = submitOptions(message, encoded, part);
-      const result = i === 0 ? await this.submitFirst(message.to, options, deadline) : await this.submitLater(message.to, options, deadline);
+      const result =
+        i === 0
+          ? await this.submitFirst(message.to, options, deadline)
+          : await this.submitLater(message.to, options, deadline);
       if (result.kind !== 'accepted') return outcomeOf(result, total > 1 ? `part ${i + 1}/${total}: ` : '', i > 0);
       ids.push(result.messageId);
     }

@@ -7,13 +7,19 @@ import { z } from 'zod';
  */
 
 const ascii = (max: number, what: string) =>
-  z.string().max(max, `${what} is at most ${max} characters`).regex(/^[\x20-\x7e]*$/, `${what} must be printable ASCII`);
+  z
+    .string()
+    .max(max, `${what} is at most ${max} characters`)
+    .regex(/^[\x20-\x7e]*$/, `${what} must be printable ASCII`);
 
 const ms = (min: number) => z.number().int().min(min);
 
 const connectionSchema = z
   .object({
-    name: z.string().min(1).regex(/^[A-Za-z0-9_.-]+$/, 'name: letters, digits, "_", "-", "." only'),
+    name: z
+      .string()
+      .min(1)
+      .regex(/^[A-Za-z0-9_.-]+$/, 'name: letters, digits, "_", "-", "." only'),
     host: z.string().min(1),
     port: z.number().int().min(1).max(65535),
     systemId: ascii(15, 'systemId').min(1),
@@ -41,15 +47,25 @@ const carrierSchema = z
   .superRefine((c, ctx) => {
     const names = c.connections.map((x) => x.name);
     const duplicate = names.find((n, i) => names.indexOf(n) !== i);
-    if (duplicate) ctx.addIssue({ code: 'custom', path: ['connections'], message: `connection name "${duplicate}" is used twice` });
+    if (duplicate)
+      ctx.addIssue({ code: 'custom', path: ['connections'], message: `connection name "${duplicate}" is used twice` });
     if (!names.includes(c.defaultRoute)) {
-      ctx.addIssue({ code: 'custom', path: ['defaultRoute'], message: `"${c.defaultRoute}" is not a connection name (${names.join(', ')})` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['defaultRoute'],
+        message: `"${c.defaultRoute}" is not a connection name (${names.join(', ')})`,
+      });
     }
     const owner = new Map<string, string>();
     for (const conn of c.connections) {
       for (const prefix of conn.prefixes ?? []) {
         const other = owner.get(prefix);
-        if (other !== undefined) ctx.addIssue({ code: 'custom', path: ['connections'], message: `prefix ${prefix} is routed to both "${other}" and "${conn.name}"` });
+        if (other !== undefined)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['connections'],
+            message: `prefix ${prefix} is routed to both "${other}" and "${conn.name}"`,
+          });
         owner.set(prefix, conn.name);
       }
     }
@@ -68,7 +84,9 @@ function describe(error: z.ZodError): string {
 
 export function parseSmppConfig(value: unknown): ConfigResult {
   const parsed = carrierSchema.safeParse(value);
-  return parsed.success ? { ok: true, config: parsed.data } : { ok: false, message: `invalid SMPP config: ${describe(parsed.error)}` };
+  return parsed.success
+    ? { ok: true, config: parsed.data }
+    : { ok: false, message: `invalid SMPP config: ${describe(parsed.error)}` };
 }
 
 /** Reads and checks a JSON config file; every problem is a one-line message, never a throw. */
@@ -77,13 +95,19 @@ export async function loadSmppConfig(path: string): Promise<ConfigResult> {
   try {
     text = await readFile(path, 'utf8');
   } catch (error) {
-    return { ok: false, message: `cannot read SMPP config ${path}: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `cannot read SMPP config ${path}: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch (error) {
-    return { ok: false, message: `SMPP config ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      ok: false,
+      message: `SMPP config ${path} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
   const result = parseSmppConfig(json);
   return result.ok ? result : { ok: false, message: `${path}: ${result.message}` };

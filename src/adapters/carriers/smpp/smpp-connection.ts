@@ -61,7 +61,14 @@ export class SmppConnection {
       onBoundChange();
     };
     const make = (bind: BindCommand, submits: boolean): SmppLink =>
-      new SmppLink({ ...config, bind, log, onRequest, name: `${config.name}/${bind.slice(5)}`, ...(submits ? { onBoundChange: boundChanged } : {}) });
+      new SmppLink({
+        ...config,
+        bind,
+        log,
+        onRequest,
+        name: `${config.name}/${bind.slice(5)}`,
+        ...(submits ? { onBoundChange: boundChanged } : {}),
+      });
     if (config.bindMode === 'transceiver') {
       const link = make('bind_transceiver', true);
       this.links = { submit: link, all: [link] };

@@ -130,7 +130,11 @@ export class SmppLink {
 
   private async bind(session: Session): Promise<void> {
     const { bind, systemId, password, systemType, name } = this.options;
-    const result = await this.request(bind, { system_id: systemId, password, system_type: systemType, interface_version: 0x34 }, this.options.enquireLinkMs);
+    const result = await this.request(
+      bind,
+      { system_id: systemId, password, system_type: systemType, interface_version: 0x34 },
+      this.options.enquireLinkMs,
+    );
     if (session !== this.session) return;
     if (result.kind === 'resp' && result.pdu.command_status === Status.OK) {
       this.bound = true;

@@ -45,7 +45,6 @@ export interface SmscSimulatorOptions {
   print?: (line: string) => void;
 }
 
-
 interface SessionState {
   systemId: string;
   bound: boolean;
@@ -58,8 +57,22 @@ interface SessionState {
 const defaultKeepSubmits = 10_000;
 
 /** A kept submit as GET /submits shows it: the fields that say how the text was encoded. */
-function wireView(r: ReceivedSubmit): { destination: string; source: string; data_coding: number; esm_class: number; short_message: string; message_id: string | null } {
-  return { destination: r.destination, source: r.source, data_coding: r.dataCoding, esm_class: r.esmClass, short_message: r.shortMessage.toString('hex'), message_id: r.messageId ?? null };
+function wireView(r: ReceivedSubmit): {
+  destination: string;
+  source: string;
+  data_coding: number;
+  esm_class: number;
+  short_message: string;
+  message_id: string | null;
+} {
+  return {
+    destination: r.destination,
+    source: r.source,
+    data_coding: r.dataCoding,
+    esm_class: r.esmClass,
+    short_message: r.shortMessage.toString('hex'),
+    message_id: r.messageId ?? null,
+  };
 }
 
 export class SmscSimulator {
@@ -90,7 +103,11 @@ export class SmscSimulator {
     const port = (server.address() as AddressInfo).port;
     this.print(`SMSC simulator on 127.0.0.1:${port}`);
     if (this.options.statsPort !== undefined) {
-      this.statsServer = await startStatsServer(this.options.statsPort, () => this.stats, (to) => this.received.filter((r) => r.destination === to).map(wireView));
+      this.statsServer = await startStatsServer(
+        this.options.statsPort,
+        () => this.stats,
+        (to) => this.received.filter((r) => r.destination === to).map(wireView),
+      );
       this.print(`stats on http://127.0.0.1:${(this.statsServer.address() as AddressInfo).port}/stats`);
     }
     const inbound = this.options.inbound;
@@ -157,7 +174,9 @@ export class SmscSimulator {
         reply();
         return void session.close();
       case 'submit_sm':
-        return state.bound && state.transmit ? this.submit(state, pdu, this.submitReply(state, reply)) : reply({ command_status: Status.INVBNDSTS });
+        return state.bound && state.transmit
+          ? this.submit(state, pdu, this.submitReply(state, reply))
+          : reply({ command_status: Status.INVBNDSTS });
       default:
         return reply({ command_status: Status.INVCMDID });
     }
@@ -166,11 +185,19 @@ export class SmscSimulator {
   private bind(state: SessionState, pdu: Pdu, reply: (options?: PduOptions) => void): void {
     const systemId = stringField(pdu, 'system_id') ?? '';
     const { systemId: wantId, password: wantPassword } = this.options;
-    if ((wantId !== undefined && systemId !== wantId) || (wantPassword !== undefined && stringField(pdu, 'password') !== wantPassword)) {
+    if (
+      (wantId !== undefined && systemId !== wantId) ||
+      (wantPassword !== undefined && stringField(pdu, 'password') !== wantPassword)
+    ) {
       this.stats.bindsRefused++;
       return reply({ command_status: Status.BINDFAIL });
     }
-    Object.assign(state, { systemId, bound: true, transmit: pdu.command !== 'bind_receiver', receive: pdu.command !== 'bind_transmitter' });
+    Object.assign(state, {
+      systemId,
+      bound: true,
+      transmit: pdu.command !== 'bind_receiver',
+      receive: pdu.command !== 'bind_transmitter',
+    });
     this.stats.binds++;
     this.print(`${pdu.command} system_id=${systemId}`);
     reply({ system_id: 'SMSCSIM' });
@@ -193,7 +220,8 @@ export class SmscSimulator {
 
   private submit(state: SessionState, pdu: Pdu, reply: (options?: PduOptions) => void): void {
     this.stats.submits++;
-    if (simulatedOutcome(stringField(pdu, 'destination_addr') ?? '') === 'refused') return reply({ command_status: Status.INVDSTADR });
+    if (simulatedOutcome(stringField(pdu, 'destination_addr') ?? '') === 'refused')
+      return reply({ command_status: Status.INVDSTADR });
     const record = readSubmit(pdu, state.systemId);
     this.received.push(record);
     const keep = this.options.keepSubmits ?? defaultKeepSubmits;
@@ -212,6 +240,8 @@ export class SmscSimulator {
     const receipt = receiptFor(record, messageId, this.options.receiptTlvs ?? true);
     if (!receipt) return;
     const { min, max } = this.options.receiptDelayMs;
-    this.outbound.after(min + Math.floor(Math.random() * (max - min + 1)), () => this.outbound.sendReceipt(state.systemId, receipt));
+    this.outbound.after(min + Math.floor(Math.random() * (max - min + 1)), () =>
+      this.outbound.sendReceipt(state.systemId, receipt),
+    );
   }
 }

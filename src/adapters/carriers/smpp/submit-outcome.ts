@@ -20,12 +20,26 @@ export function isTransientStatus(status: number): boolean {
 }
 
 /** `part` is "" for a single-part message, else "part 2/3: ". */
-export function outcomeOf(result: Exclude<PartResult, { kind: 'accepted' }>, part: string, anyAccepted: boolean): SubmitOutcome {
+export function outcomeOf(
+  result: Exclude<PartResult, { kind: 'accepted' }>,
+  part: string,
+  anyAccepted: boolean,
+): SubmitOutcome {
   const orphan = anyAccepted ? ' (earlier parts were accepted and may arrive alone)' : '';
   switch (result.kind) {
     case 'status':
-      if (result.status === Status.THROTTLED) return { kind: 'retry', reason: `${part}SMSC throttled ${statusText(result.status)}${orphan}`, afterMs: RETRY_AFTER_MS.throttled };
-      if (result.status === Status.MSGQFUL) return { kind: 'retry', reason: `${part}SMSC queue full ${statusText(result.status)}${orphan}`, afterMs: RETRY_AFTER_MS.queueFull };
+      if (result.status === Status.THROTTLED)
+        return {
+          kind: 'retry',
+          reason: `${part}SMSC throttled ${statusText(result.status)}${orphan}`,
+          afterMs: RETRY_AFTER_MS.throttled,
+        };
+      if (result.status === Status.MSGQFUL)
+        return {
+          kind: 'retry',
+          reason: `${part}SMSC queue full ${statusText(result.status)}${orphan}`,
+          afterMs: RETRY_AFTER_MS.queueFull,
+        };
       return { kind: 'rejected', reason: `${part}SMSC refused the message: ${statusText(result.status)}${orphan}` };
     case 'lost':
       return {
@@ -34,6 +48,10 @@ export function outcomeOf(result: Exclude<PartResult, { kind: 'accepted' }>, par
         afterMs: RETRY_AFTER_MS.connection,
       };
     case 'unavailable':
-      return { kind: 'retry', reason: `${part}no bound SMPP connection with room to submit${orphan}`, afterMs: RETRY_AFTER_MS.connection };
+      return {
+        kind: 'retry',
+        reason: `${part}no bound SMPP connection with room to submit${orphan}`,
+        afterMs: RETRY_AFTER_MS.connection,
+      };
   }
 }

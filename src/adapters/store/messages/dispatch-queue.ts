@@ -3,7 +3,13 @@
  * receipts that settle what was sent. Each write moves messages along one edge of the
  * delivery state machine, guarded in SQL by the edge's `from` states (domain/delivery-state).
  */
-import type { ClaimedMessage, DispatchQueue, DueExpansion, SentItem, Transition } from '../../../ports/dispatch-queue.js';
+import type {
+  ClaimedMessage,
+  DispatchQueue,
+  DueExpansion,
+  SentItem,
+  Transition,
+} from '../../../ports/dispatch-queue.js';
 import type { NewMessage } from '../../../ports/messages.js';
 import { SqlExpansion } from './expansion.js';
 import type { CarrierReport, SmsLang } from '../../../ports/carrier.js';
@@ -23,7 +29,13 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
     return new SqlExpansion(this.context).claimExpansion(now, leaseUntil);
   }
 
-  expandChunk(send: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number): Promise<boolean> {
+  expandChunk(
+    send: DueExpansion,
+    from: number,
+    messages: readonly NewMessage[],
+    done: boolean,
+    now: number,
+  ): Promise<boolean> {
     return new SqlExpansion(this.context).expandChunk(send, from, messages, done, now);
   }
 
@@ -82,7 +94,13 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
         const rows = (await self.db.executeQuery(markSent(self.db, { carrier, now }, ids))).rows;
         for (const r of rows) sentKeys.set(Number(r.id), r.key_id);
       }
-      const parts = items.flatMap((i) => i.carrierMessageIds.map((id, n): SentPart => ({ carrier_message_id: id, message_id: i.messageId, part_no: n + 1 })));
+      const parts = items.flatMap((i) =>
+        i.carrierMessageIds.map((id, n): SentPart => ({
+          carrier_message_id: id,
+          message_id: i.messageId,
+          part_no: n + 1,
+        })),
+      );
       for (let start = 0; start < parts.length; start += preparedChunk) {
         await self.db.executeQuery(partsInsert(self.db, parts.slice(start, start + preparedChunk)));
       }

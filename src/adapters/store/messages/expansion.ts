@@ -10,7 +10,18 @@ export class SqlExpansion extends StorePart {
     return this.transact(async (self) => {
       const due = await self.db
         .selectFrom('sends')
-        .select(['id', 'account_id', 'key_id', 'kind', 'text', 'lang', 'sandbox', 'priority', 'expanded_count', 'pending_recipients'])
+        .select([
+          'id',
+          'account_id',
+          'key_id',
+          'kind',
+          'text',
+          'lang',
+          'sandbox',
+          'priority',
+          'expanded_count',
+          'pending_recipients',
+        ])
         .where('pending_recipients', 'is not', null)
         .where((eb) => eb.or([eb('scheduled_at', 'is', null), eb('scheduled_at', '<=', now)]))
         .where((eb) => eb.or([eb('expand_lease_until', 'is', null), eb('expand_lease_until', '<=', now)]))
@@ -36,7 +47,13 @@ export class SqlExpansion extends StorePart {
     });
   }
 
-  async expandChunk(send: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number): Promise<boolean> {
+  async expandChunk(
+    send: DueExpansion,
+    from: number,
+    messages: readonly NewMessage[],
+    done: boolean,
+    now: number,
+  ): Promise<boolean> {
     return this.transact(async (self) => {
       // Only the worker that knows where the list stands may write the next chunk. The lease
       // covers one chunk and is released with it: kept until the next chunk, it would stop
@@ -44,14 +61,33 @@ export class SqlExpansion extends StorePart {
       // (a 50,000-number campaign took ten lease periods to be written out).
       const moved = await self.db
         .updateTable('sends')
-        .set({ expanded_count: from + messages.length, updated_at: now, expand_lease_until: null, ...(done ? { pending_recipients: null } : {}) })
+        .set({
+          expanded_count: from + messages.length,
+          updated_at: now,
+          expand_lease_until: null,
+          ...(done ? { pending_recipients: null } : {}),
+        })
         .where('id', '=', send.id)
         .where('expanded_count', '=', from)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) return false;
       const writes = new SqlMessageStore(self.context);
       const ids = await writes.allocateIds(messages.length);
-      await writes.insertMessagesOf([{ send: { id: send.id, accountId: send.accountId, keyId: send.keyId, sandbox: send.sandbox, createdAt: now, dueAt: now, priority: send.priority }, ids, messages }]);
+      await writes.insertMessagesOf([
+        {
+          send: {
+            id: send.id,
+            accountId: send.accountId,
+            keyId: send.keyId,
+            sandbox: send.sandbox,
+            createdAt: now,
+            dueAt: now,
+            priority: send.priority,
+          },
+          ids,
+          messages,
+        },
+      ]);
       return true;
     });
   }

@@ -12,11 +12,18 @@ export class SqlMessageStore extends StorePart implements MessageStore {
 
   async insertSends(sends: readonly { id: number; send: NewSend }[]): Promise<void> {
     for (let start = 0; start < sends.length; start += preparedChunk) {
-      await this.db.executeQuery(sendsInsert(this.db, sends.slice(start, start + preparedChunk).map(({ id, send }) => sendRow(id, send))));
+      await this.db.executeQuery(
+        sendsInsert(
+          this.db,
+          sends.slice(start, start + preparedChunk).map(({ id, send }) => sendRow(id, send)),
+        ),
+      );
     }
   }
 
-  async insertMessagesOf(groups: readonly { send: MessageDefaults; ids: readonly number[]; messages: readonly NewMessage[] }[]): Promise<void> {
+  async insertMessagesOf(
+    groups: readonly { send: MessageDefaults; ids: readonly number[]; messages: readonly NewMessage[] }[],
+  ): Promise<void> {
     const rows = groups.flatMap((g) => g.messages.map((m, i) => messageRow(g.send, g.ids[i] ?? 0, m)));
     if (rows.length === 0) return;
     // The send paths call this inside their transaction; a caller outside one gets its own,

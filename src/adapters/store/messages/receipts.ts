@@ -50,7 +50,14 @@ export class SqlReceipts extends StorePart {
       found.push(...(await this.db.executeQuery(earlyReports(this.db, {}, ids.slice(start, start + rowChunk)))).rows);
     }
     if (found.length > 0) {
-      await this.db.deleteFrom('unmatched_reports').where('carrier_message_id', 'in', found.map((r) => r.carrier_message_id)).execute();
+      await this.db
+        .deleteFrom('unmatched_reports')
+        .where(
+          'carrier_message_id',
+          'in',
+          found.map((r) => r.carrier_message_id),
+        )
+        .execute();
     }
     return found.map(toReport);
   }
@@ -68,9 +75,14 @@ export class SqlReceipts extends StorePart {
       const ids = known.slice(start, start + rowChunk).map((r) => r.carrier_message_id);
       await this.transact(async (self) => {
         // Only what this transaction took out is applied: another worker may have got there first.
-        const taken = await self.db.deleteFrom('unmatched_reports').where('carrier_message_id', 'in', ids).returningAll().execute();
+        const taken = await self.db
+          .deleteFrom('unmatched_reports')
+          .where('carrier_message_id', 'in', ids)
+          .returningAll()
+          .execute();
         if (taken.length === 0) return;
-        for (const t of await self.applyReports(taken.map(toReport), now)) if (t && t !== 'unmatched') transitions.push(t);
+        for (const t of await self.applyReports(taken.map(toReport), now))
+          if (t && t !== 'unmatched') transitions.push(t);
       });
     }
     return transitions;
@@ -89,7 +101,11 @@ export class SqlReceipts extends StorePart {
   }
 
   /** Up to `rowChunk` reports, inside the caller's transaction. */
-  private async applyChunk(reports: readonly CarrierReport[], now: number, deltas: RollupDeltas): Promise<(Transition | 'unmatched' | null)[]> {
+  private async applyChunk(
+    reports: readonly CarrierReport[],
+    now: number,
+    deltas: RollupDeltas,
+  ): Promise<(Transition | 'unmatched' | null)[]> {
     const ids = [...new Set(reports.map((r) => r.carrierMessageId))];
     const parts = (await this.db.executeQuery(partsNamed(this.db, {}, ids))).rows;
     const messageOf = new Map(parts.map((p) => [p.carrier_message_id, Number(p.message_id)]));
@@ -122,7 +138,9 @@ export class SqlReceipts extends StorePart {
       const row = messageRows.get(messageId);
       if (row && !isFinal(row.state)) touched.set(messageId, i);
     });
-    const answers: (Transition | 'unmatched' | null)[] = reports.map((r) => (messageOf.has(r.carrierMessageId) ? null : 'unmatched'));
+    const answers: (Transition | 'unmatched' | null)[] = reports.map((r) =>
+      messageOf.has(r.carrierMessageId) ? null : 'unmatched',
+    );
     if (touched.size === 0) return answers;
     const states = (await this.db.executeQuery(partStates(this.db, {}, [...touched.keys()]))).rows;
     const partsOf = new Map<number, PartState[]>();
@@ -138,7 +156,10 @@ export class SqlReceipts extends StorePart {
       // A receipt settles a message at any step before final (domain/delivery-state moves.receipt).
       if (final && row && canMove(row.state, final)) settled.push({ messageId, index, keyId: row.key_id, final });
     }
-    for (const group of groupByOutcome(settled, (m) => ({ ...outcomeOf(reports[m.index] as CarrierReport, now), state: m.final }))) {
+    for (const group of groupByOutcome(settled, (m) => ({
+      ...outcomeOf(reports[m.index] as CarrierReport, now),
+      state: m.final,
+    }))) {
       await this.db.executeQuery(
         settleMessages(
           this.db,
@@ -168,12 +189,23 @@ export class SqlReceipts extends StorePart {
     for (const r of reports) {
       const kept = rows.get(r.carrierMessageId);
       if (kept) rows.set(r.carrierMessageId, { ...kept, state: r.status, detail: r.detail ?? null });
-      else rows.set(r.carrierMessageId, { carrier_message_id: r.carrierMessageId, state: r.status, detail: r.detail ?? null, done_at: r.doneAt ?? now, received_at: now });
+      else
+        rows.set(r.carrierMessageId, {
+          carrier_message_id: r.carrierMessageId,
+          state: r.status,
+          detail: r.detail ?? null,
+          done_at: r.doneAt ?? now,
+          received_at: now,
+        });
     }
     await this.db
       .insertInto('unmatched_reports')
       .values([...rows.values()])
-      .onConflict((oc) => oc.column('carrier_message_id').doUpdateSet((eb) => ({ state: eb.ref('excluded.state'), detail: eb.ref('excluded.detail') })))
+      .onConflict((oc) =>
+        oc
+          .column('carrier_message_id')
+          .doUpdateSet((eb) => ({ state: eb.ref('excluded.state'), detail: eb.ref('excluded.detail') })),
+      )
       .execute();
   }
 }

@@ -20,7 +20,23 @@ export class SqlReportStore extends StorePart implements ReportStore {
     const r = await this.db
       .selectFrom('messages as m')
       .innerJoin('sends as s', 's.id', 'm.send_id')
-      .select(['m.id', 'm.send_id', 'm.account_id', 'm.key_id', 'm.recipient', 'm.sms_count', 'm.operator', 'm.state', 'm.detail', 'm.created_at', 'm.submitted_at', 'm.done_at', 's.sender', 's.kind', 's.scheduled_at'])
+      .select([
+        'm.id',
+        'm.send_id',
+        'm.account_id',
+        'm.key_id',
+        'm.recipient',
+        'm.sms_count',
+        'm.operator',
+        'm.state',
+        'm.detail',
+        'm.created_at',
+        'm.submitted_at',
+        'm.done_at',
+        's.sender',
+        's.kind',
+        's.scheduled_at',
+      ])
       .where('m.id', '=', id)
       .where('m.account_id', '=', accountId)
       .executeTakeFirst();
@@ -45,7 +61,12 @@ export class SqlReportStore extends StorePart implements ReportStore {
   }
 
   async findSend(id: number, accountId: number): Promise<SendRecord | null> {
-    const r = await this.db.selectFrom('sends').selectAll().where('id', '=', id).where('account_id', '=', accountId).executeTakeFirst();
+    const r = await this.db
+      .selectFrom('sends')
+      .selectAll()
+      .where('id', '=', id)
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
     if (!r) return null;
     return {
       id: Number(r.id),
@@ -67,7 +88,12 @@ export class SqlReportStore extends StorePart implements ReportStore {
   async sendCounters(sendId: number): Promise<StateCount[]> {
     const rows = await this.db
       .selectFrom('messages')
-      .select((eb) => ['state', eb.fn.countAll<number>().as('n'), eb.fn.max('done_at').as('last_done'), eb.fn.max('submitted_at').as('last_submit')])
+      .select((eb) => [
+        'state',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.max('done_at').as('last_done'),
+        eb.fn.max('submitted_at').as('last_submit'),
+      ])
       .where('send_id', '=', sendId)
       .groupBy('state')
       .execute();

@@ -77,7 +77,9 @@ export class RollupDeltas {
   private readonly sends = new Map<number, SendRow>();
 
   /** Messages inserted (in whatever state they are inserted in). */
-  inserted(rows: readonly Pick<Insertable<MessagesTable>, 'account_id' | 'send_id' | 'created_at' | 'sms_count' | 'state'>[]): void {
+  inserted(
+    rows: readonly Pick<Insertable<MessagesTable>, 'account_id' | 'send_id' | 'created_at' | 'sms_count' | 'state'>[],
+  ): void {
     for (const r of rows) {
       const state = r.state ?? 'queued';
       this.add(r, { messages: 1, sms: r.sms_count, delivered: isDelivered(state), failed: isFailed(state) });
@@ -98,8 +100,10 @@ export class RollupDeltas {
     const sends = [...this.sends.values()].sort((a, b) => a.send_id - b.send_id);
     this.days.clear();
     this.sends.clear();
-    for (let start = 0; start < days.length; start += preparedChunk) await db.executeQuery(dailyUpsert(db, days.slice(start, start + preparedChunk)));
-    for (let start = 0; start < sends.length; start += preparedChunk) await db.executeQuery(sendUpsert(db, sends.slice(start, start + preparedChunk)));
+    for (let start = 0; start < days.length; start += preparedChunk)
+      await db.executeQuery(dailyUpsert(db, days.slice(start, start + preparedChunk)));
+    for (let start = 0; start < sends.length; start += preparedChunk)
+      await db.executeQuery(sendUpsert(db, sends.slice(start, start + preparedChunk)));
   }
 
   private add(m: CountedMessage, c: Counts): void {

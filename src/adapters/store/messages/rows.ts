@@ -5,8 +5,18 @@ import type { CarrierReport } from '../../../ports/carrier.js';
 import type { FinalState } from '../../../domain/delivery-state.js';
 
 /** Row builders shared by the message store's writes. */
-export function toReport(r: { carrier_message_id: string; state: CarrierReport['status']; detail: string | null; done_at: number | null }): CarrierReport {
-  return { carrierMessageId: r.carrier_message_id, status: r.state, detail: r.detail ?? undefined, doneAt: r.done_at === null ? undefined : Number(r.done_at) };
+export function toReport(r: {
+  carrier_message_id: string;
+  state: CarrierReport['status'];
+  detail: string | null;
+  done_at: number | null;
+}): CarrierReport {
+  return {
+    carrierMessageId: r.carrier_message_id,
+    status: r.state,
+    detail: r.detail ?? undefined,
+    doneAt: r.done_at === null ? undefined : Number(r.done_at),
+  };
 }
 
 export function sendRow(id: number, s: NewSend): Insertable<SendsTable> {
@@ -72,7 +82,10 @@ export function outcomeOf(r: CarrierReport, now: number): ReceiptOutcome {
 }
 
 /** Items grouped by equal outcome, groups in order of first appearance: one UPDATE per group. */
-export function groupByOutcome<T>(items: readonly T[], outcome: (item: T) => ReceiptOutcome): { outcome: ReceiptOutcome; items: T[] }[] {
+export function groupByOutcome<T>(
+  items: readonly T[],
+  outcome: (item: T) => ReceiptOutcome,
+): { outcome: ReceiptOutcome; items: T[] }[] {
   const groups = new Map<string, { outcome: ReceiptOutcome; items: T[] }>();
   for (const item of items) {
     const o = outcome(item);

@@ -56,8 +56,14 @@ const messageColumns = columnsOf<Insertable<MessagesTable>>({
   sandbox: true,
   created_at: true,
 });
-export const sendsInsert = preparedRows((db, rows: Insertable<SendsTable>[]) => db.insertInto('sends').values(rows), sendColumns);
-export const messagesInsert = preparedRows((db, rows: Insertable<MessagesTable>[]) => db.insertInto('messages').values(rows), messageColumns);
+export const sendsInsert = preparedRows(
+  (db, rows: Insertable<SendsTable>[]) => db.insertInto('sends').values(rows),
+  sendColumns,
+);
+export const messagesInsert = preparedRows(
+  (db, rows: Insertable<MessagesTable>[]) => db.insertInto('messages').values(rows),
+  messageColumns,
+);
 
 // The statements of the dispatcher and of receipts, compiled once per database (and per
 // padded list length); `locking` is for PostgreSQL, whose workers lock what they claim.
@@ -91,7 +97,20 @@ export const claimedMessages = preparedList(
     db
       .selectFrom('messages as m')
       .innerJoin('sends as s', 's.id', 'm.send_id')
-      .select(['m.id', 'm.send_id', 'm.key_id', 'm.recipient', 'm.text', 's.text as send_text', 's.sender', 's.lang', 'm.sandbox', 'm.attempts', 'm.priority', 'm.due_at'])
+      .select([
+        'm.id',
+        'm.send_id',
+        'm.key_id',
+        'm.recipient',
+        'm.text',
+        's.text as send_text',
+        's.sender',
+        's.lang',
+        'm.sandbox',
+        'm.attempts',
+        'm.priority',
+        'm.due_at',
+      ])
       .where('m.id', 'in', ids)
       .orderBy('m.priority')
       .orderBy('m.due_at')
@@ -119,13 +138,27 @@ export const partsInsert = preparedRows(
       .onConflict((oc) =>
         oc
           .column('carrier_message_id')
-          .doUpdateSet((eb) => ({ message_id: eb.ref('excluded.message_id'), part_no: eb.ref('excluded.part_no'), state: 'sent', detail: null, done_at: null }))
+          .doUpdateSet((eb) => ({
+            message_id: eb.ref('excluded.message_id'),
+            part_no: eb.ref('excluded.part_no'),
+            state: 'sent',
+            detail: null,
+            done_at: null,
+          }))
           .where('message_parts.state', '<>', 'sent'),
       ),
   columnsOf<SentPart>({ carrier_message_id: true, message_id: true, part_no: true }),
 );
-export const earlyReports = preparedList((db, _: Record<string, never>, ids: string[]) => db.selectFrom('unmatched_reports').selectAll().where('carrier_message_id', 'in', ids), []);
-export const partsNamed = preparedList((db, _: Record<string, never>, ids: string[]) => db.selectFrom('message_parts').select(['carrier_message_id', 'message_id']).where('carrier_message_id', 'in', ids), []);
+export const earlyReports = preparedList(
+  (db, _: Record<string, never>, ids: string[]) =>
+    db.selectFrom('unmatched_reports').selectAll().where('carrier_message_id', 'in', ids),
+  [],
+);
+export const partsNamed = preparedList(
+  (db, _: Record<string, never>, ids: string[]) =>
+    db.selectFrom('message_parts').select(['carrier_message_id', 'message_id']).where('carrier_message_id', 'in', ids),
+  [],
+);
 const messagesToSettleOf = (locking: boolean) =>
   preparedList(
     (db, _: Record<string, never>, ids: number[]) =>
@@ -148,7 +181,11 @@ export const settleParts = preparedList(
       .returning('carrier_message_id'),
   ['state', 'detail', 'doneAt'],
 );
-export const partStates = preparedList((db, _: Record<string, never>, ids: number[]) => db.selectFrom('message_parts').select(['message_id', 'state']).where('message_id', 'in', ids), []);
+export const partStates = preparedList(
+  (db, _: Record<string, never>, ids: number[]) =>
+    db.selectFrom('message_parts').select(['message_id', 'state']).where('message_id', 'in', ids),
+  [],
+);
 export const settleMessages = preparedList(
   (db, p: { state: FinalState; detail: string | null; doneAt: number }, ids: number[]) =>
     db.updateTable('messages').set({ state: p.state, done_at: p.doneAt, detail: p.detail }).where('id', 'in', ids),

@@ -11,8 +11,18 @@ export function migration(dialect: Dialect): Migration {
         .addColumn('name', 'text', (c) => c.notNull())
         .addColumn('status', 'text', (c) => c.notNull().defaultTo('Active'))
         // The balance can never go negative: the store refuses it, whatever the code does.
-        .addColumn('balance_main', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`balance_main >= 0`))
-        .addColumn('balance_international', 'bigint', (c) => c.notNull().defaultTo(0).check(sql`balance_international >= 0`))
+        .addColumn('balance_main', 'bigint', (c) =>
+          c
+            .notNull()
+            .defaultTo(0)
+            .check(sql`balance_main >= 0`),
+        )
+        .addColumn('balance_international', 'bigint', (c) =>
+          c
+            .notNull()
+            .defaultTo(0)
+            .check(sql`balance_international >= 0`),
+        )
         .addColumn('per_minute_limit', 'integer', (c) => c.notNull().defaultTo(0))
         .addColumn('otp_brand', 'text', (c) => c.notNull().defaultTo(''))
         .addColumn('ip_allow', 'text', (c) => c.notNull().defaultTo('[]'))

@@ -62,7 +62,11 @@ export function migration(dialect: Dialect): Migration {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
       await db.schema.createIndex('messages_due').on('messages').columns(['state', 'priority', 'due_at']).execute();
-      await db.schema.createIndex('messages_account_time').on('messages').columns(['account_id', 'created_at']).execute();
+      await db.schema
+        .createIndex('messages_account_time')
+        .on('messages')
+        .columns(['account_id', 'created_at'])
+        .execute();
       await db.schema.createIndex('messages_send').on('messages').columns(['send_id', 'id']).execute();
       await db.schema
         .createTable('message_parts')

@@ -12,7 +12,12 @@ export function migration(dialect: Dialect): Migration {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .execute();
       // Group names are unique per account: the index decides between racing requests.
-      await db.schema.createIndex('contact_groups_account_name').unique().on('contact_groups').columns(['account_id', 'name']).execute();
+      await db.schema
+        .createIndex('contact_groups_account_name')
+        .unique()
+        .on('contact_groups')
+        .columns(['account_id', 'name'])
+        .execute();
       await db.schema
         .createTable('contacts')
         .addColumn('group_id', 'integer', (c) => c.notNull().references('contact_groups.id').onDelete('cascade'))

@@ -23,7 +23,11 @@ export function migration(dialect: Dialect): Migration {
         .addColumn('created_at', 'bigint', (c) => c.notNull())
         .addColumn('done_at', 'bigint')
         .execute();
-      await db.schema.createIndex('webhook_events_due').on('webhook_events').columns(['state', 'next_attempt_at']).execute();
+      await db.schema
+        .createIndex('webhook_events_due')
+        .on('webhook_events')
+        .columns(['state', 'next_attempt_at'])
+        .execute();
       await db.schema.createIndex('webhook_events_key').on('webhook_events').columns(['key_id', 'id']).execute();
       await withId(db.schema.createTable('webhook_attempts'), dialect)
         .addColumn('event_ref', 'integer', (c) => c.notNull().references('webhook_events.id'))
@@ -35,7 +39,11 @@ export function migration(dialect: Dialect): Migration {
         .addColumn('http_status', 'integer')
         .addColumn('error', 'text')
         .execute();
-      await db.schema.createIndex('webhook_attempts_event').on('webhook_attempts').columns(['event_ref', 'attempt_no']).execute();
+      await db.schema
+        .createIndex('webhook_attempts_event')
+        .on('webhook_attempts')
+        .columns(['event_ref', 'attempt_no'])
+        .execute();
     },
   };
 }

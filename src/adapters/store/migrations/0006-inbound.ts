@@ -21,7 +21,11 @@ export function migration(): Migration {
         .addColumn('text', 'text', (c) => c.notNull())
         .addColumn('received_at', 'bigint', (c) => c.notNull())
         .execute();
-      await db.schema.createIndex('inbound_messages_account').on('inbound_messages').columns(['account_id', 'id']).execute();
+      await db.schema
+        .createIndex('inbound_messages_account')
+        .on('inbound_messages')
+        .columns(['account_id', 'id'])
+        .execute();
       // Additive payload fields of an event (sms.received carries the message).
       await db.schema.alterTable('webhook_events').addColumn('data', 'text').execute();
     },

@@ -9,7 +9,11 @@ export function migration(): Migration {
       // temporary B-tree, a cost that grew with the queue; with it, a claim reads the
       // first rows of the index and stops at its limit.
       await db.schema.dropIndex('messages_due').execute();
-      await db.schema.createIndex('messages_due').on('messages').columns(['state', 'priority', 'due_at', 'id']).execute();
+      await db.schema
+        .createIndex('messages_due')
+        .on('messages')
+        .columns(['state', 'priority', 'due_at', 'id'])
+        .execute();
     },
   };
 }

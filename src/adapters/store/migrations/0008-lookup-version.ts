@@ -16,7 +16,11 @@ export function migration(dialect: Dialect): Migration {
       await sql`insert into lookup_version (id, n) values (1, 0)`.execute(db);
       for (const table of ['accounts', 'api_keys', 'sender_ids']) {
         for (const event of ['insert', 'update', 'delete']) {
-          await sql.raw(`create trigger ${table}_${event}_lookup_version after ${event} on ${table} begin update lookup_version set n = n + 1 where id = 1; end`).execute(db);
+          await sql
+            .raw(
+              `create trigger ${table}_${event}_lookup_version after ${event} on ${table} begin update lookup_version set n = n + 1 where id = 1; end`,
+            )
+            .execute(db);
         }
       }
     },

@@ -12,8 +12,12 @@ export function migration(dialect: Dialect): Migration {
       if (dialect !== 'sqlite') return;
       await sql`alter table lookup_version add column balances integer not null default 0`.execute(db);
       await sql`drop trigger accounts_update_lookup_version`.execute(db);
-      await sql`create trigger accounts_update_lookup_version after update of id, name, status, per_minute_limit, otp_brand, ip_allow, global_sending, created_at on accounts begin update lookup_version set n = n + 1 where id = 1; end`.execute(db);
-      await sql`create trigger accounts_balance_lookup_version after update of balance_main, balance_international on accounts begin update lookup_version set balances = balances + 1 where id = 1; end`.execute(db);
+      await sql`create trigger accounts_update_lookup_version after update of id, name, status, per_minute_limit, otp_brand, ip_allow, global_sending, created_at on accounts begin update lookup_version set n = n + 1 where id = 1; end`.execute(
+        db,
+      );
+      await sql`create trigger accounts_balance_lookup_version after update of balance_main, balance_international on accounts begin update lookup_version set balances = balances + 1 where id = 1; end`.execute(
+        db,
+      );
     },
   };
 }

@@ -16,7 +16,12 @@ export function migration(): Migration {
         )`.execute(db);
       // The unique index serves the approval lookup by (account_id, title) as the old one did.
       await db.schema.dropIndex('sender_ids_account').execute();
-      await db.schema.createIndex('sender_ids_account_title').unique().on('sender_ids').columns(['account_id', 'title']).execute();
+      await db.schema
+        .createIndex('sender_ids_account_title')
+        .unique()
+        .on('sender_ids')
+        .columns(['account_id', 'title'])
+        .execute();
     },
   };
 }

@@ -7,7 +7,8 @@ import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../store-location.js';
 
 export function migration(dialect: Dialect): Migration {
-  const serialId = dialect === 'postgres' ? sql.raw('id serial primary key') : sql.raw('id integer primary key autoincrement');
+  const serialId =
+    dialect === 'postgres' ? sql.raw('id serial primary key') : sql.raw('id integer primary key autoincrement');
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       // Panel users: of one account, or of the provider (account_id null). Emails are kept

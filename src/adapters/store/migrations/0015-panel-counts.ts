@@ -106,7 +106,11 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
        end $$`,
     )
     .execute(db);
-  await sql.raw(`create trigger messages_counts_insert after insert on messages referencing new table as new_rows for each statement execute function panel_counts_insert()`).execute(db);
+  await sql
+    .raw(
+      `create trigger messages_counts_insert after insert on messages referencing new table as new_rows for each statement execute function panel_counts_insert()`,
+    )
+    .execute(db);
   const change = `sum(${delivered('n', i)} - ${delivered('o', i)}) as d, sum(${failed('n', i)} - ${failed('o', i)}) as f`;
   await sql
     .raw(
@@ -122,7 +126,11 @@ async function postgresTriggers(db: Kysely<unknown>): Promise<void> {
        end $$`,
     )
     .execute(db);
-  await sql.raw(`create trigger messages_counts_state after update on messages referencing old table as old_rows new table as new_rows for each statement execute function panel_counts_state()`).execute(db);
+  await sql
+    .raw(
+      `create trigger messages_counts_state after update on messages referencing old table as old_rows new table as new_rows for each statement execute function panel_counts_state()`,
+    )
+    .execute(db);
 }
 
 export function migration(dialect: Dialect): Migration {
@@ -135,8 +143,16 @@ export function migration(dialect: Dialect): Migration {
       else await postgresTriggers(db);
       // The message log: an account's messages newest first, keyset by (created_at, id), a
       // date range as a range of the same index; and the same per number.
-      await db.schema.createIndex('messages_account_log').on('messages').columns(['account_id', 'created_at', 'id']).execute();
-      await db.schema.createIndex('messages_account_number').on('messages').columns(['account_id', 'recipient', 'created_at', 'id']).execute();
+      await db.schema
+        .createIndex('messages_account_log')
+        .on('messages')
+        .columns(['account_id', 'created_at', 'id'])
+        .execute();
+      await db.schema
+        .createIndex('messages_account_number')
+        .on('messages')
+        .columns(['account_id', 'recipient', 'created_at', 'id'])
+        .execute();
       // The campaign list: an account's bulk sends, without reading its single sends.
       await db.schema
         .createIndex('sends_account_campaigns')

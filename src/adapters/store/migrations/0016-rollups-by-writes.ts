@@ -30,9 +30,15 @@ export function migration(dialect: Dialect): Migration {
       await sql.raw('delete from daily_counts').execute(db);
       await sql.raw('delete from send_counts').execute(db);
       await sql
-        .raw(`insert into daily_counts (account_id, day, messages, sms, delivered, failed) select m.account_id, ${day}, ${sums} from messages m group by m.account_id, ${day}`)
+        .raw(
+          `insert into daily_counts (account_id, day, messages, sms, delivered, failed) select m.account_id, ${day}, ${sums} from messages m group by m.account_id, ${day}`,
+        )
         .execute(db);
-      await sql.raw(`insert into send_counts (send_id, messages, sms, delivered, failed) select m.send_id, ${sums} from messages m group by m.send_id`).execute(db);
+      await sql
+        .raw(
+          `insert into send_counts (send_id, messages, sms, delivered, failed) select m.send_id, ${sums} from messages m group by m.send_id`,
+        )
+        .execute(db);
     },
   };
 }

@@ -8,7 +8,8 @@ import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../store-location.js';
 
 export function migration(dialect: Dialect): Migration {
-  const serialId = dialect === 'postgres' ? sql.raw('id bigserial primary key') : sql.raw('id integer primary key autoincrement');
+  const serialId =
+    dialect === 'postgres' ? sql.raw('id bigserial primary key') : sql.raw('id integer primary key autoincrement');
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await sql`create table audit_log (

@@ -36,19 +36,27 @@ async function partitionMessages(db: Kysely<unknown>): Promise<void> {
   await sql`alter table messages rename to messages_p0`.execute(db);
   for (const { tgname } of triggers) await sql`drop trigger ${sql.id(tgname)} on messages_p0`.execute(db);
   await sql`alter table messages_p0 rename constraint messages_pkey to messages_p0_pkey`.execute(db);
-  for (const { indexname } of indexes) await sql`alter index ${sql.id(indexname)} rename to ${sql.id(`${indexname}_p0`)}`.execute(db);
+  for (const { indexname } of indexes)
+    await sql`alter index ${sql.id(indexname)} rename to ${sql.id(`${indexname}_p0`)}`.execute(db);
   // The partitioned table holds the foreign keys; the partition gets them from it.
   for (const { conname } of foreign) await sql`alter table messages_p0 drop constraint ${sql.id(conname)}`.execute(db);
-  await sql`create table messages (like messages_p0 including defaults including constraints) partition by range (id)`.execute(db);
+  await sql`create table messages (like messages_p0 including defaults including constraints) partition by range (id)`.execute(
+    db,
+  );
   await sql`alter table messages add constraint messages_pkey primary key (id)`.execute(db);
-  for (const { conname, def } of foreign) await sql`alter table messages add constraint ${sql.id(conname)} ${sql.raw(def)}`.execute(db);
+  for (const { conname, def } of foreign)
+    await sql`alter table messages add constraint ${sql.id(conname)} ${sql.raw(def)}`.execute(db);
   // pg_indexes gives each definition on the table's name, which is now the partitioned table's.
   for (const { indexdef } of indexes) await sql.raw(indexdef).execute(db);
   for (const { def } of triggers) await sql.raw(def).execute(db);
   const { rows } = await sql<{ bound: string }>`
-    select (greatest(coalesce((select max(id) from messages_p0), 0), (select last_value from haberci_ids)) + 1)::text as bound`.execute(db);
+    select (greatest(coalesce((select max(id) from messages_p0), 0), (select last_value from haberci_ids)) + 1)::text as bound`.execute(
+    db,
+  );
   const bound = rows[0]?.bound ?? '1';
-  await sql`alter table messages attach partition messages_p0 for values from (minvalue) to (${sql.raw(String(BigInt(bound)))})`.execute(db);
+  await sql`alter table messages attach partition messages_p0 for values from (minvalue) to (${sql.raw(String(BigInt(bound)))})`.execute(
+    db,
+  );
   await sql`create table messages_pdefault partition of messages default`.execute(db);
 }
 

@@ -25,9 +25,23 @@ export function migration(dialect: Dialect): Migration {
           return null;
         end $$`.execute(db);
       const statement = (name: string, event: string, table: string, topic: 'lookups' | 'balances') =>
-        sql.raw(`create trigger ${name} after ${event} on ${table} for each statement execute function haberci_lookups_changed('${topic}')`).execute(db);
-      await statement('accounts_lookups_changed', 'insert or delete or update of id, name, status, per_minute_limit, otp_brand, ip_allow, global_sending, created_at', 'accounts', 'lookups');
-      await statement('accounts_balances_changed', 'update of balance_main, balance_international', 'accounts', 'balances');
+        sql
+          .raw(
+            `create trigger ${name} after ${event} on ${table} for each statement execute function haberci_lookups_changed('${topic}')`,
+          )
+          .execute(db);
+      await statement(
+        'accounts_lookups_changed',
+        'insert or delete or update of id, name, status, per_minute_limit, otp_brand, ip_allow, global_sending, created_at',
+        'accounts',
+        'lookups',
+      );
+      await statement(
+        'accounts_balances_changed',
+        'update of balance_main, balance_international',
+        'accounts',
+        'balances',
+      );
       await statement('api_keys_lookups_changed', 'insert or update or delete', 'api_keys', 'lookups');
       await statement('sender_ids_lookups_changed', 'insert or update or delete', 'sender_ids', 'lookups');
     },

@@ -7,7 +7,13 @@ import type { DialectSql } from '../dialect-sql.js';
 import { preparedQuery } from '../prepared-query.js';
 
 /** `count` values of the id sequence (migration 0002). */
-const nextIds = preparedQuery((db, p: { count: number }) => ({ compile: () => sql<{ id: number }>`SELECT nextval('haberci_ids')::int8 AS id FROM generate_series(1, ${p.count})`.compile(db) }), ['count']);
+const nextIds = preparedQuery(
+  (db, p: { count: number }) => ({
+    compile: () =>
+      sql<{ id: number }>`SELECT nextval('haberci_ids')::int8 AS id FROM generate_series(1, ${p.count})`.compile(db),
+  }),
+  ['count'],
+);
 
 /** PostgreSQL: several writers at once, so reads that decide a write lock their rows. */
 export const postgresSql: DialectSql = {
@@ -17,19 +23,24 @@ export const postgresSql: DialectSql = {
   forShare: (query) => query.forShare(),
   claim: (query) => query.forUpdate().skipLocked(),
   countRequests: (db, items) => countInOneStatement(db, items),
-  keepPartitions: (db, before, widthIds, stopping) => keepMessagePartitions(db as Kysely<Database>, before, widthIds, stopping),
+  keepPartitions: (db, before, widthIds, stopping) =>
+    keepMessagePartitions(db as Kysely<Database>, before, widthIds, stopping),
   async exclusively(db, name, work) {
     // A session lock on one connection of the pool, kept while `work` runs on others: it
     // goes with the connection if that breaks. Keyed by the schema too, as stores in
     // several schemas of one database are separate stores.
     return (db as Kysely<Database>).connection().execute(async (held) => {
-      const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(hashtext(${name}), hashtext(current_schema())) as locked`.execute(held);
+      const { rows } = await sql<{
+        locked: boolean;
+      }>`select pg_try_advisory_lock(hashtext(${name}), hashtext(current_schema())) as locked`.execute(held);
       if (rows[0]?.locked !== true) return false;
       try {
         await work();
         return true;
       } finally {
-        await sql`select pg_advisory_unlock(hashtext(${name}), hashtext(current_schema()))`.execute(held).catch(() => undefined);
+        await sql`select pg_advisory_unlock(hashtext(${name}), hashtext(current_schema()))`
+          .execute(held)
+          .catch(() => undefined);
       }
     });
   },

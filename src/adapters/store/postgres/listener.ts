@@ -58,7 +58,11 @@ export class PgListener {
   private async connect(): Promise<void> {
     this.timer = null;
     if (this.stopped) return;
-    const client = new pg.Client({ ...postgresClientConfig(this.location), connectionTimeoutMillis: this.options.connectTimeoutMs, keepAlive: true });
+    const client = new pg.Client({
+      ...postgresClientConfig(this.location),
+      connectionTimeoutMillis: this.options.connectTimeoutMs,
+      keepAlive: true,
+    });
     let prefix: string | null = null;
     client.on('error', (error: Error) => this.broken(client, error));
     client.on('end', () => this.broken(client, new Error('the connection ended')));

@@ -13,13 +13,16 @@ pg.types.setTypeParser(20, (value: string) => Number(value));
 /** How long a query waits for a PostgreSQL connection before it fails. */
 export const pgConnectTimeoutMs = 5000;
 
-
 /**
  * Opens a PostgreSQL store: a pool in the store's schema, broken connections reported to
  * `onConnectionError`; with `cacheLookups`, the change signal of the lookup caches too (a
  * LISTEN connection, opened at the first lookup, its losses told to `log`).
  */
-export function openPostgres(location: Extract<StoreLocation, { dialect: 'postgres' }>, onConnectionError: (error: Error) => void, log: Logger): StoreConnection {
+export function openPostgres(
+  location: Extract<StoreLocation, { dialect: 'postgres' }>,
+  onConnectionError: (error: Error) => void,
+  log: Logger,
+): StoreConnection {
   const pool = new pg.Pool({
     ...postgresClientConfig(location),
     max: location.poolSize ?? 10,

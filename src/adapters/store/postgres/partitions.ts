@@ -46,7 +46,12 @@ export interface PartitionUpkeep {
   dropped: number;
 }
 
-export async function keepMessagePartitions(db: Kysely<Database>, before: number, widthIds: number, stopping: () => boolean = () => false): Promise<PartitionUpkeep> {
+export async function keepMessagePartitions(
+  db: Kysely<Database>,
+  before: number,
+  widthIds: number,
+  stopping: () => boolean = () => false,
+): Promise<PartitionUpkeep> {
   const { ranges, hasDefault } = await rangePartitions(db);
   // A store that is not partitioned (SQLite never is; a PostgreSQL store before 0019 cannot be here).
   if (!hasDefault) return { created: 0, dropped: 0 };
@@ -58,11 +63,15 @@ export async function keepMessagePartitions(db: Kysely<Database>, before: number
   while (last + width >= top) {
     const made = await db.transaction().execute(async (trx) => {
       await sql`set local lock_timeout = '2s'`.execute(trx);
-      const { rows: above } = await sql<{ max: string | null }>`select max(id)::text as max from messages_pdefault`.execute(trx);
+      const { rows: above } = await sql<{
+        max: string | null;
+      }>`select max(id)::text as max from messages_pdefault`.execute(trx);
       const inDefault = above[0]?.max === null || above[0]?.max === undefined ? 0n : BigInt(above[0].max);
       const from = top > inDefault ? top : inDefault + 1n;
       const to = from + width;
-      await sql`create table ${sql.id(`messages_p${from}`)} partition of messages for values from (${sql.raw(from.toString())}) to (${sql.raw(to.toString())})`.execute(trx);
+      await sql`create table ${sql.id(`messages_p${from}`)} partition of messages for values from (${sql.raw(from.toString())}) to (${sql.raw(to.toString())})`.execute(
+        trx,
+      );
       return to;
     });
     top = made;
@@ -87,7 +96,9 @@ export async function keepMessagePartitions(db: Kysely<Database>, before: number
     for (;;) {
       const gone = await sql`
         delete from message_parts where carrier_message_id in (
-          select carrier_message_id from message_parts where message_id >= ${from.toString()} and message_id < ${range.to.toString()} limit ${partsBatch})`.execute(db);
+          select carrier_message_id from message_parts where message_id >= ${from.toString()} and message_id < ${range.to.toString()} limit ${partsBatch})`.execute(
+        db,
+      );
       if (Number(gone.numAffectedRows ?? 0n) < partsBatch || stopping()) break;
     }
     // Stopped with parts left: the partition stays for the next sweep.

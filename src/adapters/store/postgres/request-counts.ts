@@ -11,7 +11,10 @@ import type { Executor } from '../executor.js';
 import { answersFrom, byKey, usageOf } from '../request-counts.js';
 
 /** Null when a key's requests of the batch differ in limits or windows (a limit changed, an hour began): the transaction decides those. Keys without a usage row yet get one first. */
-export async function countInOneStatement(db: Executor, items: readonly UsageRequest[]): Promise<(LimitHit | null)[] | null> {
+export async function countInOneStatement(
+  db: Executor,
+  items: readonly UsageRequest[],
+): Promise<(LimitHit | null)[] | null> {
   const keys = byKey(items);
   const same = (a: UsageRequest, b: UsageRequest): boolean =>
     a.limits.hourly === b.limits.hourly &&
@@ -32,7 +35,17 @@ export async function countInOneStatement(db: Executor, items: readonly UsageReq
   if (missing.length > 0) {
     await db
       .insertInto('key_usage')
-      .values(missing.map((f) => ({ key_id: f.keyId, hour_bucket: f.windows.hour, hour_count: 0, day_bucket: f.windows.day, day_count: 0, month_bucket: f.windows.month, month_count: 0 })))
+      .values(
+        missing.map((f) => ({
+          key_id: f.keyId,
+          hour_bucket: f.windows.hour,
+          hour_count: 0,
+          day_bucket: f.windows.day,
+          day_count: 0,
+          month_bucket: f.windows.month,
+          month_count: 0,
+        })),
+      )
       .onConflict((oc) => oc.column('key_id').doNothing())
       .execute();
     for (const [keyId, usage] of await raiseCounts(db, missing, keys)) found.set(keyId, usage);
@@ -41,15 +54,29 @@ export async function countInOneStatement(db: Executor, items: readonly UsageReq
 }
 
 /** The statement: the counts each key's row held before it, by key (keys with no row are absent). */
-async function raiseCounts(db: Executor, firsts: readonly UsageRequest[], keys: ReadonlyMap<number, readonly UsageRequest[]>): Promise<Map<number, Usage>> {
+async function raiseCounts(
+  db: Executor,
+  firsts: readonly UsageRequest[],
+  keys: ReadonlyMap<number, readonly UsageRequest[]>,
+): Promise<Map<number, Usage>> {
   const ids = firsts.map((f) => f.keyId);
-  const current = (bucket: string, count: string, window: string): string => `(case when o.${bucket} = r.${window} then o.${count} else 0 end)`;
+  const current = (bucket: string, count: string, window: string): string =>
+    `(case when o.${bucket} = r.${window} then o.${count} else 0 end)`;
   const h = current('hour_bucket', 'hour_count', 'hb');
   const d = current('day_bucket', 'day_count', 'db');
   const m = current('month_bucket', 'month_count', 'mb');
-  const left = (limit: string, count: string): string => `(case when r.${limit} > 0 then r.${limit} - ${count} else r.n end)`;
+  const left = (limit: string, count: string): string =>
+    `(case when r.${limit} > 0 then r.${limit} - ${count} else r.n end)`;
   const admitted = sql.raw(`greatest(0, least(r.n, ${left('hl', h)}, ${left('dl', d)}, ${left('ml', m)}))`);
-  const { rows } = await sql<{ key_id: number; hour_bucket: string; hour_count: number; day_bucket: string; day_count: number; month_bucket: string; month_count: number }>`
+  const { rows } = await sql<{
+    key_id: number;
+    hour_bucket: string;
+    hour_count: number;
+    day_bucket: string;
+    day_count: number;
+    month_bucket: string;
+    month_count: number;
+  }>`
     update key_usage u set
       hour_bucket = r.hb, hour_count = ${sql.raw(h)} + ${admitted},
       day_bucket = r.db, day_count = ${sql.raw(d)} + ${admitted},
@@ -59,6 +86,8 @@ async function raiseCounts(db: Executor, firsts: readonly UsageRequest[], keys: 
         ${firsts.map((f) => f.limits.daily)}::int[], ${firsts.map((f) => f.limits.monthly)}::int[], ${firsts.map((f) => f.windows.hour)}::text[],
         ${firsts.map((f) => f.windows.day)}::text[], ${firsts.map((f) => f.windows.month)}::text[]) as r(key_id, n, hl, dl, ml, hb, db, mb)
     where u.key_id = o.key_id and o.key_id = r.key_id
-    returning o.key_id, o.hour_bucket, o.hour_count, o.day_bucket, o.day_count, o.month_bucket, o.month_count`.execute(db);
+    returning o.key_id, o.hour_bucket, o.hour_count, o.day_bucket, o.day_count, o.month_bucket, o.month_count`.execute(
+    db,
+  );
   return new Map(rows.map((row) => [row.key_id, usageOf(row)]));
 }

@@ -25,7 +25,12 @@ export type WakeJob = 'dispatch' | 'webhooks';
 export class PgWakeListener {
   private readonly listener: PgListener;
 
-  constructor(location: Extract<StoreLocation, { dialect: 'postgres' }>, job: WakeJob, onWake: () => void, log: Logger) {
+  constructor(
+    location: Extract<StoreLocation, { dialect: 'postgres' }>,
+    job: WakeJob,
+    onWake: () => void,
+    log: Logger,
+  ) {
     this.listener = new PgListener(
       location,
       wakeChannel,

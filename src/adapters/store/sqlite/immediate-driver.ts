@@ -127,4 +127,3 @@ export class ImmediateSqliteDriver extends SqliteDriver {
     }
   }
 }
-

@@ -28,7 +28,9 @@ export function openSqlite(location: Extract<StoreLocation, { dialect: 'sqlite' 
     dialect: 'sqlite',
     close: () => db.destroy(),
     externalChanges: () => {
-      const row = (lookupVersion ??= sqlite.prepare<[], ExternalChanges>('select n as lookups, balances from lookup_version')).get();
+      const row = (lookupVersion ??= sqlite.prepare<[], ExternalChanges>(
+        'select n as lookups, balances from lookup_version',
+      )).get();
       return { lookups: Number(row?.lookups), balances: Number(row?.balances) };
     },
     checkpoint: () => {

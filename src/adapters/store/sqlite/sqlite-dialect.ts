@@ -37,4 +37,3 @@ export class ImmediateSqliteDialect extends SqliteDialect {
     return new TransactionalDdlSqliteAdapter();
   }
 }
-

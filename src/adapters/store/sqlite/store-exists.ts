@@ -7,7 +7,10 @@ export function sqliteStoreExists(file: string): boolean {
   if (!existsSync(file)) return false;
   const db = new BetterSqlite3(file, { readonly: true, fileMustExist: true });
   try {
-    return db.prepare(`select 1 from sqlite_master where type = 'table' and name = ?`).get(DEFAULT_MIGRATION_TABLE) !== undefined;
+    return (
+      db.prepare(`select 1 from sqlite_master where type = 'table' and name = ?`).get(DEFAULT_MIGRATION_TABLE) !==
+      undefined
+    );
   } finally {
     db.close();
   }

@@ -16,9 +16,12 @@
  * (a claim is up to 200 messages, a write up to 500 outcomes), and catches up after it.
  */
 
-type WaitResult = { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<'ok' | 'timed-out'> };
+type WaitResult =
+  { async: false; value: 'not-equal' | 'timed-out' } | { async: true; value: Promise<'ok' | 'timed-out'> };
 // Atomics.waitAsync is in Node 16+ (V8); TypeScript declares it only from lib ES2024.
-const waitAsync = (Atomics as unknown as { waitAsync(cell: Int32Array, index: number, value: number, timeoutMs: number): WaitResult }).waitAsync;
+const waitAsync = (
+  Atomics as unknown as { waitAsync(cell: Int32Array, index: number, value: number, timeoutMs: number): WaitResult }
+).waitAsync;
 
 /**
  * Cells of the buffer: the next ticket to hand out, the ticket whose turn it is, how many
@@ -70,7 +73,9 @@ export class ThreadWriteLock {
     for (;;) {
       const now = Date.now();
       if (now - started >= yieldMs) return;
-      const idle = Atomics.load(this.cell, foregroundActiveCell) === 0 && since(now, Atomics.load(this.cell, foregroundReleasedCell)) >= backgroundGapMs;
+      const idle =
+        Atomics.load(this.cell, foregroundActiveCell) === 0 &&
+        since(now, Atomics.load(this.cell, foregroundReleasedCell)) >= backgroundGapMs;
       if (idle) return;
       await new Promise((resolve) => setTimeout(resolve, 1));
     }

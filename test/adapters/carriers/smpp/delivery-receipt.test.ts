@@ -37,8 +37,18 @@ describe('delivery receipts', () => {
   });
 
   it('prefers the TLVs over the text', () => {
-    const parsed = parseReceipt({ esmClass: 4, receiptedMessageId: 'TLV-ID', messageState: 3, text: text('DELIVRD', 'TEXT-ID') });
-    assert.deepEqual(parsed, { kind: 'final', carrierMessageId: 'TLV-ID', status: 'expired', detail: 'stat:EXPIRED err:000' });
+    const parsed = parseReceipt({
+      esmClass: 4,
+      receiptedMessageId: 'TLV-ID',
+      messageState: 3,
+      text: text('DELIVRD', 'TEXT-ID'),
+    });
+    assert.deepEqual(parsed, {
+      kind: 'final',
+      carrierMessageId: 'TLV-ID',
+      status: 'expired',
+      detail: 'stat:EXPIRED err:000',
+    });
   });
 
   it('uses the text state when the TLV state is absent', () => {

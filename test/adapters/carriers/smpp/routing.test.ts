@@ -24,6 +24,13 @@ describe('SMPP routing', () => {
   });
 
   it('answers undefined when nothing is bound', () => {
-    assert.equal(chooseRoute('905321234567', connections.map((c) => ({ ...c, isBound: false })), 'intl'), undefined);
+    assert.equal(
+      chooseRoute(
+        '905321234567',
+        connections.map((c) => ({ ...c, isBound: false })),
+        'intl',
+      ),
+      undefined,
+    );
   });
 });

@@ -23,7 +23,10 @@ describe('SMPP carrier: throttling, drops and failover', () => {
     try {
       assert.equal((await carrier.submit(message('905321110011'))).kind, 'accepted');
       const seen = await submitWithRetries(() => carrier.submit(message('905321110012')), 5);
-      assert.deepEqual(seen.map((o) => o.kind), ['retry', 'accepted']);
+      assert.deepEqual(
+        seen.map((o) => o.kind),
+        ['retry', 'accepted'],
+      );
       const first = seen[0];
       assert.ok(first?.kind === 'retry' && first.afterMs === 1000 && /ESME_RTHROTTLED/.test(first.reason));
       assert.equal(sim.stats.throttled, 1);
@@ -40,7 +43,11 @@ describe('SMPP carrier: throttling, drops and failover', () => {
       const outcome = await carrier.submit(message('905321110013', 'y'.repeat(100), 2));
       assert.equal(outcome.kind, 'accepted');
       assert.equal(outcome.kind === 'accepted' && outcome.carrierMessageIds.length, 2);
-      assert.deepEqual(sim.received.map((r) => r.udh?.[5]), [1, 2, 2], 'part 2 was throttled once and sent again');
+      assert.deepEqual(
+        sim.received.map((r) => r.udh?.[5]),
+        [1, 2, 2],
+        'part 2 was throttled once and sent again',
+      );
     } finally {
       await carrier.stop();
       await sim.stop();
@@ -72,7 +79,12 @@ describe('SMPP carrier: throttling, drops and failover', () => {
       await waitFor(() => carrier.status()[0]?.bound === false, 'connection marked down');
       const down = await carrier.submit(message('905321110031'));
       assert.ok(down.kind === 'retry' && /no bound SMPP connection/.test(down.reason));
-      second = new SmscSimulator({ port: first.port, receiptDelayMs: { min: 5, max: 5 }, throttleShare: 0, dropEvery: 0 });
+      second = new SmscSimulator({
+        port: first.port,
+        receiptDelayMs: { min: 5, max: 5 },
+        throttleShare: 0,
+        dropEvery: 0,
+      });
       await second.start();
       await waitFor(() => carrier.status()[0]?.bound === true, 're-bind to the restarted SMSC');
       assert.equal((await carrier.submit(message('905321110031'))).kind, 'accepted');
@@ -87,14 +99,25 @@ describe('SMPP carrier: throttling, drops and failover', () => {
     const a = await startSimulator();
     const b = await startSimulator();
     const config = carrierConfig([a.port, b.port], { defaultRoute: 'c1' });
-    const routed = { ...config, connections: config.connections.map((c, i) => (i === 0 ? { ...c, prefixes: ['9053', '90532'] } : { ...c, prefixes: ['905'] })) };
+    const routed = {
+      ...config,
+      connections: config.connections.map((c, i) =>
+        i === 0 ? { ...c, prefixes: ['9053', '90532'] } : { ...c, prefixes: ['905'] },
+      ),
+    };
     const { carrier } = await startCarrier(routed);
     try {
       assert.equal((await carrier.submit(message('905321234567'))).kind, 'accepted');
       assert.equal((await carrier.submit(message('905421234567'))).kind, 'accepted');
       assert.equal((await carrier.submit(message('491701234567'))).kind, 'accepted');
-      assert.deepEqual(a.sim.received.map((r) => r.destination), ['905321234567']);
-      assert.deepEqual(b.sim.received.map((r) => r.destination), ['905421234567', '491701234567']);
+      assert.deepEqual(
+        a.sim.received.map((r) => r.destination),
+        ['905321234567'],
+      );
+      assert.deepEqual(
+        b.sim.received.map((r) => r.destination),
+        ['905421234567', '491701234567'],
+      );
       await a.sim.stop();
       await waitFor(() => carrier.status()[0]?.bound === false, 'first connection down');
       assert.equal((await carrier.submit(message('905321234568'))).kind, 'accepted');
@@ -123,7 +146,9 @@ describe('SMPP carrier: throttling, drops and failover', () => {
     const { sim, port } = await startSimulator({ submitRespDelayMs: 20 });
     const { carrier } = await startCarrier(carrierConfig([port], {}, { windowSize: 3 }));
     try {
-      const outcomes = await Promise.all(Array.from({ length: 12 }, (_, i) => carrier.submit(message(`9053211100${50 + i}`))));
+      const outcomes = await Promise.all(
+        Array.from({ length: 12 }, (_, i) => carrier.submit(message(`9053211100${50 + i}`))),
+      );
       assert.ok(outcomes.every((o) => o.kind === 'accepted'));
       assert.equal(sim.stats.submitsAccepted, 12);
       assert.equal(sim.stats.peakUnanswered, 3);
@@ -138,7 +163,11 @@ describe('SMPP carrier: throttling, drops and failover', () => {
     const { carrier } = await startCarrier(carrierConfig([port], { submitTimeoutMs: 100 }));
     try {
       const outcome = await carrier.submit(message('905321110061'));
-      assert.ok(outcome.kind === 'retry' && /no submit_sm_resp \(timed out\); the SMSC may already have it/.test(outcome.reason), JSON.stringify(outcome));
+      assert.ok(
+        outcome.kind === 'retry' &&
+          /no submit_sm_resp \(timed out\); the SMSC may already have it/.test(outcome.reason),
+        JSON.stringify(outcome),
+      );
       assert.equal(sim.received.length, 1);
     } finally {
       await carrier.stop();

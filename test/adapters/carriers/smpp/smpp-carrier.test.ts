@@ -3,7 +3,15 @@ import assert from 'node:assert/strict';
 import { encodeForSubmit } from '../../../../src/domain/sms-encoding.js';
 import type { SmppCarrier } from '../../../../src/adapters/carriers/smpp/smpp-carrier.js';
 import type { SmscSimulator } from '../../../../src/adapters/carriers/smpp/smsc-simulator.js';
-import { carrierConfig, message, RecordingListener, sleep, startCarrier, startSimulator, waitFor } from './smpp-harness.js';
+import {
+  carrierConfig,
+  message,
+  RecordingListener,
+  sleep,
+  startCarrier,
+  startSimulator,
+  waitFor,
+} from './smpp-harness.js';
 
 /** Drops the 8-bit concatenation reference (octet 3 of the UDH), which the carrier picks. */
 function withoutReference(part: Buffer, esmClass: number): string {
@@ -42,13 +50,19 @@ describe('SMPP carrier against the simulator: submits and receipts', () => {
       assert.equal(outcome.kind, 'accepted');
       const got = sim.received.filter((r) => r.destination === to);
       assert.equal(got.length, expected.parts.length);
-      assert.deepEqual(outcome.kind === 'accepted' && outcome.carrierMessageIds, got.map((r) => r.messageId));
+      assert.deepEqual(
+        outcome.kind === 'accepted' && outcome.carrierMessageIds,
+        got.map((r) => r.messageId),
+      );
       for (const [i, r] of got.entries()) {
         assert.equal(r.dataCoding, expected.dataCoding);
         assert.equal(r.esmClass, expected.esmClass);
         assert.equal(r.registeredDelivery, 1);
         assert.equal(r.source, 'HABERCI');
-        assert.equal(withoutReference(r.shortMessage, r.esmClass), withoutReference(expected.parts[i] ?? Buffer.alloc(0), expected.esmClass));
+        assert.equal(
+          withoutReference(r.shortMessage, r.esmClass),
+          withoutReference(expected.parts[i] ?? Buffer.alloc(0), expected.esmClass),
+        );
       }
       if (got.length > 1) assert.equal(new Set(got.map((r) => r.udh?.[3])).size, 1, 'all parts share one reference');
     });
@@ -62,7 +76,10 @@ describe('SMPP carrier against the simulator: submits and receipts', () => {
       if (outcome.kind === 'accepted') ids.set(to, outcome.carrierMessageIds[0] ?? '');
     }
     const reportFor = (to: string) => listener.reports.find((r) => r.carrierMessageId === ids.get(to));
-    await waitFor(() => ['905321111234', '905321110000', '905321110001'].every((to) => reportFor(to)), 'three receipts');
+    await waitFor(
+      () => ['905321111234', '905321110000', '905321110001'].every((to) => reportFor(to)),
+      'three receipts',
+    );
     assert.equal(reportFor('905321111234')?.status, 'delivered');
     assert.equal(reportFor('905321110000')?.status, 'failed');
     assert.match(reportFor('905321110000')?.detail ?? '', /stat:UNDELIV err:001/);
@@ -82,7 +99,10 @@ describe('SMPP carrier against the simulator: submits and receipts', () => {
     assert.equal(outcome.kind, 'accepted');
     const ids = outcome.kind === 'accepted' ? outcome.carrierMessageIds : [];
     assert.equal(ids.length, 3);
-    await waitFor(() => ids.every((id) => listener.reports.some((r) => r.carrierMessageId === id && r.status === 'delivered')), 'a receipt per part');
+    await waitFor(
+      () => ids.every((id) => listener.reports.some((r) => r.carrierMessageId === id && r.status === 'delivered')),
+      'a receipt per part',
+    );
   });
 
   it('returns rejected with the status name for a permanent refusal', async () => {
@@ -130,7 +150,10 @@ describe('SMPP carrier: deliver_sm acknowledgement', () => {
     const { carrier } = await startCarrier(carrierConfig([port]), listener);
     try {
       assert.equal((await carrier.submit(message('905321118888'))).kind, 'accepted');
-      await waitFor(() => listener.reports.length === 1 && sim.stats.receiptResps === 1, 'receipt stored on the second delivery');
+      await waitFor(
+        () => listener.reports.length === 1 && sim.stats.receiptResps === 1,
+        'receipt stored on the second delivery',
+      );
       assert.equal(sim.stats.receiptRespErrors, 1);
       assert.equal(attempts, 2);
     } finally {
@@ -154,7 +177,9 @@ describe('SMPP carrier: deliver_sm acknowledgement', () => {
   });
 
   it('passes mobile-originated messages to onInbound, decoded', async () => {
-    const { sim, port } = await startSimulator({ inbound: { everyMs: 30, from: '905329998877', to: '4444', text: 'Merhaba, şeker ğ İ' } });
+    const { sim, port } = await startSimulator({
+      inbound: { everyMs: 30, from: '905329998877', to: '4444', text: 'Merhaba, şeker ğ İ' },
+    });
     const { carrier, listener } = await startCarrier(carrierConfig([port]));
     try {
       await waitFor(() => listener.inbound.length >= 1 && sim.stats.inboundResps >= 1, 'an inbound message');
@@ -193,7 +218,10 @@ describe('the simulator keeps the latest submits only', () => {
         const to = `9053212${String(i).padStart(5, '0')}`;
         sent.push(to);
         assert.equal((await carrier.submit(message(to))).kind, 'accepted');
-        assert.ok(sim.received.length >= Math.min(i + 1, 3) && sim.received.length < 6, `${sim.received.length} kept after ${i + 1} submits`);
+        assert.ok(
+          sim.received.length >= Math.min(i + 1, 3) && sim.received.length < 6,
+          `${sim.received.length} kept after ${i + 1} submits`,
+        );
       }
       assert.equal(sim.received.at(-1)?.destination, sent.at(-1));
       assert.equal(sim.stats.submits, 10);

@@ -12,7 +12,11 @@ describe('SMPP config', () => {
     const result = parseSmppConfig({ connections: [connection], defaultRoute: 'turkcell' });
     assert.ok(result.ok);
     assert.deepEqual(
-      result.ok && { ...result.config.connections[0], submitTimeoutMs: result.config.submitTimeoutMs, giveUpAfterMs: result.config.giveUpAfterMs },
+      result.ok && {
+        ...result.config.connections[0],
+        submitTimeoutMs: result.config.submitTimeoutMs,
+        giveUpAfterMs: result.config.giveUpAfterMs,
+      },
       {
         ...connection,
         systemType: '',
@@ -29,17 +33,47 @@ describe('SMPP config', () => {
   });
 
   const bad: Array<[string, unknown, RegExp]> = [
-    ['unknown default route', { connections: [connection], defaultRoute: 'nope' }, /defaultRoute: "nope" is not a connection name/],
-    ['duplicate names', { connections: [connection, connection], defaultRoute: 'turkcell' }, /"turkcell" is used twice/],
-    ['password too long', { connections: [{ ...connection, password: '123456789' }], defaultRoute: 'turkcell' }, /password is at most 8/],
-    ['bad prefix', { connections: [{ ...connection, prefixes: ['+90'] }], defaultRoute: 'turkcell' }, /prefixes are digits/],
+    [
+      'unknown default route',
+      { connections: [connection], defaultRoute: 'nope' },
+      /defaultRoute: "nope" is not a connection name/,
+    ],
+    [
+      'duplicate names',
+      { connections: [connection, connection], defaultRoute: 'turkcell' },
+      /"turkcell" is used twice/,
+    ],
+    [
+      'password too long',
+      { connections: [{ ...connection, password: '123456789' }], defaultRoute: 'turkcell' },
+      /password is at most 8/,
+    ],
+    [
+      'bad prefix',
+      { connections: [{ ...connection, prefixes: ['+90'] }], defaultRoute: 'turkcell' },
+      /prefixes are digits/,
+    ],
     [
       'prefix on two connections',
-      { connections: [{ ...connection, prefixes: ['90532'] }, { ...connection, name: 'b', prefixes: ['90532'] }], defaultRoute: 'b' },
+      {
+        connections: [
+          { ...connection, prefixes: ['90532'] },
+          { ...connection, name: 'b', prefixes: ['90532'] },
+        ],
+        defaultRoute: 'b',
+      },
       /prefix 90532 is routed to both/,
     ],
-    ['unknown field', { connections: [{ ...connection, windowsize: 5 }], defaultRoute: 'turkcell' }, /Unrecognized key/],
-    ['bad bind mode', { connections: [{ ...connection, bindMode: 'receiver' }], defaultRoute: 'turkcell' }, /connections\.0\.bindMode/],
+    [
+      'unknown field',
+      { connections: [{ ...connection, windowsize: 5 }], defaultRoute: 'turkcell' },
+      /Unrecognized key/,
+    ],
+    [
+      'bad bind mode',
+      { connections: [{ ...connection, bindMode: 'receiver' }], defaultRoute: 'turkcell' },
+      /connections\.0\.bindMode/,
+    ],
   ];
   for (const [name, value, message] of bad) {
     it(`refuses ${name} with a clear message`, () => {

@@ -17,15 +17,28 @@ export async function waitFor(condition: () => boolean, what: string, timeoutMs 
 
 export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function startSimulator(options: Partial<SmscSimulatorOptions> = {}): Promise<{ sim: SmscSimulator; port: number }> {
-  const sim = new SmscSimulator({ port: 0, receiptDelayMs: { min: 5, max: 20 }, throttleShare: 0, dropEvery: 0, receiptRetryMs: 100, ...options });
+export async function startSimulator(
+  options: Partial<SmscSimulatorOptions> = {},
+): Promise<{ sim: SmscSimulator; port: number }> {
+  const sim = new SmscSimulator({
+    port: 0,
+    receiptDelayMs: { min: 5, max: 20 },
+    throttleShare: 0,
+    dropEvery: 0,
+    receiptRetryMs: 100,
+    ...options,
+  });
   const port = await sim.start();
   return { sim, port };
 }
 
 type ConnectionInput = SmppCarrierConfigInput['connections'][number];
 
-export function carrierConfig(ports: number[], overrides: Partial<SmppCarrierConfigInput> = {}, connection: Partial<ConnectionInput> = {}): SmppCarrierConfig {
+export function carrierConfig(
+  ports: number[],
+  overrides: Partial<SmppCarrierConfigInput> = {},
+  connection: Partial<ConnectionInput> = {},
+): SmppCarrierConfig {
   const result = parseSmppConfig({
     connections: ports.map((port, i) => ({
       name: `c${i}`,
@@ -64,7 +77,10 @@ export class RecordingListener implements CarrierListener {
   }
 }
 
-export async function startCarrier(config: SmppCarrierConfig, listener = new RecordingListener()): Promise<{ carrier: SmppCarrier; listener: RecordingListener }> {
+export async function startCarrier(
+  config: SmppCarrierConfig,
+  listener = new RecordingListener(),
+): Promise<{ carrier: SmppCarrier; listener: RecordingListener }> {
   const carrier = new SmppCarrier(config);
   await carrier.start(listener);
   await waitFor(() => carrier.status().every((c) => c.bound), 'all connections bound');
