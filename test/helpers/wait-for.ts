@@ -1,0 +1,43 @@
+/**
+ * The one bounded wait of the tests: polls `check` until it returns a value that is not
+ * `undefined`, `null` or `false`, and returns that value. On time-out it throws, naming
+ * `what` and the last error `check` threw, so a failing test says what it waited for.
+ * Use it instead of a fixed sleep: a test then waits as long as the machine needs and no
+ * longer.
+ */
+export interface WaitOptions {
+  /** Default 10 s: generous, since a loaded CI machine is slow and a pass returns early. */
+  timeoutMs?: number;
+  /** Default 20 ms. */
+  intervalMs?: number;
+}
+
+export async function waitFor<T>(
+  what: string,
+  check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
+  options: WaitOptions = {},
+): Promise<T> {
+  const timeoutMs = options.timeoutMs ?? 10_000;
+  const intervalMs = options.intervalMs ?? 20;
+  const deadline = Date.now() + timeoutMs;
+  let lastError: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined && value !== null && value !== false) return value;
+      lastError = undefined;
+    } catch (error) {
+      lastError = error;
+    }
+    if (Date.now() >= deadline) {
+      const cause = lastError instanceof Error ? `; last error: ${lastError.message}` : '';
+      throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${cause}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
+/** Pauses for `ms`. Only for a test that must let time pass (a window or lease running out), never to wait for work. */
+export function pause(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
