@@ -10,36 +10,30 @@ import type { SmscSimulator, SmscSimulatorOptions } from './adapters/carriers/sm
 
 // Every thread and command: its container on a store.
 export { openAppContainer, createLogger } from './composition/container.js';
-export type { AppContainer, ContainerOptions } from './composition/container.js';
-export {
-  storeLocation,
-  serveLocation,
-  existingStoreLocation,
-  initStore,
-  MissingStoreError,
-} from './composition/store-locations.js';
+export type { AppContainer } from './composition/container.js';
+export { serveLocation, existingStoreLocation, initStore } from './composition/store-locations.js';
 export type { StoreLocation } from './adapters/store/index.js';
 
 // `serve`: the HTTP thread, its hand-off to the dispatch thread, the warm-up's second app.
 export { openHttpThread } from './composition/serve.js';
 export type { HttpThread, JobThreadsView, ServeHttp } from './composition/serve.js';
 export { createHttp, stopHttp } from './composition/http.js';
-export type { HttpParts } from './composition/http.js';
-export { dispatchWindow, handOffSends, startDispatcher } from './composition/dispatch.js';
-export type { CarrierConfig, DispatchObservers, DispatcherStart } from './composition/dispatch.js';
+export { dispatchWindow, handOffSends } from './composition/dispatch.js';
 export type { DispatchWindow } from './jobs/dispatch-window.js';
 export { warmUpLocation } from './composition/store-locations.js';
 export { createDemoAccount } from './composition/demo.js';
 export type { DemoAccount } from './composition/demo.js';
 
-// The job threads of `serve`.
+// The job threads of `serve` (startJob; tests start a dispatcher or a courier alone).
 export { jobMetrics, startJob } from './composition/job.js';
-export type { JobConfig, JobStart, RunningJob } from './composition/job.js';
+export type { JobConfig, RunningJob } from './composition/job.js';
 export type { MetricsJson, ThreadMetrics } from './adapters/metrics/thread-metrics.js';
-export { startWebhooks, webhookAdmin } from './composition/webhooks.js';
-export type { WebhookConfig, WebhooksStart } from './composition/webhooks.js';
+export { startDispatcher } from './composition/dispatch.js';
+export { startWebhooks } from './composition/webhooks.js';
 
-// The admin commands: what they print and refuse with, in the services' own terms.
+// The admin commands: the provider's webhook commands, and what they print and refuse
+// with, in the services' own terms.
+export { webhookAdmin } from './composition/webhooks.js';
 export { AdminError, accountView, defaultKeySettings, keyView } from './services/admin.js';
 export { eventRef } from './services/webhook-admin.js';
 export type { WebhookAdmin } from './services/webhook-admin.js';

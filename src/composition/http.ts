@@ -32,7 +32,7 @@ export interface HttpParts {
 }
 
 /** The probes' readiness on the container's store alone (no carrier to check). */
-export function storeReadiness(container: AppContainer): Readiness {
+function storeReadiness(container: AppContainer): Readiness {
   return new Readiness({ store: container.store });
 }
 

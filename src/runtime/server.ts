@@ -8,7 +8,7 @@ import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
 import { dispatchWindow, openHttpThread, serveLocation, stopHttp } from '../main.js';
-import type { AppContainer, HttpThread, ServeHttp } from '../main.js';
+import type { AppContainer, HttpThread, ServeHttp, StoreLocation } from '../main.js';
 import { JobThreads } from './job-threads.js';
 import { WarmUp } from './warm-up.js';
 
@@ -40,39 +40,12 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
     throw new Error(`cannot open the store: ${reason(error)}`);
   }
   const { container } = thread;
-  // The job threads start before the port opens, on the store the HTTP thread opened (and
-  // migrated): a bad carrier configuration stops start-up. If one dies later, the process
-  // goes with it (as an error in the same thread would) so a supervisor restarts the whole
-  // service.
-  const crashed = (error: Error): void => {
-    logger.fatal({ err: error }, 'a delivery thread failed');
-    logger.flush();
-    process.exit(1);
-  };
-  let threads: JobThreads | null = null;
-  if (config.worker) {
-    const window = dispatchWindow();
-    try {
-      threads = await JobThreads.start({
-        location,
-        config,
-        window,
-        onCrash: crashed,
-        metrics: config.opsPort !== null,
-      });
-    } catch (error) {
-      await container.close();
-      throw new Error(`cannot start the delivery worker: ${reason(error)}`);
-    }
-    // Sends accepted here go straight to the dispatch thread, already leased to it.
-    threads.connect(container, window, config.leaseMs);
-  }
+  const threads = config.worker ? await startJobThreads(location, config, container, logger) : null;
   if (!config.worker && config.notify) wakeOtherProcesses(container, logger);
   if (config.warmUp > 0) await warmUp(config, logger);
-  const running = threads;
-  const http = await thread.serveHttp(running);
+  const http = await thread.serveHttp(threads);
   const undo = async (): Promise<void> => {
-    await running?.stop();
+    await threads?.stop();
     await http.traffic.stop();
     await container.close();
     await http.rateCounter?.close();
@@ -88,7 +61,37 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       throw error;
     }
   }
-  return { container, address, stop: stopper({ config, logger, container, threads: running, ops, http }) };
+  return { container, address, stop: stopper({ config, logger, container, threads, ops, http }) };
+}
+
+/**
+ * The job threads, started before the port opens on the store the HTTP thread opened (and
+ * migrated): a bad carrier configuration stops start-up (the container is closed, the error
+ * says why). If one dies later, the process goes with it (as an error in the same thread
+ * would) so a supervisor restarts the whole service.
+ */
+async function startJobThreads(
+  location: StoreLocation,
+  config: Config,
+  container: AppContainer,
+  logger: Logger,
+): Promise<JobThreads> {
+  const crashed = (error: Error): void => {
+    logger.fatal({ err: error }, 'a delivery thread failed');
+    logger.flush();
+    process.exit(1);
+  };
+  const window = dispatchWindow();
+  let threads: JobThreads;
+  try {
+    threads = await JobThreads.start({ location, config, window, onCrash: crashed, metrics: config.opsPort !== null });
+  } catch (error) {
+    await container.close();
+    throw new Error(`cannot start the delivery worker: ${reason(error)}`);
+  }
+  // Sends accepted here go straight to the dispatch thread, already leased to it.
+  threads.connect(container, window, config.leaseMs);
+  return threads;
 }
 
 /**
