@@ -3,9 +3,13 @@
  * Layers, from the bottom: domain and util import nothing of ours; ports see the domain;
  * services and jobs see ports and the domain; endpoints see services; the HTTP and panel
  * surfaces see endpoints and services; adapters implement ports; only the composition root
- * (main.ts, runtime/, cli/) sees everything.
+ * (main.ts and composition/, reached through main.ts alone) sees everything and reads
+ * config.ts. runtime/ (threads, start and stop) and cli/ (commands) build nothing: they take
+ * what they use from main.ts.
  */
 const layer = (name) => `^src/${name}(/|\\.ts$)`;
+/** The composition root and the process wiring above it: no layer below may import them, or read the options. */
+const above = '^src/(cli|runtime|composition)/|^src/(main|config)\\.ts$';
 const forbid = (name, from, to, comment) => ({
   name,
   severity: 'error',
@@ -44,38 +48,68 @@ module.exports = {
     forbid(
       'services-use-ports',
       layer('services'),
-      '^src/(adapters|jobs|http|endpoints|panel|cli|runtime)/|^src/main\\.ts$',
+      `^src/(adapters|jobs|http|endpoints|panel)/|${above}`,
       'Services reach the outside world only through ports.',
     ),
     forbid(
       'jobs-use-ports',
       layer('jobs'),
-      '^src/(adapters|http|endpoints|panel|cli|runtime)/|^src/main\\.ts$',
+      `^src/(adapters|http|endpoints|panel)/|${above}`,
       'Background loops reach the store and carriers only through ports.',
     ),
     forbid(
       'endpoints-use-services',
       layer('endpoints'),
-      '^src/(adapters|jobs|panel|cli|runtime)/|^src/main\\.ts$',
+      `^src/(adapters|jobs|panel)/|${above}`,
       'An endpoint parses, calls a service, and maps the answer.',
     ),
     forbid(
       'http-takes-surfaces',
       layer('http'),
-      '^src/(adapters|jobs|panel|cli|runtime)/|^src/main\\.ts$',
-      'The HTTP server mounts surfaces it is given; it does not pick adapters.',
+      `^src/(adapters|jobs|panel)/|${above}`,
+      'The HTTP server mounts surfaces it is given, with the limits it is given; it does not pick adapters or read the options.',
     ),
     forbid(
       'panel-uses-services',
       layer('panel'),
-      '^src/(adapters|jobs|endpoints|cli|runtime)/|^src/main\\.ts$',
+      `^src/(adapters|jobs|endpoints)/|${above}`,
       'The panel calls the same services as the API: no SQL, no second copy of a rule.',
     ),
     forbid(
       'adapters-implement-ports',
       layer('adapters'),
-      '^src/(services|jobs|http|endpoints|panel|cli|runtime)/|^src/main\\.ts$',
+      `^src/(services|jobs|http|endpoints|panel)/|${above}`,
       'Adapters implement ports; they never call up into the application.',
+    ),
+    forbid(
+      'options-are-plain',
+      '^src/config\\.ts$',
+      '^src/(?!domain/)',
+      "The options table checks values with the domain's rules and knows nothing else of ours.",
+    ),
+    forbid(
+      'processes-take-from-main',
+      '^src/(cli|runtime)/',
+      '^src/(adapters|services|jobs|http|endpoints|panel|composition|client)/',
+      'runtime/ and cli/ only wire processes, threads and commands: what they use beyond ports, the domain, util and config.ts comes built from the composition root, through main.ts (docs/architecture.md, The runtime).',
+    ),
+    forbid(
+      'runtime-serves-the-cli',
+      layer('runtime'),
+      layer('cli'),
+      'Commands start processes (cli/serve.ts calls runtime/server.ts), never the other way.',
+    ),
+    forbid(
+      'composition-through-main',
+      '^src/(?!composition/|main\\.ts$)',
+      layer('composition'),
+      'The composition root has one door, main.ts: its files are not reached around it.',
+    ),
+    forbid(
+      'composition-knows-no-process',
+      '^src/(composition/|main\\.ts$)',
+      '^src/(cli|runtime)/',
+      'The composition root builds; threads, signals and commands use what it builds, not the other way.',
     ),
     forbid(
       'store-through-its-index',

@@ -10,6 +10,7 @@ import { createInterface } from 'node:readline';
 import autocannon from 'autocannon';
 import { openAppContainer } from '../src/main.js';
 import { buildApp } from '../src/http/app.js';
+import { defaultConnectionLimits } from '../src/config.js';
 import { defaultKeySettings } from '../src/services/admin.js';
 
 type Mode = 'schemas' | 'stringify';
@@ -27,6 +28,7 @@ async function serve(mode: Mode): Promise<void> {
   });
   const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings });
   const app = await buildApp({
+    connections: defaultConnectionLimits,
     services: runtime.services,
     requestsPerSecond: 0,
     serializeFromSchemas: mode === 'schemas',

@@ -352,3 +352,28 @@ export function loadConfig(
 export function processEnv(): Record<string, string | undefined> {
   return process.env;
 }
+
+type ConnectionLimitOptions = Pick<
+  Config,
+  | 'headersTimeoutMs'
+  | 'requestTimeoutMs'
+  | 'idleTimeoutMs'
+  | 'keepAliveTimeoutMs'
+  | 'maxConnections'
+  | 'maxConnectionsPerAddress'
+>;
+
+/** `serve`'s HTTP time limits and connection caps, as the HTTP server takes them (src/http/connection-limits.ts). */
+export function connectionLimits(config: ConnectionLimitOptions): ConnectionLimitOptions {
+  return {
+    headersTimeoutMs: config.headersTimeoutMs,
+    requestTimeoutMs: config.requestTimeoutMs,
+    idleTimeoutMs: config.idleTimeoutMs,
+    keepAliveTimeoutMs: config.keepAliveTimeoutMs,
+    maxConnections: config.maxConnections,
+    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+  };
+}
+
+/** The same from the options' defaults, for apps built without a configuration (tests, benches). */
+export const defaultConnectionLimits = connectionLimits(loadConfig({}, {}));

@@ -7,9 +7,8 @@
  * AuditLog drops any that would look like one.
  */
 import { userInfo } from 'node:os';
-import type { AppContainer } from '../main.js';
-import { AuditLog } from '../services/console/audit-log.js';
-import type { AuditFact, DetailValue } from '../services/console/audit-log.js';
+import { AdminError } from '../main.js';
+import type { AppContainer, AuditFact, DetailValue } from '../main.js';
 import type { Options } from './admin-types.js';
 
 /** The commands that change something, as `noun.verb`. */
@@ -74,6 +73,16 @@ function field(result: unknown, name: string): unknown {
     : undefined;
 }
 
+/** The account of a key; null when there is no such key. */
+async function keyAccount(container: AppContainer, keyId: number): Promise<number | null> {
+  try {
+    return (await container.admin.key(keyId)).accountId;
+  } catch (error) {
+    if (error instanceof AdminError) return null;
+    throw error;
+  }
+}
+
 async function factOf(container: AppContainer, command: string, o: Options, result: unknown): Promise<AuditFact> {
   const [noun = ''] = command.split('.');
   const detail: Record<string, DetailValue> = {};
@@ -90,8 +99,7 @@ async function factOf(container: AppContainer, command: string, o: Options, resu
     noun === 'key' || noun === 'user' || noun === 'sender-id' || noun === 'account'
       ? (numberOf(o.id) ?? numberOf(field(result, 'id')))
       : null;
-  if (accountId === null && noun === 'key' && objectId !== null)
-    accountId = (await container.store.keys.getKey(objectId))?.accountId ?? null;
+  if (accountId === null && noun === 'key' && objectId !== null) accountId = await keyAccount(container, objectId);
   if (command === 'key.rotate') detail.new_id = numberOf(field(result, 'id'));
   const object =
     objectId !== null
@@ -110,8 +118,5 @@ export async function recordCliAudit(
   result: unknown,
 ): Promise<void> {
   if (command === null || !changing.has(command)) return;
-  await new AuditLog(container.store, container.clock).record(
-    { kind: 'cli', osUser: osUser() },
-    await factOf(container, command, o, result),
-  );
+  await container.audit.record({ kind: 'cli', osUser: osUser() }, await factOf(container, command, o, result));
 }

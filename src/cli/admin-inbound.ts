@@ -1,7 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { AppContainer } from '../main.js';
-import { InboundAdmin } from '../services/inbound-admin.js';
 import { parse } from './option-parsers.js';
 
 type Options = Record<string, unknown>;
@@ -11,8 +10,6 @@ type Run = (
   action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>,
 ) => Promise<void>;
 
-const inboundAdmin = (r: AppContainer): InboundAdmin => new InboundAdmin(r.store, r.clock);
-
 /** `inbound-route add|remove|list` and `inbound list`. */
 export function inboundCommands(admin: Command, leaf: Leaf, run: Run): void {
   const route = admin
@@ -21,17 +18,17 @@ export function inboundCommands(admin: Command, leaf: Leaf, run: Run): void {
   leaf(route, 'add', 'give a number or short code to an account (replaces its previous owner)')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
     .requiredOption('--number <text>', 'the destination number or short code', parse.nonEmpty)
-    .action((o: Options) => run(o, (r) => inboundAdmin(r).addRoute(o.account as number, o.number as string)));
+    .action((o: Options) => run(o, (r) => r.inboundAdmin.addRoute(o.account as number, o.number as string)));
   leaf(route, 'remove', 'take a number or short code back')
     .requiredOption('--number <text>', 'the destination number or short code', parse.nonEmpty)
-    .action((o: Options) => run(o, (r) => inboundAdmin(r).removeRoute(o.number as string)));
+    .action((o: Options) => run(o, (r) => r.inboundAdmin.removeRoute(o.number as string)));
   leaf(route, 'list', 'list routes')
     .option('--account <n>', 'only this account', parse.integer(1))
-    .action((o: Options) => run(o, (r) => inboundAdmin(r).routes((o.account as number | undefined) ?? null)));
+    .action((o: Options) => run(o, (r) => r.inboundAdmin.routes((o.account as number | undefined) ?? null)));
 
   const inbound = admin.command('inbound').description('incoming messages');
   leaf(inbound, 'list', 'an account\u2019s latest incoming messages, newest first')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
     .option('--limit <n>', 'how many', parse.integer(1, 1000), 20)
-    .action((o: Options) => run(o, (r) => inboundAdmin(r).messages(o.account as number, o.limit as number)));
+    .action((o: Options) => run(o, (r) => r.inboundAdmin.messages(o.account as number, o.limit as number)));
 }

@@ -1,8 +1,6 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
-import type { AppContainer } from '../main.js';
-import { AdminError } from '../services/admin-error.js';
-import { UserService } from '../services/panel-users.js';
+import { AdminError } from '../main.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
@@ -25,8 +23,6 @@ function withLink<T extends { set_password_token?: string }>(
   return token === undefined ? rest : { ...rest, set_password_link: linkFor(token, o, config) };
 }
 
-const users = (r: AppContainer): UserService => new UserService(r.store, r.clock);
-
 /** `user create|list|disable|reset-password`: the panel's users. */
 export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
   const user = admin.command('user').description('panel users (customer accounts\u2019 and the provider\u2019s)');
@@ -45,7 +41,7 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
       if (provider === (o.account !== undefined)) throw new AdminError('give either --account N or --provider');
       return run(o, async (r, _o, config) =>
         withLink(
-          await users(r).create({
+          await r.panelUsers.create({
             accountId: provider ? null : (o.account as number),
             email: o.email as string,
             ...(typeof o.password === 'string' ? { password: o.password } : {}),
@@ -57,10 +53,10 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
     });
   leaf(user, 'list', 'an account\u2019s panel users')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => users(r).list(o.account as number)));
+    .action((o: Options) => run(o, (r) => r.panelUsers.list(o.account as number)));
   leaf(user, 'disable', 'stop a user from signing in; ends every session of theirs')
     .requiredOption('--id <n>', 'user id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => users(r).disable(o.id as number)));
+    .action((o: Options) => run(o, (r) => r.panelUsers.disable(o.id as number)));
   leaf(
     user,
     'reset-password',
@@ -69,6 +65,6 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
     .requiredOption('--id <n>', 'user id', parse.integer(1))
     .option('--panel-url <url>', 'the panel\u2019s address for the link', parse.url)
     .action((o: Options) =>
-      run(o, async (r, _o, config) => withLink(await users(r).resetPassword(o.id as number), o, config)),
+      run(o, async (r, _o, config) => withLink(await r.panelUsers.resetPassword(o.id as number), o, config)),
     );
 }

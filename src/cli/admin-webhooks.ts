@@ -1,10 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
-import { webhookAdmin } from '../main.js';
-import type { AppContainer } from '../main.js';
-import type { WebhookAdmin } from '../services/webhook-admin.js';
-import { eventRef } from '../services/webhook-admin.js';
-import { AdminError } from '../services/admin.js';
+import { AdminError, eventRef, webhookAdmin } from '../main.js';
+import type { AppContainer, WebhookAdmin } from '../main.js';
 import { parse } from './option-parsers.js';
 
 type Options = Record<string, unknown>;

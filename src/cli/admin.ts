@@ -1,9 +1,16 @@
 import { Command } from 'commander';
 import { loadConfig, processEnv } from '../config.js';
 import type { Config, OptionName } from '../config.js';
-import { existingStoreLocation, initStore, openAppContainer } from '../main.js';
+import {
+  accountView,
+  AdminError,
+  defaultKeySettings,
+  existingStoreLocation,
+  initStore,
+  keyView,
+  openAppContainer,
+} from '../main.js';
 import type { AppContainer } from '../main.js';
-import { accountView, AdminError, defaultKeySettings, keyView } from '../services/admin.js';
 import type { KeySettings } from '../ports/keys.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';

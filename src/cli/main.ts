@@ -2,7 +2,7 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, envName, loadConfig, optionSpecs, processEnv } from '../config.js';
 import type { OptionName } from '../config.js';
 import { adminCommand } from './admin.js';
-import { AdminError } from '../services/admin.js';
+import { AdminError } from '../main.js';
 import { serve } from './serve.js';
 import { smscSimCommand } from './smsc-sim.js';
 import { packageVersion } from '../version.js';

@@ -1,6 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
-import { SmscSimulator } from '../adapters/carriers/smpp/smsc-simulator.js';
-import type { SmscSimulatorOptions } from '../adapters/carriers/smpp/smsc-simulator.js';
+import { smscSimulator } from '../main.js';
+import type { SmscSimulatorOptions } from '../main.js';
 import { parse } from './option-parsers.js';
 
 /** `haberci smsc-sim`: an SMPP 3.4 SMSC on 127.0.0.1 for trying the SMPP carrier locally. */
@@ -95,7 +95,7 @@ export function smscSimCommand(): Command {
       parse.integer(0, 65535),
     )
     .action(async (raw: Raw) => {
-      const simulator = new SmscSimulator(toOptions(raw));
+      const simulator = await smscSimulator(toOptions(raw));
       await simulator.start();
       await new Promise<void>((resolve) => {
         process.once('SIGINT', () => resolve());

@@ -8,7 +8,6 @@ import { smallBodyLimit } from '../endpoints/body-limits.js';
 import { limitConnections } from './connection-limits.js';
 import { drainOnStop } from './drain-on-stop.js';
 import type { ConnectionLimits } from './connection-limits.js';
-import { defaultConnectionLimits } from './connection-limits.js';
 import { apiPlugin } from './api-plugin.js';
 import { contractPlugin } from './contract.js';
 import { requestId } from './request-id.js';
@@ -27,8 +26,8 @@ export interface AppOptions {
   /** Default largest body, bytes (endpoints may set their own). */
   bodyLimit?: number;
   endpoints?: readonly Endpoint[];
-  /** Time limits and connection caps (defaults: `defaultConnectionLimits`). */
-  connections?: Partial<ConnectionLimits>;
+  /** Time limits and connection caps: `serve`'s options (config.ts: connectionLimits, defaultConnectionLimits). */
+  connections: ConnectionLimits;
   /** false: answers go through JSON.stringify, not their schemas (bench/serializer.bench.ts only). */
   serializeFromSchemas?: boolean;
   /** Share of API requests given an access log line at info (0 to 1; 0: none; below 1, 500s still all). Default 1. */
@@ -90,7 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const surfaces = options.surfaces ?? [];
   checkSurfaces(surfaces, table);
   const trusted = options.trustedProxies ?? [];
-  const limits: ConnectionLimits = { ...defaultConnectionLimits, ...options.connections };
+  const limits = options.connections;
   const app = Fastify({
     loggerInstance: options.logger as FastifyBaseLogger | undefined,
     logController: new LogController({ disableRequestLogging: true }),

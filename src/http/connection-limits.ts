@@ -1,8 +1,10 @@
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
-import { optionSpecs } from '../config.js';
 
-/** HTTP time limits and connection caps; `serve` takes each as an option (docs/operations.md). */
+/**
+ * HTTP time limits and connection caps; `serve` takes each as an option (docs/operations.md),
+ * and the composition root passes them to buildApp (config.ts: connectionLimits).
+ */
 export interface ConnectionLimits {
   /** From a connection's first byte to its request's complete headers. */
   headersTimeoutMs: number;
@@ -17,16 +19,6 @@ export interface ConnectionLimits {
   /** Open connections from one client address; more are closed at once. */
   maxConnectionsPerAddress: number;
 }
-
-/** The defaults of `serve`'s options (src/config.ts), for apps built without a config (tests). */
-export const defaultConnectionLimits: ConnectionLimits = {
-  headersTimeoutMs: optionSpecs.headersTimeoutMs.default,
-  requestTimeoutMs: optionSpecs.requestTimeoutMs.default,
-  idleTimeoutMs: optionSpecs.idleTimeoutMs.default,
-  keepAliveTimeoutMs: optionSpecs.keepAliveTimeoutMs.default,
-  maxConnections: optionSpecs.maxConnections.default,
-  maxConnectionsPerAddress: optionSpecs.maxConnectionsPerAddress.default,
-};
 
 /** Caps the server's connections, in all and per client address; returns how many are open. */
 export function limitConnections(

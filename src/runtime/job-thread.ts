@@ -11,7 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
 import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
-import type { MetricsJson } from '../adapters/metrics/thread-metrics.js';
+import type { MetricsJson } from '../main.js';
 import type { Ask, FromJobThread, JobThreadStart, ToJobThread } from './thread-protocol.js';
 
 /** How long an ask (metrics, connections) waits for the thread's answer before going without. */

@@ -1,36 +1,36 @@
 import { MessageChannel } from 'node:worker_threads';
-import type { AppContainer } from '../main.js';
-import type { StoreLocation } from '../adapters/store/index.js';
-import type { DispatchWindow } from '../jobs/dispatch-window.js';
+import { handOffSends } from '../main.js';
+import type { AppContainer, DispatchWindow, JobThreadsView, MetricsJson, StoreLocation } from '../main.js';
 import { JobThread } from './job-thread.js';
 import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
-import type { MetricsJson } from '../adapters/metrics/thread-metrics.js';
 import type { JobThreadConfig } from './thread-protocol.js';
-import { windowHandoff } from './window-handoff.js';
+
+/** What the job threads start with. */
+export interface JobThreadsStart {
+  /** `serve`'s store, which the HTTP thread has opened (and migrated). */
+  location: StoreLocation;
+  config: JobThreadConfig;
+  /** The dispatch thread's window, shared with the HTTP thread, which hands messages off through it. */
+  window: DispatchWindow;
+  /** Told when a thread dies without being asked to stop. */
+  onCrash: (error: Error) => void;
+  /** Count metrics (the operations listener is on). */
+  metrics?: boolean;
+}
 
 /**
  * The two job threads of `serve` (dispatch, then webhooks), started and stopped together,
  * and connected to an application container of the HTTP thread: its wakes are relayed to
  * them, and its sends are handed off to the dispatch thread.
  */
-export class JobThreads {
+export class JobThreads implements JobThreadsView {
   private constructor(
     private readonly dispatch: JobThread,
     private readonly webhooks: JobThread,
   ) {}
 
-  /**
-   * Starts both threads on the store, which the HTTP thread has opened (and migrated).
-   * Rejects with the reason when one cannot start; the other is then stopped. `onCrash` is
-   * told when a thread dies without being asked to stop.
-   */
-  static async start(
-    location: StoreLocation,
-    config: JobThreadConfig,
-    window: DispatchWindow,
-    onCrash: (error: Error) => void,
-    metrics = false,
-  ): Promise<JobThreads> {
+  /** Starts both threads. Rejects with the reason when one cannot start; the other is then stopped. */
+  static async start({ location, config, window, onCrash, metrics = false }: JobThreadsStart): Promise<JobThreads> {
     // The dispatch thread wakes the webhook thread through this channel when it wrote events.
     const between = new MessageChannel();
     let dispatch: JobThread | null = null;
@@ -58,7 +58,7 @@ export class JobThreads {
     const { dispatch, webhooks } = this;
     container.dispatchWake.relayTo(() => dispatch.wake());
     container.webhookWake.relayTo(() => webhooks.wake());
-    container.services.sends.handOffTo(windowHandoff(window, leaseMs, (messages) => dispatch.handOff(messages)));
+    handOffSends(container, window, leaseMs, (messages) => dispatch.handOff(messages));
   }
 
   /** The dispatch thread's live carrier connections, as it last told (null: none told, the simulator). */

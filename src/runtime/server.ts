@@ -7,23 +7,10 @@
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { openAppContainer, storeLocation } from '../main.js';
-import { createHttp, stopHttp } from './http-server.js';
-import type { AppContainer } from '../main.js';
-import { observeWriteLockWaits, sharedByThreads } from '../adapters/store/index.js';
-import type { StoreLocation } from '../adapters/store/index.js';
-import { DispatchWindow } from '../jobs/dispatch-window.js';
-import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
+import { dispatchWindow, openHttpThread, serveLocation, stopHttp } from '../main.js';
+import type { AppContainer, HttpThread, ServeHttp, StoreLocation } from '../main.js';
 import { JobThreads } from './job-threads.js';
 import { WarmUp } from './warm-up.js';
-import { Readiness } from '../services/readiness.js';
-import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
-import { bothMessageMetrics } from '../ports/metrics.js';
-import { TrafficCounter } from '../services/traffic-counter.js';
-import { ProviderLive } from '../services/provider-live.js';
-import { trafficSource } from './traffic-source.js';
-import { openRateCounter } from './rate-counting.js';
-import type { RateCounter } from '../ports/rate-counter.js';
 
 /** A `serve` process taking requests. */
 export interface RunningServer {
@@ -40,111 +27,71 @@ function reason(error: unknown): string {
 }
 
 /**
- * The store of `serve`: on SQLite the HTTP thread and the job threads share one write lock
- * in memory, and with job threads the dispatch thread checkpoints the WAL, so no commit does.
- * On PostgreSQL with `--notify`, the HTTP thread keeps lookup caches emptied by LISTEN.
- */
-function serveLocation(config: Config): StoreLocation {
-  return sharedByThreads(storeLocation(config), config.worker ? 'manual' : 'auto', config.notify);
-}
-
-/**
  * Starts `serve` up to its open port; rejects with a clear message when it cannot start (a
  * bad carrier configuration, an unreadable store, the port taken), having stopped what it
  * started.
  */
 export async function startServer(config: Config, logger: Logger): Promise<RunningServer> {
   const location = serveLocation(config);
-  let container: AppContainer;
+  let thread: HttpThread;
   try {
-    container = await openAppContainer(location, undefined, logger);
+    thread = await openHttpThread(location, config, logger);
   } catch (error) {
     throw new Error(`cannot open the store: ${reason(error)}`);
   }
-  // The job threads start before the port opens, on the store the HTTP thread opened (and
-  // migrated): a bad carrier configuration stops start-up. If one dies later, the process
-  // goes with it (as an error in the same thread would) so a supervisor restarts the whole
-  // service.
+  const { container } = thread;
+  const threads = config.worker ? await startJobThreads(location, config, container, logger) : null;
+  if (!config.worker && config.notify) wakeOtherProcesses(container, logger);
+  if (config.warmUp > 0) await warmUp(config, logger);
+  const http = await thread.serveHttp(threads);
+  const undo = async (): Promise<void> => {
+    await threads?.stop();
+    await http.traffic.stop();
+    await container.close();
+    await http.rateCounter?.close();
+  };
+  const address = await listen(http.app, config, undo);
+  let ops: Ops | null = null;
+  if (http.opsApp !== null && config.opsPort !== null) {
+    try {
+      ops = await openOps(http.opsApp, { port: config.opsPort, host: config.opsHost }, logger);
+    } catch (error) {
+      await http.app.close();
+      await undo();
+      throw error;
+    }
+  }
+  return { container, address, stop: stopper({ config, logger, container, threads, ops, http }) };
+}
+
+/**
+ * The job threads, started before the port opens on the store the HTTP thread opened (and
+ * migrated): a bad carrier configuration stops start-up (the container is closed, the error
+ * says why). If one dies later, the process goes with it (as an error in the same thread
+ * would) so a supervisor restarts the whole service.
+ */
+async function startJobThreads(
+  location: StoreLocation,
+  config: Config,
+  container: AppContainer,
+  logger: Logger,
+): Promise<JobThreads> {
   const crashed = (error: Error): void => {
     logger.fatal({ err: error }, 'a delivery thread failed');
     logger.flush();
     process.exit(1);
   };
-  let threads: JobThreads | null = null;
-  if (config.worker) {
-    const window = new DispatchWindow(defaultDispatcherOptions.maxInFlight);
-    try {
-      threads = await JobThreads.start(location, config, window, crashed, config.opsPort !== null);
-    } catch (error) {
-      await container.close();
-      throw new Error(`cannot start the delivery worker: ${reason(error)}`);
-    }
-    // Sends accepted here go straight to the dispatch thread, already leased to it.
-    threads.connect(container, window, config.leaseMs);
+  const window = dispatchWindow();
+  let threads: JobThreads;
+  try {
+    threads = await JobThreads.start({ location, config, window, onCrash: crashed, metrics: config.opsPort !== null });
+  } catch (error) {
+    await container.close();
+    throw new Error(`cannot start the delivery worker: ${reason(error)}`);
   }
-  if (!config.worker && config.notify) wakeOtherProcesses(container, logger);
-  if (config.warmUp > 0) await warmUp(config, logger);
-  const opened = container;
-  // Ready when the store answers, and, when the dispatch thread holds carrier connections
-  // (SMPP), while one is bound; with --worker false this process holds none.
-  const running = threads;
-  const readiness = new Readiness({
-    store: opened.store,
-    ...(running ? { carrierLinks: () => running.carrierLinks() } : {}),
-  });
-  // Loaded only when asked for: the admin commands share this module's imports.
-  const metrics =
-    config.opsPort === null
-      ? null
-      : new (await import('../adapters/metrics/prometheus-metrics.js')).PrometheusMetrics();
-  // The provider console's traffic per minute: this thread's accepted messages, a row a minute.
-  const traffic = new TrafficCounter(
-    opened.store.monitoring,
-    trafficSource('http'),
-    Date.now,
-    { flushMs: config.trafficFlushMs, keepMinutes: 7 * 24 * 60 },
-    (error) => logger.warn({ err: error }, 'traffic counts not written'),
-  );
-  // Counted from here on (the warm-up's requests are not): this thread's accepted messages.
-  opened.services.sends.countInto(metrics !== null ? bothMessageMetrics(metrics.thread, traffic) : traffic);
-  if (metrics !== null) {
-    // This thread's write-lock waits; a scrape adds the job threads' registries and the backlog.
-    observeWriteLockWaits((seconds) => metrics.thread.writeLockWait(seconds));
-    metrics.readFrom({
-      ...(running ? { threads: () => running.metrics() } : {}),
-      backlog: () => opened.store.monitoring.backlog(Date.now()),
-    });
-  }
-  traffic.start();
-  const live = new ProviderLive(
-    opened.store.monitoring,
-    running ? () => running.connections() : async () => [],
-    Date.now,
-  );
-  const rateCounter = await openRateCounter(config, logger, opened.store);
-  const app = await createHttp(opened, config, logger, readiness, {
-    metrics: metrics ?? undefined,
-    live,
-    rateCounter: rateCounter ?? undefined,
-  });
-  const undo = async (): Promise<void> => {
-    await threads?.stop();
-    await traffic.stop();
-    await opened.close();
-    await rateCounter?.close();
-  };
-  const address = await listen(app, config, undo);
-  let ops: Ops | null = null;
-  if (metrics !== null && config.opsPort !== null) {
-    try {
-      ops = await openOps(readiness, metrics, { port: config.opsPort, host: config.opsHost }, logger);
-    } catch (error) {
-      await app.close();
-      await undo();
-      throw error;
-    }
-  }
-  return { container: opened, address, stop: stopper(app, config, logger, opened, threads, ops, traffic, rateCounter) };
+  // Sends accepted here go straight to the dispatch thread, already leased to it.
+  threads.connect(container, window, config.leaseMs);
+  return threads;
 }
 
 /**
@@ -153,7 +100,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
  * loop (the wakes' relay). A NOTIFY that fails costs a delay to their next poll, not work.
  */
 function wakeOtherProcesses(container: AppContainer, logger: Logger): void {
-  const wakes = container.store.wakes;
+  const wakes = container.wakes;
   if (!wakes.shared) return;
   const send = (job: 'dispatch' | 'webhooks') => () =>
     void wakes
@@ -171,21 +118,14 @@ interface Ops {
   close(): Promise<void>;
 }
 
-/** Opens the operations listener (ops-app.ts) and logs where; a port taken stops start-up. */
+/** Opens the operations listener (its app: `opsApp`) and logs where; a port taken stops start-up. */
 async function openOps(
-  readiness: Readiness,
-  metrics: PrometheusMetrics,
+  opsApp: NonNullable<ServeHttp['opsApp']>,
   where: { port: number; host: string },
   logger: Logger,
 ): Promise<Ops> {
-  const { buildOpsApp } = await import('../http/ops-app.js');
   let stopping = false;
-  const app = await buildOpsApp({
-    readiness,
-    exposition: () => metrics.exposition(),
-    stopping: () => stopping,
-    logger,
-  });
+  const app = await opsApp(() => stopping);
   let address: string;
   try {
     address = await app.listen(where);
@@ -240,16 +180,17 @@ async function listen(app: FastifyInstance, config: Config, undo: () => Promise<
   }
 }
 
-function stopper(
-  app: FastifyInstance,
-  config: Config,
-  logger: Logger,
-  container: AppContainer,
-  threads: JobThreads | null,
-  ops: Ops | null,
-  traffic: TrafficCounter,
-  rateCounter: RateCounter | null,
-): (signal: string) => Promise<void> {
+/** What the stop of a `serve` process stops, in its order. */
+interface Stoppable {
+  config: Config;
+  logger: Logger;
+  container: AppContainer;
+  threads: JobThreads | null;
+  ops: Ops | null;
+  http: ServeHttp;
+}
+
+function stopper({ config, logger, container, threads, ops, http }: Stoppable): (signal: string) => Promise<void> {
   let stopping = false;
   return async (signal) => {
     if (stopping) return;
@@ -259,13 +200,13 @@ function stopper(
     ops?.stopping();
     // Keep-alive clients get an answer with Connection: close for what they still send,
     // then close() stops accepting connections and waits for in-flight requests to finish.
-    await stopHttp(app, config);
+    await stopHttp(http.app, config);
     // Submits and webhook attempts in flight finish and are recorded before the store
     // closes (what is not yet attempted stays pending in the store).
     await threads?.stop();
-    await traffic.stop();
+    await http.traffic.stop();
     await container.close();
-    await rateCounter?.close();
+    await http.rateCounter?.close();
     await ops?.close();
     logger.info('stopped');
     logger.flush();

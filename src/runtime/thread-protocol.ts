@@ -8,41 +8,19 @@
  * finishes what is in flight and exits.
  */
 import type { MessagePort } from 'node:worker_threads';
-import type { Config } from '../config.js';
-import type { CarrierConfig } from '../main.js';
-import type { StoreLocation } from '../adapters/store/index.js';
+import type { JobConfig, MetricsJson, StoreLocation } from '../main.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
 import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
-import type { MetricsJson } from '../adapters/metrics/thread-metrics.js';
+import type { WakeJob } from '../ports/wakes.js';
 
 /**
  * The job a thread runs: `dispatch` (the dispatcher, the carriers, receipts, inbound messages
  * and the SQLite WAL checkpoints) or `webhooks` (the webhook sender).
  */
-export type JobName = 'dispatch' | 'webhooks';
+export type JobName = WakeJob;
 
 /** What a job thread needs of the configuration (plain data: it is copied over). */
-export type JobThreadConfig = Pick<
-  Config,
-  | 'logLevel'
-  | 'trafficFlushMs'
-  | 'deliveryYieldMs'
-  | 'simDelayMs'
-  | 'leaseMs'
-  | 'webhookAllowPrivate'
-  | 'webhookTimeoutMs'
-  | 'webhookConcurrency'
-  | 'webhookDestinationConcurrency'
-  | 'webhookRetryBaseMs'
-  | 'dispatchPollMs'
-  | 'notify'
-  | 'retentionDays'
-  | 'retentionBatch'
-  | 'retentionPauseMs'
-  | 'retentionEveryMs'
-  | 'retentionPartitionIds'
-> &
-  CarrierConfig;
+export type JobThreadConfig = JobConfig;
 
 /**
  * What a thread is started with: its job, the store (with the write lock the threads share)

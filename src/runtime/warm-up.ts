@@ -15,14 +15,16 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Config } from '../config.js';
-import { createLogger, openAppContainer } from '../main.js';
-import { createHttp } from './http-server.js';
+import {
+  createHttp,
+  createLogger,
+  defaultKeySettings,
+  dispatchWindow,
+  handOffSends,
+  openAppContainer,
+  warmUpLocation,
+} from '../main.js';
 import type { AppContainer } from '../main.js';
-import { defaultKeySettings } from '../services/admin.js';
-import { sharedByThreads, sqliteFileIn } from '../adapters/store/index.js';
-import { DispatchWindow } from '../jobs/dispatch-window.js';
-import { defaultDispatcherOptions } from '../jobs/dispatcher.js';
-import { windowHandoff } from './window-handoff.js';
 
 export interface WarmUpResult {
   requests: number;
@@ -86,8 +88,7 @@ export class WarmUp {
     let container: AppContainer | null = null;
     try {
       // The store's code as `serve` runs it: the write lock shared between threads.
-      const location = sharedByThreads({ dialect: 'sqlite', file: sqliteFileIn(dir) }, 'auto');
-      container = await openAppContainer(location);
+      container = await openAppContainer(warmUpLocation(dir));
       const account = await container.admin.createAccount({
         name: 'Warm-up',
         balanceMain: 1_000_000_000,
@@ -113,15 +114,13 @@ export class WarmUp {
     const { container } = this;
     // Accepted sends are handed off as in `serve` (so that code is compiled too), to a window
     // of the warm-up's own, and dropped.
-    const window = new DispatchWindow(defaultDispatcherOptions.maxInFlight);
-    container.services.sends.handOffTo(
-      windowHandoff(window, config.leaseMs, (messages) => window.release(messages.length)),
-    );
-    const app = await createHttp(
+    const window = dispatchWindow();
+    handOffSends(container, window, config.leaseMs, (messages) => window.release(messages.length));
+    const app = await createHttp({
       container,
-      { ...config, requestsPerSecond: 0, trustedProxies: [] },
-      createLogger('silent'),
-    );
+      config: { ...config, requestsPerSecond: 0, trustedProxies: [] },
+      logger: createLogger('silent'),
+    });
     let unexpected = 0;
     try {
       await app.listen({ port: 0, host: '127.0.0.1' });

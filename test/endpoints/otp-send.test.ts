@@ -12,6 +12,7 @@ import pino from 'pino';
 import { otpTemplate } from '../../src/domain/otp.js';
 import { OtpService } from '../../src/services/otp-service.js';
 import { buildApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import { createHarness, defaultNow } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
 
@@ -252,6 +253,7 @@ describe('POST /otp/send', () => {
       },
     });
     const app = await buildApp({
+      connections: defaultConnectionLimits,
       services: h.runtime.services,
       requestsPerSecond: 0,
       logger: pino({ level: 'trace' }, sink),

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import { SendService } from '../../src/services/send-service.js';
 import type { Store } from '../../src/ports/store.js';
 import type { MessageStore, NewSend } from '../../src/ports/messages.js';
@@ -57,7 +58,11 @@ describe('/sms/send: a failed shared send transaction', () => {
   before(async () => {
     h = await createHarness();
     const sends = new SendService(poisonedStore(h.runtime.store, batches), h.clock, () => undefined);
-    app = await buildApp({ services: { ...h.runtime.services, sends }, requestsPerSecond: 0 });
+    app = await buildApp({
+      connections: defaultConnectionLimits,
+      services: { ...h.runtime.services, sends },
+      requestsPerSecond: 0,
+    });
   });
   after(async () => {
     await app.close();

@@ -13,6 +13,7 @@ import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { assertAccepted, assertRefused, balancesOf, intField, sendSms, smsStatus, validSend } from '../helpers/sms.js';
 import { openAppContainer } from '../../src/main.js';
 import { buildApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { localDate, localTime } from '../../src/domain/istanbul-time.js';
 
@@ -86,7 +87,11 @@ for (const dialect of testDialects()) {
 describe('/sms/send scheduled, with the system clock', () => {
   it('goes out after its time and not before', async () => {
     const runtime = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
-    const app = await buildApp({ services: runtime.services, requestsPerSecond: 0 });
+    const app = await buildApp({
+      connections: defaultConnectionLimits,
+      services: runtime.services,
+      requestsPerSecond: 0,
+    });
     const delivery = await simulatedDelivery(runtime, { background: true });
     try {
       const account = await runtime.admin.createAccount({

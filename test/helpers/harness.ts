@@ -2,6 +2,7 @@ import { after, before } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TestDialect } from './dialects.js';
 import { buildApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import type { AppOptions } from '../../src/http/app.js';
 import { openAppContainer } from '../../src/main.js';
 import type { AppContainer } from '../../src/main.js';
@@ -76,7 +77,12 @@ export function createLiveHarness(
 
 async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Partial<AppOptions>): Promise<LiveHarness> {
   const runtime = await openAppContainer(location, clock);
-  const app = await buildApp({ services: runtime.services, requestsPerSecond: 0, ...appOptions });
+  const app = await buildApp({
+    connections: defaultConnectionLimits,
+    services: runtime.services,
+    requestsPerSecond: 0,
+    ...appOptions,
+  });
   // Answers that do not come through post() (tests that inject or listen themselves) are
   // checked against the contract here; what fails is reported when the harness closes.
   const violations: Error[] = [];

@@ -7,6 +7,7 @@ import { panelPlugin } from '../../src/panel/plugin.js';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import { openAppContainer, webhookAdmin } from '../../src/main.js';
 import type { AppContainer } from '../../src/main.js';
 import type { StoreLocation } from '../../src/adapters/store/index.js';
@@ -135,6 +136,7 @@ export async function createPanelHarness(
   });
   const account = new AccountPanel(runtime.store, runtime.admin, webhooks.admin, clock);
   const app = await buildApp({
+    connections: defaultConnectionLimits,
     services: runtime.services,
     requestsPerSecond: 0,
     trustedProxies,

@@ -7,8 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../../src/config.js';
-import { createLogger } from '../../src/main.js';
-import { createHttp } from '../../src/runtime/http-server.js';
+import { createHttp, createLogger } from '../../src/main.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 
@@ -17,7 +16,7 @@ describe('the default general request rate', () => {
   let app: FastifyInstance;
   before(async () => {
     h = await createHarness();
-    app = await createHttp(h.runtime, loadConfig({}, {}), createLogger('silent'));
+    app = await createHttp({ container: h.runtime, config: loadConfig({}, {}), logger: createLogger('silent') });
   });
   after(async () => {
     await app.close();

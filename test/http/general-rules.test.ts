@@ -6,6 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp, defaultBodyLimit } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import { AuthService } from '../../src/services/auth.js';
 import type { Caller } from '../../src/services/auth.js';
 import type { Result } from '../../src/domain/result.js';
@@ -318,7 +319,7 @@ describe('general rules: an unexpected error', () => {
   ] as const) {
     it(`${path} answers HTTP 500 with ${code} and no internals`, async () => {
       const services = { ...h.runtime.services, auth: new BrokenAuth(h.runtime.store.keys, h.clock) };
-      const app = await buildApp({ services, requestsPerSecond: 0 });
+      const app = await buildApp({ connections: defaultConnectionLimits, services, requestsPerSecond: 0 });
       try {
         const response = await app.inject({
           method: 'POST',

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { Agent, request } from 'undici';
 import { buildApp, stopApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import type { Surface } from '../../src/http/app.js';
 import { healthSurface } from '../../src/http/health.js';
 import { buildOpsApp } from '../../src/http/ops-app.js';
@@ -28,6 +29,7 @@ async function withApp(
   const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
   const readiness = new Readiness({ store: container.store, ...sources(container) });
   const app = await buildApp({
+    connections: defaultConnectionLimits,
     services: container.services,
     requestsPerSecond: 0,
     surfaces: [healthSurface(readiness)],
@@ -140,6 +142,7 @@ describe('GET /healthz and /readyz', () => {
   it('answer 503 during the drain', async () => {
     const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
     const app = await buildApp({
+      connections: defaultConnectionLimits,
       services: container.services,
       requestsPerSecond: 0,
       surfaces: [healthSurface(new Readiness({ store: container.store }))],
@@ -188,7 +191,11 @@ describe('root surfaces', () => {
           { paths: [path], plugin },
           { prefix: '/panel', plugin: async () => undefined },
         ];
-        await assert.rejects(buildApp({ services: container.services, surfaces }), /surface path/, path);
+        await assert.rejects(
+          buildApp({ connections: defaultConnectionLimits, services: container.services, surfaces }),
+          /surface path/,
+          path,
+        );
       }
     } finally {
       await container.close();
@@ -199,10 +206,18 @@ describe('root surfaces', () => {
     const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
     try {
       await assert.rejects(
-        buildApp({ services: container.services, surfaces: [{ paths: ['/pong'], plugin }] }),
+        buildApp({
+          connections: defaultConnectionLimits,
+          services: container.services,
+          surfaces: [{ paths: ['/pong'], plugin }],
+        }),
         /adds a route at \/ping/,
       );
-      const app = await buildApp({ services: container.services, surfaces: [{ paths: ['/ping'], plugin }] });
+      const app = await buildApp({
+        connections: defaultConnectionLimits,
+        services: container.services,
+        surfaces: [{ paths: ['/ping'], plugin }],
+      });
       assert.deepEqual((await app.inject({ method: 'GET', url: '/ping' })).json(), { pong: true });
       await app.close();
     } finally {

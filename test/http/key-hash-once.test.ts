@@ -5,6 +5,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import { AuthService } from '../../src/services/auth.js';
 import type { Caller } from '../../src/services/auth.js';
 import { hashApiKey } from '../../src/services/key-secrets.js';
@@ -25,7 +26,11 @@ describe('general rate limiter: one hash of the key a request', () => {
     it(`authentication ${requestsPerSecond > 0 ? 'reuses the limiter\u2019s hash' : 'hashes the key itself with the limiter off'}`, async () => {
       const h = await createHarness();
       const auth = new RecordingAuth(h.runtime.store.keys, h.clock);
-      const app = await buildApp({ services: { ...h.runtime.services, auth }, requestsPerSecond });
+      const app = await buildApp({
+        connections: defaultConnectionLimits,
+        services: { ...h.runtime.services, auth },
+        requestsPerSecond,
+      });
       try {
         const p = await h.provision({ account: { balanceMain: 7 } });
         const post = async (apiKey: string) => {

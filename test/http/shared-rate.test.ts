@@ -7,6 +7,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import type { RateCounter } from '../../src/ports/rate-counter.js';
 import type { KeyStore } from '../../src/ports/keys.js';
 import { AuthService } from '../../src/services/auth.js';
@@ -46,6 +47,7 @@ describe('the per-key rate through a shared counter', () => {
     };
     const auth = new AuthService(watched, h.clock);
     const app = await buildApp({
+      connections: defaultConnectionLimits,
       services: { ...h.runtime.services, auth },
       requestsPerSecond: 2,
       rateCounter: counter,

@@ -9,6 +9,7 @@ import type { AddressInfo } from 'node:net';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { Agent, request } from 'undici';
 import { buildApp, stopApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import type { Surface } from '../../src/http/app.js';
 import { ServerStopping } from '../../src/http/drain-on-stop.js';
 import { openAppContainer } from '../../src/main.js';
@@ -145,6 +146,7 @@ describe('surface prefixes', () => {
       try {
         await assert.rejects(
           buildApp({
+            connections: defaultConnectionLimits,
             services: container.services,
             surfaces: [{ prefix: prefix as `/${string}`, plugin: console_.plugin }],
           }),
@@ -160,7 +162,12 @@ describe('surface prefixes', () => {
 describe('a surface while the server stops', () => {
   it('answers a request arriving during the drain in its own format, and the API in its envelope', async () => {
     const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
-    const app = await buildApp({ services: container.services, requestsPerSecond: 0, surfaces: [console_] });
+    const app = await buildApp({
+      connections: defaultConnectionLimits,
+      services: container.services,
+      requestsPerSecond: 0,
+      surfaces: [console_],
+    });
     await app.listen({ port: 0, host: '127.0.0.1' });
     const base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
     const agent = new Agent({ connections: 2, keepAliveTimeout: 60_000 });

@@ -7,6 +7,7 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import pino from 'pino';
 import { buildApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import { openAppContainer, startDispatcher, startWebhooks, webhookAdmin } from '../../src/main.js';
 import { systemClock } from '../../src/ports/clock.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
@@ -35,9 +36,17 @@ for (const dialect of testDialects()) {
     it('delivers sms.sent, sms.delivered, sms.failed (expired too) and key.test, each signed', async () => {
       const runtime = await openAppContainer(await dialect.location(), systemClock);
       const receiver = await startReceiver();
-      const app = await buildApp({ services: runtime.services, requestsPerSecond: 0 });
-      const dispatcher = await startDispatcher(runtime, { smppConfig: '', simDelayMs: 0, leaseMs: 60_000 }, silent);
-      const webhooks = startWebhooks(runtime, webhookConfig, silent);
+      const app = await buildApp({
+        connections: defaultConnectionLimits,
+        services: runtime.services,
+        requestsPerSecond: 0,
+      });
+      const dispatcher = await startDispatcher({
+        container: runtime,
+        config: { smppConfig: '', simDelayMs: 0, leaseMs: 60_000 },
+        logger: silent,
+      });
+      const webhooks = startWebhooks({ container: runtime, config: webhookConfig, logger: silent });
       const hooks = webhookAdmin(runtime, webhookConfig);
       try {
         const account = await runtime.admin.createAccount({

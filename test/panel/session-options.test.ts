@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
-import { createLogger, openAppContainer } from '../../src/main.js';
-import { createHttp } from '../../src/runtime/http-server.js';
+import { createHttp, createLogger, openAppContainer } from '../../src/main.js';
 import { FixedClock } from '../../src/ports/clock.js';
 import { UserService } from '../../src/services/panel-users.js';
 import { PanelBrowser } from '../helpers/panel.js';
@@ -13,7 +12,7 @@ describe('panel session options', () => {
     const clock = new FixedClock(defaultNow);
     const runtime = await openAppContainer({ dialect: 'sqlite', file: ':memory:' }, clock);
     const config = loadConfig({ panelIdleMinutes: '5', panelSessionHours: '1', warmUp: '0' }, {});
-    const app = await createHttp(runtime, config, createLogger('silent'));
+    const app = await createHttp({ container: runtime, config, logger: createLogger('silent') });
     try {
       const account = await runtime.admin.createAccount({
         name: 'Options',

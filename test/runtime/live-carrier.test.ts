@@ -1,5 +1,5 @@
 /**
- * The live carrier is chosen in one place (main.ts, `liveCarriers`): with no carrier option
+ * The live carrier is chosen in one place (src/composition/dispatch.ts, `liveCarriers`): with no carrier option
  * set, live keys get the built-in simulator; with one set, its loader checks the
  * configuration, and a configuration it refuses stops the dispatcher from starting with the
  * loader's reason (which `serve` prints as "cannot start the delivery worker: ...").
@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import pino from 'pino';
 import { openAppContainer, startDispatcher } from '../../src/main.js';
 import { buildApp } from '../../src/http/app.js';
+import { defaultConnectionLimits } from '../../src/config.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { waitForState } from '../helpers/delivery.js';
 
@@ -23,8 +24,16 @@ describe('the live carrier, chosen from one list', () => {
 
   it('is the simulator when no carrier option is set: a message of a live key gets its outcome', async () => {
     const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
-    const app = await buildApp({ services: container.services, requestsPerSecond: 0 });
-    const dispatcher = await startDispatcher(container, { smppConfig: '', simDelayMs: 0, leaseMs: 60_000 }, silent);
+    const app = await buildApp({
+      connections: defaultConnectionLimits,
+      services: container.services,
+      requestsPerSecond: 0,
+    });
+    const dispatcher = await startDispatcher({
+      container,
+      config: { smppConfig: '', simDelayMs: 0, leaseMs: 60_000 },
+      logger: silent,
+    });
     try {
       const account = await container.admin.createAccount({
         name: 'Live',
@@ -65,11 +74,15 @@ describe('the live carrier, chosen from one list', () => {
     const container = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
     try {
       await assert.rejects(
-        startDispatcher(container, { smppConfig: file, simDelayMs: 0, leaseMs: 60_000 }, silent),
+        startDispatcher({ container, config: { smppConfig: file, simDelayMs: 0, leaseMs: 60_000 }, logger: silent }),
         /defaultRoute: "other" is not a connection name/,
       );
       await assert.rejects(
-        startDispatcher(container, { smppConfig: join(dir, 'missing.json'), simDelayMs: 0, leaseMs: 60_000 }, silent),
+        startDispatcher({
+          container,
+          config: { smppConfig: join(dir, 'missing.json'), simDelayMs: 0, leaseMs: 60_000 },
+          logger: silent,
+        }),
         /missing\.json/,
       );
     } finally {

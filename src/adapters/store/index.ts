@@ -1,7 +1,9 @@
 /**
- * The store's entrance for the rest of the program (the composition root, the CLI, the
- * thread entry files, tests): where a store is, how threads share it, and the one factory
- * that opens it. Everything else under adapters/store is the store's own.
+ * The store's entrance for the rest of the program (the composition root, src/main.ts and
+ * src/composition/; and tests): where a store is, how threads share it, the one factory that
+ * opens it, and the wakes other processes send through it. No dialect's own file is named
+ * here: what differs by dialect is chosen inside. Everything else under adapters/store is
+ * the store's own.
  */
 export type { Dialect, StoreLocation } from './store-location.js';
 export { asBackgroundThread, sharedByThreads, sqliteFileIn } from './store-location.js';
@@ -10,6 +12,4 @@ export type { OpenOptions } from './open-store.js';
 export type { SqlStore } from './sql-store.js';
 export { MigrationError } from './migrate.js';
 export { describeLocation, storeExists } from './store-presence.js';
-export { observeWriteLockWaits } from './sqlite/thread-write-lock.js';
-export { PgWakeListener } from './postgres/wake-channel.js';
-export type { WakeJob } from './postgres/wake-channel.js';
+export { listenForWakes } from './wakes-store.js';

@@ -21,15 +21,15 @@ export interface OpenOptions {
   onConnectionError?: (error: Error) => void;
   /** Where PostgreSQL's lookup cache listener says it lost its connection (none: not said). */
   log?: Logger;
+  /** SQLite: told of each wait of this connection for the threads' write lock, in seconds (metrics). */
+  onWriteLockWait?: (seconds: number) => void;
 }
 
 /** A connection to the store at `location`, by its dialect, its schema not yet migrated. */
-export function openConnection(
-  location: StoreLocation,
-  onConnectionError: (error: Error) => void = () => undefined,
-  log: Logger = pino({ enabled: false }),
-): StoreConnection {
-  return location.dialect === 'sqlite' ? openSqlite(location) : openPostgres(location, onConnectionError, log);
+export function openConnection(location: StoreLocation, options: OpenOptions = {}): StoreConnection {
+  return location.dialect === 'sqlite'
+    ? openSqlite(location, options.onWriteLockWait ?? null)
+    : openPostgres(location, options.onConnectionError ?? (() => undefined), options.log ?? pino({ enabled: false }));
 }
 
 /** The store on an open connection (its schema already migrated). */
@@ -41,7 +41,7 @@ export function storeOn(connection: StoreConnection): SqlStore {
 
 /** Opens the store at `location`, migrating its schema first; closed again if that fails. */
 export async function openStore(location: StoreLocation, options: OpenOptions = {}): Promise<SqlStore> {
-  const connection = openConnection(location, options.onConnectionError, options.log);
+  const connection = openConnection(location, options);
   try {
     await migrate(connection);
   } catch (error) {

@@ -6,7 +6,8 @@
  * Rows of windows long over are deleted once a minute.
  */
 import { sql } from 'kysely';
-import type { Counted, RateTally } from '../../ports/rate-counter.js';
+import type { Counted } from '../../ports/rate-counter.js';
+import type { SharedRate, SharedRateTally } from '../../ports/shared-rate.js';
 import { MicroBatcher } from '../../util/micro-batcher.js';
 import { StorePart } from './store-part.js';
 import { placesOf, sumsByKey } from '../rate/rate-batch.js';
@@ -15,12 +16,12 @@ import type { RateAdd } from '../rate/rate-batch.js';
 /** A window whose end is this far past is deleted. */
 const keepMs = 60_000;
 
-export class SqlRateWindows extends StorePart {
+export class SqlRateWindows extends StorePart implements SharedRate {
   /** Counts a turn's hits of one window length; created on first use. */
   private batchers = new Map<number, MicroBatcher<RateAdd, Counted>>();
 
   /** The tally on this store: PostgreSQL only (SQLite's one process counts in memory). */
-  counter(): RateTally & { sweep(): Promise<number> } {
+  counter(): SharedRateTally {
     if (this.dialect !== 'postgres') throw new Error('the shared rate counter is for PostgreSQL');
     return {
       name: 'postgres',

@@ -11,18 +11,17 @@
  */
 import type { Logger } from 'pino';
 import type { StoreLocation } from '../store-location.js';
+import type { WakeJob, WakeListener } from '../../../ports/wakes.js';
 import { PgListener } from './listener.js';
 
 export const wakeChannel = 'haberci_wake';
-
-export type WakeJob = 'dispatch' | 'webhooks';
 
 /**
  * LISTENs for wakes of one job on a connection of its own, and calls `onWake` for each.
  * When the connection drops it connects again with a growing delay, and calls `onWake` once
  * connected (wakes sent while it was away are lost; the job looks in the store at once).
  */
-export class PgWakeListener {
+export class PgWakeListener implements WakeListener {
   private readonly listener: PgListener;
 
   constructor(

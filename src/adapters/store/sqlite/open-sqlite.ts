@@ -8,8 +8,14 @@ import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { statementCache } from './statement-cache.js';
 import { ThreadWriteLock } from './thread-write-lock.js';
 
-/** Opens a SQLite store's file: WAL, the statement cache, BEGIN IMMEDIATE behind the threads' lock. */
-export function openSqlite(location: Extract<StoreLocation, { dialect: 'sqlite' }>): StoreConnection {
+/**
+ * Opens a SQLite store's file: WAL, the statement cache, BEGIN IMMEDIATE behind the threads'
+ * lock. `onWriteLockWait`: told of each wait of this connection for that lock (metrics).
+ */
+export function openSqlite(
+  location: Extract<StoreLocation, { dialect: 'sqlite' }>,
+  onWriteLockWait: ((seconds: number) => void) | null = null,
+): StoreConnection {
   const sqlite = new BetterSqlite3(location.file);
   // WAL lets the admin CLI and readers work while the server writes; busy_timeout makes a
   // second process wait for the write lock instead of failing at once.
@@ -19,7 +25,7 @@ export function openSqlite(location: Extract<StoreLocation, { dialect: 'sqlite' 
   sqlite.pragma('foreign_keys = ON');
   if (location.checkpoints === 'manual') sqlite.pragma('wal_autocheckpoint = 0');
   const checkpoint = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
-  const threads = new ThreadWriteLock(location.threadLock?.buffer, location.threadLock?.as);
+  const threads = new ThreadWriteLock(location.threadLock?.buffer, location.threadLock?.as, onWriteLockWait);
   const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(statementCache(sqlite), sqlite, threads) });
   // Prepared at first use: the table comes with migration 0008, after the store is opened.
   let lookupVersion: BetterSqlite3.Statement<[], ExternalChanges> | null = null;

@@ -45,24 +45,18 @@ export const backgroundGapMs = 5;
 const lowBits = (ms: number): number => ms & 0x7fffffff;
 const since = (now: number, then: number): number => (lowBits(now) - then) & 0x7fffffff;
 
-/** Told of every wait for the lock in this thread, in seconds (metrics); null: not timed. */
-let waitObserver: ((seconds: number) => void) | null = null;
-
-/**
- * Times every wait for the write lock in this thread (each thread has its own module
- * instance): from asking to taking, the background's yield included. null stops timing.
- */
-export function observeWriteLockWaits(observer: ((seconds: number) => void) | null): void {
-  waitObserver = observer;
-}
-
 export class ThreadWriteLock {
   private readonly cell: Int32Array;
 
-  /** The shared buffer: pass it to the other thread (workerData) to share the lock. */
+  /**
+   * The shared buffer: pass it to the other thread (workerData) to share the lock.
+   * `onWait`: told of every wait of this holder for the lock, in seconds, from asking to
+   * taking, the background's yield included (metrics); null: not timed.
+   */
   constructor(
     readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(cells * 4),
     private readonly who: LockRole = { role: 'foreground' },
+    private readonly onWait: ((seconds: number) => void) | null = null,
   ) {
     this.cell = new Int32Array(buffer);
   }
@@ -86,7 +80,7 @@ export class ThreadWriteLock {
    * cannot leave the queue, so a late turn is taken and handed on at once.
    */
   async acquire(deadline: number): Promise<boolean> {
-    const observer = waitObserver;
+    const observer = this.onWait;
     if (observer === null) return this.acquireUntimed(deadline);
     const asked = performance.now();
     try {

@@ -1,40 +1,48 @@
 /**
- * The HTTP side of a `serve` process, built from an application container: the API and its
- * contract, the probes and the customer panel as surfaces of one server, and its stop.
+ * The HTTP side built from a container: the API and its contract, the probes and the
+ * customer panel as surfaces of one server; the operations listener; and their stop.
  * Fastify and the panel are loaded only here, when a server is built: the admin commands
- * share the composition root (src/main.ts) and need neither.
+ * share the composition root and need neither.
  */
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
+import { connectionLimits } from '../config.js';
 import type { Config } from '../config.js';
-import type { AppContainer } from '../main.js';
-import { webhookAdmin } from '../main.js';
-import { Readiness } from '../services/readiness.js';
 import type { ApiMetrics } from '../ports/metrics.js';
 import type { RateCounter } from '../ports/rate-counter.js';
+import { Readiness } from '../services/readiness.js';
+import type { ProviderLive } from '../services/provider-live.js';
 import type { PanelPluginOptions } from '../panel/plugin.js';
 import type { Surface } from '../http/app.js';
-import type { ProviderLive } from '../services/provider-live.js';
+import type { AppContainer } from './container.js';
+import { webhookAdmin } from './webhooks.js';
 
-/**
- * The HTTP server of this container: the API, its contract, the probes (/healthz, /readyz:
- * `readiness` checks the store, and the carrier when `serve` runs one) and the panel.
- */
-export async function createHttp(
-  container: AppContainer,
-  config: Config,
-  logger: Logger,
-  readiness: Readiness = new Readiness({ store: container.store }),
-  extras: {
-    metrics?: ApiMetrics | undefined;
-    live?: ProviderLive | undefined;
-    rateCounter?: RateCounter | undefined;
-  } = {},
-): Promise<FastifyInstance> {
-  const { metrics, live, rateCounter } = extras;
-  // Loaded here, not at the top: admin commands share this module and need no HTTP server.
+export interface HttpParts {
+  container: AppContainer;
+  config: Config;
+  logger: Logger;
+  /** What /readyz checks: the store, and the carrier when `serve` runs one (default: the store alone). */
+  readiness?: Readiness | undefined;
+  /** Where each answered API request is counted (the operations listener's /metrics). */
+  metrics?: ApiMetrics | undefined;
+  /** The provider console's live page (`serve`; without it the page shows no live data). */
+  live?: ProviderLive | undefined;
+  /** Where the per-key rate is counted for a cluster; unset: in this process. */
+  rateCounter?: RateCounter | undefined;
+}
+
+/** The probes' readiness on the container's store alone (no carrier to check). */
+function storeReadiness(container: AppContainer): Readiness {
+  return new Readiness({ store: container.store });
+}
+
+/** The HTTP server of this container: the API, its contract, the probes (/healthz, /readyz) and the panel. */
+export async function createHttp(parts: HttpParts): Promise<FastifyInstance> {
+  const { container, config, logger, metrics, live, rateCounter } = parts;
+  // Loaded here, not at the top: admin commands share the composition root and need no HTTP server.
   const { buildApp } = await import('../http/app.js');
   const { healthSurface } = await import('../http/health.js');
+  const readiness = parts.readiness ?? storeReadiness(container);
   return buildApp({
     services: container.services,
     surfaces: [healthSurface(readiness), ...(config.panel ? [await panelSurface(container, config, live)] : [])],
@@ -44,14 +52,7 @@ export async function createHttp(
     accessLogSample: config.accessLogSample,
     ...(metrics ? { metrics } : {}),
     ...(rateCounter ? { rateCounter } : {}),
-    connections: {
-      headersTimeoutMs: config.headersTimeoutMs,
-      requestTimeoutMs: config.requestTimeoutMs,
-      idleTimeoutMs: config.idleTimeoutMs,
-      keepAliveTimeoutMs: config.keepAliveTimeoutMs,
-      maxConnections: config.maxConnections,
-      maxConnectionsPerAddress: config.maxConnectionsPerAddress,
-    },
+    connections: connectionLimits(config),
   });
 }
 

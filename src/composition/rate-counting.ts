@@ -7,7 +7,7 @@
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { RateCounter } from '../ports/rate-counter.js';
-import type { SqlStore } from '../adapters/store/index.js';
+import type { SharedRate } from '../ports/shared-rate.js';
 import { RateLeases } from '../adapters/rate/rate-leases.js';
 
 /** How often windows long over are deleted from the store's table. */
@@ -19,7 +19,7 @@ const redisStartWaitMs = 2000;
 export async function openRateCounter(
   config: Pick<Config, 'redis' | 'database' | 'requestsPerSecond'>,
   logger: Logger,
-  store: SqlStore,
+  rates: SharedRate,
 ): Promise<RateCounter | null> {
   if (config.requestsPerSecond === 0) return null;
   if (config.redis !== '') {
@@ -30,7 +30,7 @@ export async function openRateCounter(
     return new RateLeases(counter);
   }
   if (config.database === '') return null;
-  const counter = store.rates.counter();
+  const counter = rates.counter();
   const sweeps = setInterval(() => {
     counter
       .sweep()

@@ -1,0 +1,150 @@
+/**
+ * The application container of one thread: the store (by its ports), the services built on
+ * it once, and the wakes of this thread's jobs. Every thread of `serve` opens its own, on its
+ * own store connection; an admin command opens one for its run.
+ */
+import { randomInt } from 'node:crypto';
+import pino from 'pino';
+import type { Logger } from 'pino';
+import { openStore } from '../adapters/store/index.js';
+import type { StoreLocation } from '../adapters/store/index.js';
+import { systemClock } from '../ports/clock.js';
+import type { Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
+import type { Wakes } from '../ports/wakes.js';
+import type { SharedRate } from '../ports/shared-rate.js';
+import { AuthService } from '../services/auth.js';
+import { AccountQueries } from '../services/account-queries.js';
+import { AdminService } from '../services/admin.js';
+import type { Services } from '../services/services.js';
+import { SendService } from '../services/send-service.js';
+import { StatusQueries } from '../services/status-queries.js';
+import { ReportQueries } from '../services/report-queries.js';
+import { OtpService } from '../services/otp-service.js';
+import { GroupService } from '../services/group-service.js';
+import { BlocklistService } from '../services/blocklist-service.js';
+import { panelDataServices } from '../services/panel/panel-data-services.js';
+import { UserService } from '../services/panel-users.js';
+import { InboundAdmin } from '../services/inbound-admin.js';
+import { SenderIdReview } from '../services/sender-id-review.js';
+import { AuditLog } from '../services/console/audit-log.js';
+import { KeyLastUsed } from '../services/key-last-used.js';
+import { WakeSignal } from '../jobs/wake-signal.js';
+
+export interface AppContainer {
+  store: Store;
+  /** Wakes of other processes' job threads, sent through the store (NOTIFY on PostgreSQL). */
+  wakes: Wakes;
+  /** The per-key request rate counted in the store, for a cluster on PostgreSQL without Redis. */
+  rates: SharedRate;
+  /** The API's services (endpoints, and the panel's data pages). */
+  services: Services;
+  /** The provider's commands on accounts, sender IDs and keys (admin CLI, panel). */
+  admin: AdminService;
+  /** Panel users on the default session policy (the admin CLI's; the panel's own follows its options). */
+  panelUsers: UserService;
+  /** The provider's inbound routes and messages (admin CLI). */
+  inboundAdmin: InboundAdmin;
+  /** The provider's decision on a sender ID, whatever its status (admin CLI). */
+  senderIdReview: SenderIdReview;
+  /** The audit log: rows of the changes made outside the panel (admin CLI). */
+  audit: AuditLog;
+  clock: Clock;
+  /** Wakes this process's dispatcher when a send is committed. */
+  dispatchWake: WakeSignal;
+  /** Wakes this process's webhook courier when message states (and so events) are committed. */
+  webhookWake: WakeSignal;
+  /** Keys' last use, noted by authentication and written every 30 s (flush() writes now). */
+  lastUsed: KeyLastUsed;
+  /** Copies the SQLite WAL back into the database file (see the store's checkpoint()); nothing on PostgreSQL. */
+  checkpoint(): void;
+  close(): Promise<void>;
+}
+
+export interface ContainerOptions {
+  /** Where a broken PostgreSQL connection is reported (it is replaced by itself). */
+  log?: Logger;
+  /** SQLite: told of each wait of this thread's connection for the threads' write lock, in seconds (metrics). */
+  onWriteLockWait?: (seconds: number) => void;
+}
+
+/** Opens (and migrates) the store and builds the services on it. */
+export async function openAppContainer(
+  location: StoreLocation,
+  clock: Clock = systemClock,
+  options: ContainerOptions = {},
+): Promise<AppContainer> {
+  const { log, onWriteLockWait } = options;
+  const store = await openStore(location, {
+    ...(log ? { log } : {}),
+    ...(onWriteLockWait ? { onWriteLockWait } : {}),
+    onConnectionError: (error) =>
+      log?.warn(
+        { err: { message: error.message, code: (error as { code?: unknown }).code } },
+        'store: a database connection broke; it is replaced at the next query',
+      ),
+  });
+  const lastUsed = new KeyLastUsed(store.users);
+  const dispatchWake = new WakeSignal();
+  const services = apiServices(store, clock, lastUsed, () => dispatchWake.notify());
+  return {
+    store,
+    wakes: store.wakes,
+    rates: store.rates,
+    services,
+    admin: new AdminService(store, clock),
+    panelUsers: new UserService(store, clock),
+    inboundAdmin: new InboundAdmin(store, clock),
+    senderIdReview: new SenderIdReview(store, clock),
+    audit: new AuditLog(store, clock),
+    clock,
+    dispatchWake,
+    webhookWake: new WakeSignal(),
+    checkpoint: () => store.checkpoint(),
+    lastUsed,
+    close: async () => {
+      await lastUsed.flush();
+      await services.auth.close();
+      await store.close();
+    },
+  };
+}
+
+/** The services of the API and the panel's data pages, on one store. */
+function apiServices(store: Store, clock: Clock, lastUsed: KeyLastUsed, sendCommitted: () => void): Services {
+  const sends = new SendService(store, clock, sendCommitted);
+  const services: Services = {
+    clock,
+    auth: new AuthService(store.keys, clock, (keyId, at) => lastUsed.seen(keyId, at)),
+    accounts: new AccountQueries(store.senderIds),
+    sends,
+    status: new StatusQueries(store.reports),
+    reports: new ReportQueries(store.reports, () => clock.now()),
+    // OTP codes come from the CSPRNG; randomInt draws uniformly (no modulo bias).
+    otp: new OtpService(sends, randomInt),
+    groups: new GroupService(store.directory, clock),
+    blocklist: new BlocklistService(store.directory, clock),
+  };
+  services.panelData = panelDataServices({
+    store,
+    clock,
+    sends,
+    groups: services.groups,
+    blocklist: services.blocklist,
+  });
+  return services;
+}
+
+/** The process's logger: JSON lines on stdout (`destination`: elsewhere, for tests). */
+export function createLogger(level: string, destination?: pino.DestinationStream): Logger {
+  const options = {
+    level,
+    base: { service: 'haberci' },
+    // Secrets never reach the logs, whatever object is logged.
+    redact: {
+      paths: ['api_key', '*.api_key', '*.*.api_key', 'webhook_secret', '*.webhook_secret', 'otp_code', '*.otp_code'],
+      censor: '[redacted]',
+    },
+  };
+  return destination ? pino(options, destination) : pino(options);
+}
