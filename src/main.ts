@@ -25,7 +25,6 @@ import { ReportQueries } from './services/report-queries.js';
 import { OtpService } from './services/otp-service.js';
 import { GroupService } from './services/group-service.js';
 import { BlocklistService } from './services/blocklist-service.js';
-import { panelDataServices } from './services/panel/panel-data-services.js';
 import { WakeSignal } from './jobs/wake-signal.js';
 import { Dispatcher, defaultDispatcherOptions } from './jobs/dispatcher.js';
 import type { DispatcherOptions } from './jobs/dispatcher.js';
@@ -127,13 +126,6 @@ export async function openAppContainer(
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
   };
-  services.panelData = panelDataServices({
-    store,
-    clock,
-    sends,
-    groups: services.groups,
-    blocklist: services.blocklist,
-  });
   return {
     store,
     services,

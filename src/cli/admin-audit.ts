@@ -8,8 +8,8 @@
  */
 import { userInfo } from 'node:os';
 import type { AppContainer } from '../main.js';
-import { AuditLog } from '../services/console/audit-log.js';
-import type { AuditFact, DetailValue } from '../services/console/audit-log.js';
+import { AuditLog } from '../services/audit-log.js';
+import type { AuditFact, DetailValue } from '../services/audit-log.js';
 import type { Options } from './admin-types.js';
 
 /** The commands that change something, as `noun.verb`. */

@@ -2,7 +2,7 @@ import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { AppContainer } from '../main.js';
 import { AdminError } from '../services/admin-error.js';
-import { UserService } from '../services/panel-users.js';
+import { UserService } from '../services/panel/users.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 

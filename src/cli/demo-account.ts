@@ -1,7 +1,7 @@
 import type { AppContainer } from '../main.js';
 import { randomBytes } from 'node:crypto';
 import { defaultKeySettings } from '../services/admin.js';
-import { UserService } from '../services/panel-users.js';
+import { UserService } from '../services/panel/users.js';
 
 /** The demo account's panel user: its password, like the key, is shown this once. */
 const demoEmail = 'demo@haberci.local';

@@ -20,7 +20,7 @@ import { Readiness } from '../services/readiness.js';
 import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import { bothMessageMetrics } from '../ports/metrics.js';
 import { TrafficCounter } from '../services/traffic-counter.js';
-import { ProviderLive } from '../services/provider-live.js';
+import { ProviderLive } from '../services/panel/provider/provider-live.js';
 import { trafficSource } from './traffic-source.js';
 import { openRateCounter } from './rate-counting.js';
 import type { RateCounter } from '../ports/rate-counter.js';

@@ -11,9 +11,9 @@ import { openAppContainer, webhookAdmin } from '../../src/main.js';
 import type { AppContainer } from '../../src/main.js';
 import type { StoreLocation } from '../../src/adapters/store/index.js';
 import { FixedClock } from '../../src/ports/clock.js';
-import { UserService, defaultSessionPolicy } from '../../src/services/panel-users.js';
-import type { SessionPolicy } from '../../src/services/panel-users.js';
-import { AccountPanel } from '../../src/services/account-panel.js';
+import { defaultSessionPolicy } from '../../src/services/panel/users.js';
+import type { SessionPolicy, UserService } from '../../src/services/panel/users.js';
+import { panelServices } from '../../src/services/panel/panel-services.js';
 import { defaultNow } from './harness.js';
 
 export interface PanelAnswer {
@@ -127,13 +127,19 @@ export async function createPanelHarness(
 ): Promise<PanelHarness> {
   const clock = new FixedClock(defaultNow);
   const runtime = await openAppContainer(location, clock);
-  const users = new UserService(runtime.store, clock, { ...defaultSessionPolicy, ...policy });
   const webhooks = webhookAdmin(runtime, {
     webhookAllowPrivate: true,
     webhookTimeoutMs: 2000,
     webhookRetryBaseMs: 60_000,
   });
-  const account = new AccountPanel(runtime.store, runtime.admin, webhooks.admin, clock);
+  const services = panelServices({
+    store: runtime.store,
+    clock,
+    sends: runtime.services.sends,
+    webhooks: webhooks.admin,
+    sessionPolicy: { ...defaultSessionPolicy, ...policy },
+  });
+  const users = services.sessions;
   const app = await buildApp({
     services: runtime.services,
     requestsPerSecond: 0,
@@ -141,8 +147,7 @@ export async function createPanelHarness(
     surfaces: [
       {
         prefix: '/panel',
-        plugin: async (panel) =>
-          panelPlugin(panel, { users, account, services: runtime.services, clock, close: () => webhooks.close() }),
+        plugin: async (panel) => panelPlugin(panel, { ...services, close: () => webhooks.close() }),
       },
     ],
   });

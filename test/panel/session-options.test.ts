@@ -4,7 +4,7 @@ import { loadConfig } from '../../src/config.js';
 import { createLogger, openAppContainer } from '../../src/main.js';
 import { createHttp } from '../../src/runtime/http-server.js';
 import { FixedClock } from '../../src/ports/clock.js';
-import { UserService } from '../../src/services/panel-users.js';
+import { UserService } from '../../src/services/panel/users.js';
 import { PanelBrowser } from '../helpers/panel.js';
 import { defaultNow } from '../helpers/harness.js';
 

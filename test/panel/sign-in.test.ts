@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelHarness } from '../helpers/panel.js';
-import { tokenHash } from '../../src/services/panel-users.js';
+import { tokenHash } from '../../src/services/panel/users.js';
 
 describe('panel sign-in', () => {
   let h: PanelHarness;
