@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
 import { Notice } from '../../kit/fields.js';
-import { RowAction } from '../../kit/post-form.js';
+import { removeNumberColumn } from '../remove-number.js';
 import { Table } from '../../kit/table.js';
 import { Pager } from '../../kit/pager.js';
 import { field, queryOf } from '../../kit/forms.js';
@@ -73,19 +73,7 @@ async function listPage(
           columns={[
             { header: t.colNumber, rowHeader: true, cell: (r) => r.number },
             { header: t.colSince, cell: (r) => dateTime(r.createdAt, lang, 'second') },
-            {
-              header: t.unblock(''),
-              hiddenHeader: true,
-              cell: (r) => (
-                <RowAction
-                  action="/panel/blocklist/remove"
-                  state={state}
-                  fields={{ number: r.number }}
-                  label={t.unblock(r.number)}
-                  ariaLabel={t.unblock(r.number)}
-                />
-              ),
-            },
+            removeNumberColumn(state, '/panel/blocklist/remove', t.unblock),
           ]}
         />
         <Pager

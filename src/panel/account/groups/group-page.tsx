@@ -4,21 +4,16 @@ import type { AccountDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
 import { InputField, Notice } from '../../kit/fields.js';
 import { PostForm, RowAction } from '../../kit/post-form.js';
-import { Table } from '../../kit/table.js';
-import { Pager } from '../../kit/pager.js';
 import { field, idOf, queryOf } from '../../kit/forms.js';
-import { dateTime } from '../../kit/format.js';
-import { kitText } from '../../kit/text.js';
 import { csvErrorText, importBodyLimit, postedEntries, sendCsv } from '../../kit/csv.js';
 import { ImportForm } from '../../kit/csv-fields.js';
 import { PageScripts } from '../../kit/scripts.js';
 import { groupMessages } from './catalogue.js';
-import type { ContactRow, GroupRow } from '../../../ports/panel-queries.js';
 import type { ImportReport } from '../../../services/panel/account/csv-import.js';
-import { contactPageSize } from '../../../services/panel/account/groups.js';
 import type { NameError } from '../../../services/panel/account/groups.js';
 import type { Lang } from '../../kit/catalogue.js';
 import { NotFound } from '../../../services/panel/not-found.js';
+import { Contacts } from './contacts.js';
 
 export function nameErrorText(lang: Lang, e: NameError): string {
   const t = groupMessages[lang];
@@ -41,54 +36,6 @@ interface GroupForm {
   rename?: { value: string; error: string };
   add?: { numbers: string; csv: string; error?: string };
   report?: ImportReport;
-}
-
-function Contacts(props: { request: FastifyRequest; group: GroupRow; contacts: ContactRow[] }) {
-  const { group, contacts } = props;
-  const state = props.request.panel;
-  const lang = state.lang;
-  const t = groupMessages[lang];
-  const last = contacts[contacts.length - 1];
-  return (
-    <section aria-labelledby="contacts-title">
-      <h2 id="contacts-title">
-        {t.contacts} ({group.contacts})
-      </h2>
-      <p>
-        <a href={`/panel/groups/${group.id}/export.csv`} download>
-          {kitText[lang].exportCsv}
-        </a>
-      </p>
-      <Table<ContactRow>
-        rows={contacts}
-        rowKey={(k) => k.number}
-        empty={t.noContacts}
-        columns={[
-          { header: t.colNumber, rowHeader: true, cell: (k) => k.number },
-          { header: t.colName, cell: (k) => k.name ?? '' },
-          { header: t.colAdded, cell: (k) => dateTime(k.createdAt, lang, 'second') },
-          {
-            header: t.removeContact(''),
-            hiddenHeader: true,
-            cell: (k) => (
-              <RowAction
-                action={`/panel/groups/${group.id}/contacts/remove`}
-                state={state}
-                fields={{ number: k.number }}
-                label={t.removeContact(k.number)}
-                ariaLabel={t.removeContact(k.number)}
-              />
-            ),
-          },
-        ]}
-      />
-      <Pager
-        lang={lang}
-        label={t.contacts}
-        next={last && contacts.length >= contactPageSize ? `/panel/groups/${group.id}?after=${last.number}` : null}
-      />
-    </section>
-  );
 }
 
 async function groupPage(

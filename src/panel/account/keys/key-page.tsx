@@ -1,97 +1,27 @@
-/** One key: its settings, pause / reactivate / revoke (confirmed), rotate; its webhook (webhook.tsx). */
+/** One key's page (facts, settings, state actions, rotation, webhook) and its routes; revoking asks first. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
 import { Notice } from '../../kit/fields.js';
-import { ConfirmForm, PostForm, RowAction } from '../../kit/post-form.js';
+import { ConfirmForm, PostForm } from '../../kit/post-form.js';
 import { idOf, queryOf, ticked } from '../../kit/forms.js';
-import { dateTime, stateLabel } from '../../kit/format.js';
+import { dateTime } from '../../kit/format.js';
 import { keyDetailMessages } from './key-catalogue.js';
-import { kitText } from '../../kit/text.js';
-import type { Lang } from '../../kit/catalogue.js';
-import { KeySettingsFields, formValuesOf, readKeyForm } from './key-form.js';
+import { readKeyForm } from './key-form.js';
 import type { KeyFormErrors, KeyFormValues } from './key-form.js';
 import { shownOncePage } from './key-create.js';
-import { WebhookSection } from './webhook.js';
-import type { PostedWebhook } from './webhook.js';
-import type { PanelKeyView } from '../../../services/panel/account/keys.js';
+import { WebhookSection } from './webhook-section.js';
+import type { PostedWebhook } from './webhook-section.js';
 import { AdminError } from '../../../services/admin-error.js';
 import type { KeyAction } from '../../../domain/api-key.js';
+import { Facts, Settings } from './key-settings.js';
 
-export type IdParams = { Params: { id: string } };
+type IdParams = { Params: { id: string } };
 
 export interface KeyPageExtras {
   form?: { values: KeyFormValues; errors: KeyFormErrors };
   notice?: { text: string; kind: 'ok' | 'error' };
   webhook?: PostedWebhook;
-}
-
-function Facts(props: { k: PanelKeyView; lang: Lang }) {
-  const { k, lang } = props;
-  const t = keyDetailMessages[lang];
-  return (
-    <dl class="facts">
-      <dt>{t.state}</dt>
-      <dd class="state">{stateLabel(k.state, lang)}</dd>
-      <dt>{t.created}</dt>
-      <dd>{dateTime(k.created_at, lang)}</dd>
-      <dt>{t.lastUsed}</dt>
-      <dd>{k.last_used === null ? kitText[lang].never : dateTime(k.last_used, lang)}</dd>
-      {k.valid_until !== null && (
-        <>
-          <dt>{t.validUntil}</dt>
-          <dd>{dateTime(k.valid_until, lang)}</dd>
-        </>
-      )}
-      {k.replaced_by !== null && (
-        <>
-          <dt>{t.replacedBy(k.replaced_by)}</dt>
-          <dd>
-            <a href={`/panel/keys/${k.replaced_by}`}>{t.keyTitle(k.replaced_by)}</a>
-          </dd>
-        </>
-      )}
-    </dl>
-  );
-}
-
-/** The settings form and the state actions of a key that is not revoked. */
-function Settings(props: { request: FastifyRequest; k: PanelKeyView; form: KeyPageExtras['form'] }) {
-  const { k, form } = props;
-  const state = props.request.panel;
-  const t = keyDetailMessages[state.lang];
-  const values =
-    form?.values ??
-    formValuesOf({
-      permissions: k.permissions,
-      hourlyLimit: k.hourly_limit,
-      dailyLimit: k.daily_limit,
-      monthlyLimit: k.monthly_limit,
-      ipAllow: k.ip_allow,
-      expiresOn: k.expires,
-    });
-  const base = `/panel/keys/${k.id}`;
-  return (
-    <>
-      <h2>{t.settings}</h2>
-      <PostForm action={`${base}/settings`} state={state} class="stack">
-        <KeySettingsFields state={state} values={values} errors={form?.errors ?? {}} />
-        <div>
-          <button type="submit">{t.saveSettings}</button>
-        </div>
-      </PostForm>
-      <h2>{t.stateActions}</h2>
-      <div class="actions">
-        {k.state === 'Active' && (
-          <RowAction action={`${base}/pause`} state={state} label={t.pause} buttonClass="secondary" />
-        )}
-        {k.state === 'Paused' && (
-          <RowAction action={`${base}/reactivate`} state={state} label={t.reactivate} buttonClass="secondary" />
-        )}
-        <RowAction action={`${base}/revoke`} state={state} label={t.revoke} confirm={`${base}/revoke`} />
-      </div>
-    </>
-  );
 }
 
 export async function keyPage(

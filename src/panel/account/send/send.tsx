@@ -6,17 +6,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
-import type { Lang } from '../../kit/catalogue.js';
 import { Field, FieldError, described } from '../../kit/fields.js';
 import { PostForm } from '../../kit/post-form.js';
 import { field } from '../../kit/forms.js';
-import { dateTime } from '../../kit/format.js';
 import { csvErrorText, importBodyLimit } from '../../kit/csv.js';
 import { CsvFields } from '../../kit/csv-fields.js';
 import { PageScripts } from '../../kit/scripts.js';
 import { sendMessages } from './catalogue.js';
+import { Preview, encodingLabel, errorText } from './preview.js';
 import { countText } from '../../../domain/sms-counter.js';
-import type { Encoding } from '../../../domain/sms-counter.js';
 import type { PanelSendInput, SendError, SendField, SendPreview } from '../../../services/panel/account/send.js';
 import { readNumberCsv } from '../../../services/panel/account/csv-import.js';
 
@@ -25,60 +23,6 @@ interface FormState {
   csv: string;
   errors: Partial<Record<SendField, string>>;
   preview: SendPreview | null;
-}
-
-function encodingLabel(lang: Lang, e: Encoding): string {
-  const t = sendMessages[lang];
-  return { gsm7: t.encodingGsm7, turkish: t.encodingTurkish, ucs2: t.encodingUcs2 }[e];
-}
-
-function errorText(lang: Lang, field: SendField, e: SendError): string {
-  const t = sendMessages[lang];
-  if (field === 'recipients' && e === 'required') return t.errNoRecipients;
-  return {
-    required: t.errRequired,
-    'not-approved': t.errNotApproved,
-    'not-found': t.errNotFound,
-    'too-long': t.errTooLong,
-    'too-many': t.errTooMany,
-    invalid: t.errInvalid,
-    past: t.errPast,
-    insufficient: t.errInsufficient,
-  }[e];
-}
-
-function Preview(props: { lang: Lang; p: SendPreview }) {
-  const t = sendMessages[props.lang];
-  const { p } = props;
-  return (
-    <section aria-labelledby="preview-title" class="card" role="status">
-      <h2 id="preview-title">{t.previewTitle}</h2>
-      <p>{t.previewRecipients(p.recipients.length)}</p>
-      <p>{t.previewCost(p.cost.total, p.cost.main, p.cost.international)}</p>
-      <p>{t.previewBalance(p.balance.main, p.balance.international)}</p>
-      {p.scheduledAt !== null && <p>{t.previewScheduled(dateTime(p.scheduledAt, props.lang, 'second'))}</p>}
-      {p.blocked.length > 0 && (
-        <>
-          <p>{t.skippedBlocked(p.blocked.length)}</p>
-          <ul aria-label={t.skippedBlocked(p.blocked.length)}>
-            {p.blocked.map((n) => (
-              <li key={n}>{n}</li>
-            ))}
-          </ul>
-        </>
-      )}
-      {p.invalid.length > 0 && (
-        <>
-          <p>{t.skippedInvalid(p.invalid.length)}</p>
-          <ul>
-            {p.invalid.slice(0, 100).map((n, i) => (
-              <li key={`${i}-${n}`}>{n}</li>
-            ))}
-          </ul>
-        </>
-      )}
-    </section>
-  );
 }
 
 async function formPage(

@@ -6,13 +6,15 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProviderDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
-import { InputField, Notice } from '../../kit/fields.js';
-import { PostForm, RowAction } from '../../kit/post-form.js';
+import { Notice } from '../../kit/fields.js';
+import { RowAction } from '../../kit/post-form.js';
 import { Table } from '../../kit/table.js';
 import { Pager } from '../../kit/pager.js';
 import { cursorOf, field, idOf, queryOf, ticked } from '../../kit/forms.js';
 import { dateTime } from '../../kit/format.js';
 import { providerAccountMessages } from './catalogue.js';
+import { MoveForm } from './move-form.js';
+import type { AccountErrors } from './move-form.js';
 import type { AccountView } from '../../../services/admin.js';
 import type { LedgerEntry } from '../../../ports/console-queries.js';
 import { AdminError } from '../../../services/admin-error.js';
@@ -23,13 +25,6 @@ type IdParams = { Params: { id: string } };
 function amountOf(raw: string): number | null {
   const v = raw.trim();
   return /^\d{1,12}$/.test(v) && Number(v) > 0 ? Number(v) : null;
-}
-
-interface AccountErrors {
-  topup?: string;
-  debitAmount?: string;
-  debitReason?: string;
-  values?: { topup?: string; debitAmount?: string; debitReason?: string };
 }
 
 function Facts(props: { request: FastifyRequest; account: AccountView }) {
@@ -51,58 +46,6 @@ function Facts(props: { request: FastifyRequest; account: AccountView }) {
       <dt>{t.created}</dt>
       <dd>{dateTime(account.created_at, lang)}</dd>
     </dl>
-  );
-}
-
-/** Top up or debit: an amount, the bucket, and (a debit) the reason. */
-function MoveForm(props: { request: FastifyRequest; base: string; move: 'topup' | 'debit'; errors: AccountErrors }) {
-  const { base, move, errors } = props;
-  const state = props.request.panel;
-  const t = providerAccountMessages[state.lang];
-  const text =
-    move === 'topup'
-      ? { heading: t.topupHeading, amount: t.topupAmount, international: t.topupInternational, button: t.topup }
-      : { heading: t.debitHeading, amount: t.debitAmount, international: t.debitInternational, button: t.debit };
-  const amount =
-    move === 'topup'
-      ? { value: errors.values?.topup, error: errors.topup }
-      : {
-          value: errors.values?.debitAmount,
-          error: errors.debitAmount,
-        };
-  return (
-    <>
-      <h2 id={`${move}-heading`}>{text.heading}</h2>
-      <PostForm action={`${base}/${move}`} state={state} class="stack" labelledBy={`${move}-heading`}>
-        <InputField
-          id={`${move}-amount`}
-          name="amount"
-          label={text.amount}
-          value={amount.value ?? ''}
-          error={amount.error}
-          state={state}
-          attributes={{ inputMode: 'numeric', required: true }}
-        />
-        {move === 'debit' && (
-          <InputField
-            id="debit-reason"
-            name="reason"
-            label={t.debitReason}
-            value={errors.values?.debitReason ?? ''}
-            error={errors.debitReason}
-            state={state}
-            attributes={{ maxLength: 500, required: true }}
-          />
-        )}
-        <div>
-          <input id={`${move}-international`} name="international" type="checkbox" value="1" />
-          <label for={`${move}-international`}>{text.international}</label>
-        </div>
-        <div>
-          <button type="submit">{text.button}</button>
-        </div>
-      </PostForm>
-    </>
   );
 }
 
