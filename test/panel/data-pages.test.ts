@@ -233,6 +233,20 @@ for (const dialect of testDialects()) {
       const renamed = await a.post(`/panel/groups/${id}/rename`, { name: 'Clients' });
       assert.equal(renamed.status, 303);
       assert.match((await a.get('/panel/groups')).body, />Clients</);
+      // A name another group has is refused next to the field (the store refuses it inside
+      // the change's transaction), and nothing is renamed or audited.
+      const other = await a.post('/panel/groups', { name: 'Suppliers' });
+      assert.equal(other.status, 303);
+      await a.get(`/panel/groups/${id}`);
+      const taken = await a.post(`/panel/groups/${id}/rename`, { name: 'Suppliers' });
+      assert.equal(taken.status, 400, taken.body);
+      assert.match(taken.body, /Another group has this name\./);
+      assert.match((await a.get(`/panel/groups/${id}`)).body, /<h1>[^<]*Clients/);
+      const renames = await h.runtime.store.audit.search({ accountId: accountA, action: 'group.rename', limit: 10 });
+      assert.deepEqual(
+        renames.map((r) => r.detail),
+        ['{"name":"Clients"}'],
+      );
       const removed = await a.post(`/panel/groups/${id}/contacts/remove`, { number: '905322220001' });
       assert.equal(removed.status, 303);
       const deleted = await a.post(`/panel/groups/${id}/delete`, {});
