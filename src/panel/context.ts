@@ -25,6 +25,8 @@ export interface PanelState {
   preCsrf: string;
   /** The browser sent a session cookie that no longer works (expired, signed out elsewhere). */
   sessionEnded: boolean;
+  /** The signed-in customer's account is suspended: every page says so. */
+  suspended: boolean;
   /** The navigation of every area, sorted. */
   nav: readonly NavEntry[];
 }

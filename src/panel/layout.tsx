@@ -110,6 +110,11 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Pag
         <Header state={state} here={here} back={back} />
         <main id="main" tabIndex={-1}>
           <h1>{page.title}</h1>
+          {state.suspended && (
+            <p class="notice error" role="status">
+              {t.suspended}
+            </p>
+          )}
           {page.body}
         </main>
       </body>

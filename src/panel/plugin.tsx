@@ -25,6 +25,7 @@ import {
 } from './security.js';
 import { csrfTokenOf } from '../services/panel/users.js';
 import { NotFound } from '../services/panel/not-found.js';
+import { AccountSuspended } from '../services/panel/account/account-changes.js';
 import type { PanelServices } from '../services/panel/panel-services.js';
 import { homes, panelAreas } from './areas.js';
 import { accountDoor } from './account/door.js';
@@ -53,6 +54,13 @@ export function notFoundPage(request: FastifyRequest, reply: FastifyReply): Fast
       </p>
     ),
   });
+}
+
+/** A change of a suspended account, refused: the page says why (the layout's notice says it again on every page). */
+function suspendedPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const t = kitText[request.panel.lang];
+  request.panel.suspended = true;
+  return sendPage(request, reply, { title: t.suspendedTitle, status: 403, body: <p>{t.suspendedAction}</p> });
 }
 
 function forbiddenPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
@@ -112,6 +120,7 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
       csrf: null,
       preCsrf: '',
       sessionEnded: false,
+      suspended: false,
       nav: [],
     };
     request.panel = state;
@@ -126,6 +135,7 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
         state.sessionToken = token;
         state.csrf = csrfTokenOf(token);
         state.nav = found.user.accountId === null ? nav.provider : nav.account;
+        if (found.user.accountId !== null) state.suspended = await options.account.suspended(found.user.accountId);
       } else {
         state.sessionEnded = true;
         clearSessionCookie(request, reply);
@@ -163,6 +173,7 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
 
   app.setErrorHandler(async (error, request, reply) => {
     if (error instanceof NotFound) return notFoundPage(request, reply);
+    if (error instanceof AccountSuspended) return suspendedPage(request, reply);
     if (error instanceof ServerStopping) {
       // The drain refuses before the panel's own hooks ran: no language chosen yet, no page.
       const t = kitText[(request.panel as PanelState | null)?.lang ?? 'en'];

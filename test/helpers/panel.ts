@@ -117,6 +117,8 @@ export interface PanelHarness {
   /** An account with 1000 credit and a panel user; the password is `password-<name>`. */
   account(name: string): Promise<{ accountId: number; userId: number; email: string; password: string }>;
   browser(ip?: string, headers?: Record<string, string>): PanelBrowser;
+  /** Every route the panel registered, as `METHOD /panel/path` (a test can check it covers them all). */
+  routes: string[];
   close(): Promise<void>;
 }
 
@@ -140,6 +142,7 @@ export async function createPanelHarness(
     sessionPolicy: { ...defaultSessionPolicy, ...policy },
   });
   const users = services.sessions;
+  const routes: string[] = [];
   const app = await buildApp({
     services: runtime.services,
     requestsPerSecond: 0,
@@ -147,7 +150,12 @@ export async function createPanelHarness(
     surfaces: [
       {
         prefix: '/panel',
-        plugin: async (panel) => panelPlugin(panel, { ...services, close: () => webhooks.close() }),
+        plugin: async (panel) => {
+          panel.addHook('onRoute', (route) => {
+            for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
+          });
+          await panelPlugin(panel, { ...services, close: () => webhooks.close() });
+        },
       },
     ],
   });
@@ -172,6 +180,7 @@ export async function createPanelHarness(
       return { accountId: made.id, userId: user.id, email, password };
     },
     browser: (ip, headers) => new PanelBrowser(app, ip, headers),
+    routes,
     async close() {
       await app.close();
       await runtime.close();

@@ -20,6 +20,10 @@ export const kitText = defineMessages(
     notFoundText: 'There is nothing here, or it is not yours to see.',
     errorTitle: 'Something went wrong',
     errorText: 'The request could not be completed. Try again in a moment.',
+    suspended:
+      'This account is suspended by your provider. You can see its balance, messages, campaigns, keys and lists, but nothing can be sent, charged or changed until your provider reactivates it.',
+    suspendedTitle: 'Account suspended',
+    suspendedAction: 'This was not done: the account is suspended. Ask your provider to reactivate it.',
     forbiddenTitle: 'Request refused',
     forbiddenText: 'The form was out of date or did not come from this panel. Go back, reload the page and try again.',
     backToPanel: 'Back to the panel',
@@ -83,6 +87,11 @@ export const kitText = defineMessages(
     notFoundText: 'Burada bir şey yok ya da görme yetkiniz yok.',
     errorTitle: 'Bir sorun oluştu',
     errorText: 'İstek tamamlanamadı. Biraz sonra yeniden deneyin.',
+    suspended:
+      'Bu hesap sağlayıcınız tarafından askıya alındı. Bakiyesini, mesajlarını, kampanyalarını, anahtarlarını ve listelerini görebilirsiniz; ancak sağlayıcınız hesabı yeniden etkinleştirene kadar hiçbir şey gönderilemez, ücretlendirilemez ya da değiştirilemez.',
+    suspendedTitle: 'Hesap askıya alındı',
+    suspendedAction:
+      'Bu işlem yapılmadı: hesap askıya alınmış. Sağlayıcınızdan hesabı yeniden etkinleştirmesini isteyin.',
     forbiddenTitle: 'İstek reddedildi',
     forbiddenText: 'Form eskimiş ya da bu panelden gelmemiş. Geri dönün, sayfayı yenileyin ve yeniden deneyin.',
     backToPanel: 'Panele dön',

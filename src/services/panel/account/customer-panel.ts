@@ -48,6 +48,11 @@ export interface CustomerServices {
 export class CustomerPanel {
   constructor(private readonly deps: CustomerDeps) {}
 
+  /** Whether the account is suspended (its pages say so; AccountChanges refuses its changes). */
+  async suspended(accountId: number): Promise<boolean> {
+    return (await this.deps.store.accounts.getAccount(accountId))?.status === 'Suspended';
+  }
+
   for(customer: Customer): CustomerServices {
     const { deps } = this;
     const { store, clock } = deps;

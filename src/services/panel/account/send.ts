@@ -145,7 +145,11 @@ export class CustomerSend {
     const checked = await this.preview(input);
     if (!checked.ok) return checked;
     const { preview } = checked;
-    const caller = await this.caller();
+    // A change like any other, before anything is sent: the panel's key may be made here.
+    const caller = await this.changes.make(
+      (store) => this.caller(store),
+      () => null,
+    );
     if (!caller) return { ok: false, errors: { sender: 'not-found' }, preview };
     const sent = await bulkSend(this.deps.sends, caller, {
       kind: 'group',
@@ -174,14 +178,14 @@ export class CustomerSend {
    * hides the key from the customer (CustomerKeys), who could otherwise pause, edit or rotate
    * it; `haberci admin key show` shows it, with the hint `(panel)`.
    */
-  private async caller(): Promise<Caller | null> {
+  private async caller(store: Store): Promise<Caller | null> {
     const { accountId, actor } = this.customer;
-    const account = await this.store.accounts.getAccount(accountId);
+    const account = await store.accounts.getAccount(accountId);
     if (!account) return null;
-    let keyId = await this.store.panel.panelKeyId(accountId);
+    let keyId = await store.panel.panelKeyId(accountId);
     if (keyId === null)
       keyId = (
-        await this.store.keys.createKey(
+        await store.keys.createKey(
           accountId,
           newApiKey(false).hash,
           panelKeyHint,
@@ -189,7 +193,7 @@ export class CustomerSend {
           this.deps.clock.now(),
         )
       ).id;
-    const key = await this.store.keys.getKey(keyId);
+    const key = await store.keys.getKey(keyId);
     return key ? { key, account, clientIp: actor.address ?? '' } : null;
   }
 }
