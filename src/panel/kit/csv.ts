@@ -31,10 +31,24 @@ export function csvErrorText(error: string, lang: Lang): string {
   return error === 'too-many-rows' ? t.csvTooManyRows : error === 'empty' ? t.csvEmpty : t.csvUnreadable;
 }
 
+/** What a spreadsheet reads as the start of a formula (OWASP, CSV injection). */
+const formulaStart = /^[=+\-@\t\r]/;
+
+/**
+ * A cell as exported: text a spreadsheet would run as a formula (a contact's name, a
+ * recipient that is no number, an operator's report) gets a single quote before it, so it
+ * is shown as the text it is. Numbers are ours (ids, counts: never negative) and pass as
+ * they are; so do our phone numbers, which are stored without a `+`.
+ */
+export function safeCell(value: string | number): string | number {
+  return typeof value === 'string' && formulaStart.test(value) ? `'${value}` : value;
+}
+
 /**
  * Streams pages of rows as CSV: each page is fetched from the store when csv-stringify
  * asks for more (Readable.from pulls the generator lazily), so the reply never holds
- * more than a page and the socket's backpressure paces the store.
+ * more than a page and the socket's backpressure paces the store. Every export of the
+ * panel goes through here, so every cell is made safe here (safeCell).
  */
 export function sendCsv<T>(
   reply: FastifyReply,
@@ -44,7 +58,9 @@ export function sendCsv<T>(
   row: (item: T) => Record<string, string | number>,
 ): FastifyReply {
   async function* rows(): AsyncGenerator<Record<string, string | number>> {
-    for await (const page of pages) for (const item of page) yield row(item);
+    for await (const page of pages)
+      for (const item of page)
+        yield Object.fromEntries(Object.entries(row(item)).map(([key, value]) => [key, safeCell(value)]));
   }
   const header = columns.map((key) => ({ key, header: key }));
   const csv = Readable.from(rows()).pipe(stringify({ header: true, columns: header, bom: true }));
