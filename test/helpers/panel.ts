@@ -15,6 +15,8 @@ import { defaultSessionPolicy } from '../../src/services/panel/users.js';
 import type { SessionPolicy, UserService } from '../../src/services/panel/users.js';
 import { panelServices } from '../../src/services/panel/panel-services.js';
 import { defaultNow } from './harness.js';
+import type { Store } from '../../src/ports/store.js';
+import type { NewMessage, NewSend } from '../../src/ports/messages.js';
 
 export interface PanelAnswer {
   status: number;
@@ -186,4 +188,45 @@ export async function createPanelHarness(
       await runtime.close();
     },
   };
+}
+
+/**
+ * A send written straight to the store with its messages (as the expander would write a
+ * bulk send's), for pages that show messages: a group send by default; `send` changes any
+ * of its fields. Returns the ids given.
+ */
+export async function writeSend(
+  store: Store,
+  of: { accountId: number; keyId: number; at: number; messages: NewMessage[]; send?: Partial<NewSend> },
+): Promise<{ sendId: number; messageIds: number[] }> {
+  const [sendId = 0, ...messageIds] = await store.messages.allocateIds(of.messages.length + 1);
+  const send: NewSend = {
+    accountId: of.accountId,
+    keyId: of.keyId,
+    kind: 'group',
+    sender: 'ACME',
+    text: 'test',
+    lang: 0,
+    contentType: 0,
+    scheduledAt: null,
+    sandbox: false,
+    totalNumbers: of.messages.length,
+    invalidNumbers: 0,
+    blockedNumbers: 0,
+    smsCost: of.messages.reduce((n, m) => n + m.smsCount, 0),
+    createdAt: of.at,
+    priority: 1,
+    pendingRecipients: null,
+    ...of.send,
+  };
+  await store.messages.insertSends([{ id: sendId, send }]);
+  const { accountId, keyId, sandbox, createdAt, priority } = send;
+  await store.messages.insertMessagesOf([
+    {
+      send: { id: sendId, accountId, keyId, sandbox, createdAt, dueAt: createdAt, priority },
+      ids: messageIds,
+      messages: of.messages,
+    },
+  ]);
+  return { sendId, messageIds };
 }

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
 import { describeOn, testDialects } from '../helpers/dialects.js';
-import { createPanelHarness } from '../helpers/panel.js';
+import { createPanelHarness, writeSend } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 
@@ -56,41 +56,16 @@ for (const dialect of testDialects()) {
     it('quotes a recipient, operator or report that would be a formula, in the campaign export', async () => {
       const store = h.runtime.store;
       const key = (await h.runtime.admin.createKey(accountId, { ...defaultKeySettings })).id;
-      const [sendId = 0, ...ids] = await store.messages.allocateIds(formulas.length + 2);
-      const at = h.clock.now();
-      await store.messages.insertSends([
-        {
-          id: sendId,
-          send: {
-            accountId,
-            keyId: key,
-            kind: 'group',
-            sender: 'ACME',
-            text: 'export',
-            lang: 0,
-            contentType: 0,
-            scheduledAt: null,
-            sandbox: false,
-            totalNumbers: ids.length,
-            invalidNumbers: formulas.length,
-            blockedNumbers: 0,
-            smsCost: 1,
-            createdAt: at,
-            priority: 1,
-            pendingRecipients: null,
-          },
-        },
-      ]);
-      await store.messages.insertMessagesOf([
-        {
-          send: { id: sendId, accountId, keyId: key, sandbox: false, createdAt: at, dueAt: at, priority: 1 },
-          ids,
-          messages: [
-            ...formulas.map((f) => ({ recipient: f, text: null, smsCount: 0, operator: f, failedDetail: f })),
-            { recipient: '905324440100', text: null, smsCount: 1, operator: 'TURKCELL' },
-          ],
-        },
-      ]);
+      const { sendId, messageIds: ids } = await writeSend(store, {
+        accountId,
+        keyId: key,
+        at: h.clock.now(),
+        send: { invalidNumbers: formulas.length },
+        messages: [
+          ...formulas.map((f) => ({ recipient: f, text: null, smsCount: 0, operator: f, failedDetail: f })),
+          { recipient: '905324440100', text: null, smsCount: 1, operator: 'TURKCELL' },
+        ],
+      });
       const exported = await c.get(`/panel/campaigns/${sendId}/export.csv`);
       assert.equal(exported.status, 200);
       const rows = rowsOf(exported.body);
