@@ -8,7 +8,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PanelUser } from '../ports/user-store.js';
 import type { UserActor } from '../services/audit-log.js';
-import type { Lang } from './kit/catalogue.js';
+import type { Lang } from './catalogue.js';
 
 /** Who may use a route: anyone, a customer user, a provider user, or any signed-in user. */
 export type PanelAccess = 'public' | 'account' | 'provider' | 'signed-in';

@@ -3,7 +3,7 @@ import { render } from 'preact-render-to-string';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelState } from './context.js';
 import { kitText } from './kit/text.js';
-import { languages } from './kit/catalogue.js';
+import { languages } from './catalogue.js';
 import { PostForm } from './kit/post-form.js';
 import { assetPath } from './assets.js';
 

@@ -9,7 +9,7 @@ import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { NavEntry, PanelAccess, PanelArea, PanelState } from './context.js';
-import { chooseLang, isLang } from './kit/catalogue.js';
+import { chooseLang, isLang } from './catalogue.js';
 import { kitText } from './kit/text.js';
 import { sendPage } from './layout.js';
 import { assetRoutes } from './assets.js';

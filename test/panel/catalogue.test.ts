@@ -3,7 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, it } from 'node:test';
 import { panelAreas } from '../../src/panel/areas.js';
-import { allCatalogues, languages } from '../../src/panel/kit/catalogue.js';
+import { allCatalogues, languages } from '../../src/panel/catalogue.js';
 
 function files(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

@@ -1,5 +1,5 @@
 /** Audit entries as a table: the provider's audit log, and the customer's own activity on the Account page. */
-import type { Lang } from './catalogue.js';
+import type { Lang } from '../catalogue.js';
 import { kitText } from './text.js';
 import { dateTime } from './format.js';
 import { Table } from './table.js';

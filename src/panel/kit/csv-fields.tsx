@@ -1,6 +1,6 @@
 /** The parts of an import form: the CSV fields, and the report of what was added and what was not. */
 import type { PanelState } from '../context.js';
-import type { Lang } from './catalogue.js';
+import type { Lang } from '../catalogue.js';
 import { kitText } from './text.js';
 import { Table } from './table.js';
 import { FieldError } from './fields.js';

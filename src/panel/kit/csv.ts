@@ -2,7 +2,7 @@
 import { Readable } from 'node:stream';
 import { stringify } from 'csv-stringify';
 import type { FastifyReply } from 'fastify';
-import type { Lang } from './catalogue.js';
+import type { Lang } from '../catalogue.js';
 import { kitText } from './text.js';
 import type { CsvEntry } from '../../services/panel/account/csv-import.js';
 import { readNumberCsv, typedEntries } from '../../services/panel/account/csv-import.js';

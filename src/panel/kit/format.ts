@@ -1,5 +1,5 @@
 /** How the panel writes times and states, in the page's language. */
-import type { Lang } from './catalogue.js';
+import type { Lang } from '../catalogue.js';
 import { kitText } from './text.js';
 import type { KeyState } from '../../domain/api-key.js';
 import type { DeliveryState, PartState } from '../../domain/delivery-state.js';

@@ -2,7 +2,7 @@
  * Links between the pages of a list paged by key (never by offset): back to the first page
  * when this is not it, and on to the next when there is one. Nothing when neither.
  */
-import type { Lang } from './catalogue.js';
+import type { Lang } from '../catalogue.js';
 import { kitText } from './text.js';
 
 export function Pager(props: {

@@ -1,4 +1,4 @@
-import { defineMessages } from './catalogue.js';
+import { defineMessages } from '../catalogue.js';
 
 /**
  * The kit's strings: the layout and its error pages, and what the kit's parts show on any

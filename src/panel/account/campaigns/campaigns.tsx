@@ -1,7 +1,7 @@
 /** Campaigns: every bulk and panel send with its counters and progress, its outcome chart and CSV export. */
 import type { AccountArea } from '../door.js';
 import { sendPage } from '../../layout.js';
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { kitText } from '../../kit/text.js';
 import { Notice } from '../../kit/fields.js';
 import { Table } from '../../kit/table.js';

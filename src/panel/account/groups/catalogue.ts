@@ -1,4 +1,4 @@
-import { defineMessages } from '../../kit/catalogue.js';
+import { defineMessages } from '../../catalogue.js';
 
 export const groupMessages = defineMessages(
   'groups',

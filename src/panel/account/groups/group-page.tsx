@@ -11,7 +11,7 @@ import { PageScripts } from '../../kit/scripts.js';
 import { groupMessages } from './catalogue.js';
 import type { ImportReport } from '../../../services/panel/account/csv-import.js';
 import type { NameError } from '../../../services/panel/account/groups.js';
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { NotFound } from '../../../services/panel/not-found.js';
 import { Contacts } from './contacts.js';
 

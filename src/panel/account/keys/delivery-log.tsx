@@ -1,6 +1,6 @@
 /** The delivery log of a key's webhook: every attempt, and "deliver again" per event. */
 import type { PanelState } from '../../context.js';
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { Table } from '../../kit/table.js';
 import { RowAction } from '../../kit/post-form.js';
 import { dateTime } from '../../kit/format.js';

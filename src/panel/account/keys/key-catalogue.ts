@@ -1,4 +1,4 @@
-import { defineMessages } from '../../kit/catalogue.js';
+import { defineMessages } from '../../catalogue.js';
 
 /** Creating, changing, pausing, revoking and rotating one key. */
 export const keyDetailMessages = defineMessages(

@@ -4,7 +4,7 @@ import { PostForm, RowAction } from '../../kit/post-form.js';
 import { dateTime, stateLabel } from '../../kit/format.js';
 import { keyDetailMessages } from './key-catalogue.js';
 import { kitText } from '../../kit/text.js';
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { KeySettingsFields, formValuesOf } from './key-form.js';
 import type { KeyFormErrors, KeyFormValues } from './key-form.js';
 import type { PanelKeyView } from '../../../services/panel/account/keys.js';

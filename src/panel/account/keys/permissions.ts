@@ -1,5 +1,5 @@
 /** Permissions as the panel shows them: by their panel names (spec, Authentication). */
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { kitText } from '../../kit/text.js';
 import { keysMessages, permissionMessages } from './catalogue.js';
 import type { KeyView } from '../../../services/admin.js';

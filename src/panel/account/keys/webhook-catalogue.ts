@@ -1,4 +1,4 @@
-import { defineMessages } from '../../kit/catalogue.js';
+import { defineMessages } from '../../catalogue.js';
 
 /** A key's webhook and its delivery log. */
 export const webhookMessages = defineMessages(

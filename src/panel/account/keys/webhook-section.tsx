@@ -2,7 +2,7 @@
 import type { PanelState } from '../../context.js';
 import { InputField, Notice } from '../../kit/fields.js';
 import { PostForm, RowAction } from '../../kit/post-form.js';
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { webhookMessages } from './webhook-catalogue.js';
 import { keyDetailMessages } from './key-catalogue.js';
 import { DeliveryLog, swapSection } from './delivery-log.js';

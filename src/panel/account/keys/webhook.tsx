@@ -2,7 +2,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountDoor } from '../door.js';
 import { field, httpUrl, idOf, list, ticked } from '../../kit/forms.js';
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { webhookMessages } from './webhook-catalogue.js';
 import { SELECTABLE_WEBHOOK_EVENTS } from '../../../domain/webhook.js';
 import type { SelectableWebhookEvent } from '../../../domain/webhook.js';

@@ -1,4 +1,4 @@
-import { defineMessages } from '../../kit/catalogue.js';
+import { defineMessages } from '../../catalogue.js';
 
 /** The message log and a message's page. */
 export const logMessages = defineMessages(

@@ -1,5 +1,5 @@
 /** Messages as a table (the message log, and the overview's latest messages). */
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { Table } from '../../kit/table.js';
 import { dateTime, stateLabel } from '../../kit/format.js';
 import { logMessages } from './catalogue.js';

@@ -2,7 +2,7 @@
 import type { AccountArea } from '../door.js';
 import type { PanelState } from '../../context.js';
 import { sendPage } from '../../layout.js';
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { InputField } from '../../kit/fields.js';
 import { Pager } from '../../kit/pager.js';
 import { idOf, queryOf } from '../../kit/forms.js';

@@ -1,7 +1,7 @@
 /** Overview: balances, today's and this month's counts, 30 days of sends, the latest messages. */
 import type { AccountArea } from '../door.js';
 import { sendPage } from '../../layout.js';
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { kitText } from '../../kit/text.js';
 import { Table } from '../../kit/table.js';
 import { dateTime } from '../../kit/format.js';

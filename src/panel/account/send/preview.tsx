@@ -1,5 +1,5 @@
 /** What the send form says of a send before it is made: the cost and what is skipped, and its errors by field. */
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { dateTime } from '../../kit/format.js';
 import { sendMessages } from './catalogue.js';
 import type { Encoding } from '../../../domain/sms-counter.js';

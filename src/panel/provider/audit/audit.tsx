@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProviderArea, ProviderDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { InputField } from '../../kit/fields.js';
 import { Pager } from '../../kit/pager.js';
 import { queryOf } from '../../kit/forms.js';

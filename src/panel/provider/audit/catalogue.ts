@@ -1,4 +1,4 @@
-import { defineMessages } from '../../kit/catalogue.js';
+import { defineMessages } from '../../catalogue.js';
 
 /** The audit log: the provider's search page, and the customer's own entries on the Account page. */
 export const auditMessages = defineMessages(

@@ -1,4 +1,4 @@
-import { defineMessages } from '../../kit/catalogue.js';
+import { defineMessages } from '../../catalogue.js';
 
 /** The provider console's home page. */
 export const providerHomeMessages = defineMessages(

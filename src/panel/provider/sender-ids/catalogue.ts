@@ -1,4 +1,4 @@
-import { defineMessages } from '../../kit/catalogue.js';
+import { defineMessages } from '../../catalogue.js';
 
 /** The provider console's queue of requested sender IDs. */
 export const providerSenderIdMessages = defineMessages(

@@ -2,7 +2,7 @@
 import type { ProviderArea } from '../door.js';
 import { liveOf } from '../door.js';
 import { sendPage } from '../../layout.js';
-import type { Lang } from '../../kit/catalogue.js';
+import type { Lang } from '../../catalogue.js';
 import { Table } from '../../kit/table.js';
 import { dateTime } from '../../kit/format.js';
 import { queryOf } from '../../kit/forms.js';
