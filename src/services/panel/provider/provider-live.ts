@@ -1,5 +1,5 @@
 /**
- * The provider console's live pages (issue 22): each carrier connection's state now, and the
+ * The provider console's live pages: each carrier connection's state now, and the
  * traffic of the last hours (messages by step per minute, the backlog, the slowest webhook
  * receivers and the keys whose webhooks fail). Reads the store's monitoring part and asks
  * the dispatch thread for its connections; shows a receiver by its host only.
