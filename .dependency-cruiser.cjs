@@ -76,6 +76,24 @@ module.exports = {
       'The panel calls the same services as the API: no SQL, no second copy of a rule.',
     ),
     forbid(
+      'panel-customer-side-alone',
+      '^src/(panel|services/panel)/account/',
+      '^src/(panel|services/panel)/provider/',
+      "The customer side of the panel cannot reach the provider's console, its pages or its services (docs/architecture.md, The panel).",
+    ),
+    forbid(
+      'panel-provider-side-alone',
+      '^src/panel/provider/',
+      '^src/panel/(account|session)/',
+      "The console's pages use the kit and their own door, not the customer's pages.",
+    ),
+    forbid(
+      'panel-kit-below-the-pages',
+      '^src/panel/kit/',
+      '^src/panel/(account|provider|session)/|^src/panel/(areas|plugin|layout)\\.tsx?$',
+      'The kit serves every page and knows none.',
+    ),
+    forbid(
       'adapters-implement-ports',
       layer('adapters'),
       `^src/(services|jobs|http|endpoints|panel)/|${above}`,

@@ -37,7 +37,7 @@ export { webhookAdmin } from './composition/webhooks.js';
 export { AdminError, accountView, defaultKeySettings, keyView } from './services/admin.js';
 export { eventRef } from './services/webhook-admin.js';
 export type { WebhookAdmin } from './services/webhook-admin.js';
-export type { AuditFact, DetailValue } from './services/console/audit-log.js';
+export type { AuditFact, DetailValue } from './services/audit-log.js';
 
 /** `haberci smsc-sim`: the SMPP SMSC simulator (loaded for that command only). */
 export async function smscSimulator(options: SmscSimulatorOptions): Promise<SmscSimulator> {

@@ -23,11 +23,10 @@ import { ReportQueries } from '../services/report-queries.js';
 import { OtpService } from '../services/otp-service.js';
 import { GroupService } from '../services/group-service.js';
 import { BlocklistService } from '../services/blocklist-service.js';
-import { panelDataServices } from '../services/panel/panel-data-services.js';
-import { UserService } from '../services/panel-users.js';
+import { UserService } from '../services/panel/users.js';
 import { InboundAdmin } from '../services/inbound-admin.js';
 import { SenderIdReview } from '../services/sender-id-review.js';
-import { AuditLog } from '../services/console/audit-log.js';
+import { AuditLog } from '../services/audit-log.js';
 import { KeyLastUsed } from '../services/key-last-used.js';
 import { WakeSignal } from '../jobs/wake-signal.js';
 
@@ -125,13 +124,6 @@ function apiServices(store: Store, clock: Clock, lastUsed: KeyLastUsed, sendComm
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
   };
-  services.panelData = panelDataServices({
-    store,
-    clock,
-    sends,
-    groups: services.groups,
-    blocklist: services.blocklist,
-  });
   return services;
 }
 

@@ -11,11 +11,11 @@ import type { Config } from '../config.js';
 import type { ApiMetrics } from '../ports/metrics.js';
 import type { RateCounter } from '../ports/rate-counter.js';
 import { Readiness } from '../services/readiness.js';
-import type { ProviderLive } from '../services/provider-live.js';
 import type { PanelPluginOptions } from '../panel/plugin.js';
 import type { Surface } from '../http/app.js';
 import type { AppContainer } from './container.js';
 import { webhookAdmin } from './webhooks.js';
+import type { ProviderLive } from '../services/panel/provider/provider-live.js';
 
 export interface HttpParts {
   container: AppContainer;
@@ -59,24 +59,28 @@ export async function createHttp(parts: HttpParts): Promise<FastifyInstance> {
 /** The customer panel at /panel/, a surface beside the API (loaded only when served). */
 async function panelSurface(container: AppContainer, config: Config, live?: ProviderLive): Promise<Surface> {
   const { panelPlugin } = await import('../panel/plugin.js');
-  const options = { ...(await panelOptions(container, config)), ...(live ? { live } : {}) };
+  const options = await panelOptions(container, config, live);
   return { prefix: '/panel', plugin: async (app) => panelPlugin(app, options) };
 }
 
-/** What the customer panel works with: the container's store and services, scoped per account by AccountPanel. */
-async function panelOptions(container: AppContainer, config: Config): Promise<PanelPluginOptions> {
-  const { UserService, defaultSessionPolicy } = await import('../services/panel-users.js');
-  const { AccountPanel } = await import('../services/account-panel.js');
+/** What the panel works with: its services (src/services/panel/) on the container's store. */
+async function panelOptions(container: AppContainer, config: Config, live?: ProviderLive): Promise<PanelPluginOptions> {
+  const { panelServices } = await import('../services/panel/panel-services.js');
+  const { defaultSessionPolicy } = await import('../services/panel/users.js');
   const webhooks = webhookAdmin(container, config);
   return {
-    users: new UserService(container.store, container.clock, {
-      ...defaultSessionPolicy,
-      idleMs: config.panelIdleMinutes * 60_000,
-      absoluteMs: config.panelSessionHours * 3600_000,
+    ...panelServices({
+      store: container.store,
+      clock: container.clock,
+      sends: container.services.sends,
+      webhooks: webhooks.admin,
+      sessionPolicy: {
+        ...defaultSessionPolicy,
+        idleMs: config.panelIdleMinutes * 60_000,
+        absoluteMs: config.panelSessionHours * 3600_000,
+      },
+      live,
     }),
-    account: new AccountPanel(container.store, container.admin, webhooks.admin, container.clock),
-    services: container.services,
-    clock: container.clock,
     close: () => webhooks.close(),
   };
 }

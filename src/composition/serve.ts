@@ -11,7 +11,7 @@ import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
 import { bothMessageMetrics } from '../ports/metrics.js';
 import type { RateCounter } from '../ports/rate-counter.js';
 import { Readiness } from '../services/readiness.js';
-import { ProviderLive } from '../services/provider-live.js';
+import { ProviderLive } from '../services/panel/provider/provider-live.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import type { PrometheusMetrics } from '../adapters/metrics/prometheus-metrics.js';
 import type { MetricsJson } from '../adapters/metrics/thread-metrics.js';

@@ -1,33 +1,17 @@
 /**
- * What every page area of the panel is given and what it gives back. A page area is one
- * file under src/panel/areas/ exporting a PanelArea: its routes (registered inside the
- * panel plugin, so under /panel) and its entries in the navigation. Areas are listed in
- * src/panel/areas/index.ts (this helper's) and src/panel/areas/data.ts (the data pages').
+ * What every page area of the panel is given and what it gives back. An area is a folder
+ * of the side it serves (src/panel/account/ for customers, src/panel/provider/ for the
+ * provider's console, src/panel/session/ for signing in) with its page(s) and its
+ * catalogue, exporting a PanelArea; every area is listed once, in src/panel/areas.ts. An
+ * area's routes are given its side's door to the services, and no other.
  */
-import type { FastifyInstance } from 'fastify';
-import type { Clock } from '../ports/clock.js';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PanelUser } from '../ports/user-store.js';
-import type { UserService } from '../services/panel-users.js';
-import type { AccountPanel } from '../services/account-panel.js';
-import type { Services } from '../services/services.js';
-import type { ProviderLive } from '../services/provider-live.js';
-import type { Lang } from './i18n/messages.js';
+import type { UserActor } from '../services/audit-log.js';
+import type { Lang } from './catalogue.js';
 
-/** Who may use a route: anyone, a customer user (the default), a provider user, or any signed-in user. */
+/** Who may use a route: anyone, a customer user, a provider user, or any signed-in user. */
 export type PanelAccess = 'public' | 'account' | 'provider' | 'signed-in';
-
-/** A route's options for the provider console's pages and actions: provider users only. */
-export const providerOnly = { config: { panelAccess: 'provider' as const } };
-
-export interface PanelDeps {
-  users: UserService;
-  account: AccountPanel;
-  /** The API's services, for pages that show or send what the API does. */
-  services: Services;
-  clock: Clock;
-  /** The provider console's live pages (carriers, traffic); absent outside `serve` (tests of other pages). */
-  live?: ProviderLive;
-}
 
 /** What the panel knows about the request, set before any handler runs. */
 export interface PanelState {
@@ -41,6 +25,8 @@ export interface PanelState {
   preCsrf: string;
   /** The browser sent a session cookie that no longer works (expired, signed out elsewhere). */
   sessionEnded: boolean;
+  /** The signed-in customer's account is suspended: every page says so. */
+  suspended: boolean;
   /** The navigation of every area, sorted. */
   nav: readonly NavEntry[];
 }
@@ -50,18 +36,19 @@ export interface NavEntry {
   path: string;
   /** Its label, from the area's catalogue. */
   label: (lang: Lang) => string;
-  /** Place in the menu: lower first (overview 10, sending 20..., keys 70, sender IDs 80, account 90). */
+  /** Place in its side's menu: lower first. */
   order: number;
-  /** Which users see it. */
-  for: 'account' | 'provider';
 }
 
-export interface PanelArea {
+/**
+ * One area: its routes (registered inside the panel plugin, so under /panel) with its
+ * side's door `D`, and its entries in its side's menu. Routes are for the side's users
+ * unless `config: { panelAccess }` says otherwise.
+ */
+export interface PanelArea<D> {
   name: string;
   nav?: readonly NavEntry[];
-  /** The page /panel/ shows for a customer user (one area at most claims it). */
-  home?: string;
-  routes(app: FastifyInstance, deps: PanelDeps): void | Promise<void>;
+  routes(app: FastifyInstance, door: D): void | Promise<void>;
 }
 
 declare module 'fastify' {
@@ -71,6 +58,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     panel: PanelState;
   }
+}
+
+/** The signed-in user making the request, as an audit row names them. */
+export function actorOf(request: FastifyRequest): UserActor {
+  const user = request.panel.user;
+  if (!user) throw new Error('an action ran without a signed-in user');
+  return { kind: 'user', userId: user.id, email: user.email, address: request.ip };
 }
 
 /** The signed-in customer user's account; the access check guarantees there is one on 'account' routes. */

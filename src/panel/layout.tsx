@@ -2,53 +2,42 @@ import type { ComponentChildren } from 'preact';
 import { render } from 'preact-render-to-string';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelState } from './context.js';
-import { common } from './i18n/common.js';
+import { kitText } from './kit/text.js';
+import { languages } from './catalogue.js';
+import { PostForm } from './kit/post-form.js';
 import { assetPath } from './assets.js';
 
 /** htmx without inline styles or eval, so that the Content-Security-Policy holds. */
 const htmxConfig = JSON.stringify({ includeIndicatorStyles: false, allowEval: false, allowScriptTags: false });
 
 function LanguageSwitch(props: { state: PanelState; back: string }) {
-  const t = common[props.state.lang];
+  const t = kitText[props.state.lang];
   const next = encodeURIComponent(props.back);
   return (
     <nav class="lang" aria-label={t.languageNav}>
       <ul>
-        <li>
-          <a
-            href={`/panel/lang/en?next=${next}`}
-            lang="en"
-            hreflang="en"
-            aria-current={props.state.lang === 'en' ? 'true' : undefined}
-          >
-            {t.switchToEnglish}
-          </a>
-        </li>
-        <li>
-          <a
-            href={`/panel/lang/tr?next=${next}`}
-            lang="tr"
-            hreflang="tr"
-            aria-current={props.state.lang === 'tr' ? 'true' : undefined}
-          >
-            {t.switchToTurkish}
-          </a>
-        </li>
+        {languages.map((lang) => (
+          <li key={lang}>
+            <a
+              href={`/panel/lang/${lang}?next=${next}`}
+              lang={lang}
+              hreflang={lang}
+              aria-current={props.state.lang === lang ? 'true' : undefined}
+            >
+              {lang === 'en' ? t.switchToEnglish : t.switchToTurkish}
+            </a>
+          </li>
+        ))}
       </ul>
     </nav>
   );
 }
 
-/** A hidden field with the session's synchronizer token: every POST form of a signed-in page carries one. */
-export function Csrf(props: { state: PanelState }) {
-  return <input type="hidden" name="_csrf" value={props.state.csrf ?? props.state.preCsrf} />;
-}
-
 function Header(props: { state: PanelState; here: string; back: string }) {
   const { state } = props;
-  const t = common[state.lang];
+  const t = kitText[state.lang];
   const user = state.user;
-  const entries = user ? state.nav.filter((n) => n.for === (user.accountId === null ? 'provider' : 'account')) : [];
+  const entries = user ? state.nav : [];
   return (
     <header class="top">
       <a class="brand" href="/panel/">
@@ -77,10 +66,9 @@ function Header(props: { state: PanelState; here: string; back: string }) {
         {user && (
           <>
             <span class="who">{t.signedInAs(user.email)}</span>
-            <form method="post" action="/panel/sign-out">
-              <Csrf state={state} />
+            <PostForm action="/panel/sign-out" state={state}>
               <button type="submit">{t.signOut}</button>
-            </form>
+            </PostForm>
           </>
         )}
       </div>
@@ -101,7 +89,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Pag
   // The language links come back here; a page answering a POST has no address to come back
   // to (its URL takes POST only), so they go to the panel's start.
   const back = request.method === 'GET' ? request.url : '/panel/';
-  const t = common[state.lang];
+  const t = kitText[state.lang];
   const html = render(
     <html lang={state.lang}>
       <head>
@@ -122,6 +110,11 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Pag
         <Header state={state} here={here} back={back} />
         <main id="main" tabIndex={-1}>
           <h1>{page.title}</h1>
+          {state.suspended && (
+            <p class="notice error" role="status">
+              {t.suspended}
+            </p>
+          )}
           {page.body}
         </main>
       </body>
@@ -131,59 +124,4 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Pag
     .code(page.status ?? 200)
     .type('text/html; charset=utf-8')
     .send(`<!doctype html>\n${html}`);
-}
-
-/** A field's error, tied to its input by id (aria-describedby) and shown next to it. */
-export function FieldError(props: { id: string; text: string | undefined; state: PanelState }) {
-  if (props.text === undefined) return null;
-  return (
-    <p class="field-error" id={props.id}>
-      {common[props.state.lang].fieldError(props.text)}
-    </p>
-  );
-}
-
-/**
- * A labelled one-line text input with its error under it, wired for screen readers
- * (`aria-invalid`, `aria-describedby` naming the error): `id`'s error is `${id}-error`.
- */
-export function TextField(props: {
-  id: string;
-  name: string;
-  label: string;
-  value: string;
-  error: string | undefined;
-  state: PanelState;
-  numeric?: boolean;
-  maxLength?: number;
-  optional?: boolean;
-}) {
-  const errorId = `${props.id}-error`;
-  return (
-    <div>
-      <label for={props.id}>{props.label}</label>
-      <input
-        id={props.id}
-        name={props.name}
-        type="text"
-        {...(props.numeric ? { inputMode: 'numeric' as const } : {})}
-        {...(props.maxLength !== undefined ? { maxLength: props.maxLength } : {})}
-        required={!props.optional}
-        value={props.value}
-        aria-invalid={props.error ? 'true' : undefined}
-        aria-describedby={props.error ? errorId : undefined}
-      />
-      <FieldError id={errorId} text={props.error} state={props.state} />
-    </div>
-  );
-}
-
-/** A status line shown at the top of a page after an action. */
-export function Notice(props: { text: string | undefined; kind?: 'ok' | 'error' }) {
-  if (props.text === undefined) return null;
-  return (
-    <p class={`notice ${props.kind ?? 'ok'}`} role={props.kind === 'error' ? 'alert' : 'status'}>
-      {props.text}
-    </p>
-  );
 }

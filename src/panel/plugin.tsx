@@ -1,14 +1,16 @@
 /**
- * The customer panel: a Fastify plugin registered with prefix /panel beside the API, with
- * its own not-found and error pages (HTML, never the API's envelope). Before any handler:
- * security headers, the language, the session. Before every state change: the CSRF check.
+ * The panel: a Fastify plugin registered with prefix /panel beside the API, with its own
+ * not-found and error pages (HTML, never the API's envelope). Before any handler: security
+ * headers, the language, the session. Before every state change: the CSRF check. Each
+ * side's areas (areas.ts) are mounted with that side's door to the services and its access
+ * rule: a customer's pages answer 404 to a provider user and the console's to a customer.
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { PanelArea, PanelDeps, PanelState } from './context.js';
-import { chooseLang, isLang } from './i18n/messages.js';
-import { common } from './i18n/common.js';
+import type { NavEntry, PanelAccess, PanelArea, PanelState } from './context.js';
+import { chooseLang, isLang } from './catalogue.js';
+import { kitText } from './kit/text.js';
 import { sendPage } from './layout.js';
 import { assetRoutes } from './assets.js';
 import {
@@ -21,16 +23,18 @@ import {
   sessionCookie,
   setLangCookie,
 } from './security.js';
-import { csrfTokenOf } from '../services/panel-users.js';
-import { NotFoundForAccount } from '../services/account-panel.js';
-import { panelAreas } from './areas/index.js';
+import { csrfTokenOf } from '../services/panel/users.js';
+import { NotFound } from '../services/panel/not-found.js';
+import { AccountSuspended } from '../services/panel/account/account-changes.js';
+import type { PanelServices } from '../services/panel/panel-services.js';
+import { homes, panelAreas } from './areas.js';
+import { accountDoor } from './account/door.js';
+import { providerDoor } from './provider/door.js';
 import { panelPath } from './paths.js';
 import { ServerStopping } from '../http/drain-on-stop.js';
 
-export interface PanelPluginOptions extends PanelDeps {
-  /** Areas to mount (default: every area of src/panel/areas). */
-  areas?: readonly PanelArea[];
-  /** Called when the server closes (releases what the deps hold, such as the webhook sender). */
+export interface PanelPluginOptions extends PanelServices {
+  /** Called when the server closes (releases what the services hold, such as the webhook sender). */
   close?: () => void;
 }
 
@@ -40,7 +44,7 @@ const panelBodyLimit = 2 * 1024 * 1024;
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function notFoundPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const t = common[request.panel.lang];
+  const t = kitText[request.panel.lang];
   return sendPage(request, reply, {
     title: t.notFoundTitle,
     status: 404,
@@ -52,8 +56,15 @@ export function notFoundPage(request: FastifyRequest, reply: FastifyReply): Fast
   });
 }
 
+/** A change of a suspended account, refused: the page says why (the layout's notice says it again on every page). */
+function suspendedPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  const t = kitText[request.panel.lang];
+  request.panel.suspended = true;
+  return sendPage(request, reply, { title: t.suspendedTitle, status: 403, body: <p>{t.suspendedAction}</p> });
+}
+
 function forbiddenPage(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  const t = common[request.panel.lang];
+  const t = kitText[request.panel.lang];
   return sendPage(request, reply, { title: t.forbiddenTitle, status: 403, body: <p>{t.forbiddenText}</p> });
 }
 
@@ -67,17 +78,30 @@ function submittedToken(request: FastifyRequest): string | undefined {
   return typeof header === 'string' ? header : undefined;
 }
 
+const navOf = (areas: readonly PanelArea<unknown>[]): NavEntry[] =>
+  areas.flatMap((a) => a.nav ?? []).sort((a, b) => a.order - b.order);
+
+/**
+ * Mounts a side's areas in a context of their own whose routes are, unless they say
+ * otherwise, for `access` users only.
+ */
+async function mountSide<D>(
+  app: FastifyInstance,
+  areas: readonly PanelArea<D>[],
+  door: D,
+  access: PanelAccess,
+): Promise<void> {
+  await app.register(async (side) => {
+    side.addHook('onRoute', (route) => {
+      route.config = { ...route.config, panelAccess: route.config?.panelAccess ?? access };
+    });
+    for (const area of areas) await area.routes(side, door);
+  });
+}
+
 export async function panelPlugin(app: FastifyInstance, options: PanelPluginOptions): Promise<void> {
-  const areas = options.areas ?? panelAreas;
-  const deps: PanelDeps = {
-    users: options.users,
-    account: options.account,
-    services: options.services,
-    clock: options.clock,
-    ...(options.live ? { live: options.live } : {}),
-  };
-  const nav = areas.flatMap((a) => a.nav ?? []).sort((a, b) => a.order - b.order);
-  const home = areas.find((a) => a.home !== undefined)?.home ?? '/keys';
+  const sessions = options.sessions;
+  const nav = { account: navOf(panelAreas.account), provider: navOf(panelAreas.provider) };
 
   await app.register(cookie);
   // Forms post url-encoded bodies; the API's parsers stay inside the API.
@@ -96,7 +120,8 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
       csrf: null,
       preCsrf: '',
       sessionEnded: false,
-      nav,
+      suspended: false,
+      nav: [],
     };
     request.panel = state;
     if (request.url.startsWith('/panel/assets/')) return;
@@ -104,11 +129,13 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
     state.preCsrf = preCsrfOf(request, reply);
     const token = request.cookies[sessionCookie];
     if (token !== undefined && token !== '') {
-      const found = await deps.users.session(token);
+      const found = await sessions.session(token);
       if (found) {
         state.user = found.user;
         state.sessionToken = token;
         state.csrf = csrfTokenOf(token);
+        state.nav = found.user.accountId === null ? nav.provider : nav.account;
+        if (found.user.accountId !== null) state.suspended = await options.account.suspended(found.user.accountId);
       } else {
         state.sessionEnded = true;
         clearSessionCookie(request, reply);
@@ -145,10 +172,11 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
   app.setNotFoundHandler(async (request, reply) => notFoundPage(request, reply));
 
   app.setErrorHandler(async (error, request, reply) => {
-    if (error instanceof NotFoundForAccount) return notFoundPage(request, reply);
+    if (error instanceof NotFound) return notFoundPage(request, reply);
+    if (error instanceof AccountSuspended) return suspendedPage(request, reply);
     if (error instanceof ServerStopping) {
       // The drain refuses before the panel's own hooks ran: no language chosen yet, no page.
-      const t = common[(request.panel as PanelState | null)?.lang ?? 'en'];
+      const t = kitText[(request.panel as PanelState | null)?.lang ?? 'en'];
       return reply.code(503).type('text/plain; charset=utf-8').send(t.errorText);
     }
     const status =
@@ -161,7 +189,7 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
       { err: { message: error instanceof Error ? error.message : String(error) }, path: request.routeOptions.url },
       'panel: unexpected error',
     );
-    const t = common[request.panel.lang];
+    const t = kitText[request.panel.lang];
     return sendPage(request, reply, { title: t.errorTitle, status: 500, body: <p>{t.errorText}</p> });
   });
 
@@ -179,14 +207,16 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
 
   app.get('/', { config: { panelAccess: 'signed-in' } }, async (request, reply) => {
     const user = request.panel.user;
-    return reply.redirect(user?.accountId === null ? '/panel/provider' : `/panel${home}`, 303);
+    return reply.redirect(`/panel${user?.accountId === null ? homes.provider : homes.account}`, 303);
   });
 
-  for (const area of areas) await area.routes(app, deps);
+  for (const area of panelAreas.session) await area.routes(app, sessions);
+  await mountSide(app, panelAreas.account, accountDoor(options.account), 'account');
+  await mountSide(app, panelAreas.provider, providerDoor(options.provider), 'provider');
 }
 
 function forbiddenOrBad(request: FastifyRequest, reply: FastifyReply, status: number): FastifyReply {
   if (status === 403) return forbiddenPage(request, reply);
-  const t = common[request.panel.lang];
+  const t = kitText[request.panel.lang];
   return sendPage(request, reply, { title: t.errorTitle, status, body: <p>{t.errorText}</p> });
 }

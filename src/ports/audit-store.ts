@@ -1,7 +1,7 @@
 /**
  * The audit log: one row per action that changed something, by a panel user (customer or
  * provider) or by `haberci admin` (actor `cli`). A row names who, when, what, on which
- * account and object, and from where; never a secret (services/console/audit-log.ts
+ * account and object, and from where; never a secret (services/audit-log.ts
  * decides what a row may carry).
  */
 export interface AuditEntryInput {

@@ -1,6 +1,7 @@
 import type { Caller } from './auth.js';
 import { bulkPriority, chargesOf } from './send-plan.js';
 import type { SendService } from './send-service.js';
+import type { SendPlan } from './send-plan.js';
 import { normaliseNumber, isPlausibleNumber } from '../domain/recipients.js';
 import { distinctNumbers, distinctPairs } from '../domain/deferred-recipients.js';
 import type { DeferredRecipients } from '../domain/deferred-recipients.js';
@@ -19,6 +20,8 @@ export interface BulkRequest {
   scheduledAt: number | null;
   /** Numbers left out because the account blocked them (panel sends only; the API does not apply the list). */
   blockedNumbers?: number;
+  /** Writes that commit with the send (SendPlan.alongside). */
+  alongside?: SendPlan['alongside'];
 }
 
 export interface BulkReply {
@@ -68,6 +71,7 @@ export async function bulkSend(sends: SendService, caller: Caller, request: Bulk
       recipients: { later: list, charges: chargesOf(counts) },
       invalidNumbers: list.numbers.filter((n) => !isPlausibleNumber(n)).length,
       blockedNumbers: request.blockedNumbers ?? 0,
+      ...(request.alongside ? { alongside: request.alongside } : {}),
     },
     ({ sendId, totalSms }): BulkReply => ({
       rapor_id: sendId,

@@ -184,6 +184,7 @@ export async function writeAll(store: Store, accepted: readonly Writes[], now: n
   );
   await store.messages.insertSends(accepted.map((w) => w.send));
   await store.messages.insertMessagesOf(groupsOf(accepted));
+  for (const w of accepted) await w.item.plan.alongside?.(store, w.send.id);
 }
 
 /** Whether the writes left work in the store's queue for a dispatcher to claim. */

@@ -1,4 +1,5 @@
 import type { NewMessage, SendKind } from '../ports/messages.js';
+import type { Store } from '../ports/store.js';
 import type { DeferredRecipients } from '../domain/deferred-recipients.js';
 import type { SmsLang } from '../domain/labels.js';
 import { countFor } from '../domain/sms-count.js';
@@ -32,6 +33,11 @@ export interface SendPlan {
   blockedNumbers?: number;
   /** The account's per-minute limit applies (it does on /sms/send). */
   perMinuteLimited?: boolean;
+  /**
+   * Writes of the use case that belong to the send's transaction (a panel send's audit
+   * row): run after the send's own writes, committed with them; a throw undoes the send.
+   */
+  alongside?: (store: Store, sendId: number) => Promise<void>;
 }
 
 /** SMS counts charged to each balance: Türkiye numbers to main, the others to international. */

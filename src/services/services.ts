@@ -7,7 +7,6 @@ import type { ReportQueries } from './report-queries.js';
 import type { OtpService } from './otp-service.js';
 import type { GroupService } from './group-service.js';
 import type { BlocklistService } from './blocklist-service.js';
-import type { PanelDataServices } from './panel/panel-data-services.js';
 
 /** What endpoint handlers may use. Built in main.ts. */
 export interface Services {
@@ -20,6 +19,4 @@ export interface Services {
   otp: OtpService;
   groups: GroupService;
   blocklist: BlocklistService;
-  /** The panel's data pages (issue 21); absent where no panel is served (API-only test apps). */
-  panelData?: PanelDataServices;
 }

@@ -82,8 +82,16 @@ export class WebhookAdmin {
       throw new AdminError(`key ${id} has no webhook URL (set one with key update --webhook-url)`);
   }
 
-  /** Attempts the event now and records the attempt; returns the event as stored. */
-  private async attemptNow(event: ClaimedEvent, manual: boolean): Promise<DeliveryView> {
+  /** The same commands on another store (a transaction's): claims made there commit with it. */
+  on(store: Store): WebhookAdmin {
+    return new WebhookAdmin(store, this.delivery, this.clock);
+  }
+
+  /**
+   * Attempts a claimed event now and records the attempt; returns the event as stored. An
+   * HTTP call: made outside any transaction, after the claim is committed.
+   */
+  async attempt(event: ClaimedEvent, manual: boolean): Promise<DeliveryView> {
     const result = await this.delivery.attempt(event, manual);
     await this.store.events.recordAttempts([result], this.clock.now());
     const record = await this.store.events.findEvent(event.id);
@@ -96,14 +104,18 @@ export class WebhookAdmin {
    * if this one fails, a running server's webhook courier makes the others on schedule.
    */
   async testWebhook(keyId: number): Promise<DeliveryView> {
+    return this.attempt(await this.claimTest(keyId), false);
+  }
+
+  /** The key.test event of `testWebhook`, made claimed by this process, for `attempt`. */
+  async claimTest(keyId: number): Promise<ClaimedEvent> {
     await this.keyWithWebhook(keyId);
     const now = this.clock.now();
-    const event = await this.store.events.createClaimed(
+    return this.store.events.createClaimed(
       { keyId, eventType: 'key.test', smsId: null, status: null },
       now,
       now + this.delivery.leaseMs,
     );
-    return this.attemptNow(event, false);
   }
 
   async deliveries(keyId: number, limit: number): Promise<{ deliveries: DeliveryView[] }> {
@@ -127,11 +139,16 @@ export class WebhookAdmin {
    * event stays as it was (a pending one keeps its schedule and attempts left).
    */
   async redeliver(ref: number | string): Promise<DeliveryView> {
+    return this.attempt(await this.claimAgain(ref), true);
+  }
+
+  /** The event of `redeliver`, claimed by this process (refused while an attempt is in flight), for `attempt`. */
+  async claimAgain(ref: number | string): Promise<ClaimedEvent> {
     const now = this.clock.now();
     const claimed = await this.store.events.claimOne(ref, now, now + this.delivery.leaseMs);
     if (claimed === null) throw new AdminError(`no webhook event ${String(ref)}`);
     if (claimed === 'busy')
       throw new AdminError(`an attempt of event ${String(ref)} is in flight; try again when it has finished`);
-    return this.attemptNow(claimed, true);
+    return claimed;
   }
 }

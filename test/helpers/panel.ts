@@ -12,10 +12,12 @@ import { openAppContainer, webhookAdmin } from '../../src/main.js';
 import type { AppContainer } from '../../src/main.js';
 import type { StoreLocation } from '../../src/adapters/store/index.js';
 import { FixedClock } from '../../src/ports/clock.js';
-import { UserService, defaultSessionPolicy } from '../../src/services/panel-users.js';
-import type { SessionPolicy } from '../../src/services/panel-users.js';
-import { AccountPanel } from '../../src/services/account-panel.js';
+import { defaultSessionPolicy } from '../../src/services/panel/users.js';
+import type { SessionPolicy, UserService } from '../../src/services/panel/users.js';
+import { panelServices } from '../../src/services/panel/panel-services.js';
 import { defaultNow } from './harness.js';
+import type { Store } from '../../src/ports/store.js';
+import type { NewMessage, NewSend } from '../../src/ports/messages.js';
 
 export interface PanelAnswer {
   status: number;
@@ -118,6 +120,8 @@ export interface PanelHarness {
   /** An account with 1000 credit and a panel user; the password is `password-<name>`. */
   account(name: string): Promise<{ accountId: number; userId: number; email: string; password: string }>;
   browser(ip?: string, headers?: Record<string, string>): PanelBrowser;
+  /** Every route the panel registered, as `METHOD /panel/path` (a test can check it covers them all). */
+  routes: string[];
   close(): Promise<void>;
 }
 
@@ -128,13 +132,20 @@ export async function createPanelHarness(
 ): Promise<PanelHarness> {
   const clock = new FixedClock(defaultNow);
   const runtime = await openAppContainer(location, clock);
-  const users = new UserService(runtime.store, clock, { ...defaultSessionPolicy, ...policy });
   const webhooks = webhookAdmin(runtime, {
     webhookAllowPrivate: true,
     webhookTimeoutMs: 2000,
     webhookRetryBaseMs: 60_000,
   });
-  const account = new AccountPanel(runtime.store, runtime.admin, webhooks.admin, clock);
+  const services = panelServices({
+    store: runtime.store,
+    clock,
+    sends: runtime.services.sends,
+    webhooks: webhooks.admin,
+    sessionPolicy: { ...defaultSessionPolicy, ...policy },
+  });
+  const users = services.sessions;
+  const routes: string[] = [];
   const app = await buildApp({
     connections: defaultConnectionLimits,
     services: runtime.services,
@@ -143,8 +154,12 @@ export async function createPanelHarness(
     surfaces: [
       {
         prefix: '/panel',
-        plugin: async (panel) =>
-          panelPlugin(panel, { users, account, services: runtime.services, clock, close: () => webhooks.close() }),
+        plugin: async (panel) => {
+          panel.addHook('onRoute', (route) => {
+            for (const method of [route.method].flat()) routes.push(`${method} ${route.url}`);
+          });
+          await panelPlugin(panel, { ...services, close: () => webhooks.close() });
+        },
       },
     ],
   });
@@ -169,9 +184,51 @@ export async function createPanelHarness(
       return { accountId: made.id, userId: user.id, email, password };
     },
     browser: (ip, headers) => new PanelBrowser(app, ip, headers),
+    routes,
     async close() {
       await app.close();
       await runtime.close();
     },
   };
+}
+
+/**
+ * A send written straight to the store with its messages (as the expander would write a
+ * bulk send's), for pages that show messages: a group send by default; `send` changes any
+ * of its fields. Returns the ids given.
+ */
+export async function writeSend(
+  store: Store,
+  of: { accountId: number; keyId: number; at: number; messages: NewMessage[]; send?: Partial<NewSend> },
+): Promise<{ sendId: number; messageIds: number[] }> {
+  const [sendId = 0, ...messageIds] = await store.messages.allocateIds(of.messages.length + 1);
+  const send: NewSend = {
+    accountId: of.accountId,
+    keyId: of.keyId,
+    kind: 'group',
+    sender: 'ACME',
+    text: 'test',
+    lang: 0,
+    contentType: 0,
+    scheduledAt: null,
+    sandbox: false,
+    totalNumbers: of.messages.length,
+    invalidNumbers: 0,
+    blockedNumbers: 0,
+    smsCost: of.messages.reduce((n, m) => n + m.smsCount, 0),
+    createdAt: of.at,
+    priority: 1,
+    pendingRecipients: null,
+    ...of.send,
+  };
+  await store.messages.insertSends([{ id: sendId, send }]);
+  const { accountId, keyId, sandbox, createdAt, priority } = send;
+  await store.messages.insertMessagesOf([
+    {
+      send: { id: sendId, accountId, keyId, sandbox, createdAt, dueAt: createdAt, priority },
+      ids: messageIds,
+      messages: of.messages,
+    },
+  ]);
+  return { sendId, messageIds };
 }

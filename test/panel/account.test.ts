@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { SenderIdReview } from '../../src/services/sender-id-review.js';
-import { tokenHash } from '../../src/services/panel-users.js';
+import { tokenHash } from '../../src/services/panel/users.js';
 
 describe('panel sender IDs and account', () => {
   let h: PanelHarness;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import { createPanelHarness } from '../helpers/panel.js';
+import { createPanelHarness, writeSend } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import type { ExportRow } from '../../src/ports/panel-queries.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
@@ -142,38 +142,14 @@ for (const dialect of testDialects()) {
       assert.match(report.body, /not a phone number/);
       const store = h.runtime.store;
       const key = (await store.panel.panelKeyId(accountA)) ?? 0;
-      const [sendId = 0, messageId = 0] = await store.messages.allocateIds(2);
-      const at = h.clock.now();
-      await store.messages.insertSends([
-        {
-          id: sendId,
-          send: {
-            accountId: accountA,
-            keyId: key,
-            kind: 'mixed',
-            sender: img,
-            text: null,
-            lang: 2,
-            contentType: 0,
-            scheduledAt: null,
-            sandbox: false,
-            totalNumbers: 1,
-            invalidNumbers: 0,
-            blockedNumbers: 0,
-            smsCost: 1,
-            createdAt: at,
-            priority: 1,
-            pendingRecipients: null,
-          },
-        },
-      ]);
-      await store.messages.insertMessagesOf([
-        {
-          send: { id: sendId, accountId: accountA, keyId: key, sandbox: false, createdAt: at, dueAt: at, priority: 1 },
-          ids: [messageId],
-          messages: [{ recipient: '905321110011', text: `${xss} ${img}`, smsCount: 1, operator: 'TURKCELL' }],
-        },
-      ]);
+      const { messageIds } = await writeSend(store, {
+        accountId: accountA,
+        keyId: key,
+        at: h.clock.now(),
+        send: { kind: 'mixed', sender: img, text: null, lang: 2 },
+        messages: [{ recipient: '905321110011', text: `${xss} ${img}`, smsCount: 1, operator: 'TURKCELL' }],
+      });
+      const messageId = messageIds[0] ?? 0;
       const message = await a.get(`/panel/messages/${messageId}`);
       assert.equal(message.status, 200);
       assert.match(
@@ -233,6 +209,20 @@ for (const dialect of testDialects()) {
       const renamed = await a.post(`/panel/groups/${id}/rename`, { name: 'Clients' });
       assert.equal(renamed.status, 303);
       assert.match((await a.get('/panel/groups')).body, />Clients</);
+      // A name another group has is refused next to the field (the store refuses it inside
+      // the change's transaction), and nothing is renamed or audited.
+      const other = await a.post('/panel/groups', { name: 'Suppliers' });
+      assert.equal(other.status, 303);
+      await a.get(`/panel/groups/${id}`);
+      const taken = await a.post(`/panel/groups/${id}/rename`, { name: 'Suppliers' });
+      assert.equal(taken.status, 400, taken.body);
+      assert.match(taken.body, /Another group has this name\./);
+      assert.match((await a.get(`/panel/groups/${id}`)).body, /<h1>[^<]*Clients/);
+      const renames = await h.runtime.store.audit.search({ accountId: accountA, action: 'group.rename', limit: 10 });
+      assert.deepEqual(
+        renames.map((r) => r.detail),
+        ['{"name":"Clients"}'],
+      );
       const removed = await a.post(`/panel/groups/${id}/contacts/remove`, { number: '905322220001' });
       assert.equal(removed.status, 303);
       const deleted = await a.post(`/panel/groups/${id}/delete`, {});
@@ -244,43 +234,18 @@ for (const dialect of testDialects()) {
       const store = h.runtime.store;
       const key = await store.panel.panelKeyId(accountA);
       assert.ok(key !== null);
-      const [sendId = 0, ...ids] = await store.messages.allocateIds(121);
-      const at = h.clock.now() - 3_600_000;
-      await store.messages.insertSends([
-        {
-          id: sendId,
-          send: {
-            accountId: accountA,
-            keyId: key,
-            kind: 'group',
-            sender: 'ACME',
-            text: 'log',
-            lang: 0,
-            contentType: 0,
-            scheduledAt: null,
-            sandbox: false,
-            totalNumbers: 120,
-            invalidNumbers: 0,
-            blockedNumbers: 0,
-            smsCost: 120,
-            createdAt: at,
-            priority: 1,
-            pendingRecipients: null,
-          },
-        },
-      ]);
-      await store.messages.insertMessagesOf([
-        {
-          send: { id: sendId, accountId: accountA, keyId: key, sandbox: false, createdAt: at, dueAt: at, priority: 1 },
-          ids: ids,
-          messages: ids.map((_, i) => ({
-            recipient: `90533${String(1_000_000 + i).padStart(7, '0')}`,
-            text: null,
-            smsCount: 1,
-            operator: 'TURKCELL',
-          })),
-        },
-      ]);
+      const { sendId, messageIds: ids } = await writeSend(store, {
+        accountId: accountA,
+        keyId: key,
+        at: h.clock.now() - 3_600_000,
+        send: { text: 'log' },
+        messages: Array.from({ length: 120 }, (_, i) => ({
+          recipient: `90533${String(1_000_000 + i).padStart(7, '0')}`,
+          text: null,
+          smsCount: 1,
+          operator: 'TURKCELL',
+        })),
+      });
       const first = await a.get(`/panel/messages?campaign=${sendId}`);
       const next = /href="([^"]+)" rel="next"/.exec(first.body)?.[1]?.replaceAll('&amp;', '&');
       assert.ok(next);
@@ -305,43 +270,18 @@ for (const dialect of testDialects()) {
       const store = h.runtime.store;
       const key = (await store.panel.panelKeyId(accountA)) ?? 0;
       const count = 2500;
-      const [sendId = 0, ...ids] = await store.messages.allocateIds(count + 1);
-      const at = h.clock.now();
-      await store.messages.insertSends([
-        {
-          id: sendId,
-          send: {
-            accountId: accountA,
-            keyId: key,
-            kind: 'group',
-            sender: 'ACME',
-            text: 'export',
-            lang: 0,
-            contentType: 0,
-            scheduledAt: null,
-            sandbox: false,
-            totalNumbers: count,
-            invalidNumbers: 0,
-            blockedNumbers: 0,
-            smsCost: count,
-            createdAt: at,
-            priority: 1,
-            pendingRecipients: null,
-          },
-        },
-      ]);
-      await store.messages.insertMessagesOf([
-        {
-          send: { id: sendId, accountId: accountA, keyId: key, sandbox: false, createdAt: at, dueAt: at, priority: 1 },
-          ids: ids,
-          messages: ids.map((_, i) => ({
-            recipient: `90534${String(1_000_000 + i).padStart(7, '0')}`,
-            text: null,
-            smsCount: 1,
-            operator: 'TURKCELL',
-          })),
-        },
-      ]);
+      const { sendId, messageIds: ids } = await writeSend(store, {
+        accountId: accountA,
+        keyId: key,
+        at: h.clock.now(),
+        send: { text: 'export' },
+        messages: Array.from({ length: count }, (_, i) => ({
+          recipient: `90534${String(1_000_000 + i).padStart(7, '0')}`,
+          text: null,
+          smsCount: 1,
+          operator: 'TURKCELL',
+        })),
+      });
       const calls: { afterId: number; limit: number; rows: number }[] = [];
       const original = store.panel.campaignRows.bind(store.panel);
       store.panel.campaignRows = async (id: number, afterId: number, limit: number): Promise<ExportRow[]> => {
@@ -388,45 +328,14 @@ for (const dialect of testDialects()) {
       const campaignB = /\/campaigns\/(\d+)/.exec(sent.location ?? '')?.[1] ?? '0';
       // B's panel send is written out as messages later (by the expander): one message of B's now.
       const keyB = (await store.panel.panelKeyId(accountB)) ?? 0;
-      const [sendB = 0, messageB = 0] = await store.messages.allocateIds(2);
-      await store.messages.insertSends([
-        {
-          id: sendB,
-          send: {
-            accountId: accountB,
-            keyId: keyB,
-            kind: 'sms',
-            sender: 'BETA',
-            text: 'b',
-            lang: 0,
-            contentType: 0,
-            scheduledAt: null,
-            sandbox: false,
-            totalNumbers: 1,
-            invalidNumbers: 0,
-            blockedNumbers: 0,
-            smsCost: 1,
-            createdAt: h.clock.now(),
-            priority: 0,
-            pendingRecipients: null,
-          },
-        },
-      ]);
-      await store.messages.insertMessagesOf([
-        {
-          send: {
-            id: sendB,
-            accountId: accountB,
-            keyId: keyB,
-            sandbox: false,
-            createdAt: h.clock.now(),
-            dueAt: h.clock.now(),
-            priority: 0,
-          },
-          ids: [messageB],
-          messages: [{ recipient: '905325550004', text: null, smsCount: 1, operator: 'TURKCELL' }],
-        },
-      ]);
+      const { sendId: sendB, messageIds } = await writeSend(store, {
+        accountId: accountB,
+        keyId: keyB,
+        at: h.clock.now(),
+        send: { kind: 'sms', sender: 'BETA', text: 'b', priority: 0 },
+        messages: [{ recipient: '905325550004', text: null, smsCount: 1, operator: 'TURKCELL' }],
+      });
+      const messageB = messageIds[0] ?? 0;
       assert.equal((await b.get(`/panel/messages/${messageB}`)).status, 200);
       await a.get('/panel/overview');
       for (const path of [

@@ -85,11 +85,13 @@ describe('panel: customer-written text is always escaped', () => {
 
   it('in the sign-in form (the email typed back, the next address)', async () => {
     const visitor = h.browser('127.0.0.5');
-    await visitor.get(`/panel/sign-in?next=${encodeURIComponent(`/panel/"${script}${img}`)}`);
+    // A next with a space or a control character is no panel address (it goes to the
+    // panel's home): this one is printable ASCII, so it is kept and typed back.
+    await visitor.get(`/panel/sign-in?next=${encodeURIComponent(`/panel/"${script}`)}`);
     const answer = await visitor.post('/panel/sign-in', {
       email: `${script}${img}`,
       password: 'whatever-password',
-      next: `/panel/"${script}${img}`,
+      next: `/panel/"${script}`,
     });
     assert.equal(answer.status, 401);
     assertEscaped(answer.body, 'sign-in form');

@@ -4,7 +4,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
-import { AuditLog } from '../../src/services/console/audit-log.js';
+import { AuditLog } from '../../src/services/audit-log.js';
 
 const xss = '<script>alert(1)</script>';
 const providerEmail = 'staff@provider.example';
@@ -121,7 +121,7 @@ for (const dialect of testDialects()) {
         });
       const first = await p.get('/panel/provider/accounts?q=paging');
       assert.equal((first.body.match(/>Paging \d\d</g) ?? []).length, 50);
-      const next = /<a href="(\/panel\/provider\/accounts\?q=paging&amp;after=\d+)">Next page<\/a>/
+      const next = /<a href="(\/panel\/provider\/accounts\?q=paging&amp;after=\d+)" rel="next">Next page<\/a>/
         .exec(first.body)?.[1]
         ?.replace(/&amp;/g, '&');
       assert.ok(next, 'a Next page link');
@@ -422,7 +422,7 @@ for (const dialect of testDialects()) {
       const first = await p.get('/panel/provider/audit?action=test.paging');
       assert.equal((first.body.match(/thing \d+/g) ?? []).length, 50);
       assert.match(first.body, /thing 54</);
-      const next = /<a href="(\/panel\/provider\/audit\?action=test.paging&amp;before=\d+)">Next page<\/a>/
+      const next = /<a href="(\/panel\/provider\/audit\?action=test.paging&amp;before=\d+)" rel="next">Next page<\/a>/
         .exec(first.body)?.[1]
         ?.replace(/&amp;/g, '&');
       assert.ok(next);

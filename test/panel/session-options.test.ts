@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { loadConfig } from '../../src/config.js';
 import { createHttp, createLogger, openAppContainer } from '../../src/main.js';
 import { FixedClock } from '../../src/ports/clock.js';
-import { UserService } from '../../src/services/panel-users.js';
+import { UserService } from '../../src/services/panel/users.js';
 import { PanelBrowser } from '../helpers/panel.js';
 import { defaultNow } from '../helpers/harness.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelHarness } from '../helpers/panel.js';
-import { tokenHash } from '../../src/services/panel-users.js';
+import { tokenHash } from '../../src/services/panel/users.js';
 
 describe('panel sign-in', () => {
   let h: PanelHarness;
@@ -228,6 +228,37 @@ describe('panel sign-in', () => {
       (await b.get('/panel/sign-in?done=signed-out')).body,
       /href="\/panel\/lang\/en\?next=%2Fpanel%2Fsign-in%3Fdone%3Dsigned-out"/,
     );
+  });
+
+  it('sends a next with a CR, an LF or U+3002 to the panel\u2019s home from every place that takes one, never a 500', async () => {
+    const unsafe = [
+      '/panel/keys\r\nSet-Cookie: stolen=1',
+      '/panel/keys\rX',
+      '/panel/keys\nX',
+      '/panel/\u3002evil.example/',
+      '/panel/keys\u3002',
+      '/panel/keys\u2028',
+    ];
+    const user = await h.account('Next Paths');
+    const signedIn = h.browser();
+    await signedIn.signIn(user.email, user.password);
+    for (const next of unsafe) {
+      const q = encodeURIComponent(next);
+      const lang = await h.browser().get(`/panel/lang/en?next=${q}`);
+      const form = await signedIn.get(`/panel/sign-in?next=${q}`);
+      const b = h.browser();
+      await b.get('/panel/sign-in');
+      const posted = await b.post('/panel/sign-in', { email: user.email, password: user.password, next });
+      for (const [where, answer] of [
+        ['language link', lang],
+        ['sign-in page', form],
+        ['sign-in form', posted],
+      ] as const) {
+        assert.equal(answer.status, 303, `${where} ${JSON.stringify(next)}: ${answer.status}`);
+        assert.equal(answer.location, '/panel/', `${where} ${JSON.stringify(next)}`);
+        assert.doesNotMatch(String(answer.headers['set-cookie'] ?? ''), /stolen/);
+      }
+    }
   });
 
   it('serves htmx and its own CSS from the package', async () => {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { maxCsvRows, readNumberCsv } from '../../src/services/panel/panel-csv.js';
+import { maxCsvRows, readNumberCsv } from '../../src/services/panel/account/csv-import.js';
 
 describe('panel CSV rules', () => {
   it('reads one number per row without a header, comma separated', () => {

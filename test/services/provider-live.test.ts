@@ -6,7 +6,7 @@
  */
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { ProviderLive } from '../../src/services/provider-live.js';
+import { ProviderLive } from '../../src/services/panel/provider/provider-live.js';
 import type { AttemptSample, MonitoringStore, TrafficMinute } from '../../src/ports/monitoring-store.js';
 import type { ConnectionState } from '../../src/ports/carrier.js';
 

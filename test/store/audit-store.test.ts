@@ -4,7 +4,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { openAppContainer } from '../../src/main.js';
 import type { AppContainer } from '../../src/main.js';
 import { FixedClock } from '../../src/ports/clock.js';
-import { AuditLog, safeDetail } from '../../src/services/console/audit-log.js';
+import { AuditLog, safeDetail } from '../../src/services/audit-log.js';
 
 const day = Date.UTC(2026, 2, 15, 9, 0, 0);
 

@@ -1,0 +1,35 @@
+import { defineMessages } from '../../catalogue.js';
+
+export const blocklistMessages = defineMessages(
+  'blocklist',
+  {
+    nav: 'Blocking list',
+    title: 'Blocking list',
+    intro: 'Numbers on this list are skipped when you send from the panel (the API does not apply the list).',
+    search: 'Search numbers',
+    searchButton: 'Search',
+    addTitle: 'Block numbers',
+    numbers: 'Numbers to block',
+    add: 'Block numbers',
+    none: 'No blocked numbers.',
+    colNumber: 'Number',
+    colSince: 'Blocked since',
+    unblock: (n: string) => `Unblock ${n}`,
+    unblocked: 'Number unblocked.',
+  },
+  {
+    nav: 'Engel listesi',
+    title: 'Engel listesi',
+    intro: 'Bu listedeki numaralar panelden gönderirken atlanır (API listeyi uygulamaz).',
+    search: 'Numara ara',
+    searchButton: 'Ara',
+    addTitle: 'Numara engelle',
+    numbers: 'Engellenecek numaralar',
+    add: 'Numaraları engelle',
+    none: 'Engelli numara yok.',
+    colNumber: 'Numara',
+    colSince: 'Engellenme',
+    unblock: (n: string) => `${n} engelini kaldır`,
+    unblocked: 'Numaranın engeli kaldırıldı.',
+  },
+);

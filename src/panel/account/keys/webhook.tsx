@@ -1,0 +1,91 @@
+/** A key's webhook: reading its form, and the routes that save it, send a test event and deliver an event again. */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountDoor } from '../door.js';
+import { field, httpUrl, idOf, list, ticked } from '../../kit/forms.js';
+import type { Lang } from '../../catalogue.js';
+import { webhookMessages } from './webhook-catalogue.js';
+import { SELECTABLE_WEBHOOK_EVENTS } from '../../../domain/webhook.js';
+import type { SelectableWebhookEvent } from '../../../domain/webhook.js';
+import type { KeySettings } from '../../../ports/keys.js';
+import { AdminError } from '../../../services/admin-error.js';
+import type { PostedWebhook, WebhookErrors } from './webhook-section.js';
+
+export function readWebhookForm(form: unknown, lang: Lang): { ok: Partial<KeySettings> } | PostedWebhook {
+  const t = webhookMessages[lang];
+  const rawUrl = field(form, 'webhook_url').trim();
+  const secret = field(form, 'webhook_secret');
+  const errors: WebhookErrors = {};
+  const url = rawUrl === '' ? null : httpUrl(rawUrl);
+  if (rawUrl !== '' && url === null) errors.url = t.errUrl;
+  if (secret.length > 200) errors.secret = t.errSecret;
+  const rawAttempts = field(form, 'webhook_attempts').trim();
+  const attempts = /^\d{1,2}$/.test(rawAttempts) ? Number(rawAttempts) : rawAttempts === '' ? null : 0;
+  if (attempts !== null && (attempts < 1 || attempts > 50)) errors.attempts = t.errAttempts;
+  if (Object.keys(errors).length > 0) return { errors, url: rawUrl, attempts: rawAttempts };
+  const chosen = list(form, 'webhook_events').filter((e): e is SelectableWebhookEvent =>
+    (SELECTABLE_WEBHOOK_EVENTS as readonly string[]).includes(e),
+  );
+  const patch: Partial<KeySettings> = {
+    webhookUrl: url,
+    webhookEvents: chosen.length === SELECTABLE_WEBHOOK_EVENTS.length ? null : chosen,
+  };
+  if (attempts !== null) patch.webhookAttempts = attempts;
+  if (secret !== '') patch.webhookSecret = secret;
+  else if (ticked(form, 'remove_secret')) patch.webhookSecret = null;
+  return { ok: patch };
+}
+
+type IdParams = { Params: { id: string } };
+type RedeliverParams = { Params: { id: string; event: string } };
+
+/** Shows the key's page again with the webhook form as posted and its errors (key-page.tsx). */
+export type WebhookErrorPage = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+  id: number,
+  posted: PostedWebhook,
+) => Promise<FastifyReply>;
+
+const section = (id: number, query: string): string => `/panel/keys/${id}?${query}#webhook-heading`;
+
+export function webhookRoutes(app: FastifyInstance, door: AccountDoor, errorPage: WebhookErrorPage): void {
+  app.post<IdParams>('/keys/:id/webhook', async (request, reply) => {
+    const id = idOf(request.params.id);
+    const keys = door.of(request).keys;
+    await keys.get(id);
+    const read = readWebhookForm(request.body, request.panel.lang);
+    if ('errors' in read) return errorPage(request, reply, id, read);
+    try {
+      await keys.updateWebhook(id, read.ok);
+    } catch (error) {
+      if (!(error instanceof AdminError)) throw error;
+      return reply.redirect(section(id, 'webhook=refused'), 303);
+    }
+    return reply.redirect(section(id, 'webhook=saved'), 303);
+  });
+
+  app.post<IdParams>('/keys/:id/webhook/test', async (request, reply) => {
+    const id = idOf(request.params.id);
+    try {
+      const delivery = await door.of(request).keys.testWebhook(id);
+      return reply.redirect(section(id, `webhook=test&event=${delivery.id}`), 303);
+    } catch (error) {
+      if (!(error instanceof AdminError)) throw error;
+      return reply.redirect(section(id, 'webhook=no-url'), 303);
+    }
+  });
+
+  app.post<RedeliverParams>('/keys/:id/webhook/deliveries/:event/redeliver', async (request, reply) => {
+    const id = idOf(request.params.id);
+    const event = idOf(request.params.event);
+    try {
+      const delivery = await door.of(request).keys.redeliver(id, event);
+      const status = delivery.attempts[delivery.attempts.length - 1]?.http_status ?? null;
+      const ok = status !== null && status >= 200 && status < 300;
+      return reply.redirect(section(id, `webhook=${ok ? 'redelivered' : 'redeliver-failed'}`), 303);
+    } catch (error) {
+      if (!(error instanceof AdminError)) throw error;
+      return reply.redirect(section(id, 'webhook=busy'), 303);
+    }
+  });
+}

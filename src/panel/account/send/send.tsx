@@ -1,0 +1,189 @@
+/**
+ * Send SMS: sender ID, recipients (typed, pasted, a CSV, a group), the text with a live
+ * counter, an optional schedule, and the cost shown before the confirming button. The
+ * blocking list applies here (and only here): blocked numbers are listed as skipped.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountArea, AccountDoor } from '../door.js';
+import { sendPage } from '../../layout.js';
+import { Field, FieldError, described } from '../../kit/fields.js';
+import { PostForm } from '../../kit/post-form.js';
+import { field } from '../../kit/forms.js';
+import { csvErrorText, importBodyLimit } from '../../kit/csv.js';
+import { CsvFields } from '../../kit/csv-fields.js';
+import { PageScripts } from '../../kit/scripts.js';
+import { sendMessages } from './catalogue.js';
+import { Preview, encodingLabel, errorText } from './preview.js';
+import { countText } from '../../../domain/sms-counter.js';
+import type { PanelSendInput, SendError, SendField, SendPreview } from '../../../services/panel/account/send.js';
+import { readNumberCsv } from '../../../services/panel/account/csv-import.js';
+
+interface FormState {
+  input: PanelSendInput;
+  csv: string;
+  errors: Partial<Record<SendField, string>>;
+  preview: SendPreview | null;
+}
+
+async function formPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  door: AccountDoor,
+  form: FormState,
+  status = 200,
+): Promise<FastifyReply> {
+  const lang = request.panel.lang;
+  const t = sendMessages[lang];
+  const mine = door.of(request);
+  const [senders, groups] = await Promise.all([mine.send.approvedSenders(), mine.groups.list()]);
+  const { input, errors, preview } = form;
+  const count = countText(input.text);
+  const canConfirm = preview !== null && Object.keys(errors).length === 0;
+  return sendPage(request, reply, {
+    title: t.title,
+    status,
+    body: (
+      <>
+        <PageScripts />
+        <PostForm action="/panel/send" state={request.panel} class="send-form">
+          <Field id="send-sender" label={t.sender} error={errors.sender} state={request.panel} class="field">
+            {senders.length === 0 && <p>{t.noSenders}</p>}
+            <select id="send-sender" name="sender" required {...described('send-sender', errors.sender)}>
+              {senders.map((s) => (
+                <option value={s} selected={s === input.sender}>
+                  {s}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field
+            id="send-recipients"
+            label={t.recipients}
+            error={errors.recipients}
+            state={request.panel}
+            class="field"
+          >
+            <textarea
+              id="send-recipients"
+              name="numbers"
+              rows={4}
+              {...described('send-recipients', errors.recipients, 'send-recipients-help')}
+            >
+              {input.numbers}
+            </textarea>
+            <p class="help" id="send-recipients-help">
+              {t.recipientsHelp}
+            </p>
+            <CsvFields lang={lang} id="send-csv" value={form.csv} />
+          </Field>
+          <Field id="send-group" label={t.group} error={errors.group} state={request.panel} class="field">
+            <select id="send-group" name="group" {...described('send-group', errors.group)}>
+              <option value="">{t.noGroup}</option>
+              {groups.map((g) => (
+                <option value={String(g.id)} selected={g.id === input.groupId}>
+                  {g.name} ({g.contacts})
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id="send-text" label={t.text} error={errors.text} state={request.panel} class="field">
+            <textarea
+              id="send-text"
+              name="text"
+              rows={6}
+              required
+              {...described('send-text', errors.text, 'send-counter')}
+            >
+              {input.text}
+            </textarea>
+            <p
+              id="send-counter"
+              role="status"
+              aria-live="polite"
+              data-template={t.counter(1111111, 2222222, '%E')}
+              data-label-gsm7={t.encodingGsm7}
+              data-label-turkish={t.encodingTurkish}
+              data-label-ucs2={t.encodingUcs2}
+              data-characters={String(count.characters)}
+              data-parts={String(count.parts)}
+              data-encoding={count.encoding}
+            >
+              {t.counter(count.characters, count.parts, encodingLabel(lang, count.encoding))}
+            </p>
+          </Field>
+          <Field id="send-schedule" label={t.schedule} error={errors.schedule} state={request.panel} class="field">
+            <input
+              id="send-schedule"
+              name="schedule"
+              type="datetime-local"
+              value={input.schedule}
+              {...described('send-schedule', errors.schedule)}
+            />
+          </Field>
+          {errors.balance !== undefined && (
+            <FieldError id="send-balance-error" text={errors.balance} state={request.panel} />
+          )}
+          {preview !== null && <Preview lang={lang} p={preview} />}
+          <p>
+            <button type="submit">{t.checkCost}</button>{' '}
+            {canConfirm && (
+              <button type="submit" name="confirm" value="1" class="primary">
+                {t.confirm}
+              </button>
+            )}
+          </p>
+        </PostForm>
+      </>
+    ),
+  });
+}
+
+function inputOf(body: unknown): { input: PanelSendInput; csv: string } {
+  const group = field(body, 'group');
+  return {
+    input: {
+      sender: field(body, 'sender'),
+      numbers: field(body, 'numbers'),
+      csvNumbers: [],
+      groupId: /^[1-9]\d{0,9}$/.test(group) ? Number(group) : null,
+      text: field(body, 'text'),
+      schedule: field(body, 'schedule'),
+    },
+    csv: field(body, 'csv'),
+  };
+}
+
+export const sendArea: AccountArea = {
+  name: 'send',
+  nav: [{ path: '/send', label: (lang) => sendMessages[lang].nav, order: 20 }],
+  routes(app, door) {
+    app.get('/send', async (request, reply) =>
+      formPage(request, reply, door, {
+        input: { sender: '', numbers: '', csvNumbers: [], groupId: null, text: '', schedule: '' },
+        csv: '',
+        errors: {},
+        preview: null,
+      }),
+    );
+
+    app.post('/send', { bodyLimit: importBodyLimit }, async (request, reply) => {
+      const lang = request.panel.lang;
+      const { input, csv } = inputOf(request.body);
+      const errors: Partial<Record<SendField, string>> = {};
+      if (csv.trim() !== '') {
+        const read = readNumberCsv(csv);
+        if (read.ok) input.csvNumbers = read.entries.map((e) => e.value);
+        else errors.recipients = csvErrorText(read.error, lang);
+      }
+      const send = door.of(request).send;
+      const wantsSend = field(request.body, 'confirm') === '1' && errors.recipients === undefined;
+      const outcome = wantsSend ? await send.send(input) : await send.preview(input);
+      if (outcome.ok && 'sendId' in outcome) return reply.redirect(`/panel/campaigns/${outcome.sendId}?sent=1`, 303);
+      if (!outcome.ok)
+        for (const [k, e] of Object.entries(outcome.errors) as [SendField, SendError][])
+          errors[k] ??= errorText(lang, k, e);
+      const status = Object.keys(errors).length > 0 ? 400 : 200;
+      return formPage(request, reply, door, { input, csv, errors, preview: outcome.preview }, status);
+    });
+  },
+};

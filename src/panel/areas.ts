@@ -1,0 +1,59 @@
+/**
+ * Every area of the panel, once, by the side it serves: signing in (anyone), the customer's
+ * pages and the provider's console. The plugin mounts each side's areas with that side's
+ * door to the services and its access rule; each side's menu is its areas' entries, in
+ * their order. A new page is a folder of its side with its page(s) and its catalogue, and
+ * one line here.
+ */
+import type { UserService } from '../services/panel/users.js';
+import type { PanelArea } from './context.js';
+import { sessionArea } from './session/sign-in.js';
+import type { AccountArea } from './account/door.js';
+import { overviewArea } from './account/overview/overview.js';
+import { sendArea } from './account/send/send.js';
+import { messagesArea } from './account/messages/messages.js';
+import { campaignsArea } from './account/campaigns/campaigns.js';
+import { groupsArea } from './account/groups/groups.js';
+import { blocklistArea } from './account/blocklist/blocklist.js';
+import { keysArea } from './account/keys/keys.js';
+import { senderIdsArea } from './account/sender-ids/sender-ids.js';
+import { settingsArea } from './account/settings/settings.js';
+import type { ProviderArea } from './provider/door.js';
+import { providerHomeArea } from './provider/home/home.js';
+import { providerAccountsArea } from './provider/accounts/accounts.js';
+import { providerSenderIdsArea } from './provider/sender-ids/sender-ids.js';
+import { providerCarriersArea } from './provider/carriers/carriers.js';
+import { providerTrafficArea } from './provider/traffic/traffic.js';
+import { providerAuditArea } from './provider/audit/audit.js';
+
+export interface PanelAreas {
+  session: readonly PanelArea<UserService>[];
+  account: readonly AccountArea[];
+  provider: readonly ProviderArea[];
+}
+
+export const panelAreas: PanelAreas = {
+  session: [sessionArea],
+  account: [
+    overviewArea,
+    sendArea,
+    messagesArea,
+    campaignsArea,
+    groupsArea,
+    blocklistArea,
+    keysArea,
+    senderIdsArea,
+    settingsArea,
+  ],
+  provider: [
+    providerHomeArea,
+    providerAccountsArea,
+    providerSenderIdsArea,
+    providerCarriersArea,
+    providerTrafficArea,
+    providerAuditArea,
+  ],
+};
+
+/** Where `/panel/` sends each side's users. */
+export const homes = { account: '/keys', provider: '/provider' } as const;

@@ -1,0 +1,135 @@
+/**
+ * Form fields wired for screen readers: an input names its hint and its error with
+ * `aria-describedby` and is marked `aria-invalid` when refused; the error of input `id` is
+ * the element `${id}-error`, next to it.
+ */
+import type { ComponentChildren } from 'preact';
+import type { PanelState } from '../context.js';
+import { kitText } from './text.js';
+
+/** The ARIA attributes of input `id`: its hint element's id (if any) and its error, when there is one. */
+export function described(
+  id: string,
+  error: string | undefined,
+  hint?: string,
+): { 'aria-invalid'?: 'true'; 'aria-describedby'?: string } {
+  const ids = [hint, error !== undefined ? `${id}-error` : undefined].filter((x) => x !== undefined).join(' ');
+  return {
+    ...(error !== undefined ? { 'aria-invalid': 'true' as const } : {}),
+    ...(ids !== '' ? { 'aria-describedby': ids } : {}),
+  };
+}
+
+/** A field's error, tied to its input by id (aria-describedby) and shown next to it. */
+export function FieldError(props: { id: string; text: string | undefined; state: PanelState }) {
+  if (props.text === undefined) return null;
+  return (
+    <p class="field-error" id={props.id}>
+      {kitText[props.state.lang].fieldError(props.text)}
+    </p>
+  );
+}
+
+/** A hint under an input (the id `described` names), and the input's error. */
+export function HintAndError(props: {
+  id: string;
+  hint?: string | undefined;
+  error?: string | undefined;
+  state: PanelState;
+}) {
+  return (
+    <>
+      {props.hint !== undefined && (
+        <p class="muted" id={`${props.id}-hint`}>
+          {props.hint}
+        </p>
+      )}
+      <FieldError id={`${props.id}-error`} text={props.error} state={props.state} />
+    </>
+  );
+}
+
+/** A form control with its label above it and its hint and error under it. */
+export function Field(props: {
+  id: string;
+  label: string;
+  hint?: string | undefined;
+  error?: string | undefined;
+  state: PanelState;
+  class?: string;
+  children: ComponentChildren;
+}) {
+  return (
+    <div class={props.class}>
+      <label for={props.id}>{props.label}</label>
+      {props.children}
+      <HintAndError id={props.id} hint={props.hint} error={props.error} state={props.state} />
+    </div>
+  );
+}
+
+/** What an input may say besides its id, name, value and ARIA wiring (autocomplete, required, limits). */
+type ControlAttributes = Record<string, string | number | boolean | undefined>;
+
+/** A labelled input (text unless `type` says otherwise), described by its hint and its error. */
+export function InputField(props: {
+  id: string;
+  name: string;
+  label: string;
+  state: PanelState;
+  type?: string;
+  value?: string;
+  hint?: string;
+  error?: string | undefined;
+  attributes?: ControlAttributes;
+}) {
+  const { id, hint, error } = props;
+  return (
+    <Field id={id} label={props.label} hint={hint} error={error} state={props.state}>
+      <input
+        id={id}
+        name={props.name}
+        type={props.type ?? 'text'}
+        value={props.value}
+        {...props.attributes}
+        {...described(id, error, hint === undefined ? undefined : `${id}-hint`)}
+      />
+    </Field>
+  );
+}
+
+/** A labelled text area, described by its hint and its error. */
+export function TextAreaField(props: {
+  id: string;
+  name: string;
+  label: string;
+  state: PanelState;
+  value: string;
+  rows: number;
+  hint?: string;
+  error?: string | undefined;
+}) {
+  const { id, hint, error } = props;
+  return (
+    <Field id={id} label={props.label} hint={hint} error={error} state={props.state}>
+      <textarea
+        id={id}
+        name={props.name}
+        rows={props.rows}
+        {...described(id, error, hint === undefined ? undefined : `${id}-hint`)}
+      >
+        {props.value}
+      </textarea>
+    </Field>
+  );
+}
+
+/** A status line shown at the top of a page after an action. */
+export function Notice(props: { text: string | undefined; kind?: 'ok' | 'error' }) {
+  if (props.text === undefined) return null;
+  return (
+    <p class={`notice ${props.kind ?? 'ok'}`} role={props.kind === 'error' ? 'alert' : 'status'}>
+      {props.text}
+    </p>
+  );
+}

@@ -1,0 +1,73 @@
+/**
+ * The customer side's door to the services: everything a customer page may use, built for
+ * one signed-in user of one account (`for`), each part restricted to that account. Nothing
+ * here reaches the provider's console: its types are not in reach of a customer page.
+ */
+import type { Clock } from '../../../ports/clock.js';
+import type { Store } from '../../../ports/store.js';
+import type { SendService } from '../../send-service.js';
+import type { WebhookAdmin } from '../../webhook-admin.js';
+import type { AuditLog } from '../../audit-log.js';
+import type { PasswordChange, UserService } from '../users.js';
+import { AccountChanges } from './account-changes.js';
+import type { Customer } from './account-changes.js';
+import { CustomerAccount } from './settings.js';
+import { CustomerKeys } from './keys.js';
+import { CustomerSenderIds } from './sender-ids.js';
+import { CustomerOverview } from './overview.js';
+import { CustomerMessages } from './messages.js';
+import { CustomerCampaigns } from './campaigns.js';
+import { CustomerSend } from './send.js';
+import { CustomerGroups } from './groups.js';
+import { CustomerBlocklist } from './blocklist.js';
+
+export interface CustomerDeps {
+  store: Store;
+  clock: Clock;
+  audit: AuditLog;
+  sends: SendService;
+  webhooks: WebhookAdmin;
+  users: UserService;
+}
+
+/** What a customer page may use, for one user of one account. */
+export interface CustomerServices {
+  account: CustomerAccount;
+  keys: CustomerKeys;
+  senderIds: CustomerSenderIds;
+  overview: CustomerOverview;
+  messages: CustomerMessages;
+  campaigns: CustomerCampaigns;
+  send: CustomerSend;
+  groups: CustomerGroups;
+  blocklist: CustomerBlocklist;
+  /** The signed-in user's own password (not a change of the account). */
+  changePassword(current: string, next: string): Promise<PasswordChange>;
+}
+
+export class CustomerPanel {
+  constructor(private readonly deps: CustomerDeps) {}
+
+  /** Whether the account is suspended (its pages say so; AccountChanges refuses its changes). */
+  async suspended(accountId: number): Promise<boolean> {
+    return (await this.deps.store.accounts.getAccount(accountId))?.status === 'Suspended';
+  }
+
+  for(customer: Customer): CustomerServices {
+    const { deps } = this;
+    const { store, clock } = deps;
+    const changes = new AccountChanges(deps.audit, customer);
+    return {
+      account: new CustomerAccount(deps, customer, changes),
+      keys: new CustomerKeys(deps, customer, changes),
+      senderIds: new CustomerSenderIds(deps, customer, changes),
+      overview: new CustomerOverview(store, clock, customer.accountId),
+      messages: new CustomerMessages(store, customer.accountId),
+      campaigns: new CustomerCampaigns(store, customer.accountId),
+      send: new CustomerSend(deps, customer, changes),
+      groups: new CustomerGroups(deps, customer, changes),
+      blocklist: new CustomerBlocklist(deps, customer, changes),
+      changePassword: (current, next) => deps.users.changePassword(customer.actor, current, next),
+    };
+  }
+}

@@ -1,0 +1,38 @@
+/** The customer's sender IDs, with the provider's reason for a rejected one, and requests for new ones. */
+import type { Clock } from '../../../ports/clock.js';
+import type { Store } from '../../../ports/store.js';
+import { SenderIdAdmin, senderIdView } from '../../sender-id-admin.js';
+import type { SenderIdView } from '../../sender-id-admin.js';
+import type { AccountChanges, Customer } from './account-changes.js';
+
+export interface PanelSenderIdView extends SenderIdView {
+  reason: string | null;
+}
+
+export class CustomerSenderIds {
+  constructor(
+    private readonly deps: { store: Store; clock: Clock },
+    private readonly customer: Customer,
+    private readonly changes: AccountChanges,
+  ) {}
+
+  async list(): Promise<PanelSenderIdView[]> {
+    const { store } = this.deps;
+    const reasons = await store.users.rejectionReasons(this.customer.accountId);
+    return (await store.senderIds.listOf(this.customer.accountId)).map((s) => ({
+      ...senderIdView(s),
+      reason: s.status === 'rejected' ? (reasons.get(s.id) ?? null) : null,
+    }));
+  }
+
+  /**
+   * A requested sender ID is pending until the provider approves it (the console, or `admin
+   * sender-id approve`). AdminError: refused as a title, or the account has it already.
+   */
+  request(title: string): Promise<SenderIdView> {
+    return this.changes.make(
+      (store) => new SenderIdAdmin(store, this.deps.clock).add(this.customer.accountId, title, 'pending'),
+      (made) => ({ action: 'sender-id.request', object: { type: 'sender-id', id: made.id }, detail: { title } }),
+    );
+  }
+}

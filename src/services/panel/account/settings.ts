@@ -1,0 +1,58 @@
+/**
+ * The customer's account as the Account page shows it: its facts, its users, its latest
+ * audit entries, and the IP allowlist of its keys.
+ */
+import type { Clock } from '../../../ports/clock.js';
+import type { Store } from '../../../ports/store.js';
+import type { AuditEntry } from '../../../ports/audit-store.js';
+import { AdminService, accountView } from '../../admin.js';
+import type { AccountView } from '../../admin.js';
+import type { AuditLog } from '../../audit-log.js';
+import { userView } from '../users.js';
+import type { UserView } from '../users.js';
+import type { AccountChanges, Customer } from './account-changes.js';
+
+/** An audit entry as the customer sees it: the provider's staff and commands are not named. */
+export interface ActivityEntry extends AuditEntry {
+  /** By the provider (its staff or a command): actor and address are blank. */
+  byProvider: boolean;
+}
+
+export class CustomerAccount {
+  constructor(
+    private readonly deps: { store: Store; clock: Clock; audit: AuditLog },
+    private readonly customer: Customer,
+    private readonly changes: AccountChanges,
+  ) {}
+
+  async view(): Promise<AccountView> {
+    return accountView(await new AdminService(this.deps.store, this.deps.clock).account(this.customer.accountId));
+  }
+
+  async users(): Promise<UserView[]> {
+    return (await this.deps.store.users.usersOf(this.customer.accountId)).map(userView);
+  }
+
+  /** The account's latest audit entries, newest first. */
+  async activity(limit: number): Promise<ActivityEntry[]> {
+    const own = new Set((await this.deps.store.users.usersOf(this.customer.accountId)).map((u) => u.id));
+    const { entries } = await this.deps.audit.search({ accountId: this.customer.accountId }, limit);
+    return entries.map((e) =>
+      e.actorUserId !== null && own.has(e.actorUserId)
+        ? { ...e, byProvider: false }
+        : { ...e, actor: '', address: null, byProvider: true },
+    );
+  }
+
+  /** Addresses allowed to use the account's keys (checked by the page, again by the service). */
+  setAllowlist(ipAllow: string[]): Promise<AccountView> {
+    return this.changes.make(
+      (store) => new AdminService(store, this.deps.clock).updateAccount(this.customer.accountId, { ipAllow }, {}),
+      () => ({
+        action: 'account.allowlist',
+        object: { type: 'account', id: this.customer.accountId },
+        detail: { entries: ipAllow.length },
+      }),
+    );
+  }
+}
