@@ -22,7 +22,7 @@ export interface ServerProcess {
 }
 
 const host = '127.0.0.1';
-const readyTimeoutMs = 20_000;
+const readyTimeoutMs = 60_000;
 const stopGraceMs = 10_000;
 
 /** A port free on 127.0.0.1 now; the server is started on it right after. */
