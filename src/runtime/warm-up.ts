@@ -2,7 +2,7 @@
  * Start-up warm-up of the request path. A fresh process runs its first few thousand
  * requests in V8's interpreter and baseline tiers while the optimizing compiler works on the
  * same cores; measured under load, that start costs a tenth to a quarter of the accept rate
- * and some milliseconds of p99 (docs/benchmarks.md; docs/decisions.md, "AppContainer re-cut").
+ * and some milliseconds of p99 (docs/benchmarks.md; docs/decisions.md, "Runtime re-cut").
  * So before `serve` opens its port it sends itself `requests` /sms/send and /balance/
  * requests, over loopback HTTP to a second instance of the same application on a throwaway
  * SQLite store in a temporary folder, which is deleted afterwards. Nothing is dispatched:
