@@ -1,5 +1,5 @@
 /**
- * The audit rows of `haberci admin` commands (issue 22): actor `cli`, the OS user as the
+ * The audit rows of `haberci admin` commands: actor `cli`, the OS user as the
  * address. A command that changes something writes its row once its change is done (the
  * commands' services run their own transactions: see decisions.md, "Provider console");
  * reads (show, list, deliveries) and `store init` write none. Particulars come from a short

@@ -1,5 +1,5 @@
 /**
- * Retention (issue 24, `--retention-days`): removes finished data older than the cut-off,
+ * Retention (`--retention-days`): removes finished data older than the cut-off,
  * a small batch per transaction with a pause between, so that no batch holds the store's
  * write lock (SQLite) or many row locks (PostgreSQL) for long and sends go on meanwhile.
  * Runs in the dispatch thread of a process with `--worker`; on PostgreSQL one process of a

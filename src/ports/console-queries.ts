@@ -1,5 +1,5 @@
 /**
- * The provider console's reads (issue 22): every account, searchable and paged by key;
+ * The provider console's reads: every account, searchable and paged by key;
  * an account's balance ledger; the sender IDs waiting for the provider's decision.
  */
 import type { Account, BalanceBucket } from './accounts.js';

@@ -2,7 +2,7 @@ import type { DeliveryState, PartState } from '../domain/delivery-state.js';
 import type { SendKind } from './messages.js';
 
 /**
- * The panel's read queries (issue 21). The panel has no SQL of its own: every page reads
+ * The panel's read queries. The panel has no SQL of its own: every page reads
  * through this port, always scoped to one account, so another account's ids find nothing.
  */
 

@@ -1,5 +1,5 @@
 /**
- * Retention (issue 24): what the store removes once it is older than the provider keeps
+ * Retention: what the store removes once it is older than the provider keeps
  * data, a small batch at a time. Only finished data goes (docs/decisions.md, Retention):
  * messages delivered, failed or expired, with their parts; sends with no message left;
  * webhook events delivered or given up, with their attempts; inbound messages; receipts

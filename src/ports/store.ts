@@ -45,17 +45,17 @@ export interface Store {
   readonly directory: DirectoryStore;
   /** Mobile-originated messages and their routes. */
   readonly inbound: InboundStore;
-  /** The panel's read queries (issue 21). */
+  /** The panel's read queries. */
   readonly panel: PanelQueries;
   /** The customer panel's users, sessions and notes (src/ports/user-store.ts). */
   readonly users: UserStore;
-  /** The audit log of actions that changed something (issue 22). */
+  /** The audit log of actions that changed something. */
   readonly audit: AuditStore;
-  /** The provider console's reads (issue 22). */
+  /** The provider console's reads. */
   readonly console: ConsoleQueries;
   /** The operations' reads: the queues' depths for metrics (src/ports/monitoring-store.ts). */
   readonly monitoring: MonitoringStore;
-  /** Removing old finished data, a batch at a time (issue 24, src/ports/retention.ts). */
+  /** Removing old finished data, a batch at a time (src/ports/retention.ts). */
   readonly retention: RetentionStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;

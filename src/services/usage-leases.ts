@@ -1,6 +1,6 @@
 /**
  * A key's hourly, daily and monthly request counts taken in leases, where processes share a
- * store (PostgreSQL; issue 24). Counting each request in the store costs a round trip before
+ * store (PostgreSQL). Counting each request in the store costs a round trip before
  * the request can go on; instead a process counts a block of a key's requests at once (the
  * store admits as many of them as the limits allow, as it would one by one) and hands the
  * places out itself. Requests that arrive while a lease is being taken wait for it; the next

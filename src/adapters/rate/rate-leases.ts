@@ -1,5 +1,5 @@
 /**
- * The per-key rate of a cluster counted ahead, in leases (issue 24). Counting every request
+ * The per-key rate of a cluster counted ahead, in leases. Counting every request
  * in the shared tally (Redis, PostgreSQL) costs a round trip before each request can go on.
  * Instead a process takes a key's counts a block at a time: it adds a lease of `n` requests
  * to the key's window in one call and hands out those places itself until they are used or

@@ -1,4 +1,4 @@
-/** The provider console's reads (issue 22) on either dialect: see src/ports/console-queries.ts. */
+/** The provider console's reads on either dialect: see src/ports/console-queries.ts. */
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { StorePart } from './store-part.js';

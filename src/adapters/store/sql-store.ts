@@ -43,9 +43,9 @@ export class SqlStore implements Store {
   readonly audit: SqlAuditStore;
   readonly console: SqlConsoleQueries;
   readonly monitoring: SqlMonitoringStore;
-  /** The per-key request rate shared by the processes of a PostgreSQL store (issue 24). */
+  /** The per-key request rate shared by the processes of a PostgreSQL store. */
   readonly rates: SqlRateWindows;
-  /** Wakes of other processes' job threads (NOTIFY on PostgreSQL; issue 24). */
+  /** Wakes of other processes' job threads (NOTIFY on PostgreSQL). */
   readonly wakes: SqlWakes;
   readonly retention: SqlRetentionStore;
 

@@ -1,5 +1,5 @@
 /**
- * Migration 0014: what the customer panel keeps (issue 21). Its own file so that the
+ * Migration 0014: what the customer panel keeps. Its own file so that the
  * migration list gains one line; the tables are read and written by SqlUserStore only.
  */
 import { sql } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * Migration 0015 (issue 21): what the panel's data pages read fast on a store of millions of
+ * Migration 0015: what the panel's data pages read fast on a store of millions of
  * messages. Two small rollups kept by the database itself, so that no writer of messages
  * (send writer, expander, dispatcher, receipts, another process, a hand-run sqlite3) can
  * forget them: `daily_counts` per account and Istanbul day of creation, `send_counts` per

@@ -1,5 +1,5 @@
 /**
- * Migration 0016 (issue 21): the panel's rollups (`daily_counts`, `send_counts`, migration
+ * Migration 0016: the panel's rollups (`daily_counts`, `send_counts`, migration
  * 0015) are kept by the store's writes of messages, a batch at a time
  * (adapters/store/messages/rollups.ts), no longer by 0015's triggers: a row trigger per
  * message on SQLite and a statement trigger on every update of messages on PostgreSQL cost

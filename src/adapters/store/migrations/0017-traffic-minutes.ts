@@ -1,5 +1,5 @@
 /**
- * Migration 0017-traffic-minutes (issue 22): the provider console's traffic per minute. Each
+ * Migration 0017-traffic-minutes: the provider console's traffic per minute. Each
  * thread of each process counts its messages' steps in memory and writes one row per minute
  * (`source`: the thread of a process, random per start), so no message adds a write; the
  * console sums the rows of a minute across threads and processes. Its name is recorded in

@@ -1,5 +1,5 @@
 /**
- * Migration 0018: the audit log (issue 22). One row per action that changed something, by
+ * Migration 0018: the audit log. One row per action that changed something, by
  * a panel user or an admin command; read and written by SqlAuditStore only. Searched by
  * account, actor, action and time, newest first, paged by id.
  */

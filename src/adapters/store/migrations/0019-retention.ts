@@ -1,5 +1,5 @@
 /**
- * Migration 0019 (issue 24, retention).
+ * Migration 0019 (retention).
  *
  * Both dialects: the two tables without time-ordered ids that retention empties of old rows
  * get an index on their time, so that a batch of old rows is found without reading the whole

@@ -1,5 +1,5 @@
 /**
- * Migration 0020 (issue 24): `rate_windows`, where processes on PostgreSQL without
+ * Migration 0020: `rate_windows`, where processes on PostgreSQL without
  * `--redis` count the general per-key request rate together (SqlRateWindows). A row per
  * rated key and route: the end of its current one-second window and the requests counted
  * in it. UNLOGGED on PostgreSQL: counts of the current second need no durability, and

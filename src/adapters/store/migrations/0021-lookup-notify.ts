@@ -1,5 +1,5 @@
 /**
- * Migration 0021-lookup-notify (issue 24): its name is recorded in every store it ran on, so
+ * Migration 0021-lookup-notify: its name is recorded in every store it ran on, so
  * it never changes.
  *
  * PostgreSQL: the lookup caches' change signal, as SQLite's `lookup_version` (0008, 0010) is

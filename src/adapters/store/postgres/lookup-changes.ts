@@ -1,5 +1,5 @@
 /**
- * The lookup caches' signal of other connections' commits on PostgreSQL (issue 24): the
+ * The lookup caches' signal of other connections' commits on PostgreSQL: the
  * triggers of migration 0021 NOTIFY `haberci_lookups` with `schema:lookups` when a commit
  * wrote accounts (other than a balance), api_keys or sender_ids, and `schema:balances` when
  * it changed a balance; each process LISTENs on a connection of its own and counts what it

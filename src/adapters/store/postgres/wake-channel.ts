@@ -1,5 +1,5 @@
 /**
- * Wakes between processes on one PostgreSQL store (issue 24): a process that commits work
+ * Wakes between processes on one PostgreSQL store: a process that commits work
  * for a job (messages to dispatch, events to send) and has no thread of its own for it says
  * so with NOTIFY; the job threads of every process LISTEN on a connection of their own and
  * claim at once instead of at their next poll. Polling stays the safety net: a wake lost
