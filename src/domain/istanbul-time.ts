@@ -120,3 +120,42 @@ export function endOfLocalDay(date: string): number | null {
   const next = localParts(start + 26 * 3600_000);
   return fromLocal(next.year, next.month, next.day, 0, 0, 0);
 }
+
+/**
+ * Istanbul day numbers: days since 1970-01-01 in Istanbul time, the key of the panel's
+ * rollups. They follow the zone's offset like every other calendar rule here; the offset
+ * is read once an hour (offsets change only on the hour), so a day number costs a
+ * division on the write path.
+ */
+export const dayMs = 86_400_000;
+const hourMs = 3_600_000;
+let offsetHour = Number.NaN;
+let offsetOfHour = 0;
+
+export function istanbulDay(epochMs: number): number {
+  const hour = Math.floor(epochMs / hourMs);
+  if (hour !== offsetHour) {
+    offsetOfHour = offsetAt(hour * hourMs);
+    offsetHour = hour;
+  }
+  return Math.floor((epochMs + offsetOfHour) / dayMs);
+}
+
+/** `YYYY-MM-DD` of a day number. */
+export function dayDate(day: number): string {
+  return new Date(day * dayMs).toISOString().slice(0, 10);
+}
+
+/** The day number of a `YYYY-MM-DD` date, or null when it is no date. */
+export function dayOfDate(date: string): number | null {
+  const m = /^(\d{4})-(\d{2})-(\d{2})$/.exec(date);
+  if (!m) return null;
+  const t = Date.UTC(Number(m[1]), Number(m[2]) - 1, Number(m[3]));
+  return dayDate(t / dayMs) === date ? t / dayMs : null;
+}
+
+/** The first instant of a day number: its Istanbul midnight. */
+export function dayStart(day: number): number {
+  const d = new Date(day * dayMs);
+  return fromLocal(d.getUTCFullYear(), d.getUTCMonth() + 1, d.getUTCDate(), 0, 0, 0) ?? day * dayMs;
+}

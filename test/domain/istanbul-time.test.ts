@@ -3,6 +3,10 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import {
   dayBucket,
+  dayDate,
+  dayOfDate,
+  dayStart,
+  istanbulDay,
   endOfLocalDay,
   fromLocal,
   hourBucket,
@@ -167,5 +171,29 @@ describe('istanbul-time', () => {
       assert.equal(endOfLocalDay('2026-02-30'), null);
       assert.equal(endOfLocalDay('not a date'), null);
     });
+  });
+});
+
+describe('Istanbul day numbers', () => {
+  it('count days from the Istanbul midnight, not the UTC one', () => {
+    // 2026-11-27 21:30 UTC is 2026-11-28 00:30 in Istanbul.
+    const lateUtc = Date.UTC(2026, 10, 27, 21, 30);
+    assert.equal(dayDate(istanbulDay(lateUtc)), '2026-11-28');
+    assert.equal(dayDate(istanbulDay(lateUtc - 3_600_000)), '2026-11-27');
+  });
+
+  it('start at the Istanbul midnight and read back from their date', () => {
+    const day = dayOfDate('2026-11-28');
+    assert.notEqual(day, null);
+    assert.equal(dayStart(day ?? 0), Date.UTC(2026, 10, 27, 21, 0));
+    assert.equal(istanbulDay(dayStart(day ?? 0)), day);
+    assert.equal(dayOfDate('2026-02-30'), null);
+  });
+
+  it('follow the zone data where the offset was not +3 (summer time in 2015)', () => {
+    // 2015-07-01 was UTC+3 (summer time), 2015-01-15 was UTC+2: midnight moved with it.
+    assert.equal(dayStart(dayOfDate('2015-01-15') ?? 0), Date.UTC(2015, 0, 14, 22, 0));
+    assert.equal(dayDate(istanbulDay(Date.UTC(2015, 0, 14, 22, 30))), '2015-01-15');
+    assert.equal(dayDate(istanbulDay(Date.UTC(2015, 0, 14, 21, 30))), '2015-01-14');
   });
 });

@@ -12,7 +12,7 @@ import { storeOn } from '../../src/adapters/store/open-store.js';
 import type { SqlStore } from '../../src/adapters/store/sql-store.js';
 import { AdminService, defaultKeySettings } from '../../src/services/admin.js';
 import { FixedClock } from '../../src/ports/clock.js';
-import { istanbulDay } from '../../src/domain/istanbul-day.js';
+import { istanbulDay } from '../../src/domain/istanbul-time.js';
 import type { SendKind } from '../../src/ports/messages.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 

@@ -15,7 +15,7 @@ import type { DailyCountsTable, MessagesTable, SendCountsTable } from '../schema
 import type { Executor } from '../executor.js';
 import { columnsOf, preparedRows } from '../prepared-query.js';
 import { preparedChunk } from './statements.js';
-import { istanbulDay } from '../../../domain/istanbul-day.js';
+import { istanbulDay } from '../../../domain/istanbul-time.js';
 import type { DeliveryState } from '../../../domain/delivery-state.js';
 
 type DailyRow = Insertable<DailyCountsTable>;

@@ -12,7 +12,7 @@ import { queryOf } from '../../kit/forms.js';
 import { AuditTable } from '../../kit/audit-table.js';
 import { auditMessages } from './catalogue.js';
 import type { AuditSearch } from '../../../ports/audit-store.js';
-import { dayOfDate, dayStart } from '../../../domain/istanbul-day.js';
+import { dayOfDate, dayStart } from '../../../domain/istanbul-time.js';
 
 type Fields = 'account' | 'actor' | 'action' | 'from' | 'to';
 

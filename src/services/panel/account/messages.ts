@@ -1,7 +1,7 @@
 import type { Store } from '../../../ports/store.js';
 import type { LogCursor, LogRow, MessageDetail, MessageFilter, OutcomeFilter } from '../../../ports/panel-queries.js';
 import { normaliseNumber } from '../../../domain/recipients.js';
-import { dayOfDate, dayStart } from '../../../domain/istanbul-day.js';
+import { dayOfDate, dayStart } from '../../../domain/istanbul-time.js';
 
 export const logPageSize = 50;
 

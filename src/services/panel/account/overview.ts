@@ -1,7 +1,7 @@
 import type { Clock } from '../../../ports/clock.js';
 import type { Store } from '../../../ports/store.js';
 import type { CampaignRow, Counts, LogRow } from '../../../ports/panel-queries.js';
-import { dayDate, istanbulDay } from '../../../domain/istanbul-day.js';
+import { dayDate, istanbulDay } from '../../../domain/istanbul-time.js';
 import { localParts } from '../../../domain/istanbul-time.js';
 
 export interface Tally extends Counts {
