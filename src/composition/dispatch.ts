@@ -145,7 +145,7 @@ export async function startDispatcher(start: DispatcherStart): Promise<Dispatche
   if (window) dispatcher.shareHandoffWindow(window);
   await dispatcher.start();
   // The simulator keeps nothing: reports it owed before a restart are owed again.
-  simulator.replay(await container.store.queue.awaitingReports(simulator.name, 1_000_000));
+  simulator.replay(await container.store.queue.awaitingReceipts(simulator.name, 1_000_000));
   return dispatcher;
 }
 

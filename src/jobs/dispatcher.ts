@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import type { Carrier, CarrierListener, CarrierReport, InboundSms, SubmitOutcome } from '../ports/carrier.js';
+import type { Carrier, CarrierListener, CarrierReceipt, InboundSms, SubmitOutcome } from '../ports/carrier.js';
 import type { Clock } from '../ports/clock.js';
 import type { ClaimedMessage, DispatchQueue, Transition } from '../ports/dispatch-queue.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
@@ -81,7 +81,7 @@ export class Dispatcher implements CarrierListener {
   private readonly recorder: SubmitRecorder;
   private readonly heartbeat: LeaseHeartbeat;
   /** Receipts are written a batch per transaction, like sent outcomes (SubmitRecorder). */
-  private readonly reports: MicroBatcher<CarrierReport, Transition | 'unmatched' | null>;
+  private readonly receipts: MicroBatcher<CarrierReceipt, Transition | 'unmatched' | null>;
 
   constructor(setup: DispatcherSetup) {
     const { store, clock, log } = setup;
@@ -106,8 +106,8 @@ export class Dispatcher implements CarrierListener {
     this.handed = new HandedQueue(options.leaseMs);
     this.heartbeat = new LeaseHeartbeat(store, clock, log, options.leaseMs, () => this.handed.waiting());
     this.recorder = new SubmitRecorder(store, clock, log, options, this.onTransitions);
-    this.reports = new MicroBatcher(
-      (items: CarrierReport[]) => store.applyReports(items, clock.now()),
+    this.receipts = new MicroBatcher(
+      (items: CarrierReceipt[]) => store.applyReceipts(items, clock.now()),
       maxWriteBatch,
       options.writeGatherMs,
     );
@@ -239,7 +239,7 @@ export class Dispatcher implements CarrierListener {
     this.lastMaintenance = performance.now();
     const requeued = await this.store.requeueExpiredLeases(this.clock.now());
     if (requeued > 0) this.log.warn({ requeued }, 'dispatcher: leases ran out; messages returned to the queue');
-    const transitions = await this.store.retryUnmatchedReports(this.clock.now());
+    const transitions = await this.store.retryUnmatchedReceipts(this.clock.now());
     if (transitions.length > 0) this.onTransitions(transitions);
     if (this.log.isLevelEnabled('debug'))
       for (const t of transitions)
@@ -272,11 +272,11 @@ export class Dispatcher implements CarrierListener {
     }
   }
 
-  async onReport(report: CarrierReport): Promise<void> {
-    const t = await this.reports.add(report);
+  async onReceipt(receipt: CarrierReceipt): Promise<void> {
+    const t = await this.receipts.add(receipt);
     if (t && t !== 'unmatched') this.onTransitions([t]);
     if (this.log.isLevelEnabled('debug')) {
-      const fields = { carrierMessageId: report.carrierMessageId, status: report.status };
+      const fields = { carrierMessageId: receipt.carrierMessageId, status: receipt.status };
       if (t === 'unmatched') this.log.debug(fields, 'dispatcher: receipt kept until its message is known');
       else
         this.log.debug(

@@ -29,12 +29,12 @@ export type SubmitOutcome =
   | { kind: 'retry'; reason: string; afterMs?: number }
   | { kind: 'rejected'; reason: string };
 
-export type ReportStatus = 'delivered' | 'failed' | 'expired';
+export type ReceiptStatus = 'delivered' | 'failed' | 'expired';
 
 /** A delivery report for one part, matched by the operator's message id. */
-export interface CarrierReport {
+export interface CarrierReceipt {
   carrierMessageId: string;
-  status: ReportStatus;
+  status: ReceiptStatus;
   /** Operator's error or state text, shown as `details` on a failure. */
   detail?: string;
   doneAt?: number;
@@ -54,7 +54,7 @@ export interface InboundSms {
  * not stored.
  */
 export interface CarrierListener {
-  onReport(report: CarrierReport): Promise<void>;
+  onReceipt(report: CarrierReceipt): Promise<void>;
   onInbound(message: InboundSms): Promise<void>;
 }
 

@@ -5,7 +5,7 @@
  * the delivery state machine (domain/delivery-state) along one of its edges, guarded in SQL.
  */
 import type { DeliveryState } from '../domain/delivery-state.js';
-import type { CarrierReport, SmsLang } from './carrier.js';
+import type { CarrierReceipt, SmsLang } from './carrier.js';
 import type { NewMessage, SendKind } from './messages.js';
 
 /** A bulk or scheduled send whose recipients are due to be written out as messages. */
@@ -81,9 +81,9 @@ export interface DispatchQueue {
   markRetry(messageId: number, dueAt: number, detail: string): Promise<void>;
   markFailed(messageId: number, detail: string, now: number): Promise<Transition | null>;
   /** Applies delivery receipts in one transaction; a receipt for an unknown carrier id is kept until its message is known. */
-  applyReports(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]>;
+  applyReceipts(reports: readonly CarrierReceipt[], now: number): Promise<(Transition | 'unmatched' | null)[]>;
   /** Applies kept receipts whose message has become known since. */
-  retryUnmatchedReports(now: number): Promise<Transition[]>;
+  retryUnmatchedReceipts(now: number): Promise<Transition[]>;
   /** Messages sent to a carrier and still waiting for a receipt (for a carrier that can replay receipts). */
-  awaitingReports(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]>;
+  awaitingReceipts(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]>;
 }

@@ -12,6 +12,10 @@ const retired: { pattern: RegExp; instead: string }[] = [
     pattern: /\bissue \d+/i,
     instead: 'the tracker is outside the repository: say what the code does and why, or name the decision',
   },
+  {
+    pattern: /\b(CarrierReport|ReportStatus|onReport|applyReports|retryUnmatchedReports|awaitingReports)\b/,
+    instead: "a carrier's report on a message is a receipt (CarrierReceipt, onReceipt, applyReceipts); report is the customer's /reports/ reads",
+  },
 ];
 
 function sourceFiles(dir: string): string[] {

@@ -213,7 +213,7 @@ for (const dialect of testDialects()) {
         const ids = live.submitted.map((m) => m.messageId);
         await Promise.all(
           ids.slice(0, 100).map((id) =>
-            delivery.dispatcher.onReport({
+            delivery.dispatcher.onReceipt({
               carrierMessageId: `c-${id}`,
               status: 'delivered',
               doneAt: own.clock.now(),
@@ -229,14 +229,14 @@ for (const dialect of testDialects()) {
           ids
             .slice(100, 110)
             .map((id) =>
-              delivery.dispatcher.onReport({ carrierMessageId: `c-${id}`, status: 'expired', doneAt: own.clock.now() }),
+              delivery.dispatcher.onReceipt({ carrierMessageId: `c-${id}`, status: 'expired', doneAt: own.clock.now() }),
             ),
         );
         await Promise.all(
           ids
             .slice(110)
             .map((id) =>
-              delivery.dispatcher.onReport({ carrierMessageId: `c-${id}`, status: 'failed', doneAt: own.clock.now() }),
+              delivery.dispatcher.onReceipt({ carrierMessageId: `c-${id}`, status: 'failed', doneAt: own.clock.now() }),
             ),
         );
         s = await status();
@@ -275,7 +275,7 @@ for (const dialect of testDialects()) {
         for (const m of live.submitted) {
           const outcome = simulatedOutcome(m.to);
           if (outcome !== 'no-report' && outcome !== 'refused')
-            await delivery.dispatcher.onReport({
+            await delivery.dispatcher.onReceipt({
               carrierMessageId: `c-${m.messageId}`,
               status: outcome,
               doneAt: own.clock.now(),

@@ -224,7 +224,7 @@ describe('dispatcher', () => {
           await carrier.start(d);
           assert.equal(await d.runOnce(), 4);
           for (const m of carrier.submitted)
-            await d.onReport({
+            await d.onReceipt({
               carrierMessageId: `rec-${m.messageId}-${carrier.submitted.indexOf(m) + 1}`,
               status: 'delivered',
             });

@@ -66,7 +66,7 @@ for (const dialect of testDialects()) {
             .map((m) => ({ messageId: m.id, carrier: 'test', carrierMessageIds: [`c-${m.id}`] })),
           now,
         );
-        await runtime.store.queue.applyReports(
+        await runtime.store.queue.applyReceipts(
           [
             { carrierMessageId: `c-${delivered}`, status: 'delivered' },
             { carrierMessageId: `c-${expired}`, status: 'expired' },

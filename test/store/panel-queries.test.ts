@@ -119,7 +119,7 @@ for (const dialect of testDialects()) {
           ],
           now,
         );
-        await f.store.queue.applyReports(
+        await f.store.queue.applyReceipts(
           [
             { carrierMessageId: 'c-x', status: 'delivered' },
             { carrierMessageId: 'c-y', status: 'expired' },

@@ -188,7 +188,7 @@ for (const dialect of testDialects()) {
       const reclaimed = (await store.queue.claimDue(t1 + 120_000, 1000, t1 + 300_000)).map((c) => c.id);
       assert.ok(reclaimed.includes(single.ids[0] ?? 0));
       // An early receipt (before its submit's answer) for the first multi-part message's first part.
-      assert.deepEqual(await store.queue.applyReports([{ carrierMessageId: 'm0-1', status: 'delivered' }], t1), [
+      assert.deepEqual(await store.queue.applyReceipts([{ carrierMessageId: 'm0-1', status: 'delivered' }], t1), [
         'unmatched',
       ]);
       const [m0 = 0, m1 = 0, m2 = 0] = multi.ids;
@@ -210,7 +210,7 @@ for (const dialect of testDialects()) {
       );
       // Receipts: delivered, failed and expired ones, repeated ones, multi-part messages settled by their last part.
       const [d1 = 0, d2 = 0, f1 = 0, e1 = 0, x1 = 0] = accepted;
-      const applied = await store.queue.applyReports(
+      const applied = await store.queue.applyReceipts(
         [
           { carrierMessageId: `s-${d1}`, status: 'delivered' },
           { carrierMessageId: `s-${d2}`, status: 'delivered' },
@@ -231,7 +231,7 @@ for (const dialect of testDialects()) {
         t1 + 500_000,
       );
       assert.equal(applied.filter((t) => t && t !== 'unmatched').length, 8);
-      await store.queue.applyReports(
+      await store.queue.applyReceipts(
         [
           { carrierMessageId: `s-${x1}`, status: 'expired' },
           { carrierMessageId: `s-${d2}`, status: 'expired' },

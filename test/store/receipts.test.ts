@@ -12,7 +12,7 @@ import { storeOn } from '../../src/adapters/store/open-store.js';
 import type { SqlStore } from '../../src/adapters/store/sql-store.js';
 import { AdminService, defaultKeySettings } from '../../src/services/admin.js';
 import { FixedClock } from '../../src/ports/clock.js';
-import type { CarrierReport } from '../../src/ports/carrier.js';
+import type { CarrierReceipt } from '../../src/ports/carrier.js';
 import type { DispatchQueue, Transition } from '../../src/ports/dispatch-queue.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 
@@ -144,21 +144,21 @@ for (const dialect of testDialects()) {
         await f.sent(id, 'p-1', 'p-2', 'p-3');
         const now = f.clock.now();
         assert.deepEqual(
-          await f.messages.applyReports(
+          await f.messages.applyReceipts(
             [{ carrierMessageId: 'p-2', status: 'delivered', detail: 'two', doneAt: now + 1 }],
             now,
           ),
           [null],
         );
         assert.deepEqual(
-          await f.messages.applyReports(
+          await f.messages.applyReceipts(
             [{ carrierMessageId: 'p-1', status: 'delivered', detail: 'one', doneAt: now + 2 }],
             now,
           ),
           [null],
         );
         assert.equal((await f.state(id)).state, 'sent');
-        const last = await f.messages.applyReports(
+        const last = await f.messages.applyReceipts(
           [{ carrierMessageId: 'p-3', status: 'delivered', detail: 'three', doneAt: now + 3 }],
           now,
         );
@@ -174,7 +174,7 @@ for (const dialect of testDialects()) {
         // The lease ran out before the carrier answered: the message is queued again.
         assert.equal(await f.messages.requeueExpiredLeases(now + 60_001), 1);
         assert.deepEqual(await f.sent(id, 'late-1'), [], 'the late answer moves nothing');
-        const settled = await f.messages.applyReports([{ carrierMessageId: 'late-1', status: 'delivered' }], now);
+        const settled = await f.messages.applyReceipts([{ carrierMessageId: 'late-1', status: 'delivered' }], now);
         assert.deepEqual(settled.map(plain), [{ messageId: id, keyId: f.keyId, state: 'delivered' }]);
         assert.equal((await f.state(id)).state, 'delivered', 'the receipt proves the carrier has it');
         assert.deepEqual(await f.messages.claimDue(now, 10, now + 60_000), [], 'never claimed (and submitted) again');
@@ -187,7 +187,7 @@ for (const dialect of testDialects()) {
         await f.sent(id, 'q-1', 'q-2');
         await f.sent(other, 'o-1', 'o-2');
         const now = f.clock.now();
-        const answers = await f.messages.applyReports(
+        const answers = await f.messages.applyReceipts(
           [
             { carrierMessageId: 'o-1', status: 'delivered' },
             { carrierMessageId: 'q-2', status: 'failed', detail: 'stat:UNDELIV' },
@@ -202,7 +202,7 @@ for (const dialect of testDialects()) {
         ]);
         assert.deepEqual(await f.state(id), { state: 'failed', detail: 'stat:UNDELIV', doneAt: now });
         assert.deepEqual(await f.state(other), { state: 'expired', detail: 'stat:EXPIRED', doneAt: now - 5 });
-        assert.deepEqual(await f.messages.applyReports([{ carrierMessageId: 'q-1', status: 'delivered' }], now + 10), [
+        assert.deepEqual(await f.messages.applyReceipts([{ carrierMessageId: 'q-1', status: 'delivered' }], now + 10), [
           null,
         ]);
         assert.deepEqual(await f.state(id), { state: 'failed', detail: 'stat:UNDELIV', doneAt: now });
@@ -216,7 +216,7 @@ for (const dialect of testDialects()) {
         await f.sent(b, 'b');
         await f.sent(c, 'c-1', 'c-2');
         const now = f.clock.now();
-        const answers = await f.messages.applyReports(
+        const answers = await f.messages.applyReceipts(
           [
             { carrierMessageId: 'early', status: 'delivered', detail: 'first', doneAt: now - 1 },
             { carrierMessageId: 'c-1', status: 'delivered', detail: 'c one' },
@@ -248,7 +248,7 @@ for (const dialect of testDialects()) {
           { messageId: early, keyId: f.keyId, state: 'failed' },
         ]);
         assert.deepEqual(await f.state(early), { state: 'failed', detail: 'second', doneAt: now - 1 });
-        assert.deepEqual(await f.messages.retryUnmatchedReports(now), [], 'applied once');
+        assert.deepEqual(await f.messages.retryUnmatchedReceipts(now), [], 'applied once');
       });
     });
 
@@ -257,14 +257,14 @@ for (const dialect of testDialects()) {
         const ids = await f.claimed(3);
         for (const id of ids) await f.sent(id, `r-${id}`);
         const now = f.clock.now();
-        const reports: CarrierReport[] = ids.map((id) => ({
+        const reports: CarrierReceipt[] = ids.map((id) => ({
           carrierMessageId: `r-${id}`,
           status: 'delivered',
           detail: 'ok',
         }));
-        assert.equal((await f.messages.applyReports(reports, now)).filter((t) => t !== null).length, 3);
+        assert.equal((await f.messages.applyReceipts(reports, now)).filter((t) => t !== null).length, 3);
         assert.deepEqual(
-          await f.messages.applyReports(
+          await f.messages.applyReceipts(
             reports.map((r) => ({ ...r, status: 'failed', detail: 'late' })),
             now + 100,
           ),
@@ -290,7 +290,7 @@ for (const dialect of testDialects()) {
             { carrier_message_id: 'still-unknown', state: 'delivered', detail: null, done_at: now, received_at: now },
           ])
           .execute();
-        const transitions = await f.messages.retryUnmatchedReports(now);
+        const transitions = await f.messages.retryUnmatchedReceipts(now);
         assert.deepEqual(
           transitions
             .map(plain)
@@ -305,7 +305,7 @@ for (const dialect of testDialects()) {
         assert.equal((await f.state(id)).state, 'delivered');
         assert.ok([now - 3, now - 2].includes((await f.state(id)).doneAt ?? 0));
         assert.deepEqual(await f.state(other), { state: 'expired', detail: null, doneAt: now - 1 });
-        assert.deepEqual(await f.messages.retryUnmatchedReports(now), []);
+        assert.deepEqual(await f.messages.retryUnmatchedReceipts(now), []);
         const left = await f.handle.db.selectFrom('unmatched_reports').select('carrier_message_id').execute();
         assert.deepEqual(
           left.map((r) => r.carrier_message_id),
@@ -322,16 +322,16 @@ for (const dialect of testDialects()) {
           f.clock.now(),
         );
         const now = f.clock.now();
-        const statusOf = (i: number): CarrierReport['status'] =>
+        const statusOf = (i: number): CarrierReceipt['status'] =>
           i % 3 === 0 ? 'delivered' : i % 3 === 1 ? 'failed' : 'expired';
-        const reports: CarrierReport[] = ids.map((id, i) => ({
+        const reports: CarrierReceipt[] = ids.map((id, i) => ({
           carrierMessageId: `big-${id}`,
           status: statusOf(i),
           detail: `d${i % 7}`,
           doneAt: now - (i % 5),
         }));
         reports.splice(600, 0, { carrierMessageId: 'nobody', status: 'delivered' });
-        const answers = await f.messages.applyReports(reports, now);
+        const answers = await f.messages.applyReceipts(reports, now);
         assert.equal(answers.length, 1_204);
         assert.equal(answers[600], 'unmatched');
         const expected = ids.map((id, i) => ({ messageId: id, keyId: f.keyId, state: statusOf(i) }));
@@ -351,7 +351,7 @@ for (const dialect of testDialects()) {
         const [id = 0] = await f.claimed(1);
         const [sent] = await f.sent(id, 'h-1');
         assert.equal(sent?.webhookEvent, true);
-        const [delivered] = await f.messages.applyReports(
+        const [delivered] = await f.messages.applyReceipts(
           [{ carrierMessageId: 'h-1', status: 'delivered' }],
           f.clock.now(),
         );
@@ -363,7 +363,7 @@ for (const dialect of testDialects()) {
         const [sent] = await f.sent(id, 'n-1');
         assert.equal(sent?.state, 'sent');
         assert.notEqual(sent?.webhookEvent, true);
-        const [delivered] = await f.messages.applyReports(
+        const [delivered] = await f.messages.applyReceipts(
           [{ carrierMessageId: 'n-1', status: 'delivered' }],
           f.clock.now(),
         );

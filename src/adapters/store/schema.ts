@@ -131,7 +131,7 @@ export interface MessagePartsTable {
   done_at: number | null;
 }
 
-export interface UnmatchedReportsTable {
+export interface UnmatchedReceiptsTable {
   carrier_message_id: string;
   state: 'delivered' | 'failed' | 'expired';
   detail: string | null;
@@ -255,7 +255,7 @@ export interface Database {
   daily_counts: DailyCountsTable;
   send_counts: SendCountsTable;
   message_parts: MessagePartsTable;
-  unmatched_reports: UnmatchedReportsTable;
+  unmatched_reports: UnmatchedReceiptsTable;
   idempotency_keys: IdempotencyKeysTable;
   accounts: AccountsTable;
   ledger: LedgerTable;

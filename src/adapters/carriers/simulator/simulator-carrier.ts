@@ -32,16 +32,16 @@ export class SimulatorCarrier implements Carrier {
       return { kind: 'rejected', reason: `Simulator refused the message: ${refusedDetail}` };
     this.sequence += 1;
     const carrierMessageId = `sim-${message.messageId}-${Date.now().toString(36)}-${this.sequence}`;
-    this.scheduleReport(carrierMessageId, message.to);
+    this.scheduleReceipt(carrierMessageId, message.to);
     return { kind: 'accepted', carrierMessageIds: [carrierMessageId] };
   }
 
   /** Reports again for messages submitted before a restart that never got their report. */
   replay(parts: readonly { carrierMessageId: string; recipient: string }[]): void {
-    for (const p of parts) this.scheduleReport(p.carrierMessageId, p.recipient);
+    for (const p of parts) this.scheduleReceipt(p.carrierMessageId, p.recipient);
   }
 
-  private scheduleReport(carrierMessageId: string, to: string, delayMs = this.delayMs): void {
+  private scheduleReceipt(carrierMessageId: string, to: string, delayMs = this.delayMs): void {
     const outcome = simulatedOutcome(to);
     if (outcome === 'no-report' || outcome === 'refused') return;
     const timer = setTimeout(() => {
@@ -49,12 +49,12 @@ export class SimulatorCarrier implements Carrier {
       const listener = this.listener;
       if (!listener) return;
       listener
-        .onReport({ carrierMessageId, status: outcome, detail: simulatedDetail(outcome), doneAt: this.clock.now() })
+        .onReceipt({ carrierMessageId, status: outcome, detail: simulatedDetail(outcome), doneAt: this.clock.now() })
         .catch(() => {
           // The store could not take the report (a database blip, or shutting down): as an
           // SMSC would, the simulator delivers it again later, and through replay() at the
           // next start if this process stops first.
-          if (this.listener) this.scheduleReport(carrierMessageId, to, redeliverAfterMs);
+          if (this.listener) this.scheduleReceipt(carrierMessageId, to, redeliverAfterMs);
         });
     }, delayMs);
     this.timers.add(timer);

@@ -38,7 +38,7 @@ async function handleDeliver(pdu: Pdu, listener: CarrierListener, log: SmppLog, 
         return Status.RX_P_APPN;
       }
       if (parsed.kind === 'final') {
-        await listener.onReport({
+        await listener.onReceipt({
           carrierMessageId: parsed.carrierMessageId,
           status: parsed.status,
           detail: parsed.detail,

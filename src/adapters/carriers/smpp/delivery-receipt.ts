@@ -1,4 +1,4 @@
-import type { ReportStatus } from '../../../ports/carrier.js';
+import type { ReceiptStatus } from '../../../ports/carrier.js';
 
 /**
  * Delivery receipts in deliver_sm (SMPP 3.4 appendix B). The receipted_message_id and
@@ -19,7 +19,7 @@ export interface ReceiptFields {
  * dropped. invalid: looks like a receipt but no id or state can be read.
  */
 export type ReceiptParse =
-  | { kind: 'final'; carrierMessageId: string; status: ReportStatus; detail: string }
+  | { kind: 'final'; carrierMessageId: string; status: ReceiptStatus; detail: string }
   | { kind: 'intermediate'; carrierMessageId: string; state: string }
   | { kind: 'invalid'; reason: string };
 
@@ -28,7 +28,7 @@ export function isReceipt(fields: Pick<ReceiptFields, 'esmClass' | 'receiptedMes
   return (fields.esmClass & 0x04) !== 0 || fields.receiptedMessageId !== undefined;
 }
 
-type Outcome = ReportStatus | 'intermediate';
+type Outcome = ReceiptStatus | 'intermediate';
 
 const stateByTlv: Record<number, [string, Outcome]> = {
   1: ['ENROUTE', 'intermediate'],

@@ -87,9 +87,9 @@ export class SmppCarrier implements Carrier {
   async start(listener: CarrierListener): Promise<void> {
     this.listener = this.counted
       ? {
-          onReport: (report) => {
-            for (const c of this.sessions) if (c.receiptFor(report.carrierMessageId)) break;
-            return listener.onReport(report);
+          onReceipt: (receipt) => {
+            for (const c of this.sessions) if (c.receiptFor(receipt.carrierMessageId)) break;
+            return listener.onReceipt(receipt);
           },
           onInbound: (message) => listener.onInbound(message),
         }

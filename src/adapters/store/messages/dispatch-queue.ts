@@ -12,7 +12,7 @@ import type {
 } from '../../../ports/dispatch-queue.js';
 import type { NewMessage } from '../../../ports/messages.js';
 import { SqlExpansion } from './expansion.js';
-import type { CarrierReport, SmsLang } from '../../../ports/carrier.js';
+import type { CarrierReceipt, SmsLang } from '../../../ports/carrier.js';
 import { moves } from '../../../domain/delivery-state.js';
 import { StorePart } from '../store-part.js';
 import { SqlReceipts, recordEvents } from './receipts.js';
@@ -113,7 +113,7 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
       const receipts = self.receipts();
       const early = parts.length === 0 ? [] : await receipts.takeEarly(parts.map((p) => p.carrier_message_id));
       if (early.length > 0) {
-        const applied = await receipts.applyReports(early, now);
+        const applied = await receipts.applyReceipts(early, now);
         const byMessage = new Map(items.map((i, n) => [i.messageId, n]));
         for (const t of applied) {
           if (!t || t === 'unmatched') continue;
@@ -155,15 +155,15 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
     });
   }
 
-  applyReports(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]> {
-    return this.receipts().applyReports(reports, now);
+  applyReceipts(reports: readonly CarrierReceipt[], now: number): Promise<(Transition | 'unmatched' | null)[]> {
+    return this.receipts().applyReceipts(reports, now);
   }
 
-  retryUnmatchedReports(now: number): Promise<Transition[]> {
-    return this.receipts().retryUnmatchedReports(now);
+  retryUnmatchedReceipts(now: number): Promise<Transition[]> {
+    return this.receipts().retryUnmatchedReceipts(now);
   }
 
-  awaitingReports(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
-    return this.receipts().awaitingReports(carrier, limit);
+  awaitingReceipts(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
+    return this.receipts().awaitingReceipts(carrier, limit);
   }
 }

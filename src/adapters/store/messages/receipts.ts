@@ -5,17 +5,17 @@
  */
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { Insertable, Selectable } from 'kysely';
-import type { UnmatchedReportsTable } from '../schema.js';
+import type { UnmatchedReceiptsTable } from '../schema.js';
 import type { Transition } from '../../../ports/dispatch-queue.js';
-import type { CarrierReport } from '../../../ports/carrier.js';
+import type { CarrierReceipt } from '../../../ports/carrier.js';
 import { canMove, combineParts, isFinal } from '../../../domain/delivery-state.js';
 import type { FinalState, PartState } from '../../../domain/delivery-state.js';
 import { recordTransitionEvents, rowChunk } from '../event-outbox.js';
 import type { Executor } from '../executor.js';
 import { StorePart } from '../store-part.js';
-import { groupByOutcome, outcomeOf, toReport } from './rows.js';
+import { groupByOutcome, outcomeOf, toReceipt } from './rows.js';
 import { RollupDeltas } from './rollups.js';
-import { earlyReports, messagesToSettle, partStates, partsNamed, settleMessages, settleParts } from './statements.js';
+import { earlyReceipts, messagesToSettle, partStates, partsNamed, settleMessages, settleParts } from './statements.js';
 
 /** Writes the webhook events of these transitions (in the caller's transaction) and marks the ones that got one. */
 export async function recordEvents(db: Executor, transitions: readonly Transition[], now: number): Promise<void> {
@@ -28,15 +28,15 @@ export class SqlReceipts extends StorePart {
    * applied a chunk at a time (as if one report after another: the first receipt of a part
    * counts), each chunk in a few set-based statements; between chunks other work may run.
    */
-  async applyReports(reports: readonly CarrierReport[], now: number): Promise<(Transition | 'unmatched' | null)[]> {
-    if (reports.length === 0) return [];
+  async applyReceipts(receipts: readonly CarrierReceipt[], now: number): Promise<(Transition | 'unmatched' | null)[]> {
+    if (receipts.length === 0) return [];
     return this.transact(async (self) => {
       const answers: (Transition | 'unmatched' | null)[] = [];
       // The panel's rollups: the messages settled by the whole batch, added once at its end.
       const deltas = new RollupDeltas();
-      for (let start = 0; start < reports.length; start += rowChunk) {
+      for (let start = 0; start < receipts.length; start += rowChunk) {
         if (start > 0) await yieldToEventLoop();
-        answers.push(...(await self.applyChunk(reports.slice(start, start + rowChunk), now, deltas)));
+        answers.push(...(await self.applyChunk(receipts.slice(start, start + rowChunk), now, deltas)));
       }
       await deltas.write(self.db);
       return answers;
@@ -44,10 +44,10 @@ export class SqlReceipts extends StorePart {
   }
 
   /** Reports kept for these parts before their submit's answer came, taken out of the kept ones (inside the caller's transaction). */
-  async takeEarly(ids: readonly string[]): Promise<CarrierReport[]> {
-    const found: Selectable<UnmatchedReportsTable>[] = [];
+  async takeEarly(ids: readonly string[]): Promise<CarrierReceipt[]> {
+    const found: Selectable<UnmatchedReceiptsTable>[] = [];
     for (let start = 0; start < ids.length; start += rowChunk) {
-      found.push(...(await this.db.executeQuery(earlyReports(this.db, {}, ids.slice(start, start + rowChunk)))).rows);
+      found.push(...(await this.db.executeQuery(earlyReceipts(this.db, {}, ids.slice(start, start + rowChunk)))).rows);
     }
     if (found.length > 0) {
       await this.db
@@ -59,10 +59,10 @@ export class SqlReceipts extends StorePart {
         )
         .execute();
     }
-    return found.map(toReport);
+    return found.map(toReceipt);
   }
 
-  async retryUnmatchedReports(now: number): Promise<Transition[]> {
+  async retryUnmatchedReceipts(now: number): Promise<Transition[]> {
     const known = await this.db
       .selectFrom('unmatched_reports as u')
       .innerJoin('message_parts as p', 'p.carrier_message_id', 'u.carrier_message_id')
@@ -81,14 +81,14 @@ export class SqlReceipts extends StorePart {
           .returningAll()
           .execute();
         if (taken.length === 0) return;
-        for (const t of await self.applyReports(taken.map(toReport), now))
+        for (const t of await self.applyReceipts(taken.map(toReceipt), now))
           if (t && t !== 'unmatched') transitions.push(t);
       });
     }
     return transitions;
   }
 
-  async awaitingReports(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
+  async awaitingReceipts(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
     const rows = await this.db
       .selectFrom('message_parts as p')
       .innerJoin('messages as m', 'm.id', 'p.message_id')
@@ -100,45 +100,45 @@ export class SqlReceipts extends StorePart {
     return rows.map((r) => ({ carrierMessageId: r.carrier_message_id, recipient: r.recipient }));
   }
 
-  /** Up to `rowChunk` reports, inside the caller's transaction. */
+  /** Up to `rowChunk` receipts, inside the caller's transaction. */
   private async applyChunk(
-    reports: readonly CarrierReport[],
+    receipts: readonly CarrierReceipt[],
     now: number,
     deltas: RollupDeltas,
   ): Promise<(Transition | 'unmatched' | null)[]> {
-    const ids = [...new Set(reports.map((r) => r.carrierMessageId))];
+    const ids = [...new Set(receipts.map((r) => r.carrierMessageId))];
     const parts = (await this.db.executeQuery(partsNamed(this.db, {}, ids))).rows;
     const messageOf = new Map(parts.map((p) => [p.carrier_message_id, Number(p.message_id)]));
     await this.keepUnmatched(
-      reports.filter((r) => !messageOf.has(r.carrierMessageId)),
+      receipts.filter((r) => !messageOf.has(r.carrierMessageId)),
       now,
     );
     const messageIds = [...new Set(messageOf.values())].sort((a, b) => a - b);
-    if (messageIds.length === 0) return reports.map(() => 'unmatched' as const);
+    if (messageIds.length === 0) return receipts.map(() => 'unmatched' as const);
     // Parts of one message are settled one transaction at a time (row locks in id order on
     // PostgreSQL; SQLite has one writer), so the last part sees all the others.
     const messages = (await this.db.executeQuery(messagesToSettle[this.dialect](this.db, {}, messageIds))).rows;
     const messageRows = new Map(messages.map((m) => [Number(m.id), m]));
     // A part takes the first receipt that names it while it is still 'sent'.
     const firstOf = new Map<string, number>();
-    reports.forEach((r, i) => {
+    receipts.forEach((r, i) => {
       if (messageOf.has(r.carrierMessageId) && !firstOf.has(r.carrierMessageId)) firstOf.set(r.carrierMessageId, i);
     });
     const changed = new Set<string>();
-    for (const group of groupByOutcome([...firstOf.values()], (i) => outcomeOf(reports[i] as CarrierReport, now))) {
-      const ids = group.items.map((i) => (reports[i] as CarrierReport).carrierMessageId);
+    for (const group of groupByOutcome([...firstOf.values()], (i) => outcomeOf(receipts[i] as CarrierReceipt, now))) {
+      const ids = group.items.map((i) => (receipts[i] as CarrierReceipt).carrierMessageId);
       const rows = (await this.db.executeQuery(settleParts(this.db, group.outcome, ids))).rows;
       for (const r of rows) changed.add(r.carrier_message_id);
     }
     // Each message changed by this chunk, with the index of the last report that changed it.
     const touched = new Map<number, number>();
-    reports.forEach((r, i) => {
+    receipts.forEach((r, i) => {
       const messageId = messageOf.get(r.carrierMessageId);
       if (messageId === undefined || firstOf.get(r.carrierMessageId) !== i || !changed.has(r.carrierMessageId)) return;
       const row = messageRows.get(messageId);
       if (row && !isFinal(row.state)) touched.set(messageId, i);
     });
-    const answers: (Transition | 'unmatched' | null)[] = reports.map((r) =>
+    const answers: (Transition | 'unmatched' | null)[] = receipts.map((r) =>
       messageOf.has(r.carrierMessageId) ? null : 'unmatched',
     );
     if (touched.size === 0) return answers;
@@ -157,7 +157,7 @@ export class SqlReceipts extends StorePart {
       if (final && row && canMove(row.state, final)) settled.push({ messageId, index, keyId: row.key_id, final });
     }
     for (const group of groupByOutcome(settled, (m) => ({
-      ...outcomeOf(reports[m.index] as CarrierReport, now),
+      ...outcomeOf(receipts[m.index] as CarrierReceipt, now),
       state: m.final,
     }))) {
       await this.db.executeQuery(
@@ -182,11 +182,11 @@ export class SqlReceipts extends StorePart {
     return answers;
   }
 
-  /** Keeps reports whose part is not known (yet): a later report of the same id replaces state and detail. */
-  private async keepUnmatched(reports: readonly CarrierReport[], now: number): Promise<void> {
-    if (reports.length === 0) return;
-    const rows = new Map<string, Insertable<UnmatchedReportsTable>>();
-    for (const r of reports) {
+  /** Keeps receipts whose part is not known (yet): a later receipt of the same id replaces state and detail. */
+  private async keepUnmatched(receipts: readonly CarrierReceipt[], now: number): Promise<void> {
+    if (receipts.length === 0) return;
+    const rows = new Map<string, Insertable<UnmatchedReceiptsTable>>();
+    for (const r of receipts) {
       const kept = rows.get(r.carrierMessageId);
       if (kept) rows.set(r.carrierMessageId, { ...kept, state: r.status, detail: r.detail ?? null });
       else

@@ -1,16 +1,16 @@
 import type { Insertable } from 'kysely';
 import type { MessagesTable, SendsTable } from '../schema.js';
 import type { MessageDefaults, NewMessage, NewSend } from '../../../ports/messages.js';
-import type { CarrierReport } from '../../../ports/carrier.js';
+import type { CarrierReceipt } from '../../../ports/carrier.js';
 import type { FinalState } from '../../../domain/delivery-state.js';
 
 /** Row builders shared by the message store's writes. */
-export function toReport(r: {
+export function toReceipt(r: {
   carrier_message_id: string;
-  state: CarrierReport['status'];
+  state: CarrierReceipt['status'];
   detail: string | null;
   done_at: number | null;
-}): CarrierReport {
+}): CarrierReceipt {
   return {
     carrierMessageId: r.carrier_message_id,
     status: r.state,
@@ -77,7 +77,7 @@ export interface ReceiptOutcome {
   doneAt: number;
 }
 
-export function outcomeOf(r: CarrierReport, now: number): ReceiptOutcome {
+export function outcomeOf(r: CarrierReceipt, now: number): ReceiptOutcome {
   return { state: r.status, detail: r.detail ?? null, doneAt: r.doneAt ?? now };
 }
 

@@ -149,7 +149,7 @@ export const partsInsert = preparedRows(
       ),
   columnsOf<SentPart>({ carrier_message_id: true, message_id: true, part_no: true }),
 );
-export const earlyReports = preparedList(
+export const earlyReceipts = preparedList(
   (db, _: Record<string, never>, ids: string[]) =>
     db.selectFrom('unmatched_reports').selectAll().where('carrier_message_id', 'in', ids),
   [],

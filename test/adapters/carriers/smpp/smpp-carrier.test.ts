@@ -113,7 +113,7 @@ describe('SMPP carrier against the simulator: submits and receipts', () => {
 });
 
 describe('SMPP carrier: deliver_sm acknowledgement', () => {
-  it('answers a receipt only after onReport resolves', async () => {
+  it('answers a receipt only after onReceipt resolves', async () => {
     const { sim, port } = await startSimulator();
     const listener = new RecordingListener();
     let release: () => void = () => undefined;
@@ -125,13 +125,13 @@ describe('SMPP carrier: deliver_sm acknowledgement', () => {
     const { carrier } = await startCarrier(carrierConfig([port]), listener);
     try {
       assert.equal((await carrier.submit(message('905321117777'))).kind, 'accepted');
-      await waitFor(() => calls === 1, 'onReport called');
+      await waitFor(() => calls === 1, 'onReceipt called');
       await sleep(150);
-      assert.equal(sim.stats.receiptResps, 0, 'no deliver_sm_resp while onReport is pending');
+      assert.equal(sim.stats.receiptResps, 0, 'no deliver_sm_resp while onReceipt is pending');
       release();
-      // Control: once onReport has resolved, the answer comes within a wait as long.
+      // Control: once onReceipt has resolved, the answer comes within a wait as long.
       await sleep(150);
-      assert.equal(sim.stats.receiptResps, 1, 'deliver_sm_resp after onReport resolved');
+      assert.equal(sim.stats.receiptResps, 1, 'deliver_sm_resp after onReceipt resolved');
       assert.equal(listener.reports.length, 1);
     } finally {
       await carrier.stop();
@@ -139,7 +139,7 @@ describe('SMPP carrier: deliver_sm acknowledgement', () => {
     }
   });
 
-  it('answers ESME_RX_T_APPN when onReport rejects, so the SMSC delivers again', async () => {
+  it('answers ESME_RX_T_APPN when onReceipt rejects, so the SMSC delivers again', async () => {
     const { sim, port } = await startSimulator({ receiptRetryMs: 50 });
     const listener = new RecordingListener();
     let attempts = 0;

@@ -1,4 +1,4 @@
-import type { CarrierListener, CarrierMessage, CarrierReport, InboundSms } from '../../../../src/ports/carrier.js';
+import type { CarrierListener, CarrierMessage, CarrierReceipt, InboundSms } from '../../../../src/ports/carrier.js';
 import { parseSmppConfig } from '../../../../src/adapters/carriers/smpp/smpp-config.js';
 import type { SmppCarrierConfig, SmppCarrierConfigInput } from '../../../../src/adapters/carriers/smpp/smpp-config.js';
 import { SmppCarrier } from '../../../../src/adapters/carriers/smpp/smpp-carrier.js';
@@ -62,12 +62,12 @@ export function carrierConfig(
 }
 
 export class RecordingListener implements CarrierListener {
-  readonly reports: CarrierReport[] = [];
+  readonly reports: CarrierReceipt[] = [];
   readonly inbound: InboundSms[] = [];
-  /** When set, onReport waits for it (and fails if it rejects) before recording. */
+  /** When set, onReceipt waits for it (and fails if it rejects) before recording. */
   hold: (() => Promise<void>) | undefined;
 
-  async onReport(report: CarrierReport): Promise<void> {
+  async onReceipt(report: CarrierReceipt): Promise<void> {
     if (this.hold) await this.hold();
     this.reports.push(report);
   }
