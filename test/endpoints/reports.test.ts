@@ -229,7 +229,11 @@ for (const dialect of testDialects()) {
           ids
             .slice(100, 110)
             .map((id) =>
-              delivery.dispatcher.onReceipt({ carrierMessageId: `c-${id}`, status: 'expired', doneAt: own.clock.now() }),
+              delivery.dispatcher.onReceipt({
+                carrierMessageId: `c-${id}`,
+                status: 'expired',
+                doneAt: own.clock.now(),
+              }),
             ),
         );
         await Promise.all(
