@@ -226,15 +226,13 @@ for (const dialect of testDialects()) {
         assert.equal(s.details.last_update, '2026-03-15 12:00:15');
 
         await Promise.all(
-          ids
-            .slice(100, 110)
-            .map((id) =>
-              delivery.dispatcher.onReceipt({
-                carrierMessageId: `c-${id}`,
-                status: 'expired',
-                doneAt: own.clock.now(),
-              }),
-            ),
+          ids.slice(100, 110).map((id) =>
+            delivery.dispatcher.onReceipt({
+              carrierMessageId: `c-${id}`,
+              status: 'expired',
+              doneAt: own.clock.now(),
+            }),
+          ),
         );
         await Promise.all(
           ids
