@@ -13,29 +13,26 @@
  * a few requests early: at most (processes - 1) x (lease - 1) a window. A lease is 1/20 of
  * the rate (docs/decisions.md, "Cluster"): the rate of 100 a second is counted 5 at a time,
  * and rates under 40 a second one request at a time, as before, where a place
- * matters most.
+ * matters most. The block logic is the one engine of quota leases (src/util/quota-leases.ts);
+ * this is its policy for the shared rate.
  */
 import type { Counted, RateCounter, RateTally } from '../../ports/rate-counter.js';
+import { QuotaLeases, leaseShare } from '../../util/quota-leases.js';
 
-/** A lease is this share of the window's limit (at least 1). */
-const leaseShare = 1 / 20;
 /** Past this many keys, leases whose window ended are forgotten (keys come from callers). */
 const keptKeys = 10_000;
 
-interface Waiter {
-  resolve(counted: Counted): void;
-  reject(error: unknown): void;
+/** A request's window and limit. */
+interface RateTerms {
+  windowMs: number;
+  max: number;
 }
 
-interface Lease {
-  /** The next place to hand out, and the last one leased. */
-  next: number;
+/** A block counted in the tally: its places are the counts up to `last`, until the window ends. */
+interface RateBlock {
+  granted: number;
   last: number;
-  /** When the window ends, on this process's clock. */
   until: number;
-  /** Requests waiting for the lease being taken. */
-  waiting: Waiter[];
-  asking: boolean;
 }
 
 export function leaseSize(max: number): number {
@@ -43,65 +40,44 @@ export function leaseSize(max: number): number {
 }
 
 export class RateLeases implements RateCounter {
-  private readonly leases = new Map<string, Lease>();
+  private readonly leases: QuotaLeases<RateTerms, RateBlock>;
 
   constructor(
     private readonly tally: RateTally,
     private readonly now: () => number = Date.now,
-  ) {}
+  ) {
+    this.leases = new QuotaLeases<RateTerms, RateBlock>(
+      {
+        alike: (a, b) => a.windowMs === b.windowMs && a.max === b.max,
+        current: (block, at) => block.until > at,
+        size: (terms) => leaseSize(terms.max),
+        count: async (key, terms, n) => {
+          const { current, ttlMs } = await this.tally.add(key, terms.windowMs, n);
+          return { granted: n, last: current, until: this.now() + ttlMs };
+        },
+        // The tally counts every place asked; the caller compares the count with the limit.
+        refuses: () => false,
+        // Places not used lapse with their window.
+        giveBack: () => Promise.resolve(),
+      },
+      now,
+      { idleMs: null, keptKeys },
+    );
+  }
 
   get name(): string {
     return this.tally.name;
   }
 
-  hit(key: string, windowMs: number, max: number): Promise<Counted> {
-    const now = this.now();
-    let lease = this.leases.get(key);
-    if (lease !== undefined && !lease.asking && lease.until > now && lease.next <= lease.last) {
-      return Promise.resolve({ current: lease.next++, ttlMs: lease.until - now });
-    }
-    if (lease === undefined) {
-      if (this.leases.size >= keptKeys) this.forgetEnded(now);
-      lease = { next: 1, last: 0, until: 0, waiting: [], asking: false };
-      this.leases.set(key, lease);
-    }
-    const waiting = lease;
-    const answer = new Promise<Counted>((resolve, reject) => waiting.waiting.push({ resolve, reject }));
-    if (!lease.asking) this.ask(key, lease, windowMs, max);
-    return answer;
+  async hit(key: string, windowMs: number, max: number): Promise<Counted> {
+    const taken = await this.leases.take(key, { windowMs, max });
+    if ('refused' in taken) throw new Error('a rate tally never refuses');
+    const { place, block } = taken;
+    return { current: block.last - block.granted + 1 + place, ttlMs: Math.max(0, block.until - this.now()) };
   }
 
-  /** Takes a lease for the waiting requests (and some ahead), then hands its places out in arrival order. */
-  private ask(key: string, lease: Lease, windowMs: number, max: number): void {
-    lease.asking = true;
-    const n = Math.max(lease.waiting.length, leaseSize(max));
-    this.tally.add(key, windowMs, n).then(
-      ({ current, ttlMs }) => {
-        lease.asking = false;
-        lease.next = current - n + 1;
-        lease.last = current;
-        lease.until = this.now() + ttlMs;
-        const waiting = lease.waiting.splice(0, n);
-        for (const w of waiting) w.resolve({ current: lease.next++, ttlMs });
-        // Arrived while this lease was taken, and more than it held.
-        if (lease.waiting.length > 0) this.ask(key, lease, windowMs, max);
-      },
-      (error: unknown) => {
-        lease.asking = false;
-        const waiting = lease.waiting.splice(0);
-        this.leases.delete(key);
-        for (const w of waiting) w.reject(error);
-      },
-    );
-  }
-
-  private forgetEnded(now: number): void {
-    for (const [key, lease] of this.leases) {
-      if (!lease.asking && lease.until <= now) this.leases.delete(key);
-    }
-  }
-
-  close(): Promise<void> {
-    return this.tally.close();
+  async close(): Promise<void> {
+    await this.leases.close();
+    await this.tally.close();
   }
 }
