@@ -6,11 +6,10 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
-import { postgresUrl } from '../helpers/dialects.js';
+import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -25,7 +24,7 @@ const wokenWithinMs = 2000;
 const simDelayMs = 200;
 
 describe('wakes between processes on PostgreSQL', () => {
-  const schema = `t_wake_${randomBytes(5).toString('hex')}`;
+  const schema = testSchemaName();
   let url = '';
   let control: pg.Client;
   const servers: ServerProcess[] = [];
