@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { StoreLocation } from '../../src/adapters/store/index.js';
 
@@ -69,19 +69,23 @@ export async function dropLeftoverSchemas(client: pg.Client): Promise<string[]> 
 
 let leftoversSwept: Promise<unknown> | null = null;
 
-async function createSchema(): Promise<string> {
+/** Creates `schema` (a fresh test schema name by default) after this process's one sweep of dead ones. */
+async function createSchema(schema: string = testSchemaName()): Promise<string> {
   const client = new pg.Client({ connectionString: pgUrl });
   await client.connect();
   try {
-    // Best effort: a sweep that fails must not fail the suite that asked for a schema.
-    leftoversSwept ??= dropLeftoverSchemas(client).catch(() => []);
-    await leftoversSwept;
-    const schema = testSchemaName();
-    await client.query(`CREATE SCHEMA ${schema}`);
+    await createSchemaWith(client, schema);
     return schema;
   } finally {
     await client.end();
   }
+}
+
+async function createSchemaWith(client: pg.Client, schema: string): Promise<void> {
+  // Best effort: a sweep that fails must not fail the suite that asked for a schema.
+  leftoversSwept ??= dropLeftoverSchemas(client).catch(() => []);
+  await leftoversSwept;
+  await client.query(`CREATE SCHEMA ${schema}`);
 }
 
 export function testDialects(): TestDialect[] {
@@ -134,4 +138,51 @@ export function describeOn(dialect: TestDialect, name: string, fn: () => void): 
 
 export function postgresUrl(): string {
   return pgUrl;
+}
+
+/** A PostgreSQL schema for one describe() of process suites, and the URL that puts a process in it. */
+export interface SuiteSchema {
+  readonly name: string;
+  /** The store's URL for `--database`: `search_path` (and with `named`, `application_name`) set. */
+  readonly url: string;
+  /** A connection outside the processes, for the test's own statements. */
+  readonly control: pg.Client;
+}
+
+/**
+ * For one describe() of process tests on PostgreSQL: a schema of its own, made in before()
+ * and dropped in after() (register it after the hook that stops the suite's processes, so
+ * they go first). Named like every test schema, so a run that dies before after() leaves a
+ * schema the next run sweeps. `named`: the URL also names the processes' connections after
+ * the schema (`application_name`), so a test can end its own processes' connections and no
+ * other suite's. Without HABERCI_TEST_DATABASE it does nothing (the suite skips its tests).
+ */
+export function schemaForSuite(options: { named?: boolean } = {}): SuiteSchema {
+  const name = testSchemaName();
+  let control: pg.Client | null = null;
+  before(async () => {
+    if (pgUrl === '') return;
+    control = new pg.Client({ connectionString: pgUrl });
+    await control.connect();
+    await createSchemaWith(control, name);
+  });
+  after(async () => {
+    if (control === null) return;
+    await control.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+    await control.end();
+  });
+  return {
+    name,
+    url: schemaUrl(name, options),
+    get control(): pg.Client {
+      if (control === null) throw new Error('the schema is made in before()');
+      return control;
+    },
+  };
+}
+
+/** HABERCI_TEST_DATABASE with `search_path` set to `schema` (and `application_name` with `named`). */
+export function schemaUrl(schema: string, options: { named?: boolean } = {}): string {
+  const search = `options=${encodeURIComponent(`-c search_path=${schema}`)}${options.named ? `&application_name=${schema}` : ''}`;
+  return `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}${search}`;
 }

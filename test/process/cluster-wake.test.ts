@@ -6,18 +6,22 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
-import { postgresUrl } from '../helpers/dialects.js';
+import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
-/** The worker's poll interval: far longer than a woken worker takes. */
-const pollMs = 8000;
-/** How long a woken worker may take, accept to delivered (the simulator reports after simDelayMs). */
-const wokenWithinMs = 2000;
+/**
+ * The worker's poll interval: the longest allowed, longer than the suite, so that after the
+ * poll at its start the worker finds a message only by being woken. How fast a wake is, is a
+ * figure of `npm run bench -- --only cluster-wake` (docs/benchmarks.md), not of this test.
+ */
+const pollMs = 600_000;
+/** Generous for a loaded machine, and far below pollMs: a delivery within it was woken. */
+const wokenWithinMs = 60_000;
 /**
  * The simulator's report delay: long enough that the report never overtakes the submit's
  * record (a report that does is kept, and recorded at the worker's next round).
@@ -25,7 +29,7 @@ const wokenWithinMs = 2000;
 const simDelayMs = 200;
 
 describe('wakes between processes on PostgreSQL', () => {
-  const schema = `t_wake_${randomBytes(5).toString('hex')}`;
+  const schema = testSchemaName();
   let url = '';
   let control: pg.Client;
   const servers: ServerProcess[] = [];
@@ -75,8 +79,8 @@ describe('wakes between processes on PostgreSQL', () => {
     await control.end();
   });
 
-  /** Sends one message through the HTTP-only process; answers the ms from its answer to /sms/status saying delivered. */
-  async function acceptToDelivered(n: number): Promise<number> {
+  /** Sends one message through the HTTP-only process; resolves once /sms/status says delivered (fails after wokenWithinMs). */
+  async function acceptToDelivered(n: number): Promise<void> {
     const accepted = await postJson(`${httpOnly.url}/sms/send`, {
       api_key: sender.apiKey,
       sentto: `05321234${String(n).padStart(3, '0')}`,
@@ -85,14 +89,14 @@ describe('wakes between processes on PostgreSQL', () => {
       sms_lang: 0,
     });
     assert.equal(accepted.body.result_code, 'TS-1024', JSON.stringify(accepted.body));
-    const started = Date.now();
     const id = String(accepted.body.sms_id);
-    while (Date.now() - started < pollMs + 4000) {
-      const status = await postJson(`${httpOnly.url}/sms/status`, { api_key: sender.apiKey, sms_id: id });
-      if (status.body.result_code === 'TS-1064') return Date.now() - started;
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    assert.fail(`message ${id} not delivered within ${pollMs + 4000} ms`);
+    await waitFor(
+      `message ${id} delivered before the worker's next poll`,
+      async () =>
+        (await postJson(`${httpOnly.url}/sms/status`, { api_key: sender.apiKey, sms_id: id })).body.result_code ===
+        'TS-1064',
+      { timeoutMs: wokenWithinMs },
+    );
   }
 
   it(
@@ -100,10 +104,7 @@ describe('wakes between processes on PostgreSQL', () => {
     { skip },
     async () => {
       // The worker has just polled at start, so its next poll is seconds away for each send.
-      const times: number[] = [];
-      for (let i = 0; i < 3; i++) times.push(await acceptToDelivered(i));
-      for (const ms of times)
-        assert.ok(ms < wokenWithinMs, `accept to delivered ${times.join(', ')} ms; the poll interval is ${pollMs}ms`);
+      for (let i = 0; i < 3; i++) await acceptToDelivered(i);
     },
   );
 
@@ -114,13 +115,9 @@ describe('wakes between processes on PostgreSQL', () => {
     );
     assert.ok(Number(rows[0]?.n) >= 1, 'the worker\u2019s threads listen on connections of their own');
     // It connects again within a few hundred ms (first retry 100 ms).
-    await new Promise((r) => setTimeout(r, 1000));
+    await waitFor('the listener connected again', () => /wake listener: connected again/.test(worker.output()));
     assert.match(worker.output(), /wake listener: connection lost/);
     assert.match(worker.output(), /wake listener: connected again/);
-    const ms = await acceptToDelivered(10);
-    assert.ok(
-      ms < wokenWithinMs,
-      `accept to delivered ${ms} ms after the reconnect; the poll interval is ${pollMs} ms`,
-    );
+    await acceptToDelivered(10);
   });
 });

@@ -14,7 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adminFails as adminFailsWith } from '../helpers/admin-cli.js';
 
-/** The repository root: this file runs as dist/test/cli/serve-process.test.js. */
+/** The repository root: this file runs as dist/test/process/serve-process.test.js. */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const bin = './bin/haberci';
 

@@ -8,11 +8,10 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { adminOk, haberci } from '../helpers/admin-cli.js';
-import { postgresUrl } from '../helpers/dialects.js';
+import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
 
 const future = '9999-from-a-newer-version';
 const expected = new RegExp(`^haberci: .*newer version of haberci.*${future}.*unknown to this version`);
@@ -66,7 +65,7 @@ describe('a store migrated by a newer version', { timeout: 60_000 }, () => {
     'PostgreSQL: serve and admin refuse it, exit non-zero, and the store is untouched',
     { skip: url === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false },
     async () => {
-      const schema = `t_newer_${randomBytes(5).toString('hex')}`;
+      const schema = testSchemaName();
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {

@@ -6,7 +6,6 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,7 +14,7 @@ import { postJson, provisionSender, startServer } from '../helpers/server-proces
 import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
 import { startSimulator, stop } from '../helpers/smsc-sim.js';
 import type { Simulator } from '../helpers/smsc-sim.js';
-import { postgresUrl } from '../helpers/dialects.js';
+import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -31,7 +30,7 @@ async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 
 }
 
 describe('worker leases on a shared PostgreSQL store', () => {
-  const schema = `t_leases_${randomBytes(5).toString('hex')}`;
+  const schema = testSchemaName();
   const dir = mkdtempSync(join(tmpdir(), 'haberci-leases-'));
   const servers: ServerProcess[] = [];
   let sim: Simulator | null = null;

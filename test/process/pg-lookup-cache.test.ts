@@ -11,8 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
-import { postgresUrl } from '../helpers/dialects.js';
-import { schemaForSuite } from '../helpers/pg-schema.js';
+import { postgresUrl, schemaForSuite } from '../helpers/dialects.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -42,7 +41,7 @@ describe('lookup caches on PostgreSQL', () => {
     await Promise.all(servers.map((s) => s.exited));
   });
   // Named, so the test ends only its own processes' connections, not other suites'.
-  const schema = schemaForSuite(pgUrl, 't_lookups', { named: true });
+  const schema = schemaForSuite({ named: true });
   let store: string[] = [];
   let cached: ServerProcess;
   let uncached: ServerProcess;

@@ -5,18 +5,15 @@
  * (fail-open) without making them wait; and the hourly limit, taken in leases, admits its
  * count across processes, never more. Real processes, real HTTP.
  */
-import { after, before, describe, it } from 'node:test';
+import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import pg from 'pg';
 import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
-import { postgresUrl } from '../helpers/dialects.js';
+import { postgresUrl, schemaForSuite } from '../helpers/dialects.js';
 import { redisSkipReason, testRedisUrl } from '../helpers/redis.js';
-import { schemaForSuite } from '../helpers/pg-schema.js';
 
 const pgUrl = postgresUrl();
 const pgSkip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -58,28 +55,14 @@ async function burst(
 }
 
 describe('the per-key rate of a cluster on PostgreSQL', () => {
-  const schema = `t_rate_${randomBytes(5).toString('hex')}`;
-  let url = '';
   const servers: ServerProcess[] = [];
 
-  before(async () => {
-    if (pgSkip) return;
-    const control = new pg.Client({ connectionString: pgUrl });
-    await control.connect();
-    await control.query(`create schema ${schema}`);
-    await control.end();
-    url = `${pgUrl}${pgUrl.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  });
-
+  // Before the schema's own after(): the processes go first, then their schema.
   after(async () => {
     for (const s of servers) s.child.kill('SIGKILL');
     await Promise.all(servers.map((s) => s.exited));
-    if (pgSkip) return;
-    const cleanup = new pg.Client({ connectionString: pgUrl });
-    await cleanup.connect();
-    await cleanup.query(`drop schema if exists ${schema} cascade`);
-    await cleanup.end();
   });
+  const { url } = schemaForSuite();
 
   async function cluster(extra: readonly string[]): Promise<ServerProcess[]> {
     const two = [
@@ -141,7 +124,7 @@ describe('the hourly limit of a cluster on PostgreSQL, counted in leases', () =>
     for (const s of servers) s.child.kill('SIGKILL');
     await Promise.all(servers.map((s) => s.exited));
   });
-  const schema = schemaForSuite(pgUrl, 't_lease');
+  const schema = schemaForSuite();
 
   it(
     'admits the limit across two processes, never more, and a place leased and not used is given back',

@@ -6,13 +6,12 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
 import { connect, createServer } from 'node:net';
 import type { Socket } from 'node:net';
 import pg from 'pg';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
-import { postgresUrl } from '../helpers/dialects.js';
+import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -81,7 +80,7 @@ async function startProxy(
 
 // The skip is on the test, not the suite: node counts the tests of a skipped suite as none.
 describe('PostgreSQL connections ended under load', () => {
-  const schema = `t_outage_${randomBytes(5).toString('hex')}`;
+  const schema = testSchemaName();
   let control: pg.Client;
   let url = '';
   const servers: ServerProcess[] = [];

@@ -9,7 +9,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { postgresUrl } from '../helpers/dialects.js';
+import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
 import { adminFails, adminOk, storeFolder } from '../helpers/admin-cli.js';
 
 describe('haberci admin against a store that is not there', { timeout: 60_000 }, () => {
@@ -79,7 +79,7 @@ describe('haberci admin against a store that is not there', { timeout: 60_000 },
     'PostgreSQL: a schema without the store\u2019s tables is no store, and gets none; the message shows no password',
     { skip: url === '' ? 'set HABERCI_TEST_DATABASE to run it' : false },
     async () => {
-      const schema = `t_nostore_${process.pid}_${Date.now()}`;
+      const schema = testSchemaName();
       const client = new pg.Client({ connectionString: url });
       await client.connect();
       try {

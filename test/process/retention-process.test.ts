@@ -11,14 +11,13 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
-import { postgresUrl } from '../helpers/dialects.js';
+import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
 
 const dayMs = 86_400_000;
 
@@ -259,7 +258,7 @@ describe('retention through a real serve', { timeout: 120_000 }, () => {
     'PostgreSQL: the same',
     { skip: url === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false },
     async () => {
-      const schema = `t_retain_${randomBytes(5).toString('hex')}`;
+      const schema = testSchemaName();
       const control = new pg.Client({ connectionString: url });
       await control.connect();
       try {
@@ -285,7 +284,7 @@ describe('retention through a real serve', { timeout: 120_000 }, () => {
     'PostgreSQL: old messages go a partition at a time; new ones go on into partitions made ahead',
     { skip: url === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false },
     async () => {
-      const schema = `t_retain_${randomBytes(5).toString('hex')}`;
+      const schema = testSchemaName();
       const control = new pg.Client({ connectionString: url });
       await control.connect();
       let server: ServerProcess | null = null;

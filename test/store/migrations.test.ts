@@ -1,0 +1,130 @@
+/**
+ * Migrations on every dialect: run twice, keep their names, one store per schema, complete
+ * after a cut-off run, and two processes starting at once on an empty store.
+ */
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { sql } from 'kysely';
+import type { Migration } from 'kysely';
+import { MigrationError } from '../../src/adapters/store/index.js';
+import { migrate } from '../../src/adapters/store/migrate.js';
+import { migrationProvider } from '../../src/adapters/store/migrations/index.js';
+import { storeOn } from '../../src/adapters/store/open-store.js';
+import type { SqlStore } from '../../src/adapters/store/sql-store.js';
+import type { StoreConnection } from '../../src/adapters/store/connection.js';
+import type { StoreLocation } from '../../src/adapters/store/index.js';
+import { describeOn, testDialects } from '../helpers/dialects.js';
+import { accountInput, now, storeSuite } from '../helpers/store-suite.js';
+
+for (const dialect of testDialects()) {
+  describeOn(dialect, `store (${dialect.name})`, () => {
+    const suite = storeSuite(dialect);
+    const { freshLocation, open, storeTables } = suite;
+    let store: SqlStore;
+    let handle: StoreConnection;
+    let location: StoreLocation;
+    before(() => {
+      ({ store, handle, location } = suite);
+    });
+
+    describe('migrations', () => {
+      it('run twice on one store, idempotently, keeping the data', async () => {
+        const account = await store.accounts.createAccount(accountInput('Kept', 42), now);
+        await migrate(handle);
+        await migrate(handle);
+        const again = open(location);
+        await migrate(again);
+        const seen = await storeOn(again).accounts.getAccount(account.id);
+        assert.equal(seen?.name, 'Kept');
+        assert.equal(seen?.balanceMain, 42);
+        const names = Object.keys(await migrationProvider(dialect.name).getMigrations());
+        const applied = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(handle.db);
+        assert.deepEqual(
+          applied.rows.map((r) => r.name),
+          names.sort(),
+        );
+      });
+
+      it('keep the names every store made so far has recorded, in order (a renamed migration would run again)', async () => {
+        const names = Object.keys(await migrationProvider(dialect.name).getMigrations());
+        assert.deepEqual(names, [
+          '0001-accounts-keys',
+          '0002-sends-messages',
+          '0003-groups-contacts-blocklist',
+          '0004-webhook-events',
+          '0005-bulk-expansion',
+          '0006-inbound',
+          '0007-claim-order',
+          '0008-lookup-version',
+          '0009-drop-unread-indexes',
+          '0010-balance-version',
+          '0011-webhook-event-selection',
+          '0012-unique-sender-ids',
+          '0013-webhook-retry-schedule',
+          '0014-panel-users',
+          '0015-panel-counts',
+          '0016-rollups-by-writes',
+          '0017-traffic-minutes',
+          '0018-audit-log',
+          '0019-retention',
+          '0020-rate-windows',
+          '0021-lookup-notify',
+        ]);
+      });
+
+      it('a second store beside a migrated one (another schema of the same database) migrates on its own', async () => {
+        const other = open(await freshLocation(dialect));
+        await migrate(other);
+        const otherStore = storeOn(other);
+        const a = await otherStore.accounts.createAccount(accountInput('Elsewhere'), now);
+        assert.equal((await otherStore.accounts.getAccount(a.id))?.name, 'Elsewhere');
+        assert.notEqual((await store.accounts.getAccount(a.id))?.name, 'Elsewhere');
+      });
+
+      it('a run of migrations cut off anywhere leaves nothing behind, and the next start completes it', async () => {
+        const real = await migrationProvider(dialect.name).getMigrations();
+        const names = Object.keys(real).sort();
+        for (const cut of names) {
+          // The cut migration's statements all run, then it fails before it is recorded:
+          // what a crash at the worst moment leaves, on a fresh store.
+          const cutOff: Record<string, Migration> = {};
+          for (const name of names) {
+            const migration = real[name];
+            assert.ok(migration);
+            cutOff[name] =
+              name === cut
+                ? {
+                    up: async (db) => {
+                      await migration.up(db);
+                      throw new Error(`cut off after ${name}`);
+                    },
+                  }
+                : migration;
+          }
+          const h = open(await freshLocation(dialect));
+          await assert.rejects(migrate(h, { getMigrations: async () => cutOff }), MigrationError);
+          const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(h.db);
+          assert.deepEqual(applied.rows, [], `nothing recorded when ${cut} is cut off`);
+          assert.deepEqual(await storeTables(h), [], `no table of the store left when ${cut} is cut off`);
+          await migrate(h);
+          const done = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(h.db);
+          assert.deepEqual(
+            done.rows.map((r) => r.name),
+            names,
+          );
+          const a = await storeOn(h).accounts.createAccount(accountInput('After the cut'), now);
+          assert.equal((await storeOn(h).accounts.getAccount(a.id))?.name, 'After the cut');
+        }
+      });
+
+      it('two processes starting at once on an empty store both migrate it', async () => {
+        const at = await freshLocation(dialect);
+        const first = open(at);
+        const second = open(at);
+        await Promise.all([migrate(first), migrate(second)]);
+        const a = await storeOn(first).accounts.createAccount(accountInput('Both'), now);
+        assert.equal((await storeOn(second).accounts.getAccount(a.id))?.name, 'Both');
+      });
+    });
+  });
+}
