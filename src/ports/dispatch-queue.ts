@@ -1,5 +1,5 @@
 /**
- * The dispatch queue, what the delivery threads do with messages: bulk and scheduled sends
+ * The dispatch queue, what the job threads do with messages: bulk and scheduled sends
  * written out as queued messages, messages claimed for submission with a lease, the outcomes of their
  * submits, and the carrier's delivery receipts that settle them. Every state change moves
  * the delivery state machine (domain/delivery-state) along one of its edges, guarded in SQL.

@@ -34,7 +34,7 @@ export interface Store {
   readonly senderIds: SenderIdStore;
   /** Sends and messages as the send paths write them, and bulk sends written out later. */
   readonly messages: MessageStore;
-  /** Messages claimed, submitted and settled by receipts (the delivery threads). */
+  /** Messages claimed, submitted and settled by receipts (the job threads). */
   readonly queue: DispatchQueue;
   /** The customer's reads of sends and messages (/sms/status, /reports). */
   readonly reports: ReportStore;

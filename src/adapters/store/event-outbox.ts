@@ -28,7 +28,7 @@ export const rowChunk = 500;
 const maxRotations = 32;
 
 // The outbox's statements, compiled once per database (and per row count or padded list
-// length): the delivery thread runs them for every batch, and building and compiling them
+// length): the job thread runs them for every batch, and building and compiling them
 // cost more than running them.
 const keyTargets = preparedList(
   (db, _: Record<string, never>, ids: number[]) =>

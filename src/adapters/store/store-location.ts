@@ -20,7 +20,7 @@ export type StoreLocation =
    * inside the commit that takes it past 1,000 pages, an fsync included: several
    * milliseconds in which that thread, and every thread waiting for the write lock, is held.
    * 'manual' leaves that to the store's `checkpoint()`, which one thread of the process calls
-   * on a timer, outside any transaction and the write lock (`serve` with delivery threads).
+   * on a timer, outside any transaction and the write lock (`serve` with job threads).
    */
   | {
       dialect: 'sqlite';
@@ -46,7 +46,7 @@ export function sqliteFileIn(dataDir: string): string {
 
 /**
  * The location the HTTP thread of `serve` opens: on SQLite, with a new write lock its
- * delivery threads will share (see `asBackgroundThread`), and checkpoints made by one of
+ * job threads will share (see `asBackgroundThread`), and checkpoints made by one of
  * them on a timer ('manual') or by SQLite in its commits ('auto'). PostgreSQL: with lookup
  * caches kept by LISTEN when `listen` (the job threads keep none: see `asBackgroundThread`).
  */
@@ -60,7 +60,7 @@ export function sharedByThreads(
 }
 
 /**
- * The location a delivery thread opens: the HTTP thread's write lock, asked for in the
+ * The location a job thread opens: the HTTP thread's write lock, asked for in the
  * background role (it waits while the HTTP thread is busy, for `yieldMs` at most). On
  * PostgreSQL, without lookup caches: the jobs look up no keys, and a cache would cost a
  * connection of its own.

@@ -8,7 +8,7 @@ export function migration(dialect: Dialect): Migration {
     async up(db: Kysely<unknown>): Promise<void> {
       // SQLite caches key and sender ID lookups (there is no cache on PostgreSQL). They
       // were emptied by every commit of another connection (PRAGMA data_version), so the
-      // delivery thread's steady commits of messages emptied them on nearly every turn.
+      // job thread's steady commits of messages emptied them on nearly every turn.
       // This counter moves only with writes to the tables the lookups read, whoever
       // makes them (this process, the admin CLI, another server, a hand-run sqlite3).
       if (dialect !== 'sqlite') return;

@@ -48,12 +48,12 @@ class LockingConnection implements DatabaseConnection {
 /**
  * Transactions take SQLite's write lock when they begin (BEGIN IMMEDIATE). With a plain
  * BEGIN, a transaction that reads before it writes (a send batch reads balances, then
- * charges) fails with SQLITE_BUSY when another connection (the delivery thread, the admin
+ * charges) fails with SQLITE_BUSY when another connection (the job thread, the admin
  * CLI, a second server) commits in between; taken up front, the lock is waited for instead.
  *
  * The wait does not block the thread: SQLite's own busy handler sleeps (1, 2, 5, 10 ms...)
  * with the event loop stopped, which would stall every HTTP request behind a lock the
- * delivery thread holds for a fraction of a millisecond. Threads of this process first take
+ * job thread holds for a fraction of a millisecond. Threads of this process first take
  * the shared ThreadWriteLock (woken when it is released); then BEGIN IMMEDIATE is tried
  * without a timeout and, while another process holds the lock, tried again each turn of the
  * event loop (after 100 turns, each millisecond) until it is free or busy_timeout has passed.

@@ -1,15 +1,15 @@
 /**
  * SQLite's write lock, as seen by the threads of one process (the HTTP thread and the
- * delivery thread): taken before BEGIN IMMEDIATE and given back after COMMIT or ROLLBACK.
+ * job thread): taken before BEGIN IMMEDIATE and given back after COMMIT or ROLLBACK.
  * A thread that finds it taken is woken by the holder the moment it is released, with its
  * event loop running meanwhile, instead of polling SQLite (each failed BEGIN costs an
  * exception) or sleeping in SQLite's busy handler. Other processes (the admin CLI, a
  * second server) are still met by SQLite's own lock.
  *
- * It is a ticket lock, so threads take turns: the delivery thread, which runs transaction
+ * It is a ticket lock, so threads take turns: the job thread, which runs transaction
  * after transaction, cannot take the lock again while the HTTP thread waits for it.
  *
- * And the HTTP thread (foreground) goes first: a delivery thread (background) asks for
+ * And the HTTP thread (foreground) goes first: a job thread (background) asks for
  * the lock only once the foreground has neither waited for it nor held it for
  * backgroundGapMs, or after its `yieldMs` (serve's --delivery-yield-ms) at most. Under a burst of sends the
  * answers are not held behind dispatching; delivery then takes larger batches less often
@@ -34,7 +34,7 @@ const foregroundReleasedCell = 3;
 const cells = 4;
 
 /**
- * Who asks: the HTTP thread (foreground) or a delivery thread (background), which waits
+ * Who asks: the HTTP thread (foreground) or a job thread (background), which waits
  * while the foreground is busy for at most `yieldMs` (0: it does not wait).
  */
 export type LockRole = { role: 'foreground' } | { role: 'background'; yieldMs: number };
