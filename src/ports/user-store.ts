@@ -54,6 +54,8 @@ export interface UserStore {
   createPasswordToken(tokenHash: string, userId: number, expiresAt: number): Promise<void>;
   /** The user of an unused, unexpired token, marking it used in the same statement; null otherwise. */
   usePasswordToken(tokenHash: string, now: number): Promise<number | null>;
+  /** Ends every unused link of the user (a reset, a password set by a link); returns how many. */
+  endPasswordTokensOf(userId: number, now: number): Promise<number>;
   /** The user of an unused, unexpired token without using it. */
   peekPasswordToken(tokenHash: string, now: number): Promise<number | null>;
 

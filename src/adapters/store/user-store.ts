@@ -200,6 +200,16 @@ export class SqlUserStore extends StorePart implements UserStore {
     return row?.user_id ?? null;
   }
 
+  async endPasswordTokensOf(userId: number, now: number): Promise<number> {
+    const result = await this.tables
+      .updateTable('panel_password_tokens')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
   async peekPasswordToken(tokenHash: string, now: number): Promise<number | null> {
     const row = await this.tables
       .selectFrom('panel_password_tokens')

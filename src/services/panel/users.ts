@@ -145,12 +145,20 @@ export class UserService {
     return userView(user);
   }
 
-  /** The password stops working and every session ends; a one-time link sets a new one. */
+  /**
+   * The password stops working, every session and every earlier link ends; one new link
+   * sets a new password. In one transaction: no earlier link outlives a reset that answered.
+   */
   async resetPassword(id: number): Promise<UserView & { set_password_token: string }> {
     await this.user(id);
-    await this.users.setPasswordHash(id, null, this.clock.now());
-    await this.users.deleteSessionsOf(id);
-    const token = await this.issueLink(id);
+    const token = newToken();
+    await this.store.transaction(async (store) => {
+      const now = this.clock.now();
+      await store.users.setPasswordHash(id, null, now);
+      await store.users.deleteSessionsOf(id);
+      await store.users.endPasswordTokensOf(id, now);
+      await store.users.createPasswordToken(tokenHash(token), id, now + this.policy.linkMs);
+    });
     return { ...userView(await this.user(id)), set_password_token: token };
   }
 
@@ -257,6 +265,8 @@ export class UserService {
       if (user === null) return { ok: false, reason: 'invalid-link' };
       await store.users.setPasswordHash(user.id, hash, this.clock.now());
       await store.users.deleteSessionsOf(user.id);
+      // A password set by one link ends the user's other links too.
+      await store.users.endPasswordTokensOf(user.id, this.clock.now());
       await this.audit.record(
         { kind: 'user', userId: user.id, email: user.email, address },
         { action: 'user.password-set', accountId: user.accountId, object: { type: 'user', id: user.id } },
