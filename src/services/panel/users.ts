@@ -163,24 +163,30 @@ export class UserService {
   }
 
   /**
-   * Checks the limits before the password, so that a guesser who reached them learns
-   * nothing more; every failure counts against both the address and the email.
+   * Reserves the attempt against the address and the email before the password is hashed,
+   * each in one atomic statement (so a burst of concurrent guesses, in one process or many,
+   * gets at most the limit evaluated, and a guesser who reached it learns nothing more). A
+   * reservation is kept as the failure it turns out to be; a right password gives the
+   * address's back and clears the email's.
    */
   async signIn(emailRaw: string, password: string, address: string): Promise<SignIn> {
     const now = this.clock.now();
     const email = emailRaw.trim().toLowerCase();
-    const subjects = [`ip:${address}`, `user:${email}`] as const;
     const { perAddress, perUser, windowMs } = this.policy;
-    const [byAddress, byUser] = await Promise.all(subjects.map((s) => this.users.signInFailures(s, now, windowMs)));
-    if ((byAddress ?? 0) >= perAddress || (byUser ?? 0) >= perUser)
-      return { ok: false, reason: 'limited', retryAfterMinutes: Math.ceil(windowMs / 60_000) };
+    const byAddress = `ip:${address}`;
+    const byUser = `user:${email}`;
+    const limited: SignIn = { ok: false, reason: 'limited', retryAfterMinutes: Math.ceil(windowMs / 60_000) };
+    if ((await this.users.reserveSignInAttempt(byAddress, now, windowMs, perAddress)) === null) return limited;
+    if ((await this.users.reserveSignInAttempt(byUser, now, windowMs, perUser)) === null) {
+      await this.users.releaseSignInAttempt(byAddress);
+      return limited;
+    }
     const user = email === '' ? null : await this.users.findUserByEmail(email);
     const matches = await verifyPassword(password, user?.passwordHash ?? unusableHash);
-    if (!user || !matches || user.passwordHash === null || user.status !== 'active') {
-      for (const s of subjects) await this.users.addSignInFailure(s, now, windowMs);
+    if (!user || !matches || user.passwordHash === null || user.status !== 'active')
       return { ok: false, reason: 'invalid' };
-    }
-    await this.users.clearSignInFailures(subjects[1]);
+    await this.users.releaseSignInAttempt(byAddress);
+    await this.users.clearSignInFailures(byUser);
     return { ok: true, token: await this.openSession(user.id), user };
   }
 
