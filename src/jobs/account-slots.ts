@@ -9,7 +9,6 @@
  */
 export class AccountSlots {
   private readonly inFlight = new Map<number, number>();
-  private readonly accountOfKey = new Map<number, number>();
   private readonly keysOf = new Map<number, Set<number>>();
 
   constructor(readonly cap: number) {}
@@ -34,7 +33,6 @@ export class AccountSlots {
   /** Events of `keyId` belong to `accountId` (called for events given back too). */
   learn(keyId: number, accountId: number | undefined): void {
     if (accountId === undefined) return;
-    this.accountOfKey.set(keyId, accountId);
     let keys = this.keysOf.get(accountId);
     if (!keys) this.keysOf.set(accountId, (keys = new Set()));
     keys.add(keyId);
@@ -57,7 +55,6 @@ export class AccountSlots {
     }
     // Idle: nothing to remember; its keys claim freely again.
     this.inFlight.delete(accountId);
-    for (const keyId of this.keysOf.get(accountId) ?? []) this.accountOfKey.delete(keyId);
     this.keysOf.delete(accountId);
     return before >= this.cap;
   }
