@@ -18,7 +18,7 @@ export function senderIdCommands(admin: Command, leaf: Leaf, run: Run): void {
   leaf(
     senderId,
     'add',
-    'add a sender ID to an account (at most 11 characters: ASCII letters, digits, space, . - _ & +)',
+    'add a sender ID to an account (at most 11 characters, Turkish letters counting two: letters, digits, space, . - _ & +)',
   )
     .requiredOption('--account <n>', 'account id', parse.integer(1))
     .requiredOption('--title <text>', 'the sender ID', senderTitle)

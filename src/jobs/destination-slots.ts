@@ -100,6 +100,17 @@ export class DestinationSlots {
     return this.options.concurrency;
   }
 
+  /** Whether the destination has proved fast (it may use more than its share). */
+  fast(destination: string): boolean {
+    const s = this.states.get(destination);
+    return s !== undefined && s.pauses === 0 && s.fast >= this.options.fastStreak;
+  }
+
+  /** The destination a key's events last went to, if still tracked. */
+  destinationOfKeyNow(keyId: number): string | undefined {
+    return this.destinationOfKey.get(keyId);
+  }
+
   /** Whether the destination is paused now (for logs and tests). */
   paused(destination: string, now: number): boolean {
     return now < (this.states.get(destination)?.pausedUntil ?? 0);

@@ -16,6 +16,7 @@ import {
   unhealthyOutcome,
 } from './destination-slots.js';
 import type { DestinationOptions } from './destination-slots.js';
+import { AccountSlots } from './account-slots.js';
 
 export interface WebhookCourierOptions {
   /** Attempts in flight at once. */
@@ -33,6 +34,12 @@ export interface WebhookCourierOptions {
   gatherMs?: number;
   /** Each destination's share: by default a quarter of `concurrency`, paused after 5 unhealthy attempts in a row. */
   destinations?: Partial<DestinationOptions>;
+  /**
+   * Attempts in flight at once for one account's keys, whatever their destinations (default
+   * half of `concurrency`), so an account with several slow receivers cannot take every
+   * slot; an attempt to a destination that has proved fast is held by its destination's cap only.
+   */
+  accountConcurrency?: number;
 }
 
 /** What a courier works with; `options` and `wake` have defaults. */
@@ -84,6 +91,7 @@ export class WebhookCourier {
   /** Whether the last round found some destination with no room at all. */
   private destinationFull = false;
   private readonly destinations: DestinationSlots;
+  private readonly accounts: AccountSlots;
   private readonly results = new MicroBatcher(async (items: AttemptResult[]) => {
     await this.store.recordAttempts(items, this.clock.now());
     return items.map(() => undefined);
@@ -109,6 +117,7 @@ export class WebhookCourier {
       setup.log,
       this.wake,
     );
+    this.accounts = new AccountSlots(options.accountConcurrency ?? Math.max(1, Math.floor(options.concurrency / 2)));
     this.destinations = new DestinationSlots({
       ...defaultDestinationOptions,
       concurrency: defaultDestinationConcurrency(options.concurrency),
@@ -131,6 +140,11 @@ export class WebhookCourier {
     return this.loop.stop();
   }
 
+  private fastKey(keyId: number): boolean {
+    const destination = this.destinations.destinationOfKeyNow(keyId);
+    return destination !== undefined && this.destinations.fast(destination);
+  }
+
   /** Woken by a full destination's freed slot: let a few more free before claiming for it. */
   private afterIdle(): number {
     return this.destinationFull ? slotGatherMs : 0;
@@ -147,15 +161,20 @@ export class WebhookCourier {
     const now = this.clock.now();
     const { concurrency: perKey } = this.destinations.options;
     const keyLimits = this.destinations.keyLimits(now);
+    for (const [keyId, limit] of this.accounts.keyLimits((k) => this.fastKey(k)))
+      keyLimits.set(keyId, Math.min(limit, keyLimits.get(keyId) ?? perKey));
     const claimed = await this.store.claimDue(now, room, now + this.delivery.leaseMs, { perKey, keyLimits });
     const perKeyClaimed = new Map<number, number>();
     const refused: ClaimedEvent[] = [];
     for (const event of claimed) {
       perKeyClaimed.set(event.keyId, (perKeyClaimed.get(event.keyId) ?? 0) + 1);
       const destination = destinationOf(event.target);
-      if (this.destinations.room(destination, now) > 0) void this.deliver(event);
+      const fast = this.destinations.fast(destination);
+      if (this.destinations.room(destination, now) > 0 && this.accounts.room(event.target.accountId, fast) > 0)
+        void this.deliver(event);
       else {
         this.destinations.learn(event.keyId, destination);
+        this.accounts.learn(event.keyId, event.target.accountId);
         refused.push(event);
       }
     }
@@ -221,6 +240,7 @@ export class WebhookCourier {
     this.onWire += 1;
     const destination = destinationOf(event.target);
     this.destinations.start(event.keyId, destination);
+    this.accounts.start(event.keyId, event.target.accountId);
     let result: AttemptResult | null = null;
     try {
       try {
@@ -233,6 +253,7 @@ export class WebhookCourier {
         return;
       } finally {
         this.onWire -= 1;
+        if (this.accounts.finish(event.target.accountId)) this.wake.notify();
         this.finishAt(destination, result);
       }
       this.metrics.attempt(

@@ -16,6 +16,8 @@ export interface WebhookTarget {
   url: string | null;
   secret: string | null;
   maxAttempts: number;
+  /** The key's account (absent when the key is gone): the courier shares its slots across accounts too. */
+  accountId?: number;
   /** The key's delays between attempts; null: the default schedule. */
   retryScheduleMs: readonly number[] | null;
   /** The events the key's webhook takes (null: all); applied when events are created. */

@@ -47,13 +47,22 @@ export interface UserStore {
 
   /** Failures of the subject in the window that began at most `windowMs` ago (0 when older). */
   signInFailures(subject: string, now: number, windowMs: number): Promise<number>;
-  /** Counts one failure; a window older than `windowMs` starts again at one. Returns the count. */
-  addSignInFailure(subject: string, now: number, windowMs: number): Promise<number>;
+  /**
+   * Reserves one attempt of the subject before its password is checked: counts it unless the
+   * window (started at most `windowMs` ago) already holds `limit`, in one atomic statement, so
+   * concurrent attempts in any process cannot all pass. A window older than `windowMs` starts
+   * again at one. Returns the count with this attempt, or null when refused (nothing counted).
+   */
+  reserveSignInAttempt(subject: string, now: number, windowMs: number, limit: number): Promise<number | null>;
+  /** Gives back one reserved attempt (it was not a failure: the password matched, or another subject refused). */
+  releaseSignInAttempt(subject: string): Promise<void>;
   clearSignInFailures(subject: string): Promise<void>;
 
   createPasswordToken(tokenHash: string, userId: number, expiresAt: number): Promise<void>;
   /** The user of an unused, unexpired token, marking it used in the same statement; null otherwise. */
   usePasswordToken(tokenHash: string, now: number): Promise<number | null>;
+  /** Ends every unused link of the user (a reset, a password set by a link); returns how many. */
+  endPasswordTokensOf(userId: number, now: number): Promise<number>;
   /** The user of an unused, unexpired token without using it. */
   peekPasswordToken(tokenHash: string, now: number): Promise<number | null>;
 

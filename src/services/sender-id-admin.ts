@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.js';
 import type { SenderId } from '../ports/sender-ids.js';
 import type { Store } from '../ports/store.js';
-import { senderIdRefusal } from '../domain/sender-title.js';
+import { canonicalTitle, senderIdRefusal } from '../domain/sender-title.js';
 import { AdminError } from './admin-error.js';
 
 export interface SenderIdView {
@@ -33,7 +33,8 @@ export class SenderIdAdmin {
     if (!(await this.store.accounts.getAccount(accountId))) throw new AdminError(`no account with id ${accountId}`);
   }
 
-  async add(accountId: number, title: string, status: SenderId['status']): Promise<SenderIdView> {
+  async add(accountId: number, raw: string, status: SenderId['status']): Promise<SenderIdView> {
+    const title = canonicalTitle(raw);
     const refusal = senderIdRefusal(title);
     if (refusal !== null) throw new AdminError(refusal);
     await this.requireAccount(accountId);

@@ -1,6 +1,12 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { isReservedOtpSender, senderIdRefusal, titleLength, titleTooLong } from '../../src/domain/sender-title.js';
+import {
+  isReservedOtpSender,
+  senderIdRefusal,
+  senderOnWire,
+  titleLength,
+  titleTooLong,
+} from '../../src/domain/sender-title.js';
 
 describe('titleLength', () => {
   const cases: Array<[string, number]> = [
@@ -37,17 +43,29 @@ describe('titleTooLong', () => {
 });
 
 describe('senderIdRefusal', () => {
-  const accepted = ['ACME', 'Acme Shop', 'ABCDEFGHIJK', 'A.B-C_D&E+F', '12345678901', 'x'];
+  const accepted = [
+    'ACME',
+    'Acme Shop',
+    'ABCDEFGHIJK',
+    'A.B-C_D&E+F',
+    '12345678901',
+    'x',
+    'ABCDEFGHIŞ', // 9 + 2 = 11
+    'ŞEKER',
+    'ÇĞİÖŞ', // 10
+    'ABCDEFGHIS\u0327', // S + combining cedilla is one Ş: 11
+  ];
   for (const title of accepted)
     it(`accepts ${JSON.stringify(title)}`, () => assert.equal(senderIdRefusal(title), null));
   const refused: Array<[string, RegExp]> = [
     ['', /empty/],
     ['   ', /empty/],
-    ['ABCDEFGHIJKL', /at most 11 .* has 12/], // 12
-    ['ABCDEFGHIJKLMNOPQR', /has 18/],
-    ['ABCDEFGHIJŞ', /has 12/], // 10 + 2: the send path's length rule
-    ['ŞEKER', /ASCII/], // fits, but the carrier sends sender IDs as ASCII
+    ['ABCDEFGHIJKL', /at most 11 .* counts 12/], // 12
+    ['ABCDEFGHIJKLMNOPQR', /counts 18/],
+    ['ABCDEFGHIJŞ', /counts 12/], // 10 + 2: the send path's length rule
+    ['ÇĞİÖŞÜ', /counts 12/],
     ['CAFÉ', /ASCII/],
+    ['ÂLİ', /ASCII/], // a circumflex is no Turkish letter of the alphabet
     ['ACME!', /ASCII/],
     ['AC\tME', /ASCII/],
     [' ACME', /space/],
@@ -56,6 +74,21 @@ describe('senderIdRefusal', () => {
   ];
   for (const [title, reason] of refused)
     it(`refuses ${JSON.stringify(title)}`, () => assert.match(senderIdRefusal(title) ?? '', reason));
+});
+
+describe('senderOnWire', () => {
+  const hex = (bytes: Uint8Array): string => Buffer.from(bytes).toString('hex');
+  it('transliterates Turkish letters to ASCII by default', () => {
+    assert.equal(Buffer.from(senderOnWire('ABCDEFGHIŞ', 'ascii')).toString('latin1'), 'ABCDEFGHIS');
+    assert.equal(Buffer.from(senderOnWire('çğıöşü ÇĞİÖŞÜ', 'ascii')).toString('latin1'), 'cgiosu CGIOSU');
+    assert.equal(Buffer.from(senderOnWire('A.B-C_D&E+F', 'ascii')).toString('latin1'), 'A.B-C_D&E+F');
+  });
+  it('writes GSM 7-bit septets with the Turkish single shift for gsm7-turkish', () => {
+    assert.equal(hex(senderOnWire('ABCDEFGHIŞ', 'gsm7-turkish')), '4142434445464748491b53');
+    // Ç Ö Ü ö ü are in the default alphabet; Ğ İ ç ğ ı ş are ESC + their shift code.
+    assert.equal(hex(senderOnWire('ÇÖÜöü', 'gsm7-turkish')), '095c5e7c7e');
+    assert.equal(hex(senderOnWire('ĞİçğışA_', 'gsm7-turkish')), '1b471b491b631b671b691b734111');
+  });
 });
 
 describe('isReservedOtpSender', () => {

@@ -35,6 +35,16 @@ describe('the contract on ./bin/haberci serve', () => {
     assert.match(await page.text(), /<h1>haberci: Messaging Service API v4<\/h1>/);
   });
 
+  it('refuses to be framed on /docs: CSP frame-ancestors none and X-Frame-Options DENY', async () => {
+    const page = await fetch(`${server.url}/docs`);
+    await page.arrayBuffer();
+    const csp = (page.headers.get('content-security-policy') ?? '').split(';').map((d) => d.trim());
+    assert.ok(csp.includes("frame-ancestors 'none'"), csp.join('; '));
+    assert.ok(csp.includes("default-src 'none'"), 'the page still fetches nothing');
+    assert.equal(page.headers.get('x-frame-options'), 'DENY');
+    assert.equal(page.headers.get('x-content-type-options'), 'nosniff');
+  });
+
   it('answers the typed client as the document says', async () => {
     const { apiKey } = await provisionSender(['--data', data], 'Contract', 7);
     const client = new HaberciClient({ baseUrl: server.url, apiKey });

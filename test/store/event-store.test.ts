@@ -134,6 +134,7 @@ for (const dialect of testDialects()) {
         assert.equal(event?.keyId, old.keyId);
         assert.deepEqual(event?.target, {
           keyId: rotated.id,
+          accountId: old.accountId,
           url: 'http://new.example/hook',
           secret: 'whsec',
           maxAttempts: 7,

@@ -64,15 +64,26 @@ for (const dialect of testDialects()) {
       assert.equal(await users().findSession('b'.repeat(64)), null);
     });
 
-    it('counts sign-in failures in a window that starts again when it is over', async () => {
+    it('reserves sign-in attempts up to a limit in a window that starts again when it is over', async () => {
       assert.equal(await users().signInFailures('ip:1', 1000, 100), 0);
-      assert.equal(await users().addSignInFailure('ip:1', 1000, 100), 1);
-      assert.equal(await users().addSignInFailure('ip:1', 1050, 100), 2);
-      assert.equal(await users().signInFailures('ip:1', 1099, 100), 2);
+      assert.equal(await users().reserveSignInAttempt('ip:1', 1000, 100, 2), 1);
+      assert.equal(await users().reserveSignInAttempt('ip:1', 1050, 100, 2), 2);
+      assert.equal(await users().reserveSignInAttempt('ip:1', 1060, 100, 2), null, 'the limit is reached');
+      assert.equal(await users().signInFailures('ip:1', 1099, 100), 2, 'a refused attempt counts nothing');
+      await users().releaseSignInAttempt('ip:1');
+      assert.equal(await users().signInFailures('ip:1', 1099, 100), 1);
       assert.equal(await users().signInFailures('ip:1', 1100, 100), 0);
-      assert.equal(await users().addSignInFailure('ip:1', 1100, 100), 1);
+      assert.equal(await users().reserveSignInAttempt('ip:1', 1100, 100, 2), 1, 'a new window');
       await users().clearSignInFailures('ip:1');
       assert.equal(await users().signInFailures('ip:1', 1101, 100), 0);
+    });
+
+    it('lets at most the limit of 40 concurrent reservations through', async () => {
+      const results = await Promise.all(
+        Array.from({ length: 40 }, () => users().reserveSignInAttempt('user:burst', 5000, 1000, 5)),
+      );
+      assert.equal(results.filter((r) => r !== null).length, 5);
+      assert.deepEqual(results.filter((r) => r !== null).sort(), [1, 2, 3, 4, 5]);
     });
 
     it('uses a password token once, before it expires', async () => {

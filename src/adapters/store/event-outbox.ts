@@ -36,6 +36,7 @@ const keyTargets = preparedList(
       .selectFrom('api_keys')
       .select([
         'id',
+        'account_id',
         'webhook_url',
         'webhook_secret',
         'webhook_attempts',
@@ -138,6 +139,7 @@ export async function resolveTargets(db: Executor, keyIds: readonly number[]): P
     number,
     {
       id: number;
+      account_id: number;
       webhook_url: string | null;
       webhook_secret: string | null;
       webhook_attempts: number;
@@ -164,6 +166,7 @@ export async function resolveTargets(db: Executor, keyIds: readonly number[]): P
     const maxAttempts = row.webhook_attempts > 0 ? row.webhook_attempts : DEFAULT_WEBHOOK_ATTEMPTS;
     out.set(keyId, {
       keyId: row.id,
+      accountId: row.account_id,
       url: row.webhook_url,
       secret: row.webhook_secret,
       maxAttempts,

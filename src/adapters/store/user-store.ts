@@ -161,20 +161,34 @@ export class SqlUserStore extends StorePart implements UserStore {
     return row.failures;
   }
 
-  async addSignInFailure(subject: string, now: number, windowMs: number): Promise<number> {
-    // One statement: concurrent failures from several processes each count.
+  async reserveSignInAttempt(subject: string, now: number, windowMs: number, limit: number): Promise<number | null> {
+    // One statement, so concurrent attempts (in this process or another) each see the others'
+    // reservations: the upsert's WHERE leaves the row alone once the window holds `limit`.
+    const expired = sql<boolean>`panel_sign_in_failures.window_start <= ${now - windowMs}`;
     const row = await this.tables
       .insertInto('panel_sign_in_failures')
       .values({ subject, window_start: now, failures: 1 })
       .onConflict((oc) =>
-        oc.column('subject').doUpdateSet({
-          failures: sql<number>`case when panel_sign_in_failures.window_start <= ${now - windowMs} then 1 else panel_sign_in_failures.failures + 1 end`,
-          window_start: sql<number>`case when panel_sign_in_failures.window_start <= ${now - windowMs} then ${now} else panel_sign_in_failures.window_start end`,
-        }),
+        oc
+          .column('subject')
+          .doUpdateSet({
+            failures: sql<number>`case when ${expired} then 1 else panel_sign_in_failures.failures + 1 end`,
+            window_start: sql<number>`case when ${expired} then ${now} else panel_sign_in_failures.window_start end`,
+          })
+          .where(sql<boolean>`${expired} or panel_sign_in_failures.failures < ${limit}`),
       )
       .returning('failures')
       .executeTakeFirst();
-    return row?.failures ?? 1;
+    return row === undefined ? null : Number(row.failures);
+  }
+
+  async releaseSignInAttempt(subject: string): Promise<void> {
+    await this.tables
+      .updateTable('panel_sign_in_failures')
+      .set({ failures: sql<number>`failures - 1` })
+      .where('subject', '=', subject)
+      .where('failures', '>', 0)
+      .execute();
   }
 
   async clearSignInFailures(subject: string): Promise<void> {
@@ -198,6 +212,16 @@ export class SqlUserStore extends StorePart implements UserStore {
       .returning('user_id')
       .executeTakeFirst();
     return row?.user_id ?? null;
+  }
+
+  async endPasswordTokensOf(userId: number, now: number): Promise<number> {
+    const result = await this.tables
+      .updateTable('panel_password_tokens')
+      .set({ used_at: now })
+      .where('user_id', '=', userId)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
   }
 
   async peekPasswordToken(tokenHash: string, now: number): Promise<number | null> {

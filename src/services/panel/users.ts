@@ -145,34 +145,48 @@ export class UserService {
     return userView(user);
   }
 
-  /** The password stops working and every session ends; a one-time link sets a new one. */
+  /**
+   * The password stops working, every session and every earlier link ends; one new link
+   * sets a new password. In one transaction: no earlier link outlives a reset that answered.
+   */
   async resetPassword(id: number): Promise<UserView & { set_password_token: string }> {
     await this.user(id);
-    await this.users.setPasswordHash(id, null, this.clock.now());
-    await this.users.deleteSessionsOf(id);
-    const token = await this.issueLink(id);
+    const token = newToken();
+    await this.store.transaction(async (store) => {
+      const now = this.clock.now();
+      await store.users.setPasswordHash(id, null, now);
+      await store.users.deleteSessionsOf(id);
+      await store.users.endPasswordTokensOf(id, now);
+      await store.users.createPasswordToken(tokenHash(token), id, now + this.policy.linkMs);
+    });
     return { ...userView(await this.user(id)), set_password_token: token };
   }
 
   /**
-   * Checks the limits before the password, so that a guesser who reached them learns
-   * nothing more; every failure counts against both the address and the email.
+   * Reserves the attempt against the address and the email before the password is hashed,
+   * each in one atomic statement (so a burst of concurrent guesses, in one process or many,
+   * gets at most the limit evaluated, and a guesser who reached it learns nothing more). A
+   * reservation is kept as the failure it turns out to be; a right password gives the
+   * address's back and clears the email's.
    */
   async signIn(emailRaw: string, password: string, address: string): Promise<SignIn> {
     const now = this.clock.now();
     const email = emailRaw.trim().toLowerCase();
-    const subjects = [`ip:${address}`, `user:${email}`] as const;
     const { perAddress, perUser, windowMs } = this.policy;
-    const [byAddress, byUser] = await Promise.all(subjects.map((s) => this.users.signInFailures(s, now, windowMs)));
-    if ((byAddress ?? 0) >= perAddress || (byUser ?? 0) >= perUser)
-      return { ok: false, reason: 'limited', retryAfterMinutes: Math.ceil(windowMs / 60_000) };
+    const byAddress = `ip:${address}`;
+    const byUser = `user:${email}`;
+    const limited: SignIn = { ok: false, reason: 'limited', retryAfterMinutes: Math.ceil(windowMs / 60_000) };
+    if ((await this.users.reserveSignInAttempt(byAddress, now, windowMs, perAddress)) === null) return limited;
+    if ((await this.users.reserveSignInAttempt(byUser, now, windowMs, perUser)) === null) {
+      await this.users.releaseSignInAttempt(byAddress);
+      return limited;
+    }
     const user = email === '' ? null : await this.users.findUserByEmail(email);
     const matches = await verifyPassword(password, user?.passwordHash ?? unusableHash);
-    if (!user || !matches || user.passwordHash === null || user.status !== 'active') {
-      for (const s of subjects) await this.users.addSignInFailure(s, now, windowMs);
+    if (!user || !matches || user.passwordHash === null || user.status !== 'active')
       return { ok: false, reason: 'invalid' };
-    }
-    await this.users.clearSignInFailures(subjects[1]);
+    await this.users.releaseSignInAttempt(byAddress);
+    await this.users.clearSignInFailures(byUser);
     return { ok: true, token: await this.openSession(user.id), user };
   }
 
@@ -257,6 +271,8 @@ export class UserService {
       if (user === null) return { ok: false, reason: 'invalid-link' };
       await store.users.setPasswordHash(user.id, hash, this.clock.now());
       await store.users.deleteSessionsOf(user.id);
+      // A password set by one link ends the user's other links too.
+      await store.users.endPasswordTokensOf(user.id, this.clock.now());
       await this.audit.record(
         { kind: 'user', userId: user.id, email: user.email, address },
         { action: 'user.password-set', accountId: user.accountId, object: { type: 'user', id: user.id } },

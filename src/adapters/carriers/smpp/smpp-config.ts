@@ -32,6 +32,8 @@ const connectionSchema = z
     reconnectMinMs: ms(10).default(1_000),
     reconnectMaxMs: ms(10).default(60_000),
     prefixes: z.array(z.string().regex(/^\d{1,15}$/, 'prefixes are digits, e.g. "90532"')).optional(),
+    /** How an alphanumeric sender ID's Turkish letters go on this link (domain/sender-title.ts). */
+    senderIdEncoding: z.enum(['ascii', 'gsm7-turkish']).default('ascii'),
   })
   .strict()
   .refine((c) => c.reconnectMaxMs >= c.reconnectMinMs, { message: 'reconnectMaxMs must be at least reconnectMinMs' });

@@ -5,6 +5,7 @@ import type { BindCommand, Reply, SmppLog } from './smpp-link.js';
 import { Status, statusName, stringField } from './smpp-wire.js';
 import type { Pdu, PduOptions } from './smpp-wire.js';
 import type { ConnectionMetrics } from '../../../ports/metrics.js';
+import { senderOnWire } from '../../../domain/sender-title.js';
 import { noConnectionMetrics } from '../../../ports/metrics.js';
 
 /** Parts whose receipt is awaited for the receipt-lag metric, at most; the oldest are forgotten first. */
@@ -123,13 +124,20 @@ export class SmppConnection {
   }
 
   /** One submit_sm, waiting for a window and pacing slot until `deadline` (epoch ms). */
+  /** An alphanumeric sender ID (TON 5) written as this connection's `senderIdEncoding` says. */
+  private onThisLink(options: PduOptions): PduOptions {
+    const source = options.source_addr;
+    if (options.source_addr_ton !== 5 || typeof source !== 'string') return options;
+    return { ...options, source_addr: Buffer.from(senderOnWire(source, this.config.senderIdEncoding)) };
+  }
+
   async submit(options: PduOptions, deadline: number): Promise<PartResult> {
     if (!this.isBound) return { kind: 'unavailable' };
     if (!(await this.gate.acquire(deadline))) return { kind: 'unavailable' };
     try {
       // The link may have dropped while we waited for a slot.
       if (!this.isBound) return { kind: 'unavailable' };
-      const result = await this.links.submit.request('submit_sm', options, this.submitTimeoutMs);
+      const result = await this.links.submit.request('submit_sm', this.onThisLink(options), this.submitTimeoutMs);
       if (result.kind !== 'resp') {
         this.noteError(`submit_sm ${result.kind === 'timeout' ? 'timed out' : 'lost'}`);
         return { kind: 'lost', why: result.kind };

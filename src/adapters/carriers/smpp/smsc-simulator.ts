@@ -60,6 +60,8 @@ const defaultKeepSubmits = 10_000;
 function wireView(r: ReceivedSubmit): {
   destination: string;
   source: string;
+  /** source_addr's octets as received (a GSM-coded sender ID has ESC, 0x1b, before a shifted letter). */
+  source_hex: string;
   data_coding: number;
   esm_class: number;
   short_message: string;
@@ -68,6 +70,7 @@ function wireView(r: ReceivedSubmit): {
   return {
     destination: r.destination,
     source: r.source,
+    source_hex: Buffer.from(r.source, 'latin1').toString('hex'),
     data_coding: r.dataCoding,
     esm_class: r.esmClass,
     short_message: r.shortMessage.toString('hex'),

@@ -17,11 +17,11 @@ export const senderIdMessages = defineMessages(
     rejected: 'Rejected',
     request: 'Request a sender ID',
     field: 'Sender ID',
-    hint: 'At most 11 characters: ASCII letters, digits, space and . - _ & + (no space at either end).',
+    hint: 'At most 11 characters, Turkish letters (ç ğ ı ö ş ü) counting as two: letters, digits, space and . - _ & + (no space at either end).',
     submit: 'Request sender ID',
     requested: 'Requested. It stays pending until the provider approves it.',
     errInvalid:
-      'Use at most 11 characters: ASCII letters, digits, space and . - _ & +, with a letter or digit and no space at either end.',
+      'Use at most 11 characters, Turkish letters counting as two: letters, digits, space and . - _ & +, with a letter or digit and no space at either end.',
     errTaken: 'This account already has this sender ID.',
   },
   {
@@ -39,11 +39,11 @@ export const senderIdMessages = defineMessages(
     rejected: 'Reddedildi',
     request: 'Gönderici adı iste',
     field: 'Gönderici adı',
-    hint: 'En fazla 11 karakter: ASCII harfler, rakamlar, boşluk ve . - _ & + (başta ve sonda boşluk olmadan).',
+    hint: 'En fazla 11 karakter, Türkçe harfler (ç ğ ı ö ş ü) iki sayılır: harfler, rakamlar, boşluk ve . - _ & + (başta ve sonda boşluk olmadan).',
     submit: 'Gönderici adı iste',
     requested: 'İstendi. Sağlayıcı onaylayana kadar beklemede kalır.',
     errInvalid:
-      'En fazla 11 karakter kullanın: ASCII harfler, rakamlar, boşluk ve . - _ & +; en az bir harf ya da rakam olsun, başta ve sonda boşluk olmasın.',
+      'En fazla 11 karakter kullanın (Türkçe harfler iki sayılır): harfler, rakamlar, boşluk ve . - _ & +; en az bir harf ya da rakam olsun, başta ve sonda boşluk olmasın.',
     errTaken: 'Bu hesapta bu gönderici adı zaten var.',
   },
 );

@@ -26,6 +26,7 @@ describe('SMPP config', () => {
         enquireLinkMs: 30000,
         reconnectMinMs: 1000,
         reconnectMaxMs: 60000,
+        senderIdEncoding: 'ascii',
         submitTimeoutMs: 10000,
         giveUpAfterMs: 30000,
       },
@@ -33,6 +34,11 @@ describe('SMPP config', () => {
   });
 
   const bad: Array<[string, unknown, RegExp]> = [
+    [
+      'an unknown sender ID encoding',
+      { connections: [{ ...connection, senderIdEncoding: 'latin1' }], defaultRoute: 'turkcell' },
+      /senderIdEncoding/,
+    ],
     [
       'unknown default route',
       { connections: [connection], defaultRoute: 'nope' },
