@@ -18,7 +18,7 @@ import pg from 'pg';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
-import { waitFor } from '../helpers/wait-for.js';
+import { pause, waitFor } from '../helpers/wait-for.js';
 
 const dayMs = 86_400_000;
 
@@ -333,7 +333,8 @@ describe('retention through a real serve', { timeout: 120_000 }, () => {
         const ids: number[] = [];
         for (let i = 0; i < 6; i++) {
           ids.push(await send(`9053212010${i}5`));
-          await new Promise((r) => setTimeout(r, 1200));
+          // On purpose: a sweep (every second) makes the next partition between two sends.
+          await pause(1200);
         }
         for (const id of ids)
           await waitFor(`message ${id} delivered`, async () => (await status(id)) === 'TS-1064', {
