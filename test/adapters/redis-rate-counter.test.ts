@@ -10,6 +10,7 @@ import { randomBytes } from 'node:crypto';
 import pino from 'pino';
 import { RedisRateCounter } from '../../src/adapters/rate/redis-rate-counter.js';
 import { redisSkipReason, testRedisUrl } from '../helpers/redis.js';
+import { pause } from '../helpers/wait-for.js';
 
 // Asked once, before the tests are declared, so each test carries its skip (with the reason).
 const skip = await redisSkipReason();
@@ -50,7 +51,8 @@ describe('the rate counted in Redis', () => {
     const key = `${prefix}short`;
     assert.equal((await one.add(key, 100, 1)).current, 1);
     assert.equal((await other.add(key, 100, 1)).current, 2);
-    await new Promise((r) => setTimeout(r, 150));
+    // On purpose: the 100 ms window must end.
+    await pause(150);
     assert.equal((await one.add(key, 100, 1)).current, 1);
   });
 });

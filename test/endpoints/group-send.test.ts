@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { createHarness, createLiveHarness, defaultNow } from '../helpers/harness.js';
 import type { Answer, Harness, Provisioned } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
-import { simulatedDelivery, waitUntil } from '../helpers/delivery.js';
+import { simulatedDelivery } from '../helpers/delivery.js';
 import { assertAccepted, assertRefused, balancesOf, sendSms, turkishNumbers } from '../helpers/sms.js';
 import {
   assertBulkAccepted,
@@ -24,6 +24,7 @@ import {
   waitForSummary,
 } from '../helpers/bulk.js';
 import { localDate, localDateTime, localTime } from '../../src/domain/istanbul-time.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 describe('/group/send: refused requests', () => {
   let h: Harness;
@@ -591,16 +592,16 @@ describe('/group/send scheduled, with the system clock', () => {
       assert.equal(result.scheduled, true);
       const records = async (): Promise<number> =>
         detailedOf(await reportDetailed(h, p.apiKey, result.raporId)).pagination.total_records;
-      await waitUntil('the scheduled time to come', async () => {
+      await waitFor('the scheduled time to come', async () => {
         const written = await records();
         // Read before the time (the answer came back before it): nothing may be written out yet.
         if (Date.now() < at) assert.equal(written, 0, 'nothing written out before the time');
         return Date.now() >= at;
       });
-      await waitUntil(
+      await waitFor(
         'the scheduled send to be delivered',
         async () => summaryOf(await reportBasic(h, p.apiKey, result.raporId)).success_count === 2,
-        10_000,
+        { timeoutMs: 10_000 },
       );
       const { data } = detailedOf(await reportDetailed(h, p.apiKey, result.raporId));
       for (const row of data)

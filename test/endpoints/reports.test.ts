@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { createHarness, createLiveHarness } from '../helpers/harness.js';
 import type { Harness, Provisioned } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
-import { simulatedDelivery, sleep, storedMessage } from '../helpers/delivery.js';
+import { simulatedDelivery, storedMessage } from '../helpers/delivery.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { assertAccepted, intField, sendSms, turkishNumbers } from '../helpers/sms.js';
 import {
@@ -28,6 +28,7 @@ import {
 } from '../helpers/bulk.js';
 import type { Summary } from '../helpers/bulk.js';
 import { simulatedOutcome } from '../../src/domain/simulator-outcome.js';
+import { pause } from '../helpers/wait-for.js';
 
 const paths = ['/reports/basic', '/reports/detailed'] as const;
 
@@ -420,7 +421,7 @@ for (const dialect of testDialects()) {
           last = s;
           if (s.success_count === 600 && s.failed_count === 83) break;
           assert.ok(Date.now() < deadline, `counters did not converge: ${JSON.stringify(s)}`);
-          await sleep(5);
+          await pause(5);
         }
         assert.ok(polls > 1, 'the counters were watched while they moved');
         assert.equal(last.pending_count, 40, 'the numbers ending 0002 never get a report');

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
-import { simulatedDelivery, storedMessage, waitForState, waitUntil } from '../helpers/delivery.js';
+import { simulatedDelivery, storedMessage, waitForState } from '../helpers/delivery.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { assertAccepted, assertRefused, balancesOf, intField, sendSms, smsStatus, validSend } from '../helpers/sms.js';
 import { openAppContainer } from '../../src/main.js';
@@ -16,6 +16,7 @@ import { buildApp } from '../../src/http/app.js';
 import { defaultConnectionLimits } from '../../src/config.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { localDate, localTime } from '../../src/domain/istanbul-time.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `/sms/send scheduled, with a fixed clock, on ${dialect.name}`, () => {
@@ -128,12 +129,12 @@ describe('/sms/send scheduled, with the system clock', () => {
       const reportId = intField(answer, 'sms_id');
       assert.equal((await runtime.store.reports.findSend(reportId, account.id))?.scheduledAt, at);
       // Until its time the send has no messages, though the dispatcher is running.
-      await waitUntil('the scheduled time to come near', async () => {
+      await waitFor('the scheduled time to come near', async () => {
         if (Date.now() < at - 250) assert.equal((await runtime.store.reports.sendMessages(reportId, 0, 10)).length, 0);
         return Date.now() >= at - 250;
       });
       let messageId = 0;
-      await waitUntil('the scheduled send to be written out', async () => {
+      await waitFor('the scheduled send to be written out', async () => {
         messageId = (await runtime.store.reports.sendMessages(reportId, 0, 10))[0]?.id ?? 0;
         return messageId > 0;
       });

@@ -8,9 +8,10 @@ import assert from 'node:assert/strict';
 import { createHarness } from '../helpers/harness.js';
 import type { Answer, Harness, Provisioned } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
-import { simulatedDelivery, sleep, storedMessage } from '../helpers/delivery.js';
+import { simulatedDelivery, storedMessage } from '../helpers/delivery.js';
 import type { SimulatedDelivery } from '../helpers/delivery.js';
 import { assertAccepted, assertRefused, intField, sendSms, smsStatus } from '../helpers/sms.js';
+import { pause } from '../helpers/wait-for.js';
 
 const notReceived = 'The number did not receive the message';
 
@@ -166,7 +167,7 @@ for (const dialect of testDialects()) {
       // Reports of one dispatch arrive together: once the control is delivered, any report
       // for the 0002 number would have arrived too.
       await delivery.waitForState(p.accountId, control, ['delivered']);
-      await sleep(100);
+      await pause(100);
       await delivery.dispatcher.maintain();
       assert.equal((await storedMessage(h.runtime, p.accountId, silent)).state, 'sent');
       const answer = await smsStatus(h, p.apiKey, silent);

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import type { Answer, PostOptions } from './harness.js';
 import type { Poster } from './sms.js';
-import { waitUntil } from './delivery.js';
+
 import type { SimulatedDelivery } from './delivery.js';
+import { waitFor } from './wait-for.js';
 
 /** A /group/send body that passes every check for an account provisioned with sender ID ACME. */
 export const validGroup = { title: 'ACME', sentto: ['905321234567'], text: 'Hello' } as const;
@@ -176,14 +177,14 @@ export async function waitForSummary(
   timeoutMs = 5_000,
 ): Promise<Summary> {
   let last: Summary | null = null;
-  await waitUntil(
+  await waitFor(
     `report ${raporId} to reach the expected counters (last: ${JSON.stringify(last)})`,
     async () => {
       await delivery.dispatcher.maintain();
       last = summaryOf(await reportBasic(h, apiKey, raporId));
       return done(last);
     },
-    timeoutMs,
+    { timeoutMs: timeoutMs },
   );
   return last ?? summaryOf(await reportBasic(h, apiKey, raporId));
 }

@@ -6,6 +6,7 @@ import type { DeliveryState } from '../../src/domain/delivery-state.js';
 import type { MessageRecord } from '../../src/ports/reports.js';
 import type { Transition } from '../../src/ports/dispatch-queue.js';
 import type { AppContainer } from '../../src/main.js';
+import { waitFor } from './wait-for.js';
 
 export interface SimulatedDelivery {
   dispatcher: Dispatcher;
@@ -75,25 +76,6 @@ export async function simulatedDelivery(
   };
 }
 
-/** Polls `check` every `stepMs` until it holds; throws after `timeoutMs`. */
-export async function waitUntil(
-  what: string,
-  check: () => Promise<boolean> | boolean,
-  timeoutMs = 5_000,
-  stepMs = 10,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await check()) return;
-    if (Date.now() >= deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(stepMs);
-  }
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 /** The stored message, which must exist. */
 export async function storedMessage(
   runtime: AppContainer,
@@ -115,14 +97,14 @@ export async function waitForState(
   eachPoll: () => Promise<void> = async () => undefined,
 ): Promise<MessageRecord> {
   let last: MessageRecord | undefined;
-  await waitUntil(
+  await waitFor(
     `message ${messageId} to reach ${states.join('/')}`,
     async () => {
       await eachPoll();
       last = await storedMessage(runtime, accountId, messageId);
       return states.includes(last.state);
     },
-    timeoutMs,
+    { timeoutMs },
   );
   return last ?? storedMessage(runtime, accountId, messageId);
 }

@@ -8,7 +8,7 @@ import pino from 'pino';
 import { ClaimLoop } from '../../src/jobs/claim-loop.js';
 import type { ClaimLoopMode, ClaimLoopOptions, ClaimPolicy, RoundOutcome } from '../../src/jobs/claim-loop.js';
 import { WakeSignal } from '../../src/jobs/wake-signal.js';
-import { sleep, waitUntil } from '../helpers/delivery.js';
+import { pause, waitFor } from '../helpers/wait-for.js';
 
 interface Deferred<T> {
   promise: Promise<T>;
@@ -53,7 +53,7 @@ class ScriptedPolicy implements ClaimPolicy {
 
   /** The round in progress, once it has started. */
   async nth(n: number): Promise<Deferred<RoundOutcome>> {
-    await waitUntil(`round ${n + 1} to start`, () => this.rounds.length > n, 5_000, 1);
+    await waitFor(`round ${n + 1} to start`, () => this.rounds.length > n, { timeoutMs: 5_000, intervalMs: 1 });
     return this.rounds[n] as Deferred<RoundOutcome>;
   }
 }
@@ -93,7 +93,7 @@ function rig(options: Partial<ClaimLoopOptions> = {}): Rig {
 }
 
 async function modeOf(loop: ClaimLoop, mode: ClaimLoopMode): Promise<void> {
-  await waitUntil(`mode ${mode}`, () => loop.mode === mode, 5_000, 1);
+  await waitFor(`mode ${mode}`, () => loop.mode === mode, { timeoutMs: 5_000, intervalMs: 1 });
 }
 
 /** Stops the loop and waits for the stop well inside the rig's 60 s intervals: it did not wait one out. */
@@ -101,7 +101,7 @@ async function stopsBeforeItsIntervals(loop: ClaimLoop): Promise<void> {
   const from = loop.mode;
   let stopped = false;
   const stopping = loop.stop().then(() => (stopped = true));
-  await waitUntil(`stopped from ${from} at once`, () => stopped, 10_000, 1);
+  await waitFor(`stopped from ${from} at once`, () => stopped, { timeoutMs: 10_000, intervalMs: 1 });
   await stopping;
 }
 
@@ -205,11 +205,11 @@ describe('claim loop', () => {
     assert.equal(loop.mode, 'stopping');
     loop.launch();
     round.resolve('full');
-    await sleep(30);
+    await pause(30);
     assert.equal(done, false, 'items launched by the round are still unsettled');
     assert.equal(loop.unsettled, 2, 'the round launched one, the drain another');
     loop.settle();
-    await sleep(10);
+    await pause(10);
     assert.equal(done, false);
     loop.settle();
     await stopped;

@@ -16,9 +16,10 @@ import { DispatchWindow } from '../../src/jobs/dispatch-window.js';
 import { Dispatcher, defaultDispatcherOptions } from '../../src/jobs/dispatcher.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { countingClaims } from '../helpers/counting-claims.js';
-import { sleep, waitUntil } from '../helpers/delivery.js';
+
 import pino from 'pino';
 import type { HandedMessage } from '../../src/ports/dispatch-handoff.js';
+import { pause, waitFor } from '../helpers/wait-for.js';
 
 /** The dispatcher's own lease, as `serve` hands messages off with it. */
 const leaseMs = defaultDispatcherOptions.leaseMs;
@@ -131,12 +132,12 @@ for (const dialect of testDialects()) {
       });
       await dispatcher.start();
       try {
-        await waitUntil('the first claim, on start', () => attempts.made === 1);
+        await waitFor('the first claim, on start', () => attempts.made === 1);
         for (let i = 0; i < 8; i++) {
           assertAccepted(await sendSms(h, p.apiKey, { sentto: `90532123${String(1000 + i)}` }));
-          await sleep(20);
+          await pause(20);
         }
-        await waitUntil('eight submits', () => carrier.submitted.length === 8);
+        await waitFor('eight submits', () => carrier.submitted.length === 8);
         // Each send woke the dispatcher with handed messages; a claim a moment ago found the
         // store empty, so none of those wakes was spent on another.
         assert.equal(attempts.made, 1);

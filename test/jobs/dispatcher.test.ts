@@ -12,7 +12,7 @@ import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import type { StoreLocation } from '../../src/adapters/store/index.js';
 import type { KeySettings } from '../../src/ports/keys.js';
 import type { Transition } from '../../src/ports/dispatch-queue.js';
-import { sleep, waitUntil } from '../helpers/delivery.js';
+import { pause, waitFor } from '../helpers/wait-for.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -187,14 +187,14 @@ describe('dispatcher', () => {
         try {
           await queueMessages(runtime, 1);
           await d.start();
-          await waitUntil('the first claim', () => claims.length === 1);
+          await waitFor('the first claim', () => claims.length === 1);
           // Each new message wakes the dispatcher; none of them is claimed alone.
           for (let i = 0; i < 3; i++) {
             await queueMessages(runtime, 1);
             d.wake.notify();
-            await sleep(30);
+            await pause(30);
           }
-          await waitUntil('four submits', () => carrier.submitted.length === 4);
+          await waitFor('four submits', () => carrier.submitted.length === 4);
           assert.deepEqual(claims, [1, 3]);
         } finally {
           await d.stop();

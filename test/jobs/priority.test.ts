@@ -8,11 +8,12 @@ import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, createLiveHarness } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
-import { simulatedDelivery, waitUntil } from '../helpers/delivery.js';
+import { simulatedDelivery } from '../helpers/delivery.js';
 import { RecordingCarrier } from '../helpers/recording-carrier.js';
 import { assertAccepted, intField, sendSms, turkishNumbers } from '../helpers/sms.js';
 import { assertBulkAccepted, groupSend } from '../helpers/bulk.js';
 import { defaultDispatcherOptions } from '../../src/jobs/dispatcher.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const campaignSize = 50_000;
 
@@ -68,18 +69,19 @@ for (const dialect of testDialects()) {
       try {
         const p = await h.provision({ account: { balanceMain: 100_000 } });
         assertBulkAccepted(await groupSend(h, p.apiKey, { sentto: turkishNumbers(campaignSize) }));
-        await waitUntil('the campaign to start going out', () => live.submitted.length > 0, 10_000, 1);
+        await waitFor('the campaign to start going out', () => live.submitted.length > 0, {
+          timeoutMs: 10_000,
+          intervalMs: 1,
+        });
         const single = await sendSms(h, p.apiKey, { sentto: '905559990001' });
         assertAccepted(single);
         const submittedWhenAccepted = live.submitted.length;
         assert.ok(submittedWhenAccepted < campaignSize, 'the campaign was still going out');
         const id = intField(single, 'sms_id');
-        await waitUntil(
-          'the single send to be submitted',
-          () => live.submitted.some((m) => m.messageId === id),
-          10_000,
-          1,
-        );
+        await waitFor('the single send to be submitted', () => live.submitted.some((m) => m.messageId === id), {
+          timeoutMs: 10_000,
+          intervalMs: 1,
+        });
         const position = live.submitted.findIndex((m) => m.messageId === id);
         // Claims already under way when it was accepted may go first: at most one batch,
         // and what fits in the in-flight window.

@@ -21,6 +21,7 @@ import { countingClaims } from '../helpers/counting-claims.js';
 import { pendingEvents } from '../helpers/webhook-fixtures.js';
 import { answer, startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver, ReceiverHandler } from '../helpers/webhook-receiver.js';
+import { pause } from '../helpers/wait-for.js';
 
 const silent = pino({ level: 'silent' });
 const secret = 'whsec_worker';
@@ -131,7 +132,8 @@ for (const dialect of testDialects()) {
     it('gives up on a receiver that never recovers after exactly the key\u2019s attempts, waiting the backoff between them', async () => {
       await withRig({ handler: answer(503), attempts: 3 }, async (rig) => {
         await rig.until(settled(rig), 'the event has failed');
-        await new Promise((r) => setTimeout(r, 100));
+        // On purpose: time for an attempt after the last, which must not come.
+        await pause(100);
         const e = await rig.event();
         assert.equal(e.state, 'failed');
         assert.deepEqual(

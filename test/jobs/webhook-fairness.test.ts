@@ -21,6 +21,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { pendingEvents } from '../helpers/webhook-fixtures.js';
 import { answer, startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -34,14 +35,6 @@ async function hangingReceiver(): Promise<{ receiver: Receiver; open: () => numb
     res.on('close', () => (open -= 1));
   });
   return { receiver, open: () => open, peak: () => peak };
-}
-
-async function until(check: () => Promise<boolean> | boolean, what: string): Promise<void> {
-  const started = Date.now();
-  while (!(await check())) {
-    if (Date.now() - started > 10_000) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 for (const dialect of testDialects()) {
@@ -87,13 +80,13 @@ for (const dialect of testDialects()) {
         // The slow receiver's attempts last the whole test (3 s timeout): only its share of the 4 slots is held.
         await withCourier(3_000, { destinations: { concurrency: 2 } }, async (runtime, courier, releases) => {
           const slowKey = await pendingEvents(runtime, 20, { webhookUrl: `${slow.receiver.url}/hook` });
-          await until(() => slow.open() === 2, 'the slow receiver holds its share');
+          await waitFor('the slow receiver holds its share', () => slow.open() === 2, { intervalMs: 5 });
           const created = Date.now();
           // Another key on the slow receiver: its destination is full, which the courier learns once.
           await pendingEvents(runtime, 5, { webhookUrl: `${slow.receiver.url}/other` });
           await pendingEvents(runtime, 10, { webhookUrl: `${fast.url}/hook` });
           courier.wake.notify();
-          await until(() => fast.requests.length >= 10, 'the fast receiver got its events');
+          await waitFor('the fast receiver got its events', () => fast.requests.length >= 10, { intervalMs: 5 });
           const waited = Date.now() - created;
           // Every slow attempt is still in flight: the fast events did not wait for one to end.
           assert.equal(slow.receiver.requests.length, 2, 'the slow receiver never got more than its share');
@@ -128,29 +121,32 @@ for (const dialect of testDialects()) {
             (await runtime.store.events.recentForKey(slowKey.key.keyId, 100))
               .flatMap((e) => e.log)
               .filter((a) => a.error === 'timeout').length;
-          await until(
-            async () => (await timeouts()) >= 3 && slow.open() === 0,
+          await waitFor(
             'three timeouts and no slow attempt in flight',
+            async () => (await timeouts()) >= 3 && slow.open() === 0,
+            { intervalMs: 5 },
           );
           const slowRequests = slow.receiver.requests.length;
 
           await pendingEvents(runtime, 5, { webhookUrl: `${fast.url}/hook` });
           courier.wake.notify();
-          await until(() => fast.requests.length >= 5, 'the fast receiver got its events');
+          await waitFor('the fast receiver got its events', () => fast.requests.length >= 5, { intervalMs: 5 });
           // Control: the slow events become due (each retry waits 20-200 ms here), so only the
           // pause holds them; the courier, serving the fast destination meanwhile, is awake.
-          await until(
+          await waitFor(
+            'every slow event pending and due',
             async () =>
               (await runtime.store.events.recentForKey(slowKey.key.keyId, 100)).every(
                 (e) => e.state === 'pending' && e.nextAttemptAt <= Date.now(),
               ),
-            'every slow event pending and due',
+            { intervalMs: 5 },
           );
           await pendingEvents(runtime, 5, { webhookUrl: `${fast.url}/hook` });
           courier.wake.notify();
-          await until(
-            () => fast.requests.length >= 10,
+          await waitFor(
             'the fast receiver got its later events, claimed beside the due slow ones',
+            () => fast.requests.length >= 10,
+            { intervalMs: 5 },
           );
           assert.equal(slow.receiver.requests.length, slowRequests, 'no attempt to the paused destination');
         });

@@ -14,6 +14,7 @@ import { postJson, provisionSender, startServer } from '../helpers/server-proces
 import type { ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl, schemaForSuite } from '../helpers/dialects.js';
 import { redisSkipReason, testRedisUrl } from '../helpers/redis.js';
+import { pause } from '../helpers/wait-for.js';
 
 const pgUrl = postgresUrl();
 const pgSkip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -40,7 +41,8 @@ async function burst(
     );
     const ms = Date.now() - started;
     if (ms >= 900 && attempt < 2) {
-      await new Promise((r) => setTimeout(r, 1100));
+      // On purpose: the burst straddled a window; the next starts in a fresh one.
+      await pause(1100);
       continue;
     }
     assert.ok(ms < 900 || attempt === 2, 'the burst fits in one window');
@@ -169,7 +171,8 @@ describe('the hourly limit of a cluster on PostgreSQL, counted in leases', () =>
       assert.equal(count(burst, 'TS-1040'), limit - 2, JSON.stringify(burst));
       assert.equal(count(burst, 'TS-1068'), 7);
       // Idle for a second, the first gives its unused place back: the second gets it, and no more.
-      await new Promise((r) => setTimeout(r, 2300));
+      // On purpose: the idle time after which a lease is given back must pass.
+      await pause(2300);
       assert.deepEqual((await codes(two, 2)).sort(), ['TS-1040', 'TS-1068']);
       assert.deepEqual(await codes(one, 1), ['TS-1068'], 'the cluster admitted the limit, 40, and no more');
     },

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { admin, provisionSender, startServer } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
-import { waitUntil } from '../helpers/delivery.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haberci-follow-'));
 const store = ['--data', dir];
@@ -55,17 +55,14 @@ describe('following one message through the logs', () => {
       });
       assert.equal(response.headers.get('x-request-id'), requestId);
       const messageId = ((await response.json()) as { sms_id: number }).sms_id;
-      await waitUntil(
-        'the delivered webhook',
-        () => receiver.requests.some((r) => r.body.includes('sms.delivered')),
-        15_000,
-        20,
-      );
-      await waitUntil(
+      await waitFor('the delivered webhook', () => receiver.requests.some((r) => r.body.includes('sms.delivered')), {
+        timeoutMs: 15_000,
+        intervalMs: 20,
+      });
+      await waitFor(
         'the attempt line',
         () => parsed().some((l) => l.msg === 'webhooks: attempt recorded' && l.eventType === 'sms.delivered'),
-        5_000,
-        20,
+        { timeoutMs: 5_000, intervalMs: 20 },
       );
       lines = parsed();
       const access = lines.find((l) => l.requestId === requestId);

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent, request } from 'undici';
 import { provisionSender, startServer } from '../helpers/server-process.js';
+import { pause } from '../helpers/wait-for.js';
 
 /** The error code under a failed request (undici puts the socket's in `cause` or its own `code`). */
 function errorCode(error: unknown): string {
@@ -74,7 +75,8 @@ describe('SIGTERM under keep-alive load', () => {
       }
     };
     const clients = Array.from({ length: 12 }, (_, n) => client(n));
-    await new Promise((r) => setTimeout(r, 800));
+    // On purpose: the clients keep the server under keep-alive load for a while before the stop.
+    await pause(800);
     stopSent = true;
     server.child.kill('SIGTERM');
     await Promise.all(clients);

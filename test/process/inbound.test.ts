@@ -16,6 +16,7 @@ import { admin, binPath, childEnv, startServer } from '../helpers/server-process
 import type { ServerProcess } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 async function startSimulator(args: string[]): Promise<{ child: ChildProcess; port: number }> {
   const child = spawn(process.execPath, [binPath, 'smsc-sim', '--port', '0', ...args], {
@@ -190,7 +191,7 @@ describe('inbound messages: smsc-sim -> haberci -> sms.received webhook', () => 
       dir,
     ])) as { messages: unknown[] };
     const strayBefore = unrouted(dir);
-    await new Promise((r) => setTimeout(r, 800));
+    await waitFor('more messages to the number', () => unrouted(dir) > strayBefore);
     // Control: messages to 4444 kept arriving in that time; the server stored them for no account.
     assert.ok(unrouted(dir) > strayBefore, 'messages to the number arrived during the wait');
     const afterwards = (await admin([

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
+import { pause } from '../helpers/wait-for.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -151,10 +152,11 @@ describe('PostgreSQL connections ended under load', () => {
     // Repeatedly end every connection the processes hold, while they work.
     let ended = 0;
     for (let round = 0; round < 6; round++) {
-      await new Promise((r) => setTimeout(r, 300));
+      // On purpose: the processes work a while between the ends of their connections.
+      await pause(300);
       ended += await terminateBackends(control, schema);
     }
-    await new Promise((r) => setTimeout(r, 300));
+    await pause(300);
     sending = false;
     await Promise.all(load);
 
@@ -235,16 +237,17 @@ describe('PostgreSQL connections ended under load', () => {
           }
         };
         const load = [0, 1, 2].map(client);
-        await new Promise((r) => setTimeout(r, 1000));
+        // On purpose, here and below: load before the cut, during it and after the return.
+        await pause(1000);
         const cutAt = Date.now();
         proxy.cut();
-        await new Promise((r) => setTimeout(r, 1500));
+        await pause(1500);
         const ready = await fetch(`${server.url}/readyz`);
         assert.equal(ready.status, 503, 'not ready while the store is away');
-        await new Promise((r) => setTimeout(r, 1500));
+        await pause(1500);
         const restoredAt = Date.now();
         proxy.restore();
-        await new Promise((r) => setTimeout(r, 6000));
+        await pause(6000);
         sending = false;
         await Promise.all(load);
 

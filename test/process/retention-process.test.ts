@@ -18,6 +18,7 @@ import pg from 'pg';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
+import { pause, waitFor } from '../helpers/wait-for.js';
 
 const dayMs = 86_400_000;
 
@@ -26,14 +27,6 @@ interface Raw {
   run(statement: string): Promise<void>;
   number(query: string): Promise<number>;
   close(): Promise<void>;
-}
-
-async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
 }
 
 async function stopServer(server: ServerProcess): Promise<void> {
@@ -124,27 +117,36 @@ async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<v
         (await status(oldSingle)).body.result_code === 'TS-1064' &&
         (await rows(finishedGroup)).length === 2 &&
         (await rows(unfinishedGroup)).length === 2,
+      { timeoutMs: 20_000, intervalMs: 100 },
     );
-    await waitFor('the finished group to finish', () => settled(finishedGroup, 2));
+    await waitFor('the finished group to finish', () => settled(finishedGroup, 2), {
+      timeoutMs: 20_000,
+      intervalMs: 100,
+    });
     // Recent: a delivered message, younger than the period.
     const recent = await single('905321110031');
     await waitFor(
       'the recent message to be delivered',
       async () => (await status(recent)).body.result_code === 'TS-1064',
+      { timeoutMs: 20_000, intervalMs: 100 },
     );
     const unknownStatus = await status(oldSingle + 1_000_000);
     const unknownReport = await basic(finishedGroup + 1_000_000);
     assert.equal(unknownStatus.body.result_code, 'TS-1020');
     assert.equal(unknownReport.body.result_code, 'TS-1029');
     assert.equal((await basic(finishedGroup)).body.result_code, 'TS-1064');
-    await waitFor('the webhook events to be delivered', async () => {
-      const events = await eventsOf(storeArgs, sender.keyId);
-      return (
-        events.length > 0 &&
-        events.some((e) => e.sms_id === recent && e.state === 'delivered') &&
-        events.every((e) => e.state === 'delivered')
-      );
-    });
+    await waitFor(
+      'the webhook events to be delivered',
+      async () => {
+        const events = await eventsOf(storeArgs, sender.keyId);
+        return (
+          events.length > 0 &&
+          events.some((e) => e.sms_id === recent && e.state === 'delivered') &&
+          events.every((e) => e.state === 'delivered')
+        );
+      },
+      { timeoutMs: 20_000, intervalMs: 100 },
+    );
     await stopServer(server);
 
     // Forty days pass for the old sends (their messages, webhook events none here).
@@ -179,10 +181,12 @@ async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<v
     await waitFor(
       'the old single message to be removed',
       async () => (await status(oldSingle)).body.result_code === 'TS-1020',
+      { timeoutMs: 20_000, intervalMs: 100 },
     );
     await waitFor(
       'the finished old group to be removed',
       async () => (await basic(finishedGroup)).body.result_code === 'TS-1029',
+      { timeoutMs: 20_000, intervalMs: 100 },
     );
     // Gone reads as never there: the same status, the same body.
     assert.deepEqual(await status(oldSingle), unknownStatus);
@@ -193,8 +197,10 @@ async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<v
     assert.equal((await rows(unfinishedGroup)).length, 2);
     assert.equal((await status(recent)).body.result_code, 'TS-1064');
     // Webhook events go by their own age, with their attempts: only the recent message's are left.
-    await waitFor('the old webhook events to be removed', async () =>
-      (await eventsOf(storeArgs, sender.keyId)).every((e) => e.sms_id === recent),
+    await waitFor(
+      'the old webhook events to be removed',
+      async () => (await eventsOf(storeArgs, sender.keyId)).every((e) => e.sms_id === recent),
+      { timeoutMs: 20_000, intervalMs: 100 },
     );
     const kept = await eventsOf(storeArgs, sender.keyId);
     assert.ok(kept.length > 0 && kept.every((e) => e.attempts.length > 0), JSON.stringify(kept));
@@ -327,9 +333,14 @@ describe('retention through a real serve', { timeout: 120_000 }, () => {
         const ids: number[] = [];
         for (let i = 0; i < 6; i++) {
           ids.push(await send(`9053212010${i}5`));
-          await new Promise((r) => setTimeout(r, 1200));
+          // On purpose: a sweep (every second) makes the next partition between two sends.
+          await pause(1200);
         }
-        for (const id of ids) await waitFor(`message ${id} delivered`, async () => (await status(id)) === 'TS-1064');
+        for (const id of ids)
+          await waitFor(`message ${id} delivered`, async () => (await status(id)) === 'TS-1064', {
+            timeoutMs: 20_000,
+            intervalMs: 100,
+          });
         await stopServer(live());
         server = null;
         const holders = await control.query<{ holder: string }>(
@@ -343,7 +354,11 @@ describe('retention through a real serve', { timeout: 120_000 }, () => {
         await control.query(`update ${schema}.sends set created_at = created_at - ${40 * dayMs}`);
 
         server = await startServer(args);
-        for (const id of ids) await waitFor(`message ${id} removed`, async () => (await status(id)) === 'TS-1020');
+        for (const id of ids)
+          await waitFor(`message ${id} removed`, async () => (await status(id)) === 'TS-1020', {
+            timeoutMs: 20_000,
+            intervalMs: 100,
+          });
         const left = await control.query<{ name: string }>(
           `select c.relname as name from pg_inherits i join pg_class c on c.oid = i.inhrelid where i.inhparent = '${schema}.messages'::regclass`,
         );
@@ -359,7 +374,10 @@ describe('retention through a real serve', { timeout: 120_000 }, () => {
         assert.ok(names.includes('messages_pdefault'));
         // Sending goes on, into the partitions made ahead.
         const after = await send('905321201095');
-        await waitFor('a new message delivered', async () => (await status(after)) === 'TS-1064');
+        await waitFor('a new message delivered', async () => (await status(after)) === 'TS-1064', {
+          timeoutMs: 20_000,
+          intervalMs: 100,
+        });
       } finally {
         if (server !== null) {
           server.child.kill('SIGKILL');

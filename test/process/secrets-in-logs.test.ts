@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import { answer, startReceiver } from '../helpers/webhook-receiver.js';
-import { waitUntil } from '../helpers/delivery.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haberci-secrets-'));
 const store = ['--data', dir];
@@ -92,11 +92,10 @@ describe('secrets in the logs', () => {
       assert.equal(broken.status, 400);
       await admin(['key', 'update', '--id', sender.keyId, '--webhook-secret', secondSecret, ...store]);
       // Control: the failed webhook deliveries are logged, so the paths that use the secret did log.
-      await waitUntil(
+      await waitFor(
         'a webhook event to fail after its last attempt',
         () => server.output().includes('webhooks: event failed after its last attempt'),
-        15_000,
-        20,
+        { timeoutMs: 15_000, intervalMs: 20 },
       );
     } finally {
       server.child.kill('SIGTERM');

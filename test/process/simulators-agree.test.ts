@@ -14,13 +14,8 @@ import { SimulatorCarrier } from '../../src/adapters/carriers/simulator/simulato
 import { normaliseNumber } from '../../src/domain/recipients.js';
 import { simulatedOutcome } from '../../src/domain/simulator-outcome.js';
 import type { SimulatedOutcome } from '../../src/domain/simulator-outcome.js';
-import {
-  carrierConfig,
-  message,
-  RecordingListener,
-  startCarrier,
-  waitFor,
-} from '../adapters/carriers/smpp/smpp-harness.js';
+import { carrierConfig, message, RecordingListener, startCarrier } from '../adapters/carriers/smpp/smpp-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
 import { assertAccepted, assertRefused, sendSms } from '../helpers/sms.js';
@@ -58,9 +53,8 @@ async function observe(
   const last = await carrier.submit(message(control));
   assert.equal(last.kind, 'accepted');
   const controlIds = last.kind === 'accepted' ? last.carrierMessageIds : [];
-  await waitFor(
-    () => listener.reports.some((r) => controlIds.includes(r.carrierMessageId)),
-    'the control message report',
+  await waitFor('the control message report', () =>
+    listener.reports.some((r) => controlIds.includes(r.carrierMessageId)),
   );
   return ids.map((own) => {
     if (own === null) return 'refused';
@@ -81,7 +75,7 @@ async function startSmscSim(): Promise<{ child: ChildProcessWithoutNullStreams; 
   ]);
   let out = '';
   child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
-  await waitFor(() => /stats on http/.test(out), 'smsc-sim to listen', 10_000);
+  await waitFor('smsc-sim to listen', () => /stats on http/.test(out), { timeoutMs: 10_000 });
   return {
     child,
     smppPort: Number(/127\.0\.0\.1:(\d+)\n/.exec(out)?.[1]),

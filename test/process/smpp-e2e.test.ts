@@ -18,6 +18,7 @@ import type { Simulator } from '../helpers/smsc-sim.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
+import { pause } from '../helpers/wait-for.js';
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -191,7 +192,8 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
     // final event meanwhile; the pending one's would have come first.
     const control = await send('905321110099', 'x', 0);
     assert.equal(await webhookFor(control, 'sms.delivered'), 'delivered');
-    await new Promise((r) => setTimeout(r, 300));
+    // On purpose: time for an event of the pending message, which must not come.
+    await pause(300);
     assert.deepEqual(
       eventsOf(pending).map(([t]) => t),
       ['sms.sent'],

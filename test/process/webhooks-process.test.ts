@@ -14,6 +14,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sign } from '../../src/domain/webhook.js';
 import { admin, binPath, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { pause, waitFor } from '../helpers/wait-for.js';
 
 const execute = promisify(execFile);
 const secret = 'whsec_cli_secret';
@@ -40,14 +41,6 @@ async function adminFails(args: string[]): Promise<string> {
 
 function count(db: BetterSqlite3.Database, query: string): number {
   return Number((db.prepare(query).get() as { n: number } | undefined)?.n ?? 0);
-}
-
-async function waitFor(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 type Delivery = {
@@ -274,7 +267,7 @@ describe('webhooks through the real executable', () => {
         'true',
       ]);
       try {
-        await waitFor(() => receiver.requests.length >= 3, 15_000, 'the three events');
+        await waitFor('the three events', () => receiver.requests.length >= 3, { timeoutMs: 15_000 });
       } finally {
         server.child.kill('SIGTERM');
         assert.equal(await server.exited, 0);
@@ -380,8 +373,9 @@ describe('webhooks through the real executable', () => {
           return { type: body.event_type, to: String(body.data.sms_id) };
         });
       // Four events for the default key (sent and a final state each), two for the other.
-      await waitFor(() => receiver.requests.length >= 6, 20_000, 'six webhook calls');
-      await new Promise((r) => setTimeout(r, 300));
+      await waitFor('six webhook calls', () => receiver.requests.length >= 6, { timeoutMs: 20_000 });
+      // On purpose: time for a seventh call, which must not come.
+      await pause(300);
       const types = received()
         .map((e) => e.type)
         .sort();
@@ -469,11 +463,11 @@ describe('webhooks through the real executable', () => {
       // Every message sent and delivered (400 events), and the refused connections have paused
       // the destination (5 in a row): the other events wait untried, all pending.
       await waitFor(
+        'the events, and attempts to the receiver that is down',
         () =>
           count(sqlite, 'SELECT count(*) n FROM webhook_events') === 400 &&
           count(sqlite, 'SELECT count(*) n FROM webhook_attempts') >= 5,
-        30_000,
-        'the events, and attempts to the receiver that is down',
+        { timeoutMs: 30_000 },
       );
       first.child.kill('SIGKILL');
       await first.exited;
@@ -488,9 +482,9 @@ describe('webhooks through the real executable', () => {
       const second = await startServer(serveArgs);
       try {
         await waitFor(
-          () => count(sqlite, `SELECT count(*) n FROM webhook_events WHERE state = 'delivered'`) === 400,
-          30_000,
           'every event to be delivered after the restart',
+          () => count(sqlite, `SELECT count(*) n FROM webhook_events WHERE state = 'delivered'`) === 400,
+          { timeoutMs: 30_000 },
         );
       } finally {
         second.child.kill('SIGTERM');

@@ -15,19 +15,12 @@ import type { ProvisionedSender, ServerProcess } from '../helpers/server-process
 import { startSimulator, stop } from '../helpers/smsc-sim.js';
 import type { Simulator } from '../helpers/smsc-sim.js';
 import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
 const leaseMs = 2500;
 const respDelayMs = 6000;
-
-async function waitFor(what: string, probe: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('worker leases on a shared PostgreSQL store', () => {
   const schema = testSchemaName();
@@ -128,7 +121,8 @@ describe('worker leases on a shared PostgreSQL store', () => {
       const numbers = ['905321240011', '905321240012', '905321240013'];
       const ids: number[] = [];
       for (const to of numbers) ids.push(await send(a, to));
-      for (const id of ids) await waitFor(`message ${id} delivered`, () => delivered(b, id));
+      for (const id of ids)
+        await waitFor(`message ${id} delivered`, () => delivered(b, id), { timeoutMs: 30_000, intervalMs: 100 });
       // Each submit was held 6 s against a 2.5 s lease, while the other worker looked for
       // expired leases every 2 s: without the heartbeat it would have submitted each again.
       for (const to of numbers) assert.equal(await submitsTo(to), 1, `submits to ${to}`);
@@ -141,12 +135,18 @@ describe('worker leases on a shared PostgreSQL store', () => {
     const ids: number[] = [];
     for (const to of numbers) ids.push(await send(a, to));
     // The SMSC has them, and holds its answers: the messages are in flight in worker a.
-    await waitFor('the submits to reach the SMSC', async () =>
-      (await Promise.all(numbers.map(submitsTo))).every((n) => n === 1),
+    await waitFor(
+      'the submits to reach the SMSC',
+      async () => (await Promise.all(numbers.map(submitsTo))).every((n) => n === 1),
+      { timeoutMs: 30_000, intervalMs: 100 },
     );
     a.child.kill('SIGKILL');
     await a.exited;
-    for (const id of ids) await waitFor(`message ${id} delivered by the other worker`, () => delivered(b, id), 30_000);
+    for (const id of ids)
+      await waitFor(`message ${id} delivered by the other worker`, () => delivered(b, id), {
+        timeoutMs: 30_000,
+        intervalMs: 100,
+      });
     // The dead worker's submits were never answered to anyone: the other submitted each once
     // more (the bound written in docs/decisions.md, Delivery).
     for (const to of numbers) assert.equal(await submitsTo(to), 2, `submits to ${to}`);
@@ -164,8 +164,10 @@ describe('worker leases on a shared PostgreSQL store', () => {
       // at the SMSC awaiting their answer, the rest leased to c and waiting.
       const numbers = Array.from({ length: 40 }, (_, i) => `9053212410${String(i).padStart(2, '0')}`);
       const ids = await Promise.all(numbers.map((to) => send(c, to)));
-      await waitFor('the first submits of the batch to reach the SMSC', async () =>
-        (await Promise.all(numbers.map(submitsTo))).some((n) => n > 0),
+      await waitFor(
+        'the first submits of the batch to reach the SMSC',
+        async () => (await Promise.all(numbers.map(submitsTo))).some((n) => n > 0),
+        { timeoutMs: 30_000, intervalMs: 100 },
       );
       c.child.kill('SIGKILL');
       await c.exited;
@@ -180,7 +182,7 @@ describe('worker leases on a shared PostgreSQL store', () => {
       await waitFor(
         'every message delivered by the other worker',
         async () => (await Promise.all(ids.map((id) => delivered(d, id)))).every(Boolean),
-        90_000,
+        { timeoutMs: 90_000, intervalMs: 100 },
       );
       // At least once, and twice only for what the dead worker had in flight at the SMSC
       // (the bound of docs/decisions.md, Delivery): what it merely held leased goes once.

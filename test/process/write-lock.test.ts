@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import { pause } from '../helpers/wait-for.js';
 
 describe('a send while another connection holds the write lock', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-write-lock-'));
@@ -41,7 +42,8 @@ describe('a send while another connection holds the write lock', () => {
         text: 'held',
         sms_lang: 0,
       }).then((answer) => ({ answer, at: Date.now() }));
-      await new Promise((r) => setTimeout(r, 300));
+      // On purpose: the send must be waiting for the held lock when the balance is asked.
+      await pause(300);
       // The send is waiting for the lock; the server still answers.
       const balance = await postJson(`${server.url}/balance/`, { api_key: key });
       assert.equal(balance.status, 200);

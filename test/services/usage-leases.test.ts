@@ -10,6 +10,7 @@ import { UsageLeases, usageLeaseSize } from '../../src/services/usage-leases.js'
 import type { UsageCounts } from '../../src/services/usage-leases.js';
 import { countOne } from '../../src/domain/request-limits.js';
 import type { LimitHit, Usage, UsageRequest, UsageWindows } from '../../src/domain/request-limits.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** One key's counts in memory, counted by the domain's rule; counts its calls. */
 class MemoryCounts implements UsageCounts {
@@ -90,7 +91,7 @@ describe('request counts in leases', () => {
     const leases = new UsageLeases(store, Date.now, 30);
     assert.ok('undo' in (await leases.take(request(1000))));
     assert.equal(store.usage.hourCount, 50);
-    await new Promise((r) => setTimeout(r, 100));
+    await waitFor('the unused places given back after 30 ms idle', () => store.usage.hourCount === 1);
     assert.equal(store.usage.hourCount, 1, 'the 49 unused were given back');
     const next = { ...windows, hour: '2026-11-25T11' };
     assert.ok('undo' in (await leases.take(request(1000))));

@@ -10,6 +10,7 @@ import { openConnection, storeOn } from '../../src/adapters/store/open-store.js'
 import type { SqlStore } from '../../src/adapters/store/sql-store.js';
 import type { RateTally } from '../../src/ports/rate-counter.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
+import { pause } from '../helpers/wait-for.js';
 
 // PostgreSQL only (SQLite counts the rate in memory); describeOn says why it is skipped without one.
 for (const postgres of testDialects().filter((d) => d.name === 'postgres')) {
@@ -62,7 +63,8 @@ for (const postgres of testDialects().filter((d) => d.name === 'postgres')) {
     it('starts a window again at one once it ended, and sweeps windows long over', async () => {
       assert.equal((await a.add('short', 100, 1)).current, 1);
       assert.equal((await a.add('short', 100, 1)).current, 2);
-      await new Promise((r) => setTimeout(r, 150));
+      // On purpose: the 100 ms window must end.
+      await pause(150);
       const again = await a.add('short', 100, 1);
       assert.equal(again.current, 1);
       assert.equal(await a.sweep(), 0, 'nothing ended a minute ago');

@@ -10,11 +10,10 @@ import { join } from 'node:path';
 import { migrate } from '../../src/adapters/store/migrate.js';
 import { openConnection } from '../../src/adapters/store/open-store.js';
 import { ThreadWriteLock, backgroundGapMs } from '../../src/adapters/store/sqlite/thread-write-lock.js';
+import { pause } from '../helpers/wait-for.js';
 
 const backgroundMaxDelayMs = 50;
 const asBackground = { role: 'background', yieldMs: backgroundMaxDelayMs } as const;
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 describe('the write lock shared by the threads of a process', () => {
   it('a second holder waits until the first releases, and is woken then', async () => {
@@ -23,7 +22,7 @@ describe('the write lock shared by the threads of a process', () => {
     assert.equal(await first.acquire(Date.now() + 1000), true);
     let releasedAt = 0;
     const waiting = second.acquire(Date.now() + 5000).then((got) => ({ got, at: Date.now() }));
-    await sleep(50);
+    await pause(50);
     releasedAt = Date.now();
     first.release();
     const { got, at } = await waiting;
@@ -32,7 +31,7 @@ describe('the write lock shared by the threads of a process', () => {
     // The second holds it now: the first waits for it.
     let firstAgain = false;
     const again = first.acquire(Date.now() + 1000).then((ok) => (firstAgain = ok));
-    await sleep(20);
+    await pause(20);
     assert.equal(firstAgain, false);
     second.release();
     await again;
@@ -49,7 +48,7 @@ describe('the write lock shared by the threads of a process', () => {
       order.push('waiting');
       waiting.release();
     });
-    await sleep(20);
+    await pause(20);
     busy.release();
     const again = busy.acquire(Date.now() + 1000).then(() => {
       order.push('busy again');
@@ -64,7 +63,7 @@ describe('the write lock shared by the threads of a process', () => {
     const late = new ThreadWriteLock(holder.buffer);
     assert.equal(await holder.acquire(Date.now() + 1000), true);
     const refused = late.acquire(Date.now() + 30);
-    await sleep(80);
+    await pause(80);
     holder.release();
     assert.equal(await refused, false);
     // The late ticket did not keep the lock: the next comer gets it at once.
@@ -112,11 +111,11 @@ describe('the write lock shared by the threads of a process', () => {
       const traffic = (async () => {
         while (busy) {
           await foreground.acquire(Date.now() + 1000);
-          await sleep(1);
+          await pause(1);
           foreground.release();
         }
       })();
-      await sleep(5);
+      await pause(5);
       const started = Date.now();
       assert.equal(await background.acquire(started + 5000), true);
       const waited = Date.now() - started;
@@ -176,7 +175,7 @@ describe('two connections of one process on one SQLite file, sharing the lock', 
         await held;
         order.push('holder commits');
       });
-      await sleep(20);
+      await pause(20);
       // One statement, no transaction: before, it waited in SQLite's busy handler with this
       // (the holder's) thread stopped, so the holder never committed and it failed after 5 s.
       const started = Date.now();
@@ -186,7 +185,7 @@ describe('two connections of one process on one SQLite file, sharing the lock', 
         .execute()
         .then(() => order.push('autocommit written'));
       const ticksBefore = ticks;
-      await sleep(60);
+      await pause(60);
       assert.ok(
         ticks - ticksBefore >= 3,
         `the event loop ran ${ticks - ticksBefore} timer turns while the write waited`,

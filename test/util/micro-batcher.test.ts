@@ -2,8 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { MicroBatcher } from '../../src/util/micro-batcher.js';
-
-const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+import { pause } from '../helpers/wait-for.js';
 
 function recording(
   maxBatch: number,
@@ -25,7 +24,8 @@ describe('MicroBatcher', () => {
   it('flushes what one turn of the event loop added, each caller getting its own result', async () => {
     const { batcher, flushes } = recording(500);
     const first = [1, 2, 3].map((i) => batcher.add(i));
-    await sleep(5);
+    // Lets the turn end on purpose: the next add belongs to another turn.
+    await pause(5);
     const second = batcher.add(4);
     assert.deepEqual(await Promise.all(first), [10, 20, 30]);
     assert.equal(await second, 40);
@@ -33,11 +33,13 @@ describe('MicroBatcher', () => {
   });
 
   it('with a gathering time, items added over several turns within it share one flush', async () => {
-    const { batcher, flushes } = recording(500, 40);
+    // Long enough that the two pauses fall within it on a loaded machine.
+    const { batcher, flushes } = recording(500, 1_000);
     const results = [batcher.add(1)];
-    await sleep(5);
+    // The pauses let turns of the event loop pass on purpose: nothing to wait for.
+    await pause(5);
     results.push(batcher.add(2));
-    await sleep(5);
+    await pause(5);
     results.push(batcher.add(3));
     assert.deepEqual(await Promise.all(results), [10, 20, 30]);
     assert.deepEqual(flushes, [[1, 2, 3]]);

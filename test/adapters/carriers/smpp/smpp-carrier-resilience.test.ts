@@ -3,7 +3,8 @@ import assert from 'node:assert/strict';
 import type { SubmitOutcome } from '../../../../src/ports/carrier.js';
 import { SmppCarrier } from '../../../../src/adapters/carriers/smpp/smpp-carrier.js';
 import { SmscSimulator } from '../../../../src/adapters/carriers/smpp/smsc-simulator.js';
-import { carrierConfig, message, RecordingListener, startCarrier, startSimulator, waitFor } from './smpp-harness.js';
+import { carrierConfig, message, RecordingListener, startCarrier, startSimulator } from './smpp-harness.js';
+import { waitFor } from '../../../helpers/wait-for.js';
 
 /** The pipeline's side of a retry, in small: resubmit while the carrier says retry. */
 async function submitWithRetries(submit: () => Promise<SubmitOutcome>, attempts: number): Promise<SubmitOutcome[]> {
@@ -62,7 +63,7 @@ describe('SMPP carrier: throttling, drops and failover', () => {
       assert.equal((await carrier.submit(message('905321110021'))).kind, 'accepted');
       const lost = await carrier.submit(message('905321110022'));
       assert.ok(lost.kind === 'retry' && /connection dropped/.test(lost.reason), JSON.stringify(lost));
-      await waitFor(() => sim.stats.binds === 2 && carrier.status()[0]?.bound === true, 're-bind');
+      await waitFor('re-bind', () => sim.stats.binds === 2 && carrier.status()[0]?.bound === true);
       assert.equal((await carrier.submit(message('905321110022'))).kind, 'accepted');
     } finally {
       await carrier.stop();
@@ -76,7 +77,7 @@ describe('SMPP carrier: throttling, drops and failover', () => {
     let second: SmscSimulator | undefined;
     try {
       await first.sim.stop();
-      await waitFor(() => carrier.status()[0]?.bound === false, 'connection marked down');
+      await waitFor('connection marked down', () => carrier.status()[0]?.bound === false);
       const down = await carrier.submit(message('905321110031'));
       assert.ok(down.kind === 'retry' && /no bound SMPP connection/.test(down.reason));
       second = new SmscSimulator({
@@ -86,7 +87,7 @@ describe('SMPP carrier: throttling, drops and failover', () => {
         dropEvery: 0,
       });
       await second.start();
-      await waitFor(() => carrier.status()[0]?.bound === true, 're-bind to the restarted SMSC');
+      await waitFor('re-bind to the restarted SMSC', () => carrier.status()[0]?.bound === true);
       assert.equal((await carrier.submit(message('905321110031'))).kind, 'accepted');
       assert.equal(second.received.length, 1);
     } finally {
@@ -119,7 +120,7 @@ describe('SMPP carrier: throttling, drops and failover', () => {
         ['905421234567', '491701234567'],
       );
       await a.sim.stop();
-      await waitFor(() => carrier.status()[0]?.bound === false, 'first connection down');
+      await waitFor('first connection down', () => carrier.status()[0]?.bound === false);
       assert.equal((await carrier.submit(message('905321234568'))).kind, 'accepted');
       assert.equal(b.sim.received.at(-1)?.destination, '905321234568');
     } finally {
@@ -133,7 +134,7 @@ describe('SMPP carrier: throttling, drops and failover', () => {
     const carrier = new SmppCarrier(carrierConfig([port]));
     await carrier.start(new RecordingListener());
     try {
-      await waitFor(() => sim.stats.bindsRefused >= 2, 'two refused binds');
+      await waitFor('two refused binds', () => sim.stats.bindsRefused >= 2);
       assert.equal(carrier.status()[0]?.bound, false);
       assert.equal((await carrier.submit(message('905321110041'))).kind, 'retry');
     } finally {

@@ -3,15 +3,8 @@ import assert from 'node:assert/strict';
 import { encodeForSubmit } from '../../../../src/domain/sms-encoding.js';
 import type { SmppCarrier } from '../../../../src/adapters/carriers/smpp/smpp-carrier.js';
 import type { SmscSimulator } from '../../../../src/adapters/carriers/smpp/smsc-simulator.js';
-import {
-  carrierConfig,
-  message,
-  RecordingListener,
-  sleep,
-  startCarrier,
-  startSimulator,
-  waitFor,
-} from './smpp-harness.js';
+import { carrierConfig, message, RecordingListener, startCarrier, startSimulator } from './smpp-harness.js';
+import { pause, waitFor } from '../../../helpers/wait-for.js';
 
 /** Drops the 8-bit concatenation reference (octet 3 of the UDH), which the carrier picks. */
 function withoutReference(part: Buffer, esmClass: number): string {
@@ -76,9 +69,8 @@ describe('SMPP carrier against the simulator: submits and receipts', () => {
       if (outcome.kind === 'accepted') ids.set(to, outcome.carrierMessageIds[0] ?? '');
     }
     const reportFor = (to: string) => listener.reports.find((r) => r.carrierMessageId === ids.get(to));
-    await waitFor(
-      () => ['905321111234', '905321110000', '905321110001'].every((to) => reportFor(to)),
-      'three receipts',
+    await waitFor('three receipts', () =>
+      ['905321111234', '905321110000', '905321110001'].every((to) => reportFor(to)),
     );
     assert.equal(reportFor('905321111234')?.status, 'delivered');
     assert.equal(reportFor('905321110000')?.status, 'failed');
@@ -89,7 +81,7 @@ describe('SMPP carrier against the simulator: submits and receipts', () => {
     const control = await carrier.submit(message('905321114321'));
     assert.equal(control.kind, 'accepted');
     if (control.kind === 'accepted') ids.set('905321114321', control.carrierMessageIds[0] ?? '');
-    await sleep(200);
+    await pause(200);
     assert.equal(reportFor('905321114321')?.status, 'delivered', 'a receipt comes within the wait');
     assert.equal(reportFor('905321110002'), undefined);
   });
@@ -99,9 +91,8 @@ describe('SMPP carrier against the simulator: submits and receipts', () => {
     assert.equal(outcome.kind, 'accepted');
     const ids = outcome.kind === 'accepted' ? outcome.carrierMessageIds : [];
     assert.equal(ids.length, 3);
-    await waitFor(
-      () => ids.every((id) => listener.reports.some((r) => r.carrierMessageId === id && r.status === 'delivered')),
-      'a receipt per part',
+    await waitFor('a receipt per part', () =>
+      ids.every((id) => listener.reports.some((r) => r.carrierMessageId === id && r.status === 'delivered')),
     );
   });
 
@@ -125,12 +116,12 @@ describe('SMPP carrier: deliver_sm acknowledgement', () => {
     const { carrier } = await startCarrier(carrierConfig([port]), listener);
     try {
       assert.equal((await carrier.submit(message('905321117777'))).kind, 'accepted');
-      await waitFor(() => calls === 1, 'onReceipt called');
-      await sleep(150);
+      await waitFor('onReceipt called', () => calls === 1);
+      await pause(150);
       assert.equal(sim.stats.receiptResps, 0, 'no deliver_sm_resp while onReceipt is pending');
       release();
       // Control: once onReceipt has resolved, the answer comes within a wait as long.
-      await sleep(150);
+      await pause(150);
       assert.equal(sim.stats.receiptResps, 1, 'deliver_sm_resp after onReceipt resolved');
       assert.equal(listener.reports.length, 1);
     } finally {
@@ -151,8 +142,8 @@ describe('SMPP carrier: deliver_sm acknowledgement', () => {
     try {
       assert.equal((await carrier.submit(message('905321118888'))).kind, 'accepted');
       await waitFor(
-        () => listener.reports.length === 1 && sim.stats.receiptResps === 1,
         'receipt stored on the second delivery',
+        () => listener.reports.length === 1 && sim.stats.receiptResps === 1,
       );
       assert.equal(sim.stats.receiptRespErrors, 1);
       assert.equal(attempts, 2);
@@ -168,7 +159,7 @@ describe('SMPP carrier: deliver_sm acknowledgement', () => {
     try {
       const outcome = await carrier.submit(message('905321110001'));
       const id = outcome.kind === 'accepted' ? outcome.carrierMessageIds[0] : 'none';
-      await waitFor(() => listener.reports.length === 1, 'receipt');
+      await waitFor('receipt', () => listener.reports.length === 1);
       assert.deepEqual([listener.reports[0]?.carrierMessageId, listener.reports[0]?.status], [id, 'expired']);
     } finally {
       await carrier.stop();
@@ -182,7 +173,7 @@ describe('SMPP carrier: deliver_sm acknowledgement', () => {
     });
     const { carrier, listener } = await startCarrier(carrierConfig([port]));
     try {
-      await waitFor(() => listener.inbound.length >= 1 && sim.stats.inboundResps >= 1, 'an inbound message');
+      await waitFor('an inbound message', () => listener.inbound.length >= 1 && sim.stats.inboundResps >= 1);
       const first = listener.inbound[0];
       assert.deepEqual([first?.from, first?.to, first?.text], ['905329998877', '4444', 'Merhaba, şeker ğ İ']);
       assert.equal(typeof first?.receivedAt, 'number');
@@ -199,7 +190,7 @@ describe('SMPP carrier: deliver_sm acknowledgement', () => {
       assert.equal(sim.stats.binds, 2);
       const outcome = await carrier.submit(message('905321113333'));
       assert.equal(outcome.kind, 'accepted');
-      await waitFor(() => listener.reports.length === 1, 'receipt over the receiver');
+      await waitFor('receipt over the receiver', () => listener.reports.length === 1);
       assert.equal(listener.reports[0]?.status, 'delivered');
     } finally {
       await carrier.stop();

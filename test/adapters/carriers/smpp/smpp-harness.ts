@@ -4,18 +4,9 @@ import type { SmppCarrierConfig, SmppCarrierConfigInput } from '../../../../src/
 import { SmppCarrier } from '../../../../src/adapters/carriers/smpp/smpp-carrier.js';
 import { SmscSimulator } from '../../../../src/adapters/carriers/smpp/smsc-simulator.js';
 import type { SmscSimulatorOptions } from '../../../../src/adapters/carriers/smpp/smsc-simulator.js';
+import { waitFor } from '../../../helpers/wait-for.js';
 
-/** Shared pieces of the SMPP tests: simulator, carrier, a recording listener, bounded waits. */
-
-export async function waitFor(condition: () => boolean, what: string, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!condition()) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
-
-export const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
+/** Shared pieces of the SMPP tests: simulator, carrier, a recording listener (waits: test/helpers/wait-for.ts). */
 
 export async function startSimulator(
   options: Partial<SmscSimulatorOptions> = {},
@@ -83,7 +74,7 @@ export async function startCarrier(
 ): Promise<{ carrier: SmppCarrier; listener: RecordingListener }> {
   const carrier = new SmppCarrier(config);
   await carrier.start(listener);
-  await waitFor(() => carrier.status().every((c) => c.bound), 'all connections bound');
+  await waitFor('all connections bound', () => carrier.status().every((c) => c.bound));
   return { carrier, listener };
 }
 
