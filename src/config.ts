@@ -270,6 +270,13 @@ export const optionSpecs = {
     default: 1_000,
     parse: integer(1, 1_000_000),
   },
+  bodyBytesInFlight: {
+    flag: 'body-bytes-in-flight',
+    description:
+      'bytes of request bodies the process holds at once, for all clients together; a body that does not fit is answered 503 (SRV-ERR, Retry-After) before it is read, and large bodies (over 64 KiB) may fill only three quarters of it, so ordinary requests are still served (docs/operations.md)',
+    default: 512 * 1024 * 1024,
+    parse: integer(1024 * 1024, 64 * 1024 * 1024 * 1024),
+  },
   drainMs: {
     flag: 'drain-ms',
     description:

@@ -5,6 +5,7 @@ import { renderBody, renderFailure, statusOf } from './envelope.js';
 import type { Body } from './envelope.js';
 import { discardRest } from './discard-rest.js';
 import { ServerStopping } from './drain-on-stop.js';
+import { BodyBudgetFull } from './body-budget.js';
 import { BodyRefused, BodyTooLarge, KeyRefused } from './streaming-body.js';
 import { smallBodyLimit } from '../endpoints/body-limits.js';
 
@@ -85,6 +86,33 @@ export function stopping(reply: FastifyReply, envelope: Envelope): FastifyReply 
   );
 }
 
+/**
+ * A body refused for the process's budget of bodies in flight (body-budget.ts): 503 SRV-ERR
+ * with Retry-After, at once; the body is read and dropped behind the answer (discard-rest.ts),
+ * never held.
+ */
+function bodiesFull(
+  error: BodyBudgetFull,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  envelope: Envelope,
+): FastifyReply {
+  discardRest(request.raw);
+  reply.header('retry-after', String(error.retryAfterSeconds));
+  return send(
+    reply,
+    503,
+    renderBody(
+      envelope,
+      false,
+      'SRV-ERR',
+      {},
+      false,
+      "The server is busy with other requests' bodies: send the request again after Retry-After",
+    ),
+  );
+}
+
 /** Errors raised before or around a handler, answered in the endpoint's envelope (or a wrong path's). */
 export async function apiErrorHandler(
   error: FastifyError,
@@ -93,6 +121,8 @@ export async function apiErrorHandler(
 ): Promise<FastifyReply> {
   const endpoint = request.routeOptions.config.endpoint;
   if (error instanceof ServerStopping) return stopping(reply, endpoint?.envelope ?? wrongPath(request.url).envelope);
+  if (error instanceof BodyBudgetFull)
+    return bodiesFull(error, request, reply, endpoint?.envelope ?? wrongPath(request.url).envelope);
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (error instanceof RateLimited && endpoint) {
     reply.header('retry-after', String(error.retryAfterSeconds));
