@@ -5,7 +5,7 @@ import type { Endpoint } from '../endpoints/endpoint.js';
 import { endpoints as defaultEndpoints } from '../endpoints/index.js';
 import type { Services } from '../services/services.js';
 import { smallBodyLimit } from '../endpoints/body-limits.js';
-import { limitConnections } from './connection-limits.js';
+import { capLog, limitConnections } from './connection-limits.js';
 import { drainOnStop } from './drain-on-stop.js';
 import { BodyBudget, bodyBudgetLog, defaultBodyBytesInFlight, limitBodyBytes } from './body-budget.js';
 import type { ConnectionLimits } from './connection-limits.js';
@@ -120,7 +120,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     done();
   });
-  const open = limitConnections(app.server, limits);
+  const open = limitConnections(app.server, limits, capLog(app.log));
   limitBodyBytes(app, new BodyBudget(options.bodyBytesInFlight ?? defaultBodyBytesInFlight), bodyBudgetLog(app.log));
   drains.set(app, drainOnStop(app, open));
 
