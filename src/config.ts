@@ -260,15 +260,24 @@ export const optionSpecs = {
   },
   maxConnections: {
     flag: 'max-connections',
-    description: 'open HTTP connections at most; more are refused',
+    description:
+      'open HTTP connections at most: within a tenth of it, each new connection closes the longest-idle one (no request in flight); at it, a new one is refused only when none is idle',
     default: 10_000,
     parse: integer(1, 1_000_000),
   },
   maxConnectionsPerAddress: {
     flag: 'max-connections-per-address',
-    description: 'open HTTP connections from one client address at most; more are closed at once',
-    default: 1_000,
-    parse: integer(1, 1_000_000),
+    description:
+      'open HTTP connections from one client address at most; more are closed at once; 0: a twentieth of --max-connections (500 of 10,000), so that no address takes a tenth of the server',
+    default: 0,
+    parse: integer(0, 1_000_000),
+  },
+  bodyBytesInFlight: {
+    flag: 'body-bytes-in-flight',
+    description:
+      'bytes of request bodies the process holds at once, for all clients together; a body that does not fit is answered 503 (SRV-ERR, Retry-After) before it is read, and large bodies (over 64 KiB) may fill only three quarters of it, so ordinary requests are still served (docs/operations.md)',
+    default: 512 * 1024 * 1024,
+    parse: integer(1024 * 1024, 64 * 1024 * 1024 * 1024),
   },
   drainMs: {
     flag: 'drain-ms',
@@ -371,7 +380,10 @@ export function connectionLimits(config: ConnectionLimitOptions): ConnectionLimi
     idleTimeoutMs: config.idleTimeoutMs,
     keepAliveTimeoutMs: config.keepAliveTimeoutMs,
     maxConnections: config.maxConnections,
-    maxConnectionsPerAddress: config.maxConnectionsPerAddress,
+    maxConnectionsPerAddress:
+      config.maxConnectionsPerAddress > 0
+        ? config.maxConnectionsPerAddress
+        : Math.max(1, Math.floor(config.maxConnections / 20)),
   };
 }
 

@@ -53,6 +53,7 @@ export async function createHttp(parts: HttpParts): Promise<FastifyInstance> {
     ...(metrics ? { metrics } : {}),
     ...(rateCounter ? { rateCounter } : {}),
     connections: connectionLimits(config),
+    bodyBytesInFlight: config.bodyBytesInFlight,
   });
 }
 

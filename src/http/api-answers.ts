@@ -1,10 +1,13 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Envelope } from '../endpoints/endpoint.js';
 import { errorFields } from '../util/error-fields.js';
+import { storeFault } from '../util/store-faults.js';
+import type { StoreFault } from '../util/store-faults.js';
 import { renderBody, renderFailure, statusOf } from './envelope.js';
 import type { Body } from './envelope.js';
 import { discardRest } from './discard-rest.js';
 import { ServerStopping } from './drain-on-stop.js';
+import { BodyBudgetFull } from './body-budget.js';
 import { BodyRefused, BodyTooLarge, KeyRefused } from './streaming-body.js';
 import { smallBodyLimit } from '../endpoints/body-limits.js';
 
@@ -85,6 +88,33 @@ export function stopping(reply: FastifyReply, envelope: Envelope): FastifyReply 
   );
 }
 
+/**
+ * A body refused for the process's budget of bodies in flight (body-budget.ts): 503 SRV-ERR
+ * with Retry-After, at once; the body is read and dropped behind the answer (discard-rest.ts),
+ * never held.
+ */
+function bodiesFull(
+  error: BodyBudgetFull,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  envelope: Envelope,
+): FastifyReply {
+  discardRest(request.raw);
+  reply.header('retry-after', String(error.retryAfterSeconds));
+  return send(
+    reply,
+    503,
+    renderBody(
+      envelope,
+      false,
+      'SRV-ERR',
+      {},
+      false,
+      "The server is busy with other requests' bodies: send the request again after Retry-After",
+    ),
+  );
+}
+
 /** Errors raised before or around a handler, answered in the endpoint's envelope (or a wrong path's). */
 export async function apiErrorHandler(
   error: FastifyError,
@@ -93,6 +123,8 @@ export async function apiErrorHandler(
 ): Promise<FastifyReply> {
   const endpoint = request.routeOptions.config.endpoint;
   if (error instanceof ServerStopping) return stopping(reply, endpoint?.envelope ?? wrongPath(request.url).envelope);
+  if (error instanceof BodyBudgetFull)
+    return bodiesFull(error, request, reply, endpoint?.envelope ?? wrongPath(request.url).envelope);
   const status = typeof error.statusCode === 'number' ? error.statusCode : 500;
   if (error instanceof RateLimited && endpoint) {
     reply.header('retry-after', String(error.retryAfterSeconds));
@@ -143,7 +175,29 @@ export async function apiErrorHandler(
   return unexpected(error, request, reply, endpoint?.envelope ?? 'result', endpoint?.serverError ?? 'SRV-ERR');
 }
 
-/** A bug: logged once here, answered 500 with no internals. */
+/** The wait a store fault's 503 asks for, seconds. */
+const storeRetryAfterSeconds = 5;
+
+/**
+ * A store fault's warning: the first, then at most one each 10 s while they go on, with how
+ * many requests were refused since (a full disk fails every write: a line each would fill
+ * what is left of it).
+ */
+let storeFaultLogged = -Infinity;
+let storeFaultsSince = 0;
+function noteStoreFault(request: FastifyRequest, fault: StoreFault, error: unknown): void {
+  storeFaultsSince += 1;
+  const now = performance.now();
+  if (now - storeFaultLogged < 10_000) return;
+  storeFaultLogged = now;
+  request.log.warn(
+    { fault, refused: storeFaultsSince, err: errorFields(error), path: request.routeOptions.url },
+    'the store cannot take requests: answered 503 SRV-ERR with Retry-After',
+  );
+  storeFaultsSince = 0;
+}
+
+/** A store fault (store-faults.ts): 503 with Retry-After, one warning at most each 10 s. Anything else is a bug: logged once here, answered 500 with no internals. */
 export function unexpected(
   error: unknown,
   request: FastifyRequest,
@@ -151,6 +205,23 @@ export function unexpected(
   envelope: Envelope,
   code: 'SRV-ERR' | 'TS-5000',
 ): FastifyReply {
+  const fault = storeFault(error);
+  if (fault !== null) {
+    noteStoreFault(request, fault, error);
+    reply.header('retry-after', String(storeRetryAfterSeconds));
+    return send(
+      reply,
+      503,
+      renderBody(
+        envelope,
+        false,
+        code,
+        {},
+        false,
+        'The service cannot store requests at the moment: send the request again after Retry-After (a send with an idempotency_key is safe to send again)',
+      ),
+    );
+  }
   request.log.error({ err: errorFields(error), path: request.routeOptions.url }, 'unexpected error');
   return send(reply, 500, renderBody(envelope, false, code));
 }

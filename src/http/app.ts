@@ -5,8 +5,9 @@ import type { Endpoint } from '../endpoints/endpoint.js';
 import { endpoints as defaultEndpoints } from '../endpoints/index.js';
 import type { Services } from '../services/services.js';
 import { smallBodyLimit } from '../endpoints/body-limits.js';
-import { limitConnections } from './connection-limits.js';
+import { capLog, limitConnections } from './connection-limits.js';
 import { drainOnStop } from './drain-on-stop.js';
+import { BodyBudget, bodyBudgetLog, defaultBodyBytesInFlight, limitBodyBytes } from './body-budget.js';
 import type { ConnectionLimits } from './connection-limits.js';
 import { apiPlugin } from './api-plugin.js';
 import { contractPlugin } from './contract.js';
@@ -26,6 +27,8 @@ export interface AppOptions {
   /** Default largest body, bytes (endpoints may set their own). */
   bodyLimit?: number;
   endpoints?: readonly Endpoint[];
+  /** Bytes of request bodies held at once by the whole server (body-budget.ts); default: config's default. */
+  bodyBytesInFlight?: number;
   /** Time limits and connection caps: `serve`'s options (config.ts: connectionLimits, defaultConnectionLimits). */
   connections: ConnectionLimits;
   /** false: answers go through JSON.stringify, not their schemas (bench/serializer.bench.ts only). */
@@ -117,7 +120,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     done();
   });
-  const open = limitConnections(app.server, limits);
+  const open = limitConnections(app.server, limits, capLog(app.log));
+  limitBodyBytes(app, new BodyBudget(options.bodyBytesInFlight ?? defaultBodyBytesInFlight), bodyBudgetLog(app.log));
   drains.set(app, drainOnStop(app, open));
 
   await app.register(apiPlugin, {

@@ -28,7 +28,12 @@ export function healthPlugin(readiness: Readiness) {
           : 500;
       return json(reply, status >= 400 ? status : 500, { status: 'error' });
     });
-    scope.get('/healthz', async (_request, reply) => json(reply, 200, { status: 'ok' }));
+    scope.get('/healthz', async (_request, reply) => {
+      const failing = readiness.liveness();
+      return failing === null
+        ? json(reply, 200, { status: 'ok' })
+        : json(reply, 503, { status: 'failing', detail: failing });
+    });
     scope.get('/readyz', async (_request, reply) => {
       const report = await readiness.report();
       return json(reply, report.ready ? 200 : 503, {

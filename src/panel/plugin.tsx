@@ -32,6 +32,7 @@ import { accountDoor } from './account/door.js';
 import { providerDoor } from './provider/door.js';
 import { panelPath } from './paths.js';
 import { ServerStopping } from '../http/drain-on-stop.js';
+import { BodyBudgetFull } from '../http/body-budget.js';
 
 export interface PanelPluginOptions extends PanelServices {
   /** Called when the server closes (releases what the services hold, such as the webhook sender). */
@@ -174,6 +175,15 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
   app.setErrorHandler(async (error, request, reply) => {
     if (error instanceof NotFound) return notFoundPage(request, reply);
     if (error instanceof AccountSuspended) return suspendedPage(request, reply);
+    if (error instanceof BodyBudgetFull) {
+      // Refused before the panel's own hooks ran (body-budget.ts): no language chosen yet, no page.
+      const t = kitText[(request.panel as PanelState | null)?.lang ?? 'en'];
+      return reply
+        .code(503)
+        .header('retry-after', String(error.retryAfterSeconds))
+        .type('text/plain; charset=utf-8')
+        .send(t.errorText);
+    }
     if (error instanceof ServerStopping) {
       // The drain refuses before the panel's own hooks ran: no language chosen yet, no page.
       const t = kitText[(request.panel as PanelState | null)?.lang ?? 'en'];

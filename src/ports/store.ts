@@ -24,6 +24,8 @@ import type { RetentionStore } from './retention.js';
 export interface StoreHealth {
   /** Every migration of this build has run on the store. */
   migrated: boolean;
+  /** Why writes fail now (SQLite: the disk is full), if they do; absent while they go through. */
+  writeFault?: string;
 }
 
 export interface Store {
@@ -70,5 +72,11 @@ export interface Store {
    * build knows is recorded in the store; rejects when the store does not answer.
    */
   health(): Promise<StoreHealth>;
+  /**
+   * What keeps this process from ever writing again, read at once (no query): SQLite's
+   * write lock held far longer than any transaction takes. Null while there is none; absent
+   * where it cannot happen (PostgreSQL). What /healthz (liveness) checks.
+   */
+  stuck?(): string | null;
   close(): Promise<void>;
 }

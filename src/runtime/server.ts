@@ -190,12 +190,23 @@ interface Stoppable {
   http: ServeHttp;
 }
 
+/** What the stop may take past the drain (requests in flight, submits under way, the store's close) before the process exits anyway. */
+const stopGraceMs = 15_000;
+
 function stopper({ config, logger, container, threads, ops, http }: Stoppable): (signal: string) => Promise<void> {
   let stopping = false;
   return async (signal) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'stopping: no new requests, finishing the ones in flight');
+    // A stop that cannot finish (a store that never answers, a thread that never ends) still
+    // ends the process: a supervisor's SIGTERM must be enough.
+    const deadlineMs = config.drainMs + stopGraceMs;
+    setTimeout(() => {
+      logger.error({ signal, deadlineMs }, `the stop did not finish within ${deadlineMs} ms: exiting without it`);
+      logger.flush();
+      process.exit(1);
+    }, deadlineMs);
     // The operations listener's probes say so at once; its metrics stay up to the end.
     ops?.stopping();
     // Keep-alive clients get an answer with Connection: close for what they still send,

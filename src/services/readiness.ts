@@ -20,7 +20,7 @@ export interface ReadinessReport {
 }
 
 export interface ReadinessSources {
-  store: Pick<Store, 'health'>;
+  store: Pick<Store, 'health' | 'stuck'>;
   /** How long the store's query may take before the store counts as away. */
   storeTimeoutMs?: number;
   /**
@@ -52,11 +52,23 @@ function reason(error: unknown): string {
 export class Readiness {
   constructor(private readonly sources: ReadinessSources) {}
 
+  /**
+   * Liveness (GET /healthz): null while the process can do its work again by itself; else
+   * why it cannot (a restart is the cure), e.g. the store's write lock held by a holder
+   * that never gives it back.
+   */
+  liveness(): string | null {
+    return this.sources.store.stuck?.() ?? null;
+  }
+
   async report(): Promise<ReadinessReport> {
     const checks: Record<string, CheckResult> = {};
     try {
       const health = await within(this.sources.store.health(), this.sources.storeTimeoutMs ?? defaultStoreTimeoutMs);
-      checks.store = { ok: true };
+      checks.store =
+        health.writeFault === undefined
+          ? { ok: true }
+          : { ok: false, detail: `the store cannot write: ${health.writeFault}` };
       checks.migrations = health.migrated
         ? { ok: true }
         : { ok: false, detail: 'the store lacks migrations of this build' };

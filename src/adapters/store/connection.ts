@@ -35,4 +35,11 @@ export interface StoreConnection {
    * nothing while this connection is inside a transaction.
    */
   checkpoint?(): void;
+  /**
+   * SQLite only: why this connection's writes fail (the disk is full, an I/O error), or null
+   * while they go through; cleared by the next write that succeeds.
+   */
+  writeFault?(): string | null;
+  /** SQLite only: how long the threads' write lock has been held without changing hands (0: free). */
+  writeLockHeldMs?(): number;
 }

@@ -27,6 +27,9 @@ import { SqlRateWindows } from './rate-windows-store.js';
 import { SqlWakes } from './wakes-store.js';
 import { SqlRetentionStore } from './retention-store.js';
 
+/** A write lock held this long without changing hands is stuck (transactions take milliseconds; busy_timeout is 5 s). */
+const stuckLockMs = 30_000;
+
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
   readonly keys: SqlKeyStore;
@@ -91,9 +94,18 @@ export class SqlStore implements Store {
     try {
       return await work();
     } catch (error) {
-      await sql`rollback to savepoint store_work`.execute(db);
+      // After SQLITE_FULL or an I/O error SQLite may have rolled the whole transaction back,
+      // the savepoint with it: the error that matters is the first one.
+      await sql`rollback to savepoint store_work`.execute(db).catch(() => undefined);
       throw error;
     }
+  }
+
+  stuck(): string | null {
+    const heldMs = this.connection?.writeLockHeldMs?.() ?? 0;
+    return heldMs > stuckLockMs
+      ? `the store's write lock has not changed hands for ${Math.round(heldMs / 1000)} s`
+      : null;
   }
 
   async health(): Promise<StoreHealth> {
@@ -101,7 +113,8 @@ export class SqlStore implements Store {
     const { rows } = await sql<{
       name: string;
     }>`select name from kysely_migration where name = ${latestMigration}`.execute(this.context.db);
-    return { migrated: rows.length === 1 };
+    const writeFault = this.connection?.writeFault?.() ?? null;
+    return writeFault === null ? { migrated: rows.length === 1 } : { migrated: rows.length === 1, writeFault };
   }
 
   /** SQLite: copies the WAL back into the database file (see StoreConnection.checkpoint); nothing on PostgreSQL. */

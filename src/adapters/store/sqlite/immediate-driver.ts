@@ -8,6 +8,44 @@ import type { ThreadWriteLock } from './thread-write-lock.js';
 /** How long a statement or a transaction waits for SQLite's write lock before failing. */
 export const busyTimeoutMs = 5000;
 
+/**
+ * Whether writes of this connection fail for want of disk (SQLITE_FULL, or an I/O error
+ * writing): set by a failed write or commit, cleared by the next one that succeeds, and
+ * forgotten `memoryMs` after the last failure (a process taken out of rotation gets no
+ * writes to prove the disk has room again). What /readyz reports (the store's health), so a
+ * full disk takes the process out of rotation while writes fail.
+ */
+export class WriteFaults {
+  private since: number | null = null;
+  private last = 0;
+  private code = '';
+
+  constructor(private readonly memoryMs = 10_000) {}
+
+  failed(error: unknown): void {
+    const code = (error as { code?: unknown } | null)?.code;
+    if (typeof code !== 'string' || !(code === 'SQLITE_FULL' || code.startsWith('SQLITE_IOERR'))) return;
+    this.last = Date.now();
+    this.since ??= this.last;
+    this.code = code;
+  }
+
+  committed(): void {
+    this.since = null;
+  }
+
+  /** Null while writes go through; else why they fail, in a few words. */
+  fault(): string | null {
+    if (this.since === null) return null;
+    if (Date.now() - this.last > this.memoryMs) {
+      this.since = null;
+      return null;
+    }
+    const what = this.code === 'SQLITE_FULL' ? 'the disk is full' : `an I/O error (${this.code})`;
+    return `writes fail since ${new Date(this.since).toISOString()}: ${what}`;
+  }
+}
+
 function busyError(): Error {
   return Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' });
 }
@@ -28,13 +66,27 @@ class LockingConnection implements DatabaseConnection {
     private readonly sqlite: BetterSqlite3.Database,
     private readonly statements: StatementCache,
     private readonly threads: ThreadWriteLock,
+    private readonly faults: WriteFaults,
   ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.sqlite.inTransaction || !this.statements.writes(query.sql)) return this.inner.executeQuery<R>(query);
+    if (!this.statements.writes(query.sql)) return this.inner.executeQuery<R>(query);
+    if (this.sqlite.inTransaction) {
+      try {
+        return await this.inner.executeQuery<R>(query);
+      } catch (error) {
+        this.faults.failed(error);
+        throw error;
+      }
+    }
     if (!(await this.threads.acquire(Date.now() + busyTimeoutMs))) throw busyError();
     try {
-      return await this.inner.executeQuery<R>(query);
+      const result = await this.inner.executeQuery<R>(query);
+      this.faults.committed();
+      return result;
+    } catch (error) {
+      this.faults.failed(error);
+      throw error;
     } finally {
       this.threads.release();
     }
@@ -65,11 +117,14 @@ export class ImmediateSqliteDriver extends SqliteDriver {
   private readonly wait: BetterSqlite3.Statement;
   private readonly begin: BetterSqlite3.Statement;
   private connection: LockingConnection | null = null;
+  /** Whether this connection holds the threads' lock for a transaction (given back once). */
+  private holding = false;
 
   constructor(
     private readonly statements: StatementCache,
     private readonly sqlite: BetterSqlite3.Database,
     private readonly threads: ThreadWriteLock,
+    private readonly faults: WriteFaults,
   ) {
     super({ database: statements });
     this.noWait = sqlite.prepare('PRAGMA busy_timeout = 0');
@@ -79,35 +134,57 @@ export class ImmediateSqliteDriver extends SqliteDriver {
 
   override async acquireConnection(): Promise<DatabaseConnection> {
     const inner = await super.acquireConnection();
-    this.connection ??= new LockingConnection(inner, this.sqlite, this.statements, this.threads);
+    this.connection ??= new LockingConnection(inner, this.sqlite, this.statements, this.threads, this.faults);
     return this.connection;
   }
 
   override async beginTransaction(): Promise<void> {
     const deadline = Date.now() + busyTimeoutMs;
     if (!(await this.threads.acquire(deadline))) throw busyError();
+    this.holding = true;
     try {
       await this.beginImmediate(deadline);
     } catch (error) {
-      this.threads.release();
+      this.releaseLock();
       throw error;
     }
   }
 
+  /**
+   * A COMMIT that fails (SQLITE_FULL: the disk is full; an I/O error) may leave the
+   * transaction open, or SQLite may have rolled it back already: the lock is kept while it
+   * is open, for the ROLLBACK that follows, and given back (once) when it is not.
+   */
   override async commitTransaction(connection: DatabaseConnection): Promise<void> {
     try {
       await super.commitTransaction(connection);
+      this.faults.committed();
+    } catch (error) {
+      this.faults.failed(error);
+      throw error;
     } finally {
-      this.threads.release();
+      if (!this.sqlite.inTransaction) this.releaseLock();
     }
   }
 
+  /**
+   * Rolls back what is still open: after SQLITE_FULL or an I/O error SQLite has often rolled
+   * the transaction back itself, and a ROLLBACK then would fail with "cannot rollback - no
+   * transaction is active", hiding the error that mattered. The lock is given back whatever
+   * happens, and only once.
+   */
   override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
     try {
-      await super.rollbackTransaction(connection);
+      if (this.sqlite.inTransaction) await super.rollbackTransaction(connection);
     } finally {
-      this.threads.release();
+      this.releaseLock();
     }
+  }
+
+  private releaseLock(): void {
+    if (!this.holding) return;
+    this.holding = false;
+    this.threads.release();
   }
 
   private async beginImmediate(deadline: number): Promise<void> {

@@ -3,7 +3,7 @@ import { Kysely } from 'kysely';
 import type { Database } from '../schema.js';
 import type { ExternalChanges, StoreConnection } from '../connection.js';
 import type { StoreLocation } from '../store-location.js';
-import { busyTimeoutMs } from './immediate-driver.js';
+import { WriteFaults, busyTimeoutMs } from './immediate-driver.js';
 import { ImmediateSqliteDialect } from './sqlite-dialect.js';
 import { statementCache } from './statement-cache.js';
 import { ThreadWriteLock } from './thread-write-lock.js';
@@ -26,7 +26,10 @@ export function openSqlite(
   if (location.checkpoints === 'manual') sqlite.pragma('wal_autocheckpoint = 0');
   const checkpoint = sqlite.prepare('PRAGMA wal_checkpoint(PASSIVE)');
   const threads = new ThreadWriteLock(location.threadLock?.buffer, location.threadLock?.as, onWriteLockWait);
-  const db = new Kysely<Database>({ dialect: new ImmediateSqliteDialect(statementCache(sqlite), sqlite, threads) });
+  const faults = new WriteFaults();
+  const db = new Kysely<Database>({
+    dialect: new ImmediateSqliteDialect(statementCache(sqlite), sqlite, threads, faults),
+  });
   // Prepared at first use: the table comes with migration 0008, after the store is opened.
   let lookupVersion: BetterSqlite3.Statement<[], ExternalChanges> | null = null;
   return {
@@ -39,6 +42,8 @@ export function openSqlite(
       )).get();
       return { lookups: Number(row?.lookups), balances: Number(row?.balances) };
     },
+    writeFault: () => faults.fault(),
+    writeLockHeldMs: () => threads.heldMs(),
     checkpoint: () => {
       if (sqlite.open && !sqlite.inTransaction) checkpoint.get();
     },

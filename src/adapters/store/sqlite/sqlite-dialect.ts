@@ -2,6 +2,7 @@ import type BetterSqlite3 from 'better-sqlite3';
 import { SqliteAdapter, SqliteDialect } from 'kysely';
 import type { DialectAdapter, Driver } from 'kysely';
 import { ImmediateSqliteDriver } from './immediate-driver.js';
+import type { WriteFaults } from './immediate-driver.js';
 import type { StatementCache } from './statement-cache.js';
 import type { ThreadWriteLock } from './thread-write-lock.js';
 
@@ -25,12 +26,13 @@ export class ImmediateSqliteDialect extends SqliteDialect {
     private readonly statements: StatementCache,
     private readonly sqlite: BetterSqlite3.Database,
     private readonly threads: ThreadWriteLock,
+    private readonly faults: WriteFaults,
   ) {
     super({ database: statements });
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.statements, this.sqlite, this.threads);
+    return new ImmediateSqliteDriver(this.statements, this.sqlite, this.threads, this.faults);
   }
 
   override createAdapter(): DialectAdapter {

@@ -31,7 +31,9 @@ const nextCell = 0;
 const servingCell = 1;
 const foregroundActiveCell = 2;
 const foregroundReleasedCell = 3;
-const cells = 4;
+/** When (ms, low 31 bits) the lock last changed hands. */
+const handedOnCell = 4;
+const cells = 5;
 
 /**
  * Who asks: the HTTP thread (foreground) or a job thread (background), which waits
@@ -108,6 +110,8 @@ export class ThreadWriteLock {
 
   private async take(deadline: number): Promise<boolean> {
     const ticket = Atomics.add(this.cell, nextCell, 1);
+    // Taken at once from a free lock: it changes hands now.
+    if (Atomics.load(this.cell, servingCell) === ticket) Atomics.store(this.cell, handedOnCell, lowBits(Date.now()));
     for (;;) {
       const serving = Atomics.load(this.cell, servingCell);
       if (serving === ticket) break;
@@ -138,8 +142,19 @@ export class ThreadWriteLock {
     this.handOn();
   }
 
+  /**
+   * How long the lock has been held, with others waiting or not, without changing hands
+   * (ms); 0 while it is free. A transaction holds it for milliseconds: one held for many
+   * seconds is a holder that will not give it back (the liveness probe's check).
+   */
+  heldMs(): number {
+    if (Atomics.load(this.cell, nextCell) === Atomics.load(this.cell, servingCell)) return 0;
+    return since(Date.now(), Atomics.load(this.cell, handedOnCell));
+  }
+
   /** Gives the turn to the next ticket. */
   private handOn(): void {
+    Atomics.store(this.cell, handedOnCell, lowBits(Date.now()));
     const serving = Atomics.add(this.cell, servingCell, 1) + 1;
     // Waking is a system call: made only when a ticket is waiting for its turn.
     if (Atomics.load(this.cell, nextCell) !== serving) Atomics.notify(this.cell, servingCell);
