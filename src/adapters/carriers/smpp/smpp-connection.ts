@@ -2,8 +2,8 @@ import { SubmitGate } from './flow-control.js';
 import type { SmppConnectionConfig } from './smpp-config.js';
 import { SmppLink } from './smpp-link.js';
 import type { BindCommand, Reply, SmppLog } from './smpp-link.js';
-import { Status, statusName, stringField } from './smpp-wire.js';
-import type { Pdu, PduOptions } from './smpp-wire.js';
+import { Status, statusName, stringField } from '../../../smpp/smpp-wire.js';
+import type { Pdu, PduOptions } from '../../../smpp/smpp-wire.js';
 import type { ConnectionMetrics } from '../../../ports/metrics.js';
 import { noConnectionMetrics } from '../../../ports/metrics.js';
 
