@@ -76,3 +76,11 @@ export async function connectEsme(port: number, options: { tls?: boolean; enquir
   });
   return esme;
 }
+
+/** The port of `serve`'s SMPP server from its log (`--smpp-server-port 0`); `tls`: the TLS listener's. */
+export function smppPortOf(output: string, tls = false): number {
+  const pattern = tls ? /SMPP server \(TLS\) on [^\s"]+:(\d+)"/ : /SMPP server on [^\s"]+:(\d+)"/;
+  const port = Number(pattern.exec(output)?.[1]);
+  if (!port) throw new Error(`no SMPP port in the output:\n${output}`);
+  return port;
+}

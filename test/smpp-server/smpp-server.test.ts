@@ -7,30 +7,66 @@
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { describe, it } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
 import { admin, postJson, serverForSuite } from '../helpers/server-process.js';
 import { connectEsme } from '../helpers/esme.js';
 import type { Esme } from '../helpers/esme.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { smppPortOf } from '../helpers/esme.js';
 import { bufferField, numberField, stringField } from '../../src/smpp/smpp-wire.js';
 
 const ESME_ROK = 0x00;
 
-export function smppPortOf(output: string): number {
-  const port = Number(/SMPP server on [^\s"]+:(\d+)"/.exec(output)?.[1]);
-  if (!port) throw new Error(`no SMPP port in the output:\n${output}`);
-  return port;
+/** A self-signed certificate for the TLS listener, made for this run with openssl. */
+function selfSigned(): { cert: string; key: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'haberci-smpp-tls-'));
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  const made = spawnSync('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'rsa:2048',
+    '-nodes',
+    '-keyout',
+    key,
+    '-out',
+    cert,
+    '-days',
+    '1',
+    '-subj',
+    '/CN=127.0.0.1',
+  ]);
+  if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr.toString()}`);
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  return { cert, key };
 }
 
 describe('SMPP server for customers', () => {
-  const suite = serverForSuite('Smpp', 100, [
-    '--smpp-server-port',
-    '0',
-    '--sim-delay-ms',
-    '50',
-    '--smpp-server-idle-ms',
-    '1500',
-  ]);
+  const tls = selfSigned();
+  const suite = serverForSuite(
+    'Smpp',
+    100,
+    [
+      '--smpp-server-port',
+      '0',
+      '--sim-delay-ms',
+      '50',
+      '--smpp-server-idle-ms',
+      '5000',
+      '--smpp-server-tls-port',
+      '0',
+      '--smpp-server-tls-cert',
+      tls.cert,
+      '--smpp-server-tls-key',
+      tls.key,
+    ],
+    60_000,
+  );
   const esmes: Esme[] = [];
   const open = async (): Promise<Esme> => {
     const esme = await connectEsme(smppPortOf(suite.server.output()), { enquireMs: 300 });
@@ -64,6 +100,20 @@ describe('SMPP server for customers', () => {
       (listed.smpp_users as { system_id: string }[]).map((u) => u.system_id),
       ['acme'],
     );
+  });
+
+  it('binds and submits over TLS on --smpp-server-tls-port', async () => {
+    const esme = await connectEsme(smppPortOf(suite.server.output(), true), { tls: true, enquireMs: 300 });
+    esmes.push(esme);
+    assert.equal(esme.session.socket.constructor.name, 'TLSSocket');
+    assert.equal(await esme.bind('bind_transceiver', 'acme', 'pw123'), ESME_ROK);
+    const resp = await esme.submit('905321112255', 'over TLS');
+    assert.equal(resp.command_status, ESME_ROK);
+    const id = stringField(resp, 'message_id');
+    await waitFor('the receipt over TLS', () =>
+      esme.delivered.find((p) => stringField(p, 'receipted_message_id') === id),
+    );
+    await closeAll();
   });
 
   it('refuses a wrong password (ESME_RINVPASWD) and an unknown system_id (ESME_RINVSYSID)', async () => {
