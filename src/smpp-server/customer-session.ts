@@ -58,9 +58,12 @@ export class CustomerSession {
     onIdle: (why: string) => void,
   ) {
     // A bind being checked (scrypt) is given its answer first.
-    this.bindTimer = setInterval(() => {
-      if (!this.binding) onIdle('not bound in time');
-    }, Math.min(idleMs, 30_000));
+    this.bindTimer = setInterval(
+      () => {
+        if (!this.binding) onIdle('not bound in time');
+      },
+      Math.min(idleMs, 30_000),
+    );
     this.bindTimer.unref();
     this.touch(onIdle);
   }
