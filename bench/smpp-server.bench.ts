@@ -42,14 +42,25 @@ function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * p))] ?? 0;
 }
 
+/** The SMPP port opens just after the HTTP port the bench library waits for: tries again for 10 s. */
+async function connectWhenOpen(port: number): Promise<Session> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const session = smpp.connect({ host: '127.0.0.1', port });
+    const error = await new Promise<Error | null>((resolve) => {
+      session.once('connect', () => resolve(null));
+      session.once('error', (e: Error) => resolve(e));
+    });
+    if (error === null) return session;
+    if (Date.now() > deadline) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 async function bindAll(port: number, binds: number): Promise<Session[]> {
   const sessions: Session[] = [];
   for (let i = 0; i < binds; i++) {
-    const session = smpp.connect({ host: '127.0.0.1', port });
-    await new Promise<void>((resolve, reject) => {
-      session.once('connect', () => resolve());
-      session.once('error', reject);
-    });
+    const session = await connectWhenOpen(port);
     const resp = await new Promise<Pdu>((resolve) =>
       session.send(new smpp.PDU('bind_transmitter', { system_id: 'bench', password: 'bench' }), resolve),
     );
