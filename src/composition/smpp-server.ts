@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
+import type { SmppServerMetrics } from '../ports/metrics.js';
 import { SmppServer } from '../smpp-server/smpp-server.js';
 import type { AppContainer } from './container.js';
 
@@ -22,6 +23,7 @@ export async function openSmppServer(
   container: AppContainer,
   config: Config,
   logger: Logger,
+  metrics: SmppServerMetrics,
 ): Promise<OpenSmppServer | null> {
   if (config.smppServerPort === null && config.smppServerTlsPort === null) return null;
   const server = new SmppServer({
@@ -30,6 +32,7 @@ export async function openSmppServer(
     clock: container.clock,
     log: logger,
     idleMs: config.smppServerIdleMs,
+    metrics,
   });
   const host = config.host;
   const where = (port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;

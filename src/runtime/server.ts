@@ -63,7 +63,7 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   }
   let smppServer: OpenSmppServer | null = null;
   try {
-    smppServer = await openSmppServer(container, config, logger);
+    smppServer = await openSmppServer(container, config, logger, http.smppMetrics);
   } catch (error) {
     await ops?.close();
     await http.app.close();

@@ -11,6 +11,7 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';
 import type { SmppStore } from '../ports/smpp-store.js';
+import type { SmppServerMetrics } from '../ports/metrics.js';
 import type { CustomerSession } from './customer-session.js';
 import { receiptPdu } from './receipt-pdu.js';
 
@@ -18,6 +19,7 @@ export interface ReceiptPumpOptions {
   store: SmppStore;
   clock: Clock;
   log: Logger;
+  metrics: SmppServerMetrics;
   pollMs: number;
   retentionMs: number;
   /** Bound sessions by SMPP user id. */
@@ -143,6 +145,7 @@ export class ReceiptPump {
     this.acks = [];
     try {
       await this.o.store.acknowledged(acks, this.o.clock.now());
+      this.o.metrics.receiptAcknowledged(acks.length);
     } catch (error) {
       this.acks.push(...acks);
       throw error;

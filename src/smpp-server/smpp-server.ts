@@ -9,10 +9,12 @@
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Server, Session } from 'smpp';
-import { makePdu, smpp, stringField } from '../smpp/smpp-wire.js';
+import { makePdu, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
 import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
 import type { SmppStore } from '../ports/smpp-store.js';
+import { noSmppServerMetrics } from '../ports/metrics.js';
+import type { SmppServerMetrics } from '../ports/metrics.js';
 import type { Services } from '../services/services.js';
 import { unusableHash, verifyPassword } from '../services/passwords.js';
 import { smsSend } from '../endpoints/sms.send.js';
@@ -33,6 +35,8 @@ export interface SmppServerOptions {
   receiptPollMs?: number;
   /** Owed receipts older than this are given up (default 72 hours). */
   receiptRetentionMs?: number;
+  /** Binds, submits, receipts and sessions counted for /metrics. */
+  metrics?: SmppServerMetrics;
 }
 
 /** submit_sm in processing per session before ESME_RMSGQFUL (the client's window is usually 10). */
@@ -53,9 +57,12 @@ export class SmppServer {
   private readonly byUser = new Map<number, Set<CustomerSession>>();
   private readonly receipts: ReceiptPump;
   private stopping = false;
+  private readonly metrics: SmppServerMetrics;
 
   constructor(private readonly o: SmppServerOptions) {
+    this.metrics = o.metrics ?? noSmppServerMetrics;
     this.receipts = new ReceiptPump({
+      metrics: this.metrics,
       store: o.store,
       clock: o.clock,
       log: o.log,
@@ -126,8 +133,15 @@ export class SmppServer {
       const mine = this.byUser.get(s.bound.user.id);
       mine?.delete(s);
       if (mine?.size === 0) this.byUser.delete(s.bound.user.id);
+      this.metrics.sessions(this.boundCount());
     }
     this.receipts.release(s);
+  }
+
+  private boundCount(): number {
+    let n = 0;
+    for (const sessions of this.byUser.values()) n += sessions.size;
+    return n;
   }
 
   private answered(s: CustomerSession, pdu: Pdu): void {
@@ -163,6 +177,8 @@ export class SmppServer {
     s.binding = true;
     try {
       const status = await this.checkBind(s, pdu);
+      this.metrics.bind(status === CommandStatus.ROK ? 'bound' : statusName(status));
+      if (status === CommandStatus.ROK) this.metrics.sessions(this.boundCount());
       if (status !== CommandStatus.ROK) {
         this.o.log.info(
           { peer: s.peer, system_id: stringField(pdu, 'system_id'), command_status: status },
@@ -203,22 +219,27 @@ export class SmppServer {
   }
 
   private async submit(s: CustomerSession, pdu: Pdu): Promise<void> {
+    const refuse = (status: number): void => {
+      this.metrics.submit(statusName(status));
+      s.reply(pdu, { command_status: status });
+    };
     const bound = s.bound;
-    if (!bound?.transmit) return s.reply(pdu, { command_status: CommandStatus.RINVBNDSTS });
-    if (!bound.rate.take(this.o.clock.now())) return s.reply(pdu, { command_status: CommandStatus.RTHROTTLED });
-    if (s.submitsInFlight >= maxSubmitsInFlight) return s.reply(pdu, { command_status: CommandStatus.RMSGQFUL });
+    if (!bound?.transmit) return refuse(CommandStatus.RINVBNDSTS);
+    if (!bound.rate.take(this.o.clock.now())) return refuse(CommandStatus.RTHROTTLED);
+    if (s.submitsInFlight >= maxSubmitsInFlight) return refuse(CommandStatus.RMSGQFUL);
     const read = readSubmit(pdu);
-    if (!read.ok) return s.reply(pdu, { command_status: read.status });
+    if (!read.ok) return refuse(read.status);
     s.submitsInFlight++;
     try {
       const { services } = this.o;
       const auth = await services.auth.authenticate('', s.peer, bound.keyHash);
-      if (!auth.ok) return s.reply(pdu, { command_status: submitStatus(auth) });
+      if (!auth.ok) return refuse(submitStatus(auth));
       const caller = permitted(smsSend, auth.value);
-      if (!caller.ok) return s.reply(pdu, { command_status: submitStatus(caller) });
+      if (!caller.ok) return refuse(submitStatus(caller));
       const result = await runAdmitted(smsSend, read.request.body, caller.value, services);
-      if (!result.ok) return s.reply(pdu, { command_status: submitStatus(result) });
+      if (!result.ok) return refuse(submitStatus(result));
       const messageId = Number(result.value.fields?.sms_id);
+      this.metrics.submit(statusName(CommandStatus.ROK));
       s.reply(pdu, { message_id: String(messageId) });
       // After the answer: a receipt never reaches the client before the message_id it matches.
       if (read.request.receipt)

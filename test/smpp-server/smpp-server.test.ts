@@ -64,6 +64,8 @@ describe('SMPP server for customers', () => {
       tls.cert,
       '--smpp-server-tls-key',
       tls.key,
+      '--ops-port',
+      '0',
     ],
     60_000,
   );
@@ -301,6 +303,20 @@ describe('SMPP server for customers', () => {
       socket.on('close', () => resolve(true));
     });
     assert.equal(closed, true);
+  });
+
+  it('counts binds, refusals, submits and receipts in /metrics', async () => {
+    const ops = /operations listener on (http:\/\/[^\s"]+)/.exec(suite.server.output())?.[1];
+    assert.ok(ops, suite.server.output());
+    const text = await (await fetch(`${ops}/metrics`)).text();
+    const value = (series: string): number => Number(new RegExp(`^${series} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+    assert.ok(value('haberci_smpp_server_binds_total\\{outcome="bound"\\}') >= 5, text);
+    assert.ok(value('haberci_smpp_server_binds_total\\{outcome="ESME_RINVPASWD"\\}') >= 1);
+    assert.ok(value('haberci_smpp_server_binds_total\\{outcome="ESME_RBINDFAIL"\\}') >= 1);
+    assert.ok(value('haberci_smpp_server_submits_total\\{status="ESME_ROK"\\}') >= 5);
+    assert.ok(value('haberci_smpp_server_submits_total\\{status="ESME_RTHROTTLED"\\}') >= 1);
+    assert.ok(value('haberci_smpp_server_receipts_total') >= 4);
+    assert.match(text, /^haberci_smpp_server_sessions \d+$/m);
   });
 
   it('unbinds the sessions of a user once disabled, and refuses its binds', async () => {
