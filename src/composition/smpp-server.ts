@@ -8,7 +8,6 @@ import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
-import { SmppServer } from '../smpp-server/smpp-server.js';
 import type { AppContainer } from './container.js';
 
 export interface OpenSmppServer {
@@ -26,6 +25,8 @@ export async function openSmppServer(
   metrics: SmppServerMetrics,
 ): Promise<OpenSmppServer | null> {
   if (config.smppServerPort === null && config.smppServerTlsPort === null) return null;
+  // Loaded only when asked for: every process and admin command shares the composition root.
+  const { SmppServer } = await import('../smpp-server/smpp-server.js');
   const server = new SmppServer({
     store: container.store.smpp,
     services: container.services,
