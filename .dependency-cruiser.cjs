@@ -94,6 +94,18 @@ module.exports = {
       'The kit serves every page and knows none.',
     ),
     forbid(
+      'smpp-is-protocol',
+      layer('smpp'),
+      '^src/(?!(smpp|domain)/)',
+      'src/smpp/ is the SMPP 3.4 wire (the codec both sides share: the carrier adapter and the SMPP server for customers); it knows the domain and nothing else of ours.',
+    ),
+    forbid(
+      'smpp-server-uses-the-api',
+      layer('smpp-server'),
+      `^src/(adapters|jobs|panel)/|${above}`,
+      "The SMPP server for customers sends through the API's own pipeline and services: no adapter, no second send path.",
+    ),
+    forbid(
       'adapters-implement-ports',
       layer('adapters'),
       `^src/(services|jobs|http|endpoints|panel)/|${above}`,

@@ -137,6 +137,39 @@ export const optionSpecs = {
     default: '',
     parse: text,
   },
+  smppServerPort: {
+    flag: 'smpp-server-port',
+    description:
+      'port of the SMPP 3.4 server for customers (ESMEs) on --host (docs/smpp.md, "Customers over SMPP"); off: none; 0: a free port the system picks',
+    default: null as number | null,
+    parse: portOrOff,
+  },
+  smppServerTlsPort: {
+    flag: 'smpp-server-tls-port',
+    description:
+      'port of the SMPP server over TLS on --host, with --smpp-server-tls-cert and --smpp-server-tls-key; off: none',
+    default: null as number | null,
+    parse: portOrOff,
+  },
+  smppServerTlsCert: {
+    flag: 'smpp-server-tls-cert',
+    description: 'PEM file of the SMPP TLS listener\u2019s certificate (chain)',
+    default: '',
+    parse: text,
+  },
+  smppServerTlsKey: {
+    flag: 'smpp-server-tls-key',
+    description: 'PEM file of the SMPP TLS listener\u2019s private key',
+    default: '',
+    parse: text,
+  },
+  smppServerIdleMs: {
+    flag: 'smpp-server-idle-ms',
+    description:
+      'an SMPP session that sends nothing (not even enquire_link) for this long is closed; a connection not bound within the smaller of this and 30 s too',
+    default: 120_000,
+    parse: integer(100, 3_600_000),
+  },
   leaseMs: {
     flag: 'lease-ms',
     description:

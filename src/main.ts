@@ -22,6 +22,8 @@ export { dispatchWindow, handOffSends } from './composition/dispatch.js';
 export type { DispatchWindow } from './jobs/dispatch-window.js';
 export { warmUpLocation } from './composition/store-locations.js';
 export { createDemoAccount } from './composition/demo.js';
+export { openSmppServer } from './composition/smpp-server.js';
+export type { OpenSmppServer } from './composition/smpp-server.js';
 export type { DemoAccount } from './composition/demo.js';
 
 // The job threads of `serve` (startJob; tests start a dispatcher or a courier alone).

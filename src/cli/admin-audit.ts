@@ -35,6 +35,8 @@ const changing = new Set([
   'inbound-route.add',
   'inbound-route.remove',
   'blocklist.remove',
+  'smpp-user.create',
+  'smpp-user.disable',
 ]);
 
 /** Options worth recording, by their printed name (never a secret: none of these is one). */
@@ -54,6 +56,7 @@ const recorded: Record<string, string> = {
   sandbox: 'sandbox',
   expires: 'expires',
   event: 'event',
+  systemId: 'system_id',
 };
 
 function osUser(): string | null {
@@ -96,7 +99,7 @@ async function factOf(container: AppContainer, command: string, o: Options, resu
     numberOf(o.account);
   // A rotation prints the new key; the row names the key rotated, and the account is the key's.
   const objectId =
-    noun === 'key' || noun === 'user' || noun === 'sender-id' || noun === 'account'
+    noun === 'key' || noun === 'user' || noun === 'sender-id' || noun === 'account' || noun === 'smpp-user'
       ? (numberOf(o.id) ?? numberOf(field(result, 'id')))
       : null;
   if (accountId === null && noun === 'key' && objectId !== null) accountId = await keyAccount(container, objectId);

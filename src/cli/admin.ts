@@ -19,6 +19,7 @@ import { webhookCommands } from './admin-webhooks.js';
 import { inboundCommands } from './admin-inbound.js';
 import { senderIdCommands } from './admin-sender-ids.js';
 import { userCommands } from './admin-users.js';
+import { smppUserCommands } from './admin-smpp.js';
 import type { Options } from './admin-types.js';
 import { recordCliAudit } from './admin-audit.js';
 
@@ -234,6 +235,7 @@ export function adminCommand(): Command {
     .action((o: Options) => run(o, async (r) => keyView(await r.admin.key(o.id as number), Date.now())));
   webhookCommands(admin, key, leaf, run);
   inboundCommands(admin, leaf, run);
+  smppUserCommands(admin, leaf, run);
 
   const blocklist = admin.command('blocklist').description('number blocking lists');
   leaf(blocklist, 'remove', 'take a number off an account\u2019s blocking list')

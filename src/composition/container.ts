@@ -25,6 +25,7 @@ import { GroupService } from '../services/group-service.js';
 import { BlocklistService } from '../services/blocklist-service.js';
 import { UserService } from '../services/panel/users.js';
 import { InboundAdmin } from '../services/inbound-admin.js';
+import { SmppUserAdmin } from '../services/smpp-users.js';
 import { SenderIdReview } from '../services/sender-id-review.js';
 import { AuditLog } from '../services/audit-log.js';
 import { KeyLastUsed } from '../services/key-last-used.js';
@@ -44,6 +45,8 @@ export interface AppContainer {
   panelUsers: UserService;
   /** The provider's inbound routes and messages (admin CLI). */
   inboundAdmin: InboundAdmin;
+  /** The provider's SMPP users (admin CLI). */
+  smppUsers: SmppUserAdmin;
   /** The provider's decision on a sender ID, whatever its status (admin CLI). */
   senderIdReview: SenderIdReview;
   /** The audit log: rows of the changes made outside the panel (admin CLI). */
@@ -94,6 +97,7 @@ export async function openAppContainer(
     admin: new AdminService(store, clock),
     panelUsers: new UserService(store, clock),
     inboundAdmin: new InboundAdmin(store, clock),
+    smppUsers: new SmppUserAdmin(store, clock),
     senderIdReview: new SenderIdReview(store, clock),
     audit: new AuditLog(store, clock),
     clock,

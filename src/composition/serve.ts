@@ -8,7 +8,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
-import { bothMessageMetrics } from '../ports/metrics.js';
+import { bothMessageMetrics, noSmppServerMetrics } from '../ports/metrics.js';
+import type { SmppServerMetrics } from '../ports/metrics.js';
 import type { RateCounter } from '../ports/rate-counter.js';
 import { Readiness } from '../services/readiness.js';
 import { ProviderLive } from '../services/panel/provider/provider-live.js';
@@ -39,6 +40,8 @@ export interface ServeHttp {
   rateCounter: RateCounter | null;
   /** The operations listener's app (ops-app.ts), when metrics are on; `stopping`: its probes answer 503. */
   opsApp: ((stopping: () => boolean) => Promise<FastifyInstance>) | null;
+  /** What the SMPP server for customers counts into (nothing without --ops-port). */
+  smppMetrics: SmppServerMetrics;
 }
 
 export interface HttpThread {
@@ -114,6 +117,7 @@ async function serveHttp(
     traffic,
     rateCounter,
     opsApp: metrics === null ? null : (stopping) => opsApp(readiness, metrics, stopping, logger),
+    smppMetrics: metrics?.smppServer ?? noSmppServerMetrics,
   };
 }
 

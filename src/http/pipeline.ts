@@ -82,10 +82,15 @@ export async function admit(
       return fail(endpoint.accountInactive, { variant: 'account-inactive' });
     return auth;
   }
+  return permitted(endpoint, auth.value);
+}
+
+/** The endpoint's permissions, checked on a caller already authenticated. */
+export function permitted(endpoint: Endpoint, caller: Caller): Result<Caller> {
   for (const permission of endpoint.permissions) {
-    if (!auth.value.key.permissions[permission]) return fail(permissionOffCode[permission], { variant: 'permission' });
+    if (!caller.key.permissions[permission]) return fail(permissionOffCode[permission], { variant: 'permission' });
   }
-  return ok(auth.value);
+  return ok(caller);
 }
 
 /**
@@ -113,7 +118,20 @@ export async function runEndpoint(
   if (!admitted.ok) return admitted;
   const caller = admitted.value;
   if (note) note.apiCaller = caller;
+  return runAdmitted(endpoint, body, caller, services);
+}
 
+/**
+ * The rest of a request once its caller is admitted: fields, request limits, then the
+ * handler. The SMPP server (src/smpp-server/) enters here too, so a submit_sm is one
+ * /sms/send through the same checks.
+ */
+export async function runAdmitted(
+  endpoint: Endpoint,
+  body: Record<string, unknown>,
+  caller: Caller,
+  services: Services,
+): Promise<Result<Reply>> {
   const parsed = endpoint.request.safeParse(body);
   if (!parsed.success) {
     const code = firstCode(parsed.error, endpoint.invalidBody, isResultCode);

@@ -95,3 +95,22 @@ export function bothMessageMetrics(a: MessageMetrics, b: MessageMetrics): Messag
     },
   };
 }
+
+/**
+ * The SMPP server for customers: binds by outcome (`bound`, or the refusal's
+ * command status name), submit_sm answered by command status name, receipts acknowledged,
+ * and the sessions bound now.
+ */
+export interface SmppServerMetrics {
+  bind(outcome: string): void;
+  submit(status: string): void;
+  receiptAcknowledged(count: number): void;
+  sessions(bound: number): void;
+}
+
+export const noSmppServerMetrics: SmppServerMetrics = {
+  bind: () => undefined,
+  submit: () => undefined,
+  receiptAcknowledged: () => undefined,
+  sessions: () => undefined,
+};

@@ -13,6 +13,7 @@ import type { IdempotencyStore } from './idempotency.js';
 import type { EventStore } from './event-store.js';
 import type { DirectoryStore } from './directory-store.js';
 import type { InboundStore } from './inbound-store.js';
+import type { SmppStore } from './smpp-store.js';
 import type { PanelQueries } from './panel-queries.js';
 import type { UserStore } from './user-store.js';
 import type { AuditStore } from './audit-store.js';
@@ -47,6 +48,8 @@ export interface Store {
   readonly directory: DirectoryStore;
   /** Mobile-originated messages and their routes. */
   readonly inbound: InboundStore;
+  /** Customers over SMPP: their users and the receipts owed to them. */
+  readonly smpp: SmppStore;
   /** The panel's read queries. */
   readonly panel: PanelQueries;
   /** The customer panel's users, sessions and notes (src/ports/user-store.ts). */

@@ -7,8 +7,8 @@
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { dispatchWindow, openHttpThread, serveLocation, stopHttp } from '../main.js';
-import type { AppContainer, HttpThread, ServeHttp, StoreLocation } from '../main.js';
+import { dispatchWindow, openHttpThread, openSmppServer, serveLocation, stopHttp } from '../main.js';
+import type { AppContainer, HttpThread, OpenSmppServer, ServeHttp, StoreLocation } from '../main.js';
 import { JobThreads } from './job-threads.js';
 import { WarmUp } from './warm-up.js';
 
@@ -61,7 +61,16 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
       throw error;
     }
   }
-  return { container, address, stop: stopper({ config, logger, container, threads, ops, http }) };
+  let smppServer: OpenSmppServer | null = null;
+  try {
+    smppServer = await openSmppServer(container, config, logger, http.smppMetrics);
+  } catch (error) {
+    await ops?.close();
+    await http.app.close();
+    await undo();
+    throw error;
+  }
+  return { container, address, stop: stopper({ config, logger, container, threads, ops, http, smppServer }) };
 }
 
 /**
@@ -188,12 +197,22 @@ interface Stoppable {
   threads: JobThreads | null;
   ops: Ops | null;
   http: ServeHttp;
+  /** The SMPP server for customers, when opened. */
+  smppServer: OpenSmppServer | null;
 }
 
 /** What the stop may take past the drain (requests in flight, submits under way, the store's close) before the process exits anyway. */
 const stopGraceMs = 15_000;
 
-function stopper({ config, logger, container, threads, ops, http }: Stoppable): (signal: string) => Promise<void> {
+function stopper({
+  config,
+  logger,
+  container,
+  threads,
+  ops,
+  http,
+  smppServer,
+}: Stoppable): (signal: string) => Promise<void> {
   let stopping = false;
   return async (signal) => {
     if (stopping) return;
@@ -212,6 +231,8 @@ function stopper({ config, logger, container, threads, ops, http }: Stoppable): 
     // Keep-alive clients get an answer with Connection: close for what they still send,
     // then close() stops accepting connections and waits for in-flight requests to finish.
     await stopHttp(http.app, config);
+    // SMPP sessions are unbound; submits in flight are answered before the store closes.
+    await smppServer?.close();
     // Submits and webhook attempts in flight finish and are recorded before the store
     // closes (what is not yet attempted stays pending in the store).
     await threads?.stop();

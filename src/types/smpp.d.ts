@@ -26,10 +26,10 @@ declare module 'smpp' {
     send(pdu: Pdu, responseCallback?: (resp: Pdu) => void): boolean;
     close(callback?: () => void): void;
     destroy(callback?: () => void): void;
-    on(event: 'connect' | 'close', listener: () => void): this;
+    on(event: 'connect' | 'secureConnect' | 'close', listener: () => void): this;
     on(event: 'error', listener: (error: Error) => void): this;
     on(event: string, listener: (pdu: Pdu) => void): this;
-    once(event: 'connect' | 'close', listener: () => void): this;
+    once(event: 'connect' | 'secureConnect' | 'close', listener: () => void): this;
     once(event: 'error', listener: (error: Error) => void): this;
   }
 
@@ -43,6 +43,8 @@ declare module 'smpp' {
 
   interface Smpp {
     createServer(listener: (session: Session) => void): Server;
+    /** With `key` and `cert` (PEM), a TLS server. */
+    createServer(options: { key?: Buffer; cert?: Buffer }, listener: (session: Session) => void): Server;
     connect(options: { host: string; port: number }): Session;
     PDU: new (command: string, options?: PduOptions) => Pdu;
     commands: Record<string, { params?: Record<string, ParamDef> }>;

@@ -103,6 +103,8 @@ export function serverForSuite(
   name: string,
   balance: number,
   args: readonly string[] = [],
+  /** How long the server may take to be ready (a loaded machine starts it slowly). */
+  timeoutMs = 15_000,
 ): {
   readonly server: ServerProcess;
   readonly sender: ProvisionedSender;
@@ -111,7 +113,7 @@ export function serverForSuite(
   const dir = mkdtempSync(join(tmpdir(), 'haberci-suite-'));
   let live: { server: ServerProcess; sender: ProvisionedSender } | null = null;
   before(async () => {
-    const server = await startServer(['--data', dir, '--demo', 'false', ...args]);
+    const server = await startServer(['--data', dir, '--demo', 'false', ...args], {}, timeoutMs);
     live = { server, sender: await provisionSender(['--data', dir], name, balance) };
   });
   after(async () => {

@@ -1,5 +1,5 @@
 import { AggregatorRegistry, Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
-import type { ApiMetrics, Backlog } from '../../ports/metrics.js';
+import type { ApiMetrics, Backlog, SmppServerMetrics } from '../../ports/metrics.js';
 import { ThreadMetrics } from './thread-metrics.js';
 import type { MetricsJson } from './thread-metrics.js';
 
@@ -35,8 +35,12 @@ export class PrometheusMetrics implements ApiMetrics {
   private readonly counted = new Map<string, Map<string, Counter.Internal>>();
   private readonly timed = new Map<string, Histogram.Internal<'endpoint'>>();
 
+  /** The SMPP server for customers' counts (src/smpp-server/). */
+  readonly smppServer: SmppServerMetrics;
+
   constructor() {
     collectDefaultMetrics({ register: this.registry });
+    this.smppServer = smppServerMetrics([this.registry]);
     this.requests = new Counter({
       name: 'haberci_api_requests_total',
       help: 'API requests answered, by endpoint (a path of the endpoint table, or other) and result_code',
@@ -128,4 +132,35 @@ export class PrometheusMetrics implements ApiMetrics {
     ]);
     return { contentType: this.registry.contentType, text: await merged.metrics() };
   }
+}
+
+function smppServerMetrics(registers: Registry[]): SmppServerMetrics {
+  const binds = new Counter({
+    name: 'haberci_smpp_server_binds_total',
+    help: 'Binds of customers to the SMPP server, by outcome: bound, or the refusal\u2019s command status name',
+    labelNames: ['outcome'],
+    registers,
+  });
+  const submits = new Counter({
+    name: 'haberci_smpp_server_submits_total',
+    help: 'submit_sm of customers answered, by command status name (ESME_ROK: accepted)',
+    labelNames: ['status'],
+    registers,
+  });
+  const receipts = new Counter({
+    name: 'haberci_smpp_server_receipts_total',
+    help: 'Receipts (deliver_sm) acknowledged by customers',
+    registers,
+  });
+  const sessions = new Gauge({
+    name: 'haberci_smpp_server_sessions',
+    help: 'Customer SMPP sessions bound to this process',
+    registers,
+  });
+  return {
+    bind: (outcome) => binds.inc({ outcome }),
+    submit: (status) => submits.inc({ status }),
+    receiptAcknowledged: (count) => receipts.inc(count),
+    sessions: (bound) => sessions.set(bound),
+  };
 }

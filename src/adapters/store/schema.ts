@@ -243,7 +243,30 @@ export interface TrafficMinutesTable {
   expired: number;
 }
 
+export interface SmppUsersTable {
+  id: Generated<number>;
+  key_id: number;
+  account_id: number;
+  system_id: string;
+  password_hash: string;
+  max_binds: number;
+  window_size: number;
+  max_submits_per_second: number;
+  disabled_at: number | null;
+  created_at: number;
+}
+
+export interface SmppReceiptsTable {
+  message_id: number;
+  smpp_user_id: number;
+  source_addr: string;
+  created_at: number;
+  sent_at: number | null;
+}
+
 export interface Database {
+  smpp_users: SmppUsersTable;
+  smpp_receipts: SmppReceiptsTable;
   traffic_minutes: TrafficMinutesTable;
   inbound_routes: InboundRoutesTable;
   inbound_messages: InboundMessagesTable;

@@ -18,6 +18,7 @@ import { SqlIdempotencyStore } from './idempotency-store.js';
 import { SqlEventStore } from './event-store.js';
 import { SqlDirectoryStore } from './directory-store.js';
 import { SqlInboundStore } from './inbound-store.js';
+import { SqlSmppStore } from './smpp-store.js';
 import { SqlPanelQueries } from './panel-queries-store.js';
 import { SqlUserStore } from './user-store.js';
 import { SqlAuditStore } from './audit-store.js';
@@ -41,6 +42,7 @@ export class SqlStore implements Store {
   readonly events: SqlEventStore;
   readonly directory: SqlDirectoryStore;
   readonly inbound: SqlInboundStore;
+  readonly smpp: SqlSmppStore;
   readonly panel: SqlPanelQueries;
   readonly users: SqlUserStore;
   readonly audit: SqlAuditStore;
@@ -67,6 +69,7 @@ export class SqlStore implements Store {
     this.events = new SqlEventStore(context);
     this.directory = new SqlDirectoryStore(context);
     this.inbound = new SqlInboundStore(context);
+    this.smpp = new SqlSmppStore(context);
     this.panel = new SqlPanelQueries(context);
     this.users = new SqlUserStore(context);
     this.audit = new SqlAuditStore(context);

@@ -2,8 +2,8 @@ import type { CarrierListener } from '../../../ports/carrier.js';
 import { decodeShortMessage } from '../../../domain/sms-decoding.js';
 import { isReceipt, parseReceipt } from './delivery-receipt.js';
 import type { Reply, SmppLog } from './smpp-link.js';
-import { messageBytes, numberField, Status, stringField } from './smpp-wire.js';
-import type { Pdu } from './smpp-wire.js';
+import { messageBytes, numberField, Status, stringField } from '../../../smpp/smpp-wire.js';
+import type { Pdu } from '../../../smpp/smpp-wire.js';
 
 /**
  * Requests an SMSC sends us. A deliver_sm is answered only after the listener's promise

@@ -3,7 +3,7 @@ import { encodeForSubmit } from '../../../domain/sms-encoding.js';
 import { receiptPdu } from './sim-receipts.js';
 import type { ReceiptInput } from './sim-receipts.js';
 import type { SimCounters } from './sim-stats.js';
-import { makePdu, Status } from './smpp-wire.js';
+import { makePdu, Status } from '../../../smpp/smpp-wire.js';
 
 /**
  * What the SMSC simulator sends to ESMEs: delivery receipts and mobile-originated

@@ -1,4 +1,4 @@
-import type { PduOptions } from './smpp-wire.js';
+import type { PduOptions } from '../../../smpp/smpp-wire.js';
 import type { FinalState } from '../../../domain/delivery-state.js';
 import { simulatedOutcome } from '../../../domain/simulator-outcome.js';
 

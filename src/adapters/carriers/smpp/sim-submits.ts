@@ -1,7 +1,7 @@
 import { receiptOutcome } from './sim-receipts.js';
 import type { ReceiptInput } from './sim-receipts.js';
-import { messageBytes, numberField, stringField } from './smpp-wire.js';
-import type { Pdu } from './smpp-wire.js';
+import { messageBytes, numberField, stringField } from '../../../smpp/smpp-wire.js';
+import type { Pdu } from '../../../smpp/smpp-wire.js';
 
 /** A submit_sm as the SMSC simulator received it, kept for tests to inspect. */
 export interface ReceivedSubmit {

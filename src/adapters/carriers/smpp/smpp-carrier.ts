@@ -18,7 +18,7 @@ import { SmppConnection } from './smpp-connection.js';
 import type { PartResult } from './smpp-connection.js';
 import { silentLog } from './smpp-link.js';
 import type { SmppLog } from './smpp-link.js';
-import type { PduOptions } from './smpp-wire.js';
+import type { PduOptions } from '../../../smpp/smpp-wire.js';
 import { isTransientStatus, outcomeOf, RETRY_AFTER_MS } from './submit-outcome.js';
 
 /**

@@ -1,6 +1,6 @@
 import type { Session } from 'smpp';
-import { makePdu, smpp, Status, statusText } from './smpp-wire.js';
-import type { Pdu, PduOptions } from './smpp-wire.js';
+import { makePdu, smpp, Status, statusText } from '../../../smpp/smpp-wire.js';
+import type { Pdu, PduOptions } from '../../../smpp/smpp-wire.js';
 
 /**
  * One SMPP session to an SMSC: connect, bind, keep alive with enquire_link, and on any

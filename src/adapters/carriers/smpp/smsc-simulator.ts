@@ -6,9 +6,9 @@ import type { InboundOptions } from './sim-outbound.js';
 import { readSubmit, receiptFor } from './sim-submits.js';
 import type { ReceivedSubmit } from './sim-submits.js';
 import { emptyCounters, RateTicker, startStatsServer } from './sim-stats.js';
-import { smpp, Status, stringField } from './smpp-wire.js';
+import { smpp, Status, stringField } from '../../../smpp/smpp-wire.js';
 import { simulatedOutcome } from '../../../domain/simulator-outcome.js';
-import type { Pdu, PduOptions } from './smpp-wire.js';
+import type { Pdu, PduOptions } from '../../../smpp/smpp-wire.js';
 
 export type { ReceivedSubmit };
 

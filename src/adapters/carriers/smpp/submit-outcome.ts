@@ -1,6 +1,6 @@
 import type { SubmitOutcome } from '../../../ports/carrier.js';
 import type { PartResult } from './smpp-connection.js';
-import { Status, statusText } from './smpp-wire.js';
+import { Status, statusText } from '../../../smpp/smpp-wire.js';
 
 /**
  * How a failed submit_sm becomes the pipeline's outcome. Throttling and a full queue are

@@ -2,7 +2,7 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { RETRY_AFTER_MS, isTransientStatus, outcomeOf } from '../../../../src/adapters/carriers/smpp/submit-outcome.js';
-import { Status } from '../../../../src/adapters/carriers/smpp/smpp-wire.js';
+import { Status } from '../../../../src/smpp/smpp-wire.js';
 
 describe('submit outcomes', () => {
   it('retries ESME_RTHROTTLED after 1 s and ESME_RMSGQFUL after 5 s, never rejecting them', () => {

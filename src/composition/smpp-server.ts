@@ -1,0 +1,62 @@
+/**
+ * The SMPP server for customers in `serve` (src/smpp-server/), on the HTTP thread's
+ * container: its services are the API's, so a submit_sm takes the same path as /sms/send.
+ * Opened by runtime/server.ts after the HTTP port, with --smpp-server-port and/or
+ * --smpp-server-tls-port; closed before the job threads stop.
+ */
+import { readFile } from 'node:fs/promises';
+import type { Logger } from 'pino';
+import type { Config } from '../config.js';
+import type { SmppServerMetrics } from '../ports/metrics.js';
+import type { AppContainer } from './container.js';
+
+export interface OpenSmppServer {
+  /** The ports listened on: plain and TLS (null: not opened). */
+  port: number | null;
+  tlsPort: number | null;
+  close(): Promise<void>;
+}
+
+/** Null when neither SMPP port is set. Rejects with a plain reason (a port taken, a TLS file missing). */
+export async function openSmppServer(
+  container: AppContainer,
+  config: Config,
+  logger: Logger,
+  metrics: SmppServerMetrics,
+): Promise<OpenSmppServer | null> {
+  if (config.smppServerPort === null && config.smppServerTlsPort === null) return null;
+  // Loaded only when asked for: every process and admin command shares the composition root.
+  const { SmppServer } = await import('../smpp-server/smpp-server.js');
+  const server = new SmppServer({
+    store: container.store.smpp,
+    services: container.services,
+    clock: container.clock,
+    log: logger,
+    idleMs: config.smppServerIdleMs,
+    metrics,
+  });
+  const host = config.host;
+  const where = (port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;
+  try {
+    let port: number | null = null;
+    let tlsPort: number | null = null;
+    if (config.smppServerPort !== null) {
+      port = await server.listen({ port: config.smppServerPort, host });
+      logger.info({ port }, `SMPP server on ${where(port)}`);
+    }
+    if (config.smppServerTlsPort !== null) {
+      if (config.smppServerTlsCert === '' || config.smppServerTlsKey === '')
+        throw new Error('--smpp-server-tls-port needs --smpp-server-tls-cert and --smpp-server-tls-key');
+      const [cert, key] = await Promise.all([readFile(config.smppServerTlsCert), readFile(config.smppServerTlsKey)]);
+      tlsPort = await server.listen({ port: config.smppServerTlsPort, host, tls: { cert, key } });
+      logger.info({ port: tlsPort }, `SMPP server (TLS) on ${where(tlsPort)}`);
+    }
+    return { port, tlsPort, close: () => server.close() };
+  } catch (error) {
+    await server.close();
+    const code = (error as { code?: string }).code;
+    const why =
+      code === 'EADDRINUSE' ? 'the port is already in use' : error instanceof Error ? error.message : String(error);
+    throw new Error(`cannot open the SMPP server: ${why}`);
+  }
+}

@@ -1,0 +1,255 @@
+/**
+ * The SMPP 3.4 server for customers (ESMEs; docs/smpp.md, "Customers over SMPP"). A bind
+ * authenticates by system_id and password and then acts as the API key of its SMPP user:
+ * every submit_sm is one /sms/send of one recipient, through the API's own pipeline
+ * (authenticate, permissions, fields, request limits, singleSend), so nothing here
+ * decides what may be sent. Receipts owed to a user go out as deliver_sm to its bound
+ * receivers and transceivers (receipt-pump.ts).
+ */
+import type { AddressInfo } from 'node:net';
+import type { Logger } from 'pino';
+import type { Server, Session } from 'smpp';
+import { makePdu, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
+import type { Pdu } from '../smpp/smpp-wire.js';
+import type { Clock } from '../ports/clock.js';
+import type { SmppStore } from '../ports/smpp-store.js';
+import { noSmppServerMetrics } from '../ports/metrics.js';
+import type { SmppServerMetrics } from '../ports/metrics.js';
+import type { Services } from '../services/services.js';
+import { unusableHash, verifyPassword } from '../services/passwords.js';
+import { smsSend } from '../endpoints/sms.send.js';
+import { permitted, runAdmitted } from '../http/pipeline.js';
+import { CustomerSession, SubmitRate } from './customer-session.js';
+import { readSubmit } from './submit-read.js';
+import { CommandStatus, submitStatus } from './status-map.js';
+import { ReceiptPump } from './receipt-pump.js';
+
+export interface SmppServerOptions {
+  store: SmppStore;
+  services: Services;
+  clock: Clock;
+  log: Logger;
+  /** A session silent this long is closed; an unbound connection after min(this, 30 s). */
+  idleMs: number;
+  /** How often owed receipts are looked for (default 200 ms). */
+  receiptPollMs?: number;
+  /** Owed receipts older than this are given up (default 72 hours). */
+  receiptRetentionMs?: number;
+  /** Binds, submits, receipts and sessions counted for /metrics. */
+  metrics?: SmppServerMetrics;
+}
+
+/** submit_sm in processing per session before ESME_RMSGQFUL (the client's window is usually 10). */
+const maxSubmitsInFlight = 100;
+
+/** Commands of SMPP 3.4 this server does not offer: answered with their _resp and ESME_RINVCMDID. */
+const notOffered = new Set(['query_sm', 'submit_multi', 'data_sm', 'cancel_sm', 'replace_sm', 'outbind']);
+
+function peerOf(session: Session): string {
+  const address = session.socket.remoteAddress ?? '';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
+
+export class SmppServer {
+  private readonly listeners: Server[] = [];
+  private readonly sessions = new Set<CustomerSession>();
+  /** Bound sessions by SMPP user id (max binds, receipts). */
+  private readonly byUser = new Map<number, Set<CustomerSession>>();
+  private readonly receipts: ReceiptPump;
+  private stopping = false;
+  private readonly metrics: SmppServerMetrics;
+
+  constructor(private readonly o: SmppServerOptions) {
+    this.metrics = o.metrics ?? noSmppServerMetrics;
+    this.receipts = new ReceiptPump({
+      metrics: this.metrics,
+      store: o.store,
+      clock: o.clock,
+      log: o.log,
+      pollMs: o.receiptPollMs ?? 200,
+      retentionMs: o.receiptRetentionMs ?? 72 * 3600_000,
+      receivers: () => this.byUser,
+    });
+  }
+
+  /** Opens a listener (TLS with `tls`); resolves with its port. */
+  async listen(where: { port: number; host: string; tls?: { key: Buffer; cert: Buffer } }): Promise<number> {
+    const listener = smpp.createServer(where.tls ?? {}, (session) => this.accept(session));
+    await new Promise<void>((resolve, reject) => {
+      listener.once('error', reject);
+      listener.listen(where.port, where.host, () => {
+        listener.off('error', reject);
+        resolve();
+      });
+    });
+    listener.on('error', (error: Error) => this.o.log.warn({ err: error }, 'SMPP server: listener error'));
+    this.listeners.push(listener);
+    this.receipts.start();
+    return (listener.address() as AddressInfo).port;
+  }
+
+  /** Stops taking connections, unbinds every session (waiting up to a second for the answers and the submits in flight), stops the receipts. */
+  async close(): Promise<void> {
+    this.stopping = true;
+    await Promise.all(this.listeners.map((l) => new Promise<void>((resolve) => l.close(() => resolve()))));
+    for (const s of this.sessions) if (s.bound) s.send('unbind', {});
+    const deadline = Date.now() + 1000;
+    while ([...this.sessions].some((s) => s.bound || s.submitsInFlight > 0) && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    for (const s of this.sessions) s.destroy();
+    await this.receipts.stop();
+  }
+
+  private accept(session: Session): void {
+    const s = new CustomerSession(session, peerOf(session), this.o.idleMs, (why) => {
+      this.o.log.info({ peer: s.peer, system_id: s.bound?.user.systemId, why }, 'SMPP server: session closed');
+      s.destroy();
+    });
+    this.sessions.add(s);
+    if (this.stopping) return s.destroy();
+    session.on('error', (error: Error) => {
+      // A PDU the codec cannot read (too long, malformed): generic_nack, then the connection goes.
+      if (!s.closed && /PDU|length|out of range|buffer/i.test(error.message)) {
+        session.send(makePdu('generic_nack', { command_status: CommandStatus.RINVCMDLEN }));
+      }
+      s.destroy();
+    });
+    session.on('close', () => this.gone(s));
+    session.on('pdu', (pdu: Pdu) => {
+      s.touch(() => s.destroy());
+      if (pdu.isResponse()) return this.answered(s, pdu);
+      void this.request(s, pdu).catch((error: unknown) => {
+        this.o.log.error({ err: error, command: pdu.command }, 'SMPP server: a request failed');
+        s.reply(pdu, { command_status: CommandStatus.RSYSERR });
+      });
+    });
+  }
+
+  private gone(s: CustomerSession): void {
+    s.closed = true;
+    s.stopTimers();
+    this.sessions.delete(s);
+    if (s.bound) {
+      const mine = this.byUser.get(s.bound.user.id);
+      mine?.delete(s);
+      if (mine?.size === 0) this.byUser.delete(s.bound.user.id);
+      this.metrics.sessions(this.boundCount());
+    }
+    this.receipts.release(s);
+  }
+
+  private boundCount(): number {
+    let n = 0;
+    for (const sessions of this.byUser.values()) n += sessions.size;
+    return n;
+  }
+
+  private answered(s: CustomerSession, pdu: Pdu): void {
+    if (pdu.command === 'deliver_sm_resp') this.receipts.answered(s, pdu.sequence_number, pdu.command_status);
+    else if (pdu.command === 'unbind_resp') s.close();
+  }
+
+  private async request(s: CustomerSession, pdu: Pdu): Promise<void> {
+    switch (pdu.command) {
+      case 'bind_transmitter':
+      case 'bind_receiver':
+      case 'bind_transceiver':
+        return this.bind(s, pdu);
+      case 'enquire_link':
+        return s.reply(pdu);
+      case 'unbind':
+        s.reply(pdu);
+        return s.close();
+      case 'submit_sm':
+        return this.submit(s, pdu);
+      case 'unknown':
+        // An unknown command_id: generic_nack ESME_RINVCMDID (the codec's response() makes it).
+        return s.reply(pdu);
+      default:
+        return s.reply(pdu, {
+          command_status: notOffered.has(pdu.command) || s.bound ? CommandStatus.RINVCMDID : CommandStatus.RINVBNDSTS,
+        });
+    }
+  }
+
+  private async bind(s: CustomerSession, pdu: Pdu): Promise<void> {
+    if (s.bound || s.binding) return s.reply(pdu, { command_status: CommandStatus.RALYBND });
+    s.binding = true;
+    try {
+      const status = await this.checkBind(s, pdu);
+      this.metrics.bind(status === CommandStatus.ROK ? 'bound' : statusName(status));
+      if (status === CommandStatus.ROK) this.metrics.sessions(this.boundCount());
+      if (status !== CommandStatus.ROK) {
+        this.o.log.info(
+          { peer: s.peer, system_id: stringField(pdu, 'system_id'), command_status: status },
+          'SMPP server: bind refused',
+        );
+        return s.reply(pdu, { command_status: status });
+      }
+      s.reply(pdu, { system_id: 'haberci' });
+    } finally {
+      s.binding = false;
+    }
+  }
+
+  /** Checks a bind and, when it passes, binds the session; answers the command_status. */
+  private async checkBind(s: CustomerSession, pdu: Pdu): Promise<number> {
+    const systemId = stringField(pdu, 'system_id') ?? '';
+    const password = stringField(pdu, 'password') ?? '';
+    const found = await this.o.store.credentials(systemId);
+    // The password is checked even for an unknown system_id, so timing does not tell them apart.
+    const matches = await verifyPassword(password, found?.passwordHash ?? unusableHash);
+    if (!found || found.user.disabledAt !== null) return CommandStatus.RINVSYSID;
+    if (!matches) return CommandStatus.RINVPASWD;
+    const auth = await this.o.services.auth.authenticate('', s.peer, found.keyHash);
+    if (!auth.ok) return CommandStatus.RBINDFAIL;
+    const mine = this.byUser.get(found.user.id) ?? new Set<CustomerSession>();
+    if (mine.size >= found.user.maxBinds || s.closed) return CommandStatus.RBINDFAIL;
+    mine.add(s);
+    this.byUser.set(found.user.id, mine);
+    s.markBound({
+      user: found.user,
+      keyHash: found.keyHash,
+      transmit: pdu.command !== 'bind_receiver',
+      receive: pdu.command !== 'bind_transmitter',
+      rate: new SubmitRate(found.user.maxSubmitsPerSecond, this.o.clock.now()),
+    });
+    this.o.log.info({ peer: s.peer, system_id: systemId, command: pdu.command }, 'SMPP server: bound');
+    return CommandStatus.ROK;
+  }
+
+  private async submit(s: CustomerSession, pdu: Pdu): Promise<void> {
+    const refuse = (status: number): void => {
+      this.metrics.submit(statusName(status));
+      s.reply(pdu, { command_status: status });
+    };
+    const bound = s.bound;
+    if (!bound?.transmit) return refuse(CommandStatus.RINVBNDSTS);
+    if (!bound.rate.take(this.o.clock.now())) return refuse(CommandStatus.RTHROTTLED);
+    if (s.submitsInFlight >= maxSubmitsInFlight) return refuse(CommandStatus.RMSGQFUL);
+    const read = readSubmit(pdu);
+    if (!read.ok) return refuse(read.status);
+    s.submitsInFlight++;
+    try {
+      const { services } = this.o;
+      const auth = await services.auth.authenticate('', s.peer, bound.keyHash);
+      if (!auth.ok) return refuse(submitStatus(auth));
+      const caller = permitted(smsSend, auth.value);
+      if (!caller.ok) return refuse(submitStatus(caller));
+      const result = await runAdmitted(smsSend, read.request.body, caller.value, services);
+      if (!result.ok) return refuse(submitStatus(result));
+      const messageId = Number(result.value.fields?.sms_id);
+      this.metrics.submit(statusName(CommandStatus.ROK));
+      s.reply(pdu, { message_id: String(messageId) });
+      // After the answer: a receipt never reaches the client before the message_id it matches.
+      if (read.request.receipt)
+        await this.o.store
+          .owe({ messageId, smppUserId: bound.user.id, sourceAddr: read.request.sourceAddr }, this.o.clock.now())
+          .catch((error: unknown) =>
+            this.o.log.error({ err: error, sms_id: messageId }, 'SMPP server: the receipt owed was not recorded'),
+          );
+    } finally {
+      s.submitsInFlight--;
+    }
+  }
+}
