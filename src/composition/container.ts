@@ -85,7 +85,11 @@ export async function openAppContainer(
   });
   const lastUsed = new KeyLastUsed(store.users);
   const dispatchWake = new WakeSignal();
-  const services = apiServices(store, clock, lastUsed, () => dispatchWake.notify());
+  const webhookWake = new WakeSignal();
+  const services = apiServices(store, clock, lastUsed, {
+    sendCommitted: () => dispatchWake.notify(),
+    eventWritten: () => webhookWake.notify(),
+  });
   return {
     store,
     wakes: store.wakes,
@@ -98,7 +102,7 @@ export async function openAppContainer(
     audit: new AuditLog(store, clock),
     clock,
     dispatchWake,
-    webhookWake: new WakeSignal(),
+    webhookWake,
     checkpoint: () => store.checkpoint(),
     lastUsed,
     close: async () => {
@@ -110,8 +114,13 @@ export async function openAppContainer(
 }
 
 /** The services of the API and the panel's data pages, on one store. */
-function apiServices(store: Store, clock: Clock, lastUsed: KeyLastUsed, sendCommitted: () => void): Services {
-  const sends = new SendService(store, clock, sendCommitted);
+function apiServices(
+  store: Store,
+  clock: Clock,
+  lastUsed: KeyLastUsed,
+  wakes: { sendCommitted: () => void; eventWritten: () => void },
+): Services {
+  const sends = new SendService(store, clock, wakes.sendCommitted);
   const services: Services = {
     clock,
     auth: new AuthService(store.keys, clock, (keyId, at) => lastUsed.seen(keyId, at)),
@@ -120,7 +129,7 @@ function apiServices(store: Store, clock: Clock, lastUsed: KeyLastUsed, sendComm
     status: new StatusQueries(store.reports),
     reports: new ReportQueries(store.reports, () => clock.now()),
     // OTP codes come from the CSPRNG; randomInt draws uniformly (no modulo bias).
-    otp: new OtpService(sends, randomInt),
+    otp: new OtpService(sends, randomInt, store, clock, wakes.eventWritten),
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
   };

@@ -3,10 +3,22 @@ import { interactivePriority, messagesFor } from './send-plan.js';
 import type { Accepted, SendPlan } from './send-plan.js';
 import { fillOtpText, otpCode, otpTemplate } from '../domain/otp.js';
 import type { OtpDigits, RandomInt } from '../domain/otp.js';
+import {
+  defaultOtpMaxTries,
+  defaultOtpValiditySeconds,
+  otpClosed,
+  otpCodeHash,
+  sameOtpHash,
+} from '../domain/otp-check.js';
+import type { OtpClosed } from '../domain/otp-check.js';
+import { destinationPrefixOf } from '../domain/calling-codes.js';
 import { smsLangLabel } from '../domain/labels.js';
 import type { SmsLang } from '../domain/labels.js';
+import type { ResultCode } from '../domain/result-codes.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
+import type { Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
 
 /** The sender of every /otp/send message; it needs no approval on the account. */
 export const otpSender = 'OTPSMS';
@@ -34,25 +46,50 @@ export interface DetailedOtpRequest {
   text: string;
   lang: SmsLang;
   digits: OtpDigits;
+  /** Seconds the code stays valid; absent: the key's setting, else 5 minutes. */
+  validity?: number | undefined;
 }
+
+/** /otp/verify's answer: `verified`, why not (the code), and the wrong tries still allowed. */
+export interface VerifyReply {
+  code: ResultCode;
+  verified: boolean;
+  tries_left: number;
+}
+
+const closedCodes: Record<OtpClosed, ResultCode> = { used: 'TS-1092', dead: 'TS-1093', expired: 'TS-1091' };
 
 /**
  * One-time passwords: a code from the injected CSPRNG (`crypto.randomInt` in main.ts), sent
  * as one message through the same pipeline as /sms/send, so it is charged, queued first
  * among sends and answerable by /sms/status. The code is in the response only: it is
- * never put in a failure, a message or a log.
+ * never put in a failure, a message or a log. What the store keeps of it is a keyed hash
+ * (HMAC-SHA256 under the installation's secret), written in the send's transaction, which
+ * /otp/verify compares in constant time (issue 36; docs/decisions.md, "One-time passwords").
  */
 export class OtpService {
+  private secretValue: string | null = null;
+
   constructor(
     private readonly sends: OtpSends,
     private readonly randomInt: RandomInt,
+    private readonly store: Store,
+    private readonly clock: Clock,
+    /** Told after a commit that wrote a webhook event (otp.verified). */
+    private readonly eventWritten: () => void = () => undefined,
   ) {}
 
   /** /otp/send: the fixed template in `lang` with the account's OTP brand, from OTPSMS. */
-  async send(caller: Caller, mobile: string, digits: OtpDigits, lang: SmsLang): Promise<Result<OtpReply>> {
+  async send(
+    caller: Caller,
+    mobile: string,
+    digits: OtpDigits,
+    lang: SmsLang,
+    validity?: number,
+  ): Promise<Result<OtpReply>> {
     const code = otpCode(digits, this.randomInt);
     const text = otpTemplate(lang, code, caller.account.otpBrand);
-    const sent = await this.accept(caller, mobile, otpSender, text, lang, code);
+    const sent = await this.accept(caller, { mobile, sender: otpSender, text, lang, code, validity });
     return sent.ok ? ok(sent.value.reply) : sent;
   }
 
@@ -61,19 +98,74 @@ export class OtpService {
     if (!(await this.sends.isApprovedSender(caller.account.id, request.title))) return fail('TS-1028');
     const code = otpCode(request.digits, this.randomInt);
     const text = fillOtpText(request.text, code);
-    const sent = await this.accept(caller, request.mobile, request.title, text, request.lang, code);
+    const sent = await this.accept(caller, {
+      mobile: request.mobile,
+      sender: request.title,
+      text,
+      lang: request.lang,
+      code,
+      validity: request.validity,
+    });
     if (!sent.ok) return sent;
     return ok({ ...sent.value.reply, number_of_sms: sent.value.totalSms, sms_lang: smsLangLabel(request.lang) });
   }
 
+  /**
+   * /otp/verify: the code of an OTP message of the caller's account (a sandbox key's codes
+   * with sandbox keys, a live key's with live keys), checked in one transaction that locks
+   * its row: closed codes are answered as such without counting a try; a wrong code counts
+   * one; the right one is marked verified (once) with its `otp.verified` event.
+   */
+  async verify(caller: Caller, smsId: number, offered: string): Promise<Result<VerifyReply>> {
+    const secret = await this.secret();
+    const now = this.clock.now();
+    const outcome = await this.store.transaction(async (store): Promise<Result<VerifyReply & { event: boolean }>> => {
+      const otp = await store.otp.findForUpdate(caller.account.id, smsId);
+      if (!otp || otp.sandbox !== caller.key.sandbox)
+        return fail('TS-1020', { message: 'No one-time code of this account was sent with this sms_id' });
+      const left = Math.max(0, otp.maxTries - otp.tries);
+      const closed = otpClosed(otp, now);
+      if (closed !== null) return ok({ code: closedCodes[closed], verified: false, tries_left: left, event: false });
+      if (sameOtpHash(otp.codeHash, otpCodeHash(secret, otp.messageId, offered))) {
+        const { event } = await store.otp.markVerified(otp, now);
+        return ok({ code: 'TS-1064', verified: true, tries_left: left, event });
+      }
+      await store.otp.countWrongTry(otp.messageId);
+      return ok({ code: 'TS-1090', verified: false, tries_left: left - 1, event: false });
+    });
+    if (!outcome.ok) return outcome;
+    const { event, ...reply } = outcome.value;
+    if (event) this.eventWritten();
+    return ok(reply);
+  }
+
+  private async secret(): Promise<string> {
+    this.secretValue ??= await this.store.otp.secret();
+    return this.secretValue;
+  }
+
   private async accept(
     caller: Caller,
-    mobile: string,
-    sender: string,
-    text: string,
-    lang: SmsLang,
-    code: number,
+    otp: {
+      mobile: string;
+      sender: string;
+      text: string;
+      lang: SmsLang;
+      code: number;
+      validity?: number | undefined;
+    },
   ): Promise<Result<{ reply: OtpReply; totalSms: number }>> {
+    const { mobile, sender, text, lang, code } = otp;
+    let secret: string;
+    let settings: { validitySeconds: number | null; maxTries: number | null };
+    try {
+      secret = await this.secret();
+      settings = await this.store.otp.settingsOf(caller.key.id);
+    } catch {
+      return fail('TS-5000', { message: 'The message could not be saved; retry' });
+    }
+    const now = this.clock.now();
+    const validity = otp.validity ?? settings.validitySeconds ?? defaultOtpValiditySeconds;
     const plan: SendPlan = {
       kind: 'otp',
       sender,
@@ -83,6 +175,23 @@ export class OtpService {
       scheduledAt: null,
       priority: interactivePriority,
       recipients: { now: messagesFor([mobile], text, lang, 'single') },
+      // The code's hash commits with the send: an OTP that was sent can always be verified.
+      alongside: async (store, _sendId, messageIds) => {
+        const messageId = messageIds[0];
+        if (messageId === undefined) throw new Error('an OTP send wrote no message');
+        await store.otp.insert({
+          messageId,
+          accountId: caller.account.id,
+          keyId: caller.key.id,
+          sandbox: caller.key.sandbox,
+          destination: mobile,
+          prefix: destinationPrefixOf(mobile),
+          codeHash: otpCodeHash(secret, messageId, String(code)),
+          createdAt: now,
+          expiresAt: now + validity * 1000,
+          maxTries: settings.maxTries ?? defaultOtpMaxTries,
+        });
+      },
     };
     let written: { reply: OtpReply; totalSms: number } | undefined;
     let accepted: Result<unknown>;

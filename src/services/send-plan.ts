@@ -35,9 +35,10 @@ export interface SendPlan {
   perMinuteLimited?: boolean;
   /**
    * Writes of the use case that belong to the send's transaction (a panel send's audit
-   * row): run after the send's own writes, committed with them; a throw undoes the send.
+   * row, an OTP's code): run after the send's own writes, committed with them; a throw
+   * undoes the send. `messageIds`: the ids of the messages written now (none for later).
    */
-  alongside?: (store: Store, sendId: number) => Promise<void>;
+  alongside?: (store: Store, sendId: number, messageIds: readonly number[]) => Promise<void>;
 }
 
 /** SMS counts charged to each balance: Türkiye numbers to main, the others to international. */

@@ -232,6 +232,8 @@ describe('POST /otp/send', () => {
           },
         },
         (min) => min,
+        h.runtime.store,
+        h.clock,
       );
       try {
         const answer = await h.post(path, { api_key: p.apiKey, mobile });

@@ -150,6 +150,7 @@ for (const dialect of testDialects()) {
           '0019-retention',
           '0020-rate-windows',
           '0021-lookup-notify',
+          '0026-otp',
         ]);
       });
 

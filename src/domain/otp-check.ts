@@ -1,0 +1,73 @@
+/**
+ * The rules of checking a one-time code (issue 36): how long a code is valid, how many wrong
+ * tries kill it, the keyed hash it is stored as, the constant-time comparison, and what a
+ * verify attempt finds. Pure: the secret, the time and the row come in as parameters.
+ */
+// node:crypto is used only for HMAC and a constant-time compare, pure computations with no I/O.
+import { createHmac, timingSafeEqual } from 'node:crypto';
+
+/** Five minutes, unless the key's settings or the send's `validity` say otherwise. */
+export const defaultOtpValiditySeconds = 300;
+export const minOtpValiditySeconds = 30;
+export const maxOtpValiditySeconds = 3600;
+
+/** Wrong tries after which a code is dead. */
+export const defaultOtpMaxTries = 5;
+export const maxOtpMaxTries = 20;
+
+export function validOtpValidity(seconds: number): boolean {
+  return Number.isInteger(seconds) && seconds >= minOtpValiditySeconds && seconds <= maxOtpValiditySeconds;
+}
+
+export function validOtpMaxTries(tries: number): boolean {
+  return Number.isInteger(tries) && tries >= 1 && tries <= maxOtpMaxTries;
+}
+
+/**
+ * The stored form of a code: HMAC-SHA256 under the installation's secret over the message id
+ * and the code, so that the same code of two messages has two unrelated hashes and the hash
+ * cannot be searched without the secret. Lowercase hex.
+ */
+export function otpCodeHash(secret: string, messageId: number, code: string): string {
+  return createHmac('sha256', secret).update(`${messageId}:${code}`).digest('hex');
+}
+
+/** Compares two hashes of equal length in constant time (any other pair: false). */
+export function sameOtpHash(stored: string, offered: string): boolean {
+  const a = Buffer.from(stored, 'hex');
+  const b = Buffer.from(offered, 'hex');
+  return a.length === b.length && a.length > 0 && timingSafeEqual(a, b);
+}
+
+/**
+ * A code as a caller sends it to /otp/verify: digits only (an integer in JSON, or text with
+ * surrounding spaces), or null when it is not one (missing, empty, letters, fractions).
+ */
+export function offeredCode(value: unknown): string | null {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : null;
+  if (typeof value !== 'string') return null;
+  const trimmed = value.trim();
+  return /^\d{1,12}$/.test(trimmed) ? trimmed : null;
+}
+
+export interface StoredOtp {
+  messageId: number;
+  accountId: number;
+  keyId: number;
+  sandbox: boolean;
+  codeHash: string;
+  expiresAt: number;
+  maxTries: number;
+  tries: number;
+  verifiedAt: number | null;
+}
+
+/** Why a code can no longer be verified, checked in this order; null: it is open. */
+export type OtpClosed = 'used' | 'dead' | 'expired';
+
+export function otpClosed(otp: StoredOtp, now: number): OtpClosed | null {
+  if (otp.verifiedAt !== null) return 'used';
+  if (otp.tries >= otp.maxTries) return 'dead';
+  if (now >= otp.expiresAt) return 'expired';
+  return null;
+}
