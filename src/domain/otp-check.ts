@@ -3,8 +3,9 @@
  * tries kill it, the keyed hash it is stored as, the constant-time comparison, and what a
  * verify attempt finds. Pure: the secret, the time and the row come in as parameters.
  */
-// node:crypto is used only for HMAC and a constant-time compare, pure computations with no I/O.
-import { createHmac, timingSafeEqual } from 'node:crypto';
+// node:crypto is used only for HMAC, a constant-time compare and sealing a text: computations
+// with no I/O (the IV's randomness is the one impurity, as a seal needs it).
+import { createCipheriv, createDecipheriv, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 
 /** Five minutes, unless the key's settings or the send's `validity` say otherwise. */
 export const defaultOtpValiditySeconds = 300;
@@ -70,4 +71,34 @@ export function otpClosed(otp: StoredOtp, now: number): OtpClosed | null {
   if (otp.tries >= otp.maxTries) return 'dead';
   if (now >= otp.expiresAt) return 'expired';
   return null;
+}
+
+/**
+ * An OTP message's real text sealed for the store (AES-256-GCM under a key derived from the
+ * installation's secret; a fresh IV each time): what a dispatcher that claims the message
+ * back from the store sends, while the send's stored text has the code masked. Base64 of
+ * IV (12 bytes), tag (16) and ciphertext.
+ */
+export function sealOtpText(secret: string, text: string): string {
+  const iv = randomBytes(12);
+  const cipher = createCipheriv('aes-256-gcm', sealKey(secret), iv);
+  const body = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()]);
+  return Buffer.concat([iv, cipher.getAuthTag(), body]).toString('base64');
+}
+
+/** The text `sealOtpText` sealed; throws when the seal was altered or made under another secret. */
+export function unsealOtpText(secret: string, sealed: string): string {
+  const raw = Buffer.from(sealed, 'base64');
+  const decipher = createDecipheriv('aes-256-gcm', sealKey(secret), raw.subarray(0, 12));
+  decipher.setAuthTag(raw.subarray(12, 28));
+  return Buffer.concat([decipher.update(raw.subarray(28)), decipher.final()]).toString('utf8');
+}
+
+function sealKey(secret: string): Buffer {
+  return createHmac('sha256', secret).update('haberci otp text seal').digest();
+}
+
+/** The stand-in for a code in stored text: one `*` per digit (the same SMS count). */
+export function otpMask(digits: number): string {
+  return '*'.repeat(digits);
 }

@@ -12,6 +12,8 @@ export interface NewOtp {
   destination: string;
   prefix: string;
   codeHash: string;
+  /** The message's real text, sealed (domain/otp-check.ts, sealOtpText). */
+  sealedText: string;
   createdAt: number;
   expiresAt: number;
   maxTries: number;

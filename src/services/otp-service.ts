@@ -8,7 +8,9 @@ import {
   defaultOtpValiditySeconds,
   otpClosed,
   otpCodeHash,
+  otpMask,
   sameOtpHash,
+  sealOtpText,
 } from '../domain/otp-check.js';
 import type { OtpClosed } from '../domain/otp-check.js';
 import { destinationPrefixOf } from '../domain/calling-codes.js';
@@ -89,7 +91,8 @@ export class OtpService {
   ): Promise<Result<OtpReply>> {
     const code = otpCode(digits, this.randomInt);
     const text = otpTemplate(lang, code, caller.account.otpBrand);
-    const sent = await this.accept(caller, { mobile, sender: otpSender, text, lang, code, validity });
+    const stored = otpTemplate(lang, otpMask(digits), caller.account.otpBrand);
+    const sent = await this.accept(caller, { mobile, sender: otpSender, text, stored, lang, code, validity });
     return sent.ok ? ok(sent.value.reply) : sent;
   }
 
@@ -102,6 +105,7 @@ export class OtpService {
       mobile: request.mobile,
       sender: request.title,
       text,
+      stored: fillOtpText(request.text, otpMask(request.digits)),
       lang: request.lang,
       code,
       validity: request.validity,
@@ -149,13 +153,16 @@ export class OtpService {
     otp: {
       mobile: string;
       sender: string;
+      /** The text the carrier gets, with the code. */
       text: string;
+      /** The text as stored: the code masked (the plain code is never at rest). */
+      stored: string;
       lang: SmsLang;
       code: number;
       validity?: number | undefined;
     },
   ): Promise<Result<{ reply: OtpReply; totalSms: number }>> {
-    const { mobile, sender, text, lang, code } = otp;
+    const { mobile, sender, text, stored, lang, code } = otp;
     let secret: string;
     let settings: { validitySeconds: number | null; maxTries: number | null };
     try {
@@ -169,11 +176,13 @@ export class OtpService {
     const plan: SendPlan = {
       kind: 'otp',
       sender,
-      text,
+      text: stored,
+      deliveredText: text,
       lang,
       contentType: 0,
       scheduledAt: null,
       priority: interactivePriority,
+      // Counted on the real text: the mask has as many characters of the same alphabet.
       recipients: { now: messagesFor([mobile], text, lang, 'single') },
       // The code's hash commits with the send: an OTP that was sent can always be verified.
       alongside: async (store, _sendId, messageIds) => {
@@ -187,6 +196,7 @@ export class OtpService {
           destination: mobile,
           prefix: destinationPrefixOf(mobile),
           codeHash: otpCodeHash(secret, messageId, String(code)),
+          sealedText: sealOtpText(secret, text),
           createdAt: now,
           expiresAt: now + validity * 1000,
           maxTries: settings.maxTries ?? defaultOtpMaxTries,

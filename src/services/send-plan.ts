@@ -22,6 +22,11 @@ export interface SendPlan {
   sender: string;
   /** The one text of the send (TS-L already converted), or null when per message. */
   text: string | null;
+  /**
+   * The text the carrier is given when it differs from the stored `text` (an OTP's, whose
+   * stored text has the code masked): kept in memory for the hand-off only.
+   */
+  deliveredText?: string;
   lang: SmsLang;
   contentType: number;
   scheduledAt: number | null;

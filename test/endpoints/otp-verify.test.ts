@@ -169,6 +169,39 @@ for (const dialect of testDialects()) {
       assertChecked(await verify(h, p.apiKey, smsId, code), 'TS-1064', true, 5);
     });
 
+    it('keeps no plain code at rest: the stored texts mask it, the carrier gets it from the seal', async () => {
+      const p = await h.provision();
+      const plain = await sendOtp(h, p.apiKey, { digits: 6, sms_lang: 0 });
+      const own = await h.post('/otp/detailed', {
+        api_key: p.apiKey,
+        mobile: '905321234567',
+        title: 'ACME',
+        text: 'Code TS-CODE, again TS-CODE',
+        lang: 0,
+      });
+      const db = (h.runtime.store as unknown as { context: { db: Kysely<unknown> } }).context.db;
+      const { rows } = await sql<{ text: string | null; send_text: string | null; sealed_text: string | null }>`
+        select m.text, s.text as send_text, o.sealed_text from messages m
+        join sends s on s.id = m.send_id join otp_codes o on o.message_id = m.id
+        where m.id in (${plain.smsId}, ${own.body.sms_id as number}) order by m.id`.execute(db);
+      assert.deepEqual(
+        rows.map((r) => r.send_text),
+        ['Your activation code is:****** Acme', 'Code ****, again ****'],
+      );
+      for (const r of rows) {
+        assert.equal(r.text, null);
+        assert.doesNotMatch(r.sealed_text ?? '', new RegExp(`${plain.code}|${String(own.body.otp_code)}`));
+      }
+      const now = h.clock.now();
+      const claimed = await h.runtime.store.queue.claimDue(now, 1000, now + 60_000);
+      const texts = new Map(claimed.map((m) => [m.id, m.text]));
+      assert.equal(texts.get(plain.smsId), `Your activation code is:${plain.code} Acme`);
+      assert.equal(
+        texts.get(own.body.sms_id as number),
+        `Code ${String(own.body.otp_code)}, again ${String(own.body.otp_code)}`,
+      );
+    });
+
     it('stores the code only as its HMAC under the store\u2019s secret', async () => {
       const p = await h.provision();
       const { smsId, code } = await sendOtp(h, p.apiKey);

@@ -30,6 +30,7 @@ export class SqlOtpStore extends StorePart implements OtpStore {
         destination: otp.destination,
         prefix: otp.prefix,
         code_hash: otp.codeHash,
+        sealed_text: otp.sealedText,
         created_at: otp.createdAt,
         expires_at: otp.expiresAt,
         max_tries: otp.maxTries,

@@ -252,6 +252,7 @@ export interface OtpCodesTable {
   destination: string;
   prefix: string;
   code_hash: string;
+  sealed_text: string | null;
   created_at: number;
   expires_at: number;
   max_tries: number;

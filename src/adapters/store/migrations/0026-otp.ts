@@ -5,6 +5,9 @@
  *   /otp/detailed), written in the send's transaction: the code only as a keyed hash
  *   (HMAC-SHA256 under `otp_secret`), its deadline, its tries and when it was verified.
  *   `destination` and `prefix` let the guard count per number and per prefix.
+ *   `sealed_text`: the message's real text, sealed (AES-256-GCM under a key derived from
+ *   `otp_secret`) for a dispatcher that claims it back from the store; the send's own
+ *   `text` holds the text with the code masked, so the plain code is nowhere at rest.
  * - `otp_secret`: the installation's HMAC key, drawn once here (32 random bytes).
  * - `otp_settings`: a key's OTP settings (validity, tries, countries, velocity); no row
  *   is the defaults (docs/decisions.md, "One-time passwords").
@@ -27,6 +30,7 @@ export function migration(_dialect: Dialect): Migration {
         destination text not null,
         prefix text not null,
         code_hash text not null,
+        sealed_text text,
         created_at bigint not null,
         expires_at bigint not null,
         max_tries integer not null,
