@@ -31,6 +31,7 @@ const changing = new Set([
   'key.revoke',
   'key.rotate',
   'key.test-webhook',
+  'key.otp',
   'webhook.redeliver',
   'inbound-route.add',
   'inbound-route.remove',
@@ -54,6 +55,12 @@ const recorded: Record<string, string> = {
   sandbox: 'sandbox',
   expires: 'expires',
   event: 'event',
+  validity: 'otp_validity',
+  tries: 'otp_tries',
+  perNumberHour: 'otp_per_number_hour',
+  perNumberDay: 'otp_per_number_day',
+  perPrefixMinute: 'otp_per_prefix_minute',
+  cooldown: 'otp_cooldown',
 };
 
 function osUser(): string | null {

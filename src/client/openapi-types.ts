@@ -1642,10 +1642,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1034: Number format is invalid; TS-1035: API key is paused, expired or revoked; TS-1036: This key may not send OTP; TS-1066: Request address is not allowed for this key; TS-5000: Unexpected server error
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1034: Number format is invalid; TS-1035: API key is paused, expired or revoked; TS-1036: This key may not send OTP; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-5000: Unexpected server error
                          * @enum {string}
                          */
-                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1034" | "TS-1035" | "TS-1036" | "TS-1066" | "TS-5000";
+                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1034" | "TS-1035" | "TS-1036" | "TS-1066" | "TS-1094" | "TS-5000";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -1687,10 +1687,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached; TS-1095: Too many codes to this number or prefix; try later
                          * @enum {string}
                          */
-                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073" | "TS-1095";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -1857,10 +1857,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1037: This key may not send advanced OTP; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key; TS-5000: Unexpected server error
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1037: This key may not send advanced OTP; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-5000: Unexpected server error
                          * @enum {string}
                          */
-                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1035" | "TS-1037" | "TS-1061" | "TS-1066" | "TS-5000";
+                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1035" | "TS-1037" | "TS-1061" | "TS-1066" | "TS-1094" | "TS-5000";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -1902,10 +1902,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached; TS-1095: Too many codes to this number or prefix; try later
                          * @enum {string}
                          */
-                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073" | "TS-1095";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };

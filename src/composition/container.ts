@@ -27,6 +27,7 @@ import { UserService } from '../services/panel/users.js';
 import { InboundAdmin } from '../services/inbound-admin.js';
 import { SenderIdReview } from '../services/sender-id-review.js';
 import { AuditLog } from '../services/audit-log.js';
+import { OtpSettingsAdmin } from '../services/otp-settings.js';
 import { KeyLastUsed } from '../services/key-last-used.js';
 import { WakeSignal } from '../jobs/wake-signal.js';
 
@@ -48,6 +49,8 @@ export interface AppContainer {
   senderIdReview: SenderIdReview;
   /** The audit log: rows of the changes made outside the panel (admin CLI). */
   audit: AuditLog;
+  /** Keys' OTP settings (admin CLI; issue 36). */
+  otpSettings: OtpSettingsAdmin;
   clock: Clock;
   /** Wakes this process's dispatcher when a send is committed. */
   dispatchWake: WakeSignal;
@@ -100,6 +103,7 @@ export async function openAppContainer(
     inboundAdmin: new InboundAdmin(store, clock),
     senderIdReview: new SenderIdReview(store, clock),
     audit: new AuditLog(store, clock),
+    otpSettings: new OtpSettingsAdmin(store, clock),
     clock,
     dispatchWake,
     webhookWake,

@@ -90,6 +90,10 @@ export const resultCodes = {
   'TS-1092': 'The code was already used',
   /** /otp/verify: too many wrong tries; the code is dead. */
   'TS-1093': 'Too many wrong tries; the code can no longer be verified',
+  /** /otp/send, /otp/detailed (issue 36): the key may not send codes to the number's country. */
+  'TS-1094': 'This key may not send codes to this country',
+  /** /otp/send, /otp/detailed: too many codes to this number or destination prefix (HTTP 429). */
+  'TS-1095': 'Too many codes to this number or prefix; try later',
   /** Number already on the blocking list. */
   'TS-1140': 'Number is already on the blocking list',
   /** Number added to the blocking list. */

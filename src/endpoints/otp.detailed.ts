@@ -70,6 +70,9 @@ export const otpDetailed = defineEndpoint({
     'TS-1030': 403,
     'TS-1027': 403,
     'TS-5000': 403,
+    // The OTP guard (issue 36): not in the spec's table, refusals before any charge.
+    'TS-1094': 403,
+    'TS-1095': 429,
   },
   request,
   async handle({ body, caller, services }) {

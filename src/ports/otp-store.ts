@@ -3,6 +3,9 @@
  * /otp/verify. The code itself is never here: only its keyed hash (domain/otp-check.ts).
  */
 import type { StoredOtp } from '../domain/otp-check.js';
+import type { OtpRecent, OtpSettings } from '../domain/otp-guard.js';
+
+export type { OtpSettings };
 
 export interface NewOtp {
   messageId: number;
@@ -19,10 +22,13 @@ export interface NewOtp {
   maxTries: number;
 }
 
-/** A key's OTP settings; null fields take the defaults. */
-export interface OtpSettings {
-  validitySeconds: number | null;
-  maxTries: number | null;
+/** An OTP send the guard refused (nothing was charged). */
+export interface OtpRefusalRow {
+  keyId: number;
+  accountId: number;
+  at: number;
+  reason: string;
+  destination: string;
 }
 
 export interface OtpStore {
@@ -36,6 +42,12 @@ export interface OtpStore {
   countWrongTry(messageId: number): Promise<void>;
   /** Marks the code verified and, when the sending key's webhook takes it, writes the `otp.verified` event. */
   markVerified(otp: StoredOtp, now: number): Promise<{ event: boolean }>;
+  /** The key's stored settings; every field null when it has none. */
   settingsOf(keyId: number): Promise<OtpSettings>;
+  /** What the key sent lately to this number (last day) and prefix (last minute). */
+  recent(keyId: number, destination: string, prefix: string, now: number): Promise<OtpRecent>;
+  recordRefusal(refusal: OtpRefusalRow): Promise<void>;
+  /** The account's latest refusals, newest first (the panel's blocked attempts). */
+  refusals(accountId: number, limit: number): Promise<OtpRefusalRow[]>;
   saveSettings(keyId: number, settings: OtpSettings, now: number): Promise<void>;
 }

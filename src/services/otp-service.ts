@@ -3,17 +3,12 @@ import { interactivePriority, messagesFor } from './send-plan.js';
 import type { Accepted, SendPlan } from './send-plan.js';
 import { fillOtpText, otpCode, otpTemplate } from '../domain/otp.js';
 import type { OtpDigits, RandomInt } from '../domain/otp.js';
-import {
-  defaultOtpMaxTries,
-  defaultOtpValiditySeconds,
-  otpClosed,
-  otpCodeHash,
-  otpMask,
-  sameOtpHash,
-  sealOtpText,
-} from '../domain/otp-check.js';
+import { otpClosed, otpCodeHash, otpMask, sameOtpHash, sealOtpText } from '../domain/otp-check.js';
 import type { OtpClosed } from '../domain/otp-check.js';
 import { destinationPrefixOf } from '../domain/calling-codes.js';
+import { effectiveOtpSettings, otpGuardVerdict } from '../domain/otp-guard.js';
+import type { EffectiveOtpSettings, OtpRefusal } from '../domain/otp-guard.js';
+import type { Failure } from '../domain/result.js';
 import { smsLangLabel } from '../domain/labels.js';
 import type { SmsLang } from '../domain/labels.js';
 import type { ResultCode } from '../domain/result-codes.js';
@@ -143,6 +138,42 @@ export class OtpService {
     return ok(reply);
   }
 
+  /** A guard's refusal: recorded for the panel and console (best effort), answered uncharged. */
+  private async refuse(
+    caller: Caller,
+    destination: string,
+    refusal: OtpRefusal,
+    settings: EffectiveOtpSettings,
+    now: number,
+  ): Promise<Failure> {
+    try {
+      await this.store.otp.recordRefusal({
+        keyId: caller.key.id,
+        accountId: caller.account.id,
+        at: now,
+        reason: refusal.reason,
+        destination,
+      });
+    } catch {
+      // The refusal stands without its record: it charged nothing either way.
+    }
+    if (refusal.reason === 'country')
+      return fail('TS-1094', {
+        message: `This key may not send codes to +${refusal.callingCode} numbers (its OTP countries: +${settings.countries.join(', +')})`,
+      });
+    const why: Record<typeof refusal.reason, string> = {
+      cooldown: `A code was sent to this number less than ${settings.cooldownSeconds} seconds ago`,
+      'number-hour': `At most ${settings.perNumberHour} codes an hour to one number`,
+      'number-day': `At most ${settings.perNumberDay} codes a day to one number`,
+      'prefix-minute': `At most ${settings.perPrefixMinute} codes a minute to one destination prefix`,
+    };
+    return fail('TS-1095', {
+      variant: refusal.reason,
+      retryAfterSeconds: refusal.retryAfterSeconds,
+      message: `${why[refusal.reason]}; nothing was charged`,
+    });
+  }
+
   private async secret(): Promise<string> {
     this.secretValue ??= await this.store.otp.secret();
     return this.secretValue;
@@ -163,16 +194,21 @@ export class OtpService {
     },
   ): Promise<Result<{ reply: OtpReply; totalSms: number }>> {
     const { mobile, sender, text, stored, lang, code } = otp;
+    const now = this.clock.now();
+    const prefix = destinationPrefixOf(mobile);
     let secret: string;
-    let settings: { validitySeconds: number | null; maxTries: number | null };
+    let settings: EffectiveOtpSettings;
+    let refusal: OtpRefusal | null;
     try {
       secret = await this.secret();
-      settings = await this.store.otp.settingsOf(caller.key.id);
+      settings = effectiveOtpSettings(await this.store.otp.settingsOf(caller.key.id));
+      // The pumping guard, before anything is charged (issue 36).
+      refusal = otpGuardVerdict(settings, mobile, await this.store.otp.recent(caller.key.id, mobile, prefix, now), now);
     } catch {
       return fail('TS-5000', { message: 'The message could not be saved; retry' });
     }
-    const now = this.clock.now();
-    const validity = otp.validity ?? settings.validitySeconds ?? defaultOtpValiditySeconds;
+    if (refusal !== null) return this.refuse(caller, mobile, refusal, settings, now);
+    const validity = otp.validity ?? settings.validitySeconds;
     const plan: SendPlan = {
       kind: 'otp',
       sender,
@@ -194,12 +230,12 @@ export class OtpService {
           keyId: caller.key.id,
           sandbox: caller.key.sandbox,
           destination: mobile,
-          prefix: destinationPrefixOf(mobile),
+          prefix,
           codeHash: otpCodeHash(secret, messageId, String(code)),
           sealedText: sealOtpText(secret, text),
           createdAt: now,
           expiresAt: now + validity * 1000,
-          maxTries: settings.maxTries ?? defaultOtpMaxTries,
+          maxTries: settings.maxTries,
         });
       },
     };

@@ -10,6 +10,7 @@ import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import type { KeySettings } from '../../src/ports/keys.js';
+import { noOtpSettings } from '../../src/domain/otp-guard.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
@@ -78,7 +79,11 @@ for (const dialect of testDialects()) {
 
     it('takes validity from the send, else from the key, else 5 minutes', async () => {
       const p = await h.provision();
-      await h.runtime.store.otp.saveSettings(p.keyId, { validitySeconds: 60, maxTries: 2 }, defaultNow);
+      await h.runtime.store.otp.saveSettings(
+        p.keyId,
+        { ...noOtpSettings, validitySeconds: 60, maxTries: 2 },
+        defaultNow,
+      );
       const byKey = await sendOtp(h, p.apiKey);
       const bySend = await sendOtp(h, p.apiKey, { validity: 600 });
       h.clock.set(defaultNow + 61_000);

@@ -3,7 +3,8 @@
  * and tries, and the keys' OTP settings. `markVerified` writes the `otp.verified` event in
  * the same transaction as the verification, so the event exists exactly when it committed.
  */
-import type { NewOtp, OtpSettings, OtpStore } from '../../ports/otp-store.js';
+import type { NewOtp, OtpRefusalRow, OtpSettings, OtpStore } from '../../ports/otp-store.js';
+import type { OtpRecent } from '../../domain/otp-guard.js';
 import type { StoredOtp } from '../../domain/otp-check.js';
 import { StorePart } from './store-part.js';
 import { hasUrl, newEventId, resolveTargets } from './event-outbox.js';
@@ -105,20 +106,91 @@ export class SqlOtpStore extends StorePart implements OtpStore {
   }
 
   async settingsOf(keyId: number): Promise<OtpSettings> {
-    const row = await this.db
-      .selectFrom('otp_settings')
-      .select(['validity_s', 'max_tries'])
-      .where('key_id', '=', keyId)
-      .executeTakeFirst();
-    return { validitySeconds: row?.validity_s ?? null, maxTries: row?.max_tries ?? null };
+    const row = await this.db.selectFrom('otp_settings').selectAll().where('key_id', '=', keyId).executeTakeFirst();
+    return {
+      validitySeconds: row?.validity_s ?? null,
+      maxTries: row?.max_tries ?? null,
+      countries: row?.countries == null ? null : row.countries.split(','),
+      perNumberHour: row?.per_number_hour ?? null,
+      perNumberDay: row?.per_number_day ?? null,
+      perPrefixMinute: row?.per_prefix_minute ?? null,
+      cooldownSeconds: row?.cooldown_s ?? null,
+    };
   }
 
   async saveSettings(keyId: number, settings: OtpSettings, now: number): Promise<void> {
-    const values = { validity_s: settings.validitySeconds, max_tries: settings.maxTries, updated_at: now };
+    const values = {
+      validity_s: settings.validitySeconds,
+      max_tries: settings.maxTries,
+      countries: settings.countries === null ? null : settings.countries.join(','),
+      per_number_hour: settings.perNumberHour,
+      per_number_day: settings.perNumberDay,
+      per_prefix_minute: settings.perPrefixMinute,
+      cooldown_s: settings.cooldownSeconds,
+      updated_at: now,
+    };
     await this.db
       .insertInto('otp_settings')
       .values({ key_id: keyId, ...values })
       .onConflict((oc) => oc.column('key_id').doUpdateSet(values))
       .execute();
+  }
+
+  async recent(keyId: number, destination: string, prefix: string, now: number): Promise<OtpRecent> {
+    const hourAgo = now - 3_600_000;
+    const number = await this.db
+      .selectFrom('otp_codes')
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('day'),
+        eb.fn.sum<number | string | null>(eb.case().when('created_at', '>', hourAgo).then(1).else(0).end()).as('hour'),
+        eb.fn.max<number | string | null>('created_at').as('last_at'),
+      ])
+      .where('destination', '=', destination)
+      .where('created_at', '>', now - 86_400_000)
+      .where('key_id', '=', keyId)
+      .executeTakeFirst();
+    const byPrefix = await this.db
+      .selectFrom('otp_codes')
+      .select((eb) => eb.fn.countAll<number | string>().as('minute'))
+      .where('key_id', '=', keyId)
+      .where('prefix', '=', prefix)
+      .where('created_at', '>', now - 60_000)
+      .executeTakeFirst();
+    return {
+      numberLastDay: Number(number?.day ?? 0),
+      numberLastHour: Number(number?.hour ?? 0),
+      numberLastAt: number?.last_at == null ? null : Number(number.last_at),
+      prefixLastMinute: Number(byPrefix?.minute ?? 0),
+    };
+  }
+
+  async recordRefusal(refusal: OtpRefusalRow): Promise<void> {
+    await this.db
+      .insertInto('otp_refusals')
+      .values({
+        key_id: refusal.keyId,
+        account_id: refusal.accountId,
+        at: refusal.at,
+        reason: refusal.reason,
+        destination: refusal.destination,
+      })
+      .execute();
+  }
+
+  async refusals(accountId: number, limit: number): Promise<OtpRefusalRow[]> {
+    const rows = await this.db
+      .selectFrom('otp_refusals')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .orderBy('at', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      keyId: r.key_id,
+      accountId: r.account_id,
+      at: Number(r.at),
+      reason: r.reason,
+      destination: r.destination,
+    }));
   }
 }
