@@ -38,6 +38,16 @@ const changing = new Set([
   'blocklist.remove',
 ]);
 
+const otpSettingOptions = [
+  'validity',
+  'tries',
+  'countries',
+  'perNumberHour',
+  'perNumberDay',
+  'perPrefixMinute',
+  'cooldown',
+];
+
 /** Options worth recording, by their printed name (never a secret: none of these is one). */
 const recorded: Record<string, string> = {
   name: 'name',
@@ -125,5 +135,7 @@ export async function recordCliAudit(
   result: unknown,
 ): Promise<void> {
   if (command === null || !changing.has(command)) return;
+  // `key otp` without a setting only shows them.
+  if (command === 'key.otp' && !otpSettingOptions.some((name) => o[name] !== undefined)) return;
   await container.audit.record({ kind: 'cli', osUser: osUser() }, await factOf(container, command, o, result));
 }

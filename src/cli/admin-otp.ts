@@ -5,8 +5,9 @@ import type { OtpSettings } from '../main.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
-const countries = (raw: string): string[] | null => {
-  if (raw.trim() === 'default') return null;
+/** `default` is the empty list here (commander keeps no null), null in the patch. */
+const countries = (raw: string): string[] => {
+  if (raw.trim() === 'default') return [];
   const list = parseCountries(raw);
   if (list === null) throw new InvalidArgumentError('must be calling codes such as 90,49 (or default).');
   return list;
@@ -27,7 +28,7 @@ function patchOf(o: Options): Partial<OtpSettings> {
     const v = o[option];
     if (typeof v === 'number') patch[setting] = v;
   }
-  if (o.countries !== undefined) patch.countries = o.countries as string[] | null;
+  if (Array.isArray(o.countries)) patch.countries = o.countries.length === 0 ? null : (o.countries as string[]);
   return patch;
 }
 
