@@ -38,6 +38,9 @@ export { startWebhooks } from './composition/webhooks.js';
 export { webhookAdmin } from './composition/webhooks.js';
 export { AdminError, accountView, defaultKeySettings, keyView } from './services/admin.js';
 export { eventRef } from './services/webhook-admin.js';
+export { maxOtpMaxTries, maxOtpValiditySeconds, minOtpValiditySeconds } from './domain/otp-check.js';
+export { parseCountries } from './domain/otp-guard.js';
+export type { OtpSettings } from './domain/otp-guard.js';
 export type { WebhookAdmin } from './services/webhook-admin.js';
 export type { AuditFact, DetailValue } from './services/audit-log.js';
 

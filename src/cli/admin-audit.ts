@@ -31,6 +31,7 @@ const changing = new Set([
   'key.revoke',
   'key.rotate',
   'key.test-webhook',
+  'key.otp',
   'webhook.redeliver',
   'inbound-route.add',
   'inbound-route.remove',
@@ -38,6 +39,16 @@ const changing = new Set([
   'smpp-user.create',
   'smpp-user.disable',
 ]);
+
+const otpSettingOptions = [
+  'validity',
+  'tries',
+  'countries',
+  'perNumberHour',
+  'perNumberDay',
+  'perPrefixMinute',
+  'cooldown',
+];
 
 /** Options worth recording, by their printed name (never a secret: none of these is one). */
 const recorded: Record<string, string> = {
@@ -57,6 +68,12 @@ const recorded: Record<string, string> = {
   expires: 'expires',
   event: 'event',
   systemId: 'system_id',
+  validity: 'otp_validity',
+  tries: 'otp_tries',
+  perNumberHour: 'otp_per_number_hour',
+  perNumberDay: 'otp_per_number_day',
+  perPrefixMinute: 'otp_per_prefix_minute',
+  cooldown: 'otp_cooldown',
 };
 
 function osUser(): string | null {
@@ -121,5 +138,7 @@ export async function recordCliAudit(
   result: unknown,
 ): Promise<void> {
   if (command === null || !changing.has(command)) return;
+  // `key otp` without a setting only shows them.
+  if (command === 'key.otp' && !otpSettingOptions.some((name) => o[name] !== undefined)) return;
   await container.audit.record({ kind: 'cli', osUser: osUser() }, await factOf(container, command, o, result));
 }

@@ -16,6 +16,7 @@ import type { PermissionSet } from '../domain/permissions.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
+import { otpCommands } from './admin-otp.js';
 import { inboundCommands } from './admin-inbound.js';
 import { senderIdCommands } from './admin-sender-ids.js';
 import { userCommands } from './admin-users.js';
@@ -234,6 +235,7 @@ export function adminCommand(): Command {
     .requiredOption('--id <n>', 'key id', parse.integer(1))
     .action((o: Options) => run(o, async (r) => keyView(await r.admin.key(o.id as number), Date.now())));
   webhookCommands(admin, key, leaf, run);
+  otpCommands(key, leaf, run);
   inboundCommands(admin, leaf, run);
   smppUserCommands(admin, leaf, run);
 

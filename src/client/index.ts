@@ -176,6 +176,10 @@ export class HaberciClient {
   otpDetailed(fields: RequestOf<'/otp/detailed'>): Promise<Answer<'/otp/detailed'>> {
     return this.call('/otp/detailed', fields);
   }
+  /** Checks a code; a 429 is retried: a refused request counted no try. */
+  otpVerify(fields: RequestOf<'/otp/verify'>): Promise<Answer<'/otp/verify'>> {
+    return this.call('/otp/verify', fields);
+  }
   groupsCreate(fields: RequestOf<'/groups/create'>): Promise<Answer<'/groups/create'>> {
     return this.call('/groups/create', fields);
   }

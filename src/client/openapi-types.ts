@@ -145,6 +145,26 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/otp/verify": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check a one-time code sent with this account (verified true or false)
+         * @description Permissions: none. Envelope: `result`. Success: TS-1064 or TS-1090 or TS-1091 or TS-1092 or TS-1093.
+         */
+        post: operations["otpVerify"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/groups/create": {
         parameters: {
             query?: never;
@@ -1501,6 +1521,7 @@ export interface operations {
                      * @enum {integer}
                      */
                     sms_lang?: 0 | 1 | 2;
+                    validity?: number;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
@@ -1517,6 +1538,7 @@ export interface operations {
                      * @enum {integer|string}
                      */
                     sms_lang?: 0 | 1 | 2 | "0" | "1" | "2";
+                    validity?: number | string;
                 };
                 "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
@@ -1533,6 +1555,7 @@ export interface operations {
                      * @enum {integer|string}
                      */
                     sms_lang?: 0 | 1 | 2 | "0" | "1" | "2";
+                    validity?: number | string;
                 };
             };
         };
@@ -1619,10 +1642,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1034: Number format is invalid; TS-1035: API key is paused, expired or revoked; TS-1036: This key may not send OTP; TS-1066: Request address is not allowed for this key; TS-5000: Unexpected server error
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1034: Number format is invalid; TS-1035: API key is paused, expired or revoked; TS-1036: This key may not send OTP; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-5000: Unexpected server error
                          * @enum {string}
                          */
-                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1034" | "TS-1035" | "TS-1036" | "TS-1066" | "TS-5000";
+                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1034" | "TS-1035" | "TS-1036" | "TS-1066" | "TS-1094" | "TS-5000";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -1664,10 +1687,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached; TS-1095: Too many codes to this number or prefix; try later
                          * @enum {string}
                          */
-                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073" | "TS-1095";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -1725,6 +1748,7 @@ export interface operations {
                      * @example 6
                      */
                     digits?: unknown;
+                    validity?: number;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
@@ -1745,6 +1769,7 @@ export interface operations {
                      * @example 6
                      */
                     digits?: unknown;
+                    validity?: number | string;
                 };
                 "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
@@ -1765,6 +1790,7 @@ export interface operations {
                      * @example 6
                      */
                     digits?: unknown;
+                    validity?: number | string;
                 };
             };
         };
@@ -1831,10 +1857,204 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1037: This key may not send advanced OTP; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key; TS-5000: Unexpected server error
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1037: This key may not send advanced OTP; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-5000: Unexpected server error
                          * @enum {string}
                          */
-                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1035" | "TS-1037" | "TS-1061" | "TS-1066" | "TS-5000";
+                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1035" | "TS-1037" | "TS-1061" | "TS-1066" | "TS-1094" | "TS-5000";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached; TS-1095: Too many codes to this number or prefix; try later
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073" | "TS-1095";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    otpVerify: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer. */
+                    sms_id: number;
+                    code: unknown;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer. */
+                    sms_id: number | string;
+                    code: unknown;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer. */
+                    sms_id: number | string;
+                    code: unknown;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful; TS-1090: The code does not match; TS-1091: The code has expired; TS-1092: The code was already used; TS-1093: Too many wrong tries; the code can no longer be verified
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064" | "TS-1090" | "TS-1091" | "TS-1092" | "TS-1093";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        /** @description Whether the code was right: true only with TS-1064 */
+                        verified: boolean;
+                        /** @description Wrong tries the code still allows */
+                        tries_left: number;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid; TS-1052: sms_id is missing or invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033" | "TS-1052";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1020: No message found with this id; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1066: Request address is not allowed for this key
+                         * @enum {string}
+                         */
+                        result_code: "TS-1020" | "TS-1030" | "TS-1031" | "TS-1035" | "TS-1066";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };

@@ -28,6 +28,7 @@ import { InboundAdmin } from '../services/inbound-admin.js';
 import { SmppUserAdmin } from '../services/smpp-users.js';
 import { SenderIdReview } from '../services/sender-id-review.js';
 import { AuditLog } from '../services/audit-log.js';
+import { OtpSettingsAdmin } from '../services/otp-settings.js';
 import { KeyLastUsed } from '../services/key-last-used.js';
 import { WakeSignal } from '../jobs/wake-signal.js';
 
@@ -51,6 +52,8 @@ export interface AppContainer {
   senderIdReview: SenderIdReview;
   /** The audit log: rows of the changes made outside the panel (admin CLI). */
   audit: AuditLog;
+  /** Keys' OTP settings (admin CLI). */
+  otpSettings: OtpSettingsAdmin;
   clock: Clock;
   /** Wakes this process's dispatcher when a send is committed. */
   dispatchWake: WakeSignal;
@@ -88,7 +91,11 @@ export async function openAppContainer(
   });
   const lastUsed = new KeyLastUsed(store.users);
   const dispatchWake = new WakeSignal();
-  const services = apiServices(store, clock, lastUsed, () => dispatchWake.notify());
+  const webhookWake = new WakeSignal();
+  const services = apiServices(store, clock, lastUsed, {
+    sendCommitted: () => dispatchWake.notify(),
+    eventWritten: () => webhookWake.notify(),
+  });
   return {
     store,
     wakes: store.wakes,
@@ -100,9 +107,10 @@ export async function openAppContainer(
     smppUsers: new SmppUserAdmin(store, clock),
     senderIdReview: new SenderIdReview(store, clock),
     audit: new AuditLog(store, clock),
+    otpSettings: new OtpSettingsAdmin(store, clock),
     clock,
     dispatchWake,
-    webhookWake: new WakeSignal(),
+    webhookWake,
     checkpoint: () => store.checkpoint(),
     lastUsed,
     close: async () => {
@@ -114,8 +122,13 @@ export async function openAppContainer(
 }
 
 /** The services of the API and the panel's data pages, on one store. */
-function apiServices(store: Store, clock: Clock, lastUsed: KeyLastUsed, sendCommitted: () => void): Services {
-  const sends = new SendService(store, clock, sendCommitted);
+function apiServices(
+  store: Store,
+  clock: Clock,
+  lastUsed: KeyLastUsed,
+  wakes: { sendCommitted: () => void; eventWritten: () => void },
+): Services {
+  const sends = new SendService(store, clock, wakes.sendCommitted);
   const services: Services = {
     clock,
     auth: new AuthService(store.keys, clock, (keyId, at) => lastUsed.seen(keyId, at)),
@@ -124,7 +137,7 @@ function apiServices(store: Store, clock: Clock, lastUsed: KeyLastUsed, sendComm
     status: new StatusQueries(store.reports),
     reports: new ReportQueries(store.reports, () => clock.now()),
     // OTP codes come from the CSPRNG; randomInt draws uniformly (no modulo bias).
-    otp: new OtpService(sends, randomInt),
+    otp: new OtpService(sends, randomInt, store, clock, wakes.eventWritten),
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
   };

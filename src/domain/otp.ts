@@ -35,7 +35,7 @@ const activationPhrases: Record<SmsLang, string> = {
  * /otp/send text: `<phrase><code> <OTP_BRAND>`. A brand that is empty or only whitespace
  * is left out together with its space, so the text never ends in a space.
  */
-export function otpTemplate(lang: SmsLang, code: number, brand: string): string {
+export function otpTemplate(lang: SmsLang, code: number | string, brand: string): string {
   const base = `${activationPhrases[lang]}${code}`;
   const b = brand.trim();
   return b === '' ? base : `${base} ${b}`;
@@ -49,6 +49,6 @@ export function containsCodeToken(text: string): boolean {
 }
 
 /** /otp/detailed text: every `TS-CODE` becomes the code, and `TS-L` a line break. */
-export function fillOtpText(text: string, code: number): string {
+export function fillOtpText(text: string, code: number | string): string {
   return toLineBreaks(text.replaceAll(codeToken, String(code)));
 }

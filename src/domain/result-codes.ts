@@ -82,6 +82,18 @@ export const resultCodes = {
   'TS-1085': 'This key may not delete groups',
   /** Permission off: List groups. */
   'TS-1089': 'This key may not list groups',
+  /** /otp/verify: the code is not the one sent; the tries left are in the answer. */
+  'TS-1090': 'The code does not match',
+  /** /otp/verify: the code's validity has passed. */
+  'TS-1091': 'The code has expired',
+  /** /otp/verify: the code was already verified (a code is verified at most once). */
+  'TS-1092': 'The code was already used',
+  /** /otp/verify: too many wrong tries; the code is dead. */
+  'TS-1093': 'Too many wrong tries; the code can no longer be verified',
+  /** /otp/send, /otp/detailed: the key may not send codes to the number's country. */
+  'TS-1094': 'This key may not send codes to this country',
+  /** /otp/send, /otp/detailed: too many codes to this number or destination prefix (HTTP 429). */
+  'TS-1095': 'Too many codes to this number or prefix; try later',
   /** Number already on the blocking list. */
   'TS-1140': 'Number is already on the blocking list',
   /** Number added to the blocking list. */

@@ -13,7 +13,8 @@ export type WebhookEventType =
  * The events a key's webhook can be limited to (`haberci admin key ... --webhook-events`).
  * Which webhook receives an event is "not shown" in the spec; by default a key's webhook
  * receives every event, as its rule 6 says. key.test is sent only when asked for, so it is
- * always sent; otp.verified is not emitted (docs/decisions.md).
+ * always sent; otp.verified, made when /otp/verify accepts a code, goes to every webhook
+ * with a URL (docs/decisions.md, "One-time passwords").
  */
 export const SELECTABLE_WEBHOOK_EVENTS = ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.received'] as const;
 export type SelectableWebhookEvent = (typeof SELECTABLE_WEBHOOK_EVENTS)[number];

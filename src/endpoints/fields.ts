@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ResultCode } from '../domain/result-codes.js';
+import { validOtpValidity } from '../domain/otp-check.js';
 
 /**
  * Field schemas whose every failure reports one result code. The code travels as the
@@ -63,6 +64,15 @@ export const numberText = z.preprocess((v) => (typeof v === 'number' ? String(v)
 
 /** `sms_lang` (`lang` on the OTP endpoints): 0, 1 or 2; TS-1033 otherwise. */
 export const langField = integerField('TS-1033').refine((v) => v >= 0 && v <= 2, 'TS-1033');
+
+/**
+ * `validity` of the OTP endpoints: seconds the code stays valid, 30 to 3600;
+ * absent, the key's setting or 5 minutes. TS-1033 otherwise.
+ */
+export const otpValidityField = integerField('TS-1033').refine(
+  (v) => validOtpValidity(v),
+  codedDetail('TS-1033', 'validity must be whole seconds from 30 to 3600'),
+);
 
 /** The empty request of endpoints that read only api_key. */
 export const noFields = z.object({});

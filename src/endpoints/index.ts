@@ -10,6 +10,7 @@ import { groupsEdit } from './groups.edit.js';
 import { groupsList } from './groups.list.js';
 import { otpDetailed } from './otp.detailed.js';
 import { otpSend } from './otp.send.js';
+import { otpVerify } from './otp.verify.js';
 import { senderidCheck } from './senderid.check.js';
 import { smsSend } from './sms.send.js';
 import { smsStatus } from './sms.status.js';
@@ -27,6 +28,7 @@ export const endpoints: readonly Endpoint[] = [
   smsStatus,
   otpSend,
   otpDetailed,
+  otpVerify,
   groupsCreate,
   groupsEdit,
   groupsDelete,

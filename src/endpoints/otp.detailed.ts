@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
 import { otpDetailedReply } from './replies.js';
-import { codedDetail, coded, langField, numberText, storableText } from './fields.js';
+import { codedDetail, coded, langField, numberText, otpValidityField, storableText } from './fields.js';
 import { normaliseNumber, numberFieldTooShort } from '../domain/recipients.js';
 import { containsCodeToken, otpDigits } from '../domain/otp.js';
 import { isReservedOtpSender, titleTooLong } from '../domain/sender-title.js';
@@ -38,6 +38,7 @@ const request = z.object({
     .refine(containsCodeToken, codedDetail('TS-1026', 'text must contain TS-CODE (in capitals)')),
   lang: langField.optional(),
   digits: z.unknown().optional().transform(otpDigits),
+  validity: otpValidityField.optional(),
 });
 
 /** POST /otp/detailed: a generated code in the caller's own text, from an approved sender ID. */
@@ -69,6 +70,9 @@ export const otpDetailed = defineEndpoint({
     'TS-1030': 403,
     'TS-1027': 403,
     'TS-5000': 403,
+    // The OTP guard: not in the spec's table, refusals before any charge.
+    'TS-1094': 403,
+    'TS-1095': 429,
   },
   request,
   async handle({ body, caller, services }) {

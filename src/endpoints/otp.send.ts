@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
 import { otpSendReply } from './replies.js';
-import { langField, numberText } from './fields.js';
+import { langField, numberText, otpValidityField } from './fields.js';
 import { otpMobile } from '../domain/recipients.js';
 import { otpDigits } from '../domain/otp.js';
 import type { SmsLang } from '../domain/labels.js';
 import { ok } from '../domain/result.js';
 
-/** Field order is check order: mobile (TS-1025, TS-1034), then sms_lang (TS-1033). */
+/** Field order is check order: mobile (TS-1025, TS-1034), then sms_lang and validity (TS-1033). */
 const request = z.preprocess(
   // `lang` is the old name of `sms_lang` (spec, Versioning); `sms_lang` wins when both are sent.
   (body) =>
@@ -24,6 +24,7 @@ const request = z.preprocess(
     // Any value but the integers 4, 5 and 6 gives 4: never a failure.
     digits: z.unknown().optional().transform(otpDigits),
     sms_lang: langField.optional(),
+    validity: otpValidityField.optional(),
   }),
 );
 
@@ -49,10 +50,19 @@ export const otpSend = defineEndpoint({
     'TS-1030': 403,
     'TS-1027': 403,
     'TS-5000': 403,
+    // The OTP guard: not in the spec's table, refusals before any charge.
+    'TS-1094': 403,
+    'TS-1095': 429,
   },
   request,
   async handle({ body, caller, services }) {
-    const sent = await services.otp.send(caller, body.mobile, body.digits, (body.sms_lang ?? 2) as SmsLang);
+    const sent = await services.otp.send(
+      caller,
+      body.mobile,
+      body.digits,
+      (body.sms_lang ?? 2) as SmsLang,
+      body.validity,
+    );
     return sent.ok ? ok({ code: 'TS-1024', fields: { ...sent.value } }) : sent;
   },
 });

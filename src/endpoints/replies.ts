@@ -70,6 +70,10 @@ export const smsStatusReply = reply(['TS-1064', 'TS-1022'], {
 const otpFields = { sms_id: int, otp_code: int, sandbox: z.boolean() };
 export const otpSendReply = reply(['TS-1024'], otpFields);
 export const otpDetailedReply = reply(['TS-1024'], { ...otpFields, number_of_sms: int, sms_lang: text });
+export const otpVerifyReply = reply(['TS-1064', 'TS-1090', 'TS-1091', 'TS-1092', 'TS-1093'], {
+  verified: z.boolean().meta({ description: 'Whether the code was right: true only with TS-1064' }),
+  tries_left: int.meta({ description: 'Wrong tries the code still allows' }),
+});
 
 export const groupCreateReply = reply(['TS-1064'], {
   group: z.strictObject({ id: int, name: text, created_at: text }),

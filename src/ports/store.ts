@@ -20,6 +20,7 @@ import type { AuditStore } from './audit-store.js';
 import type { ConsoleQueries } from './console-queries.js';
 import type { MonitoringStore } from './monitoring-store.js';
 import type { RetentionStore } from './retention.js';
+import type { OtpStore } from './otp-store.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -62,6 +63,8 @@ export interface Store {
   readonly monitoring: MonitoringStore;
   /** Removing old finished data, a batch at a time (src/ports/retention.ts). */
   readonly retention: RetentionStore;
+  /** One-time codes as keyed hashes, their tries, and the keys' OTP settings. */
+  readonly otp: OtpStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

@@ -184,7 +184,7 @@ export async function writeAll(store: Store, accepted: readonly Writes[], now: n
   );
   await store.messages.insertSends(accepted.map((w) => w.send));
   await store.messages.insertMessagesOf(groupsOf(accepted));
-  for (const w of accepted) await w.item.plan.alongside?.(store, w.send.id);
+  for (const w of accepted) await w.item.plan.alongside?.(store, w.send.id, w.messages?.ids ?? []);
 }
 
 /** Whether the writes left work in the store's queue for a dispatcher to claim. */

@@ -22,6 +22,11 @@ export interface SendPlan {
   sender: string;
   /** The one text of the send (TS-L already converted), or null when per message. */
   text: string | null;
+  /**
+   * The text the carrier is given when it differs from the stored `text` (an OTP's, whose
+   * stored text has the code masked): kept in memory for the hand-off only.
+   */
+  deliveredText?: string;
   lang: SmsLang;
   contentType: number;
   scheduledAt: number | null;
@@ -35,9 +40,10 @@ export interface SendPlan {
   perMinuteLimited?: boolean;
   /**
    * Writes of the use case that belong to the send's transaction (a panel send's audit
-   * row): run after the send's own writes, committed with them; a throw undoes the send.
+   * row, an OTP's code): run after the send's own writes, committed with them; a throw
+   * undoes the send. `messageIds`: the ids of the messages written now (none for later).
    */
-  alongside?: (store: Store, sendId: number) => Promise<void>;
+  alongside?: (store: Store, sendId: number, messageIds: readonly number[]) => Promise<void>;
 }
 
 /** SMS counts charged to each balance: Türkiye numbers to main, the others to international. */

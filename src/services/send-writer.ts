@@ -172,7 +172,7 @@ export class SendWriter {
           sendId: g.send.id,
           keyId: g.send.keyId,
           recipient: m.recipient,
-          text: m.text ?? g.plan.text ?? '',
+          text: g.plan.deliveredText ?? m.text ?? g.plan.text ?? '',
           sender: g.plan.sender,
           lang: g.plan.lang,
           sandbox: g.send.sandbox,

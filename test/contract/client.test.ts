@@ -99,6 +99,18 @@ describe('HaberciClient against a running server', () => {
     if (a.body.result_code === 'TS-1024') assert.equal(a.body.sandbox, true);
   });
 
+  it('otpVerify: the code just sent, then the same again', async () => {
+    const sent = await client.otpSend({ mobile: '05321234567' });
+    assert.equal(sent.body.result_code, 'TS-1024');
+    if (sent.body.result_code !== 'TS-1024') return;
+    const a = await client.otpVerify({ sms_id: sent.body.sms_id, code: sent.body.otp_code });
+    conforms('/otp/verify', a);
+    assert.deepEqual([a.body.result_code, a.body.result && a.body.verified], ['TS-1064', true]);
+    const again = await client.otpVerify({ sms_id: sent.body.sms_id, code: sent.body.otp_code });
+    conforms('/otp/verify', again);
+    assert.deepEqual([again.body.result_code, again.body.result && again.body.verified], ['TS-1092', false]);
+  });
+
   let groupId = 0;
   it('groupsCreate: a group', async () => {
     const a = await client.groupsCreate({ name: 'Customers' });

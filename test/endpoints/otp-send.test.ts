@@ -11,6 +11,7 @@ import { Writable } from 'node:stream';
 import pino from 'pino';
 import { otpTemplate } from '../../src/domain/otp.js';
 import { OtpService } from '../../src/services/otp-service.js';
+import { noOtpSettings } from '../../src/domain/otp-guard.js';
 import { buildApp } from '../../src/http/app.js';
 import { defaultConnectionLimits } from '../../src/config.js';
 import { createHarness, defaultNow } from '../helpers/harness.js';
@@ -44,6 +45,12 @@ async function claimed(h: Harness, id: number): Promise<{ text: string; sender: 
   const message = messages.find((m) => m.id === id);
   assert.ok(message, `message ${id} is queued`);
   return message;
+}
+
+/** Lifts a key's OTP velocity limits, for tests that send many codes to one number. */
+async function unlimited(h: Harness, keyId: number): Promise<void> {
+  const off = { perNumberHour: 0, perNumberDay: 0, perPrefixMinute: 0, cooldownSeconds: 0 };
+  await h.runtime.store.otp.saveSettings(keyId, { ...noOtpSettings, ...off }, h.clock.now());
 }
 
 describe('POST /otp/send', () => {
@@ -103,6 +110,8 @@ describe('POST /otp/send', () => {
 
     it('reads lang as sms_lang, and sms_lang wins when both are sent; Arabic by default', async () => {
       const p = await h.provision();
+      // Many codes to one number: the OTP guard's velocity limits (issue 36) are lifted.
+      await unlimited(h, p.keyId);
       const cases: Array<[Record<string, unknown>, string]> = [
         [{}, 'رمز التفعيل'],
         [{ lang: 0 }, 'Your activation code'],
@@ -121,6 +130,8 @@ describe('POST /otp/send', () => {
 
     it('gives 4, 5 or 6 digits; any other digits value gives 4', async () => {
       const p = await h.provision();
+      // Many codes to one number: the OTP guard's velocity limits (issue 36) are lifted.
+      await unlimited(h, p.keyId);
       const cases: Array<[unknown, number]> = [
         [4, 4],
         [5, 5],
@@ -152,6 +163,12 @@ describe('POST /otp/send', () => {
         ['4915112345678', '4915112345678'],
         ['0044 7911 123456', '447911123456'],
       ];
+      // International OTPs need the key's countries (issue 36: Türkiye only by default).
+      await h.runtime.store.otp.saveSettings(
+        p.keyId,
+        { ...noOtpSettings, countries: ['90', '49', '44'] },
+        h.clock.now(),
+      );
       for (const [raw, stored] of cases) {
         const { smsId } = assertSent(await h.post(path, { api_key: p.apiKey, mobile: raw }));
         assert.equal((await claimed(h, smsId)).recipient, stored, raw);
@@ -164,6 +181,8 @@ describe('POST /otp/send', () => {
 
     it('draws codes of the right length, never starting with 0, spread evenly (CSPRNG, many draws)', async () => {
       const p = await h.provision({ account: { balanceMain: 5000 } });
+      // Many codes to one number: the OTP guard's velocity limits (issue 36) are lifted.
+      await unlimited(h, p.keyId);
       const draws = 1800;
       const firstDigits = new Array<number>(10).fill(0);
       const lastDigits = new Array<number>(10).fill(0);
@@ -215,6 +234,7 @@ describe('POST /otp/send', () => {
 
     it('TS-1027: balance does not cover the SMS; nothing is charged', async () => {
       const p = await h.provision({ account: { balanceMain: 0, balanceInternational: 0 } });
+      await h.runtime.store.otp.saveSettings(p.keyId, { ...noOtpSettings, countries: ['90', '49'] }, h.clock.now());
       assertFailure(await h.post(path, { api_key: p.apiKey, mobile }), 'TS-1027', 403);
       assertFailure(await h.post(path, { api_key: p.apiKey, mobile: '4915112345678' }), 'TS-1027', 403);
       const account = await h.runtime.admin.account(p.accountId);
@@ -232,6 +252,8 @@ describe('POST /otp/send', () => {
           },
         },
         (min) => min,
+        h.runtime.store,
+        h.clock,
       );
       try {
         const answer = await h.post(path, { api_key: p.apiKey, mobile });

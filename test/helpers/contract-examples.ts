@@ -37,7 +37,8 @@ export async function captureExamples(): Promise<CapturedExamples> {
       sms_lang: 0,
     });
     await call('/sms/status', { sms_id: sent.sms_id });
-    await call('/otp/send', { mobile: '05321234567', digits: 6, sms_lang: 0 });
+    const otp = await call('/otp/send', { mobile: '05321234567', digits: 6, sms_lang: 0 });
+    await call('/otp/verify', { sms_id: otp.sms_id, code: otp.otp_code });
     await call('/otp/detailed', { mobile: '905321234567', title: 'ACME', text: 'Your code: TS-CODE', lang: 0 });
     const group = (await call('/groups/create', { name: 'Customers' })).group as { id: number };
     await call('/groups/edit', { group_id: group.id, name: 'Clients' });

@@ -35,6 +35,10 @@ export async function validRequest(h: Harness, p: Provisioned, path: string): Pr
       return { mobile: number };
     case '/otp/detailed':
       return { mobile: `9${number}`, title: 'ACME', text: 'Code TS-CODE' };
+    case '/otp/verify': {
+      const sent = await post('/otp/send', { mobile: number });
+      return { sms_id: sent.sms_id, code: sent.otp_code };
+    }
     case '/groups/create':
       return { name: `n${unique}` };
     case '/groups/edit':

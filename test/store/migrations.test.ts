@@ -70,6 +70,7 @@ for (const dialect of testDialects()) {
           '0020-rate-windows',
           '0021-lookup-notify',
           '0025-smpp-users',
+          '0026-otp',
         ]);
       });
 

@@ -264,9 +264,63 @@ export interface SmppReceiptsTable {
   sent_at: number | null;
 }
 
+/** Migration 0026: an OTP message's code, as a keyed hash, and its tries. */
+export interface OtpCodesTable {
+  message_id: number;
+  account_id: number;
+  key_id: number;
+  sandbox: number;
+  destination: string;
+  prefix: string;
+  code_hash: string;
+  sealed_text: string | null;
+  created_at: number;
+  expires_at: number;
+  max_tries: number;
+  tries: Generated<number>;
+  verified_at: number | null;
+}
+
+export interface OtpSecretTable {
+  id: number;
+  secret: string;
+}
+
+export interface OtpSettingsTable {
+  key_id: number;
+  validity_s: number | null;
+  max_tries: number | null;
+  countries: string | null;
+  per_number_hour: number | null;
+  per_number_day: number | null;
+  per_prefix_minute: number | null;
+  cooldown_s: number | null;
+  updated_at: number;
+}
+
+export interface OtpRefusalsTable {
+  key_id: number;
+  account_id: number;
+  at: number;
+  reason: string;
+  destination: string;
+}
+
+export interface OtpHoldsTable {
+  key_id: number;
+  prefix: string;
+  held_at: number;
+  released_at: number | null;
+}
+
 export interface Database {
   smpp_users: SmppUsersTable;
   smpp_receipts: SmppReceiptsTable;
+  otp_codes: OtpCodesTable;
+  otp_secret: OtpSecretTable;
+  otp_settings: OtpSettingsTable;
+  otp_refusals: OtpRefusalsTable;
+  otp_holds: OtpHoldsTable;
   traffic_minutes: TrafficMinutesTable;
   inbound_routes: InboundRoutesTable;
   inbound_messages: InboundMessagesTable;

@@ -27,6 +27,7 @@ import { SqlMonitoringStore } from './monitoring-store.js';
 import { SqlRateWindows } from './rate-windows-store.js';
 import { SqlWakes } from './wakes-store.js';
 import { SqlRetentionStore } from './retention-store.js';
+import { SqlOtpStore } from './otp-store.js';
 
 /** A write lock held this long without changing hands is stuck (transactions take milliseconds; busy_timeout is 5 s). */
 const stuckLockMs = 30_000;
@@ -53,6 +54,7 @@ export class SqlStore implements Store {
   /** Wakes of other processes' job threads (NOTIFY on PostgreSQL). */
   readonly wakes: SqlWakes;
   readonly retention: SqlRetentionStore;
+  readonly otp: SqlOtpStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -78,6 +80,7 @@ export class SqlStore implements Store {
     this.rates = new SqlRateWindows(context);
     this.wakes = new SqlWakes(context);
     this.retention = new SqlRetentionStore(context);
+    this.otp = new SqlOtpStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -19,8 +19,16 @@ import { SqlReceipts, recordEvents } from './receipts.js';
 import { RollupDeltas } from './rollups.js';
 import { claimDue, claimedMessages, markSent, partsInsert, preparedChunk } from './statements.js';
 import type { SentPart } from './statements.js';
+import { unsealOtpText } from '../../../domain/otp-check.js';
 
 export class SqlDispatchQueue extends StorePart implements DispatchQueue {
+  /** The OTP secret (migration 0026), read when a claim first holds a sealed OTP text. */
+  private async otpSecret(): Promise<string> {
+    const row = await this.db.selectFrom('otp_secret').select('secret').where('id', '=', 1).executeTakeFirst();
+    if (!row) throw new Error('the OTP secret is missing from the store (migration 0026)');
+    return row.secret;
+  }
+
   private receipts(): SqlReceipts {
     return new SqlReceipts(this.context);
   }
@@ -45,12 +53,13 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
       if (claimed.length === 0) return [];
       const ids = claimed.map((c) => Number(c.id));
       const rows = (await self.db.executeQuery(claimedMessages(self.db, {}, ids))).rows;
+      const secret = rows.some((r) => r.sealed_text !== null) ? await self.otpSecret() : '';
       return rows.map((r) => ({
         id: Number(r.id),
         sendId: Number(r.send_id),
         keyId: r.key_id,
         recipient: r.recipient,
-        text: r.text ?? r.send_text ?? '',
+        text: r.sealed_text !== null ? unsealOtpText(secret, r.sealed_text) : (r.text ?? r.send_text ?? ''),
         sender: r.sender,
         lang: r.lang as SmsLang,
         sandbox: r.sandbox === 1,

@@ -97,6 +97,8 @@ export const claimedMessages = preparedList(
     db
       .selectFrom('messages as m')
       .innerJoin('sends as s', 's.id', 'm.send_id')
+      // An OTP's real text is sealed beside its code's hash (migration 0026).
+      .leftJoin('otp_codes as o', 'o.message_id', 'm.id')
       .select([
         'm.id',
         'm.send_id',
@@ -104,6 +106,7 @@ export const claimedMessages = preparedList(
         'm.recipient',
         'm.text',
         's.text as send_text',
+        'o.sealed_text',
         's.sender',
         's.lang',
         'm.sandbox',

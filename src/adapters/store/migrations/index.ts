@@ -27,6 +27,7 @@ import { migration as m0019 } from './0019-retention.js';
 import { migration as m0020 } from './0020-rate-windows.js';
 import { migration as m0021 } from './0021-lookup-notify.js';
 import { migration as m0025 } from './0025-smpp-users.js';
+import { migration as m0026 } from './0026-otp.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -51,6 +52,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0020-rate-windows', m0020],
   ['0021-lookup-notify', m0021],
   ['0025-smpp-users', m0025],
+  ['0026-otp', m0026],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */

@@ -1,0 +1,58 @@
+import type { Command } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import { maxOtpMaxTries, maxOtpValiditySeconds, minOtpValiditySeconds, parseCountries } from '../main.js';
+import type { OtpSettings } from '../main.js';
+import { parse } from './option-parsers.js';
+import type { Leaf, Options, Run } from './admin-types.js';
+
+/** `default` is the empty list here (commander keeps no null), null in the patch. */
+const countries = (raw: string): string[] => {
+  if (raw.trim() === 'default') return [];
+  const list = parseCountries(raw);
+  if (list === null) throw new InvalidArgumentError('must be calling codes such as 90,49 (or default).');
+  return list;
+};
+
+/** Options given on the command line, as a patch of the stored settings. */
+function patchOf(o: Options): Partial<OtpSettings> {
+  const patch: Partial<OtpSettings> = {};
+  const numbers = {
+    validity: 'validitySeconds',
+    tries: 'maxTries',
+    perNumberHour: 'perNumberHour',
+    perNumberDay: 'perNumberDay',
+    perPrefixMinute: 'perPrefixMinute',
+    cooldown: 'cooldownSeconds',
+  } as const;
+  for (const [option, setting] of Object.entries(numbers)) {
+    const v = o[option];
+    if (typeof v === 'number') patch[setting] = v;
+  }
+  if (Array.isArray(o.countries)) patch.countries = o.countries.length === 0 ? null : (o.countries as string[]);
+  return patch;
+}
+
+/** `key otp`: shows a key's OTP settings, or changes those given. */
+export function otpCommands(key: Command, leaf: Leaf, run: Run): void {
+  leaf(key, 'otp', 'show a key\u2019s OTP settings, or change those given')
+    .requiredOption('--id <n>', 'key id', parse.integer(1))
+    .option(
+      '--validity <seconds>',
+      `how long a code can be verified (default 300)`,
+      parse.integer(minOtpValiditySeconds, maxOtpValiditySeconds),
+    )
+    .option('--tries <n>', 'wrong tries before a code is dead (default 5)', parse.integer(1, maxOtpMaxTries))
+    .option('--countries <codes>', 'calling codes codes may go to, e.g. 90,49 (default 90)', countries)
+    .option('--per-number-hour <n>', 'codes to one number an hour, 0 = no limit (default 5)', parse.integer(0))
+    .option('--per-number-day <n>', 'codes to one number a day, 0 = no limit (default 10)', parse.integer(0))
+    .option('--per-prefix-minute <n>', 'codes to one prefix a minute, 0 = no limit (default 30)', parse.integer(0))
+    .option('--cooldown <seconds>', 'seconds between two codes to one number, 0 = none (default 0)', parse.integer(0))
+    .action((o: Options) =>
+      run(o, (r) => {
+        const patch = patchOf(o);
+        return Object.keys(patch).length === 0
+          ? r.otpSettings.show(o.id as number)
+          : r.otpSettings.update(o.id as number, patch);
+      }),
+    );
+}

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { otpVerifyReply } from './replies.js';
+import { codedDetail, integerField } from './fields.js';
+import { offeredCode } from '../domain/otp-check.js';
+import { ok } from '../domain/result.js';
+
+/** Field order is check order: sms_id (TS-1052, as /sms/status), then code (TS-1033). */
+const request = z.object({
+  sms_id: z.preprocess(
+    (v) => (v === undefined || v === null || v === '' ? undefined : v),
+    integerField('TS-1052').refine((n) => n > 0, 'TS-1052'),
+  ),
+  code: z.unknown().transform((raw, ctx) => {
+    const code = offeredCode(raw);
+    if (code !== null) return code;
+    ctx.addIssue({ code: 'custom', ...codedDetail('TS-1033', 'code must be the digits that were sent') });
+    return z.NEVER;
+  }),
+});
+
+/**
+ * POST /otp/verify (../shared/interfaces.md): checks a code sent by /otp/send or
+ * /otp/detailed with this account. A checked code is answered `result` true with `verified`
+ * true (TS-1064) or false and why (TS-1090 wrong, TS-1091 expired, TS-1092 already used,
+ * TS-1093 too many tries); an sms_id that is no OTP of the account is TS-1020. No
+ * permission of the spec's sixteen is needed: nothing is sent or charged, and only the
+ * account's own codes are reached (docs/decisions.md, "One-time passwords").
+ */
+export const otpVerify = defineEndpoint({
+  path: '/otp/verify',
+  summary: 'Check a one-time code sent with this account (verified true or false)',
+  reply: otpVerifyReply,
+  envelope: 'result',
+  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: [],
+  limited: true,
+  statuses: {
+    ...commonStatuses,
+    'TS-1033': 400,
+    'TS-1052': 400,
+    'TS-1050': 401,
+    'TS-1031': 403,
+    'TS-1030': 403,
+    'TS-1020': 403,
+  },
+  request,
+  async handle({ body, caller, services }) {
+    const checked = await services.otp.verify(caller, body.sms_id, body.code);
+    if (!checked.ok) return checked;
+    const { code, ...fields } = checked.value;
+    return ok({ code, fields });
+  },
+});

@@ -1,0 +1,53 @@
+/**
+ * One-time codes in the store: written with their send, read and changed by
+ * /otp/verify. The code itself is never here: only its keyed hash (domain/otp-check.ts).
+ */
+import type { StoredOtp } from '../domain/otp-check.js';
+import type { OtpRecent, OtpSettings } from '../domain/otp-guard.js';
+
+export type { OtpSettings };
+
+export interface NewOtp {
+  messageId: number;
+  accountId: number;
+  keyId: number;
+  sandbox: boolean;
+  destination: string;
+  prefix: string;
+  codeHash: string;
+  /** The message's real text, sealed (domain/otp-check.ts, sealOtpText). */
+  sealedText: string;
+  createdAt: number;
+  expiresAt: number;
+  maxTries: number;
+}
+
+/** An OTP send the guard refused (nothing was charged). */
+export interface OtpRefusalRow {
+  keyId: number;
+  accountId: number;
+  at: number;
+  reason: string;
+  destination: string;
+}
+
+export interface OtpStore {
+  /** The installation's HMAC key (drawn by migration 0026). */
+  secret(): Promise<string>;
+  /** Call inside the send's transaction. */
+  insert(otp: NewOtp): Promise<void>;
+  /** The code of an OTP message of this account, locked until the transaction ends; null if none. */
+  findForUpdate(accountId: number, messageId: number): Promise<StoredOtp | null>;
+  /** Counts one wrong try. */
+  countWrongTry(messageId: number): Promise<void>;
+  /** Marks the code verified and, when the sending key's webhook takes it, writes the `otp.verified` event. */
+  markVerified(otp: StoredOtp, now: number): Promise<{ event: boolean }>;
+  /** The key's stored settings; every field null when it has none. */
+  settingsOf(keyId: number): Promise<OtpSettings>;
+  /** What the key sent lately to this number (last day) and prefix (last minute). */
+  recent(keyId: number, destination: string, prefix: string, now: number): Promise<OtpRecent>;
+  recordRefusal(refusal: OtpRefusalRow): Promise<void>;
+  /** The account's latest refusals, newest first (the panel's blocked attempts). */
+  refusals(accountId: number, limit: number): Promise<OtpRefusalRow[]>;
+  saveSettings(keyId: number, settings: OtpSettings, now: number): Promise<void>;
+}

@@ -1,0 +1,105 @@
+/**
+ * The OTP pumping guard (issue 36), through HTTP on both stores: geo permissions (Türkiye
+ * only by default) and velocity (per number per hour and day, per prefix per minute,
+ * cooldown). Every refusal is clear, charges nothing and is recorded.
+ */
+import { beforeEach, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { describeOn, testDialects } from '../helpers/dialects.js';
+import { defaultNow, harnessFor } from '../helpers/harness.js';
+import type { Answer, Harness } from '../helpers/harness.js';
+import { noOtpSettings } from '../../src/domain/otp-guard.js';
+import type { OtpSettings } from '../../src/domain/otp-guard.js';
+
+const mobile = '905321234567';
+
+function send(h: Harness, apiKey: string, to = mobile): Promise<Answer> {
+  return h.post('/otp/send', { api_key: apiKey, mobile: to });
+}
+
+function assertRefused(answer: Answer, code: string, status: number, retryAfter?: number): void {
+  assert.equal(answer.status, status, answer.raw);
+  assert.equal(answer.body.result, false, answer.raw);
+  assert.equal(answer.body.result_code, code, answer.raw);
+  assert.equal('otp_code' in answer.body, false);
+  if (retryAfter !== undefined) assert.equal(answer.headers['retry-after'], String(retryAfter));
+}
+
+async function balances(h: Harness, accountId: number): Promise<[number, number]> {
+  const a = await h.runtime.admin.account(accountId);
+  return [a.balanceMain, a.balanceInternational];
+}
+
+async function settle(h: Harness, keyId: number, settings: Partial<OtpSettings>): Promise<void> {
+  await h.runtime.store.otp.saveSettings(keyId, { ...noOtpSettings, ...settings }, h.clock.now());
+}
+
+for (const dialect of testDialects()) {
+  describeOn(dialect, `OTP pumping guard (${dialect.name})`, () => {
+    const h = harnessFor(dialect);
+    beforeEach(() => h.clock.set(defaultNow));
+
+    it('sends codes to Türkiye only by default: +49 is TS-1094 (403), uncharged, until the key allows it', async () => {
+      const p = await h.provision();
+      const refused = await send(h, p.apiKey, '4915112345678');
+      assertRefused(refused, 'TS-1094', 403);
+      assert.match(String(refused.body.result_message), /\+49/);
+      assert.deepEqual(await balances(h, p.accountId), [1000, 100]);
+      await settle(h, p.keyId, { countries: ['90', '49'] });
+      assert.equal((await send(h, p.apiKey, '4915112345678')).body.result_code, 'TS-1024');
+      assert.deepEqual(await balances(h, p.accountId), [1000, 99]);
+      assertRefused(await send(h, p.apiKey, '447911123456'), 'TS-1094', 403);
+      const refusals = await h.runtime.store.otp.refusals(p.accountId, 10);
+      assert.deepEqual(refusals.map((r) => [r.reason, r.destination]).sort(), [
+        ['country', '447911123456'],
+        ['country', '4915112345678'],
+      ]);
+    });
+
+    it('allows 5 codes an hour and 10 a day to one number (TS-1095, 429, Retry-After), uncharged', async () => {
+      const p = await h.provision();
+      for (let i = 0; i < 5; i += 1) assert.equal((await send(h, p.apiKey)).body.result_code, 'TS-1024');
+      assertRefused(await send(h, p.apiKey), 'TS-1095', 429, 3600);
+      assert.deepEqual(await balances(h, p.accountId), [995, 100]);
+      // Another number is not held back.
+      assert.equal((await send(h, p.apiKey, '905321234568')).body.result_code, 'TS-1024');
+      h.clock.set(defaultNow + 3_600_001);
+      for (let i = 0; i < 5; i += 1) assert.equal((await send(h, p.apiKey)).body.result_code, 'TS-1024');
+      const day = await send(h, p.apiKey);
+      assertRefused(day, 'TS-1095', 429, 86_400);
+      assert.match(String(day.body.result_message), /a day/);
+      assert.deepEqual(await balances(h, p.accountId), [989, 100]);
+    });
+
+    it('keeps a cooldown between two codes to one number when the key sets one', async () => {
+      const p = await h.provision();
+      await settle(h, p.keyId, { cooldownSeconds: 60 });
+      assert.equal((await send(h, p.apiKey)).body.result_code, 'TS-1024');
+      h.clock.set(defaultNow + 45_000);
+      assertRefused(await send(h, p.apiKey), 'TS-1095', 429, 15);
+      h.clock.set(defaultNow + 60_000);
+      assert.equal((await send(h, p.apiKey)).body.result_code, 'TS-1024');
+    });
+
+    it('limits codes a minute to one destination prefix, and only that prefix', async () => {
+      const p = await h.provision();
+      await settle(h, p.keyId, { perPrefixMinute: 3 });
+      for (const n of ['905321000001', '905321000002', '905329999999'])
+        assert.equal((await send(h, p.apiKey, n)).body.result_code, 'TS-1024');
+      assertRefused(await send(h, p.apiKey, '905320000004'), 'TS-1095', 429, 60);
+      assert.equal((await send(h, p.apiKey, '905420000004')).body.result_code, 'TS-1024');
+      h.clock.set(defaultNow + 60_000);
+      assert.equal((await send(h, p.apiKey, '905320000004')).body.result_code, 'TS-1024');
+    });
+
+    it('counts per key: another key of the account has its own counts', async () => {
+      const p = await h.provision();
+      const other = await h.runtime.admin.createKey(p.accountId, {
+        ...((await h.runtime.store.keys.getKey(p.keyId)) ?? assert.fail('no key')),
+      });
+      for (let i = 0; i < 5; i += 1) await send(h, p.apiKey);
+      assertRefused(await send(h, p.apiKey), 'TS-1095', 429);
+      assert.equal((await send(h, other.api_key)).body.result_code, 'TS-1024');
+    });
+  });
+}
