@@ -23,6 +23,7 @@ import { ReportQueries } from '../services/report-queries.js';
 import { OtpService } from '../services/otp-service.js';
 import { GroupService } from '../services/group-service.js';
 import { BlocklistService } from '../services/blocklist-service.js';
+import { ConsentService } from '../services/consent-service.js';
 import { UserService } from '../services/panel/users.js';
 import { InboundAdmin } from '../services/inbound-admin.js';
 import { SenderIdReview } from '../services/sender-id-review.js';
@@ -123,6 +124,7 @@ function apiServices(store: Store, clock: Clock, lastUsed: KeyLastUsed, sendComm
     otp: new OtpService(sends, randomInt),
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
+    consents: new ConsentService(store.consents, clock),
   };
   return services;
 }

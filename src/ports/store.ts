@@ -19,6 +19,7 @@ import type { AuditStore } from './audit-store.js';
 import type { ConsoleQueries } from './console-queries.js';
 import type { MonitoringStore } from './monitoring-store.js';
 import type { RetentionStore } from './retention.js';
+import type { ConsentStore } from './consent-store.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -57,6 +58,8 @@ export interface Store {
   readonly monitoring: MonitoringStore;
   /** Removing old finished data, a batch at a time (issue 24, src/ports/retention.ts). */
   readonly retention: RetentionStore;
+  /** Consents for commercial messages (İYS, issue 34, src/ports/consent-store.ts). */
+  readonly consents: ConsentStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

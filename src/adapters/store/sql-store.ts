@@ -26,6 +26,7 @@ import { SqlMonitoringStore } from './monitoring-store.js';
 import { SqlRateWindows } from './rate-windows-store.js';
 import { SqlWakes } from './wakes-store.js';
 import { SqlRetentionStore } from './retention-store.js';
+import { SqlConsentStore } from './consent-store.js';
 
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
@@ -48,6 +49,7 @@ export class SqlStore implements Store {
   /** Wakes of other processes' job threads (NOTIFY on PostgreSQL; issue 24). */
   readonly wakes: SqlWakes;
   readonly retention: SqlRetentionStore;
+  readonly consents: SqlConsentStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -72,6 +74,7 @@ export class SqlStore implements Store {
     this.rates = new SqlRateWindows(context);
     this.wakes = new SqlWakes(context);
     this.retention = new SqlRetentionStore(context);
+    this.consents = new SqlConsentStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {
