@@ -129,3 +129,41 @@ export function orderForFilter<T>(
   const ordered = [...split.sent, ...none, ...ret].map((i) => items[i] as T);
   return { ordered, sentCount: split.sent.length, tally: { type, none: none.length, ret: ret.length } };
 }
+
+/** The replies that withdraw consent when an account has not set its own (issue 34). */
+export const defaultRetWords: readonly string[] = ['RET', 'İPTAL', 'IPTAL', 'STOP'];
+
+/**
+ * A text folded for comparing replies: Turkish letters to their Latin base (İ, ı, ş, ğ, ü,
+ * ö, ç), upper case, surrounding whitespace and trailing punctuation gone.
+ */
+export function foldReply(text: string): string {
+  return text
+    .replace(/[İIıi]/g, 'I')
+    .replace(/[Şş]/g, 'S')
+    .replace(/[Ğğ]/g, 'G')
+    .replace(/[Üü]/g, 'U')
+    .replace(/[Öö]/g, 'O')
+    .replace(/[Çç]/g, 'C')
+    .normalize('NFKD')
+    .replace(/\p{M}/gu, '')
+    .toUpperCase()
+    .trim()
+    .replace(/[\s.!?,;:]+$/u, '');
+}
+
+/** Whether a reply's whole text is one of the words (folded alike). */
+export function isRetReply(text: string, words: readonly string[]): boolean {
+  const folded = foldReply(text);
+  return folded !== '' && words.some((w) => foldReply(w) === folded);
+}
+
+/** A comma-separated list of RET words as the account setting stores it; null for the default. */
+export function parseRetWords(text: string | null): readonly string[] {
+  if (text === null) return defaultRetWords;
+  const words = text
+    .split(',')
+    .map((w) => w.trim())
+    .filter((w) => w !== '');
+  return words.length > 0 ? words : defaultRetWords;
+}

@@ -16,4 +16,24 @@ export interface ConsentStore {
     type: RecipientType,
     recipients: readonly string[],
   ): Promise<Map<string, ConsentStatus>>;
+  /** The account's İYS settings, or null when it has none. */
+  settingsOf(accountId: number): Promise<IysSettings | null>;
+  /** Creates or replaces the account's İYS settings; fields left undefined keep their value. */
+  saveSettings(accountId: number, settings: IysSettingsPatch, now: number): Promise<IysSettings>;
 }
+
+/** An account's İYS settings. The password is kept only as `passwordSecret` (encrypted, or a file reference). */
+export interface IysSettings {
+  accountId: number;
+  iysCode: string;
+  brandCode: string;
+  url: string | null;
+  username: string | null;
+  passwordSecret: string | null;
+  /** Comma-separated words that make an inbound reply a RET; null: the default ones. */
+  retWords: string | null;
+  updatedAt: number;
+}
+
+export type IysSettingsPatch = Partial<Omit<IysSettings, 'accountId' | 'updatedAt'>> &
+  Pick<IysSettings, 'iysCode' | 'brandCode'>;

@@ -2,7 +2,7 @@
 import type { Kysely } from 'kysely';
 import { StorePart } from './store-part.js';
 import type { PartContext } from './store-part.js';
-import type { ConsentStore } from '../../ports/consent-store.js';
+import type { ConsentStore, IysSettings, IysSettingsPatch } from '../../ports/consent-store.js';
 import type { Consent, ConsentStatus, RecipientType } from '../../domain/iys.js';
 
 export interface IysConsentsTable {
@@ -20,7 +20,20 @@ export interface IysConsentsTable {
   sync_error: string | null;
 }
 
-export type ConsentDb = Kysely<{ iys_consents: IysConsentsTable }>;
+export interface IysSettingsTable {
+  account_id: number;
+  iys_code: string;
+  brand_code: string;
+  url: string | null;
+  username: string | null;
+  password_secret: string | null;
+  ret_words: string | null;
+  refuse_text_rules: number;
+  pull_cursor: string | null;
+  updated_at: number;
+}
+
+export type ConsentDb = Kysely<{ iys_consents: IysConsentsTable; iys_settings: IysSettingsTable }>;
 
 /** Recipients per lookup statement: well inside both dialects' bound-parameter limits. */
 const lookupChunk = 2000;
@@ -145,5 +158,51 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
       for (const r of rows) out.set(r.recipient, r.status as ConsentStatus);
     }
     return out;
+  }
+
+  async settingsOf(accountId: number): Promise<IysSettings | null> {
+    const r = await this.tables
+      .selectFrom('iys_settings')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!r) return null;
+    return {
+      accountId: r.account_id,
+      iysCode: r.iys_code,
+      brandCode: r.brand_code,
+      url: r.url,
+      username: r.username,
+      passwordSecret: r.password_secret,
+      retWords: r.ret_words,
+      updatedAt: Number(r.updated_at),
+    };
+  }
+
+  async saveSettings(accountId: number, patch: IysSettingsPatch, now: number): Promise<IysSettings> {
+    return this.transact(async (self) => {
+      const current = await self.settingsOf(accountId);
+      const row = {
+        account_id: accountId,
+        iys_code: patch.iysCode,
+        brand_code: patch.brandCode,
+        url: patch.url !== undefined ? patch.url : (current?.url ?? null),
+        username: patch.username !== undefined ? patch.username : (current?.username ?? null),
+        password_secret: patch.passwordSecret !== undefined ? patch.passwordSecret : (current?.passwordSecret ?? null),
+        ret_words: patch.retWords !== undefined ? patch.retWords : (current?.retWords ?? null),
+        refuse_text_rules: 0,
+        pull_cursor: null,
+        updated_at: now,
+      };
+      if (current) {
+        const { account_id: _id, refuse_text_rules: _r, pull_cursor: _p, ...changes } = row;
+        await self.tables.updateTable('iys_settings').set(changes).where('account_id', '=', accountId).execute();
+      } else {
+        await self.tables.insertInto('iys_settings').values(row).execute();
+      }
+      const saved = await self.settingsOf(accountId);
+      if (!saved) throw new Error('İYS settings not saved');
+      return saved;
+    });
   }
 }
