@@ -17,6 +17,7 @@ import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
 import { inboundCommands } from './admin-inbound.js';
+import { iysCommands } from './admin-iys.js';
 import { senderIdCommands } from './admin-sender-ids.js';
 import { userCommands } from './admin-users.js';
 import type { Options } from './admin-types.js';
@@ -234,6 +235,7 @@ export function adminCommand(): Command {
     .action((o: Options) => run(o, async (r) => keyView(await r.admin.key(o.id as number), Date.now())));
   webhookCommands(admin, key, leaf, run);
   inboundCommands(admin, leaf, run);
+  iysCommands(admin, leaf, run);
 
   const blocklist = admin.command('blocklist').description('number blocking lists');
   leaf(blocklist, 'remove', 'take a number off an account\u2019s blocking list')

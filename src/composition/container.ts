@@ -24,6 +24,7 @@ import { OtpService } from '../services/otp-service.js';
 import { GroupService } from '../services/group-service.js';
 import { BlocklistService } from '../services/blocklist-service.js';
 import { ConsentService } from '../services/consent-service.js';
+import { IysAdmin } from '../services/iys-admin.js';
 import { UserService } from '../services/panel/users.js';
 import { InboundAdmin } from '../services/inbound-admin.js';
 import { SenderIdReview } from '../services/sender-id-review.js';
@@ -45,6 +46,8 @@ export interface AppContainer {
   panelUsers: UserService;
   /** The provider's inbound routes and messages (admin CLI). */
   inboundAdmin: InboundAdmin;
+  /** The provider's İYS settings per account (admin CLI; issue 34). */
+  iysAdmin: IysAdmin;
   /** The provider's decision on a sender ID, whatever its status (admin CLI). */
   senderIdReview: SenderIdReview;
   /** The audit log: rows of the changes made outside the panel (admin CLI). */
@@ -95,6 +98,7 @@ export async function openAppContainer(
     admin: new AdminService(store, clock),
     panelUsers: new UserService(store, clock),
     inboundAdmin: new InboundAdmin(store, clock),
+    iysAdmin: new IysAdmin(store, clock),
     senderIdReview: new SenderIdReview(store, clock),
     audit: new AuditLog(store, clock),
     clock,
