@@ -18,6 +18,7 @@ import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
 import { otpCommands } from './admin-otp.js';
 import { inboundCommands } from './admin-inbound.js';
+import { iysCommands } from './admin-iys.js';
 import { senderIdCommands } from './admin-sender-ids.js';
 import { userCommands } from './admin-users.js';
 import { smppUserCommands } from './admin-smpp.js';
@@ -238,6 +239,7 @@ export function adminCommand(): Command {
   otpCommands(key, leaf, run);
   inboundCommands(admin, leaf, run);
   smppUserCommands(admin, leaf, run);
+  iysCommands(admin, leaf, run);
 
   const blocklist = admin.command('blocklist').description('number blocking lists');
   leaf(blocklist, 'remove', 'take a number off an account\u2019s blocking list')

@@ -385,6 +385,46 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/iys/consent/add": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Record consents (ONAY) and refusals (RET) for commercial messages (İYS)
+         * @description Permissions: `manage_iys`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["iysConsentAdd"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/iys/consent/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The consent in force for a recipient (ONAY, RET or NONE)
+         * @description Permissions: `manage_iys`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["iysConsentStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "sms.sent": {
@@ -569,6 +609,7 @@ export interface operations {
                                 check_balance: boolean;
                                 check_sms_status: boolean;
                                 check_senderid: boolean;
+                                manage_iys: boolean;
                                 manage_groups: boolean;
                             };
                         };
@@ -1091,6 +1132,9 @@ export interface operations {
                     scheduled_time?: string;
                     /** @description Optional. Within 24 hours, a second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. The client retries a send only when it has one. */
                     idempotency_key?: string;
+                    iys?: number;
+                    /** @enum {string} */
+                    iys_recipient_type?: "BIREYSEL" | "TACIR";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
@@ -1123,6 +1167,9 @@ export interface operations {
                     scheduled_time?: string;
                     /** @description Optional. Within 24 hours, a second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. The client retries a send only when it has one. */
                     idempotency_key?: string;
+                    iys?: number | string;
+                    /** @enum {string} */
+                    iys_recipient_type?: "BIREYSEL" | "TACIR";
                 };
                 "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
@@ -1155,6 +1202,9 @@ export interface operations {
                     scheduled_time?: string;
                     /** @description Optional. Within 24 hours, a second request with the same key and body gets the first answer again and sends nothing; with another body, TS-1033. The client retries a send only when it has one. */
                     idempotency_key?: string;
+                    iys?: number | string;
+                    /** @enum {string} */
+                    iys_recipient_type?: "BIREYSEL" | "TACIR";
                 };
             };
         };
@@ -1186,6 +1236,8 @@ export interface operations {
                         sms_lang: string;
                         content_type: string;
                         country: string;
+                        /** @description Commercial sends (iys=1) only: recipients left out for want of consent (İYS), not sent, not charged */
+                        iys_skipped?: number;
                     };
                 };
             };
@@ -3554,6 +3606,9 @@ export interface operations {
                      * @example 09:30
                      */
                     scheduled_time?: string;
+                    iys?: number;
+                    /** @enum {string} */
+                    iys_recipient_type?: "BIREYSEL" | "TACIR";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
@@ -3584,6 +3639,9 @@ export interface operations {
                      * @example 09:30
                      */
                     scheduled_time?: string;
+                    iys?: number | string;
+                    /** @enum {string} */
+                    iys_recipient_type?: "BIREYSEL" | "TACIR";
                 };
                 "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
@@ -3614,6 +3672,9 @@ export interface operations {
                      * @example 09:30
                      */
                     scheduled_time?: string;
+                    iys?: number | string;
+                    /** @enum {string} */
+                    iys_recipient_type?: "BIREYSEL" | "TACIR";
                 };
             };
         };
@@ -3641,6 +3702,8 @@ export interface operations {
                         total_numbers: number;
                         total_sms_cost: number;
                         scheduled: boolean;
+                        /** @description Commercial sends (iys=1) only: recipients left out for want of consent (İYS), not sent, not charged */
+                        iys_skipped?: number;
                     };
                 };
             };
@@ -3795,6 +3858,9 @@ export interface operations {
                      * @example 09:30
                      */
                     scheduled_time?: string;
+                    iys?: number;
+                    /** @enum {string} */
+                    iys_recipient_type?: "BIREYSEL" | "TACIR";
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
@@ -3825,6 +3891,9 @@ export interface operations {
                      * @example 09:30
                      */
                     scheduled_time?: string;
+                    iys?: number | string;
+                    /** @enum {string} */
+                    iys_recipient_type?: "BIREYSEL" | "TACIR";
                 };
                 "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
@@ -3855,6 +3924,9 @@ export interface operations {
                      * @example 09:30
                      */
                     scheduled_time?: string;
+                    iys?: number | string;
+                    /** @enum {string} */
+                    iys_recipient_type?: "BIREYSEL" | "TACIR";
                 };
             };
         };
@@ -3882,6 +3954,8 @@ export interface operations {
                         total_numbers: number;
                         total_sms_cost: number;
                         scheduled: boolean;
+                        /** @description Commercial sends (iys=1) only: recipients left out for want of consent (İYS), not sent, not charged */
+                        iys_skipped?: number;
                     };
                 };
             };
@@ -4058,6 +4132,8 @@ export interface operations {
                             invalid_numbers: number;
                             blocked_numbers: number;
                             last_update: string;
+                            /** @description Commercial sends (iys=1) only: recipients left out for want of consent (İYS), not sent, not charged */
+                            iys_skipped?: number;
                         };
                     } | {
                         /** @constant */
@@ -4255,6 +4331,8 @@ export interface operations {
                                 done_at: string;
                                 status_code: 0 | 1 | 2;
                                 operator: string;
+                                /** @description A recipient left out of a commercial send: IYS_NO_CONSENT or IYS_RET */
+                                reason?: string;
                             };
                         }[];
                         pagination: {
@@ -4377,6 +4455,398 @@ export interface operations {
                     "application/json": {
                         /** @constant */
                         status: "error";
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    iysConsentAdd: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    consents: unknown[];
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    consents: unknown[];
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    consents: unknown[];
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        /** @description Consents taken (an older one than the record in force changes nothing) */
+                        added: number;
+                        failed: number;
+                        errors: {
+                            /** @description Position of the refused item in consents, from 0 */
+                            index: number;
+                            code: string;
+                            message: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1025: Number field missing or too short; TS-1033: Request body is invalid; TS-1060: Limit exceeded
+                         * @enum {string}
+                         */
+                        result_code: "TS-1025" | "TS-1033" | "TS-1060";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1065: This key lacks the permission for this operation; TS-1066: Request address is not allowed for this key
+                         * @enum {string}
+                         */
+                        result_code: "TS-1030" | "TS-1035" | "TS-1065" | "TS-1066";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    iysConsentStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    recipient: string;
+                    /** @enum {string} */
+                    recipient_type?: "BIREYSEL" | "TACIR";
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    recipient: string;
+                    /** @enum {string} */
+                    recipient_type?: "BIREYSEL" | "TACIR";
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    recipient: string;
+                    /** @enum {string} */
+                    recipient_type?: "BIREYSEL" | "TACIR";
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        recipient: string;
+                        /** @enum {string} */
+                        recipient_type: "BIREYSEL" | "TACIR";
+                        /** @enum {string} */
+                        status: "ONAY" | "RET" | "NONE";
+                        /** @description YYYY-MM-DD HH:MM:SS, Europe/Istanbul; empty when NONE */
+                        consent_date: string;
+                        /** @description İYS source name; empty when NONE */
+                        source: string;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1025: Number field missing or too short; TS-1033: Request body is invalid; TS-1060: Limit exceeded
+                         * @enum {string}
+                         */
+                        result_code: "TS-1025" | "TS-1033" | "TS-1060";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1065: This key lacks the permission for this operation; TS-1066: Request address is not allowed for this key
+                         * @enum {string}
+                         */
+                        result_code: "TS-1030" | "TS-1035" | "TS-1065" | "TS-1066";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
                         /**
                          * @description SRV-ERR: Unexpected server error
                          * @enum {string}

@@ -23,6 +23,8 @@ import { ReportQueries } from '../services/report-queries.js';
 import { OtpService } from '../services/otp-service.js';
 import { GroupService } from '../services/group-service.js';
 import { BlocklistService } from '../services/blocklist-service.js';
+import { ConsentService } from '../services/consent-service.js';
+import { IysAdmin } from '../services/iys-admin.js';
 import { UserService } from '../services/panel/users.js';
 import { InboundAdmin } from '../services/inbound-admin.js';
 import { SmppUserAdmin } from '../services/smpp-users.js';
@@ -48,6 +50,8 @@ export interface AppContainer {
   inboundAdmin: InboundAdmin;
   /** The provider's SMPP users (admin CLI). */
   smppUsers: SmppUserAdmin;
+  /** The provider's İYS settings per account (admin CLI). */
+  iysAdmin: IysAdmin;
   /** The provider's decision on a sender ID, whatever its status (admin CLI). */
   senderIdReview: SenderIdReview;
   /** The audit log: rows of the changes made outside the panel (admin CLI). */
@@ -105,6 +109,7 @@ export async function openAppContainer(
     panelUsers: new UserService(store, clock),
     inboundAdmin: new InboundAdmin(store, clock),
     smppUsers: new SmppUserAdmin(store, clock),
+    iysAdmin: new IysAdmin(store, clock),
     senderIdReview: new SenderIdReview(store, clock),
     audit: new AuditLog(store, clock),
     otpSettings: new OtpSettingsAdmin(store, clock),
@@ -140,6 +145,7 @@ function apiServices(
     otp: new OtpService(sends, randomInt, store, clock, wakes.eventWritten),
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
+    consents: new ConsentService(store.consents, clock),
   };
   return services;
 }

@@ -21,6 +21,8 @@ export const permissionNames = [
   'check_balance',
   'check_sms_status',
   'check_senderid',
+  // Additive: the İYS consent endpoints. Keys stored before it lack it: off.
+  'manage_iys',
 ] as const;
 
 export type Permission = (typeof permissionNames)[number];
@@ -43,6 +45,7 @@ export const permissionOffCode: Record<Permission, ResultCode> = {
   check_balance: 'TS-1065',
   check_sms_status: 'TS-1063',
   check_senderid: 'TS-1038',
+  manage_iys: 'TS-1065',
 };
 
 export function isPermission(name: string): name is Permission {
@@ -66,11 +69,11 @@ export function parsePermissionList(text: string): PermissionSet | { unknown: st
   return set;
 }
 
-/** The 16 booleans of the check response, in the spec's order. */
+/** The booleans of the check response: the spec's 16 in its order, then the additive ones. */
 export function permissionFields(set: PermissionSet): Record<Permission | 'manage_groups', boolean> {
   const out: Record<string, boolean> = {};
   for (const name of permissionNames) {
-    out[name] = set[name];
+    out[name] = set[name] === true;
     if (name === 'create_group') out.manage_groups = set.create_group;
   }
   return out as Record<Permission | 'manage_groups', boolean>;

@@ -3,6 +3,7 @@ import { coded, codedDetail, integerField, storableText, unstorableText } from '
 import { commonStatuses } from './endpoint.js';
 import type { HandlerContext, Reply, StatusMap } from './endpoint.js';
 import { bulkSend } from '../services/bulk-send.js';
+import { commercialType } from './iys-fields.js';
 import type { SmsLang } from '../domain/labels.js';
 import { textTooLong } from '../domain/sms-count.js';
 import { parseSchedule } from '../domain/schedule.js';
@@ -104,6 +105,7 @@ export function bulkHandler(kind: 'group' | 'mixed') {
       numbers: body.sentto,
       texts: body.text,
       scheduledAt: schedule.value,
+      commercial: commercialType(body),
     });
     if (!sent.ok) return sent;
     return ok({ code: 'TS-1024', fields: { ...sent.value } });
@@ -118,4 +120,6 @@ interface BulkBody {
   scheduled_sms?: number;
   scheduled_date?: string;
   scheduled_time?: string;
+  iys?: number;
+  iys_recipient_type?: 'BIREYSEL' | 'TACIR';
 }

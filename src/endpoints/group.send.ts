@@ -12,6 +12,7 @@ import {
   withNumbersAlias,
 } from './bulk-fields.js';
 import { numbersBodyLimit } from './body-limits.js';
+import { commercialFields } from './iys-fields.js';
 
 /** POST /group/send: one text to up to 50,000 numbers, queued first. */
 export const groupSend = defineEndpoint({
@@ -33,6 +34,7 @@ export const groupSend = defineEndpoint({
       sentto: numbersField,
       text: bulkText,
       ...scheduleFields,
+      ...commercialFields,
     }),
   ),
   handle: bulkHandler('group'),

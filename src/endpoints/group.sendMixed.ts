@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { bulkSendReply } from './replies.js';
 import { coded } from './fields.js';
+import { commercialFields } from './iys-fields.js';
 import {
   bulkHandler,
   bulkText,
@@ -44,6 +45,7 @@ export const groupSendMixed = defineEndpoint({
         sentto: numbersField,
         text: z.array(bulkText, coded('TS-1033')),
         ...scheduleFields,
+        ...commercialFields,
       })
       .refine((b) => b.text.length === b.sentto.length, 'TS-1033'),
   ),

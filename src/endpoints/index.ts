@@ -18,6 +18,8 @@ import { groupSend } from './group.send.js';
 import { groupSendMixed } from './group.sendMixed.js';
 import { reportsBasic } from './reports.basic.js';
 import { reportsDetailed } from './reports.detailed.js';
+import { iysConsentAdd } from './iys.consent.add.js';
+import { iysConsentStatus } from './iys.consent.status.js';
 
 /** The endpoint table: routing, auth, validation and the shared tests are built from it. */
 export const endpoints: readonly Endpoint[] = [
@@ -40,4 +42,6 @@ export const endpoints: readonly Endpoint[] = [
   groupSendMixed,
   reportsBasic,
   reportsDetailed,
+  iysConsentAdd,
+  iysConsentStatus,
 ];

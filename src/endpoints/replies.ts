@@ -55,6 +55,9 @@ export const smsSendReply = reply(['TS-1024'], {
   sms_lang: text,
   content_type: text,
   country: text,
+  iys_skipped: int.optional().meta({
+    description: 'Commercial sends (iys=1) only: recipients left out for want of consent (İYS), not sent, not charged',
+  }),
 });
 
 export const smsStatusReply = reply(['TS-1064', 'TS-1022'], {
@@ -104,6 +107,9 @@ export const bulkSendReply = reply(['TS-1024'], {
   total_numbers: int,
   total_sms_cost: int,
   scheduled: z.boolean(),
+  iys_skipped: int.optional().meta({
+    description: 'Commercial sends (iys=1) only: recipients left out for want of consent (İYS), not sent, not charged',
+  }),
 });
 
 export const reportSummaryReply = reply(['TS-1064'], {
@@ -120,6 +126,10 @@ export const reportSummaryReply = reply(['TS-1064'], {
     invalid_numbers: int,
     blocked_numbers: int,
     last_update: text,
+    iys_skipped: int.optional().meta({
+      description:
+        'Commercial sends (iys=1) only: recipients left out for want of consent (İYS), not sent, not charged',
+    }),
   }),
 });
 
@@ -133,8 +143,31 @@ export const reportPageReply = reply(['TS-1064'], {
         done_at: text,
         status_code: z.union([z.literal(0), z.literal(1), z.literal(2)]),
         operator: text,
+        reason: text.optional().meta({
+          description: 'A recipient left out of a commercial send: IYS_NO_CONSENT or IYS_RET',
+        }),
       }),
     }),
   ),
   pagination: z.strictObject({ current_page: int, total_pages: int, total_records: int, records_per_page: int }),
+});
+
+export const iysConsentAddReply = reply(['TS-1064'], {
+  added: int.meta({ description: 'Consents taken (an older one than the record in force changes nothing)' }),
+  failed: int,
+  errors: z.array(
+    z.strictObject({
+      index: int.meta({ description: 'Position of the refused item in consents, from 0' }),
+      code: text,
+      message: text,
+    }),
+  ),
+});
+
+export const iysConsentStatusReply = reply(['TS-1064'], {
+  recipient: text,
+  recipient_type: z.enum(['BIREYSEL', 'TACIR']),
+  status: z.enum(['ONAY', 'RET', 'NONE']),
+  consent_date: text.meta({ description: 'YYYY-MM-DD HH:MM:SS, Europe/Istanbul; empty when NONE' }),
+  source: text.meta({ description: 'İYS source name; empty when NONE' }),
 });

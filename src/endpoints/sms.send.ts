@@ -7,6 +7,7 @@ import { firstNonNumber, numberFieldTooShort, quotedEntry } from '../domain/reci
 import { titleTooLong } from '../domain/sender-title.js';
 import { textTooLong } from '../domain/sms-count.js';
 import { maxScheduledRecipients, singleSend } from '../services/single-send.js';
+import { commercialFields } from './iys-fields.js';
 
 /**
  * One entry that cannot be a phone number refuses the whole request (docs/decisions.md):
@@ -57,6 +58,7 @@ const request = z.preprocess(
       .max(255, 'TS-1033')
       .superRefine(storableText('TS-1033', 'idempotency_key'))
       .optional(),
+    ...commercialFields,
   }),
 );
 

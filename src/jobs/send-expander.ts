@@ -6,19 +6,24 @@ import type { DeferredRecipients } from '../domain/deferred-recipients.js';
 import { countFor } from '../domain/sms-count.js';
 import { operatorOf } from '../domain/operators.js';
 import { couldBeNumber, isPlausibleNumber } from '../domain/recipients.js';
+import { leaveOut } from '../domain/iys.js';
 
 export const invalidNumberDetail = 'Invalid number: not sent';
 export const notANumberDetail = 'Not a phone number: not sent, not charged';
 
 /** The message rows of recipients [from, to) of a send. */
 export function messagesOf(
-  send: Pick<DueExpansion, 'kind' | 'text' | 'lang'>,
+  send: Pick<DueExpansion, 'kind' | 'text' | 'lang'> & Partial<Pick<DueExpansion, 'iys'>>,
   list: DeferredRecipients,
   from: number,
   to: number,
 ): NewMessage[] {
   const mode = send.kind === 'sms' ? 'single' : 'bulk';
   const out: NewMessage[] = [];
+  // A commercial send's left-out recipients are the last of its list: no consent, then RET.
+  const iys = send.iys ?? null;
+  const firstLeftOut = iys === null ? Infinity : list.numbers.length - iys.none - iys.ret;
+  const firstRet = iys === null ? Infinity : list.numbers.length - iys.ret;
   for (let i = from; i < to; i++) {
     const recipient = list.numbers[i] ?? '';
     const text = list.texts ? (list.texts[i] ?? '') : (send.text ?? '');
@@ -31,7 +36,8 @@ export function messagesOf(
     // Campaign reports count invalid numbers as failed; wrong numbers are charged (the spec
     // counts them in the SMS count), entries that are no number are not (countFor); neither
     // is ever submitted.
-    if (!couldBeNumber(recipient)) message.failedDetail = notANumberDetail;
+    if (iys !== null && i >= firstLeftOut) leaveOut(message, i >= firstRet ? 'RET' : 'NONE', iys.type);
+    else if (!couldBeNumber(recipient)) message.failedDetail = notANumberDetail;
     else if (mode === 'bulk' && !isPlausibleNumber(recipient)) message.failedDetail = invalidNumberDetail;
     out.push(message);
   }

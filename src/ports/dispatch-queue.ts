@@ -4,6 +4,7 @@
  * submits, and the carrier's delivery receipts that settle them. Every state change moves
  * the delivery state machine (domain/delivery-state) along one of its edges, guarded in SQL.
  */
+import type { CommercialTally } from '../domain/iys.js';
 import type { DeliveryState } from '../domain/delivery-state.js';
 import type { CarrierReceipt, SmsLang } from './carrier.js';
 import type { NewMessage, SendKind } from './messages.js';
@@ -20,6 +21,8 @@ export interface DueExpansion {
   priority: number;
   expandedCount: number;
   pendingRecipients: string;
+  /** A commercial send's filter: its last `none + ret` recipients are left out. */
+  iys: CommercialTally | null;
 }
 
 /** A message claimed for submission, with what the carrier needs. */

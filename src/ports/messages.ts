@@ -1,5 +1,6 @@
 /** Sends and their messages as the send paths (the HTTP thread) write them. */
 import type { SmsLang } from './carrier.js';
+import type { CommercialTally } from '../domain/iys.js';
 
 export type SendKind = 'sms' | 'group' | 'mixed' | 'otp';
 
@@ -22,6 +23,8 @@ export interface NewSend {
   priority: number;
   /** Encoded DeferredRecipients, or null when the messages are written with the send. */
   pendingRecipients: string | null;
+  /** A commercial send's filter (İYS): its left-out recipients are the last of its list. */
+  iys?: CommercialTally | null;
 }
 
 export interface NewMessage {
@@ -32,6 +35,12 @@ export interface NewMessage {
   operator: string;
   /** Set for a number that is failed at once without being submitted (an invalid number). */
   failedDetail?: string;
+  /**
+   * With `failedDetail`: an sms.failed webhook event with these `data` fields is recorded
+   * with the message, when the key's webhook takes sms.failed (a recipient left out of a
+   * commercial send).
+   */
+  failedEvent?: Record<string, unknown>;
 }
 
 /** What the messages of one send share. */

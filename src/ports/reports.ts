@@ -31,6 +31,8 @@ export interface SendRecord {
   totalNumbers: number;
   invalidNumbers: number;
   blockedNumbers: number;
+  /** A commercial send's recipients left out for want of consent (İYS); null when not commercial. */
+  iysSkipped: number | null;
   smsCost: number;
   createdAt: number;
   updatedAt: number;
@@ -45,6 +47,8 @@ export interface ReportRow {
   createdAt: number;
   submittedAt: number | null;
   doneAt: number | null;
+  /** Why it failed without being sent, when the store says (failed at once). */
+  detail: string | null;
 }
 
 export interface StateCount {

@@ -21,6 +21,7 @@ import type { ConsoleQueries } from './console-queries.js';
 import type { MonitoringStore } from './monitoring-store.js';
 import type { RetentionStore } from './retention.js';
 import type { OtpStore } from './otp-store.js';
+import type { ConsentStore } from './consent-store.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -65,6 +66,8 @@ export interface Store {
   readonly retention: RetentionStore;
   /** One-time codes as keyed hashes, their tries, and the keys' OTP settings. */
   readonly otp: OtpStore;
+  /** Consents for commercial messages (İYS, src/ports/consent-store.ts). */
+  readonly consents: ConsentStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

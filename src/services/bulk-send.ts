@@ -9,6 +9,8 @@ import { countFor, toLineBreaks } from '../domain/sms-count.js';
 import type { SmsLang } from '../domain/labels.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
+import { orderForFilter, splitByConsent } from '../domain/iys.js';
+import type { CommercialTally, RecipientType } from '../domain/iys.js';
 
 export interface BulkRequest {
   kind: 'group' | 'mixed';
@@ -20,6 +22,8 @@ export interface BulkRequest {
   scheduledAt: number | null;
   /** Numbers left out because the account blocked them (panel sends only; the API does not apply the list). */
   blockedNumbers?: number;
+  /** The recipient type of a commercial send (İYS), sent only to recipients with consent; null or absent: not commercial. */
+  commercial?: RecipientType | null;
   /** Writes that commit with the send (SendPlan.alongside). */
   alongside?: SendPlan['alongside'];
 }
@@ -29,6 +33,8 @@ export interface BulkReply {
   total_numbers: number;
   total_sms_cost: number;
   scheduled: boolean;
+  /** A commercial send's recipients left out for want of consent (İYS). */
+  iys_skipped?: number;
 }
 
 /** The recipients of a bulk send after conversion and de-duplication. */
@@ -50,11 +56,15 @@ export function bulkRecipients(request: Pick<BulkRequest, 'numbers' | 'texts'>):
  * sends in the queue.
  */
 export async function bulkSend(sends: SendService, caller: Caller, request: BulkRequest): Promise<Result<BulkReply>> {
-  const list = bulkRecipients(request);
-  if (list.numbers.length === 0) return fail('TS-1026', { message: 'sentto has no numbers' });
+  const given = bulkRecipients(request);
+  if (given.numbers.length === 0) return fail('TS-1026', { message: 'sentto has no numbers' });
   if (!(await sends.isApprovedSender(caller.account.id, request.title))) return fail('TS-1028');
+  const type = request.commercial ?? null;
+  const filtered = type === null ? null : await filterByConsent(sends, caller.account.id, type, given);
+  const list = filtered?.list ?? given;
+  const sentCount = filtered?.sentCount ?? list.numbers.length;
   const sharedText = typeof request.texts === 'string' ? toLineBreaks(request.texts) : null;
-  const counts = list.numbers.map((recipient, i) => ({
+  const counts = list.numbers.slice(0, sentCount).map((recipient, i) => ({
     recipient,
     smsCount: countFor(recipient, list.texts?.[i] ?? sharedText ?? '', request.lang, 'bulk'),
   }));
@@ -69,8 +79,9 @@ export async function bulkSend(sends: SendService, caller: Caller, request: Bulk
       scheduledAt: request.scheduledAt,
       priority: bulkPriority,
       recipients: { later: list, charges: chargesOf(counts) },
-      invalidNumbers: list.numbers.filter((n) => !isPlausibleNumber(n)).length,
+      invalidNumbers: list.numbers.slice(0, sentCount).filter((n) => !isPlausibleNumber(n)).length,
       blockedNumbers: request.blockedNumbers ?? 0,
+      ...(filtered ? { iys: filtered.tally } : {}),
       ...(request.alongside ? { alongside: request.alongside } : {}),
     },
     ({ sendId, totalSms }): BulkReply => ({
@@ -78,8 +89,26 @@ export async function bulkSend(sends: SendService, caller: Caller, request: Bulk
       total_numbers: list.numbers.length,
       total_sms_cost: totalSms,
       scheduled: request.scheduledAt !== null,
+      ...(filtered ? { iys_skipped: list.numbers.length - sentCount } : {}),
     }),
   );
   if (!accepted.ok) return accepted;
   return ok(accepted.value as BulkReply);
+}
+
+/**
+ * A commercial send's list in the order its send records (src/domain/iys.ts,
+ * orderForFilter): the recipients with consent first, to be sent and charged; the others
+ * last, written out as failed, uncharged messages.
+ */
+async function filterByConsent(
+  sends: SendService,
+  accountId: number,
+  type: RecipientType,
+  list: DeferredRecipients,
+): Promise<{ list: DeferredRecipients; sentCount: number; tally: CommercialTally }> {
+  const split = splitByConsent(list.numbers, await sends.consentStatuses(accountId, type, list.numbers));
+  const numbers = orderForFilter(list.numbers, split, type);
+  const texts = list.texts ? orderForFilter(list.texts, split, type).ordered : null;
+  return { list: { numbers: numbers.ordered, texts }, sentCount: numbers.sentCount, tally: numbers.tally };
 }

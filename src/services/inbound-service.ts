@@ -1,6 +1,7 @@
 import type { InboundSms } from '../ports/carrier.js';
 import type { Store } from '../ports/store.js';
-import { normaliseNumber } from '../domain/recipients.js';
+import { normaliseNumber, turkishMobile } from '../domain/recipients.js';
+import { isRetReply, parseRetWords, recipientTypes } from '../domain/iys.js';
 
 /**
  * Mobile-originated messages. Each is stored, routed to the account that owns its
@@ -21,6 +22,7 @@ export class InboundService {
       const [id = 0] = await store.messages.allocateIds(1);
       const accountId = await store.inbound.routeFor(to);
       await store.inbound.insert({ id, accountId, from, to, text: message.text, receivedAt: message.receivedAt });
+      if (accountId !== null) await recordRetReply(store, accountId, from, message);
       const keyId = accountId === null ? null : await store.inbound.webhookKeyOf(accountId);
       if (keyId !== null) {
         await store.events.createPending(
@@ -39,4 +41,28 @@ export class InboundService {
     if (stored.announced) this.onEvent();
     return { id: stored.id, accountId: stored.accountId };
   }
+}
+
+/**
+ * A reply whose whole text is one of the account's RET words (RET, İPTAL, IPTAL, STOP by
+ * default; case and Turkish letters folded) withdraws the sender's consent at once: a RET of
+ * both recipient types, dated when the reply was received, source HS_MESAJ, in the
+ * transaction that stores the message (docs/iys.md).
+ */
+async function recordRetReply(store: Store, accountId: number, from: string, message: InboundSms): Promise<void> {
+  const sender = turkishMobile(from);
+  if (sender === null) return;
+  const settings = await store.consents.settingsOf(accountId);
+  if (!isRetReply(message.text, parseRetWords(settings?.retWords ?? null))) return;
+  await store.consents.record(
+    accountId,
+    recipientTypes.map((type) => ({
+      recipient: sender,
+      recipientType: type,
+      status: 'RET' as const,
+      source: 'HS_MESAJ',
+      consentDate: message.receivedAt,
+    })),
+    message.receivedAt,
+  );
 }

@@ -1,3 +1,4 @@
+import { reasonOfDetail } from '../domain/iys.js';
 import type { ReportStore, SendRecord, StateCount } from '../ports/reports.js';
 import { reportStatus, summaryBucket } from '../domain/delivery-state.js';
 import { localDate, localDateTime, localTime } from '../domain/istanbul-time.js';
@@ -75,6 +76,7 @@ export class ReportQueries {
         invalid_numbers: send.invalidNumbers,
         blocked_numbers: send.blockedNumbers,
         last_update: localDateTime(t.lastChange),
+        ...(send.iysSkipped === null ? {} : { iys_skipped: send.iysSkipped }),
       },
     });
   }
@@ -89,6 +91,7 @@ export class ReportQueries {
     return ok({
       data: rows.map((r) => {
         const status = reportStatus(r.state);
+        const reason = reasonOfDetail(r.detail);
         return {
           phone_number: r.recipient,
           // Submitted time, or the time the message was recorded while it waits to be sent.
@@ -98,6 +101,7 @@ export class ReportQueries {
             done_at: r.doneAt === null ? '' : localDateTime(r.doneAt),
             status_code: status.statusCode,
             operator: r.operator,
+            ...(reason === null ? {} : { reason }),
           },
         };
       }),

@@ -217,5 +217,6 @@ function newSend(item: AcceptRequest, total: number, now: number): NewSend {
     createdAt: now,
     priority: plan.priority,
     pendingRecipients: 'later' in plan.recipients ? encodeRecipients(plan.recipients.later) : null,
+    iys: plan.iys ?? null,
   };
 }

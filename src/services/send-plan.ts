@@ -5,6 +5,7 @@ import type { SmsLang } from '../domain/labels.js';
 import { countFor } from '../domain/sms-count.js';
 import { isTurkeyNumber } from '../domain/recipients.js';
 import { operatorOf } from '../domain/operators.js';
+import type { CommercialTally } from '../domain/iys.js';
 
 /**
  * What a send is, shared by the use cases that build one (single-send, bulk-send, OTP) and
@@ -36,6 +37,8 @@ export interface SendPlan {
   invalidNumbers?: number;
   /** Numbers left out for the blocking list (panel sends), recorded with the send. */
   blockedNumbers?: number;
+  /** A commercial send's filter (İYS): recorded with the send; a later list ends with the left-out. */
+  iys?: CommercialTally;
   /** The account's per-minute limit applies (it does on /sms/send). */
   perMinuteLimited?: boolean;
   /**

@@ -9,6 +9,7 @@ import { chargesOf } from './send-plan.js';
 import type { Accepted, SendPlan } from './send-plan.js';
 import type { MessageMetrics } from '../ports/metrics.js';
 import { noMessageMetrics } from '../ports/metrics.js';
+import type { ConsentStatus, RecipientType } from '../domain/iys.js';
 
 /**
  * Accepting a send: everything it needs is checked, then in one transaction the balance is
@@ -36,6 +37,15 @@ export class SendService {
   /** From now on, immediate interactive messages go straight to this process's dispatcher (see DispatchHandoff). */
   handOffTo(handoff: DispatchHandoff): void {
     this.writer.handOffTo(handoff);
+  }
+
+  /** The consent statuses in force of those recipients that have one (a commercial send's filter). */
+  async consentStatuses(
+    accountId: number,
+    type: RecipientType,
+    numbers: readonly string[],
+  ): Promise<Map<string, ConsentStatus>> {
+    return this.store.consents.statusesOf(accountId, type, numbers);
   }
 
   async isApprovedSender(accountId: number, title: string): Promise<boolean> {

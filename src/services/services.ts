@@ -7,6 +7,7 @@ import type { ReportQueries } from './report-queries.js';
 import type { OtpService } from './otp-service.js';
 import type { GroupService } from './group-service.js';
 import type { BlocklistService } from './blocklist-service.js';
+import type { ConsentService } from './consent-service.js';
 
 /** What endpoint handlers may use. Built in main.ts. */
 export interface Services {
@@ -19,4 +20,5 @@ export interface Services {
   otp: OtpService;
   groups: GroupService;
   blocklist: BlocklistService;
+  consents: ConsentService;
 }

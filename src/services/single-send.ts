@@ -3,6 +3,9 @@ import type { Clock } from '../ports/clock.js';
 import type { Caller } from './auth.js';
 import type { SendService } from './send-service.js';
 import { chargesOf, interactivePriority, messagesFor } from './send-plan.js';
+import type { SendPlan } from './send-plan.js';
+import { leaveOut, orderForFilter, splitByConsent } from '../domain/iys.js';
+import type { CommercialTally, RecipientType } from '../domain/iys.js';
 import { splitRecipients } from '../domain/recipients.js';
 import { countFor, toLineBreaks } from '../domain/sms-count.js';
 import { contentTypeLabel, countryLabel, smsLangLabel } from '../domain/labels.js';
@@ -29,6 +32,9 @@ export interface SingleSendRequest {
   scheduled_date?: string;
   scheduled_time?: string;
   idempotency_key?: string;
+  /** 1: a commercial message, sent only to recipients with consent (İYS). */
+  iys?: number;
+  iys_recipient_type?: RecipientType;
 }
 
 /** The answer to an accepted (or replayed) send: TS-1024 and the reply stored for replays. */
@@ -77,6 +83,11 @@ export async function singleSend(
   if (limited) return limited;
 
   const text = toLineBreaks(request.text);
+  const type = request.iys === 1 ? (request.iys_recipient_type ?? 'BIREYSEL') : null;
+  const split =
+    type === null ? null : splitByConsent(numbers, await sends.consentStatuses(caller.account.id, type, numbers));
+  const recipients = plannedRecipients(numbers, text, lang, scheduledAt, type === null ? null : { type, split });
+  const sentCount = split ? split.sent.length : numbers.length;
   const accepted = await sends.accept(
     caller,
     {
@@ -87,26 +98,66 @@ export async function singleSend(
       contentType,
       scheduledAt,
       priority: interactivePriority,
-      recipients:
-        scheduledAt === null
-          ? { now: messagesFor(numbers, text, lang, 'single') }
-          : {
-              later: { numbers, texts: null },
-              charges: chargesOf(numbers.map((n) => ({ recipient: n, smsCount: countFor(n, text, lang, 'single') }))),
-            },
+      recipients: recipients.plan,
+      ...(recipients.tally ? { iys: recipients.tally } : {}),
       perMinuteLimited: true,
     },
     ({ sendId, messageIds, totalSms }) => ({
       sms_id: scheduledAt === null ? (messageIds[messageIds.length - 1] ?? sendId) : sendId,
       number_of_sms: totalSms,
       total_recipients: numbers.length,
-      success_count: numbers.length,
+      success_count: sentCount,
       sms_lang: smsLangLabel(lang),
       content_type: contentTypeLabel(contentType),
       country: countryLabel(numbers[0] ?? ''),
+      ...(type === null ? {} : { iys_skipped: numbers.length - sentCount }),
     }),
     idempotency,
   );
   if (!accepted.ok) return accepted;
   return ok({ code: 'TS-1024', fields: accepted.value as Record<string, unknown> });
+}
+
+/**
+ * The recipients of a /sms/send as its plan writes them. A commercial send's left-out
+ * recipients are failed, uncharged messages: at once in place when immediate, the last of
+ * the list when scheduled (the expander fails them; migration 0024).
+ */
+function plannedRecipients(
+  numbers: readonly string[],
+  text: string,
+  lang: SmsLang,
+  scheduledAt: number | null,
+  commercial: { type: RecipientType; split: ReturnType<typeof splitByConsent> | null } | null,
+): { plan: SendPlan['recipients']; tally: CommercialTally | null } {
+  const split = commercial?.split ?? null;
+  if (commercial === null || split === null) {
+    if (scheduledAt === null) return { plan: { now: messagesFor(numbers, text, lang, 'single') }, tally: null };
+    return {
+      plan: { later: { numbers: [...numbers], texts: null }, charges: singleCharges(numbers, text, lang) },
+      tally: null,
+    };
+  }
+  const { type } = commercial;
+  if (scheduledAt === null) {
+    const now = messagesFor(numbers, text, lang, 'single');
+    for (const s of split.skipped) {
+      const message = now[s.index];
+      if (message) leaveOut(message, s.gap, type);
+    }
+    const ret = split.skipped.filter((s) => s.gap === 'RET').length;
+    return { plan: { now }, tally: { type, none: split.skipped.length - ret, ret } };
+  }
+  const ordered = orderForFilter(numbers, split, type);
+  return {
+    plan: {
+      later: { numbers: ordered.ordered, texts: null },
+      charges: singleCharges(ordered.ordered.slice(0, ordered.sentCount), text, lang),
+    },
+    tally: ordered.tally,
+  };
+}
+
+function singleCharges(numbers: readonly string[], text: string, lang: SmsLang) {
+  return chargesOf(numbers.map((n) => ({ recipient: n, smsCount: countFor(n, text, lang, 'single') })));
 }

@@ -59,6 +59,26 @@ export async function captureExamples(): Promise<CapturedExamples> {
     });
     await call('/reports/basic', { raporid: bulk.rapor_id });
     await call('/reports/detailed', { raporid: bulk.rapor_id, page: 1 });
+    await call('/iys/consent/add', {
+      consents: [
+        {
+          recipient: '905321234567',
+          status: 'ONAY',
+          recipient_type: 'BIREYSEL',
+          source: 'HS_WEB',
+          consent_date: '2026-03-01 10:00:00',
+        },
+        { recipient: '12', status: 'ONAY', recipient_type: 'BIREYSEL', source: 'HS_WEB', consent_date: '2026-03-01' },
+      ],
+    });
+    await call('/iys/consent/status', { recipient: '05321234567', recipient_type: 'BIREYSEL' });
+    await call('/group/send', {
+      title: 'ACME',
+      sentto: ['905321234567', '905321234568'],
+      text: 'Sale starts today. RET yazip 4609 a gonderin',
+      iys: 1,
+      iys_recipient_type: 'BIREYSEL',
+    });
     for (const path of Object.keys(out)) await refusal(path, {});
     return out;
   } finally {

@@ -54,6 +54,20 @@ export async function validRequest(h: Harness, p: Provisioned, path: string): Pr
     case '/reports/basic':
     case '/reports/detailed':
       return { raporid: await report() };
+    case '/iys/consent/add':
+      return {
+        consents: [
+          {
+            recipient: number,
+            status: 'ONAY',
+            recipient_type: 'BIREYSEL',
+            source: 'HS_WEB',
+            consent_date: '2026-03-01 10:00:00',
+          },
+        ],
+      };
+    case '/iys/consent/status':
+      return { recipient: number };
     default:
       return {};
   }

@@ -69,6 +69,7 @@ for (const dialect of testDialects()) {
           '0019-retention',
           '0020-rate-windows',
           '0021-lookup-notify',
+          '0024-iys',
           '0025-smpp-users',
           '0026-otp',
         ]);

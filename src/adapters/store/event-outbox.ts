@@ -287,3 +287,45 @@ export async function applyOutcomes(db: Executor, results: readonly AttemptResul
       .execute();
   }
 }
+
+/**
+ * The sms.failed events of messages failed as they were written, that carry fields of
+ * their own (recipients left out of a commercial send): one each, with those fields in its
+ * `data`, when the key's webhook (after rotation) has a URL and takes sms.failed.
+ */
+export async function recordFailedAtOnce(
+  db: Executor,
+  items: readonly { keyId: number; messageId: number; extra: Record<string, unknown> }[],
+  now: number,
+): Promise<void> {
+  if (items.length === 0) return;
+  const targets = await resolveTargets(
+    db,
+    items.map((i) => i.keyId),
+  );
+  const rows = items
+    .filter((i) => {
+      const target = targets.get(i.keyId);
+      return hasUrl(target) && takesEvent(target.events, 'sms.failed');
+    })
+    .map((i) => ({
+      event_id: newEventId(),
+      key_id: i.keyId,
+      event_type: 'sms.failed' as const,
+      sms_id: i.messageId,
+      status: 'failed' as const,
+      data: JSON.stringify(i.extra),
+      state: 'pending' as const,
+      attempts: 0,
+      next_attempt_at: now,
+      lease_until: null,
+      created_at: now,
+      done_at: null,
+    }));
+  for (let start = 0; start < rows.length; start += rowChunk / 2) {
+    await db
+      .insertInto('webhook_events')
+      .values(rows.slice(start, start + rowChunk / 2))
+      .execute();
+  }
+}

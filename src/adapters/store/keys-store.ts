@@ -7,6 +7,7 @@ import type { Selectable, Updateable } from 'kysely';
 import type { ApiKeysTable } from './schema.js';
 import type { ApiKey, KeyPatch, KeySettings, KeyStore, KeyWithAccount } from '../../ports/keys.js';
 import type { PermissionSet } from '../../domain/permissions.js';
+import { allPermissions } from '../../domain/permissions.js';
 import type { LimitHit, UsageRequest, UsageWindows } from '../../domain/request-limits.js';
 import { countInTransaction } from './request-counts.js';
 import {
@@ -27,7 +28,8 @@ function toKey(row: Selectable<ApiKeysTable>): ApiKey {
     accountId: row.account_id,
     keyHint: row.key_hint,
     state: row.state,
-    permissions: JSON.parse(row.permissions) as PermissionSet,
+    // Permissions added after a key was stored are off for it (manage_iys).
+    permissions: { ...allPermissions(false), ...(JSON.parse(row.permissions) as Partial<PermissionSet>) },
     ipAllow: parseList(row.ip_allow),
     hourlyLimit: row.hourly_limit,
     dailyLimit: row.daily_limit,

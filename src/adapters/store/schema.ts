@@ -98,6 +98,8 @@ export interface SendsTable {
   priority: number;
   created_at: number;
   updated_at: number;
+  /** A commercial send's CommercialTally as JSON (migration 0024). */
+  iys: string | null;
 }
 
 export interface MessagesTable {

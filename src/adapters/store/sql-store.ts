@@ -31,6 +31,7 @@ import { SqlOtpStore } from './otp-store.js';
 
 /** A write lock held this long without changing hands is stuck (transactions take milliseconds; busy_timeout is 5 s). */
 const stuckLockMs = 30_000;
+import { SqlConsentStore } from './consent-store.js';
 
 export class SqlStore implements Store {
   readonly accounts: SqlAccountStore;
@@ -55,6 +56,7 @@ export class SqlStore implements Store {
   readonly wakes: SqlWakes;
   readonly retention: SqlRetentionStore;
   readonly otp: SqlOtpStore;
+  readonly consents: SqlConsentStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -81,6 +83,7 @@ export class SqlStore implements Store {
     this.wakes = new SqlWakes(context);
     this.retention = new SqlRetentionStore(context);
     this.otp = new SqlOtpStore(context);
+    this.consents = new SqlConsentStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -3,6 +3,7 @@ import type { DueExpansion } from '../../../ports/dispatch-queue.js';
 import type { NewMessage } from '../../../ports/messages.js';
 import type { SmsLang } from '../../../ports/carrier.js';
 import { StorePart } from '../store-part.js';
+import type { CommercialTally } from '../../../domain/iys.js';
 import { SqlMessageStore } from './message-store.js';
 
 export class SqlExpansion extends StorePart {
@@ -21,6 +22,7 @@ export class SqlExpansion extends StorePart {
           'priority',
           'expanded_count',
           'pending_recipients',
+          'iys',
         ])
         .where('pending_recipients', 'is not', null)
         .where((eb) => eb.or([eb('scheduled_at', 'is', null), eb('scheduled_at', '<=', now)]))
@@ -43,6 +45,7 @@ export class SqlExpansion extends StorePart {
         priority: due.priority,
         expandedCount: due.expanded_count,
         pendingRecipients: due.pending_recipients,
+        iys: due.iys === null ? null : (JSON.parse(due.iys) as CommercialTally),
       };
     });
   }

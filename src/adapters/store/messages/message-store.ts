@@ -4,6 +4,7 @@ import { StorePart } from '../store-part.js';
 import { messageRow, sendRow } from './rows.js';
 import { messagesInsert, preparedChunk, sendsInsert } from './statements.js';
 import { RollupDeltas } from './rollups.js';
+import { recordFailedAtOnce } from '../event-outbox.js';
 
 export class SqlMessageStore extends StorePart implements MessageStore {
   allocateIds(count: number): Promise<number[]> {
@@ -36,6 +37,14 @@ export class SqlMessageStore extends StorePart implements MessageStore {
       const deltas = new RollupDeltas();
       deltas.inserted(rows);
       await deltas.write(self.db);
+      const evented = groups.flatMap((g) =>
+        g.messages.flatMap((m, i) =>
+          m.failedEvent === undefined
+            ? []
+            : [{ keyId: g.send.keyId, messageId: g.ids[i] ?? 0, extra: m.failedEvent, at: g.send.createdAt }],
+        ),
+      );
+      if (evented.length > 0) await recordFailedAtOnce(self.db, evented, evented[0]?.at ?? 0);
     });
   }
 }

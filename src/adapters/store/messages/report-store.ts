@@ -1,4 +1,5 @@
 /** The customer's reads of sends and messages: /sms/status, /reports, the per-minute limit. */
+import type { CommercialTally } from '../../../domain/iys.js';
 import type { MessageRecord, ReportRow, ReportStore, SendRecord, StateCount } from '../../../ports/reports.js';
 import { StorePart } from '../store-part.js';
 
@@ -79,6 +80,7 @@ export class SqlReportStore extends StorePart implements ReportStore {
       totalNumbers: r.total_numbers,
       invalidNumbers: r.invalid_numbers,
       blockedNumbers: r.blocked_numbers,
+      iysSkipped: r.iys === null ? null : tallySkipped(r.iys),
       smsCost: r.sms_cost,
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),
@@ -106,7 +108,7 @@ export class SqlReportStore extends StorePart implements ReportStore {
   async sendMessages(sendId: number, offset: number, limit: number): Promise<ReportRow[]> {
     const rows = await this.db
       .selectFrom('messages')
-      .select(['id', 'recipient', 'operator', 'state', 'created_at', 'submitted_at', 'done_at'])
+      .select(['id', 'recipient', 'operator', 'state', 'created_at', 'submitted_at', 'done_at', 'detail'])
       .where('send_id', '=', sendId)
       .orderBy('id')
       .limit(limit)
@@ -120,6 +122,12 @@ export class SqlReportStore extends StorePart implements ReportStore {
       createdAt: Number(r.created_at),
       submittedAt: r.submitted_at === null ? null : Number(r.submitted_at),
       doneAt: r.done_at === null ? null : Number(r.done_at),
+      detail: r.detail,
     }));
   }
+}
+
+function tallySkipped(json: string): number {
+  const t = JSON.parse(json) as CommercialTally;
+  return t.none + t.ret;
 }

@@ -41,6 +41,7 @@ export function sendRow(id: number, s: NewSend): Insertable<SendsTable> {
     priority: s.priority,
     created_at: s.createdAt,
     updated_at: s.createdAt,
+    iys: s.iys ? JSON.stringify(s.iys) : null,
   };
 }
 

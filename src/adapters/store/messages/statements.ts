@@ -34,6 +34,7 @@ const sendColumns = columnsOf<Insertable<SendsTable>>({
   priority: true,
   created_at: true,
   updated_at: true,
+  iys: true,
 });
 const messageColumns = columnsOf<Insertable<MessagesTable>>({
   id: true,

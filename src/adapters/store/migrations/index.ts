@@ -26,6 +26,7 @@ import { migration as m0018 } from './0018-audit-log.js';
 import { migration as m0019 } from './0019-retention.js';
 import { migration as m0020 } from './0020-rate-windows.js';
 import { migration as m0021 } from './0021-lookup-notify.js';
+import { migration as m0024 } from './0024-iys.js';
 import { migration as m0025 } from './0025-smpp-users.js';
 import { migration as m0026 } from './0026-otp.js';
 
@@ -51,6 +52,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0019-retention', m0019],
   ['0020-rate-windows', m0020],
   ['0021-lookup-notify', m0021],
+  ['0024-iys', m0024],
   ['0025-smpp-users', m0025],
   ['0026-otp', m0026],
 ];

@@ -23,6 +23,7 @@ export const postgresSql: DialectSql = {
   forShare: (query) => query.forShare(),
   claim: (query) => query.forUpdate().skipLocked(),
   countRequests: (db, items) => countInOneStatement(db, items),
+  textList: (values) => sql<string>`(select unnest(${[...values]}::text[]))`,
   keepPartitions: (db, before, widthIds, stopping) =>
     keepMessagePartitions(db as Kysely<Database>, before, widthIds, stopping),
   async exclusively(db, name, work) {

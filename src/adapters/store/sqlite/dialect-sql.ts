@@ -24,6 +24,7 @@ export const sqliteSql: DialectSql = {
   claim: asIs,
   keepPartitions: () => Promise.resolve({ created: 0, dropped: 0 }),
   countRequests: () => Promise.resolve(null),
+  textList: (values) => sql<string>`(select value from json_each(${JSON.stringify(values)}))`,
   async exclusively(_db, _name, work) {
     await work();
     return true;

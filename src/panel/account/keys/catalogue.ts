@@ -67,6 +67,7 @@ export const permissionMessages = defineMessages(
     check_balance: 'Check balance',
     check_sms_status: 'Check SMS status',
     check_senderid: 'Check Sender ID',
+    manage_iys: 'Manage İYS consents',
   },
   {
     post_request: 'POST isteklerine izin ver',
@@ -84,5 +85,6 @@ export const permissionMessages = defineMessages(
     check_balance: 'Bakiye sorgula',
     check_sms_status: 'SMS durumu sorgula',
     check_senderid: 'Gönderici adı sorgula',
+    manage_iys: 'İYS izinlerini yönet',
   },
 );

@@ -1,0 +1,208 @@
+/** Consents for commercial messages (migration 0024) on either dialect: see src/ports/consent-store.ts. */
+import type { Kysely } from 'kysely';
+import { StorePart } from './store-part.js';
+import type { PartContext } from './store-part.js';
+import type { ConsentStore, IysSettings, IysSettingsPatch } from '../../ports/consent-store.js';
+import type { Consent, ConsentStatus, RecipientType } from '../../domain/iys.js';
+
+export interface IysConsentsTable {
+  account_id: number;
+  recipient_type: string;
+  recipient: string;
+  status: string;
+  source: string;
+  consent_date: number;
+  recorded_at: number;
+  sync_state: string;
+  sync_attempts: number;
+  sync_due_at: number | null;
+  synced_at: number | null;
+  sync_error: string | null;
+}
+
+export interface IysSettingsTable {
+  account_id: number;
+  iys_code: string;
+  brand_code: string;
+  url: string | null;
+  username: string | null;
+  password_secret: string | null;
+  ret_words: string | null;
+  refuse_text_rules: number;
+  pull_cursor: string | null;
+  updated_at: number;
+}
+
+export type ConsentDb = Kysely<{ iys_consents: IysConsentsTable; iys_settings: IysSettingsTable }>;
+
+/** Recipients per lookup statement: well inside both dialects' bound-parameter limits. */
+const lookupChunk = 2000;
+/** Rows per upsert statement (12 parameters a row). */
+const writeChunk = 400;
+
+const keyOf = (type: string, recipient: string): string => `${type}|${recipient}`;
+
+function toConsent(
+  row: Pick<IysConsentsTable, 'recipient' | 'recipient_type' | 'status' | 'source' | 'consent_date'>,
+): Consent {
+  return {
+    recipient: row.recipient,
+    recipientType: row.recipient_type as RecipientType,
+    status: row.status as ConsentStatus,
+    source: row.source,
+    consentDate: Number(row.consent_date),
+  };
+}
+
+export class SqlConsentStore extends StorePart implements ConsentStore {
+  private readonly tables: ConsentDb;
+
+  constructor(context: PartContext) {
+    super(context);
+    // Declared here, not in the shared schema: the İYS parts alone use the table.
+    this.tables = context.db as unknown as ConsentDb;
+  }
+
+  async record(accountId: number, consents: readonly Consent[], now: number): Promise<boolean[]> {
+    if (consents.length === 0) return [];
+    return this.transact(async (self) => {
+      const inForce = new Map<string, number>();
+      for (const type of new Set(consents.map((c) => c.recipientType))) {
+        const recipients = [...new Set(consents.filter((c) => c.recipientType === type).map((c) => c.recipient))];
+        for (let start = 0; start < recipients.length; start += lookupChunk) {
+          const rows = await self.tables
+            .selectFrom('iys_consents')
+            .select(['recipient', 'consent_date'])
+            .where('account_id', '=', accountId)
+            .where('recipient_type', '=', type)
+            .where('recipient', 'in', recipients.slice(start, start + lookupChunk))
+            .execute();
+          for (const r of rows) inForce.set(keyOf(type, r.recipient), Number(r.consent_date));
+        }
+      }
+      const taken: boolean[] = [];
+      const winners = new Map<string, Consent>();
+      for (const c of consents) {
+        const key = keyOf(c.recipientType, c.recipient);
+        const current = inForce.get(key);
+        if (current !== undefined && c.consentDate < current) {
+          taken.push(false);
+          continue;
+        }
+        inForce.set(key, c.consentDate);
+        winners.set(key, c);
+        taken.push(true);
+      }
+      const rows = [...winners.values()].map((c) => ({
+        account_id: accountId,
+        recipient_type: c.recipientType,
+        recipient: c.recipient,
+        status: c.status,
+        source: c.source,
+        consent_date: c.consentDate,
+        recorded_at: now,
+        sync_state: 'pending',
+        sync_attempts: 0,
+        sync_due_at: now,
+        synced_at: null,
+        sync_error: null,
+      }));
+      for (let start = 0; start < rows.length; start += writeChunk) {
+        await self.tables
+          .insertInto('iys_consents')
+          .values(rows.slice(start, start + writeChunk))
+          .onConflict((oc) =>
+            oc.columns(['account_id', 'recipient_type', 'recipient']).doUpdateSet((eb) => ({
+              status: eb.ref('excluded.status'),
+              source: eb.ref('excluded.source'),
+              consent_date: eb.ref('excluded.consent_date'),
+              recorded_at: eb.ref('excluded.recorded_at'),
+              sync_state: eb.ref('excluded.sync_state'),
+              sync_attempts: eb.ref('excluded.sync_attempts'),
+              sync_due_at: eb.ref('excluded.sync_due_at'),
+              synced_at: eb.ref('excluded.synced_at'),
+              sync_error: eb.ref('excluded.sync_error'),
+            })),
+          )
+          .execute();
+      }
+      return taken;
+    });
+  }
+
+  async find(accountId: number, recipient: string, type: RecipientType): Promise<Consent | null> {
+    const row = await this.tables
+      .selectFrom('iys_consents')
+      .select(['recipient', 'recipient_type', 'status', 'source', 'consent_date'])
+      .where('account_id', '=', accountId)
+      .where('recipient_type', '=', type)
+      .where('recipient', '=', recipient)
+      .executeTakeFirst();
+    return row ? toConsent(row) : null;
+  }
+
+  async statusesOf(
+    accountId: number,
+    type: RecipientType,
+    recipients: readonly string[],
+  ): Promise<Map<string, ConsentStatus>> {
+    const out = new Map<string, ConsentStatus>();
+    if (recipients.length === 0) return out;
+    // One statement, the numbers one bound parameter: an index probe each, nothing compiled per number.
+    const rows = await this.tables
+      .selectFrom('iys_consents')
+      .select(['recipient', 'status'])
+      .where('account_id', '=', accountId)
+      .where('recipient_type', '=', type)
+      .where('recipient', 'in', this.sql.textList(recipients))
+      .execute();
+    for (const r of rows) out.set(r.recipient, r.status as ConsentStatus);
+    return out;
+  }
+
+  async settingsOf(accountId: number): Promise<IysSettings | null> {
+    const r = await this.tables
+      .selectFrom('iys_settings')
+      .selectAll()
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    if (!r) return null;
+    return {
+      accountId: r.account_id,
+      iysCode: r.iys_code,
+      brandCode: r.brand_code,
+      url: r.url,
+      username: r.username,
+      passwordSecret: r.password_secret,
+      retWords: r.ret_words,
+      updatedAt: Number(r.updated_at),
+    };
+  }
+
+  async saveSettings(accountId: number, patch: IysSettingsPatch, now: number): Promise<IysSettings> {
+    return this.transact(async (self) => {
+      const current = await self.settingsOf(accountId);
+      const row = {
+        account_id: accountId,
+        iys_code: patch.iysCode,
+        brand_code: patch.brandCode,
+        url: patch.url !== undefined ? patch.url : (current?.url ?? null),
+        username: patch.username !== undefined ? patch.username : (current?.username ?? null),
+        password_secret: patch.passwordSecret !== undefined ? patch.passwordSecret : (current?.passwordSecret ?? null),
+        ret_words: patch.retWords !== undefined ? patch.retWords : (current?.retWords ?? null),
+        refuse_text_rules: 0,
+        pull_cursor: null,
+        updated_at: now,
+      };
+      if (current) {
+        const { account_id: _id, refuse_text_rules: _r, pull_cursor: _p, ...changes } = row;
+        await self.tables.updateTable('iys_settings').set(changes).where('account_id', '=', accountId).execute();
+      } else {
+        await self.tables.insertInto('iys_settings').values(row).execute();
+      }
+      const saved = await self.settingsOf(accountId);
+      if (!saved) throw new Error('İYS settings not saved');
+      return saved;
+    });
+  }
+}

@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { commonStatuses } from './endpoint.js';
+import type { KeyRule, StatusMap } from './endpoint.js';
+import { coded, integerField } from './fields.js';
+import { recipientTypes } from '../domain/iys.js';
+
+/** The İYS endpoints' key rule: as /sms/send's. */
+export const iysKey: KeyRule = { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' };
+
+export const iysStatuses: StatusMap = {
+  ...commonStatuses,
+  'TS-1025': 400,
+  'TS-1033': 400,
+  'TS-1060': 400,
+  'TS-1050': 401,
+  'TS-1031': 401,
+  'TS-1030': 403,
+  'TS-1065': 403,
+};
+
+export const recipientTypeField = z.enum(recipientTypes, coded('TS-1033'));
+
+/**
+ * The optional fields of a commercial send (../shared/interfaces.md): `iys` 0 or 1 and
+ * `iys_recipient_type` (BIREYSEL by default). Anything else is TS-1033.
+ */
+export const commercialFields = {
+  iys: integerField('TS-1033')
+    .refine((v) => v === 0 || v === 1, 'TS-1033')
+    .optional(),
+  iys_recipient_type: recipientTypeField.optional(),
+};
+
+/** The recipient type of a commercial send, or null for a send that is not commercial. */
+export function commercialType(body: { iys?: number; iys_recipient_type?: 'BIREYSEL' | 'TACIR' }) {
+  return body.iys === 1 ? (body.iys_recipient_type ?? 'BIREYSEL') : null;
+}

@@ -1,0 +1,65 @@
+import type { Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
+import type { IysSettings } from '../ports/consent-store.js';
+import { parseRetWords } from '../domain/iys.js';
+import { AdminError } from './admin.js';
+
+/** What `iys configure` is given; the password arrives already sealed (or as a file reference). */
+export interface IysConfigureInput {
+  iysCode: string;
+  brandCode: string;
+  url?: string;
+  username?: string;
+  /** `sealed:<...>` (encrypted at rest) or `file:<path>` (read when used); never the password. */
+  passwordSecret?: string;
+  retWords?: string;
+}
+
+/** The account's İYS settings as printed: never the password, only how it is kept. */
+export function iysSettingsView(s: IysSettings): Record<string, unknown> {
+  return {
+    account_id: s.accountId,
+    iys_code: s.iysCode,
+    brand_code: s.brandCode,
+    url: s.url,
+    username: s.username,
+    password: s.passwordSecret === null ? null : s.passwordSecret.startsWith('file:') ? 'secret file' : 'encrypted',
+    ret_words: parseRetWords(s.retWords),
+    updated_at: new Date(s.updatedAt).toISOString(),
+  };
+}
+
+/** Provider commands for an account's İYS settings (`haberci admin iys configure`). */
+export class IysAdmin {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+  ) {}
+
+  async configure(accountId: number, input: IysConfigureInput): Promise<Record<string, unknown>> {
+    if (!(await this.store.accounts.getAccount(accountId))) throw new AdminError(`no account ${accountId}`);
+    if (!/^\d{1,20}$/.test(input.iysCode)) throw new AdminError('--iys-code must be digits');
+    if (!/^\d{1,20}$/.test(input.brandCode)) throw new AdminError('--brand-code must be digits');
+    if (input.url !== undefined && !/^https?:\/\/[^\s]+$/.test(input.url))
+      throw new AdminError('--url must be an http:// or https:// address');
+    const saved = await this.store.consents.saveSettings(
+      accountId,
+      {
+        iysCode: input.iysCode,
+        brandCode: input.brandCode,
+        ...(input.url !== undefined ? { url: input.url } : {}),
+        ...(input.username !== undefined ? { username: input.username } : {}),
+        ...(input.passwordSecret !== undefined ? { passwordSecret: input.passwordSecret } : {}),
+        ...(input.retWords !== undefined ? { retWords: input.retWords } : {}),
+      },
+      this.clock.now(),
+    );
+    return iysSettingsView(saved);
+  }
+
+  async show(accountId: number): Promise<Record<string, unknown>> {
+    const settings = await this.store.consents.settingsOf(accountId);
+    if (!settings) throw new AdminError(`account ${accountId} has no İYS settings`);
+    return iysSettingsView(settings);
+  }
+}
