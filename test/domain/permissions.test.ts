@@ -84,11 +84,13 @@ describe('permissions', () => {
       'check_balance',
       'check_sms_status',
       'check_senderid',
+      // Not in the spec's table: ../shared/interfaces.md's permission of the İYS endpoints.
+      'manage_iys',
     ];
 
-    it('has the 16 booleans of the check response', () => {
+    it('has the 16 booleans of the check response and manage_iys', () => {
       assert.deepEqual(Object.keys(permissionFields(allPermissions(true))).sort(), [...fields].sort());
-      assert.equal(permissionNames.length, 15);
+      assert.equal(permissionNames.length, 16);
     });
 
     it('manage_groups mirrors create_group', () => {
@@ -128,6 +130,7 @@ describe('permissions', () => {
           check_balance: 'TS-1065',
           check_sms_status: 'TS-1063',
           check_senderid: 'TS-1038',
+          manage_iys: 'TS-1065',
         },
       );
     });

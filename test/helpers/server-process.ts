@@ -30,10 +30,17 @@ export interface ServerProcess {
   exited: Promise<number | null>;
 }
 
+/**
+ * How long `serve` may take to say it is ready: a few seconds on a quiet machine, but over
+ * 15 s on a loaded one (seen with other work on both cores), where a shorter bound failed
+ * suites that had nothing wrong. A server that exits stops the wait at once.
+ */
+export const serverReadyMs = 60_000;
+
 export async function startServer(
   args: string[],
   env: Record<string, string> = {},
-  timeoutMs = 15_000,
+  timeoutMs = serverReadyMs,
 ): Promise<ServerProcess> {
   const child = spawn(process.execPath, [binPath, 'serve', '--port', '0', ...args], {
     env: childEnv(env),
@@ -104,7 +111,7 @@ export function serverForSuite(
   balance: number,
   args: readonly string[] = [],
   /** How long the server may take to be ready (a loaded machine starts it slowly). */
-  timeoutMs = 15_000,
+  timeoutMs = serverReadyMs,
 ): {
   readonly server: ServerProcess;
   readonly sender: ProvisionedSender;
