@@ -1,5 +1,6 @@
 /** Reading a Prometheus text exposition in tests. */
 import assert from 'node:assert/strict';
+import { waitFor } from './wait-for.js';
 
 /** The value of one sample line (`name{labels} value`), 0 when the series does not exist yet. */
 export function sample(text: string, series: string): number {
@@ -39,13 +40,14 @@ export async function scrapeUntil(
   test: (text: string) => boolean,
   timeoutMs = 20_000,
 ): Promise<string> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const text = await scrape(ops);
-    if (test(text)) return text;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  return waitFor(
+    what,
+    async () => {
+      const text = await scrape(ops);
+      return test(text) ? text : undefined;
+    },
+    { timeoutMs, intervalMs: 100 },
+  );
 }
 
 /** The operations listener's address, from a serve process's output. */

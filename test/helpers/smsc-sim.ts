@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { binPath, childEnv } from './server-process.js';
+import { waitFor } from './wait-for.js';
 
 /** A running `haberci smsc-sim` child, its SMPP port and its /stats address. */
 export interface Simulator {
@@ -16,8 +17,8 @@ export async function startSimulator(args: string[]): Promise<Simulator> {
   });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 10_000;
-  while (!/stats on http/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  // On time-out fall through to the error below, which shows the output.
+  await waitFor('smsc-sim to print its stats address', () => /stats on http/.test(out)).catch(() => undefined);
   const port = Number(/127\.0\.0\.1:(\d+)\n/.exec(out)?.[1]);
   const stats = /(http:\/\/127\.0\.0\.1:\d+\/stats)/.exec(out)?.[1];
   if (!port || !stats) throw new Error(`smsc-sim did not start: ${out}`);

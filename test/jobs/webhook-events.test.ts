@@ -14,6 +14,7 @@ import { defaultKeySettings } from '../../src/services/admin.js';
 import { sign } from '../../src/domain/webhook.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const silent = pino({ level: 'silent' });
 const secret = 'whsec_events';
@@ -73,9 +74,7 @@ for (const dialect of testDialects()) {
         });
         assert.equal((sent.json() as { result_code: string }).result_code, 'TS-1024');
 
-        const started = Date.now();
-        while (receiver.requests.length < 7 && Date.now() - started < 10_000)
-          await new Promise((r) => setTimeout(r, 10));
+        await waitFor('seven webhooks', () => receiver.requests.length >= 7, { intervalMs: 10 });
         const test = await hooks.admin.testWebhook(key.id);
         assert.equal(test.state, 'delivered');
         assert.deepEqual([test.event_type, test.attempts.length, test.attempts[0]?.http_status], ['key.test', 1, 200]);

@@ -14,6 +14,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { defaultDispatcherOptions } from '../../src/jobs/dispatcher.js';
 import { migrationProvider } from '../../src/adapters/store/migrations/index.js';
 import { admin, binPath, childEnv, postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'haberci-crash-'));
 const storeArgs = ['--data', dir];
@@ -36,16 +37,17 @@ function count(db: BetterSqlite3.Database, sql: string): number {
   return Number(row?.n ?? 0);
 }
 
-async function waitFor(
+/** `waitFor` with this suite's argument order, naming the state it last saw on time-out. */
+async function waitForState(
   check: () => boolean,
   timeoutMs: number,
   what: string,
   state: () => unknown = () => '',
 ): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}: ${JSON.stringify(state())}`);
-    await new Promise((r) => setTimeout(r, 10));
+  try {
+    await waitFor(what, check, { timeoutMs, intervalMs: 10 });
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}: ${JSON.stringify(state())}`);
   }
 }
 
@@ -81,7 +83,7 @@ describe('crash safety', () => {
 
     const db = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true, fileMustExist: true });
     try {
-      await waitFor(
+      await waitForState(
         () => count(db, `SELECT count(*) n FROM messages WHERE state <> 'queued'`) >= 2000,
         30_000,
         'dispatch to start',
@@ -93,7 +95,7 @@ describe('crash safety', () => {
 
       const second = await startServer(serveArgs);
       try {
-        await waitFor(
+        await waitForState(
           () => count(db, `SELECT count(*) n FROM messages WHERE state = 'delivered'`) === total,
           60_000,
           'every message to be delivered after the restart',
@@ -156,7 +158,7 @@ describe('crash safety', () => {
         }
       };
       const clients = Array.from({ length: 40 }, (_, c) => client(c));
-      await waitFor(() => accepted.length >= 2_000, 60_000, 'sends to be accepted');
+      await waitForState(() => accepted.length >= 2_000, 60_000, 'sends to be accepted');
       first.child.kill('SIGKILL');
       await first.exited;
       stop = true;
@@ -168,7 +170,7 @@ describe('crash safety', () => {
         assert.ok(stored >= accepted.length, `${stored} stored, ${accepted.length} accepted`);
         const second = await startServer(args);
         try {
-          await waitFor(
+          await waitForState(
             () => count(db, `SELECT count(*) n FROM messages WHERE state = 'delivered'`) === stored,
             60_000,
             'every stored message to be delivered after the restart',
@@ -230,7 +232,7 @@ describe('crash safety', () => {
           stdio: 'ignore',
         });
         const exited = new Promise((res) => first.on('exit', res));
-        await waitFor(() => existsSync(file) || first.exitCode !== null, 15_000, 'the store file');
+        await waitForState(() => existsSync(file) || first.exitCode !== null, 15_000, 'the store file');
         await new Promise((r) => setTimeout(r, round * 4));
         first.kill('SIGKILL');
         await exited;

@@ -25,8 +25,8 @@ async function startSimulator(args: string[]): Promise<{ child: ChildProcess; po
   });
   let out = '';
   child.stdout?.on('data', (d: Buffer) => (out += d.toString()));
-  const deadline = Date.now() + 10_000;
-  while (!/127\.0\.0\.1:(\d+)\n/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+  // On time-out fall through to the error below, which shows the output.
+  await waitFor('smsc-sim to print its port', () => /127\.0\.0\.1:(\d+)\n/.test(out)).catch(() => undefined);
   const port = Number(/127\.0\.0\.1:(\d+)\n/.exec(out)?.[1]);
   if (!port) throw new Error(`smsc-sim did not start: ${out}`);
   return { child, port };
@@ -116,8 +116,11 @@ describe('inbound messages: smsc-sim -> haberci -> sms.received webhook', () => 
   });
 
   it('stores routed messages and delivers them signed as sms.received', async () => {
-    const deadline = Date.now() + 20_000;
-    while (receiver.requests.length < 3 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    // On time-out the assertion below says how many came.
+    await waitFor('three sms.received events', () => receiver.requests.length >= 3, {
+      timeoutMs: 20_000,
+      intervalMs: 50,
+    }).catch(() => undefined);
     assert.ok(receiver.requests.length >= 3, `received ${receiver.requests.length} events`);
     const ids = new Set<number>();
     for (const request of receiver.requests) {
@@ -168,9 +171,10 @@ describe('inbound messages: smsc-sim -> haberci -> sms.received webhook', () => 
         dir,
       ]);
       const before = receiver.requests.length;
-      const deadline = Date.now() + 20_000;
-      while (receiver.requests.length < before + 3 && Date.now() < deadline)
-        await new Promise((r) => setTimeout(r, 50));
+      await waitFor('three more sms.received events', () => receiver.requests.length >= before + 3, {
+        timeoutMs: 20_000,
+        intervalMs: 50,
+      }).catch(() => undefined);
       assert.ok(receiver.requests.length >= before + 3, 'the older key still gets sms.received');
       assert.equal(other.requests.length, 0);
     } finally {

@@ -110,9 +110,15 @@ describe('/metrics gathers the job threads of serve (SQLite, SMPP)', () => {
         delta(t, messages('expired')) === 1 &&
         delta(t, 'haberci_webhook_attempts_total{outcome="delivered"}') >= 9,
     );
-    // Let the last webhook attempts land, then read once more.
-    await new Promise((r) => setTimeout(r, 500));
-    const after = await scrape(ops);
+    // Wait until the last webhook attempts have landed and been counted, then read that exposition.
+    const after = await scrapeUntil(ops, 'every webhook the receiver got to be counted', (t) => {
+      const got = receiver.requests.length;
+      return (
+        got >= 9 &&
+        delta(t, 'haberci_webhook_attempts_total{outcome="delivered"}') === got &&
+        delta(t, 'haberci_webhook_attempt_duration_seconds_count') === got
+      );
+    });
     assert.equal(delta(after, messages('accepted')), 5);
     assert.equal(delta(after, messages('submitted')), 5);
     assert.equal(delta(after, messages('delivered')), 2);

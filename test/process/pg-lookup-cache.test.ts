@@ -12,6 +12,7 @@ import assert from 'node:assert/strict';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl, schemaForSuite } from '../helpers/dialects.js';
+import { pause, waitFor } from '../helpers/wait-for.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -24,12 +25,19 @@ async function until<T>(
   done: (value: T) => boolean,
   withinMs = heardWithinMs,
 ): Promise<T> {
-  const started = Date.now();
-  for (;;) {
-    const value = await read();
-    if (done(value)) return value;
-    if (Date.now() - started > withinMs) assert.fail(`${what}: still ${JSON.stringify(value)} after ${withinMs} ms`);
-    await new Promise((r) => setTimeout(r, 10));
+  let last: T | undefined;
+  try {
+    const found = await waitFor(
+      what,
+      async () => {
+        last = await read();
+        return done(last) ? { value: last } : undefined;
+      },
+      { timeoutMs: withinMs, intervalMs: 10 },
+    );
+    return found.value;
+  } catch {
+    assert.fail(`${what}: still ${JSON.stringify(last)} after ${withinMs} ms`);
   }
 }
 
@@ -85,7 +93,7 @@ describe('lookup caches on PostgreSQL', () => {
     // The first lookup starts the listener; lookups while it connects are not kept.
     for (let i = 0; i < 10; i++) {
       assert.deepEqual(await balanceAt(cached), { code: 'TS-1040', balance: 100 });
-      await new Promise((r) => setTimeout(r, 30));
+      await pause(30); // the listener's connecting cannot be seen from outside: give it time over a few lookups
     }
     // A change nobody hears of: the cache answers as before; without caches it is seen at once.
     await setStateUnheard('Paused');

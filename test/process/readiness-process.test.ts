@@ -14,6 +14,7 @@ import { startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { startSimulator, stop } from '../helpers/smsc-sim.js';
 import type { Simulator } from '../helpers/smsc-sim.js';
+import { waitFor as poll } from '../helpers/wait-for.js';
 
 interface Probe {
   status: number;
@@ -31,13 +32,18 @@ async function waitFor(
   test: (p: Probe) => boolean,
   timeoutMs = 20_000,
 ): Promise<Probe> {
-  const deadline = Date.now() + timeoutMs;
   let last: Probe | null = null;
-  for (;;) {
-    last = await probe(server, '/readyz');
-    if (test(last)) return last;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}; last /readyz: ${JSON.stringify(last)}`);
-    await new Promise((r) => setTimeout(r, 50));
+  try {
+    return await poll(
+      what,
+      async () => {
+        last = await probe(server, '/readyz');
+        return test(last) ? last : undefined;
+      },
+      { timeoutMs, intervalMs: 50 },
+    );
+  } catch (error) {
+    throw new Error(`${error instanceof Error ? error.message : String(error)}; last /readyz: ${JSON.stringify(last)}`);
   }
 }
 

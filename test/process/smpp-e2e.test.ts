@@ -18,16 +18,19 @@ import type { Simulator } from '../helpers/smsc-sim.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
-import { pause } from '../helpers/wait-for.js';
+import { pause, waitFor as poll } from '../helpers/wait-for.js';
 
 async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  // Wrapped, so a probe's false or null counts as found here, as before.
+  const found = await poll(
+    what,
+    async () => {
+      const value = await probe();
+      return value === undefined ? undefined : { value };
+    },
+    { timeoutMs, intervalMs: 50 },
+  );
+  return found.value;
 }
 
 describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim', () => {

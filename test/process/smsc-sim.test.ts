@@ -4,6 +4,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { connect } from 'node:net';
 import { carrierConfig, message, startCarrier } from '../adapters/carriers/smpp/smpp-harness.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** The command as users run it: bin/haberci smsc-sim, stopped with SIGTERM. */
 describe('haberci smsc-sim', () => {
@@ -17,13 +18,12 @@ describe('haberci smsc-sim', () => {
     let out = '';
     child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
     try {
-      const deadline = Date.now() + 10_000;
-      while (!/stats on http/.test(out) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await waitFor('smsc-sim to print its stats address', () => /stats on http/.test(out));
       const smppPort = Number(/127\.0\.0\.1:(\d+)\n/.exec(out)?.[1]);
       const statsUrl = /(http:\/\/127\.0\.0\.1:\d+\/stats)/.exec(out)?.[1] ?? 'missing';
       const { carrier, listener } = await startCarrier(carrierConfig([smppPort]));
       assert.equal((await carrier.submit(message('905321234567'))).kind, 'accepted');
-      while (listener.reports.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      await waitFor('the delivery receipt', () => listener.reports.length > 0);
       await carrier.stop();
       const stats = (await (await fetch(statsUrl)).json()) as { submits: number; receiptResps: number };
       assert.deepEqual([stats.submits, stats.receiptResps], [1, 1]);

@@ -14,6 +14,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import { sql } from 'kysely';
 import { openConnection } from '../../src/adapters/store/open-store.js';
 import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 /** The message's state as the database file alone has it (a copy without its WAL), or null. */
 function stateInDatabaseFile(dir: string, messageId: number): string | null {
@@ -59,11 +60,12 @@ describe('WAL checkpoints under serve', () => {
       const messageId = Number(sent.body.sms_id);
 
       let state: string | null = null;
-      const deadline = Date.now() + 3_000;
-      while (Date.now() < deadline && state !== 'delivered') {
-        await new Promise((r) => setTimeout(r, 100));
-        state = stateInDatabaseFile(dir, messageId);
-      }
+      // On time-out the assertion below says what the file holds.
+      await waitFor(
+        'the delivered state in the database file',
+        () => (state = stateInDatabaseFile(dir, messageId)) === 'delivered',
+        { timeoutMs: 3_000, intervalMs: 100 },
+      ).catch(() => undefined);
       assert.equal(
         state,
         'delivered',

@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Browser, Page } from 'playwright-core';
 import { admin, postJson, serverForSuite } from '../../helpers/server-process.js';
 import { chromiumSkip, launchBrowser, newPage, screenshot, signIn } from '../../helpers/browser.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 const email = 'browser-data@example.com';
 const password = 'correct horse battery';
@@ -231,10 +232,15 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     await page.waitForURL(/\/panel\/campaigns\/\d+\?sent=1$/);
     const campaign = page.url().replace(/\?sent=1$/, '');
     const progress = page.getByText('5 of 6 finished');
-    for (let i = 0; i < 40 && !(await progress.isVisible()); i++) {
-      await new Promise((r) => setTimeout(r, 250));
-      await page.goto(campaign);
-    }
+    await waitFor(
+      'the campaign page to show 5 of 6 finished',
+      async () => {
+        if (await progress.isVisible()) return true;
+        await page.goto(campaign);
+        return false;
+      },
+      { timeoutMs: 10_000, intervalMs: 250 },
+    );
     await progress.waitFor();
     const chart = page.getByRole('img', { name: /^Outcome/ });
     await chart.locator('canvas').waitFor();

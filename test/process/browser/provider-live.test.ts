@@ -15,6 +15,7 @@ import type { ProvisionedSender, ServerProcess } from '../../helpers/server-proc
 import { startSimulator, stop } from '../../helpers/smsc-sim.js';
 import type { Simulator } from '../../helpers/smsc-sim.js';
 import { chromiumSkip, launchBrowser, newPage, screenshot, signIn } from '../../helpers/browser.js';
+import { waitFor } from '../../helpers/wait-for.js';
 
 /** Signs in over plain HTTP as a browser would; returns the session cookie. */
 async function sessionOf(base: string, email: string, password: string): Promise<string> {
@@ -120,18 +121,20 @@ describe('the provider console: carriers and traffic', () => {
       await page.getByRole('link', { name: 'Traffic' }).click();
       await page.waitForURL(/\/panel\/provider\/traffic/);
       // The counts reach the store within a flush (300 ms here) of each thread: reload until they did.
-      const deadline = Date.now() + 15_000;
-      for (;;) {
-        const accepted = await page.locator('[data-total="accepted"]').innerText();
-        const delivered = await page.locator('[data-total="delivered"]').innerText();
-        const failed = await page.locator('[data-total="failed"]').innerText();
-        if ((accepted === '3' && delivered === '2' && failed === '1') || Date.now() > deadline) {
-          assert.deepEqual([accepted, delivered, failed], ['3', '2', '1']);
-          break;
-        }
-        await new Promise((r) => setTimeout(r, 300));
-        await page.reload();
-      }
+      let totals: string[] = [];
+      // On time-out the assertion below shows the last totals read.
+      await waitFor(
+        'the traffic totals 3 accepted, 2 delivered, 1 failed',
+        async () => {
+          const names = ['accepted', 'delivered', 'failed'];
+          totals = await Promise.all(names.map((n) => page.locator(`[data-total="${n}"]`).innerText()));
+          if (totals.join() === '3,2,1') return true;
+          await page.reload();
+          return false;
+        },
+        { timeoutMs: 15_000, intervalMs: 300 },
+      ).catch(() => undefined);
+      assert.deepEqual(totals, ['3', '2', '1']);
       assert.equal(await page.locator('[data-total="submitted"]').innerText(), '3');
       // uPlot drew the chart: three hours of minutes, a canvas.
       const chart = page.getByRole('img', { name: 'Messages per minute' });
