@@ -12,7 +12,7 @@ import pg from 'pg';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
-import { pause, waitFor } from '../helpers/wait-for.js';
+import { waitFor } from '../helpers/wait-for.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
@@ -157,6 +157,7 @@ describe('PostgreSQL silent behind a proxy', () => {
         const load = [0, 1, 2].map(loop);
         await waitFor('sends accepted before the silence', () => accepted.length >= 6);
         proxy.silence();
+        const silencedAt = Date.now();
         inFlightAtSilence = load.length;
         sending = false;
         // Asked after the route fell silent, on connections the pool already holds (and new
@@ -171,7 +172,9 @@ describe('PostgreSQL silent behind a proxy', () => {
         // Those in flight at the silence are answered too (accepted or SRV-ERR).
         await within('a request in flight at the silence', 30_000, Promise.all(load));
 
+        const answeredIn = Date.now() - silencedAt;
         proxy.resume();
+        const resumedAt = Date.now();
         await waitFor(
           'a send accepted after the route carries traffic again',
           async () => accept(await send('05348100000')),
@@ -181,6 +184,7 @@ describe('PostgreSQL silent behind a proxy', () => {
           },
         );
 
+        const backIn = Date.now() - resumedAt;
         // None of the requests answered SRV-ERR during the silence was stored or charged.
         const { rows } = await control.query<{ n: string }>(
           `select count(*) as n from ${schema}.messages where recipient like '%5349100%'`,
@@ -195,7 +199,7 @@ describe('PostgreSQL silent behind a proxy', () => {
           `charged ${charged} for ${accepted.length} accepted sends`,
         );
         t.diagnostic(
-          `${answers.length} requests answered SRV-ERR while silent; charged ${charged}, accepted ${accepted.length}`,
+          `${answers.length} requests answered SRV-ERR while silent, all in ${answeredIn} ms; accepted again ${backIn} ms after the route resumed; charged ${charged}, accepted ${accepted.length}`,
         );
       } finally {
         await proxy.close();
