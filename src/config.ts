@@ -78,6 +78,13 @@ export const optionSpecs = {
     default: '',
     parse: databaseUrl,
   },
+  storeStatementTimeoutMs: {
+    flag: 'store-statement-timeout-ms',
+    description:
+      'PostgreSQL: how long a statement of a request or job may run or wait for an answer before it fails (SRV-ERR); 0 for no bound',
+    default: 10_000,
+    parse: integer(0, 3_600_000),
+  },
   simDelayMs: {
     flag: 'sim-delay-ms',
     description: 'delay of the simulator carrier before a delivery report',

@@ -16,10 +16,12 @@ import {
 import type { StoreLocation } from '../adapters/store/index.js';
 import { openAppContainer } from './container.js';
 
-export function storeLocation(config: Pick<Config, 'data' | 'database'>): StoreLocation {
-  return config.database
-    ? { dialect: 'postgres', url: config.database }
-    : { dialect: 'sqlite', file: sqliteFileIn(config.data) };
+export function storeLocation(
+  config: Pick<Config, 'data' | 'database'> & Partial<Pick<Config, 'storeStatementTimeoutMs'>>,
+): StoreLocation {
+  if (!config.database) return { dialect: 'sqlite', file: sqliteFileIn(config.data) };
+  const bound = config.storeStatementTimeoutMs;
+  return { dialect: 'postgres', url: config.database, ...(bound !== undefined ? { statementTimeoutMs: bound } : {}) };
 }
 
 /**
@@ -27,7 +29,9 @@ export function storeLocation(config: Pick<Config, 'data' | 'database'>): StoreL
  * in memory, and with job threads the dispatch thread checkpoints the WAL, so no commit does.
  * On PostgreSQL with `--notify`, the HTTP thread keeps lookup caches emptied by LISTEN.
  */
-export function serveLocation(config: Pick<Config, 'data' | 'database' | 'worker' | 'notify'>): StoreLocation {
+export function serveLocation(
+  config: Pick<Config, 'data' | 'database' | 'worker' | 'notify' | 'storeStatementTimeoutMs'>,
+): StoreLocation {
   return sharedByThreads(storeLocation(config), config.worker ? 'manual' : 'auto', config.notify);
 }
 

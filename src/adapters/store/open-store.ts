@@ -41,6 +41,17 @@ export function storeOn(connection: StoreConnection): SqlStore {
 
 /** Opens the store at `location`, migrating its schema first; closed again if that fails. */
 export async function openStore(location: StoreLocation, options: OpenOptions = {}): Promise<SqlStore> {
+  if (location.dialect === 'postgres' && location.statementTimeoutMs !== 0) {
+    // Migrations may rewrite or index whole tables: they run unbounded, on connections of
+    // their own; the statements of requests and jobs are bounded on theirs.
+    const migrating = openConnection({ ...location, statementTimeoutMs: 0, cacheLookups: false }, options);
+    try {
+      await migrate(migrating);
+    } finally {
+      await migrating.close();
+    }
+    return storeOn(openConnection(location, options));
+  }
   const connection = openConnection(location, options);
   try {
     await migrate(connection);

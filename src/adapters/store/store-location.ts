@@ -33,8 +33,18 @@ export type StoreLocation =
    * checks) as SQLite does, emptied by what a LISTEN connection of their own hears of other
    * connections' commits (postgres/lookup-changes.ts); the HTTP thread of `serve` with
    * `--notify`. Without it every lookup is a query.
+   *
+   * statementTimeoutMs: how long a statement may run or wait for the server's answer (0:
+   * unbounded, as migrations run; unset: open-postgres.ts's default).
    */
-  | { dialect: 'postgres'; url: string; schema?: string; poolSize?: number; cacheLookups?: boolean };
+  | {
+      dialect: 'postgres';
+      url: string;
+      schema?: string;
+      poolSize?: number;
+      cacheLookups?: boolean;
+      statementTimeoutMs?: number;
+    };
 
 export function sqliteFileIn(dataDir: string): string {
   const dir = resolve(dataDir);

@@ -8,7 +8,7 @@
  * left to the batched deletes.
  */
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, QueryResult } from 'kysely';
 import type { Database } from '../schema.js';
 
 /** A range partition of messages: ids from `from` (null: MINVALUE) up to `to`, exclusive. */
@@ -83,7 +83,10 @@ export async function keepMessagePartitions(
     // Only partitions no new id can go to, and never the DEFAULT one.
     if (range.to > last) continue;
     const from = range.from ?? -(2n ** 63n);
-    const { rows: keep } = await sql<{ keep: boolean }>`
+    // On a large partition this reads every row, and may outlast the statement bound: then
+    // the partition is kept this round, and the batched deletes remove its rows instead.
+    const keep = await droppableCheck(
+      sql<{ keep: boolean }>`
       select exists (
         select 1 from ${sql.id(range.name)} m
         where m.created_at >= ${before}
@@ -91,7 +94,8 @@ export async function keepMessagePartitions(
           or not exists (
             select 1 from sends s join send_counts c on c.send_id = s.id
             where s.id = m.send_id and s.pending_recipients is null and c.delivered + c.failed >= c.messages)
-      ) as keep`.execute(db);
+      ) as keep`.execute(db),
+    );
     if (keep[0]?.keep !== false) continue;
     for (;;) {
       const gone = await sql`
@@ -115,4 +119,17 @@ export async function keepMessagePartitions(
     }
   }
   return { created, dropped };
+}
+
+/** The rows of the droppable check; none (keep the partition) when it ran past the statement bound. */
+async function droppableCheck(check: Promise<QueryResult<{ keep: boolean }>>): Promise<{ keep: boolean }[]> {
+  try {
+    return (await check).rows;
+  } catch (error) {
+    const timedOut =
+      error instanceof Error &&
+      ((error as { code?: unknown }).code === '57014' || error.message === 'Query read timeout');
+    if (timedOut) return [];
+    throw error;
+  }
 }
