@@ -39,8 +39,10 @@ function statement(
   p: { [K in keyof Params]: Value },
   skipped: readonly number[],
   capped: readonly (readonly [number, number])[],
+  held: readonly number[] = [],
 ) {
   const notSkipped = skipped.length > 0 ? sql`and key_id not in (${sql.join(skipped)})` : sql``;
+  const notHeld = held.length > 0 ? sql`and (attempts > 0 or key_id not in (${sql.join(held)}))` : sql``;
   const perKey =
     capped.length > 0
       ? sql`case key_id ${sql.join(
@@ -60,7 +62,7 @@ function statement(
           select id, next_attempt_at, row_number() over (partition by key_id order by next_attempt_at, id) as rn, key_id
           from (
             select id, key_id, next_attempt_at from webhook_events
-            where state = 'pending' and next_attempt_at <= ${p.now} ${notLeased(p.now)} ${notSkipped}
+            where state = 'pending' and next_attempt_at <= ${p.now} ${notLeased(p.now)} ${notSkipped} ${notHeld}
             order by next_attempt_at, id
             limit ${int(p.scan)}
           ) as candidates
@@ -89,9 +91,10 @@ export async function claimFairly(
   share: ClaimShare,
 ): Promise<Row[]> {
   const p: Params = { ...claim, perKey: share.perKey, scan: claim.limit * windowPerEvent };
-  if (share.keyLimits.size === 0) return (await db.executeQuery(unlimited[dialect](db, p))).rows;
+  const held = [...(share.heldKeys ?? [])];
+  if (share.keyLimits.size === 0 && held.length === 0) return (await db.executeQuery(unlimited[dialect](db, p))).rows;
   const limits = [...share.keyLimits];
   const skipped = limits.filter(([, n]) => n <= 0).map(([keyId]) => keyId);
   const capped = limits.filter(([, n]) => n > 0);
-  return (await statement(dialect, p, skipped, capped).execute(db)).rows;
+  return (await statement(dialect, p, skipped, capped, held).execute(db)).rows;
 }
