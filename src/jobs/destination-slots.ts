@@ -10,9 +10,10 @@
  * a quarter of the courier, while some slots always stay free for the others (if it turns
  * slow with all those attempts in flight, until they time out). A slow or failing attempt ends the streak at once. After
  * `failuresBeforePause` unhealthy attempts in a row (no response, 429 or 5xx) a destination
- * gets no new attempt until its pause ends, then one at a time until an attempt is healthy
- * again; each pause whose probe fails too is twice as long, up to `maxPauseMs`. Events of a
- * paused destination wait in the store, due; their own schedules are not charged.
+ * gets no first attempt of an event until its pause ends, then one at a time until an attempt
+ * is healthy again; each pause whose probe fails too is twice as long, up to `maxPauseMs`.
+ * Retries that fall due during a pause go out on their own schedule, one at a time: the
+ * schedule is already the event's backoff, and holding them would stretch it by the pauses.
  */
 import type { WebhookTarget } from '../ports/event-store.js';
 
@@ -81,11 +82,11 @@ export class DestinationSlots {
 
   constructor(readonly options: DestinationOptions) {}
 
-  /** Attempts that may start now to this destination. */
-  room(destination: string, now: number): number {
+  /** Attempts that may start now to this destination: retries, or first attempts too. */
+  room(destination: string, now: number, retry = false): number {
     const s = this.states.get(destination);
     if (!s) return this.options.concurrency;
-    if (now < s.pausedUntil) return 0;
+    if (now < s.pausedUntil && !retry) return 0;
     return Math.max(0, this.cap(s) - s.inFlight);
   }
 
@@ -116,13 +117,20 @@ export class DestinationSlots {
     return now < (this.states.get(destination)?.pausedUntil ?? 0);
   }
 
-  /** For a claim: the event keys whose destination has other room than a whole share now. */
+  /** For a claim: the event keys whose destination has other room than a whole share now (for retries). */
   keyLimits(now: number): Map<number, number> {
     const out = new Map<number, number>();
     for (const [destination, s] of this.states) {
-      const room = this.room(destination, now);
+      const room = this.room(destination, now, true);
       if (room !== this.options.concurrency) for (const keyId of s.keys) out.set(keyId, room);
     }
+    return out;
+  }
+
+  /** For a claim: the event keys whose destination is paused now (their first attempts wait). */
+  heldKeys(now: number): Set<number> {
+    const out = new Set<number>();
+    for (const s of this.states.values()) if (now < s.pausedUntil) for (const keyId of s.keys) out.add(keyId);
     return out;
   }
 

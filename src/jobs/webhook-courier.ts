@@ -163,14 +163,18 @@ export class WebhookCourier {
     const keyLimits = this.destinations.keyLimits(now);
     for (const [keyId, limit] of this.accounts.keyLimits((k) => this.fastKey(k)))
       keyLimits.set(keyId, Math.min(limit, keyLimits.get(keyId) ?? perKey));
-    const claimed = await this.store.claimDue(now, room, now + this.delivery.leaseMs, { perKey, keyLimits });
+    const heldKeys = this.destinations.heldKeys(now);
+    const claimed = await this.store.claimDue(now, room, now + this.delivery.leaseMs, { perKey, keyLimits, heldKeys });
     const perKeyClaimed = new Map<number, number>();
     const refused: ClaimedEvent[] = [];
     for (const event of claimed) {
       perKeyClaimed.set(event.keyId, (perKeyClaimed.get(event.keyId) ?? 0) + 1);
       const destination = destinationOf(event.target);
       const fast = this.destinations.fast(destination);
-      if (this.destinations.room(destination, now) > 0 && this.accounts.room(event.target.accountId, fast) > 0)
+      if (
+        this.destinations.room(destination, now, event.attempts > 0) > 0 &&
+        this.accounts.room(event.target.accountId, fast) > 0
+      )
         void this.deliver(event);
       else {
         this.destinations.learn(event.keyId, destination);

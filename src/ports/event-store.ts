@@ -96,6 +96,8 @@ export interface EventRecord {
 export interface ClaimShare {
   perKey: number;
   keyLimits: ReadonlyMap<number, number>;
+  /** Keys whose events' first attempts wait (their destination is paused); their retries do not. */
+  heldKeys?: ReadonlySet<number>;
 }
 
 export interface EventStore {

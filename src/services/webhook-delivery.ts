@@ -79,7 +79,10 @@ export class WebhookDelivery {
     const backoff = { scale: this.options.backoff.scale, scheduleMs: event.target.retryScheduleMs };
     const verdict = afterAttempt(outcome.ok, event.attempts + 1, event.target.maxAttempts, this.random, backoff);
     const now = this.clock.now();
-    return { ...base, state: verdict.state, nextAttemptAt: verdict.state === 'pending' ? now + verdict.delayMs : now };
+    // The schedule counts from when the attempt was due, not from when it happened to run
+    // (a claim's wait or a destination's pause would stretch every later step), never in the past.
+    const next = verdict.state === 'pending' ? Math.max(event.dueAt + verdict.delayMs, now) : now;
+    return { ...base, state: verdict.state, nextAttemptAt: next };
   }
 
   close(): void {

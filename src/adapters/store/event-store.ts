@@ -68,9 +68,9 @@ const claimDueOf = (locking: boolean) =>
     (db, p: { now: number; limit: number; leaseUntil: number }) =>
       db
         .updateTable('webhook_events')
-        // The lease moves the due time too: an attempt that never reports back (its worker
-        // died) is due again when the lease runs out, with no separate sweep.
-        .set({ lease_until: p.leaseUntil, next_attempt_at: p.leaseUntil })
+        // Claimed by the lease alone, the due time kept (see fair-claim.ts): an attempt that
+        // never reports back (its worker died) is due again when the lease runs out.
+        .set({ lease_until: p.leaseUntil })
         .where(
           'id',
           'in',
@@ -79,6 +79,7 @@ const claimDueOf = (locking: boolean) =>
             .select('id')
             .where('state', '=', 'pending')
             .where('next_attempt_at', '<=', p.now)
+            .where((eb) => eb.or([eb('lease_until', 'is', null), eb('lease_until', '<=', p.now)]))
             .orderBy('next_attempt_at')
             .orderBy('id')
             .limit(p.limit)
@@ -163,7 +164,7 @@ export class SqlEventStore extends StorePart implements EventStore {
         ? await claimFairly(db, this.dialect, { now, limit, leaseUntil }, share)
         : (await db.executeQuery(claimDueStatement[this.dialect](db, { now, limit, leaseUntil }))).rows;
       rows.sort((a, b) => a.id - b.id);
-      return this.claimed(db, rows, () => now);
+      return this.claimed(db, rows, (r) => Number(r.next_attempt_at));
     });
   }
 

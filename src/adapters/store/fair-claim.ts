@@ -26,14 +26,23 @@ type Value = number | string;
 // Casts: PostgreSQL cannot type a CASE whose every branch is a parameter.
 const int = (n: Value) => sql`cast(${n} as integer)`;
 
+/**
+ * An event is claimed by its lease alone: its due time stays as it was, so the claim
+ * returns it (the next attempt is counted from it), and a lease that runs out (its worker
+ * died) leaves the event due again with no separate sweep.
+ */
+const notLeased = (now: Value) => sql`and (lease_until is null or lease_until <= ${now})`;
+
 /** The statement; `skipped` and `capped` are the keys whose limits differ from `perKey`. */
 function statement(
   dialect: Dialect,
   p: { [K in keyof Params]: Value },
   skipped: readonly number[],
   capped: readonly (readonly [number, number])[],
+  held: readonly number[] = [],
 ) {
   const notSkipped = skipped.length > 0 ? sql`and key_id not in (${sql.join(skipped)})` : sql``;
+  const notHeld = held.length > 0 ? sql`and (attempts > 0 or key_id not in (${sql.join(held)}))` : sql``;
   const perKey =
     capped.length > 0
       ? sql`case key_id ${sql.join(
@@ -45,7 +54,7 @@ function statement(
   // repeated where rows are locked, so a row another worker claimed meanwhile is re-checked.
   const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
   return sql<Row>`
-    update webhook_events set lease_until = ${p.leaseUntil}, next_attempt_at = ${p.leaseUntil}
+    update webhook_events set lease_until = ${p.leaseUntil}
     where id in (
       select id from webhook_events
       where id in (
@@ -53,7 +62,7 @@ function statement(
           select id, next_attempt_at, row_number() over (partition by key_id order by next_attempt_at, id) as rn, key_id
           from (
             select id, key_id, next_attempt_at from webhook_events
-            where state = 'pending' and next_attempt_at <= ${p.now} ${notSkipped}
+            where state = 'pending' and next_attempt_at <= ${p.now} ${notLeased(p.now)} ${notSkipped} ${notHeld}
             order by next_attempt_at, id
             limit ${int(p.scan)}
           ) as candidates
@@ -62,7 +71,7 @@ function statement(
         order by rn, next_attempt_at, id
         limit ${int(p.limit)}
       )
-      and state = 'pending' and next_attempt_at <= ${p.now}
+      and state = 'pending' and next_attempt_at <= ${p.now} ${notLeased(p.now)}
       ${lock}
     )
     returning *`;
@@ -82,9 +91,10 @@ export async function claimFairly(
   share: ClaimShare,
 ): Promise<Row[]> {
   const p: Params = { ...claim, perKey: share.perKey, scan: claim.limit * windowPerEvent };
-  if (share.keyLimits.size === 0) return (await db.executeQuery(unlimited[dialect](db, p))).rows;
+  const held = [...(share.heldKeys ?? [])];
+  if (share.keyLimits.size === 0 && held.length === 0) return (await db.executeQuery(unlimited[dialect](db, p))).rows;
   const limits = [...share.keyLimits];
   const skipped = limits.filter(([, n]) => n <= 0).map(([keyId]) => keyId);
   const capped = limits.filter(([, n]) => n > 0);
-  return (await statement(dialect, p, skipped, capped).execute(db)).rows;
+  return (await statement(dialect, p, skipped, capped, held).execute(db)).rows;
 }
