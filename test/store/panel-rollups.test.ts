@@ -274,10 +274,14 @@ for (const dialect of testDialects()) {
         globalSending: false,
       });
       const key = await admin.createKey(account.id, defaultKeySettings);
+      // This build writes sends.iys, which migration 0024 adds: the 0015 store has it for these
+      // writes only, and loses it again before the real migrations run.
+      await sql`ALTER TABLE sends ADD COLUMN iys TEXT`.execute(first.db);
       // This build's writes and 0015's triggers both count these: the rollups are off until 0016.
       await send(store, { accountId: account.id, keyId: key.id }, 'sms', messagesTo(numbers(1, 3), 2), clock.now());
       const before = await rollupsAndRecount(first);
       assert.notDeepEqual(before.sends, before.sendsRecount);
+      await sql`ALTER TABLE sends DROP COLUMN iys`.execute(first.db);
       await migrate(first);
       await assertConsistent(first);
       await send(store, { accountId: account.id, keyId: key.id }, 'sms', messagesTo(numbers(4, 2)), clock.now());
