@@ -2,6 +2,7 @@
  * Every option of the service, once: its flag, its HABERCI_* variable, its default and its
  * check. Nothing else in the code reads process.env. A bad value stops start-up with a
  * message that names the flag and the variable.
+ * One file, long because it is the one options table: one entry per option is the point.
  */
 import { splitAllowlist, invalidAllowlistEntries } from './domain/ip-allowlist.js';
 

@@ -2,6 +2,8 @@
  * Writing webhook events and their attempts, and finding where events go. The message
  * store calls `recordTransitionEvents` on its own transaction, so an event exists exactly
  * when the state change that causes it has been committed.
+ * One file, long because the outbox's writes (events, attempts, retries by due time) share
+ * its statement builders and row shapes; split, each half would import the other's.
  */
 import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';

@@ -3,6 +3,8 @@ import type { Generated } from 'kysely';
 /**
  * Tables of the store. Times are epoch milliseconds (bigint), booleans are 0/1 integers and
  * lists are JSON text, so that one set of queries runs on SQLite and PostgreSQL alike.
+ * One file, long because it is Kysely's one `Database` type: every table's row, in one place
+ * that the migrations and the parts are read against.
  */
 export interface AccountsTable {
   id: Generated<number>;

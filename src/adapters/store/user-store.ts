@@ -1,4 +1,8 @@
-/** The panel's tables (migration 0014) on either dialect: see src/ports/user-store.ts. */
+/**
+ * The panel's tables (migration 0014) on either dialect: see src/ports/user-store.ts.
+ * One file, long because users, sessions, set-password links and sign-in reservations are
+ * one port (`UserStore`) whose methods change them together in one transaction.
+ */
 import { sql } from 'kysely';
 import type { Generated, Kysely, Selectable } from 'kysely';
 import { StorePart } from './store-part.js';
