@@ -125,6 +125,11 @@ describe('PostgreSQL silent behind a proxy', () => {
           '0',
           '--store-statement-timeout-ms',
           '2000',
+          // The client's pooled connections idle for seconds while the route is silent: a
+          // server closing them for idleness as the client reuses one resets that request
+          // (the keep-alive race), which is not what this suite tests.
+          '--keep-alive-timeout-ms',
+          '120000',
         ]);
         const running = server;
         const sender = await provisionSender(['--database', url], 'Silent', 100_000);
