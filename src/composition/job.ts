@@ -42,6 +42,11 @@ export type JobConfig = Pick<
   | 'retentionPauseMs'
   | 'retentionEveryMs'
   | 'retentionPartitionIds'
+  | 'iysSyncMs'
+  | 'iysRetryMaxMs'
+  | 'iysTimeoutMs'
+  | 'secretKeyFile'
+  | 'data'
 > &
   CarrierConfig;
 

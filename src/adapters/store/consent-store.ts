@@ -1,8 +1,17 @@
 /** Consents for commercial messages (migration 0024) on either dialect: see src/ports/consent-store.ts. */
+import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { StorePart } from './store-part.js';
 import type { PartContext } from './store-part.js';
-import type { ConsentStore, IysSettings, IysSettingsPatch } from '../../ports/consent-store.js';
+import type {
+  ConsentOrigin,
+  ConsentStore,
+  ConsentToSync,
+  IysSettings,
+  IysSettingsPatch,
+  SyncOutcome,
+  SyncSummary,
+} from '../../ports/consent-store.js';
 import type { Consent, ConsentStatus, RecipientType } from '../../domain/iys.js';
 
 export interface IysConsentsTable {
@@ -54,6 +63,19 @@ function toConsent(
   };
 }
 
+function toSettings(r: IysSettingsTable): IysSettings {
+  return {
+    accountId: r.account_id,
+    iysCode: r.iys_code,
+    brandCode: r.brand_code,
+    url: r.url,
+    username: r.username,
+    passwordSecret: r.password_secret,
+    retWords: r.ret_words,
+    updatedAt: Number(r.updated_at),
+  };
+}
+
 export class SqlConsentStore extends StorePart implements ConsentStore {
   private readonly tables: ConsentDb;
 
@@ -63,7 +85,12 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
     this.tables = context.db as unknown as ConsentDb;
   }
 
-  async record(accountId: number, consents: readonly Consent[], now: number): Promise<boolean[]> {
+  async record(
+    accountId: number,
+    consents: readonly Consent[],
+    now: number,
+    origin: ConsentOrigin = 'local',
+  ): Promise<boolean[]> {
     if (consents.length === 0) return [];
     return this.transact(async (self) => {
       const inForce = new Map<string, number>();
@@ -101,9 +128,10 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
         source: c.source,
         consent_date: c.consentDate,
         recorded_at: now,
-        sync_state: 'pending',
+        // Ours are pushed to İYS by the sync; what came from İYS is not pushed back.
+        sync_state: origin === 'iys' ? 'from_iys' : 'pending',
         sync_attempts: 0,
-        sync_due_at: now,
+        sync_due_at: origin === 'iys' ? null : now,
         synced_at: null,
         sync_error: null,
       }));
@@ -166,17 +194,105 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
       .selectAll()
       .where('account_id', '=', accountId)
       .executeTakeFirst();
-    if (!r) return null;
+    return r ? toSettings(r) : null;
+  }
+
+  async syncingAccounts(): Promise<IysSettings[]> {
+    const rows = await this.tables
+      .selectFrom('iys_settings')
+      .selectAll()
+      .where('url', 'is not', null)
+      .orderBy('account_id')
+      .execute();
+    return rows.map(toSettings);
+  }
+
+  async dueForSync(accountId: number, now: number, limit: number): Promise<ConsentToSync[]> {
+    const rows = await this.tables
+      .selectFrom('iys_consents')
+      .select(['recipient', 'recipient_type', 'status', 'source', 'consent_date', 'recorded_at', 'sync_attempts'])
+      .where('sync_state', '=', 'pending')
+      .where('sync_due_at', '<=', now)
+      .where('account_id', '=', accountId)
+      .orderBy('sync_due_at')
+      .orderBy('recipient')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      ...toConsent(r),
+      recordedAt: Number(r.recorded_at),
+      attempts: Number(r.sync_attempts),
+    }));
+  }
+
+  async settleSync(accountId: number, outcomes: readonly SyncOutcome[], now: number): Promise<void> {
+    if (outcomes.length === 0) return;
+    await this.transact(async (self) => {
+      for (const o of outcomes) {
+        const c = o.consent;
+        const changes =
+          o.result === 'synced'
+            ? { sync_state: 'synced', synced_at: now, sync_error: null, sync_due_at: null }
+            : o.result === 'failed'
+              ? { sync_state: 'failed', sync_error: o.error, sync_due_at: null }
+              : { sync_error: o.error, sync_due_at: o.dueAt };
+        await self.tables
+          .updateTable('iys_consents')
+          .set({ ...changes, sync_attempts: sql<number>`sync_attempts + 1` })
+          .where('account_id', '=', accountId)
+          .where('recipient_type', '=', c.recipientType)
+          .where('recipient', '=', c.recipient)
+          // The record pushed, not one recorded since (which stays pending for its own push).
+          .where('sync_state', '=', 'pending')
+          .where('status', '=', c.status)
+          .where('consent_date', '=', c.consentDate)
+          .where('recorded_at', '=', c.recordedAt)
+          .execute();
+      }
+    });
+  }
+
+  async syncSummary(accountId: number): Promise<SyncSummary> {
+    const counts = await this.tables
+      .selectFrom('iys_consents')
+      .select(['sync_state', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .where('account_id', '=', accountId)
+      .groupBy('sync_state')
+      .execute();
+    const of = (state: string): number => Number(counts.find((c) => c.sync_state === state)?.n ?? 0);
+    const last = await this.tables
+      .selectFrom('iys_consents')
+      .select('sync_error')
+      .where('account_id', '=', accountId)
+      .where('sync_state', 'in', ['pending', 'failed'])
+      .where('sync_error', 'is not', null)
+      .orderBy('recorded_at', 'desc')
+      .limit(1)
+      .executeTakeFirst();
     return {
-      accountId: r.account_id,
-      iysCode: r.iys_code,
-      brandCode: r.brand_code,
-      url: r.url,
-      username: r.username,
-      passwordSecret: r.password_secret,
-      retWords: r.ret_words,
-      updatedAt: Number(r.updated_at),
+      pending: of('pending'),
+      synced: of('synced'),
+      failed: of('failed'),
+      fromIys: of('from_iys'),
+      lastError: last?.sync_error ?? null,
     };
+  }
+
+  async pullCursor(accountId: number): Promise<string | null> {
+    const r = await this.tables
+      .selectFrom('iys_settings')
+      .select('pull_cursor')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return r?.pull_cursor ?? null;
+  }
+
+  async savePullCursor(accountId: number, cursor: string): Promise<void> {
+    await this.tables
+      .updateTable('iys_settings')
+      .set({ pull_cursor: cursor })
+      .where('account_id', '=', accountId)
+      .execute();
   }
 
   async saveSettings(accountId: number, patch: IysSettingsPatch, now: number): Promise<IysSettings> {
