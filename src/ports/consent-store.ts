@@ -36,6 +36,11 @@ export interface ConsentStore {
   /** Where the pull of changes made on İYS goes on from (İYS's `after`), null at first. */
   pullCursor(accountId: number): Promise<string | null>;
   savePullCursor(accountId: number, cursor: string): Promise<void>;
+  /**
+   * Runs `work` unless another process of the store runs the İYS sync now (PostgreSQL: an
+   * advisory lock; SQLite has one writer process): false when it did not run.
+   */
+  exclusively(work: () => Promise<void>): Promise<boolean>;
 }
 
 /**

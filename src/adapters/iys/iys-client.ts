@@ -9,6 +9,8 @@
  */
 import { request } from 'undici';
 import type { Consent } from '../../domain/iys.js';
+import { IysUnavailable } from '../../ports/iys-api.js';
+import type { ChangesPage, IysApi, PushResult } from '../../ports/iys-api.js';
 import { brandPath, consentPaths, fromWire, maxBatch, toWire, tokenPath } from './iys-wire.js';
 
 export interface IysClientOptions {
@@ -24,20 +26,6 @@ export interface IysClientOptions {
   now?: () => number;
 }
 
-/** İYS could not be asked or did not answer in its shape: try again later. */
-export class IysUnavailable extends Error {}
-
-/** Per consent pushed: taken, or refused by İYS for a reason of its own (not to retry). */
-export type PushResult = { ok: true } | { ok: false; error: string };
-
-export interface ChangesPage {
-  /** Where the next pull goes on from (İYS's `after`); unchanged when nothing new came. */
-  after: string | null;
-  consents: Consent[];
-  /** Items İYS sent that are not SMS consents of Türkiye mobiles (skipped), with why. */
-  skipped: string[];
-}
-
 const defaultMaxBody = 1024 * 1024;
 
 interface Answer {
@@ -45,7 +33,7 @@ interface Answer {
   body: unknown;
 }
 
-export class IysClient {
+export class IysClient implements IysApi {
   private token: { value: string; until: number } | null = null;
   private readonly base: string;
   private readonly now: () => number;

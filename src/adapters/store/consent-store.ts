@@ -287,6 +287,10 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
     return r?.pull_cursor ?? null;
   }
 
+  exclusively(work: () => Promise<void>): Promise<boolean> {
+    return this.sql.exclusively(this.db, 'haberci.iys-sync', work);
+  }
+
   async savePullCursor(accountId: number, cursor: string): Promise<void> {
     await this.tables
       .updateTable('iys_settings')
