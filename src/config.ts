@@ -380,7 +380,8 @@ export const optionSpecs = {
   },
   secretKeyFile: {
     flag: 'secret-key-file',
-    description: 'the key that encrypts stored secrets (the İYS password of `admin iys configure`); empty: secret.key in --data',
+    description:
+      'the key that encrypts stored secrets (the İYS password of `admin iys configure`); empty: secret.key in --data',
     default: '',
     parse: text,
   },

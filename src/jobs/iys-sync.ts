@@ -157,7 +157,10 @@ export class IysSync {
       // Recorded before the cursor moves: a restart between the two pulls them again, harmlessly.
       if (got.consents.length > 0) await this.store.record(accountId, got.consents, this.clock.now(), 'iys');
       if (got.skipped.length > 0)
-        this.log.info({ account: accountId, skipped: got.skipped.length }, 'iys: changes that are not SMS consents skipped');
+        this.log.info(
+          { account: accountId, skipped: got.skipped.length },
+          'iys: changes that are not SMS consents skipped',
+        );
       if (got.after !== null && got.after !== cursor) await this.store.savePullCursor(accountId, got.after);
       if (got.consents.length > 0)
         this.log.info({ account: accountId, records: got.consents.length }, 'iys: changes made on İYS recorded');

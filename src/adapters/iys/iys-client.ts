@@ -176,7 +176,7 @@ export class IysClient implements IysApi {
         name === 'TimeoutError' || name === 'AbortError'
           ? `no answer within ${this.options.timeoutMs} ms`
           : error instanceof Error
-            ? ((error as { code?: unknown }).code as string | undefined) ?? error.message
+            ? (((error as { code?: unknown }).code as string | undefined) ?? error.message)
             : String(error);
       throw new IysUnavailable(`İYS could not be reached: ${reason}`);
     }

@@ -155,7 +155,8 @@ export class IysSimulator {
     if (url.pathname === tokenPath && req.method === 'POST') return this.token(body, res);
     const route = brandRoute.exec(url.pathname);
     if (!route) return send(res, 404, { errors: [{ code: 'H404', message: 'no such path' }] });
-    if (!this.authorised(req)) return send(res, 401, { errors: [{ code: 'H401', message: 'invalid or expired token' }] });
+    if (!this.authorised(req))
+      return send(res, 401, { errors: [{ code: 'H401', message: 'invalid or expired token' }] });
     const brand = this.brand(decodeURIComponent(route[1] ?? ''), decodeURIComponent(route[2] ?? ''));
     const tail = route[3];
     const requestId = route[4];
@@ -169,7 +170,7 @@ export class IysSimulator {
       this.stats.consentsTaken++;
       return send(res, 200, { transactionId: randomBytes(8).toString('hex'), creationDate: localDateTime(Date.now()) });
     }
-    if (tail === '/request' && req.method === 'POST') {
+    if (tail === '/request' && requestId === undefined && req.method === 'POST') {
       if (!Array.isArray(body) || body.length === 0 || body.length > maxBatch)
         return send(res, 400, { errors: [{ code: 'H101', message: `a batch is 1 to ${maxBatch} consents` }] });
       this.stats.batchAdds++;
@@ -187,7 +188,7 @@ export class IysSimulator {
       );
       return send(res, 200, { requestId: id });
     }
-    if (tail === '/request' && requestId !== undefined && req.method === 'GET') {
+    if (requestId !== undefined && req.method === 'GET') {
       const subs = brand.batches.get(requestId);
       if (!subs) return send(res, 404, { errors: [{ code: 'H102', message: 'no such request' }] });
       return send(res, 200, { requestId, subRequests: subs });
