@@ -17,6 +17,7 @@ import { IysSimulator } from '../../src/adapters/iys/iys-simulator.js';
 import { IysClient } from '../../src/adapters/iys/iys-client.js';
 import { IysSync, retryWait } from '../../src/jobs/iys-sync.js';
 import type { IysApi } from '../../src/ports/iys-api.js';
+import { InboundService } from '../../src/services/inbound-service.js';
 
 const start = Date.UTC(2026, 10, 20, 9, 0, 0);
 const password = 'iys-sync-Secret-pw-123';
@@ -203,6 +204,29 @@ for (const dialect of testDialects()) {
       const statuses = await app.store.consents.statusesOf(accountId, 'BIREYSEL', ['905321110001', '905321110002']);
       assert.equal(statuses.get('905321110001'), 'RET');
       assert.equal(statuses.get('905321110002'), 'ONAY');
+    });
+
+    it('pushes a RET by reply, of both recipient types, source HS_MESAJ', async () => {
+      await app.store.inbound.addRoute('4700', accountId, clock.now());
+      await app.services.consents.add(accountId, [consent('905321110008')]);
+      await new InboundService(app.store).receive({
+        from: '905321110008',
+        to: '4700',
+        text: 'İptal',
+        receivedAt: clock.now(),
+      });
+      const due = await app.store.consents.dueForSync(accountId, clock.now(), 10);
+      assert.deepEqual(
+        due.map((c) => [c.recipient, c.recipientType, c.status, c.source]),
+        [
+          ['905321110008', 'BIREYSEL', 'RET', 'HS_MESAJ'],
+          ['905321110008', 'TACIR', 'RET', 'HS_MESAJ'],
+        ],
+      );
+      await sync.syncOnce();
+      const atIys = await atSim('905321110008');
+      assert.deepEqual(atIys.map((c) => c.status).sort(), ['RET', 'RET']);
+      assert.equal((await app.store.consents.syncSummary(accountId)).pending, 0);
     });
 
     it('never writes the password to the log', () => {

@@ -216,6 +216,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
       .where('account_id', '=', accountId)
       .orderBy('sync_due_at')
       .orderBy('recipient')
+      .orderBy('recipient_type')
       .limit(limit)
       .execute();
     return rows.map((r) => ({
