@@ -1,4 +1,10 @@
-/** Consents for commercial messages (migration 0024) on either dialect: see src/ports/consent-store.ts. */
+/**
+ * Consents for commercial messages (migrations 0024, 0028) on either dialect: see
+ * src/ports/consent-store.ts. One file over 300 lines because the three things it does
+ * read and write the same rows under one rule (the newest consent date wins, a version
+ * guard on each sync outcome): recording, the commercial filter's lookup (with its index in
+ * memory, consent-index.ts), and the sync queue of the İYS sync job.
+ */
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { StorePart } from './store-part.js';
@@ -13,6 +19,8 @@ import type {
   SyncSummary,
 } from '../../ports/consent-store.js';
 import type { Consent, ConsentStatus, RecipientType } from '../../domain/iys.js';
+import { ConsentIndexes } from './consent-index.js';
+import type { ConsentIndexOptions } from './consent-index.js';
 
 export interface IysConsentsTable {
   account_id: number;
@@ -42,7 +50,17 @@ export interface IysSettingsTable {
   updated_at: number;
 }
 
-export type ConsentDb = Kysely<{ iys_consents: IysConsentsTable; iys_settings: IysSettingsTable }>;
+/** Per account, a counter triggers move with every write of a consent in force (migration 0028). */
+export interface IysConsentVersionsTable {
+  account_id: number;
+  n: number | string;
+}
+
+export type ConsentDb = Kysely<{
+  iys_consents: IysConsentsTable;
+  iys_settings: IysSettingsTable;
+  iys_consent_versions: IysConsentVersionsTable;
+}>;
 
 /** Recipients per lookup statement: well inside both dialects' bound-parameter limits. */
 const lookupChunk = 2000;
@@ -78,6 +96,8 @@ function toSettings(r: IysSettingsTable): IysSettings {
 
 export class SqlConsentStore extends StorePart implements ConsentStore {
   private readonly tables: ConsentDb;
+  /** The consent indexes of this connection (made at the first large commercial send outside a transaction). */
+  private indexes: ConsentIndexes | null = null;
 
   constructor(context: PartContext) {
     super(context);
@@ -174,8 +194,31 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
     type: RecipientType,
     recipients: readonly string[],
   ): Promise<Map<string, ConsentStatus>> {
+    if (recipients.length === 0) return new Map();
+    // A large send outside a transaction reads the account's index in memory, when fresh.
+    if (!this.db.isTransaction) {
+      this.indexes ??= new ConsentIndexes();
+      const fromMemory = await this.indexes.statuses(accountId, type, recipients, {
+        version: () => this.versionOf(accountId),
+        page: (after, limit) => this.pageOf(accountId, type, after, limit),
+      });
+      if (fromMemory) return fromMemory;
+    }
+    return this.probe(accountId, type, recipients);
+  }
+
+  /** Replaces this connection's consent indexes (tests, the bench: other bounds). */
+  indexWith(options: Partial<ConsentIndexOptions>): ConsentIndexes {
+    this.indexes = new ConsentIndexes(options);
+    return this.indexes;
+  }
+
+  private async probe(
+    accountId: number,
+    type: RecipientType,
+    recipients: readonly string[],
+  ): Promise<Map<string, ConsentStatus>> {
     const out = new Map<string, ConsentStatus>();
-    if (recipients.length === 0) return out;
     // One statement, the numbers one bound parameter: an index probe each, nothing compiled per number.
     const rows = await this.tables
       .selectFrom('iys_consents')
@@ -186,6 +229,30 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
       .execute();
     for (const r of rows) out.set(r.recipient, r.status as ConsentStatus);
     return out;
+  }
+
+  private async versionOf(accountId: number): Promise<string> {
+    const row = await this.tables
+      .selectFrom('iys_consent_versions')
+      .select('n')
+      .where('account_id', '=', accountId)
+      .executeTakeFirst();
+    return String(row?.n ?? 0);
+  }
+
+  private pageOf(
+    accountId: number,
+    type: RecipientType,
+    after: string | null,
+    limit: number,
+  ): Promise<{ recipient: string; status: string }[]> {
+    let query = this.tables
+      .selectFrom('iys_consents')
+      .select(['recipient', 'status'])
+      .where('account_id', '=', accountId)
+      .where('recipient_type', '=', type);
+    if (after !== null) query = query.where('recipient', '>', after);
+    return query.orderBy('recipient').limit(limit).execute();
   }
 
   async settingsOf(accountId: number): Promise<IysSettings | null> {
