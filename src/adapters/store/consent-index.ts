@@ -9,8 +9,10 @@
  * another version is not used, and loaded again. The version is read before the rows, so an
  * index is never older than the version it is kept under (a write between the two only
  * makes it load again next time). Loaded only for sends of at least `minRecipients` numbers
- * (smaller ones probe the table: loading a large account costs about what probing 50,000
- * numbers does), in pages, and bounded: `maxNumbers` across accounts, the least recently
+ * (smaller ones probe the table: loading a large account costs about twice what probing
+ * 50,000 numbers does), and only at a version a large send has met before (so an account
+ * whose consents change between every two sends is probed, never loaded for nothing), in
+ * pages, and bounded: `maxNumbers` across accounts, the least recently
  * used dropped first; an account larger than the bound is probed.
  */
 import type { ConsentStatus, RecipientType } from '../../domain/iys.js';
@@ -42,6 +44,8 @@ export class ConsentIndexes {
   /** Keys whose account was larger than the bound at a version: not tried again at it. */
   private readonly tooLarge = new Map<string, string>();
   private readonly loading = new Map<string, Promise<Entry | null>>();
+  /** The version each account's last large send met without an index at it. */
+  private readonly seen = new Map<string, string>();
   private held = 0;
   private turn = 0;
   private readonly options: ConsentIndexOptions;
@@ -70,6 +74,12 @@ export class ConsentIndexes {
     let entry = this.entries.get(key);
     if (entry?.version !== version) {
       if (recipients.length < this.options.minRecipients || this.tooLarge.get(key) === version) return null;
+      // Loaded only once a version is seen by a second large send: an account whose consents
+      // change between every two sends is probed, as loading each time would cost more.
+      if (this.seen.get(key) !== version) {
+        this.seen.set(key, version);
+        return null;
+      }
       entry = (await this.load(key, version, source)) ?? undefined;
       if (!entry) return null;
     }
