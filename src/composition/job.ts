@@ -21,6 +21,7 @@ import { dispatchWindow, startDispatcher } from './dispatch.js';
 import type { CarrierConfig } from './dispatch.js';
 import { startWebhooks } from './webhooks.js';
 import { trafficCounter } from './traffic.js';
+import { startIysSync } from './iys-sync.js';
 
 /** What a job needs of the configuration (plain data: it is copied over to its thread). */
 export type JobConfig = Pick<
@@ -42,6 +43,11 @@ export type JobConfig = Pick<
   | 'retentionPauseMs'
   | 'retentionEveryMs'
   | 'retentionPartitionIds'
+  | 'iysSyncMs'
+  | 'iysRetryMaxMs'
+  | 'iysTimeoutMs'
+  | 'secretKeyFile'
+  | 'data'
 > &
   CarrierConfig;
 
@@ -140,6 +146,8 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
         })
       : null;
   retention?.start();
+  // The sync with İYS of the accounts configured with an address, off the HTTP thread too.
+  const iys = startIysSync(container, config, logger);
   return {
     carrier,
     wake: () => container.dispatchWake.notify(),
@@ -148,6 +156,7 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
     async stop() {
       await listener?.stop();
       await retention?.stop();
+      await iys.stop();
       await dispatcher.stop();
       await traffic.stop();
       await container.close();
