@@ -16,6 +16,18 @@ export interface ConsentStore {
     type: RecipientType,
     recipients: readonly string[],
   ): Promise<Map<string, ConsentStatus>>;
+  /** The account's records of one recipient (each recipient type it has one of), BIREYSEL first. */
+  entriesOf(accountId: number, recipient: string): Promise<ConsentEntry[]>;
+  /**
+   * Up to `limit` of the account's records in the order of their key (type, then recipient),
+   * after `after` (an export's pages: an index range scan each).
+   */
+  entriesAfter(accountId: number, after: ConsentKey | null, limit: number): Promise<ConsentEntry[]>;
+  /**
+   * The account's RETs in force that came by reply (source HS_MESAJ), newest consent date
+   * first, one per recipient (a RET by reply is recorded for both types), at most `limit`.
+   */
+  retsByReply(accountId: number, limit: number): Promise<ConsentEntry[]>;
   /** The account's İYS settings, or null when it has none. */
   settingsOf(accountId: number): Promise<IysSettings | null>;
   /** Creates or replaces the account's İYS settings; fields left undefined keep their value. */
@@ -53,6 +65,20 @@ export type ConsentOrigin = 'local' | 'iys';
 export const syncStates = ['pending', 'synced', 'failed', 'from_iys'] as const;
 export type SyncState = (typeof syncStates)[number];
 
+/** A record's key within its account. */
+export interface ConsentKey {
+  recipientType: RecipientType;
+  recipient: string;
+}
+
+/** A record as the panel shows it: the consent, when it was recorded here and its sync state. */
+export interface ConsentEntry extends Consent {
+  recordedAt: number;
+  syncState: SyncState;
+  /** İYS's last refusal or the last failed attempt's error; null when none. */
+  syncError: string | null;
+}
+
 /** A record to push, as it was when read (the version its outcome is written for). */
 export interface ConsentToSync extends Consent {
   recordedAt: number;
@@ -83,6 +109,8 @@ export interface IysSettings {
   passwordSecret: string | null;
   /** Comma-separated words that make an inbound reply a RET; null: the default ones. */
   retWords: string | null;
+  /** A commercial send whose text misses a rule (sender, opt-out) is refused on the API; false: only a warning. */
+  refuseTextRules: boolean;
   updatedAt: number;
 }
 

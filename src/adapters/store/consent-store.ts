@@ -3,19 +3,23 @@
  * src/ports/consent-store.ts. One file over 300 lines because the three things it does
  * read and write the same rows under one rule (the newest consent date wins, a version
  * guard on each sync outcome): recording, the commercial filter's lookup (with its index in
- * memory, consent-index.ts), and the sync queue of the İYS sync job.
+ * memory, consent-index.ts), the sync queue of the İYS sync job, and the panel's reads
+ * (a number's records, an export's pages, the RETs by reply).
  */
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { StorePart } from './store-part.js';
 import type { PartContext } from './store-part.js';
 import type {
+  ConsentEntry,
+  ConsentKey,
   ConsentOrigin,
   ConsentStore,
   ConsentToSync,
   IysSettings,
   IysSettingsPatch,
   SyncOutcome,
+  SyncState,
   SyncSummary,
 } from '../../ports/consent-store.js';
 import type { Consent, ConsentStatus, RecipientType } from '../../domain/iys.js';
@@ -81,6 +85,20 @@ function toConsent(
   };
 }
 
+function toEntry(
+  row: Pick<
+    IysConsentsTable,
+    'recipient' | 'recipient_type' | 'status' | 'source' | 'consent_date' | 'recorded_at' | 'sync_state' | 'sync_error'
+  >,
+): ConsentEntry {
+  return {
+    ...toConsent(row),
+    recordedAt: Number(row.recorded_at),
+    syncState: row.sync_state as SyncState,
+    syncError: row.sync_error,
+  };
+}
+
 function toSettings(r: IysSettingsTable): IysSettings {
   return {
     accountId: r.account_id,
@@ -90,6 +108,7 @@ function toSettings(r: IysSettingsTable): IysSettings {
     username: r.username,
     passwordSecret: r.password_secret,
     retWords: r.ret_words,
+    refuseTextRules: Number(r.refuse_text_rules) === 1,
     updatedAt: Number(r.updated_at),
   };
 }
@@ -255,6 +274,61 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
     return query.orderBy('recipient').limit(limit).execute();
   }
 
+  async entriesOf(accountId: number, recipient: string): Promise<ConsentEntry[]> {
+    const rows = await this.entries(accountId).where('recipient', '=', recipient).orderBy('recipient_type').execute();
+    return rows.map(toEntry);
+  }
+
+  async entriesAfter(accountId: number, after: ConsentKey | null, limit: number): Promise<ConsentEntry[]> {
+    let query = this.entries(accountId);
+    if (after !== null)
+      query = query.where((eb) =>
+        eb.or([
+          eb('recipient_type', '>', after.recipientType),
+          eb.and([eb('recipient_type', '=', after.recipientType), eb('recipient', '>', after.recipient)]),
+        ]),
+      );
+    const rows = await query.orderBy('recipient_type').orderBy('recipient').limit(limit).execute();
+    return rows.map(toEntry);
+  }
+
+  async retsByReply(accountId: number, limit: number): Promise<ConsentEntry[]> {
+    // A RET by reply is one row per type: read twice the limit, keep the first per recipient.
+    const rows = await this.entries(accountId)
+      .where('status', '=', 'RET')
+      .where('source', '=', 'HS_MESAJ')
+      .orderBy('consent_date', 'desc')
+      .orderBy('recipient')
+      .orderBy('recipient_type')
+      .limit(limit * 2)
+      .execute();
+    const seen = new Set<string>();
+    const out: ConsentEntry[] = [];
+    for (const r of rows) {
+      if (seen.has(r.recipient)) continue;
+      seen.add(r.recipient);
+      out.push(toEntry(r));
+      if (out.length === limit) break;
+    }
+    return out;
+  }
+
+  private entries(accountId: number) {
+    return this.tables
+      .selectFrom('iys_consents')
+      .select([
+        'recipient',
+        'recipient_type',
+        'status',
+        'source',
+        'consent_date',
+        'recorded_at',
+        'sync_state',
+        'sync_error',
+      ])
+      .where('account_id', '=', accountId);
+  }
+
   async settingsOf(accountId: number): Promise<IysSettings | null> {
     const r = await this.tables
       .selectFrom('iys_settings')
@@ -378,12 +452,13 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
         username: patch.username !== undefined ? patch.username : (current?.username ?? null),
         password_secret: patch.passwordSecret !== undefined ? patch.passwordSecret : (current?.passwordSecret ?? null),
         ret_words: patch.retWords !== undefined ? patch.retWords : (current?.retWords ?? null),
-        refuse_text_rules: 0,
+        refuse_text_rules:
+          patch.refuseTextRules !== undefined ? (patch.refuseTextRules ? 1 : 0) : current?.refuseTextRules ? 1 : 0,
         pull_cursor: null,
         updated_at: now,
       };
       if (current) {
-        const { account_id: _id, refuse_text_rules: _r, pull_cursor: _p, ...changes } = row;
+        const { account_id: _id, pull_cursor: _p, ...changes } = row;
         await self.tables.updateTable('iys_settings').set(changes).where('account_id', '=', accountId).execute();
       } else {
         await self.tables.insertInto('iys_settings').values(row).execute();
