@@ -15,6 +15,7 @@ import { messagesArea } from './account/messages/messages.js';
 import { campaignsArea } from './account/campaigns/campaigns.js';
 import { groupsArea } from './account/groups/groups.js';
 import { blocklistArea } from './account/blocklist/blocklist.js';
+import { consentsArea } from './account/consents/consents.js';
 import { keysArea } from './account/keys/keys.js';
 import { senderIdsArea } from './account/sender-ids/sender-ids.js';
 import { settingsArea } from './account/settings/settings.js';
@@ -41,6 +42,7 @@ export const panelAreas: PanelAreas = {
     campaignsArea,
     groupsArea,
     blocklistArea,
+    consentsArea,
     keysArea,
     senderIdsArea,
     settingsArea,
