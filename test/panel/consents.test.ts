@@ -188,5 +188,51 @@ for (const dialect of testDialects()) {
       assert.match(page.body, /Yanıtla gelen RET’ler/);
       await a.get('/panel/lang/en');
     });
+
+    it('the send form counts the recipients without consent, charges only the others, and warns of the text rules', async () => {
+      await h.runtime.store.senderIds.addSenderId(accountA, 'ACME', 'approved', h.clock.now());
+      const balance = async (): Promise<number> =>
+        (await h.runtime.store.accounts.getAccount(accountA))?.balanceMain ?? -1;
+      // 905325550001: ONAY; 905325550002: RET; 905327770001: nothing recorded.
+      const form = {
+        sender: 'ACME',
+        numbers: '905325550001, 905325550002, 905327770001',
+        text: 'Indirim basladi!',
+        iys: '1',
+        iys_recipient_type: 'BIREYSEL',
+      };
+      await a.get('/panel/send');
+      const preview = await a.post('/panel/send', form);
+      assert.equal(preview.status, 200);
+      assert.match(preview.body, /2 recipients lack consent \(1 without a record, 1 with a RET\)/);
+      assert.match(preview.body, /Cost: 1 SMS/);
+      assert.match(preview.body, /The text does not say who sends it/);
+      assert.match(preview.body, /The text does not say how to opt out/);
+      assert.match(preview.body, /<input type="checkbox" name="iys" value="1" checked\/>/);
+      // Not commercial: every recipient counts.
+      const plain = await a.post('/panel/send', { ...form, iys: '' });
+      assert.match(plain.body, /Cost: 3 SMS/);
+      assert.doesNotMatch(plain.body, /lack consent/);
+      // A text that names the sender and the opt-out: no warning.
+      const good = await a.post('/panel/send', { ...form, text: 'ACME: indirim! RET yazip 3333e gonderin' });
+      assert.doesNotMatch(good.body, /The text does not say/);
+
+      const before = await balance();
+      const sent = await a.post('/panel/send', { ...form, confirm: '1' });
+      assert.equal(sent.status, 303, sent.body.slice(0, 200));
+      assert.equal(before - (await balance()), 1, 'only the recipient with consent is charged');
+
+      // The provider makes the rules a refusal: the panel will not send such a text.
+      await h.runtime.iysAdmin.configure(accountA, { iysCode: '700001', brandCode: '800001', refuseTextRules: true });
+      const refused = await a.post('/panel/send', { ...form, confirm: '1' });
+      assert.equal(refused.status, 400);
+      assert.match(refused.body, /A commercial text must say who sends it and how to opt out\./);
+      assert.equal(before - (await balance()), 1);
+      assert.match(
+        (await a.get('/panel/consents')).body,
+        /Commercial texts that miss a rule \(sender, how to opt out\) are refused\./,
+      );
+      await h.runtime.iysAdmin.configure(accountA, { iysCode: '700001', brandCode: '800001', refuseTextRules: false });
+    });
   });
 }

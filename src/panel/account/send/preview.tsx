@@ -22,6 +22,7 @@ export function errorText(lang: Lang, field: SendField, e: SendError): string {
     invalid: t.errInvalid,
     past: t.errPast,
     insufficient: t.errInsufficient,
+    'text-rules': t.errTextRules,
   }[e];
 }
 
@@ -35,6 +36,16 @@ export function Preview(props: { lang: Lang; p: SendPreview }) {
       <p>{t.previewCost(p.cost.total, p.cost.main, p.cost.international)}</p>
       <p>{t.previewBalance(p.balance.main, p.balance.international)}</p>
       {p.scheduledAt !== null && <p>{t.previewScheduled(dateTime(p.scheduledAt, props.lang, 'second'))}</p>}
+      {p.commercial !== null && p.commercial.none + p.commercial.ret > 0 && (
+        <p>{t.previewLacking(p.commercial.none + p.commercial.ret, p.commercial.none, p.commercial.ret)}</p>
+      )}
+      {p.commercial !== null && p.commercial.gaps.length > 0 && (
+        <ul class="warnings">
+          {p.commercial.gaps.map((g) => (
+            <li key={g}>{g === 'sender' ? t.gapSender : t.gapOptOut}</li>
+          ))}
+        </ul>
+      )}
       {p.blocked.length > 0 && (
         <>
           <p>{t.skippedBlocked(p.blocked.length)}</p>
