@@ -1,5 +1,5 @@
 /**
- * Consents for commercial messages (migrations 0024, 0028) on either dialect: see
+ * Consents for commercial messages (migrations 0024, 0028, 0031) on either dialect: see
  * src/ports/consent-store.ts. One file over 300 lines because the three things it does
  * read and write the same rows under one rule (the newest consent date wins, a version
  * guard on each sync outcome): recording, the commercial filter's lookup (with its index in
@@ -294,9 +294,10 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
 
   async retsByReply(accountId: number, limit: number): Promise<ConsentEntry[]> {
     // A RET by reply is one row per type: read twice the limit, keep the first per recipient.
+    // Literals, not parameters: the partial index iys_consents_rets (migration 0031) matches them.
     const rows = await this.entries(accountId)
-      .where('status', '=', 'RET')
-      .where('source', '=', 'HS_MESAJ')
+      .where('status', '=', sql.lit<string>('RET'))
+      .where('source', '=', sql.lit<string>('HS_MESAJ'))
       .orderBy('consent_date', 'desc')
       .orderBy('recipient')
       .orderBy('recipient_type')
