@@ -118,8 +118,8 @@ export class CustomerConsents {
   /**
    * Imports a consent CSV: the text is parsed as a stream (csv-parse), at most maxCsvRows
    * rows (a file over that changes nothing), each row checked as /iys/consent/add checks an
-   * item; the valid ones are recorded in chunks in one transaction with one audit row, so an
-   * import is recorded whole or not at all.
+   * item before anything is written; the valid ones are then recorded in chunks, a
+   * transaction each, the last with the import's audit row.
    */
   async importCsv(
     text: string,
@@ -173,24 +173,26 @@ export class CustomerConsents {
       return { ok: false, error: 'unreadable' };
     }
     if (rows === 0) return { ok: false, error: 'empty' };
-    const taken = await this.changes.make(
-      async (store) => {
-        const out: boolean[] = [];
-        for (let start = 0; start < valid.length; start += importChunk)
-          out.push(
-            ...(await store.consents.record(
-              this.accountId,
-              valid.slice(start, start + importChunk).map((v) => v.consent),
-              now,
-            )),
-          );
-        return out;
-      },
-      (done) => ({
-        action: 'iys.consent.import',
-        detail: { rows, recorded: done.filter((t) => t).length, rejected: rows - done.filter((t) => t).length },
-      }),
-    );
+    // One transaction per chunk: PostgreSQL's version trigger (migration 0028) updates one
+    // row per consent written, and 50,000 updates of one row in one transaction cost time
+    // that grows with their square. The file was read and checked whole before the first
+    // write; the last chunk writes the import's audit row with its totals.
+    const taken: boolean[] = [];
+    const chunks = Math.max(1, Math.ceil(valid.length / importChunk));
+    for (let chunk = 0; chunk < chunks; chunk++) {
+      const slice = valid.slice(chunk * importChunk, (chunk + 1) * importChunk).map((v) => v.consent);
+      const last = chunk === chunks - 1;
+      taken.push(
+        ...(await this.changes.make(
+          (store) => store.consents.record(this.accountId, slice, now),
+          (done) => {
+            if (!last) return null;
+            const recorded = [...taken, ...done].filter((t) => t).length;
+            return { action: 'iys.consent.import', detail: { rows, recorded, rejected: rows - recorded } };
+          },
+        )),
+      );
+    }
     let added = 0;
     valid.forEach((v, i) => {
       if (taken[i] === true) added += 1;
