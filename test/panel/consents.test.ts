@@ -116,6 +116,27 @@ for (const dialect of testDialects()) {
       assert.equal((await h.runtime.store.consents.entriesOf(accountA, '905330000000')).length, 0);
     });
 
+    it('records an import of several chunks whole, with one audit row of its totals', async () => {
+      const userC = await h.account('Consent C');
+      const c = h.browser();
+      await c.signIn(userC.email, userC.password);
+      await c.get('/panel/consents');
+      const rows = Array.from(
+        { length: 2500 },
+        (_, i) => `90534${String(i).padStart(7, '0')},ONAY,BIREYSEL,HS_WEB,2026-03-01 10:00:00`,
+      );
+      const imported = await c.post('/panel/consents/import', { csv: rows.join('\n') });
+      assert.equal(imported.status, 200);
+      assert.match(imported.body, /2500 recorded\./);
+      const store = h.runtime.store.consents;
+      assert.equal((await store.entriesAfter(userC.accountId, null, 3000)).length, 2500);
+      const audit = (await h.runtime.store.audit.search({ accountId: userC.accountId, limit: 100 })).filter(
+        (r) => r.action === 'iys.consent.import',
+      );
+      assert.equal(audit.length, 1, 'one audit row for the import');
+      assert.deepEqual(JSON.parse(String(audit[0]?.detail)), { rows: 2500, recorded: 2500, rejected: 0 });
+    });
+
     it('exports every record as CSV, a formula-like error made safe', async () => {
       const store = h.runtime.store.consents;
       const [due] = (await store.dueForSync(accountA, h.clock.now(), 100)).filter(
