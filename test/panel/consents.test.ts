@@ -227,6 +227,7 @@ for (const dialect of testDialects()) {
       assert.equal(preview.status, 200);
       assert.match(preview.body, /2 recipients lack consent \(1 without a record, 1 with a RET\)/);
       assert.match(preview.body, /Cost: 1 SMS/);
+      assert.match(preview.body, /1 recipients will be sent to\./);
       assert.match(preview.body, /The text does not say who sends it/);
       assert.match(preview.body, /The text does not say how to opt out/);
       assert.match(preview.body, /<input type="checkbox" name="iys" value="1" checked\/>/);

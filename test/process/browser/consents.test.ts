@@ -107,10 +107,23 @@ describe('panel in a browser: consents (İYS)', { skip: chromiumSkip }, () => {
     await page.getByRole('button', { name: 'Check cost' }).click();
     await page.getByText('2 recipients lack consent (1 without a record, 1 with a RET)').waitFor();
     await page.getByText('Cost: 1 SMS').waitFor();
+    await page.getByText('1 recipients will be sent to.').waitFor();
     await screenshot(page, 'send-commercial', { fullPage: true });
     const before = await balance();
     await page.getByRole('button', { name: 'Confirm and send' }).click();
     await page.waitForURL(/\/panel\/campaigns\/\d+\?sent=1$/);
     assert.equal(before - (await balance()), 1);
+  });
+
+  it('fits the Consents page on a phone-sized screen', async () => {
+    const { context, page: phone } = await newPage(browser, { phone: true });
+    await signIn(phone, suite.server.url, email, password);
+    await phone.goto(`${suite.server.url}/panel/consents?number=905327770001`);
+    await phone.getByRole('heading', { name: 'Consents of 905327770001' }).waitFor();
+    const overflow = await phone.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
+    assert.ok(overflow <= 0, `the Consents page is ${overflow}px wider than the screen`);
+    await context.close();
   });
 });

@@ -32,7 +32,9 @@ export function Preview(props: { lang: Lang; p: SendPreview }) {
   return (
     <section aria-labelledby="preview-title" class="card" role="status">
       <h2 id="preview-title">{t.previewTitle}</h2>
-      <p>{t.previewRecipients(p.recipients.length)}</p>
+      <p>
+        {t.previewRecipients(p.recipients.length - (p.commercial === null ? 0 : p.commercial.none + p.commercial.ret))}
+      </p>
       <p>{t.previewCost(p.cost.total, p.cost.main, p.cost.international)}</p>
       <p>{t.previewBalance(p.balance.main, p.balance.international)}</p>
       {p.scheduledAt !== null && <p>{t.previewScheduled(dateTime(p.scheduledAt, props.lang, 'second'))}</p>}
