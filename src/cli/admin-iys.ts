@@ -29,7 +29,7 @@ export function iysCommands(admin: Command, leaf: Leaf, run: Run): void {
     .option('--ret-words <list>', 'comma-separated replies that withdraw consent (default RET,İPTAL,IPTAL,STOP)')
     .option(
       '--text-rules <mode>',
-      'warn (default): the panel warns of a commercial text without its sender or opt-out; refuse: the panel and the API (TS-1096) refuse it',
+      'warn (default): the panel warns of a commercial text without its sender or opt-out; refuse: the panel and the API (TS-1160) refuse it',
     )
     .action((o: Options) =>
       run(o, (r, _o, config) => {

@@ -1254,10 +1254,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1028: Sender ID not found or not approved; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1051: title is missing; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid; TS-1096: A commercial text must say who sends it and how to opt out
+                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1028: Sender ID not found or not approved; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1051: title is missing; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid; TS-1160: A commercial text must say who sends it and how to opt out
                          * @enum {string}
                          */
-                        result_code: "TS-1025" | "TS-1026" | "TS-1028" | "TS-1029" | "TS-1033" | "TS-1051" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072" | "TS-1096";
+                        result_code: "TS-1025" | "TS-1026" | "TS-1028" | "TS-1029" | "TS-1033" | "TS-1051" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072" | "TS-1160";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -3720,10 +3720,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid; TS-1096: A commercial text must say who sends it and how to opt out
+                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid; TS-1160: A commercial text must say who sends it and how to opt out
                          * @enum {string}
                          */
-                        result_code: "TS-1025" | "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072" | "TS-1096";
+                        result_code: "TS-1025" | "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072" | "TS-1160";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -3972,10 +3972,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid; TS-1096: A commercial text must say who sends it and how to opt out
+                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid; TS-1160: A commercial text must say who sends it and how to opt out
                          * @enum {string}
                          */
-                        result_code: "TS-1025" | "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072" | "TS-1096";
+                        result_code: "TS-1025" | "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072" | "TS-1160";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };

@@ -168,7 +168,7 @@ function singleCharges(numbers: readonly string[], text: string, lang: SmsLang) 
 }
 
 /**
- * TS-1096 when a commercial text misses a text rule and the account refuses such texts
+ * TS-1160 when a commercial text misses a text rule and the account refuses such texts
  * (`haberci admin iys configure --text-rules refuse`); null otherwise. Checked before
  * anything is counted or charged.
  */
@@ -185,5 +185,5 @@ export async function refusedText(
       ? 'who sends it (the sender ID or a MERSIS number)'
       : 'how to opt out (a RET word and the number to send it to)',
   );
-  return fail('TS-1096', { message: `A commercial text must say ${lacks.join(' and ')}` });
+  return fail('TS-1160', { message: `A commercial text must say ${lacks.join(' and ')}` });
 }

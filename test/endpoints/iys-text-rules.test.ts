@@ -1,7 +1,7 @@
 /**
  * The commercial text rules through HTTP, on every configured dialect: an account the
  * provider set to refuse (`iys configure --text-rules refuse`) has a commercial send (iys 1)
- * whose text does not say who sends it or how to opt out refused with TS-1096 (HTTP 400) on
+ * whose text does not say who sends it or how to opt out refused with TS-1160 (HTTP 400) on
  * /sms/send, /group/send and /group/sendMixed, nothing charged or sent; a text that says both
  * is accepted; the same text without iys, or on an account left at the default (warn), is
  * accepted as before.
@@ -49,7 +49,7 @@ for (const dialect of testDialects()) {
       await dialect.cleanup();
     });
 
-    it('refuses a commercial text without its sender or opt-out with TS-1096 on every send endpoint, charging nothing', async () => {
+    it('refuses a commercial text without its sender or opt-out with TS-1160 on every send endpoint, charging nothing', async () => {
       const p = await account(h, true);
       const before = await balancesOf(h, p.apiKey);
       const single = await h.post('/sms/send', {
@@ -61,12 +61,12 @@ for (const dialect of testDialects()) {
       });
       assert.equal(single.status, 400, single.raw);
       assert.equal(single.body.result, false);
-      assert.equal(single.body.result_code, 'TS-1096', single.raw);
+      assert.equal(single.body.result_code, 'TS-1160', single.raw);
       assert.match(String(single.body.result_message), /who sends it/);
       assert.match(String(single.body.result_message), /how to opt out/);
       const group = await groupSend(h, p.apiKey, { sentto: [consented], text: 'ACME indirim!', iys: 1 });
       assert.equal(group.status, 400, group.raw);
-      assert.equal(group.body.result_code, 'TS-1096', group.raw);
+      assert.equal(group.body.result_code, 'TS-1160', group.raw);
       assert.doesNotMatch(String(group.body.result_message), /who sends it/, 'ACME names the sender');
       const mixed = await groupSendMixed(h, p.apiKey, {
         sentto: [consented, '905321110002'],
@@ -74,7 +74,7 @@ for (const dialect of testDialects()) {
         iys: 1,
       });
       assert.equal(mixed.status, 400, mixed.raw);
-      assert.equal(mixed.body.result_code, 'TS-1096', mixed.raw);
+      assert.equal(mixed.body.result_code, 'TS-1160', mixed.raw);
       assert.deepEqual(await balancesOf(h, p.apiKey), before, 'nothing charged');
       assert.equal((await h.runtime.store.panel.campaigns(p.accountId, null, 10)).length, 0, 'nothing recorded');
 
