@@ -11,6 +11,7 @@ import { bothMessageMetrics } from '../ports/metrics.js';
 import type { WakeJob, WakeListener } from '../ports/wakes.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
 import { RetentionSweeper } from '../jobs/retention-sweeper.js';
+import { OtpWatch } from '../jobs/otp-watch.js';
 import { listenForWakes } from '../adapters/store/index.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import type { ThreadMetrics } from '../adapters/metrics/thread-metrics.js';
@@ -140,6 +141,9 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
         })
       : null;
   retention?.start();
+  // The OTP conversion watch: from the rows written, off the HTTP thread.
+  const otpWatch = new OtpWatch(container.store, container.clock, logger);
+  otpWatch.start();
   return {
     carrier,
     wake: () => container.dispatchWake.notify(),
@@ -148,6 +152,7 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
     async stop() {
       await listener?.stop();
       await retention?.stop();
+      await otpWatch.stop();
       await dispatcher.stop();
       await traffic.stop();
       await container.close();

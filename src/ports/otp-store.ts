@@ -4,6 +4,7 @@
  */
 import type { StoredOtp } from '../domain/otp-check.js';
 import type { OtpRecent, OtpSettings } from '../domain/otp-guard.js';
+import type { PrefixConversion } from '../domain/otp-watch.js';
 
 export type { OtpSettings };
 
@@ -31,6 +32,22 @@ export interface OtpRefusalRow {
   destination: string;
 }
 
+/** A prefix the conversion watch held for a key, with the counts that made it. */
+export interface OtpHold extends PrefixConversion {
+  heldAt: number;
+  /** Null while the hold stands. */
+  releasedAt: number | null;
+}
+
+/** Which holds to list. */
+export interface OtpHoldFilter {
+  accountId?: number;
+  keyId?: number;
+  /** Only those that stand (not released). */
+  active?: boolean;
+  limit: number;
+}
+
 export interface OtpStore {
   /** The installation's HMAC key (drawn by migration 0026). */
   secret(): Promise<string>;
@@ -50,4 +67,29 @@ export interface OtpStore {
   /** The account's latest refusals, newest first (the panel's blocked attempts). */
   refusals(accountId: number, limit: number): Promise<OtpRefusalRow[]>;
   saveSettings(keyId: number, settings: OtpSettings, now: number): Promise<void>;
+  /**
+   * The conversion watch's counts (from the rows written, never in a send's transaction):
+   * per key and prefix, live codes created after `since` (the window) that were verified or
+   * created before `matureBefore`, those verified, and the codes created in
+   * (`previousSince`, `since`]. Only pairs with a code after `since`.
+   */
+  conversions(previousSince: number, since: number, matureBefore: number): Promise<PrefixConversion[]>;
+  /** The same counts for one key and prefix, counting only codes created after `after`. */
+  conversionOf(
+    keyId: number,
+    prefix: string,
+    after: number,
+    since: number,
+    matureBefore: number,
+  ): Promise<PrefixConversion | null>;
+  /** Holds the prefix for the key unless a hold stands already; true when this one was placed. */
+  hold(c: PrefixConversion, now: number): Promise<boolean>;
+  /** Releases the standing holds of the key's prefix (every prefix when null); how many. */
+  release(keyId: number, prefix: string | null, now: number): Promise<number>;
+  /** Holds, newest first. */
+  holds(filter: OtpHoldFilter): Promise<OtpHold[]>;
+  /** When the key's prefix was last released, after `since`; null if it was not. */
+  lastRelease(keyId: number, prefix: string, since: number): Promise<number | null>;
+  /** Copies a key's OTP settings and standing holds to another key (rotation). */
+  carryOver(fromKeyId: number, toKeyId: number, now: number): Promise<void>;
 }

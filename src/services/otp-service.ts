@@ -161,6 +161,10 @@ export class OtpService {
       return fail('TS-1094', {
         message: `This key may not send codes to +${refusal.callingCode} numbers (its OTP countries: +${settings.countries.join(', +')})`,
       });
+    if (refusal.reason === 'held')
+      return fail('TS-1096', {
+        message: `Codes to +${refusal.prefix} numbers are held for this key: few codes sent there were verified while their number rose (suspected SMS pumping); nothing was charged. The provider has been alerted and can release the hold`,
+      });
     const why: Record<typeof refusal.reason, string> = {
       cooldown: `A code was sent to this number less than ${settings.cooldownSeconds} seconds ago`,
       'number-hour': `At most ${settings.perNumberHour} codes an hour to one number`,

@@ -33,6 +33,9 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
       per_number_day: 10,
       per_prefix_minute: 30,
       cooldown_seconds: 0,
+      watch_min_sent: 20,
+      watch_min_share: 20,
+      watch_rise: 2,
       defaults: [
         'validity_seconds',
         'max_tries',
@@ -41,6 +44,9 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
         'per_number_day',
         'per_prefix_minute',
         'cooldown_seconds',
+        'watch_min_sent',
+        'watch_min_share',
+        'watch_rise',
       ],
     });
     const changed = await adminOk([
@@ -64,7 +70,15 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
     assert.deepEqual([again.countries, again.cooldown_seconds, again.max_tries], [['90', '49'], 30, 3]);
     const back = await adminOk(['key', 'otp', '--id', keyId, '--countries', 'default', ...store()]);
     assert.deepEqual(back.countries, ['90']);
-    assert.deepEqual(back.defaults, ['countries', 'per_number_hour', 'per_number_day', 'per_prefix_minute']);
+    assert.deepEqual(back.defaults, [
+      'countries',
+      'per_number_hour',
+      'per_number_day',
+      'per_prefix_minute',
+      'watch_min_sent',
+      'watch_min_share',
+      'watch_rise',
+    ]);
     const db = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true });
     try {
       const rows = db.prepare(`select count(*) as n from audit_log where action = 'key.otp'`).get() as { n: number };

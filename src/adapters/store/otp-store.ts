@@ -3,8 +3,10 @@
  * and tries, and the keys' OTP settings. `markVerified` writes the `otp.verified` event in
  * the same transaction as the verification, so the event exists exactly when it committed.
  */
-import type { NewOtp, OtpRefusalRow, OtpSettings, OtpStore } from '../../ports/otp-store.js';
+import type { NewOtp, OtpHold, OtpHoldFilter, OtpRefusalRow, OtpSettings, OtpStore } from '../../ports/otp-store.js';
 import type { OtpRecent } from '../../domain/otp-guard.js';
+import type { PrefixConversion } from '../../domain/otp-watch.js';
+import { sql } from 'kysely';
 import type { StoredOtp } from '../../domain/otp-check.js';
 import { StorePart } from './store-part.js';
 import { hasUrl, newEventId, resolveTargets } from './event-outbox.js';
@@ -115,6 +117,9 @@ export class SqlOtpStore extends StorePart implements OtpStore {
       perNumberDay: row?.per_number_day ?? null,
       perPrefixMinute: row?.per_prefix_minute ?? null,
       cooldownSeconds: row?.cooldown_s ?? null,
+      watchMinSent: row?.watch_min_sent ?? null,
+      watchMinShare: row?.watch_min_share ?? null,
+      watchRise: row?.watch_rise ?? null,
     };
   }
 
@@ -127,6 +132,9 @@ export class SqlOtpStore extends StorePart implements OtpStore {
       per_number_day: settings.perNumberDay,
       per_prefix_minute: settings.perPrefixMinute,
       cooldown_s: settings.cooldownSeconds,
+      watch_min_sent: settings.watchMinSent,
+      watch_min_share: settings.watchMinShare,
+      watch_rise: settings.watchRise,
       updated_at: now,
     };
     await this.db
@@ -156,7 +164,17 @@ export class SqlOtpStore extends StorePart implements OtpStore {
       .where('prefix', '=', prefix)
       .where('created_at', '>', now - 60_000)
       .executeTakeFirst();
+    // A standing hold: one probe of the primary key's (key_id, prefix) head.
+    const held = await this.db
+      .selectFrom('otp_holds')
+      .select('held_at')
+      .where('key_id', '=', keyId)
+      .where('prefix', '=', prefix)
+      .where('released_at', 'is', null)
+      .limit(1)
+      .executeTakeFirst();
     return {
+      prefixHeld: held !== undefined,
       numberLastDay: Number(number?.day ?? 0),
       numberLastHour: Number(number?.hour ?? 0),
       numberLastAt: number?.last_at == null ? null : Number(number.last_at),
@@ -193,4 +211,174 @@ export class SqlOtpStore extends StorePart implements OtpStore {
       destination: r.destination,
     }));
   }
+
+  async conversions(previousSince: number, since: number, matureBefore: number): Promise<PrefixConversion[]> {
+    const rows = await this.db
+      .selectFrom('otp_codes')
+      .select((eb) => [
+        'key_id',
+        'prefix',
+        eb.fn.max('account_id').as('account_id'),
+        ...this.counts(since, matureBefore),
+      ])
+      .where('created_at', '>', previousSince)
+      .where('sandbox', '=', 0)
+      .groupBy(['key_id', 'prefix'])
+      .having(sql<number>`max(created_at)`, '>', since)
+      .execute();
+    return rows.map((r) => conversionOf(r));
+  }
+
+  async conversionOf(
+    keyId: number,
+    prefix: string,
+    after: number,
+    since: number,
+    matureBefore: number,
+  ): Promise<PrefixConversion | null> {
+    const row = await this.db
+      .selectFrom('otp_codes')
+      .select((eb) => [
+        'key_id',
+        'prefix',
+        eb.fn.max('account_id').as('account_id'),
+        ...this.counts(since, matureBefore),
+      ])
+      .where('key_id', '=', keyId)
+      .where('prefix', '=', prefix)
+      .where('created_at', '>', after)
+      .where('sandbox', '=', 0)
+      .groupBy(['key_id', 'prefix'])
+      .executeTakeFirst();
+    return row ? conversionOf(row) : null;
+  }
+
+  /** sent (verified, or older than the grace), verified, and the window before's codes. */
+  private counts(since: number, matureBefore: number) {
+    return [
+      sql<
+        number | string
+      >`sum(case when created_at > ${since} and (verified_at is not null or created_at <= ${matureBefore}) then 1 else 0 end)`.as(
+        'sent',
+      ),
+      sql<number | string>`sum(case when created_at > ${since} and verified_at is not null then 1 else 0 end)`.as(
+        'verified',
+      ),
+      sql<number | string>`sum(case when created_at <= ${since} then 1 else 0 end)`.as('previous_sent'),
+    ] as const;
+  }
+
+  async hold(c: PrefixConversion, now: number): Promise<boolean> {
+    return this.transact(async (self) => {
+      const standing = await self.db
+        .selectFrom('otp_holds')
+        .select('held_at')
+        .where('key_id', '=', c.keyId)
+        .where('prefix', '=', c.prefix)
+        .where('released_at', 'is', null)
+        .limit(1)
+        .executeTakeFirst();
+      if (standing) return false;
+      await self.db
+        .insertInto('otp_holds')
+        .values({
+          key_id: c.keyId,
+          prefix: c.prefix,
+          held_at: now,
+          account_id: c.accountId,
+          sent: c.sent,
+          verified: c.verified,
+          previous_sent: c.previousSent,
+          released_at: null,
+        })
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+      return true;
+    });
+  }
+
+  async release(keyId: number, prefix: string | null, now: number): Promise<number> {
+    let q = this.db
+      .updateTable('otp_holds')
+      .set({ released_at: now })
+      .where('key_id', '=', keyId)
+      .where('released_at', 'is', null);
+    if (prefix !== null) q = q.where('prefix', '=', prefix);
+    const done = await q.executeTakeFirst();
+    return Number(done.numUpdatedRows);
+  }
+
+  async holds(filter: OtpHoldFilter): Promise<OtpHold[]> {
+    let q = this.db.selectFrom('otp_holds').selectAll();
+    if (filter.accountId !== undefined) q = q.where('account_id', '=', filter.accountId);
+    if (filter.keyId !== undefined) q = q.where('key_id', '=', filter.keyId);
+    if (filter.active === true) q = q.where('released_at', 'is', null);
+    const rows = await q.orderBy('held_at', 'desc').limit(filter.limit).execute();
+    return rows.map((r) => ({
+      keyId: r.key_id,
+      accountId: r.account_id,
+      prefix: r.prefix,
+      sent: r.sent,
+      verified: r.verified,
+      previousSent: r.previous_sent,
+      heldAt: Number(r.held_at),
+      releasedAt: r.released_at === null ? null : Number(r.released_at),
+    }));
+  }
+
+  async lastRelease(keyId: number, prefix: string, since: number): Promise<number | null> {
+    const row = await this.db
+      .selectFrom('otp_holds')
+      .select((eb) => eb.fn.max('released_at').as('at'))
+      .where('key_id', '=', keyId)
+      .where('prefix', '=', prefix)
+      .where('released_at', '>', since)
+      .executeTakeFirst();
+    return row?.at == null ? null : Number(row.at);
+  }
+
+  async carryOver(fromKeyId: number, toKeyId: number, now: number): Promise<void> {
+    const settings = await this.db
+      .selectFrom('otp_settings')
+      .selectAll()
+      .where('key_id', '=', fromKeyId)
+      .executeTakeFirst();
+    if (settings) await this.saveSettings(toKeyId, await this.settingsOf(fromKeyId), now);
+    const standing = await this.holds({ keyId: fromKeyId, active: true, limit: 10_000 });
+    if (standing.length > 0)
+      await this.db
+        .insertInto('otp_holds')
+        .values(
+          standing.map((h) => ({
+            key_id: toKeyId,
+            prefix: h.prefix,
+            held_at: h.heldAt,
+            account_id: h.accountId,
+            sent: h.sent,
+            verified: h.verified,
+            previous_sent: h.previousSent,
+            released_at: null,
+          })),
+        )
+        .onConflict((oc) => oc.doNothing())
+        .execute();
+  }
+}
+
+function conversionOf(r: {
+  key_id: number;
+  prefix: string;
+  account_id: number | string | null;
+  sent: number | string | null;
+  verified: number | string | null;
+  previous_sent: number | string | null;
+}): PrefixConversion {
+  return {
+    keyId: Number(r.key_id),
+    accountId: Number(r.account_id),
+    prefix: r.prefix,
+    sent: Number(r.sent ?? 0),
+    verified: Number(r.verified ?? 0),
+    previousSent: Number(r.previous_sent ?? 0),
+  };
 }
