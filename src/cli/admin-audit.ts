@@ -129,13 +129,16 @@ async function factOf(container: AppContainer, command: string, o: Options, resu
       : null;
   if (accountId === null && noun === 'key' && objectId !== null) accountId = await keyAccount(container, objectId);
   if (command === 'key.rotate') detail.new_id = numberOf(field(result, 'id'));
-  if (command === 'otp.release') detail.key_id = numberOf(o.key);
+  // A release names the key whose hold it released.
+  const releasedKey = command === 'otp.release' ? numberOf(o.key) : null;
   const object =
-    objectId !== null
-      ? { type: noun, id: objectId }
-      : typeof o.number === 'string' && noun === 'inbound-route'
-        ? { type: noun, id: o.number }
-        : undefined;
+    releasedKey !== null
+      ? { type: 'key', id: releasedKey }
+      : objectId !== null
+        ? { type: noun, id: objectId }
+        : typeof o.number === 'string' && noun === 'inbound-route'
+          ? { type: noun, id: o.number }
+          : undefined;
   return { action: command, accountId, ...(object ? { object } : {}), detail };
 }
 

@@ -131,5 +131,27 @@ for (const dialect of testDialects()) {
         [[steady.keyId, '90533']],
       );
     });
+
+    it('a rotated key keeps its OTP settings and the standing holds (through HTTP with the new key)', async () => {
+      const p = await h.provision();
+      await h.runtime.otpSettings.update(p.keyId, { countries: ['90', '49'], watchMinSent: 10 });
+      await traffic(h, p, '90535', 12, false);
+      h.clock.set(h.clock.now() + 180_000);
+      assert.deepEqual(
+        (await watch().roundOnce()).map((c) => [c.keyId, c.prefix]),
+        [[p.keyId, '90535']],
+      );
+      const rotated = await h.runtime.admin.rotateKey(p.keyId, false);
+      const refused = await send(h, rotated.api_key, '905359998877');
+      assert.equal(refused.body.result_code, 'TS-1096', refused.raw);
+      assert.equal((await send(h, rotated.api_key, '4915112345678')).body.result_code, 'TS-1024');
+      assert.deepEqual(await h.runtime.otpSettings.show(rotated.id), {
+        ...(await h.runtime.otpSettings.show(p.keyId)),
+        key_id: rotated.id,
+      });
+      // Releasing the new key's hold lets its codes go; the old key is revoked anyway.
+      await h.runtime.otpSettings.release(rotated.id, null);
+      assert.equal((await send(h, rotated.api_key, '905359998877')).body.result_code, 'TS-1024');
+    });
   });
 }
