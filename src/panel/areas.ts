@@ -16,6 +16,7 @@ import { campaignsArea } from './account/campaigns/campaigns.js';
 import { groupsArea } from './account/groups/groups.js';
 import { blocklistArea } from './account/blocklist/blocklist.js';
 import { keysArea } from './account/keys/keys.js';
+import { otpArea } from './account/otp/otp.js';
 import { senderIdsArea } from './account/sender-ids/sender-ids.js';
 import { settingsArea } from './account/settings/settings.js';
 import type { ProviderArea } from './provider/door.js';
@@ -42,6 +43,7 @@ export const panelAreas: PanelAreas = {
     groupsArea,
     blocklistArea,
     keysArea,
+    otpArea,
     senderIdsArea,
     settingsArea,
   ],

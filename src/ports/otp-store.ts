@@ -48,6 +48,14 @@ export interface OtpHoldFilter {
   limit: number;
 }
 
+/** Codes sent and verified in one bucket (a day, or a destination prefix) of the panel's OTP page. */
+export interface OtpCount {
+  /** The day (days since the epoch, in local time) or the prefix. */
+  bucket: string;
+  sent: number;
+  verified: number;
+}
+
 export interface OtpStore {
   /** The installation's HMAC key (drawn by migration 0026). */
   secret(): Promise<string>;
@@ -90,6 +98,13 @@ export interface OtpStore {
   holds(filter: OtpHoldFilter): Promise<OtpHold[]>;
   /** When the key's prefix was last released, after `since`; null if it was not. */
   lastRelease(keyId: number, prefix: string, since: number): Promise<number | null>;
+  /**
+   * The account's codes created at or after `since`, sent and verified, by local day (days
+   * since the epoch of `created_at + offsetMs`), oldest first.
+   */
+  countsByDay(accountId: number, since: number, offsetMs: number): Promise<OtpCount[]>;
+  /** The same by destination prefix, most sent first, `limit` prefixes at most. */
+  countsByPrefix(accountId: number, since: number, limit: number): Promise<OtpCount[]>;
   /** Copies a key's OTP settings and standing holds to another key (rotation). */
   carryOver(fromKeyId: number, toKeyId: number, now: number): Promise<void>;
 }

@@ -3,7 +3,15 @@
  * and tries, and the keys' OTP settings. `markVerified` writes the `otp.verified` event in
  * the same transaction as the verification, so the event exists exactly when it committed.
  */
-import type { NewOtp, OtpHold, OtpHoldFilter, OtpRefusalRow, OtpSettings, OtpStore } from '../../ports/otp-store.js';
+import type {
+  NewOtp,
+  OtpCount,
+  OtpHold,
+  OtpHoldFilter,
+  OtpRefusalRow,
+  OtpSettings,
+  OtpStore,
+} from '../../ports/otp-store.js';
 import type { OtpRecent } from '../../domain/otp-guard.js';
 import type { PrefixConversion } from '../../domain/otp-watch.js';
 import { sql } from 'kysely';
@@ -335,6 +343,41 @@ export class SqlOtpStore extends StorePart implements OtpStore {
       .where('released_at', '>', since)
       .executeTakeFirst();
     return row?.at == null ? null : Number(row.at);
+  }
+
+  async countsByDay(accountId: number, since: number, offsetMs: number): Promise<OtpCount[]> {
+    const day = sql<number | string>`(created_at + ${sql.lit(Math.trunc(offsetMs))}) / 86400000`;
+    const rows = await this.db
+      .selectFrom('otp_codes')
+      .select((eb) => [
+        day.as('bucket'),
+        eb.fn.countAll<number | string>().as('sent'),
+        eb.fn.count<number | string>('verified_at').as('verified'),
+      ])
+      .where('account_id', '=', accountId)
+      .where('created_at', '>=', since)
+      .groupBy(day)
+      .orderBy(day)
+      .execute();
+    return rows.map((r) => ({ bucket: String(r.bucket), sent: Number(r.sent), verified: Number(r.verified) }));
+  }
+
+  async countsByPrefix(accountId: number, since: number, limit: number): Promise<OtpCount[]> {
+    const rows = await this.db
+      .selectFrom('otp_codes')
+      .select((eb) => [
+        'prefix',
+        eb.fn.countAll<number | string>().as('sent'),
+        eb.fn.count<number | string>('verified_at').as('verified'),
+      ])
+      .where('account_id', '=', accountId)
+      .where('created_at', '>=', since)
+      .groupBy('prefix')
+      .orderBy(sql`count(*)`, 'desc')
+      .orderBy('prefix')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({ bucket: r.prefix, sent: Number(r.sent), verified: Number(r.verified) }));
   }
 
   async carryOver(fromKeyId: number, toKeyId: number, now: number): Promise<void> {

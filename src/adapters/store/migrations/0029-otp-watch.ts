@@ -9,7 +9,8 @@
  * - `otp_holds` (made by 0026 and never written) is made again with what a hold shows:
  *   the key's account, the counts that made the watch hold the prefix, and who released it.
  *   Active holds (`released_at` null) are what `/otp/send` and `/otp/detailed` refuse.
- * - Time indexes on `otp_codes` and `otp_refusals` for the watch's window and for retention.
+ * - Time indexes on `otp_codes` and `otp_refusals` for the watch's window and for retention,
+ *   and by account for the panel's OTP page (its counts and its blocked attempts).
  */
 import { sql } from 'kysely';
 import type { Kysely, Migration } from 'kysely';
@@ -37,6 +38,8 @@ export function migration(_dialect: Dialect): Migration {
       await sql`create index otp_holds_held on otp_holds (held_at)`.execute(db);
       await sql`create index otp_codes_created on otp_codes (created_at)`.execute(db);
       await sql`create index otp_refusals_at on otp_refusals (at)`.execute(db);
+      await sql`create index otp_codes_account on otp_codes (account_id, created_at)`.execute(db);
+      await sql`create index otp_refusals_account on otp_refusals (account_id, at)`.execute(db);
     },
   };
 }
