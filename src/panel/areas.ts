@@ -26,6 +26,7 @@ import { providerSenderIdsArea } from './provider/sender-ids/sender-ids.js';
 import { providerCarriersArea } from './provider/carriers/carriers.js';
 import { providerTrafficArea } from './provider/traffic/traffic.js';
 import { providerAuditArea } from './provider/audit/audit.js';
+import { providerOtpHoldsArea } from './provider/otp-holds/otp-holds.js';
 
 export interface PanelAreas {
   session: readonly PanelArea<UserService>[];
@@ -53,6 +54,7 @@ export const panelAreas: PanelAreas = {
     providerSenderIdsArea,
     providerCarriersArea,
     providerTrafficArea,
+    providerOtpHoldsArea,
     providerAuditArea,
   ],
 };

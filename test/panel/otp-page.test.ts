@@ -3,7 +3,8 @@
  * prefix (sent and verified through the API), the conversion watch's held prefixes, the
  * blocked attempts, and each key's OTP settings, which the customer changes (audited; the
  * API follows them at once) and whose bad values are refused; another account's key is not
- * found. In English and in Turkish.
+ * found. In English and in Turkish. The provider console lists the holds and releases one
+ * (audited): the API sends to the prefix again; a customer cannot.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -116,13 +117,52 @@ for (const dialect of testDialects()) {
       assert.equal((await h.runtime.store.otp.settingsOf(otherKey)).validitySeconds, null);
     });
 
+    it('lists the holds in the provider console and releases one (audited); a customer cannot', async () => {
+      await h.users.create({ accountId: null, email: 'otp-staff@provider.example', password: 'provider-password-otp' });
+      const p = h.browser('198.51.100.7', { 'accept-language': 'en' });
+      await p.get('/panel/sign-in');
+      await p.post('/panel/sign-in', { email: 'otp-staff@provider.example', password: 'provider-password-otp' });
+      const page = await p.get('/panel/provider/otp-holds');
+      assert.equal(page.status, 200, page.body);
+      assert.match(page.body, /<a href="\/panel\/provider\/otp-holds"[^>]*>OTP holds<\/a>/, 'in the console menu');
+      assert.match(page.body, /\+90555[^]*1 of 30 codes verified \(3%\); 2 the hour before/);
+      assert.match(page.body, new RegExp(`>Release \\+90555 for key ${key.id}<`));
+      assert.equal(
+        (await api('/otp/send', { api_key: key.api_key, mobile: '905551234567' })).result_code,
+        'TS-1096',
+        'held',
+      );
+      // A customer reaches neither the page nor the action.
+      assert.equal((await a.get('/panel/provider/otp-holds')).status, 404);
+      await a.get('/panel/otp');
+      assert.equal(
+        (await a.post('/panel/provider/otp-holds/release', { key: String(key.id), prefix: '90555' })).status,
+        404,
+      );
+      const released = await p.post('/panel/provider/otp-holds/release', { key: String(key.id), prefix: '90555' });
+      assert.equal(released.status, 303, released.body);
+      assert.equal(released.location, '/panel/provider/otp-holds?released=90555');
+      assert.match((await p.get(released.location ?? '')).body, /Released \+90555\.[^]*No prefix is held\./);
+      assert.equal((await api('/otp/send', { api_key: key.api_key, mobile: '905551234567' })).result_code, 'TS-1024');
+      const audit = await h.runtime.store.audit.search({ accountId: user.accountId, limit: 100 });
+      assert.equal(audit.filter((r) => r.action === 'otp.release').length, 1);
+      // Nothing stands any more: a second release is not found.
+      await p.get('/panel/provider/otp-holds');
+      assert.equal(
+        (await p.post('/panel/provider/otp-holds/release', { key: String(key.id), prefix: '90555' })).status,
+        404,
+      );
+      // The customer's page no longer lists it.
+      assert.match((await a.get('/panel/otp')).body, /No prefix is held\./);
+    });
+
     it('is in Turkish for a Turkish browser', async () => {
       const tr = h.browser('127.0.0.1', { 'accept-language': 'tr' });
       await tr.signIn(user.email, user.password);
       const page = await tr.get('/panel/otp');
       assert.match(page.body, /<h1[^>]*>Tek kullanımlık şifreler<\/h1>/);
       assert.match(page.body, /Durdurulan önekler/);
-      assert.match(page.body, /30 koddan 1 doğrulandı \(%3\)/);
+      assert.match(page.body, /Durdurulan önek yok\./);
       assert.match(page.body, /ülkeye izin yok/);
       const form = await tr.get(`/panel/otp/keys/${key.id}`);
       assert.match(form.body, /OTP ayarlarını kaydet/);
