@@ -11,7 +11,7 @@ import { bothMessageMetrics } from '../ports/metrics.js';
 import type { WakeJob, WakeListener } from '../ports/wakes.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
 import { RetentionSweeper } from '../jobs/retention-sweeper.js';
-import { OtpWatch } from '../jobs/otp-watch.js';
+import { OtpWatch, defaultOtpWatchOptions } from '../jobs/otp-watch.js';
 import { listenForWakes } from '../adapters/store/index.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import type { ThreadMetrics } from '../adapters/metrics/thread-metrics.js';
@@ -43,6 +43,8 @@ export type JobConfig = Pick<
   | 'retentionPauseMs'
   | 'retentionEveryMs'
   | 'retentionPartitionIds'
+  | 'otpWatchEveryMs'
+  | 'otpWatchGraceMs'
 > &
   CarrierConfig;
 
@@ -142,7 +144,11 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
       : null;
   retention?.start();
   // The OTP conversion watch: from the rows written, off the HTTP thread.
-  const otpWatch = new OtpWatch(container.store, container.clock, logger);
+  const otpWatch = new OtpWatch(container.store, container.clock, logger, {
+    ...defaultOtpWatchOptions,
+    everyMs: config.otpWatchEveryMs,
+    graceMs: config.otpWatchGraceMs,
+  });
   otpWatch.start();
   return {
     carrier,
