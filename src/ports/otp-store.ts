@@ -69,6 +69,16 @@ export interface OtpStore {
   markVerified(otp: StoredOtp, now: number): Promise<{ event: boolean }>;
   /** The key's stored settings; every field null when it has none. */
   settingsOf(keyId: number): Promise<OtpSettings>;
+  /**
+   * The guard's reads in one: the key's settings and what it sent lately (`recent`), in one
+   * round trip (every OTP send makes it).
+   */
+  guardReads(
+    keyId: number,
+    destination: string,
+    prefix: string,
+    now: number,
+  ): Promise<{ settings: OtpSettings; recent: OtpRecent }>;
   /** What the key sent lately to this number (last day) and prefix (last minute). */
   recent(keyId: number, destination: string, prefix: string, now: number): Promise<OtpRecent>;
   recordRefusal(refusal: OtpRefusalRow): Promise<void>;

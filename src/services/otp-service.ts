@@ -205,9 +205,11 @@ export class OtpService {
     let refusal: OtpRefusal | null;
     try {
       secret = await this.secret();
-      settings = effectiveOtpSettings(await this.store.otp.settingsOf(caller.key.id));
-      // The pumping guard, before anything is charged.
-      refusal = otpGuardVerdict(settings, mobile, await this.store.otp.recent(caller.key.id, mobile, prefix, now), now);
+      // The pumping guard, before anything is charged: the key's settings and its recent
+      // codes (and the conversion watch's hold) in one read.
+      const read = await this.store.otp.guardReads(caller.key.id, mobile, prefix, now);
+      settings = effectiveOtpSettings(read.settings);
+      refusal = otpGuardVerdict(settings, mobile, read.recent, now);
     } catch {
       return fail('TS-5000', { message: 'The message could not be saved; retry' });
     }

@@ -17,7 +17,62 @@ import type { PrefixConversion } from '../../domain/otp-watch.js';
 import { sql } from 'kysely';
 import type { StoredOtp } from '../../domain/otp-check.js';
 import { StorePart } from './store-part.js';
+import type { OtpSettingsTable } from './schema.js';
 import { hasUrl, newEventId, resolveTargets } from './event-outbox.js';
+import { preparedQuery } from './prepared-query.js';
+
+type Count = number | string | null;
+
+/**
+ * The guard's reads of every OTP send, each one prepared statement (compiled once per
+ * database): the key's settings, and what the key sent lately to the number and its prefix
+ * with the prefix's standing hold, as scalar subqueries of one statement (one round trip).
+ */
+const settingsRead = preparedQuery(
+  (db, p: { keyId: number }) => db.selectFrom('otp_settings').selectAll().where('key_id', '=', p.keyId),
+  ['keyId'],
+);
+
+const guardRead = preparedQuery(
+  (
+    db,
+    p: { keyId: number; destination: string; prefix: string; dayAgo: number; hourAgo: number; minuteAgo: number },
+  ) => ({
+    compile: () =>
+      sql<GuardRow>`select s.*,
+        (select count(*) from otp_codes where destination = ${p.destination} and key_id = ${p.keyId} and created_at > ${p.dayAgo}) as day,
+        (select count(*) from otp_codes where destination = ${p.destination} and key_id = ${p.keyId} and created_at > ${p.hourAgo}) as hour,
+        (select max(created_at) from otp_codes where destination = ${p.destination} and key_id = ${p.keyId} and created_at > ${p.dayAgo}) as last_at,
+        (select count(*) from otp_codes where key_id = ${p.keyId} and prefix = ${p.prefix} and created_at > ${p.minuteAgo}) as minute,
+        (select count(*) from otp_holds where key_id = ${p.keyId} and prefix = ${p.prefix} and released_at is null) as held
+        from (select 1 as one) o left join otp_settings s on s.key_id = ${p.keyId}`.compile(db),
+  }),
+  ['keyId', 'destination', 'prefix', 'dayAgo', 'hourAgo', 'minuteAgo'],
+);
+
+/** The guard's one row: the key's settings (all null without a row) and the counts. */
+type GuardRow = { [K in keyof OtpSettingsTable]: OtpSettingsTable[K] | null } & {
+  day: Count;
+  hour: Count;
+  last_at: Count;
+  minute: Count;
+  held: Count;
+};
+
+function settingsOfRow(row: { [K in keyof OtpSettingsTable]: OtpSettingsTable[K] | null } | undefined): OtpSettings {
+  return {
+    validitySeconds: row?.validity_s ?? null,
+    maxTries: row?.max_tries ?? null,
+    countries: row?.countries == null ? null : row.countries.split(','),
+    perNumberHour: row?.per_number_hour ?? null,
+    perNumberDay: row?.per_number_day ?? null,
+    perPrefixMinute: row?.per_prefix_minute ?? null,
+    cooldownSeconds: row?.cooldown_s ?? null,
+    watchMinSent: row?.watch_min_sent ?? null,
+    watchMinShare: row?.watch_min_share ?? null,
+    watchRise: row?.watch_rise ?? null,
+  };
+}
 
 export class SqlOtpStore extends StorePart implements OtpStore {
   private cachedSecret: string | null = null;
@@ -116,19 +171,7 @@ export class SqlOtpStore extends StorePart implements OtpStore {
   }
 
   async settingsOf(keyId: number): Promise<OtpSettings> {
-    const row = await this.db.selectFrom('otp_settings').selectAll().where('key_id', '=', keyId).executeTakeFirst();
-    return {
-      validitySeconds: row?.validity_s ?? null,
-      maxTries: row?.max_tries ?? null,
-      countries: row?.countries == null ? null : row.countries.split(','),
-      perNumberHour: row?.per_number_hour ?? null,
-      perNumberDay: row?.per_number_day ?? null,
-      perPrefixMinute: row?.per_prefix_minute ?? null,
-      cooldownSeconds: row?.cooldown_s ?? null,
-      watchMinSent: row?.watch_min_sent ?? null,
-      watchMinShare: row?.watch_min_share ?? null,
-      watchRise: row?.watch_rise ?? null,
-    };
+    return settingsOfRow((await this.db.executeQuery(settingsRead(this.db, { keyId }))).rows[0]);
   }
 
   async saveSettings(keyId: number, settings: OtpSettings, now: number): Promise<void> {
@@ -153,40 +196,36 @@ export class SqlOtpStore extends StorePart implements OtpStore {
   }
 
   async recent(keyId: number, destination: string, prefix: string, now: number): Promise<OtpRecent> {
-    const hourAgo = now - 3_600_000;
-    const number = await this.db
-      .selectFrom('otp_codes')
-      .select((eb) => [
-        eb.fn.countAll<number | string>().as('day'),
-        eb.fn.sum<number | string | null>(eb.case().when('created_at', '>', hourAgo).then(1).else(0).end()).as('hour'),
-        eb.fn.max<number | string | null>('created_at').as('last_at'),
-      ])
-      .where('destination', '=', destination)
-      .where('created_at', '>', now - 86_400_000)
-      .where('key_id', '=', keyId)
-      .executeTakeFirst();
-    const byPrefix = await this.db
-      .selectFrom('otp_codes')
-      .select((eb) => eb.fn.countAll<number | string>().as('minute'))
-      .where('key_id', '=', keyId)
-      .where('prefix', '=', prefix)
-      .where('created_at', '>', now - 60_000)
-      .executeTakeFirst();
-    // A standing hold: one probe of the primary key's (key_id, prefix) head.
-    const held = await this.db
-      .selectFrom('otp_holds')
-      .select('held_at')
-      .where('key_id', '=', keyId)
-      .where('prefix', '=', prefix)
-      .where('released_at', 'is', null)
-      .limit(1)
-      .executeTakeFirst();
+    return (await this.guardReads(keyId, destination, prefix, now)).recent;
+  }
+
+  async guardReads(
+    keyId: number,
+    destination: string,
+    prefix: string,
+    now: number,
+  ): Promise<{ settings: OtpSettings; recent: OtpRecent }> {
+    const row = (
+      await this.db.executeQuery(
+        guardRead(this.db, {
+          keyId,
+          destination,
+          prefix,
+          dayAgo: now - 86_400_000,
+          hourAgo: now - 3_600_000,
+          minuteAgo: now - 60_000,
+        }),
+      )
+    ).rows[0];
     return {
-      prefixHeld: held !== undefined,
-      numberLastDay: Number(number?.day ?? 0),
-      numberLastHour: Number(number?.hour ?? 0),
-      numberLastAt: number?.last_at == null ? null : Number(number.last_at),
-      prefixLastMinute: Number(byPrefix?.minute ?? 0),
+      settings: settingsOfRow(row),
+      recent: {
+        numberLastDay: Number(row?.day ?? 0),
+        numberLastHour: Number(row?.hour ?? 0),
+        numberLastAt: row?.last_at == null ? null : Number(row.last_at),
+        prefixLastMinute: Number(row?.minute ?? 0),
+        prefixHeld: Number(row?.held ?? 0) > 0,
+      },
     };
   }
 
