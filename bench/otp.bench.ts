@@ -115,6 +115,8 @@ async function main(): Promise<void> {
     const key = await adminJson(['key', 'create', '--account', accountId], store.flags);
     const apiKey = String(key.api_key);
     const keyId = Number(key.id);
+    // A key that sends nothing: the guard's fixed cost, with no codes to count.
+    const quietKeyId = Number((await adminJson(['key', 'create', '--account', accountId], store.flags)).id);
     await adminJson(
       [
         'key',
@@ -184,14 +186,15 @@ async function main(): Promise<void> {
     // The guard alone, in this process, on the store the server filled.
     const runtime = await openAppContainer({ dialect: 'sqlite', file: join(store.dataDir ?? '', 'haberci.sqlite') });
     let guardUs = 0;
+    let quietGuardUs = 0;
     const guardCalls = 5000;
     try {
-      const warm = async (n: number): Promise<number> => {
+      const warm = async (n: number, id = keyId): Promise<number> => {
         const cpu = process.cpuUsage();
         for (let i = 0; i < n; i += 1) {
           const mobile = nextMobile();
           // What OtpService.accept does before a send: the one read, and the verdict.
-          const read = await runtime.store.otp.guardReads(keyId, mobile, destinationPrefixOf(mobile), Date.now());
+          const read = await runtime.store.otp.guardReads(id, mobile, destinationPrefixOf(mobile), Date.now());
           otpGuardVerdict(effectiveOtpSettings(read.settings), mobile, read.recent, Date.now());
         }
         const used = process.cpuUsage(cpu);
@@ -199,6 +202,7 @@ async function main(): Promise<void> {
       };
       await warm(1000);
       guardUs = await warm(guardCalls);
+      quietGuardUs = await warm(guardCalls, quietKeyId);
     } finally {
       await runtime.close();
     }
@@ -222,6 +226,8 @@ async function main(): Promise<void> {
         ...summary,
         guard_us: Math.round(guardUs * 10) / 10,
         guard_share_of_otp_send: Math.round((guardUs / otpSendCpu) * 1000) / 10,
+        guard_us_no_codes: Math.round(quietGuardUs * 10) / 10,
+        guard_share_no_codes: Math.round((quietGuardUs / otpSendCpu) * 1000) / 10,
         target_share: 10,
       })}\n`,
     );
