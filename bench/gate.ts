@@ -205,7 +205,8 @@ async function measureRatios(s: Servers, rounds: number): Promise<Record<PathNam
       ratios[name].push(ratio);
       return `${name} ${ratio.toFixed(2)}`;
     });
-    progress(`round ${round + 1}/${rounds}: bare ${bare.toFixed(1)} µs a request; ratios ${line.join(', ')}`);
+    const raw = pathNames.map((name) => `${name} ${(measured.get(name) ?? 0).toFixed(1)}`).join(', ');
+    progress(`round ${round + 1}/${rounds}: bare ${bare.toFixed(1)} µs a request; ratios ${line.join(', ')}; µs ${raw}`);
   }
   return ratios;
 }

@@ -371,6 +371,32 @@ export const optionSpecs = {
     default: 1_000_000,
     parse: integer(2, 1_000_000_000),
   },
+  iysSyncMs: {
+    flag: 'iys-sync-ms',
+    description:
+      'time between rounds of the İYS sync (accounts with an İYS address: consents and RETs pushed, changes made on İYS pulled)',
+    default: 5_000,
+    parse: integer(100, 3_600_000),
+  },
+  iysRetryMaxMs: {
+    flag: 'iys-retry-max-ms',
+    description: 'longest wait before a consent İYS did not take is pushed again (the wait doubles from --iys-sync-ms)',
+    default: 300_000,
+    parse: integer(100, 86_400_000),
+  },
+  iysTimeoutMs: {
+    flag: 'iys-timeout-ms',
+    description: 'time limit of one request to İYS',
+    default: 15_000,
+    parse: integer(100, 300_000),
+  },
+  secretKeyFile: {
+    flag: 'secret-key-file',
+    description:
+      'the key that encrypts stored secrets (the İYS password of `admin iys configure`); empty: secret.key in --data',
+    default: '',
+    parse: text,
+  },
 } satisfies Record<string, OptionSpec<unknown>>;
 
 type Specs = typeof optionSpecs;

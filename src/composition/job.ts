@@ -22,6 +22,7 @@ import { dispatchWindow, startDispatcher } from './dispatch.js';
 import type { CarrierConfig } from './dispatch.js';
 import { startWebhooks } from './webhooks.js';
 import { trafficCounter } from './traffic.js';
+import { startIysSync } from './iys-sync.js';
 
 /** What a job needs of the configuration (plain data: it is copied over to its thread). */
 export type JobConfig = Pick<
@@ -45,6 +46,11 @@ export type JobConfig = Pick<
   | 'retentionPartitionIds'
   | 'otpWatchEveryMs'
   | 'otpWatchGraceMs'
+  | 'iysSyncMs'
+  | 'iysRetryMaxMs'
+  | 'iysTimeoutMs'
+  | 'secretKeyFile'
+  | 'data'
 > &
   CarrierConfig;
 
@@ -150,6 +156,8 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
     graceMs: config.otpWatchGraceMs,
   });
   otpWatch.start();
+  // The sync with İYS of the accounts configured with an address, off the HTTP thread too.
+  const iys = startIysSync(container, config, logger);
   return {
     carrier,
     wake: () => container.dispatchWake.notify(),
@@ -159,6 +167,7 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
       await listener?.stop();
       await retention?.stop();
       await otpWatch.stop();
+      await iys.stop();
       await dispatcher.stop();
       await traffic.stop();
       await container.close();

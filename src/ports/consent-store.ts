@@ -7,7 +7,7 @@ export interface ConsentStore {
    * on a tie, the one recorded last) is kept; an older one changes nothing. Returns, per
    * input, whether it is now the record in force.
    */
-  record(accountId: number, consents: readonly Consent[], now: number): Promise<boolean[]>;
+  record(accountId: number, consents: readonly Consent[], now: number, origin?: ConsentOrigin): Promise<boolean[]>;
   /** The consent in force for a recipient and type, or null when there is none. */
   find(accountId: number, recipient: string, type: RecipientType): Promise<Consent | null>;
   /** The statuses in force of those of these recipients that have one (one indexed lookup per chunk). */
@@ -20,6 +20,57 @@ export interface ConsentStore {
   settingsOf(accountId: number): Promise<IysSettings | null>;
   /** Creates or replaces the account's İYS settings; fields left undefined keep their value. */
   saveSettings(accountId: number, settings: IysSettingsPatch, now: number): Promise<IysSettings>;
+
+  /** The settings of every account that syncs with İYS (an address is set), by account id. */
+  syncingAccounts(): Promise<IysSettings[]>;
+  /** Up to `limit` of the account's records still to push whose next attempt is due by `now`, oldest due first. */
+  dueForSync(accountId: number, now: number, limit: number): Promise<ConsentToSync[]>;
+  /**
+   * Writes what came of pushing records. Each outcome applies only while the record is still
+   * the one pushed (same status, consent date and time recorded): one recorded meanwhile
+   * stays pending, to be pushed in its turn.
+   */
+  settleSync(accountId: number, outcomes: readonly SyncOutcome[], now: number): Promise<void>;
+  /** How many of the account's records are in each sync state, and the latest error. */
+  syncSummary(accountId: number): Promise<SyncSummary>;
+  /** Where the pull of changes made on İYS goes on from (İYS's `after`), null at first. */
+  pullCursor(accountId: number): Promise<string | null>;
+  savePullCursor(accountId: number, cursor: string): Promise<void>;
+  /**
+   * Runs `work` unless another process of the store runs the İYS sync now (PostgreSQL: an
+   * advisory lock; SQLite has one writer process): false when it did not run.
+   */
+  exclusively(work: () => Promise<void>): Promise<boolean>;
+}
+
+/**
+ * Where a record came from: `local` (this service: /iys/consent/add, RET by reply), pushed
+ * to İYS by the sync (state pending); `iys` (pulled from İYS), which is not pushed back.
+ */
+export type ConsentOrigin = 'local' | 'iys';
+
+/** A record's sync state: pending (to push; retried), synced, failed (İYS refused it), from_iys (pulled). */
+export const syncStates = ['pending', 'synced', 'failed', 'from_iys'] as const;
+export type SyncState = (typeof syncStates)[number];
+
+/** A record to push, as it was when read (the version its outcome is written for). */
+export interface ConsentToSync extends Consent {
+  recordedAt: number;
+  attempts: number;
+}
+
+export type SyncOutcome =
+  | { consent: ConsentToSync; result: 'synced' }
+  | { consent: ConsentToSync; result: 'failed'; error: string }
+  | { consent: ConsentToSync; result: 'retry'; error: string; dueAt: number };
+
+export interface SyncSummary {
+  pending: number;
+  synced: number;
+  failed: number;
+  fromIys: number;
+  /** The error of the record most recently attempted without success, or null. */
+  lastError: string | null;
 }
 
 /** An account's İYS settings. The password is kept only as `passwordSecret` (encrypted, or a file reference). */

@@ -60,6 +60,17 @@ export class IysAdmin {
   async show(accountId: number): Promise<Record<string, unknown>> {
     const settings = await this.store.consents.settingsOf(accountId);
     if (!settings) throw new AdminError(`account ${accountId} has no İYS settings`);
-    return iysSettingsView(settings);
+    const sync = await this.store.consents.syncSummary(accountId);
+    // Where the account's records stand with İYS (docs/iys.md, "The sync with İYS").
+    return {
+      ...iysSettingsView(settings),
+      sync: {
+        pending: sync.pending,
+        synced: sync.synced,
+        failed: sync.failed,
+        from_iys: sync.fromIys,
+        last_error: sync.lastError,
+      },
+    };
   }
 }
