@@ -259,21 +259,47 @@ export class SqlOtpStore extends StorePart implements OtpStore {
     }));
   }
 
+  /**
+   * Read in twelve time slices of the two windows, each its own short statement with a turn
+   * of the event loop between: at 100 codes a second one statement over the 720,000 codes
+   * took 4 s of the dispatch thread (better-sqlite3 is synchronous), which its dispatching
+   * would have waited for. The slices' sums are added here.
+   */
   async conversions(previousSince: number, since: number, matureBefore: number): Promise<PrefixConversion[]> {
-    const rows = await this.db
-      .selectFrom('otp_codes')
-      .select((eb) => [
-        'key_id',
-        'prefix',
-        eb.fn.max('account_id').as('account_id'),
-        ...this.counts(since, matureBefore),
-      ])
-      .where('created_at', '>', previousSince)
-      .where('sandbox', '=', 0)
-      .groupBy(['key_id', 'prefix'])
-      .having(sql<number>`max(created_at)`, '>', since)
-      .execute();
-    return rows.map((r) => conversionOf(r));
+    const slices = 12;
+    // The two windows end now: since + (since - previousSince).
+    const width = Math.max(1, Math.ceil((2 * (since - previousSince)) / slices));
+    const pairs = new Map<string, PrefixConversion>();
+    for (let i = 0; i < slices; i += 1) {
+      const from = previousSince + i * width;
+      let q = this.db
+        .selectFrom('otp_codes')
+        .select((eb) => [
+          'key_id',
+          'prefix',
+          eb.fn.max('account_id').as('account_id'),
+          ...this.counts(since, matureBefore),
+        ])
+        .where('created_at', '>', from)
+        .where('sandbox', '=', 0);
+      // The last slice is open above: a code another process stamped a moment ahead counts.
+      if (i < slices - 1) q = q.where('created_at', '<=', from + width);
+      const rows = await q.groupBy(['key_id', 'prefix']).execute();
+      for (const row of rows) {
+        const c = conversionOf(row);
+        const key = `${c.keyId}:${c.prefix}`;
+        const seen = pairs.get(key);
+        if (seen === undefined) pairs.set(key, c);
+        else {
+          seen.sent += c.sent;
+          seen.verified += c.verified;
+          seen.previousSent += c.previousSent;
+        }
+      }
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    // Only pairs with a code in the window are judged.
+    return [...pairs.values()].filter((c) => c.sent > 0);
   }
 
   async conversionOf(
