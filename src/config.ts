@@ -352,6 +352,18 @@ export const optionSpecs = {
     default: 600_000,
     parse: integer(1000, 86_400_000),
   },
+  otpWatchEveryMs: {
+    flag: 'otp-watch-every-ms',
+    description: 'time between rounds of the OTP conversion watch (held prefixes: suspected SMS pumping)',
+    default: 60_000,
+    parse: integer(1000, 3_600_000),
+  },
+  otpWatchGraceMs: {
+    flag: 'otp-watch-grace-ms',
+    description: 'the OTP conversion watch counts an unverified code only once it is this old',
+    default: 120_000,
+    parse: integer(0, 3_600_000),
+  },
   retentionPartitionIds: {
     flag: 'retention-partition-ids',
     description:

@@ -16,6 +16,7 @@ import { campaignsArea } from './account/campaigns/campaigns.js';
 import { groupsArea } from './account/groups/groups.js';
 import { blocklistArea } from './account/blocklist/blocklist.js';
 import { keysArea } from './account/keys/keys.js';
+import { otpArea } from './account/otp/otp.js';
 import { senderIdsArea } from './account/sender-ids/sender-ids.js';
 import { settingsArea } from './account/settings/settings.js';
 import type { ProviderArea } from './provider/door.js';
@@ -25,6 +26,7 @@ import { providerSenderIdsArea } from './provider/sender-ids/sender-ids.js';
 import { providerCarriersArea } from './provider/carriers/carriers.js';
 import { providerTrafficArea } from './provider/traffic/traffic.js';
 import { providerAuditArea } from './provider/audit/audit.js';
+import { providerOtpHoldsArea } from './provider/otp-holds/otp-holds.js';
 
 export interface PanelAreas {
   session: readonly PanelArea<UserService>[];
@@ -42,6 +44,7 @@ export const panelAreas: PanelAreas = {
     groupsArea,
     blocklistArea,
     keysArea,
+    otpArea,
     senderIdsArea,
     settingsArea,
   ],
@@ -51,6 +54,7 @@ export const panelAreas: PanelAreas = {
     providerSenderIdsArea,
     providerCarriersArea,
     providerTrafficArea,
+    providerOtpHoldsArea,
     providerAuditArea,
   ],
 };

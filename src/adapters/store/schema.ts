@@ -299,6 +299,10 @@ export interface OtpSettingsTable {
   per_number_day: number | null;
   per_prefix_minute: number | null;
   cooldown_s: number | null;
+  /** Migration 0029: the conversion watch's thresholds. */
+  watch_min_sent: number | null;
+  watch_min_share: number | null;
+  watch_rise: number | null;
   updated_at: number;
 }
 
@@ -310,10 +314,15 @@ export interface OtpRefusalsTable {
   destination: string;
 }
 
+/** Migration 0029 (made again): a destination prefix the conversion watch holds for a key. */
 export interface OtpHoldsTable {
   key_id: number;
   prefix: string;
   held_at: number;
+  account_id: number;
+  sent: number;
+  verified: number;
+  previous_sent: number;
   released_at: number | null;
 }
 

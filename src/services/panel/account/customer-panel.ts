@@ -20,6 +20,7 @@ import { CustomerCampaigns } from './campaigns.js';
 import { CustomerSend } from './send.js';
 import { CustomerGroups } from './groups.js';
 import { CustomerBlocklist } from './blocklist.js';
+import { CustomerOtp } from './otp.js';
 
 export interface CustomerDeps {
   store: Store;
@@ -41,6 +42,7 @@ export interface CustomerServices {
   send: CustomerSend;
   groups: CustomerGroups;
   blocklist: CustomerBlocklist;
+  otp: CustomerOtp;
   /** The signed-in user's own password (not a change of the account). */
   changePassword(current: string, next: string): Promise<PasswordChange>;
 }
@@ -67,6 +69,7 @@ export class CustomerPanel {
       send: new CustomerSend(deps, customer, changes),
       groups: new CustomerGroups(deps, customer, changes),
       blocklist: new CustomerBlocklist(deps, customer, changes),
+      otp: new CustomerOtp(deps, customer, changes),
       changePassword: (current, next) => deps.users.changePassword(customer.actor, current, next),
     };
   }
