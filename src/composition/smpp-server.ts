@@ -29,6 +29,8 @@ export async function openSmppServer(
   const { SmppServer } = await import('../smpp-server/smpp-server.js');
   const server = new SmppServer({
     store: container.store.smpp,
+    reports: container.store.reports,
+    assemblyTimeoutMs: config.smppServerAssemblyTimeoutMs,
     services: container.services,
     clock: container.clock,
     log: logger,

@@ -1,5 +1,6 @@
-/** Customers over SMPP: their SMPP users, and the receipts owed to them. */
+/** Customers over SMPP: their SMPP users, the receipts owed to them, the MO messages given to them. */
 import type { FinalState } from '../domain/delivery-state.js';
+import type { InboundRecord } from './inbound-store.js';
 
 /** An SMPP user: a system_id and password that bind as one API key, with its bind limits. */
 export interface SmppUser {
@@ -31,11 +32,29 @@ export interface OwedReceipt {
   /** The customer's source_addr of the submit (the receipt's destination_addr). */
   sourceAddr: string;
   recipient: string;
-  state: FinalState;
+  /** `rejected`: the parts of a concatenated submit that never made a message (given up, or refused when complete). */
+  state: FinalState | 'rejected';
   /** The message's detail (the carrier's error text, if any). */
   detail: string | null;
   submittedAt: number;
   doneAt: number | null;
+}
+
+/** A receipt owed for one part of a concatenated submit: it carries the part's own message_id. */
+export interface OwedPartReceipt extends OwedReceipt {
+  partId: string;
+}
+
+/** A part of a concatenated submit answered with a message_id of its own. */
+export interface PartReceipt {
+  partId: string;
+  smppUserId: number;
+  /** The assembled message; null: the assembly was given up, so the receipt says REJECTD. */
+  messageId: number | null;
+  sourceAddr: string;
+  recipient: string;
+  /** When the part was answered. */
+  submittedAt: number;
 }
 
 export interface SmppStore {
@@ -52,6 +71,14 @@ export interface SmppStore {
   owed(smppUserId: number, limit: number): Promise<OwedReceipt[]>;
   /** The customer acknowledged these receipts (deliver_sm_resp). */
   acknowledged(messageIds: readonly number[], now: number): Promise<void>;
-  /** Removes receipts created before `before` (acknowledged or not): the retention limit. Answers how many. */
+  /** Owes a receipt for each of these parts (registered_delivery asked for one). */
+  owePartReceipts(parts: readonly PartReceipt[], now: number): Promise<void>;
+  /** Part receipts owed to a user: given up, or whose message reached a final state; oldest first. */
+  owedParts(smppUserId: number, limit: number): Promise<OwedPartReceipt[]>;
+  partsAcknowledged(partIds: readonly string[], now: number): Promise<void>;
+  /** Inbound messages of the account received since `since` not yet acknowledged over SMPP, oldest first. */
+  owedMo(accountId: number, since: number, limit: number): Promise<InboundRecord[]>;
+  moAcknowledged(messages: readonly { inboundId: number; accountId: number }[], now: number): Promise<void>;
+  /** Removes receipts (of messages and of parts) created before `before` (acknowledged or not): the retention limit. Answers how many. */
   removeBefore(before: number): Promise<number>;
 }

@@ -6,13 +6,16 @@
  * decides what may be sent. Receipts owed to a user go out as deliver_sm to its bound
  * receivers and transceivers (receipt-pump.ts).
  */
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Server, Session } from 'smpp';
 import { makePdu, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
 import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
-import type { SmppStore } from '../ports/smpp-store.js';
+import type { PartReceipt, SmppStore } from '../ports/smpp-store.js';
+import type { ReportStore } from '../ports/reports.js';
+import type { Caller } from '../services/auth.js';
 import { noSmppServerMetrics } from '../ports/metrics.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
 import type { Services } from '../services/services.js';
@@ -21,6 +24,9 @@ import { smsSend } from '../endpoints/sms.send.js';
 import { permitted, runAdmitted } from '../http/pipeline.js';
 import { CustomerSession, SubmitRate } from './customer-session.js';
 import { readSubmit } from './submit-read.js';
+import { Assemblies } from './assemblies.js';
+import type { Assembly, Part } from './assemblies.js';
+import { queryAnswer } from './query-sm.js';
 import { CommandStatus, submitStatus } from './status-map.js';
 import { ReceiptPump } from './receipt-pump.js';
 
@@ -37,13 +43,20 @@ export interface SmppServerOptions {
   receiptRetentionMs?: number;
   /** Binds, submits, receipts and sessions counted for /metrics. */
   metrics?: SmppServerMetrics;
+  /** The messages query_sm reads (the account's own only). */
+  reports: Pick<ReportStore, 'findMessage'>;
+  /** An unfinished concatenated message is given up this long after its first part (default 60 s). */
+  assemblyTimeoutMs?: number;
 }
+
+/** Unfinished concatenated messages per SMPP user in this process before ESME_RMSGQFUL. */
+const maxPendingAssemblies = 100;
 
 /** submit_sm in processing per session before ESME_RMSGQFUL (the client's window is usually 10). */
 const maxSubmitsInFlight = 100;
 
 /** Commands of SMPP 3.4 this server does not offer: answered with their _resp and ESME_RINVCMDID. */
-const notOffered = new Set(['query_sm', 'submit_multi', 'data_sm', 'cancel_sm', 'replace_sm', 'outbind']);
+const notOffered = new Set(['submit_multi', 'data_sm', 'cancel_sm', 'replace_sm', 'outbind']);
 
 function peerOf(session: Session): string {
   const address = session.socket.remoteAddress ?? '';
@@ -56,6 +69,8 @@ export class SmppServer {
   /** Bound sessions by SMPP user id (max binds, receipts). */
   private readonly byUser = new Map<number, Set<CustomerSession>>();
   private readonly receipts: ReceiptPump;
+  private readonly assemblies: Assemblies;
+  private readonly expiry: NodeJS.Timeout;
   private stopping = false;
   private readonly metrics: SmppServerMetrics;
 
@@ -70,6 +85,13 @@ export class SmppServer {
       retentionMs: o.receiptRetentionMs ?? 72 * 3600_000,
       receivers: () => this.byUser,
     });
+    const timeoutMs = o.assemblyTimeoutMs ?? 60_000;
+    this.assemblies = new Assemblies({ maxPending: maxPendingAssemblies, timeoutMs });
+    this.expiry = setInterval(
+      () => void this.giveUp(this.assemblies.expire(this.o.clock.now()), 'timed out'),
+      Math.min(1000, timeoutMs),
+    );
+    this.expiry.unref();
   }
 
   /** Opens a listener (TLS with `tls`); resolves with its port. */
@@ -97,6 +119,8 @@ export class SmppServer {
     while ([...this.sessions].some((s) => s.bound || s.submitsInFlight > 0) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
     for (const s of this.sessions) s.destroy();
+    clearInterval(this.expiry);
+    await this.giveUp(this.assemblies.drain(), 'the server stopped');
     await this.receipts.stop();
   }
 
@@ -162,6 +186,8 @@ export class SmppServer {
         return s.close();
       case 'submit_sm':
         return this.submit(s, pdu);
+      case 'query_sm':
+        return this.query(s, pdu);
       case 'unknown':
         // An unknown command_id: generic_nack ESME_RINVCMDID (the codec's response() makes it).
         return s.reply(pdu);
@@ -231,25 +257,114 @@ export class SmppServer {
     if (!read.ok) return refuse(read.status);
     s.submitsInFlight++;
     try {
-      const { services } = this.o;
-      const auth = await services.auth.authenticate('', s.peer, bound.keyHash);
-      if (!auth.ok) return refuse(submitStatus(auth));
-      const caller = permitted(smsSend, auth.value);
-      if (!caller.ok) return refuse(submitStatus(caller));
-      const result = await runAdmitted(smsSend, read.request.body, caller.value, services);
-      if (!result.ok) return refuse(submitStatus(result));
+      const caller = await this.caller(s);
+      if (!caller.ok) return refuse(caller.status);
+      const request = read.request;
+      const to = { sourceAddr: request.sourceAddr, recipient: request.body.sentto };
+      let text = request.body.text;
+      let others: Part[] = [];
+      if (request.part) {
+        const { part } = request;
+        const added = this.assemblies.add({
+          userId: bound.user.id,
+          sourceAddr: request.sourceAddr,
+          destination: request.body.sentto,
+          dataCoding: part.dataCoding,
+          reference: part.reference,
+          total: part.total,
+          part: {
+            seq: part.seq,
+            payload: part.payload,
+            table: part.table,
+            partId: `p-${randomBytes(10).toString('hex')}`,
+            receipt: request.receipt,
+            at: this.o.clock.now(),
+          },
+        });
+        if (added.kind === 'full') return refuse(CommandStatus.RMSGQFUL);
+        if (added.kind === 'pending') {
+          this.metrics.submit(statusName(CommandStatus.ROK));
+          return s.reply(pdu, { message_id: added.partId });
+        }
+        text = added.text;
+        others = added.others;
+      }
+      const result = await runAdmitted(smsSend, { ...request.body, text }, caller.value, this.o.services);
+      if (!result.ok) {
+        refuse(submitStatus(result));
+        // The parts answered before are not a message: their receipts say REJECTD.
+        return await this.owePartReceipts(bound.user.id, to, others, null);
+      }
       const messageId = Number(result.value.fields?.sms_id);
       this.metrics.submit(statusName(CommandStatus.ROK));
       s.reply(pdu, { message_id: String(messageId) });
       // After the answer: a receipt never reaches the client before the message_id it matches.
-      if (read.request.receipt)
+      if (request.receipt)
         await this.o.store
-          .owe({ messageId, smppUserId: bound.user.id, sourceAddr: read.request.sourceAddr }, this.o.clock.now())
+          .owe({ messageId, smppUserId: bound.user.id, sourceAddr: request.sourceAddr }, this.o.clock.now())
           .catch((error: unknown) =>
             this.o.log.error({ err: error, sms_id: messageId }, 'SMPP server: the receipt owed was not recorded'),
           );
+      await this.owePartReceipts(bound.user.id, to, others, messageId);
     } finally {
       s.submitsInFlight--;
     }
+  }
+
+  /** The bound key as the API's caller of /sms/send, checked again at every submit (it may have changed since the bind). */
+  private async caller(s: CustomerSession): Promise<{ ok: true; value: Caller } | { ok: false; status: number }> {
+    const bound = s.bound;
+    if (!bound) return { ok: false, status: CommandStatus.RINVBNDSTS };
+    const auth = await this.o.services.auth.authenticate('', s.peer, bound.keyHash);
+    if (!auth.ok) return { ok: false, status: submitStatus(auth) };
+    const caller = permitted(smsSend, auth.value);
+    if (!caller.ok) return { ok: false, status: submitStatus(caller) };
+    return { ok: true, value: caller.value };
+  }
+
+  /** Receipts for the parts of a concatenated message other than the last (each under its own id); `messageId` null: REJECTD. */
+  private async owePartReceipts(
+    smppUserId: number,
+    to: { sourceAddr: string; recipient: string },
+    parts: readonly Part[],
+    messageId: number | null,
+  ): Promise<void> {
+    const owed: PartReceipt[] = parts
+      .filter((p) => p.receipt)
+      .map((p) => ({ partId: p.partId, smppUserId, messageId, ...to, submittedAt: p.at }));
+    if (owed.length === 0) return;
+    await this.o.store
+      .owePartReceipts(owed, this.o.clock.now())
+      .catch((error: unknown) =>
+        this.o.log.error(
+          { err: error, sms_id: messageId },
+          'SMPP server: the receipts owed for parts were not recorded',
+        ),
+      );
+  }
+
+  /** Concatenated messages never completed: logged, and their parts' receipts say REJECTD. */
+  private async giveUp(assemblies: Assembly[], why: string): Promise<void> {
+    for (const a of assemblies) {
+      this.o.log.warn(
+        { smpp_user_id: a.userId, parts: a.parts.size, total: a.total, why },
+        'SMPP server: a concatenated message was given up',
+      );
+      this.metrics.submit('assembly_given_up');
+      const to = { sourceAddr: a.sourceAddr, recipient: a.destination };
+      await this.owePartReceipts(a.userId, to, [...a.parts.values()], null);
+    }
+  }
+
+  /** query_sm: the state of one of the account's messages by the message_id of its submit_sm_resp. */
+  private async query(s: CustomerSession, pdu: Pdu): Promise<void> {
+    if (!s.bound?.transmit) return s.reply(pdu, { command_status: CommandStatus.RINVBNDSTS });
+    const caller = await this.caller(s);
+    if (!caller.ok) return s.reply(pdu, { command_status: caller.status });
+    const id = stringField(pdu, 'message_id') ?? '';
+    const message = /^\d{1,15}$/.test(id)
+      ? await this.o.reports.findMessage(Number(id), caller.value.account.id)
+      : null;
+    s.reply(pdu, queryAnswer(id, message));
   }
 }

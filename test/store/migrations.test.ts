@@ -73,6 +73,7 @@ for (const dialect of testDialects()) {
           '0025-smpp-users',
           '0026-otp',
           '0028-consent-versions',
+          '0030-smpp-parts-mo',
         ]);
       });
 

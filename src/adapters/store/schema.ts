@@ -268,6 +268,25 @@ export interface SmppReceiptsTable {
   sent_at: number | null;
 }
 
+/** Migration 0030: receipts owed for the parts of a concatenated submit. */
+export interface SmppPartReceiptsTable {
+  part_id: string;
+  smpp_user_id: number;
+  message_id: number | null;
+  source_addr: string;
+  recipient: string;
+  failed_at: number | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** Migration 0030: inbound messages given to an account's SMPP receiver and acknowledged. */
+export interface SmppMoSentTable {
+  inbound_id: number;
+  account_id: number;
+  sent_at: number;
+}
+
 /** Migration 0026: an OTP message's code, as a keyed hash, and its tries. */
 export interface OtpCodesTable {
   message_id: number;
@@ -320,6 +339,8 @@ export interface OtpHoldsTable {
 export interface Database {
   smpp_users: SmppUsersTable;
   smpp_receipts: SmppReceiptsTable;
+  smpp_part_receipts: SmppPartReceiptsTable;
+  smpp_mo_sent: SmppMoSentTable;
   otp_codes: OtpCodesTable;
   otp_secret: OtpSecretTable;
   otp_settings: OtpSettingsTable;

@@ -1,7 +1,16 @@
 import { StorePart } from './store-part.js';
 import type { SmppUsersTable } from './schema.js';
 import type { FinalState } from '../../domain/delivery-state.js';
-import type { NewSmppUser, OwedReceipt, SmppCredentials, SmppStore, SmppUser } from '../../ports/smpp-store.js';
+import type {
+  NewSmppUser,
+  OwedPartReceipt,
+  OwedReceipt,
+  PartReceipt,
+  SmppCredentials,
+  SmppStore,
+  SmppUser,
+} from '../../ports/smpp-store.js';
+import type { InboundRecord } from '../../ports/inbound-store.js';
 
 type UserRow = Omit<SmppUsersTable, 'id'> & { id: number };
 
@@ -116,8 +125,106 @@ export class SqlSmppStore extends StorePart implements SmppStore {
       .execute();
   }
 
+  async owePartReceipts(parts: readonly PartReceipt[], now: number): Promise<void> {
+    if (parts.length === 0) return;
+    await this.db
+      .insertInto('smpp_part_receipts')
+      .values(
+        parts.map((p) => ({
+          part_id: p.partId,
+          smpp_user_id: p.smppUserId,
+          message_id: p.messageId,
+          source_addr: p.sourceAddr,
+          recipient: p.recipient,
+          failed_at: p.messageId === null ? now : null,
+          created_at: p.submittedAt,
+        })),
+      )
+      .onConflict((oc) => oc.column('part_id').doNothing())
+      .execute();
+  }
+
+  async owedParts(smppUserId: number, limit: number): Promise<OwedPartReceipt[]> {
+    const rows = await this.db
+      .selectFrom('smpp_part_receipts as p')
+      .leftJoin('messages as m', 'm.id', 'p.message_id')
+      .select([
+        'p.part_id',
+        'p.message_id',
+        'p.source_addr',
+        'p.recipient',
+        'p.failed_at',
+        'p.created_at',
+        'm.state',
+        'm.detail',
+        'm.done_at',
+      ])
+      .where('p.smpp_user_id', '=', smppUserId)
+      .where('p.sent_at', 'is', null)
+      .where((eb) => eb.or([eb('p.failed_at', 'is not', null), eb('m.state', 'in', finalStates)]))
+      .orderBy('p.created_at')
+      .orderBy('p.part_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      partId: r.part_id,
+      messageId: r.message_id === null ? 0 : Number(r.message_id),
+      sourceAddr: r.source_addr,
+      recipient: r.recipient,
+      state: r.failed_at !== null ? 'rejected' : (r.state as FinalState),
+      detail: r.failed_at !== null ? null : r.detail,
+      submittedAt: Number(r.created_at),
+      doneAt: r.failed_at !== null ? Number(r.failed_at) : r.done_at === null ? null : Number(r.done_at),
+    }));
+  }
+
+  async partsAcknowledged(partIds: readonly string[], now: number): Promise<void> {
+    if (partIds.length === 0) return;
+    await this.db
+      .updateTable('smpp_part_receipts')
+      .set({ sent_at: now })
+      .where('part_id', 'in', [...partIds])
+      .execute();
+  }
+
+  async owedMo(accountId: number, since: number, limit: number): Promise<InboundRecord[]> {
+    const rows = await this.db
+      .selectFrom('inbound_messages as i')
+      .selectAll('i')
+      .where('i.account_id', '=', accountId)
+      .where('i.received_at', '>=', since)
+      .where((eb) =>
+        eb.not(
+          eb.exists(eb.selectFrom('smpp_mo_sent as s').select('s.inbound_id').whereRef('s.inbound_id', '=', 'i.id')),
+        ),
+      )
+      .orderBy('i.id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      accountId: r.account_id,
+      from: r.source,
+      to: r.destination,
+      text: r.text,
+      receivedAt: Number(r.received_at),
+    }));
+  }
+
+  async moAcknowledged(messages: readonly { inboundId: number; accountId: number }[], now: number): Promise<void> {
+    if (messages.length === 0) return;
+    await this.db
+      .insertInto('smpp_mo_sent')
+      .values(messages.map((m) => ({ inbound_id: m.inboundId, account_id: m.accountId, sent_at: now })))
+      .onConflict((oc) => oc.column('inbound_id').doNothing())
+      .execute();
+  }
+
   async removeBefore(before: number): Promise<number> {
-    const result = await this.db.deleteFrom('smpp_receipts').where('created_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const receipts = await this.db.deleteFrom('smpp_receipts').where('created_at', '<', before).executeTakeFirst();
+    const parts = await this.db.deleteFrom('smpp_part_receipts').where('created_at', '<', before).executeTakeFirst();
+    // MO acknowledgements only need to outlive the owed window (MO received before `before` are not looked at).
+    await this.db.deleteFrom('smpp_mo_sent').where('sent_at', '<', before).execute();
+    return Number(receipts.numDeletedRows) + Number(parts.numDeletedRows);
   }
 }
