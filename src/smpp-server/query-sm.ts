@@ -32,7 +32,7 @@ export function queryAnswer(id: string, message: MessageRecord | null): PduOptio
   const final = state !== 1;
   return {
     message_id: id,
-    final_date: final && message.doneAt !== null ? smppAbsoluteTime(message.doneAt) : '',
+    final_date: final ? smppAbsoluteTime(message.doneAt ?? message.submittedAt ?? message.createdAt) : '',
     message_state: state,
     error_code: 0,
   };

@@ -97,5 +97,94 @@ for (const dialect of testDialects()) {
       assert.equal(await app.store.smpp.removeBefore(start + 1), 2);
       assert.deepEqual(await app.store.smpp.owed(user.id, 10), []);
     });
+
+    it('owes part receipts: given up at once (rejected), or once the assembled message is final; until acknowledged', async () => {
+      clock.set(start + 4 * 86_400_000);
+      const user = await app.smppUsers.create({ keyId, systemId: 'parts', password: 'pw' });
+      const auth = await app.services.auth.authenticate(apiKey, '127.0.0.1');
+      assert.ok(auth.ok);
+      const sent = await singleSend(app.services.sends, clock, auth.value, {
+        sentto: '905321112203',
+        title: 'ACME',
+        text: 'long',
+      });
+      assert.ok(sent.ok);
+      const messageId = Number(sent.value.fields.sms_id);
+      const part = { smppUserId: user.id, sourceAddr: 'ACME', recipient: '905321112203' };
+      await app.store.smpp.owePartReceipts(
+        [
+          { ...part, partId: 'p-given-up', messageId: null, submittedAt: clock.now() - 2 },
+          { ...part, partId: 'p-assembled', messageId, submittedAt: clock.now() - 1 },
+        ],
+        clock.now(),
+      );
+      assert.deepEqual(
+        (await app.store.smpp.owedParts(user.id, 10)).map((r) => [r.partId, r.state]),
+        [['p-given-up', 'rejected']],
+      );
+      await app.store.queue.markFailed(messageId, 'stat:UNDELIV err:034', clock.now());
+      const owed = await app.store.smpp.owedParts(user.id, 10);
+      assert.deepEqual(
+        owed.map((r) => [r.partId, r.state, r.recipient, r.sourceAddr]),
+        [
+          ['p-given-up', 'rejected', '905321112203', 'ACME'],
+          ['p-assembled', 'failed', '905321112203', 'ACME'],
+        ],
+      );
+      await app.store.smpp.partsAcknowledged(['p-given-up'], clock.now());
+      assert.deepEqual(
+        (await app.store.smpp.owedParts(user.id, 10)).map((r) => r.partId),
+        ['p-assembled'],
+      );
+      // Acknowledged or not, both rows go past the retention limit.
+      assert.equal(await app.store.smpp.removeBefore(clock.now() + 1), 2);
+      assert.deepEqual(await app.store.smpp.owedParts(user.id, 10), []);
+    });
+
+    it('owes an account\u2019s inbound messages since a time, oldest first, until acknowledged', async () => {
+      const at = clock.now();
+      await app.store.inbound.insert({
+        id: 900_001,
+        accountId,
+        from: '905321112233',
+        to: '4444',
+        text: 'old',
+        receivedAt: at - 10,
+      });
+      await app.store.inbound.insert({
+        id: 900_002,
+        accountId,
+        from: '905321112233',
+        to: '4444',
+        text: 'a',
+        receivedAt: at,
+      });
+      await app.store.inbound.insert({
+        id: 900_003,
+        accountId,
+        from: '905321112233',
+        to: '4444',
+        text: 'b',
+        receivedAt: at + 1,
+      });
+      await app.store.inbound.insert({
+        id: 900_004,
+        accountId: null,
+        from: '905321112233',
+        to: '5555',
+        text: 'c',
+        receivedAt: at + 2,
+      });
+      assert.deepEqual(
+        (await app.store.smpp.owedMo(accountId, at, 10)).map((m) => m.text),
+        ['a', 'b'],
+      );
+      await app.store.smpp.moAcknowledged([{ inboundId: 900_002, accountId }], at + 5);
+      assert.deepEqual(
+        (await app.store.smpp.owedMo(accountId, at, 10)).map((m) => m.id),
+        [900_003],
+      );
+      assert.equal((await app.store.smpp.owedMo(accountId, at, 1)).length, 1);
+    });
   });
 }
