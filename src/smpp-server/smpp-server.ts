@@ -4,7 +4,14 @@
  * every submit_sm is one /sms/send of one recipient, through the API's own pipeline
  * (authenticate, permissions, fields, request limits, singleSend), so nothing here
  * decides what may be sent. Receipts owed to a user go out as deliver_sm to its bound
- * receivers and transceivers (receipt-pump.ts).
+ * receivers and transceivers (receipt-pump.ts). Concatenated parts are put together by
+ * assemblies.ts and sent as one /sms/send here; query_sm is answered from the account's
+ * messages (query-sm.ts).
+ *
+ * One file over 300 lines: it is the PDU dispatch of one session, and every handler (bind,
+ * submit and its parts, query_sm, close) reads and writes the same per-process state (the
+ * sessions, the bound users, the assemblies, the receipt pump); split, that state would be
+ * passed around or made public for no reader's benefit.
  */
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
