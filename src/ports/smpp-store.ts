@@ -57,6 +57,21 @@ export interface PartReceipt {
   submittedAt: number;
 }
 
+/** One bound session as the SMPP server tells it (the provider console's SMPP page). */
+export interface SmppSessionState {
+  systemId: string;
+  accountId: number;
+  peer: string;
+  bindType: 'transmitter' | 'receiver' | 'transceiver';
+  since: number;
+  /** submit_sm accepted on this session since it bound. */
+  submits: number;
+  /** deliver_sm sent and not answered yet. */
+  unanswered: number;
+  /** Receipts owed to its SMPP user, final and not acknowledged (of messages and of parts). */
+  owedReceipts: number;
+}
+
 export interface SmppStore {
   createUser(user: NewSmppUser, now: number): Promise<SmppUser>;
   /** The user and hashes of an enabled or disabled user by its system_id; null when none. */
@@ -71,6 +86,8 @@ export interface SmppStore {
   owed(smppUserId: number, limit: number): Promise<OwedReceipt[]>;
   /** The customer acknowledged these receipts (deliver_sm_resp). */
   acknowledged(messageIds: readonly number[], now: number): Promise<void>;
+  /** How many receipts (of messages and of parts) are owed to the user and ready to go: the backlog. */
+  owedCount(smppUserId: number): Promise<number>;
   /** Owes a receipt for each of these parts (registered_delivery asked for one). */
   owePartReceipts(parts: readonly PartReceipt[], now: number): Promise<void>;
   /** Part receipts owed to a user: given up, or whose message reached a final state; oldest first. */

@@ -37,6 +37,9 @@ export interface Bound {
   transmit: boolean;
   receive: boolean;
   rate: SubmitRate;
+  since: number;
+  /** submit_sm accepted since the bind. */
+  submits: number;
 }
 
 export class CustomerSession {

@@ -20,7 +20,7 @@ import type { Server, Session } from 'smpp';
 import { makePdu, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
 import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
-import type { PartReceipt, SmppStore } from '../ports/smpp-store.js';
+import type { PartReceipt, SmppSessionState, SmppStore } from '../ports/smpp-store.js';
 import type { ReportStore } from '../ports/reports.js';
 import type { Caller } from '../services/auth.js';
 import { noSmppServerMetrics } from '../ports/metrics.js';
@@ -99,6 +99,29 @@ export class SmppServer {
       Math.min(1000, timeoutMs),
     );
     this.expiry.unref();
+  }
+
+  /** The sessions bound here now, with the receipts owed to each one's user (the provider console). */
+  async boundSessions(): Promise<SmppSessionState[]> {
+    const owed = new Map<number, number>();
+    for (const userId of this.byUser.keys()) owed.set(userId, await this.o.store.owedCount(userId));
+    const out: SmppSessionState[] = [];
+    for (const [userId, sessions] of this.byUser)
+      for (const s of sessions) {
+        const b = s.bound;
+        if (!b) continue;
+        out.push({
+          systemId: b.user.systemId,
+          accountId: b.user.accountId,
+          peer: s.peer,
+          bindType: b.transmit && b.receive ? 'transceiver' : b.transmit ? 'transmitter' : 'receiver',
+          since: b.since,
+          submits: b.submits,
+          unanswered: s.unanswered.size,
+          owedReceipts: owed.get(userId) ?? 0,
+        });
+      }
+    return out.sort((a, b) => a.systemId.localeCompare(b.systemId) || a.since - b.since);
   }
 
   /** Opens a listener (TLS with `tls`); resolves with its port. */
@@ -246,6 +269,8 @@ export class SmppServer {
       transmit: pdu.command !== 'bind_receiver',
       receive: pdu.command !== 'bind_transmitter',
       rate: new SubmitRate(found.user.maxSubmitsPerSecond, this.o.clock.now()),
+      since: this.o.clock.now(),
+      submits: 0,
     });
     this.o.log.info({ peer: s.peer, system_id: systemId, command: pdu.command }, 'SMPP server: bound');
     return CommandStatus.ROK;
@@ -291,6 +316,7 @@ export class SmppServer {
         if (added.kind === 'full') return refuse(CommandStatus.RMSGQFUL);
         if (added.kind === 'pending') {
           this.metrics.submit(statusName(CommandStatus.ROK));
+          bound.submits++;
           return s.reply(pdu, { message_id: added.partId });
         }
         text = added.text;
@@ -304,6 +330,7 @@ export class SmppServer {
       }
       const messageId = Number(result.value.fields?.sms_id);
       this.metrics.submit(statusName(CommandStatus.ROK));
+      bound.submits++;
       s.reply(pdu, { message_id: String(messageId) });
       // After the answer: a receipt never reaches the client before the message_id it matches.
       if (request.receipt)

@@ -125,6 +125,26 @@ export class SqlSmppStore extends StorePart implements SmppStore {
       .execute();
   }
 
+  async owedCount(smppUserId: number): Promise<number> {
+    const receipts = await this.db
+      .selectFrom('smpp_receipts as r')
+      .innerJoin('messages as m', 'm.id', 'r.message_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('r.smpp_user_id', '=', smppUserId)
+      .where('r.sent_at', 'is', null)
+      .where('m.state', 'in', finalStates)
+      .executeTakeFirst();
+    const parts = await this.db
+      .selectFrom('smpp_part_receipts as p')
+      .leftJoin('messages as m', 'm.id', 'p.message_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('p.smpp_user_id', '=', smppUserId)
+      .where('p.sent_at', 'is', null)
+      .where((eb) => eb.or([eb('p.failed_at', 'is not', null), eb('m.state', 'in', finalStates)]))
+      .executeTakeFirst();
+    return Number(receipts?.n ?? 0) + Number(parts?.n ?? 0);
+  }
+
   async owePartReceipts(parts: readonly PartReceipt[], now: number): Promise<void> {
     if (parts.length === 0) return;
     await this.db
