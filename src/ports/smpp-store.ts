@@ -93,8 +93,11 @@ export interface SmppStore {
   /** Part receipts owed to a user: given up, or whose message reached a final state; oldest first. */
   owedParts(smppUserId: number, limit: number): Promise<OwedPartReceipt[]>;
   partsAcknowledged(partIds: readonly string[], now: number): Promise<void>;
-  /** Inbound messages of the account received since `since` not yet acknowledged over SMPP, oldest first. */
-  owedMo(accountId: number, since: number, limit: number): Promise<InboundRecord[]>;
+  /**
+   * Inbound messages of the account received since `since`, of id `fromId` or above, not yet
+   * acknowledged over SMPP, oldest first. `fromId` spares reading the acknowledged ones again.
+   */
+  owedMo(accountId: number, since: number, fromId: number, limit: number): Promise<InboundRecord[]>;
   moAcknowledged(messages: readonly { inboundId: number; accountId: number }[], now: number): Promise<void>;
   /** Removes receipts (of messages and of parts) created before `before` (acknowledged or not): the retention limit. Answers how many. */
   removeBefore(before: number): Promise<number>;

@@ -53,6 +53,12 @@ export class ReceiptPump {
   private acks: string[] = [];
   private lastDisabledCheck = 0;
   private lastRetention = 0;
+  /**
+   * Per account, the id below which every inbound message was acknowledged at the last look.
+   * Forgotten every minute: an id handed out before and committed after a look (another
+   * process's) is then found, a minute late rather than never.
+   */
+  private readonly moFloor = new Map<number, number>();
 
   constructor(private readonly o: ReceiptPumpOptions) {}
 
@@ -108,6 +114,7 @@ export class ReceiptPump {
     if (now - this.lastDisabledCheck >= disabledCheckMs) await this.closeDisabled(now);
     if (now - this.lastRetention >= retentionCheckMs) {
       this.lastRetention = now;
+      this.moFloor.clear();
       const removed = await this.o.store.removeBefore(now - this.o.retentionMs);
       if (removed > 0) this.o.log.warn({ removed }, 'SMPP server: receipts never acknowledged were given up');
     }
@@ -126,8 +133,10 @@ export class ReceiptPump {
         items.push({ key: `p:${r.partId}`, pdu: () => receiptPdu(r, r.partId) });
     if (items.length < want) {
       const since = Math.max(user.createdAt, now - this.o.retentionMs);
-      for (const m of await this.o.store.owedMo(user.accountId, since, want))
-        items.push({ key: `m:${user.accountId}:${m.id}`, pdu: () => moPdu(m) });
+      const owedMo = await this.o.store.owedMo(user.accountId, since, this.moFloor.get(user.accountId) ?? 0, want);
+      // Every inbound message below the oldest owed one was acknowledged: later looks start there.
+      if (owedMo[0]) this.moFloor.set(user.accountId, owedMo[0].id);
+      for (const m of owedMo) items.push({ key: `m:${user.accountId}:${m.id}`, pdu: () => moPdu(m) });
     }
     for (const item of items) {
       if (room === 0) break;

@@ -176,15 +176,16 @@ for (const dialect of testDialects()) {
         receivedAt: at + 2,
       });
       assert.deepEqual(
-        (await app.store.smpp.owedMo(accountId, at, 10)).map((m) => m.text),
+        (await app.store.smpp.owedMo(accountId, at, 0, 10)).map((m) => m.text),
         ['a', 'b'],
       );
       await app.store.smpp.moAcknowledged([{ inboundId: 900_002, accountId }], at + 5);
       assert.deepEqual(
-        (await app.store.smpp.owedMo(accountId, at, 10)).map((m) => m.id),
+        (await app.store.smpp.owedMo(accountId, at, 0, 10)).map((m) => m.id),
         [900_003],
       );
-      assert.equal((await app.store.smpp.owedMo(accountId, at, 1)).length, 1);
+      assert.equal((await app.store.smpp.owedMo(accountId, at, 0, 1)).length, 1);
+      assert.deepEqual(await app.store.smpp.owedMo(accountId, at, 900_004, 10), []);
     });
   });
 }

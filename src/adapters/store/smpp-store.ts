@@ -207,11 +207,12 @@ export class SqlSmppStore extends StorePart implements SmppStore {
       .execute();
   }
 
-  async owedMo(accountId: number, since: number, limit: number): Promise<InboundRecord[]> {
+  async owedMo(accountId: number, since: number, fromId: number, limit: number): Promise<InboundRecord[]> {
     const rows = await this.db
       .selectFrom('inbound_messages as i')
       .selectAll('i')
       .where('i.account_id', '=', accountId)
+      .where('i.id', '>=', fromId)
       .where('i.received_at', '>=', since)
       .where((eb) =>
         eb.not(
