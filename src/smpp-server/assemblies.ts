@@ -24,6 +24,7 @@ export interface Part {
 
 export interface Assembly {
   userId: number;
+  reference: number;
   sourceAddr: string;
   destination: string;
   dataCoding: number;
@@ -55,6 +56,12 @@ export interface PartIn {
   part: Part;
 }
 
+function keyOf(
+  a: Pick<Assembly, 'userId' | 'sourceAddr' | 'destination' | 'dataCoding' | 'reference' | 'total'>,
+): string {
+  return [a.userId, a.sourceAddr, a.destination, a.dataCoding, a.reference, a.total].join('\u0000');
+}
+
 export class Assemblies {
   private readonly open = new Map<string, Assembly>();
   private readonly perUser = new Map<number, number>();
@@ -66,12 +73,13 @@ export class Assemblies {
   }
 
   add(p: PartIn): Added {
-    const key = [p.userId, p.sourceAddr, p.destination, p.dataCoding, p.reference, p.total].join('\u0000');
+    const key = keyOf(p);
     let assembly = this.open.get(key);
     if (!assembly) {
       const pending = this.perUser.get(p.userId) ?? 0;
       if (pending >= this.limits.maxPending) return { kind: 'full' };
       assembly = {
+        reference: p.reference,
         userId: p.userId,
         sourceAddr: p.sourceAddr,
         destination: p.destination,
@@ -93,6 +101,22 @@ export class Assemblies {
     const table: ShiftTable = ordered.some((x) => x.table === 'turkish') ? 'turkish' : 'default';
     const text = decodePayload(Buffer.concat(ordered.map((x) => x.payload)), assembly.dataCoding, table);
     return { kind: 'complete', text, assembly, others: ordered.filter((x) => x.seq !== part.seq) };
+  }
+
+  /**
+   * Puts a completed message back without its part `seq`: the API refused it for now
+   * (throttled), so the client sends that part again and completes it then. The time-out
+   * still runs from the first part. False when the user has no room left for it.
+   */
+  putBack(assembly: Assembly, seq: number): boolean {
+    const key = keyOf(assembly);
+    if (this.open.has(key)) return false;
+    const pending = this.perUser.get(assembly.userId) ?? 0;
+    if (pending >= this.limits.maxPending) return false;
+    const parts = new Map([...assembly.parts].filter(([n]) => n !== seq));
+    this.open.set(key, { ...assembly, parts });
+    this.perUser.set(assembly.userId, pending + 1);
+    return true;
   }
 
   /** The assemblies unfinished for `timeoutMs` since their first part, removed. */

@@ -295,6 +295,8 @@ export class SmppServer {
       const to = { sourceAddr: request.sourceAddr, recipient: request.body.sentto };
       let text = request.body.text;
       let others: Part[] = [];
+      let completed: Assembly | null = null;
+      let completedSeq = 0;
       if (request.part) {
         const { part } = request;
         const added = this.assemblies.add({
@@ -321,10 +323,16 @@ export class SmppServer {
         }
         text = added.text;
         others = added.others;
+        completed = added.assembly;
+        completedSeq = part.seq;
       }
       const result = await runAdmitted(smsSend, { ...request.body, text }, caller.value, this.o.services);
       if (!result.ok) {
-        refuse(submitStatus(result));
+        const status = submitStatus(result);
+        refuse(status);
+        // Refused for now: the client sends this part again, and the others wait for it.
+        if (status === CommandStatus.RTHROTTLED && completed && this.assemblies.putBack(completed, completedSeq))
+          return;
         // The parts answered before are not a message: their receipts say REJECTD.
         return await this.owePartReceipts(bound.user.id, to, others, null);
       }

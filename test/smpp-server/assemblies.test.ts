@@ -1,7 +1,8 @@
 /**
  * The parts of concatenated submits put together (src/smpp-server/assemblies.ts): the
  * bound on unfinished messages per user, a part sent again keeping its first id, the
- * time-out, and a text decoded once over the joined payloads.
+ * time-out, a text decoded once over the joined payloads, and a message put back when the
+ * API refused it for now.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -58,6 +59,27 @@ describe('concatenated submits put together', () => {
       ['first'],
     );
     assert.equal(a.size, 0);
+  });
+
+  it('puts a completed message back without its last part (refused for now), so the part sent again completes it', () => {
+    const a = new Assemblies({ maxPending: 10, timeoutMs: 1000 });
+    a.add(part({ seq: 2, id: 'second', bytes: Buffer.from('cd') }));
+    const done = a.add(part({ seq: 1, id: 'first', bytes: Buffer.from('ab') }));
+    assert.equal(done.kind, 'complete');
+    if (done.kind !== 'complete') return;
+    assert.equal(a.putBack(done.assembly, 1), true);
+    assert.equal(a.putBack(done.assembly, 1), false, 'already back');
+    const again = a.add(part({ seq: 1, id: 'retry', bytes: Buffer.from('ab') }));
+    assert.equal(again.kind, 'complete');
+    if (again.kind !== 'complete') return;
+    assert.equal(again.text, 'abcd');
+    assert.deepEqual(
+      again.others.map((p) => p.partId),
+      ['second'],
+    );
+    // The time-out still runs from the first part.
+    a.putBack(again.assembly, 1);
+    assert.equal(a.expire(1000).length, 1);
   });
 
   it('gives up a message not complete within the time-out from its first part', () => {
