@@ -122,6 +122,7 @@ for (const dialect of testDialects()) {
         (await app.store.smpp.owedParts(user.id, 10)).map((r) => [r.partId, r.state]),
         [['p-given-up', 'rejected']],
       );
+      assert.equal(await app.store.smpp.owedCount(user.id), 1);
       await app.store.queue.markFailed(messageId, 'stat:UNDELIV err:034', clock.now());
       const owed = await app.store.smpp.owedParts(user.id, 10);
       assert.deepEqual(
@@ -131,13 +132,18 @@ for (const dialect of testDialects()) {
           ['p-assembled', 'failed', '905321112203', 'ACME'],
         ],
       );
+      // The message's own receipt and its two parts' receipts: the backlog the console shows.
+      await app.store.smpp.owe({ messageId, smppUserId: user.id, sourceAddr: 'ACME' }, clock.now());
+      assert.equal(await app.store.smpp.owedCount(user.id), 3);
+      await app.store.smpp.acknowledged([messageId], clock.now());
       await app.store.smpp.partsAcknowledged(['p-given-up'], clock.now());
+      assert.equal(await app.store.smpp.owedCount(user.id), 1);
       assert.deepEqual(
         (await app.store.smpp.owedParts(user.id, 10)).map((r) => r.partId),
         ['p-assembled'],
       );
-      // Acknowledged or not, both rows go past the retention limit.
-      assert.equal(await app.store.smpp.removeBefore(clock.now() + 1), 2);
+      // Acknowledged or not, the three rows go past the retention limit.
+      assert.equal(await app.store.smpp.removeBefore(clock.now() + 1), 3);
       assert.deepEqual(await app.store.smpp.owedParts(user.id, 10), []);
     });
 
