@@ -28,6 +28,8 @@ import { septetsOf } from '../../../src/domain/gsm-alphabet.js';
 import { decodeShortMessage } from '../../../src/domain/sms-decoding.js';
 
 const ESME_ROK = 0x00;
+/** The simulator's MO text: ğ, ş and ı are not in the GSM default alphabet, so it comes as UCS-2. */
+const moText = 'Günaydın, ğüşıöç';
 const pgSkip =
   postgresUrl() === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : null;
 
@@ -66,7 +68,16 @@ for (const storeName of ['sqlite', 'postgres'] as const) {
     let sender: ProvisionedSender;
 
     before(async () => {
-      sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '20-50', '--inbound-every-ms', '150']);
+      sim = await startSimulator([
+        '--port',
+        '0',
+        '--receipt-delay-ms',
+        '20-50',
+        '--inbound-every-ms',
+        '150',
+        '--inbound-text',
+        moText,
+      ]);
       writeFileSync(
         join(dir, 'smpp.json'),
         JSON.stringify({
@@ -312,8 +323,8 @@ for (const storeName of ['sqlite', 'postgres'] as const) {
       assert.equal(numberField(mo, 'esm_class'), 0);
       assert.equal(stringField(mo, 'source_addr'), '905321112233');
       assert.equal(stringField(mo, 'destination_addr'), '4444');
-      assert.equal(numberField(mo, 'data_coding'), 0);
-      assert.equal(bufferField(mo, 'short_message')?.toString('latin1'), 'Merhaba');
+      assert.equal(numberField(mo, 'data_coding'), 8);
+      assert.equal(decodeShortMessage(bufferField(mo, 'short_message') ?? Buffer.alloc(0), 8, 0).text, moText);
       await first.close();
       const seen = first.delivered.length;
       // While no receiver is bound, more MO arrive and are kept.
