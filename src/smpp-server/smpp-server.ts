@@ -13,7 +13,6 @@
  * sessions, the bound users, the assemblies, the receipt pump); split, that state would be
  * passed around or made public for no reader's benefit.
  */
-import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { Server, Session } from 'smpp';
@@ -22,6 +21,7 @@ import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
 import type { PartReceipt, SmppSessionState, SmppStore } from '../ports/smpp-store.js';
 import type { ReportStore } from '../ports/reports.js';
+import type { MessageStore } from '../ports/messages.js';
 import type { Caller } from '../services/auth.js';
 import { noSmppServerMetrics } from '../ports/metrics.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
@@ -52,6 +52,8 @@ export interface SmppServerOptions {
   metrics?: SmppServerMetrics;
   /** The messages query_sm reads (the account's own only). */
   reports: Pick<ReportStore, 'findMessage'>;
+  /** The one id space of sends and messages: a part's own message_id comes from it, so it is decimal and names nothing else. */
+  ids: Pick<MessageStore, 'allocateIds'>;
   /** An unfinished concatenated message is given up this long after its first part (default 60 s). */
   assemblyTimeoutMs?: number;
 }
@@ -299,6 +301,7 @@ export class SmppServer {
       let completedSeq = 0;
       if (request.part) {
         const { part } = request;
+        const [partId = 0] = await this.o.ids.allocateIds(1);
         const added = this.assemblies.add({
           userId: bound.user.id,
           sourceAddr: request.sourceAddr,
@@ -310,7 +313,7 @@ export class SmppServer {
             seq: part.seq,
             payload: part.payload,
             table: part.table,
-            partId: `p-${randomBytes(10).toString('hex')}`,
+            partId: String(partId),
             receipt: request.receipt,
             at: this.o.clock.now(),
           },

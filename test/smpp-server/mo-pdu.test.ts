@@ -52,13 +52,13 @@ describe('MO messages and part receipts as deliver_sm', () => {
         submittedAt: Date.UTC(2026, 10, 27, 9, 30),
         doneAt: Date.UTC(2026, 10, 27, 9, 31),
       },
-      'p-0123456789abcdef0123',
+      '1234567',
     );
-    assert.equal(pdu.receipted_message_id, 'p-0123456789abcdef0123');
+    assert.equal(pdu.receipted_message_id, '1234567');
     assert.equal(pdu.message_state, 8);
     assert.equal(
       (pdu.short_message as Buffer).toString('latin1'),
-      'id:p-0123456789abcdef0123 sub:001 dlvrd:000 submit date:2611270930 done date:2611270931 stat:REJECTD err:001 text:',
+      'id:1234567 sub:001 dlvrd:000 submit date:2611270930 done date:2611270931 stat:REJECTD err:001 text:',
     );
   });
 });

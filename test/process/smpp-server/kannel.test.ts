@@ -195,7 +195,7 @@ describe('SMPP server with Kannel as the ESME', { skip: kannelSkip }, () => {
     const answer = await fetch(`http://127.0.0.1:${sendsms}/cgi-bin/sendsms?${query.toString()}`);
     assert.equal(answer.status, 202, await answer.text());
     // Kannel asks a receipt for the first part only (sms_split in gw/sms.c): that part's own
-    // message_id (p-...) is the one its receipt carries, and Kannel reports the whole text once.
+    // message_id is the one its receipt carries, and Kannel reports the whole text once.
     const report = await waitFor(
       'the delivery report of the long message',
       () =>

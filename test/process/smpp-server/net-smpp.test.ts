@@ -78,8 +78,8 @@ describe('SMPP server with Perl Net::SMPP as the ESME', { skip: netSmppSkip }, (
       [0, 0, 0],
       JSON.stringify(steps),
     );
-    assert.match(submits[0]?.message_id ?? '', /^p-[0-9a-f]{20}$/);
-    assert.match(submits[2]?.message_id ?? '', /^\d+$/);
+    for (const s of submits) assert.match(s.message_id ?? '', /^\d+$/);
+    assert.equal(new Set(submits.map((s) => s.message_id)).size, 3);
     const receipt = steps.find((s) => s.step === 'receipt');
     assert.equal(receipt?.receipted_message_id, submits[0]?.message_id, JSON.stringify(steps));
     assert.match(receipt?.text ?? '', new RegExp(`^id:${submits[0]?.message_id} .*stat:DELIVRD`));
