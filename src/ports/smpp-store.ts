@@ -72,6 +72,34 @@ export interface SmppSessionState {
   owedReceipts: number;
 }
 
+/** One part of a concatenated submit, kept until the message's parts are all received. */
+export interface AssemblyPart {
+  smppUserId: number;
+  sourceAddr: string;
+  destination: string;
+  dataCoding: number;
+  reference: number;
+  total: number;
+  seq: number;
+  /** The part's short_message after its UDH. */
+  payload: Buffer;
+  /** The UDH announced the Turkish single shift table. */
+  turkish: boolean;
+  /** The message_id the part was (or is to be) answered with. */
+  partId: string;
+  /** registered_delivery asked for a receipt. */
+  receipt: boolean;
+  receivedAt: number;
+}
+
+export type PartAdded =
+  /** More parts to come: answer with this id (the first one given, for a part sent again). */
+  | { kind: 'pending'; partId: string }
+  /** This was the last part: every part, in sequence order, taken out of the store. */
+  | { kind: 'complete'; parts: AssemblyPart[] }
+  /** The user has `maxPending` unfinished messages already. */
+  | { kind: 'full' };
+
 export interface SmppStore {
   createUser(user: NewSmppUser, now: number): Promise<SmppUser>;
   /** The user and hashes of an enabled or disabled user by its system_id; null when none. */
@@ -99,6 +127,12 @@ export interface SmppStore {
    */
   owedMo(accountId: number, since: number, fromId: number, limit: number): Promise<InboundRecord[]>;
   moAcknowledged(messages: readonly { inboundId: number; accountId: number }[], now: number): Promise<void>;
+  /** Keeps a part of a concatenated submit; answers whether the message is complete (and takes its parts out). */
+  addAssemblyPart(part: AssemblyPart, maxPending: number): Promise<PartAdded>;
+  /** Puts unfinished parts back (a complete message refused for now); false when the message was started again meanwhile. */
+  restoreAssembly(parts: readonly AssemblyPart[]): Promise<boolean>;
+  /** The unfinished messages whose first part came before `before`, taken out of the store, each its parts. */
+  expiredAssemblies(before: number): Promise<AssemblyPart[][]>;
   /** Removes receipts (of messages and of parts) created before `before` (acknowledged or not): the retention limit. Answers how many. */
   removeBefore(before: number): Promise<number>;
 }

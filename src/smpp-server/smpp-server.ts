@@ -4,13 +4,13 @@
  * every submit_sm is one /sms/send of one recipient, through the API's own pipeline
  * (authenticate, permissions, fields, request limits, singleSend), so nothing here
  * decides what may be sent. Receipts owed to a user go out as deliver_sm to its bound
- * receivers and transceivers (receipt-pump.ts). Concatenated parts are put together by
- * assemblies.ts and sent as one /sms/send here; query_sm is answered from the account's
+ * receivers and transceivers (receipt-pump.ts). Concatenated parts are kept in the store
+ * until the last, put together by assemblies.ts and sent as one /sms/send here; query_sm is answered from the account's
  * messages (query-sm.ts).
  *
  * One file over 300 lines: it is the PDU dispatch of one session, and every handler (bind,
  * submit and its parts, query_sm, close) reads and writes the same per-process state (the
- * sessions, the bound users, the assemblies, the receipt pump); split, that state would be
+ * sessions, the bound users, the receipt pump, the concatenation time-out); split, that state would be
  * passed around or made public for no reader's benefit.
  */
 import type { AddressInfo } from 'node:net';
@@ -19,7 +19,7 @@ import type { Server, Session } from 'smpp';
 import { makePdu, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
 import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
-import type { PartReceipt, SmppSessionState, SmppStore } from '../ports/smpp-store.js';
+import type { AssemblyPart, PartReceipt, SmppSessionState, SmppStore } from '../ports/smpp-store.js';
 import type { ReportStore } from '../ports/reports.js';
 import type { MessageStore } from '../ports/messages.js';
 import type { Caller } from '../services/auth.js';
@@ -31,8 +31,7 @@ import { smsSend } from '../endpoints/sms.send.js';
 import { permitted, runAdmitted } from '../http/pipeline.js';
 import { CustomerSession, SubmitRate } from './customer-session.js';
 import { readSubmit } from './submit-read.js';
-import { Assemblies } from './assemblies.js';
-import type { Assembly, Part } from './assemblies.js';
+import { assembleText } from './assemblies.js';
 import { queryAnswer } from './query-sm.js';
 import { CommandStatus, submitStatus } from './status-map.js';
 import { ReceiptPump } from './receipt-pump.js';
@@ -78,8 +77,8 @@ export class SmppServer {
   /** Bound sessions by SMPP user id (max binds, receipts). */
   private readonly byUser = new Map<number, Set<CustomerSession>>();
   private readonly receipts: ReceiptPump;
-  private readonly assemblies: Assemblies;
   private readonly expiry: NodeJS.Timeout;
+  private expiring: Promise<void> | null = null;
   private stopping = false;
   private readonly metrics: SmppServerMetrics;
 
@@ -95,9 +94,15 @@ export class SmppServer {
       receivers: () => this.byUser,
     });
     const timeoutMs = o.assemblyTimeoutMs ?? 60_000;
-    this.assemblies = new Assemblies({ maxPending: maxPendingAssemblies, timeoutMs });
     this.expiry = setInterval(
-      () => void this.giveUp(this.assemblies.expire(this.o.clock.now()), 'timed out'),
+      () => {
+        if (this.expiring) return;
+        this.expiring = this.o.store
+          .expiredAssemblies(this.o.clock.now() - timeoutMs)
+          .then((gone) => this.giveUp(gone))
+          .catch((error: unknown) => this.o.log.warn({ err: error }, 'SMPP server: concatenated parts: store error'))
+          .finally(() => (this.expiring = null));
+      },
       Math.min(1000, timeoutMs),
     );
     this.expiry.unref();
@@ -151,8 +156,9 @@ export class SmppServer {
     while ([...this.sessions].some((s) => s.bound || s.submitsInFlight > 0) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
     for (const s of this.sessions) s.destroy();
+    // Unfinished concatenated messages stay in the store: their parts may still come, here or elsewhere.
     clearInterval(this.expiry);
-    await this.giveUp(this.assemblies.drain(), 'the server stopped');
+    await this.expiring;
     await this.receipts.stop();
   }
 
@@ -296,45 +302,42 @@ export class SmppServer {
       const request = read.request;
       const to = { sourceAddr: request.sourceAddr, recipient: request.body.sentto };
       let text = request.body.text;
-      let others: Part[] = [];
-      let completed: Assembly | null = null;
-      let completedSeq = 0;
+      let others: AssemblyPart[] = [];
       if (request.part) {
         const { part } = request;
         const [partId = 0] = await this.o.ids.allocateIds(1);
-        const added = this.assemblies.add({
-          userId: bound.user.id,
-          sourceAddr: request.sourceAddr,
-          destination: request.body.sentto,
-          dataCoding: part.dataCoding,
-          reference: part.reference,
-          total: part.total,
-          part: {
+        const added = await this.o.store.addAssemblyPart(
+          {
+            smppUserId: bound.user.id,
+            sourceAddr: request.sourceAddr,
+            destination: request.body.sentto,
+            dataCoding: part.dataCoding,
+            reference: part.reference,
+            total: part.total,
             seq: part.seq,
             payload: part.payload,
-            table: part.table,
+            turkish: part.table === 'turkish',
             partId: String(partId),
             receipt: request.receipt,
-            at: this.o.clock.now(),
+            receivedAt: this.o.clock.now(),
           },
-        });
+          maxPendingAssemblies,
+        );
         if (added.kind === 'full') return refuse(CommandStatus.RMSGQFUL);
         if (added.kind === 'pending') {
           this.metrics.submit(statusName(CommandStatus.ROK));
           bound.submits++;
           return s.reply(pdu, { message_id: added.partId });
         }
-        text = added.text;
-        others = added.others;
-        completed = added.assembly;
-        completedSeq = part.seq;
+        text = assembleText(added.parts);
+        others = added.parts.filter((p) => p.seq !== part.seq);
       }
       const result = await runAdmitted(smsSend, { ...request.body, text }, caller.value, this.o.services);
       if (!result.ok) {
         const status = submitStatus(result);
         refuse(status);
         // Refused for now: the client sends this part again, and the others wait for it.
-        if (status === CommandStatus.RTHROTTLED && completed && this.assemblies.putBack(completed, completedSeq))
+        if (status === CommandStatus.RTHROTTLED && others.length > 0 && (await this.o.store.restoreAssembly(others)))
           return;
         // The parts answered before are not a message: their receipts say REJECTD.
         return await this.owePartReceipts(bound.user.id, to, others, null);
@@ -371,12 +374,12 @@ export class SmppServer {
   private async owePartReceipts(
     smppUserId: number,
     to: { sourceAddr: string; recipient: string },
-    parts: readonly Part[],
+    parts: readonly AssemblyPart[],
     messageId: number | null,
   ): Promise<void> {
     const owed: PartReceipt[] = parts
       .filter((p) => p.receipt)
-      .map((p) => ({ partId: p.partId, smppUserId, messageId, ...to, submittedAt: p.at }));
+      .map((p) => ({ partId: p.partId, smppUserId, messageId, ...to, submittedAt: p.receivedAt }));
     if (owed.length === 0) return;
     await this.o.store
       .owePartReceipts(owed, this.o.clock.now())
@@ -388,16 +391,18 @@ export class SmppServer {
       );
   }
 
-  /** Concatenated messages never completed: logged, and their parts' receipts say REJECTD. */
-  private async giveUp(assemblies: Assembly[], why: string): Promise<void> {
-    for (const a of assemblies) {
+  /** Concatenated messages not complete in time: logged, and their parts' receipts say REJECTD. */
+  private async giveUp(assemblies: AssemblyPart[][]): Promise<void> {
+    for (const parts of assemblies) {
+      const first = parts[0];
+      if (!first) continue;
       this.o.log.warn(
-        { smpp_user_id: a.userId, parts: a.parts.size, total: a.total, why },
-        'SMPP server: a concatenated message was given up',
+        { smpp_user_id: first.smppUserId, parts: parts.length, total: first.total },
+        'SMPP server: a concatenated message was given up: its parts did not all come in time',
       );
       this.metrics.submit('assembly_given_up');
-      const to = { sourceAddr: a.sourceAddr, recipient: a.destination };
-      await this.owePartReceipts(a.userId, to, [...a.parts.values()], null);
+      const to = { sourceAddr: first.sourceAddr, recipient: first.destination };
+      await this.owePartReceipts(first.smppUserId, to, parts, null);
     }
   }
 

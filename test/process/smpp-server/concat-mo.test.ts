@@ -101,7 +101,12 @@ for (const storeName of ['sqlite', 'postgres'] as const) {
           '20',
           ...store(),
         ]);
-      server = await startServer([
+      server = await serve('1500');
+    });
+
+    /** `serve` on the suite's store, its carrier the simulator; `assemblyMs`: the concatenation time-out. */
+    const serve = (assemblyMs: string): Promise<ServerProcess> =>
+      startServer([
         ...store(),
         '--demo',
         'false',
@@ -110,9 +115,8 @@ for (const storeName of ['sqlite', 'postgres'] as const) {
         '--smpp-server-port',
         '0',
         '--smpp-server-assembly-timeout-ms',
-        '1500',
+        assemblyMs,
       ]);
-    });
 
     /** A new session; the previous ones are closed first (a receipt goes to any session of the user). */
     const open = async (bind = 'bind_transceiver', systemId = 'concat', keep = false): Promise<Esme> => {
@@ -348,6 +352,34 @@ for (const storeName of ['sqlite', 'postgres'] as const) {
         .messages as unknown[];
       await waitFor('every MO stored so far, over the two binds', () => seen + again.delivered.length >= listed.length);
       assert.ok(again.delivered.every((p) => numberField(p, 'esm_class') === 0));
+    });
+
+    it('keeps the parts of an unfinished message in the store: a part sent after the process was killed and started again completes it', async () => {
+      const kill = async (): Promise<void> => {
+        if (!server) return;
+        server.child.kill('SIGKILL');
+        await server.exited;
+      };
+      // A time-out longer than the restarts take.
+      await kill();
+      server = await serve('600000');
+      const to = '905321117009';
+      const texts = ['Sent before the restart, ', 'and the end after it.'];
+      const part = (seq: number): Buffer =>
+        Buffer.concat([Buffer.from([5, 0x00, 0x03, 0x21, 2, seq]), Buffer.from(texts[seq - 1] ?? '', 'latin1')]);
+      const before = await open();
+      const first = await before.submit(to, '', { esm_class: 0x40, registered_delivery: 0, short_message: part(1) });
+      assert.equal(first.command_status, ESME_ROK);
+      await before.close();
+      // Killed, not stopped: the part answered is in the store already.
+      await kill();
+      server = await serve('600000');
+      const after = await open();
+      const second = await after.submit(to, '', { esm_class: 0x40, registered_delivery: 0, short_message: part(2) });
+      assert.equal(second.command_status, ESME_ROK);
+      assert.match(stringField(second, 'message_id') ?? '', /^\d+$/);
+      assert.notEqual(stringField(second, 'message_id'), stringField(first, 'message_id'));
+      await waitFor('the carrier got the whole text', async () => (await carrierText(to)) === texts.join(''));
     });
   });
 }
