@@ -33,7 +33,6 @@ export async function openSmppServer(
   const server = new SmppServer({
     store: container.store.smpp,
     reports: container.store.reports,
-    ids: container.store.messages,
     assemblyTimeoutMs: config.smppServerAssemblyTimeoutMs,
     services: container.services,
     clock: container.clock,

@@ -127,8 +127,11 @@ export interface SmppStore {
    */
   owedMo(accountId: number, since: number, fromId: number, limit: number): Promise<InboundRecord[]>;
   moAcknowledged(messages: readonly { inboundId: number; accountId: number }[], now: number): Promise<void>;
-  /** Keeps a part of a concatenated submit; answers whether the message is complete (and takes its parts out). */
-  addAssemblyPart(part: AssemblyPart, maxPending: number): Promise<PartAdded>;
+  /**
+   * Keeps a part of a concatenated submit, giving it its own id from the id space of sends
+   * and messages; answers whether the message is complete (and takes its parts out).
+   */
+  addAssemblyPart(part: Omit<AssemblyPart, 'partId'>, maxPending: number): Promise<PartAdded>;
   /** Puts unfinished parts back (a complete message refused for now); false when the message was started again meanwhile. */
   restoreAssembly(parts: readonly AssemblyPart[]): Promise<boolean>;
   /** The unfinished messages whose first part came before `before`, taken out of the store, each its parts. */

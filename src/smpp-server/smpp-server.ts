@@ -21,7 +21,6 @@ import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
 import type { AssemblyPart, PartReceipt, SmppSessionState, SmppStore } from '../ports/smpp-store.js';
 import type { ReportStore } from '../ports/reports.js';
-import type { MessageStore } from '../ports/messages.js';
 import type { Caller } from '../services/auth.js';
 import { noSmppServerMetrics } from '../ports/metrics.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
@@ -51,8 +50,6 @@ export interface SmppServerOptions {
   metrics?: SmppServerMetrics;
   /** The messages query_sm reads (the account's own only). */
   reports: Pick<ReportStore, 'findMessage'>;
-  /** The one id space of sends and messages: a part's own message_id comes from it, so it is decimal and names nothing else. */
-  ids: Pick<MessageStore, 'allocateIds'>;
   /** An unfinished concatenated message is given up this long after its first part (default 60 s). */
   assemblyTimeoutMs?: number;
 }
@@ -305,7 +302,6 @@ export class SmppServer {
       let others: AssemblyPart[] = [];
       if (request.part) {
         const { part } = request;
-        const [partId = 0] = await this.o.ids.allocateIds(1);
         const added = await this.o.store.addAssemblyPart(
           {
             smppUserId: bound.user.id,
@@ -317,7 +313,6 @@ export class SmppServer {
             seq: part.seq,
             payload: part.payload,
             turkish: part.table === 'turkish',
-            partId: String(partId),
             receipt: request.receipt,
             receivedAt: this.o.clock.now(),
           },

@@ -285,29 +285,31 @@ export class SqlSmppStore extends StorePart implements SmppStore {
       .execute();
   }
 
-  async addAssemblyPart(part: AssemblyPart, maxPending: number): Promise<PartAdded> {
-    const key = assemblyKey(part);
+  async addAssemblyPart(input: Omit<AssemblyPart, 'partId'>, maxPending: number): Promise<PartAdded> {
+    const key = assemblyKey(input);
     return this.transact(async (self) => {
       const db = self.db;
       const started = await db
         .selectFrom('smpp_assemblies')
         .select('parts')
-        .where('smpp_user_id', '=', part.smppUserId)
+        .where('smpp_user_id', '=', input.smppUserId)
         .where('assembly_key', '=', key)
         .executeTakeFirst();
       if (!started) {
         const pending = await db
           .selectFrom('smpp_assemblies')
           .select((eb) => eb.fn.countAll<number | string>().as('n'))
-          .where('smpp_user_id', '=', part.smppUserId)
+          .where('smpp_user_id', '=', input.smppUserId)
           .executeTakeFirst();
         if (Number(pending?.n ?? 0) >= maxPending) return { kind: 'full' };
         await db
           .insertInto('smpp_assemblies')
-          .values({ smpp_user_id: part.smppUserId, assembly_key: key, parts: 0, started_at: part.receivedAt })
+          .values({ smpp_user_id: input.smppUserId, assembly_key: key, parts: 0, started_at: input.receivedAt })
           .onConflict((oc) => oc.columns(['smpp_user_id', 'assembly_key']).doNothing())
           .execute();
       }
+      const [id = 0] = await self.sql.allocateIds(db, 1);
+      const part: AssemblyPart = { ...input, partId: String(id) };
       const inserted = await db
         .insertInto('smpp_assembly_parts')
         .values(partRow(part))
