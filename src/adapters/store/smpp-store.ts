@@ -1,3 +1,12 @@
+/**
+ * The store's part for customers over SMPP: SMPP users, the receipts owed to them (of
+ * messages and of the parts of concatenated submits), the parts of concatenated submits
+ * not yet all received, and the inbound messages given to them.
+ *
+ * One file over 300 lines: these are the tables of one aggregate (the SMPP user's, all keyed
+ * by it) and the queries that join them to `messages`; the server reads them together
+ * through one port (SmppStore), and a split would cut that port in pieces no caller wants.
+ */
 import { StorePart } from './store-part.js';
 import type { SmppAssemblyPartsTable, SmppUsersTable } from './schema.js';
 import type { FinalState } from '../../domain/delivery-state.js';
