@@ -178,6 +178,13 @@ export const optionSpecs = {
     default: 120_000,
     parse: integer(100, 3_600_000),
   },
+  smppServerAssemblyTimeoutMs: {
+    flag: 'smpp-server-assembly-timeout-ms',
+    description:
+      'the parts of a concatenated submit_sm not all received this long after the first are given up (their receipts say REJECTD)',
+    default: 60_000,
+    parse: integer(100, 3_600_000),
+  },
   leaseMs: {
     flag: 'lease-ms',
     description:

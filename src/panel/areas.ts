@@ -25,6 +25,7 @@ import { providerAccountsArea } from './provider/accounts/accounts.js';
 import { providerSenderIdsArea } from './provider/sender-ids/sender-ids.js';
 import { providerCarriersArea } from './provider/carriers/carriers.js';
 import { providerTrafficArea } from './provider/traffic/traffic.js';
+import { providerSmppSessionsArea } from './provider/smpp-sessions/smpp-sessions.js';
 import { providerAuditArea } from './provider/audit/audit.js';
 import { providerOtpHoldsArea } from './provider/otp-holds/otp-holds.js';
 
@@ -53,6 +54,7 @@ export const panelAreas: PanelAreas = {
     providerAccountsArea,
     providerSenderIdsArea,
     providerCarriersArea,
+    providerSmppSessionsArea,
     providerTrafficArea,
     providerOtpHoldsArea,
     providerAuditArea,

@@ -74,6 +74,7 @@ for (const dialect of testDialects()) {
           '0026-otp',
           '0028-consent-versions',
           '0029-otp-watch',
+          '0030-smpp-parts-mo',
         ]);
       });
 
