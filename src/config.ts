@@ -178,6 +178,13 @@ export const optionSpecs = {
     default: 120_000,
     parse: integer(100, 3_600_000),
   },
+  smppServerAssemblyTimeoutMs: {
+    flag: 'smpp-server-assembly-timeout-ms',
+    description:
+      'the parts of a concatenated submit_sm not all received this long after the first are given up (their receipts say REJECTD)',
+    default: 60_000,
+    parse: integer(100, 3_600_000),
+  },
   leaseMs: {
     flag: 'lease-ms',
     description:
@@ -351,6 +358,18 @@ export const optionSpecs = {
     description: 'time between retention sweeps',
     default: 600_000,
     parse: integer(1000, 86_400_000),
+  },
+  otpWatchEveryMs: {
+    flag: 'otp-watch-every-ms',
+    description: 'time between rounds of the OTP conversion watch (held prefixes: suspected SMS pumping)',
+    default: 60_000,
+    parse: integer(1000, 3_600_000),
+  },
+  otpWatchGraceMs: {
+    flag: 'otp-watch-grace-ms',
+    description: 'the OTP conversion watch counts an unverified code only once it is this old',
+    default: 120_000,
+    parse: integer(0, 3_600_000),
   },
   retentionPartitionIds: {
     flag: 'retention-partition-ids',

@@ -1694,10 +1694,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1034: Number format is invalid; TS-1035: API key is paused, expired or revoked; TS-1036: This key may not send OTP; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-5000: Unexpected server error
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1034: Number format is invalid; TS-1035: API key is paused, expired or revoked; TS-1036: This key may not send OTP; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-1096: Codes to this destination prefix are held (suspected SMS pumping); TS-5000: Unexpected server error
                          * @enum {string}
                          */
-                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1034" | "TS-1035" | "TS-1036" | "TS-1066" | "TS-1094" | "TS-5000";
+                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1034" | "TS-1035" | "TS-1036" | "TS-1066" | "TS-1094" | "TS-1096" | "TS-5000";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -1909,10 +1909,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1037: This key may not send advanced OTP; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-5000: Unexpected server error
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1037: This key may not send advanced OTP; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-1096: Codes to this destination prefix are held (suspected SMS pumping); TS-5000: Unexpected server error
                          * @enum {string}
                          */
-                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1035" | "TS-1037" | "TS-1061" | "TS-1066" | "TS-1094" | "TS-5000";
+                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1035" | "TS-1037" | "TS-1061" | "TS-1066" | "TS-1094" | "TS-1096" | "TS-5000";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };

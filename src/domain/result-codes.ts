@@ -94,6 +94,8 @@ export const resultCodes = {
   'TS-1094': 'This key may not send codes to this country',
   /** /otp/send, /otp/detailed: too many codes to this number or destination prefix (HTTP 429). */
   'TS-1095': 'Too many codes to this number or prefix; try later',
+  /** /otp/send, /otp/detailed: the conversion watch holds the number's destination prefix for the key. */
+  'TS-1096': 'Codes to this destination prefix are held (suspected SMS pumping)',
   /** Number already on the blocking list. */
   'TS-1140': 'Number is already on the blocking list',
   /** Number added to the blocking list. */

@@ -84,6 +84,8 @@ export interface Backlog {
   webhookPending: number;
   /** When the oldest pending webhook event was written (epoch ms); null when none is. */
   webhookOldestAt: number | null;
+  /** Destination prefixes the OTP conversion watch holds now (suspected SMS pumping). */
+  otpHeldPrefixes: number;
 }
 
 /** Counts into both (the metrics, and the provider console's traffic per minute). */

@@ -53,6 +53,7 @@ for (const dialect of testDialects()) {
       [`/panel/keys/${ids.key}/webhook/test`, {}],
       [`/panel/keys/${ids.key}/webhook/deliveries/${ids.event}/redeliver`, {}],
       ['/panel/sender-ids', { title: 'NEWONE' }],
+      [`/panel/otp/keys/${ids.key}`, { validity: '60', countries: '90,49' }],
       ['/panel/account/allowlist', { ip_allow: '203.0.113.0/24' }],
       [
         '/panel/consents/add',
@@ -82,6 +83,7 @@ for (const dialect of testDialects()) {
         sends: await store.panel.campaigns(user.accountId, null, 100),
         events: (await store.events.recentForKey(ids.key, 50)).map((e) => [e.id, e.state, e.log.length]),
         audit: (await store.audit.search({ accountId: user.accountId, limit: 1000 })).length,
+        otp: await store.otp.settingsOf(ids.key),
         received: receiver.requests.length,
       });
     };
@@ -139,6 +141,8 @@ for (const dialect of testDialects()) {
     it('reads every page and export, each saying why nothing can be changed', async () => {
       for (const path of [
         '/panel/overview',
+        '/panel/otp',
+        `/panel/otp/keys/${ids.key}`,
         '/panel/send',
         '/panel/messages',
         `/panel/campaigns/${ids.send}`,

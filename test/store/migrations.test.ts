@@ -73,6 +73,8 @@ for (const dialect of testDialects()) {
           '0025-smpp-users',
           '0026-otp',
           '0028-consent-versions',
+          '0029-otp-watch',
+          '0030-smpp-parts-mo',
           '0031-consent-rets-index',
         ]);
       });

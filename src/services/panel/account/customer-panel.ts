@@ -21,6 +21,7 @@ import { CustomerSend } from './send.js';
 import { CustomerGroups } from './groups.js';
 import { CustomerBlocklist } from './blocklist.js';
 import { CustomerConsents } from './consents.js';
+import { CustomerOtp } from './otp.js';
 
 export interface CustomerDeps {
   store: Store;
@@ -43,6 +44,7 @@ export interface CustomerServices {
   groups: CustomerGroups;
   blocklist: CustomerBlocklist;
   consents: CustomerConsents;
+  otp: CustomerOtp;
   /** The signed-in user's own password (not a change of the account). */
   changePassword(current: string, next: string): Promise<PasswordChange>;
 }
@@ -70,6 +72,7 @@ export class CustomerPanel {
       groups: new CustomerGroups(deps, customer, changes),
       blocklist: new CustomerBlocklist(deps, customer, changes),
       consents: new CustomerConsents(deps, customer, changes),
+      otp: new CustomerOtp(deps, customer, changes),
       changePassword: (current, next) => deps.users.changePassword(customer.actor, current, next),
     };
   }

@@ -1,0 +1,47 @@
+import { defineMessages } from '../../catalogue.js';
+
+export const providerSmppSessionsMessages = defineMessages(
+  'provider-smpp-sessions',
+  {
+    nav: 'SMPP customers',
+    title: 'SMPP customers',
+    intro:
+      'The customers bound to this process\u2019s SMPP server now (each process of a cluster shows its own), refreshed every few seconds.',
+    off: 'This process runs no SMPP server for customers (--smpp-server-port is not set).',
+    none: 'No customer is bound.',
+    colSystemId: 'System ID',
+    colAccount: 'Account',
+    colPeer: 'From',
+    colBind: 'Bind',
+    colSince: 'Bound since',
+    colRate: 'Submits per second',
+    colSubmits: 'Submits since bound',
+    colUnanswered: 'Unanswered deliver_sm',
+    colOwed: 'Receipts owed',
+    transmitter: 'Transmitter',
+    receiver: 'Receiver',
+    transceiver: 'Transceiver',
+    refreshed: (time: string) => `Refreshed at ${time}`,
+  },
+  {
+    nav: 'SMPP müşterileri',
+    title: 'SMPP müşterileri',
+    intro:
+      'Bu sürecin SMPP sunucusuna şu an bağlı müşteriler (bir kümede her süreç kendininkileri gösterir); birkaç saniyede bir yenilenir.',
+    off: 'Bu süreç müşteriler için SMPP sunucusu çalıştırmıyor (--smpp-server-port verilmemiş).',
+    none: 'Bağlı müşteri yok.',
+    colSystemId: 'System ID',
+    colAccount: 'Hesap',
+    colPeer: 'Adres',
+    colBind: 'Bağlantı türü',
+    colSince: 'Bağlandığı an',
+    colRate: 'Saniyede gönderim',
+    colSubmits: 'Bağlandığından beri gönderim',
+    colUnanswered: 'Yanıtlanmamış deliver_sm',
+    colOwed: 'Bekleyen rapor',
+    transmitter: 'Gönderici',
+    receiver: 'Alıcı',
+    transceiver: 'Gönderici ve alıcı',
+    refreshed: (time: string) => `${time} itibarıyla`,
+  },
+);
