@@ -75,6 +75,7 @@ for (const dialect of testDialects()) {
           '0028-consent-versions',
           '0029-otp-watch',
           '0030-smpp-parts-mo',
+          '0032-smpp-binds',
         ]);
       });
 
