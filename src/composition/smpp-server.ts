@@ -34,6 +34,7 @@ export async function openSmppServer(
     store: container.store.smpp,
     reports: container.store.reports,
     assemblyTimeoutMs: config.smppServerAssemblyTimeoutMs,
+    bindLeaseMs: config.leaseMs,
     services: container.services,
     clock: container.clock,
     log: logger,

@@ -32,6 +32,8 @@ export class SubmitRate {
 }
 
 export interface Bound {
+  /** The bind's row in the store (the cluster's count of the user's binds). */
+  bindId: string;
   user: SmppUser;
   keyHash: string;
   transmit: boolean;

@@ -14,6 +14,8 @@
  * passed around or made public for no reader's benefit.
  */
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Server, Session } from 'smpp';
 import { makePdu, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
@@ -52,6 +54,12 @@ export interface SmppServerOptions {
   reports: Pick<ReportStore, 'findMessage'>;
   /** An unfinished concatenated message is given up this long after its first part (default 60 s). */
   assemblyTimeoutMs?: number;
+  /**
+   * How long a bind's row in the store outlives its process (serve's --lease-ms): a user's
+   * max binds count the binds of every process, and a process that died stops counting
+   * this long after its last renewal (default 15 s).
+   */
+  bindLeaseMs?: number;
 }
 
 /** Unfinished concatenated messages per SMPP user in this process before ESME_RMSGQFUL. */
@@ -62,6 +70,10 @@ const maxSubmitsInFlight = 100;
 
 /** Commands of SMPP 3.4 this server does not offer: answered with their _resp and ESME_RINVCMDID. */
 const notOffered = new Set(['submit_multi', 'data_sm', 'cancel_sm', 'replace_sm', 'outbind']);
+
+function bindTypeOf(b: { transmit: boolean; receive: boolean }): 'transmitter' | 'receiver' | 'transceiver' {
+  return b.transmit && b.receive ? 'transceiver' : b.transmit ? 'transmitter' : 'receiver';
+}
 
 function peerOf(session: Session): string {
   const address = session.socket.remoteAddress ?? '';
@@ -75,6 +87,11 @@ export class SmppServer {
   private readonly byUser = new Map<number, Set<CustomerSession>>();
   private readonly receipts: ReceiptPump;
   private readonly expiry: NodeJS.Timeout;
+  private readonly leases: NodeJS.Timeout;
+  private renewing: Promise<void> | null = null;
+  /** This process as the store's bind rows name it. */
+  private readonly process = `${hostname()}:${process.pid}`;
+  private readonly bindLeaseMs: number;
   private expiring: Promise<void> | null = null;
   private stopping = false;
   private readonly metrics: SmppServerMetrics;
@@ -103,28 +120,71 @@ export class SmppServer {
       Math.min(1000, timeoutMs),
     );
     this.expiry.unref();
+    this.bindLeaseMs = o.bindLeaseMs ?? 15_000;
+    this.leases = setInterval(
+      () => {
+        if (this.renewing) return;
+        const ids = this.boundIds();
+        const now = this.o.clock.now();
+        this.renewing = this.o.store
+          .renewBinds(ids, now, now + this.bindLeaseMs)
+          .catch((error: unknown) => this.o.log.warn({ err: error }, 'SMPP server: binds: the lease was not renewed'))
+          .finally(() => (this.renewing = null));
+      },
+      Math.max(100, Math.floor(this.bindLeaseMs / 3)),
+    );
+    this.leases.unref();
   }
 
-  /** The sessions bound here now, with the receipts owed to each one's user (the provider console). */
+  private boundIds(): string[] {
+    const ids: string[] = [];
+    for (const sessions of this.byUser.values()) for (const s of sessions) if (s.bound) ids.push(s.bound.bindId);
+    return ids;
+  }
+
+  /**
+   * The sessions bound to every process of the cluster now (the store's live binds), those
+   * held here with their counts, and the receipts owed to each one's user (the provider console).
+   */
   async boundSessions(): Promise<SmppSessionState[]> {
+    const here = new Map<string, CustomerSession>();
+    for (const sessions of this.byUser.values()) for (const s of sessions) if (s.bound) here.set(s.bound.bindId, s);
+    const binds = await this.o.store.liveBinds(this.o.clock.now());
     const owed = new Map<number, number>();
-    for (const userId of this.byUser.keys()) owed.set(userId, await this.o.store.owedCount(userId));
+    const users = new Set([...binds.map((b) => b.smppUserId), ...this.byUser.keys()]);
+    for (const userId of users) owed.set(userId, await this.o.store.owedCount(userId));
     const out: SmppSessionState[] = [];
-    for (const [userId, sessions] of this.byUser)
-      for (const s of sessions) {
-        const b = s.bound;
-        if (!b) continue;
-        out.push({
-          systemId: b.user.systemId,
-          accountId: b.user.accountId,
-          peer: s.peer,
-          bindType: b.transmit && b.receive ? 'transceiver' : b.transmit ? 'transmitter' : 'receiver',
-          since: b.since,
-          submits: b.submits,
-          unanswered: s.unanswered.size,
-          owedReceipts: owed.get(userId) ?? 0,
-        });
-      }
+    for (const s of here.values()) {
+      const b = s.bound;
+      if (!b) continue;
+      out.push({
+        systemId: b.user.systemId,
+        accountId: b.user.accountId,
+        peer: s.peer,
+        bindType: bindTypeOf(b),
+        since: b.since,
+        process: this.process,
+        here: true,
+        submits: b.submits,
+        unanswered: s.unanswered.size,
+        owedReceipts: owed.get(b.user.id) ?? 0,
+      });
+    }
+    for (const b of binds) {
+      if (here.has(b.sessionId)) continue;
+      out.push({
+        systemId: b.systemId,
+        accountId: b.accountId,
+        peer: b.peer,
+        bindType: b.bindType,
+        since: b.boundAt,
+        process: b.process,
+        here: false,
+        submits: null,
+        unanswered: null,
+        owedReceipts: owed.get(b.smppUserId) ?? 0,
+      });
+    }
     return out.sort((a, b) => a.systemId.localeCompare(b.systemId) || a.since - b.since);
   }
 
@@ -152,9 +212,16 @@ export class SmppServer {
     const deadline = Date.now() + 1000;
     while ([...this.sessions].some((s) => s.bound || s.submitsInFlight > 0) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
+    const ids = this.boundIds();
     for (const s of this.sessions) s.destroy();
     // Unfinished concatenated messages stay in the store: their parts may still come, here or elsewhere.
     clearInterval(this.expiry);
+    clearInterval(this.leases);
+    await this.renewing;
+    // The binds end with the process: other processes may take them at once.
+    await this.o.store
+      .releaseBinds(ids)
+      .catch((error: unknown) => this.o.log.warn({ err: error }, 'SMPP server: binds: not released at stop'));
     await this.expiring;
     await this.receipts.stop();
   }
@@ -193,6 +260,12 @@ export class SmppServer {
       mine?.delete(s);
       if (mine?.size === 0) this.byUser.delete(s.bound.user.id);
       this.metrics.sessions(this.boundCount());
+      if (!this.stopping)
+        void this.o.store
+          .releaseBinds([s.bound.bindId])
+          .catch((error: unknown) =>
+            this.o.log.warn({ err: error }, 'SMPP server: binds: not released (it runs out with its lease)'),
+          );
     }
     this.receipts.release(s);
   }
@@ -266,13 +339,40 @@ export class SmppServer {
     if (!auth.ok) return CommandStatus.RBINDFAIL;
     const mine = this.byUser.get(found.user.id) ?? new Set<CustomerSession>();
     if (mine.size >= found.user.maxBinds || s.closed) return CommandStatus.RBINDFAIL;
+    // The user's max binds count every process's binds: the store holds them, with leases.
+    const bindId = randomUUID();
+    const now = this.o.clock.now();
+    const transmit = pdu.command !== 'bind_receiver';
+    const receive = pdu.command !== 'bind_transmitter';
+    const claimed = await this.o.store.claimBind(
+      {
+        sessionId: bindId,
+        smppUserId: found.user.id,
+        accountId: found.user.accountId,
+        systemId: found.user.systemId,
+        process: this.process,
+        peer: s.peer,
+        bindType: bindTypeOf({ transmit, receive }),
+        boundAt: now,
+      },
+      found.user.maxBinds,
+      now,
+      now + this.bindLeaseMs,
+    );
+    if (!claimed) return CommandStatus.RBINDFAIL;
+    // Closed while the store answered, or another bind of this process took the last place meanwhile.
+    if (s.closed || mine.size >= found.user.maxBinds) {
+      await this.o.store.releaseBinds([bindId]);
+      return CommandStatus.RBINDFAIL;
+    }
     mine.add(s);
     this.byUser.set(found.user.id, mine);
     s.markBound({
+      bindId,
       user: found.user,
       keyHash: found.keyHash,
-      transmit: pdu.command !== 'bind_receiver',
-      receive: pdu.command !== 'bind_transmitter',
+      transmit,
+      receive,
       rate: new SubmitRate(found.user.maxSubmitsPerSecond, this.o.clock.now()),
       since: this.o.clock.now(),
       submits: 0,

@@ -76,6 +76,7 @@ for (const dialect of testDialects()) {
           '0029-otp-watch',
           '0030-smpp-parts-mo',
           '0031-consent-rets-index',
+          '0032-smpp-binds',
         ]);
       });
 

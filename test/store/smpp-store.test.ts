@@ -258,5 +258,38 @@ for (const dialect of testDialects()) {
       assert.equal((await app.store.smpp.owedMo(accountId, at, 0, 1)).length, 1);
       assert.deepEqual(await app.store.smpp.owedMo(accountId, at, 900_004, 10), []);
     });
+    it('binds: concurrent claims never pass max binds; a release or a lease run out frees a place', async () => {
+      const user = await app.smppUsers.create({ keyId, systemId: 'binds', password: 'pw', maxBinds: 2 });
+      const now = clock.now();
+      const bind = (i: number) => ({
+        sessionId: `s${i}`,
+        smppUserId: user.id,
+        accountId,
+        systemId: 'binds',
+        process: `p${i % 3}`,
+        peer: '127.0.0.1',
+        bindType: 'transceiver' as const,
+        boundAt: now + i,
+      });
+      const claims = await Promise.all(
+        Array.from({ length: 8 }, (_, i) => app.store.smpp.claimBind(bind(i), 2, now, now + 1000)),
+      );
+      assert.equal(claims.filter(Boolean).length, 2, JSON.stringify(claims));
+      const live = await app.store.smpp.liveBinds(now);
+      assert.equal(live.length, 2);
+      const [held, other] = live.map((b) => b.sessionId);
+      assert.ok(held && other);
+      await app.store.smpp.releaseBinds([held]);
+      assert.equal(await app.store.smpp.claimBind(bind(20), 2, now, now + 1000), true);
+      assert.equal(await app.store.smpp.claimBind(bind(21), 2, now, now + 1000), false);
+      // The process of `other` renews; the one of s20 does not: at the lease's end only s20 is gone.
+      await app.store.smpp.renewBinds([other], now + 500, now + 5000);
+      assert.deepEqual(
+        (await app.store.smpp.liveBinds(now + 1000)).map((b) => b.sessionId),
+        [other],
+      );
+      assert.equal(await app.store.smpp.claimBind(bind(22), 2, now + 1000, now + 5000), true);
+      assert.equal(await app.store.smpp.claimBind(bind(23), 2, now + 1000, now + 5000), false);
+    });
   });
 }

@@ -289,6 +289,19 @@ export interface SmppAssembliesTable {
 }
 
 /** Migration 0030: one part of an unfinished concatenated message. */
+/** A session bound to a process of the cluster, while that process renews its lease (migration 0032). */
+export interface SmppBindsTable {
+  session_id: string;
+  smpp_user_id: number;
+  account_id: number;
+  system_id: string;
+  process: string;
+  peer: string;
+  bind_type: string;
+  bound_at: number;
+  expires_at: number;
+}
+
 export interface SmppAssemblyPartsTable {
   smpp_user_id: number;
   assembly_key: string;
@@ -376,6 +389,7 @@ export interface Database {
   smpp_mo_sent: SmppMoSentTable;
   smpp_assemblies: SmppAssembliesTable;
   smpp_assembly_parts: SmppAssemblyPartsTable;
+  smpp_binds: SmppBindsTable;
   otp_codes: OtpCodesTable;
   otp_secret: OtpSecretTable;
   otp_settings: OtpSettingsTable;

@@ -33,6 +33,7 @@ import { migration as m0028 } from './0028-consent-versions.js';
 import { migration as m0029 } from './0029-otp-watch.js';
 import { migration as m0030 } from './0030-smpp-parts-mo.js';
 import { migration as m0031 } from './0031-consent-rets-index.js';
+import { migration as m0032 } from './0032-smpp-binds.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -63,6 +64,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0029-otp-watch', m0029],
   ['0030-smpp-parts-mo', m0030],
   ['0031-consent-rets-index', m0031],
+  ['0032-smpp-binds', m0032],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */

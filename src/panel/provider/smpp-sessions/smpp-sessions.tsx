@@ -1,7 +1,8 @@
 /**
- * The provider console's SMPP customers page: who is bound to this process's SMPP server
- * now (system_id, account, peer address, bind type, since when), each session's submit rate,
- * and the receipts owed to its user (the backlog), polled by htmx.
+ * The provider console's SMPP customers page: who is bound to the cluster's SMPP servers
+ * now (system_id, account, peer address, bind type, since when, which process), the submit
+ * rate of the sessions this process holds, and the receipts owed to each user (the
+ * backlog), polled by htmx.
  */
 import { render } from 'preact-render-to-string';
 import type { ProviderArea } from '../door.js';
@@ -35,7 +36,11 @@ function Sessions(props: { lang: Lang; sessions: readonly SmppSessionView[] | nu
           rows={props.sessions}
           rowKey={(s) => `${s.systemId}|${s.peer}|${s.since}`}
           empty={t.none}
-          rowAttributes={(s) => ({ 'data-system-id': s.systemId, 'data-bind': s.bindType })}
+          rowAttributes={(s) => ({
+            'data-system-id': s.systemId,
+            'data-bind': s.bindType,
+            'data-here': String(s.here),
+          })}
           columns={[
             { header: t.colSystemId, rowHeader: true, cell: (s) => s.systemId },
             {
@@ -45,9 +50,10 @@ function Sessions(props: { lang: Lang; sessions: readonly SmppSessionView[] | nu
             { header: t.colPeer, cell: (s) => s.peer },
             { header: t.colBind, cell: (s) => t[s.bindType] },
             { header: t.colSince, cell: (s) => dateTime(s.since, lang, 'second') },
+            { header: t.colProcess, cell: (s) => (s.here ? t.thisProcess(s.process) : s.process) },
             { header: t.colRate, cell: (s) => (s.submitRate === null ? '-' : s.submitRate.toFixed(1)) },
-            { header: t.colSubmits, cell: (s) => <span data-submits>{s.submits}</span> },
-            { header: t.colUnanswered, cell: (s) => s.unanswered },
+            { header: t.colSubmits, cell: (s) => <span data-submits>{s.submits ?? '-'}</span> },
+            { header: t.colUnanswered, cell: (s) => s.unanswered ?? '-' },
             { header: t.colOwed, cell: (s) => <span data-owed>{s.owedReceipts}</span> },
           ]}
         />

@@ -94,20 +94,22 @@ export class ProviderLive {
     this.smppSource = source;
   }
 
-  /** This process's bound SMPP sessions; null when it runs no SMPP server. */
+  /** The cluster's bound SMPP sessions (this process's with their counts); null when this process runs no SMPP server. */
   async smppSessions(): Promise<SmppSessionView[] | null> {
     if (!this.smppSource) return null;
     const states = await this.smppSource();
     const now = this.now();
     const last = this.lastSmppLook;
     const keyOf = (s: SmppSessionState): string => `${s.systemId}|${s.peer}|${s.since}`;
-    this.lastSmppLook = { at: now, submits: new Map(states.map((s) => [keyOf(s), s.submits])) };
+    const counted = states.flatMap((s) => (s.submits === null ? [] : [[keyOf(s), s.submits] as const]));
+    this.lastSmppLook = { at: now, submits: new Map(counted) };
     return states.map((s) => {
       const before = last?.submits.get(keyOf(s));
       const seconds = last === null ? 0 : (now - last.at) / 1000;
       return {
         ...s,
-        submitRate: before === undefined || seconds <= 0 ? null : Math.max(0, s.submits - before) / seconds,
+        submitRate:
+          before === undefined || s.submits === null || seconds <= 0 ? null : Math.max(0, s.submits - before) / seconds,
       };
     });
   }
