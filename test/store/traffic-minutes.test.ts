@@ -59,6 +59,7 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await store.monitoring.backlog(Date.now()), {
         dispatchDue: 0,
         scheduled: 0,
+        otpHeldPrefixes: 0,
         webhookPending: 0,
         webhookOldestAt: null,
       });
