@@ -86,6 +86,13 @@ export interface Carrier {
    * how many are bound. The simulator has none and leaves it out.
    */
   watchLinks?(onChange: (links: CarrierLinks) => void): void;
+  /**
+   * For carriers with a narrow link (SMPP): how many submits it takes at once (its windows).
+   * The dispatcher gives it no more than this, and holds the rest in lane and account order
+   * (LaneScheduler), so an interactive message never waits behind bulk in the carrier.
+   * Left out (the simulator): no limit, every message goes at once.
+   */
+  capacity?(): number;
   start(listener: CarrierListener): Promise<void>;
   submit(message: CarrierMessage): Promise<SubmitOutcome>;
   /** Stops taking submits and closes connections; pending reports may be lost to the operator's retry. */

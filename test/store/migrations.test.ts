@@ -72,6 +72,7 @@ for (const dialect of testDialects()) {
           '0024-iys',
           '0025-smpp-users',
           '0026-otp',
+          '0027-lanes',
         ]);
       });
 

@@ -29,6 +29,7 @@ import { migration as m0021 } from './0021-lookup-notify.js';
 import { migration as m0024 } from './0024-iys.js';
 import { migration as m0025 } from './0025-smpp-users.js';
 import { migration as m0026 } from './0026-otp.js';
+import { migration as m0027 } from './0027-lanes.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -55,6 +56,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0024-iys', m0024],
   ['0025-smpp-users', m0025],
   ['0026-otp', m0026],
+  ['0027-lanes', m0027],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */
