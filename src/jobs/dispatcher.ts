@@ -263,7 +263,12 @@ export class Dispatcher implements CarrierListener {
     }
     const now = this.clock.now();
     const handed = this.handed.take(this.options.batchSize, now, this.window);
-    const claimed = await this.store.claimDue(now, this.options.batchSize - handed.length, now + this.options.leaseMs);
+    const claimed = await this.store.claimDue(
+      now,
+      this.options.batchSize - handed.length,
+      now + this.options.leaseMs,
+      this.lanes,
+    );
     await Promise.all(
       [...handed, ...claimed].map((m) => this.submit(m, m.sandbox ? this.carriers.sandbox : this.carriers.live)),
     );

@@ -3,8 +3,9 @@
  * and fair shares of the carrier"). In one transaction:
  *
  * 1. The (lane, account) pairs with queued messages, found by skipping along the index
- *    `messages_lanes` (state, priority, account_id, ...): one seek per pair, whatever the
- *    backlog behind each (a loose index scan, as a recursive query both databases run).
+ *    `messages_lanes` (state, priority, account_id, ...): per lane, the least account above
+ *    the last found, one seek per pair whatever the backlog behind each (a loose index
+ *    scan, as a recursive query both databases run).
  * 2. With one pair or none, the plain claim in (priority, due_at, id) order: nothing to share.
  * 3. Otherwise each pair's oldest due messages (a few more than an equal share of the
  *    claim), read from the same index, and the caller's `LaneShare` chooses among them
@@ -13,10 +14,11 @@
  *    skipped, and the claim may come back short (the next one takes more).
  */
 import { sql } from 'kysely';
+import type { RawBuilder } from 'kysely';
 import type { Executor } from '../executor.js';
 import type { Dialect } from '../store-location.js';
 import type { LaneCandidates, LaneShare } from '../../../ports/dispatch-queue.js';
-import { laneOf } from '../../../domain/lanes.js';
+import { laneOf, lanes, priorityOf } from '../../../domain/lanes.js';
 import { moves } from '../../../domain/delivery-state.js';
 import { preparedQuery } from '../prepared-query.js';
 
@@ -25,26 +27,31 @@ const maxPairs = 500;
 
 type PairRow = { priority: number | string; account_id: number | string; weight: number | string | null };
 
+// Per lane, the next account above the last found: min() over an index prefix is one seek.
+const nextAccount = (lane: RawBuilder<unknown>, above: RawBuilder<unknown> | null): RawBuilder<unknown> =>
+  sql`(select min(m.account_id) from messages m where m.state = 'queued' and m.priority = ${lane}${
+    above === null ? sql`` : sql` and m.account_id > ${above}`
+  })`;
+
 const pairsOf = preparedQuery(
   (db, p: { maxPairs: number }) => ({
     compile: () =>
       sql<PairRow>`
         with recursive pairs(p, a, n) as (
-          select priority, account_id, 1 from (
-            select priority, account_id from messages where state = 'queued' order by priority, account_id limit 1
-          ) as first_pair
+          ${sql.join(
+            lanes.map(
+              (lane) =>
+                sql`select ${sql.raw(String(priorityOf(lane)))}, ${nextAccount(sql.raw(String(priorityOf(lane))), null)}, 1`,
+            ),
+            sql` union all `,
+          )}
           union all
-          select
-            (select m.priority from messages m where m.state = 'queued' and (m.priority, m.account_id) > (pairs.p, pairs.a)
-              order by m.priority, m.account_id limit 1),
-            (select m.account_id from messages m where m.state = 'queued' and (m.priority, m.account_id) > (pairs.p, pairs.a)
-              order by m.priority, m.account_id limit 1),
-            pairs.n + 1
-          from pairs where pairs.p is not null and pairs.n < ${p.maxPairs}
+          select pairs.p, ${nextAccount(sql`pairs.p`, sql`pairs.a`)}, pairs.n + 1
+          from pairs where pairs.a is not null and pairs.n < ${p.maxPairs}
         )
         select pairs.p as priority, pairs.a as account_id, acc.send_weight as weight
         from pairs left join accounts acc on acc.id = pairs.a
-        where pairs.p is not null`.compile(db),
+        where pairs.a is not null`.compile(db),
   }),
   ['maxPairs'],
 );
