@@ -41,11 +41,15 @@ interface AccountState<T> {
 
 export const defaultInteractiveShare = 0.5;
 
+/** Accounts kept (idle ones included) above which idle ones are swept. */
+const sweepAbove = 1000;
+
 export class LaneScheduler<T extends Scheduled> implements LaneShare {
   private readonly accounts = new Map<number, AccountState<T>>();
   private readonly weights = new Map<number, number>();
   private readonly virtual: Record<Lane, number> = { interactive: 0, bulk: 0 };
   private held = 0;
+  private sinceSweep = 0;
 
   constructor(
     /** Messages the carrier takes at once (its window): the interactive cap is a share of it. */
@@ -199,9 +203,25 @@ export class LaneScheduler<T extends Scheduled> implements LaneShare {
     return state;
   }
 
+  /**
+   * An idle account is forgotten once its tags are no longer ahead of the lanes' virtual
+   * times (it has nothing left to pay back). Before, forgetting it would let a run of small
+   * claims give it the next turn again and again.
+   */
   private forgetIfIdle(accountId: number, state: AccountState<T>): void {
-    // An idle account's tags are behind the virtual time or about to be: nothing to keep.
-    if (state.interactive.length === 0 && state.bulk.length === 0 && state.interactiveOut === 0)
-      this.accounts.delete(accountId);
+    if (this.isIdle(state) && this.isEven(state)) this.accounts.delete(accountId);
+    // Idle accounts that were ahead are swept now and then (kept few, at no cost per message).
+    if (this.accounts.size > sweepAbove && ++this.sinceSweep >= sweepAbove) {
+      this.sinceSweep = 0;
+      for (const [id, a] of this.accounts) if (this.isIdle(a) && this.isEven(a)) this.accounts.delete(id);
+    }
+  }
+
+  private isIdle(a: AccountState<T>): boolean {
+    return a.interactive.length === 0 && a.bulk.length === 0 && a.interactiveOut === 0;
+  }
+
+  private isEven(a: AccountState<T>): boolean {
+    return a.finish.interactive <= this.virtual.interactive && a.finish.bulk <= this.virtual.bulk;
   }
 }
