@@ -73,6 +73,8 @@ export interface ConnectionState {
   windowSize: number;
   /** Submits answered OK since start. */
   submits: number;
+  /** Submits per second now: the configured rate, or less after the SMSC said throttled or queue full. */
+  rate?: number;
   /** The last few refusals and lost sessions (`at`: epoch ms), newest last. */
   recentErrors: { at: number; what: string }[];
 }

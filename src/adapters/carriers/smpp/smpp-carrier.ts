@@ -117,6 +117,7 @@ export class SmppCarrier implements Carrier {
       inFlight: c.inFlight,
       windowSize: c.windowSize,
       submits: c.submits,
+      rate: c.rate,
       recentErrors: [...c.recentErrors],
     }));
   }
