@@ -17,6 +17,7 @@ import { startSimulator, stop } from '../helpers/smsc-sim.js';
 import type { Simulator } from '../helpers/smsc-sim.js';
 import { postgresUrl, schemaForSuite } from '../helpers/dialects.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { hasSeries, opsAddress, sample, scrape } from '../helpers/metrics-text.js';
 
 const pgUrl = postgresUrl();
 
@@ -40,6 +41,7 @@ for (const store of ['sqlite', 'postgres'] as const) {
     let server: ServerProcess;
     let a: ProvisionedSender;
     let b: ProvisionedSender;
+    let ops = '';
 
     before(async () => {
       if (skip) return;
@@ -69,7 +71,10 @@ for (const store of ['sqlite', 'postgres'] as const) {
         'false',
         '--requests-per-second',
         '0',
+        '--ops-port',
+        '0',
       ]);
+      ops = opsAddress(server.output());
       a = await provisionSender(storeArgs, 'Big', 1_000_000);
       b = await provisionSender(storeArgs, 'Small', 1_000_000);
     });
@@ -135,6 +140,11 @@ for (const store of ['sqlite', 'postgres'] as const) {
       const small = numbers('556', 1, 40);
       await send(b.apiKey, small);
       const sent = await submitsSoFar();
+      // The dispatcher holds 400; the rest waits in the store's bulk lane, and /metrics says so.
+      const metrics = await scrape(ops);
+      assert.ok(sample(metrics, 'haberci_lane_backlog{lane="bulk"}') > 0, 'bulk waits in the store');
+      assert.equal(sample(metrics, 'haberci_lane_backlog{lane="interactive"}'), 0);
+      assert.ok(hasSeries(metrics, 'haberci_lane_oldest_waiting_age_seconds'));
       const order = await seen([...big, ...small]);
       const last = Math.max(...small.map((n) => order.get(n) as number));
       const between = big.filter((n) => (order.get(n) as number) > sent && (order.get(n) as number) < last).length;
