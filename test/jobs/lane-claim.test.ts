@@ -62,6 +62,29 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('fills the claim from the accounts that have more when others have only a few', async () => {
+      const h = await createHarness(await dialect.location());
+      try {
+        const big = await h.provision({ account: { balanceMain: 10_000 } });
+        const few = [
+          await h.provision({ account: { balanceMain: 100 } }),
+          await h.provision({ account: { balanceMain: 100 } }),
+        ];
+        for (let i = 0; i < 3; i++)
+          assertAccepted(await sendSms(h, big.apiKey, { sentto: turkishNumbers(100, i * 100).join(',') }));
+        for (const [i, p] of few.entries())
+          assertAccepted(await sendSms(h, p.apiKey, { sentto: turkishNumbers(5, 5000 + i * 100).join(',') }));
+        const claimed = await claim(h, 40);
+        assert.equal(claimed.length, 40, 'a full claim: the store is not drained');
+        assert.deepEqual(
+          few.map((p) => count(claimed, p.accountId)),
+          [5, 5],
+        );
+      } finally {
+        await h.close();
+      }
+    });
+
     it('claims a run of small claims in turn, so the account queued first does not take every one', async () => {
       const h = await createHarness(await dialect.location());
       try {

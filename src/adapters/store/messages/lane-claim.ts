@@ -112,8 +112,21 @@ export async function claimShared(
   if (pairs.length <= 1) return null;
   // A little over an equal share each, so an account with fewer due leaves its room to others.
   const perPair = Math.min(claim.limit, Math.ceil((2 * claim.limit) / pairs.length) + 1);
-  const candidates = await candidatesOf(db, pairs, claim.now, perPair);
-  const chosen = share.choose(candidates, claim.limit);
+  let candidates = await candidatesOf(db, pairs, claim.now, perPair);
+  let chosen = share.choose(candidates, claim.limit);
+  // Short, while some accounts may have more than was read: read those up to the whole
+  // claim and choose again (a short claim makes the dispatcher think the store drained).
+  const full = candidates.filter((c) => c.ids.length >= perPair);
+  if (chosen.length < claim.limit && full.length > 0 && perPair < claim.limit) {
+    const more = await candidatesOf(
+      db,
+      pairs.filter((p) => full.some((c) => c.accountId === p.accountId && c.lane === laneOf(p.priority))),
+      claim.now,
+      claim.limit,
+    );
+    candidates = [...candidates.filter((c) => !full.includes(c)), ...more];
+    chosen = share.choose(candidates, claim.limit);
+  }
   if (chosen.length === 0) return [];
   const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
   const { rows } = await sql<{ id: number | string }>`
