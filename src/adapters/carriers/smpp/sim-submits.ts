@@ -18,6 +18,8 @@ export interface ReceivedSubmit {
   messageId: string | undefined;
   /** The order it came in: the simulator's count of submit_sm so far (lanes are tested by it). */
   seq: number;
+  /** When it came (epoch ms), for benches that time the way to the SMSC. */
+  at: number;
 }
 
 export function readSubmit(pdu: Pdu, systemId: string): ReceivedSubmit {
@@ -34,6 +36,7 @@ export function readSubmit(pdu: Pdu, systemId: string): ReceivedSubmit {
     udh: (esmClass & 0x40) !== 0 ? shortMessage.subarray(0, 1 + (shortMessage[0] ?? 0)) : undefined,
     messageId: undefined,
     seq: 0,
+    at: Date.now(),
   };
 }
 

@@ -67,6 +67,7 @@ function wireView(r: ReceivedSubmit): {
   short_message: string;
   message_id: string | null;
   seq: number;
+  at: number;
 } {
   return {
     destination: r.destination,
@@ -77,6 +78,7 @@ function wireView(r: ReceivedSubmit): {
     short_message: r.shortMessage.toString('hex'),
     message_id: r.messageId ?? null,
     seq: r.seq,
+    at: r.at,
   };
 }
 
