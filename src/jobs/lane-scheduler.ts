@@ -29,10 +29,38 @@ interface Trial {
   finish: Record<Lane, number>;
 }
 
+/** A first-in first-out list whose take is O(1) (Array.shift copies a long array). */
+class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  shift(): T | undefined {
+    if (this.head >= this.items.length) return undefined;
+    const item = this.items[this.head] as T;
+    this.head += 1;
+    if (this.head === this.items.length) {
+      this.items = [];
+      this.head = 0;
+    } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+}
+
 interface AccountState<T> {
   weight: number;
-  interactive: T[];
-  bulk: T[];
+  interactive: Fifo<T>;
+  bulk: Fifo<T>;
   /** Finish tags per lane. */
   finish: Record<Lane, number>;
   /** Interactive messages with the carrier now. */
@@ -193,8 +221,8 @@ export class LaneScheduler<T extends Scheduled> implements LaneShare {
     if (!state) {
       state = {
         weight: this.weights.get(accountId) ?? 1,
-        interactive: [],
-        bulk: [],
+        interactive: new Fifo<T>(),
+        bulk: new Fifo<T>(),
         finish: { ...this.virtual },
         interactiveOut: 0,
       };
