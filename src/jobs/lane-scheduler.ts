@@ -69,6 +69,12 @@ interface AccountState<T> {
 
 export const defaultInteractiveShare = 0.5;
 
+/**
+ * While the last look found one (lane, account) waiting or none, claims look again after
+ * this long only: a second account's messages wait at most this long to be shared.
+ */
+const rescanMs = 50;
+
 /** Accounts kept (idle ones included) above which idle ones are swept. */
 const sweepAbove = 1000;
 
@@ -78,6 +84,8 @@ export class LaneScheduler<T extends Scheduled> implements LaneShare {
   private readonly virtual: Record<Lane, number> = { interactive: 0, bulk: 0 };
   private held = 0;
   private sinceSweep = 0;
+  /** The last look for waiting accounts (performance.now()) and how many (lane, account) pairs it found. */
+  private lastScan = { at: Number.NEGATIVE_INFINITY, pairs: 0 };
 
   constructor(
     /** Messages the carrier takes at once (its window): the interactive cap is a share of it. */
@@ -105,7 +113,12 @@ export class LaneScheduler<T extends Scheduled> implements LaneShare {
     return out;
   }
 
+  shouldScan(): boolean {
+    return this.lastScan.pairs > 1 || performance.now() - this.lastScan.at >= rescanMs;
+  }
+
   learnWeights(weights: readonly { accountId: number; weight: number }[]): void {
+    this.lastScan = { at: performance.now(), pairs: weights.length };
     for (const { accountId, weight } of weights) {
       this.weights.set(accountId, weight);
       const state = this.accounts.get(accountId);

@@ -71,7 +71,12 @@ export interface LaneCandidates {
  * LaneScheduler): lanes in order, accounts by weight and by what each was given before.
  */
 export interface LaneShare {
-  /** Each account's weight, as the store holds it (told at every claim). */
+  /**
+   * Whether this claim looks for the waiting accounts again; when not, the claim is the
+   * plain one in queue order (the last look found one account or none, a moment ago).
+   */
+  shouldScan(): boolean;
+  /** Each account's weight, as the store holds it (told at every look, one entry per waiting lane and account). */
   learnWeights(weights: readonly { accountId: number; weight: number }[]): void;
   /** The ids to claim, at most `limit`, from each pair's oldest first. */
   choose(candidates: readonly LaneCandidates[], limit: number): number[];

@@ -131,9 +131,11 @@ for (const { store, workers } of cases) {
       const left = bulk.filter((n) => (order.get(n) as number) > sent).length;
       // In one queue it would wait for every bulk message left (at least the 400 the dispatcher holds).
       assert.ok(left > 100, `the bulk was still queued when the interactive message came (${left} left)`);
-      // At most what was on the wire and being claimed (one window, and one claim per worker).
+      // What was on the wire, and what went while it was claimed from the store (the
+      // dispatcher's window was full): a few on a quiet machine, up to 31 seen on a loaded
+      // one (0.15 s at 200/s); in one queue, all that the dispatcher held (400) at least.
       assert.ok(
-        between <= 20 * workers,
+        between < 100 * workers,
         `${between} of the ${left} bulk messages left went before the interactive one`,
       );
     });

@@ -7,6 +7,8 @@
  *    the last found, one seek per pair whatever the backlog behind each (a loose index
  *    scan, as a recursive query both databases run).
  * 2. With one pair or none, the plain claim in (priority, due_at, id) order: nothing to share.
+ *    Then the next claims skip step 1 for a moment (`LaneShare.shouldScan`): one account
+ *    sending alone pays for the look once every 50 ms, not at every claim.
  * 3. Otherwise each pair's oldest due messages (a few more than an equal share of the
  *    claim), read from the same index, and the caller's `LaneShare` chooses among them
  *    (lanes in order, accounts by weight and what each was given before).
@@ -107,6 +109,7 @@ export async function claimShared(
   claim: { now: number; limit: number; leaseUntil: number },
   share: LaneShare,
 ): Promise<number[] | null> {
+  if (!share.shouldScan()) return null;
   const pairs = await waitingPairs(db);
   share.learnWeights(pairs.map((p) => ({ accountId: p.accountId, weight: p.weight })));
   if (pairs.length <= 1) return null;
