@@ -1,3 +1,9 @@
+/**
+ * The SMS dispatcher: the claim loop's policy for messages. One file, long because its round,
+ * its launch (through the lanes to the carrier) and its recording of outcomes share the
+ * window, the lanes and the heartbeat it holds; the parts that stand alone are modules of
+ * their own (HandedQueue, LaneScheduler, SubmitRecorder, SendExpander, LeaseHeartbeat).
+ */
 import type { Logger } from 'pino';
 import type { Carrier, CarrierListener, CarrierReceipt, InboundSms, SubmitOutcome } from '../ports/carrier.js';
 import type { Clock } from '../ports/clock.js';
