@@ -4,7 +4,8 @@
  * one process on a SQLite file store, answers timed from request to response (app.inject:
  * the HTTP stack without the socket). The target: the commercial send answers in at most
  * 1.5 times the time of the plain one. Bounded: `rounds` sends of each kind.
- * Run: npm run build && node dist/bench/iys-filter.bench.js [rounds] [consents]
+ * Run: npm run build && node dist/bench/iys-filter.bench.js [rounds] [consents] [index|probe]
+ * (`probe`: without the consent index in memory, every number probed in the table as before it).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -15,6 +16,7 @@ import { openAppContainer } from '../src/main.js';
 import { buildApp } from '../src/http/app.js';
 import { defaultConnectionLimits } from '../src/config.js';
 import { defaultKeySettings } from '../src/services/admin.js';
+import type { SqlStore } from '../src/adapters/store/sql-store.js';
 
 const numberOf = (i: number): string => `9053${String(i).padStart(8, '0')}`;
 
@@ -44,6 +46,7 @@ const median = (xs: number[]): number => {
 async function main(): Promise<void> {
   const rounds = Number(process.argv[2] ?? 5);
   const consents = Number(process.argv[3] ?? 1_000_000);
+  const lookup = process.argv[4] === 'probe' ? 'probe' : 'index';
   const dir = mkdtempSync(join(tmpdir(), 'haberci-iys-bench-'));
   const file = join(dir, 'haberci.sqlite');
   const runtime = await openAppContainer({ dialect: 'sqlite', file });
@@ -62,6 +65,8 @@ async function main(): Promise<void> {
     const started = performance.now();
     fillConsents(file, account.id, consents);
     process.stderr.write(`${consents} consents written in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);
+    if (lookup === 'probe')
+      (runtime.store as unknown as SqlStore).consents.indexWith({ minRecipients: Number.POSITIVE_INFINITY });
     const app = await buildApp({
       connections: defaultConnectionLimits,
       services: runtime.services,
@@ -104,7 +109,7 @@ async function main(): Promise<void> {
     const plain = median(times.plain);
     const commercial = median(times.commercial);
     process.stdout.write(
-      `${JSON.stringify({ consents, rounds, plain_ms: times.plain, commercial_ms: times.commercial, median_plain_ms: plain, median_commercial_ms: commercial, ratio: commercial / plain, target: 1.5, iys_skipped: skipped })}\n`,
+      `${JSON.stringify({ lookup, consents, rounds, plain_ms: times.plain, commercial_ms: times.commercial, median_plain_ms: plain, median_commercial_ms: commercial, ratio: commercial / plain, target: 1.5, iys_skipped: skipped })}\n`,
     );
   } finally {
     await runtime.close();

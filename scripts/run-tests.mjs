@@ -1,12 +1,22 @@
 #!/usr/bin/env node
-// Runs every compiled test file (dist/test/**/*.test.js) with node's own test runner.
-// Node 20's runner does not expand globs, so the files are listed here. `node --test` sorts
-// the files it is given, so the process suites (the longest) run as a first batch and the
-// rest after them. (node:test's run() kept the order in one batch, but hung twice here
-// after a file had finished; `node --test` is the runner CI has always used.)
-import { readdirSync, statSync } from 'node:fs';
+// Runs every compiled test file (dist/test/**/*.test.js), each in its own `node --test`
+// child, a few at a time, longest first. Each file has a wall-clock limit: a file that hangs
+// (an open handle, a child that never exits) is killed with its whole process group and
+// reported, so one hang costs minutes, not CI's 90. A file's output is printed whole when it
+// ends, so parallel files do not interleave; a summary of the slowest files and of every
+// failure closes the run.
+//
+// Longest first: the durations of the last run are kept in .tmp/test-timings.json (ignored
+// by git); without it (a clean clone) the process suites, the slow ones, go first.
+//
+// Arguments: `--unit` (every suite but test/process/), `--process` (only test/process/);
+// any other argument keeps the files whose path contains it.
+// Environment: HABERCI_TEST_CONCURRENCY (default 3), HABERCI_TEST_FILE_TIMEOUT_S (default 300).
+import { readdirSync, statSync, readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { setTimeout, clearTimeout } from 'node:timers';
+import { Buffer } from 'node:buffer';
 
 function find(dir) {
   const out = [];
@@ -18,8 +28,6 @@ function find(dir) {
   return out;
 }
 
-// `--unit`: every suite but test/process/; `--process`: only test/process/ (the suites that
-// start haberci processes). Other arguments keep the files whose path contains one of them.
 const args = process.argv.slice(2);
 const kind = args.includes('--process') ? 'process' : args.includes('--unit') ? 'unit' : 'all';
 const filter = args.filter((a) => a !== '--unit' && a !== '--process');
@@ -27,21 +35,92 @@ const processDir = join('dist', 'test', 'process') + '/';
 const isProcess = (f) => f.startsWith(processDir);
 const files = find('dist/test')
   .filter((f) => kind === 'all' || (kind === 'process') === isProcess(f))
-  .filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)))
-  .sort();
+  .filter((f) => filter.length === 0 || filter.some((x) => f.includes(x)));
 if (files.length === 0) {
   console.error('no test files found under dist/test');
   process.exit(1);
 }
 
-let failed = false;
-for (const batch of [files.filter(isProcess), files.filter((f) => !isProcess(f))]) {
-  if (batch.length === 0) continue;
-  const result = spawnSync(
-    process.execPath,
-    ['--enable-source-maps', '--test', '--test-concurrency=2', '--test-reporter=spec', ...batch],
-    { stdio: 'inherit', env: { ...process.env, NODE_ENV: 'test' } },
-  );
-  if (result.status !== 0) failed = true;
+const timingsPath = join('.tmp', 'test-timings.json');
+let known = {};
+try {
+  known = JSON.parse(readFileSync(timingsPath, 'utf8'));
+} catch {
+  known = {};
 }
-process.exit(failed ? 1 : 0);
+const guess = (f) => known[f] ?? (isProcess(f) ? 60 : 5);
+files.sort((a, b) => guess(b) - guess(a) || a.localeCompare(b));
+
+const concurrency = Math.max(1, Number(process.env.HABERCI_TEST_CONCURRENCY ?? 3));
+const limitS = Math.max(10, Number(process.env.HABERCI_TEST_FILE_TIMEOUT_S ?? 300));
+const started = Date.now();
+const results = [];
+
+function runFile(file) {
+  return new Promise((resolve) => {
+    const t0 = Date.now();
+    const child = spawn(process.execPath, ['--enable-source-maps', '--test', '--test-reporter=spec', file], {
+      env: { ...process.env, NODE_ENV: 'test' },
+      detached: true,
+    });
+    const chunks = [];
+    child.stdout.on('data', (c) => chunks.push(c));
+    child.stderr.on('data', (c) => chunks.push(c));
+    let timedOut = false;
+    const killGroup = (signal) => {
+      try {
+        process.kill(-child.pid, signal);
+      } catch {
+        // the group has already gone
+      }
+    };
+    const timer = setTimeout(() => {
+      timedOut = true;
+      killGroup('SIGTERM');
+      setTimeout(() => killGroup('SIGKILL'), 5000).unref();
+    }, limitS * 1000);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      // Whatever the file's children left behind goes with it.
+      killGroup('SIGKILL');
+      const seconds = (Date.now() - t0) / 1000;
+      const ok = code === 0 && !timedOut;
+      const verdict = timedOut ? `TIMED OUT after ${limitS} s` : ok ? 'ok' : `FAILED (exit ${code ?? signal})`;
+      process.stdout.write(`\n── ${file}: ${verdict} in ${seconds.toFixed(1)} s\n` + Buffer.concat(chunks).toString());
+      results.push({ file, seconds, ok, verdict });
+      resolve();
+    });
+  });
+}
+
+const queue = [...files];
+async function worker() {
+  for (let file = queue.shift(); file !== undefined; file = queue.shift()) await runFile(file);
+}
+const stopAll = () => process.exit(130);
+process.on('SIGINT', stopAll);
+process.on('SIGTERM', stopAll);
+await Promise.all(Array.from({ length: Math.min(concurrency, files.length) }, worker));
+
+const failed = results.filter((r) => !r.ok);
+const total = (Date.now() - started) / 1000;
+console.log(`\n══ ${results.length} test files in ${total.toFixed(0)} s (${concurrency} at a time)`);
+console.log('slowest:');
+for (const r of [...results].sort((a, b) => b.seconds - a.seconds).slice(0, 12)) {
+  console.log(`  ${r.seconds.toFixed(1).padStart(7)} s  ${r.file}`);
+}
+if (failed.length > 0) {
+  console.log(`failed (${failed.length}):`);
+  for (const r of failed) console.log(`  ${r.file}: ${r.verdict}`);
+} else {
+  console.log('every file passed');
+}
+
+try {
+  mkdirSync('.tmp', { recursive: true });
+  for (const r of results) known[r.file] = Math.round(r.seconds * 10) / 10;
+  writeFileSync(timingsPath, JSON.stringify(known, null, 1) + '\n');
+} catch {
+  // timings only order the next run
+}
+process.exit(failed.length > 0 ? 1 : 0);

@@ -178,6 +178,13 @@ export const optionSpecs = {
     default: 120_000,
     parse: integer(100, 3_600_000),
   },
+  smppServerAssemblyTimeoutMs: {
+    flag: 'smpp-server-assembly-timeout-ms',
+    description:
+      'the parts of a concatenated submit_sm not all received this long after the first are given up (their receipts say REJECTD)',
+    default: 60_000,
+    parse: integer(100, 3_600_000),
+  },
   leaseMs: {
     flag: 'lease-ms',
     description:
@@ -352,12 +359,50 @@ export const optionSpecs = {
     default: 600_000,
     parse: integer(1000, 86_400_000),
   },
+  otpWatchEveryMs: {
+    flag: 'otp-watch-every-ms',
+    description: 'time between rounds of the OTP conversion watch (held prefixes: suspected SMS pumping)',
+    default: 60_000,
+    parse: integer(1000, 3_600_000),
+  },
+  otpWatchGraceMs: {
+    flag: 'otp-watch-grace-ms',
+    description: 'the OTP conversion watch counts an unverified code only once it is this old',
+    default: 120_000,
+    parse: integer(0, 3_600_000),
+  },
   retentionPartitionIds: {
     flag: 'retention-partition-ids',
     description:
       'PostgreSQL: ids one partition of messages spans (about a day of sends and messages is right); retention makes them ahead and drops old ones whole',
     default: 1_000_000,
     parse: integer(2, 1_000_000_000),
+  },
+  iysSyncMs: {
+    flag: 'iys-sync-ms',
+    description:
+      'time between rounds of the İYS sync (accounts with an İYS address: consents and RETs pushed, changes made on İYS pulled)',
+    default: 5_000,
+    parse: integer(100, 3_600_000),
+  },
+  iysRetryMaxMs: {
+    flag: 'iys-retry-max-ms',
+    description: 'longest wait before a consent İYS did not take is pushed again (the wait doubles from --iys-sync-ms)',
+    default: 300_000,
+    parse: integer(100, 86_400_000),
+  },
+  iysTimeoutMs: {
+    flag: 'iys-timeout-ms',
+    description: 'time limit of one request to İYS',
+    default: 15_000,
+    parse: integer(100, 300_000),
+  },
+  secretKeyFile: {
+    flag: 'secret-key-file',
+    description:
+      'the key that encrypts stored secrets (the İYS password of `admin iys configure`); empty: secret.key in --data',
+    default: '',
+    parse: text,
   },
 } satisfies Record<string, OptionSpec<unknown>>;
 

@@ -7,6 +7,7 @@
  * (`npm run walls`) hold them to it.
  */
 import type { SmscSimulator, SmscSimulatorOptions } from './adapters/carriers/smpp/smsc-simulator.js';
+import type { IysSimulator, IysSimulatorOptions } from './adapters/iys/iys-simulator.js';
 
 // Every thread and command: its container on a store.
 export { openAppContainer, createLogger } from './composition/container.js';
@@ -50,3 +51,10 @@ export async function smscSimulator(options: SmscSimulatorOptions): Promise<Smsc
   return new SmscSimulator(options);
 }
 export type { SmscSimulatorOptions };
+
+/** `haberci iys-sim`: the İYS REST simulator (loaded for that command only). */
+export async function iysSimulator(options: IysSimulatorOptions): Promise<IysSimulator> {
+  const { IysSimulator } = await import('./adapters/iys/iys-simulator.js');
+  return new IysSimulator(options);
+}
+export type { IysSimulatorOptions };

@@ -32,6 +32,8 @@ declare module 'autocannon' {
     path?: string;
     headers?: Record<string, string>;
     body?: string | Buffer;
+    /** Changes the request before it is sent (a body of its own per request). */
+    setupRequest?: (request: RequestSpec, context: Record<string, unknown>) => RequestSpec;
     /** Called with each response to this request. */
     onResponse?: (
       status: number,

@@ -32,6 +32,7 @@ const changing = new Set([
   'key.rotate',
   'key.test-webhook',
   'key.otp',
+  'otp.release',
   'webhook.redeliver',
   'inbound-route.add',
   'inbound-route.remove',
@@ -48,6 +49,9 @@ const otpSettingOptions = [
   'perNumberDay',
   'perPrefixMinute',
   'cooldown',
+  'watchMinSent',
+  'watchMinShare',
+  'watchRise',
 ];
 
 /** Options worth recording, by their printed name (never a secret: none of these is one). */
@@ -74,6 +78,10 @@ const recorded: Record<string, string> = {
   perNumberDay: 'otp_per_number_day',
   perPrefixMinute: 'otp_per_prefix_minute',
   cooldown: 'otp_cooldown',
+  watchMinSent: 'otp_watch_min_sent',
+  watchMinShare: 'otp_watch_min_share',
+  watchRise: 'otp_watch_rise',
+  prefix: 'prefix',
 };
 
 function osUser(): string | null {
@@ -121,12 +129,16 @@ async function factOf(container: AppContainer, command: string, o: Options, resu
       : null;
   if (accountId === null && noun === 'key' && objectId !== null) accountId = await keyAccount(container, objectId);
   if (command === 'key.rotate') detail.new_id = numberOf(field(result, 'id'));
+  // A release names the key whose hold it released.
+  const releasedKey = command === 'otp.release' ? numberOf(o.key) : null;
   const object =
-    objectId !== null
-      ? { type: noun, id: objectId }
-      : typeof o.number === 'string' && noun === 'inbound-route'
-        ? { type: noun, id: o.number }
-        : undefined;
+    releasedKey !== null
+      ? { type: 'key', id: releasedKey }
+      : objectId !== null
+        ? { type: noun, id: objectId }
+        : typeof o.number === 'string' && noun === 'inbound-route'
+          ? { type: noun, id: o.number }
+          : undefined;
   return { action: command, accountId, ...(object ? { object } : {}), detail };
 }
 

@@ -27,8 +27,14 @@ export function iysCommands(admin: Command, leaf: Leaf, run: Run): void {
     .option('--password-file <path>', 'a file holding the İYS API password, read when it is needed', parse.nonEmpty)
     .option('--secret-key-file <path>', 'the key that encrypts the password (default: secret.key in --data)')
     .option('--ret-words <list>', 'comma-separated replies that withdraw consent (default RET,İPTAL,IPTAL,STOP)')
+    .option(
+      '--text-rules <mode>',
+      'warn (default): the panel warns of a commercial text without its sender or opt-out; refuse: the panel and the API (TS-1160) refuse it',
+    )
     .action((o: Options) =>
       run(o, (r, _o, config) => {
+        if (o.textRules !== undefined && o.textRules !== 'warn' && o.textRules !== 'refuse')
+          throw new Error('--text-rules must be warn or refuse');
         if (o.password !== undefined && o.passwordFile !== undefined)
           throw new Error('give --password or --password-file, not both');
         const keyFile = typeof o.secretKeyFile === 'string' ? o.secretKeyFile : resolve(config.data, 'secret.key');
@@ -45,6 +51,7 @@ export function iysCommands(admin: Command, leaf: Leaf, run: Run): void {
           ...(typeof o.username === 'string' ? { username: o.username } : {}),
           ...(passwordSecret !== undefined ? { passwordSecret } : {}),
           ...(typeof o.retWords === 'string' ? { retWords: o.retWords } : {}),
+          ...(typeof o.textRules === 'string' ? { refuseTextRules: o.textRules === 'refuse' } : {}),
         });
       }),
     );

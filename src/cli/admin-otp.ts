@@ -23,6 +23,9 @@ function patchOf(o: Options): Partial<OtpSettings> {
     perNumberDay: 'perNumberDay',
     perPrefixMinute: 'perPrefixMinute',
     cooldown: 'cooldownSeconds',
+    watchMinSent: 'watchMinSent',
+    watchMinShare: 'watchMinShare',
+    watchRise: 'watchRise',
   } as const;
   for (const [option, setting] of Object.entries(numbers)) {
     const v = o[option];
@@ -47,6 +50,21 @@ export function otpCommands(key: Command, leaf: Leaf, run: Run): void {
     .option('--per-number-day <n>', 'codes to one number a day, 0 = no limit (default 10)', parse.integer(0))
     .option('--per-prefix-minute <n>', 'codes to one prefix a minute, 0 = no limit (default 30)', parse.integer(0))
     .option('--cooldown <seconds>', 'seconds between two codes to one number, 0 = none (default 0)', parse.integer(0))
+    .option(
+      '--watch-min-sent <n>',
+      'conversion watch: codes a prefix needs in the hour to be judged, 0 = watch off (default 20)',
+      parse.integer(0),
+    )
+    .option(
+      '--watch-min-share <percent>',
+      'conversion watch: hold a prefix whose codes are verified below this percent (default 20)',
+      parse.integer(0, 100),
+    )
+    .option(
+      '--watch-rise <n>',
+      'conversion watch: ...and whose codes this hour are at least n times the hour before (default 2)',
+      parse.integer(0, 1000),
+    )
     .action((o: Options) =>
       run(o, (r) => {
         const patch = patchOf(o);
@@ -55,4 +73,34 @@ export function otpCommands(key: Command, leaf: Leaf, run: Run): void {
           : r.otpSettings.update(o.id as number, patch);
       }),
     );
+}
+
+/** `otp holds` and `otp release`: the prefixes the conversion watch holds, and letting them go. */
+export function otpHoldCommands(admin: Command, leaf: Leaf, run: Run): void {
+  const otp = admin.command('otp').description('one-time passwords: the conversion watch\u2019s holds');
+  leaf(otp, 'holds', 'list the destination prefixes held by the conversion watch (standing ones unless --all)')
+    .option('--account <n>', 'only this account\u2019s keys', parse.integer(1))
+    .option('--key <n>', 'only this key', parse.integer(1))
+    .option('--all', 'released holds too')
+    .action((o: Options) =>
+      run(o, (r) =>
+        r.otpSettings.holds({
+          ...(typeof o.account === 'number' ? { accountId: o.account } : {}),
+          ...(typeof o.key === 'number' ? { keyId: o.key } : {}),
+          all: o.all === true,
+        }),
+      ),
+    );
+  leaf(otp, 'release', 'release a held prefix of a key (every held prefix of the key without --prefix)')
+    .requiredOption('--key <n>', 'key id', parse.integer(1))
+    .option('--prefix <digits>', 'the held prefix, e.g. 90532', prefixOption)
+    .action((o: Options) =>
+      run(o, (r) => r.otpSettings.release(o.key as number, typeof o.prefix === 'string' ? o.prefix : null)),
+    );
+}
+
+function prefixOption(raw: string): string {
+  const p = raw.trim().replace(/^\+/, '');
+  if (!/^\d{2,8}$/.test(p)) throw new InvalidArgumentError('must be the digits of a prefix, e.g. 90532.');
+  return p;
 }

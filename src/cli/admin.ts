@@ -16,7 +16,7 @@ import type { PermissionSet } from '../domain/permissions.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
-import { otpCommands } from './admin-otp.js';
+import { otpCommands, otpHoldCommands } from './admin-otp.js';
 import { inboundCommands } from './admin-inbound.js';
 import { iysCommands } from './admin-iys.js';
 import { senderIdCommands } from './admin-sender-ids.js';
@@ -244,6 +244,7 @@ export function adminCommand(): Command {
     .action((o: Options) => run(o, async (r) => keyView(await r.admin.key(o.id as number), Date.now())));
   webhookCommands(admin, key, leaf, run);
   otpCommands(key, leaf, run);
+  otpHoldCommands(admin, leaf, run);
   inboundCommands(admin, leaf, run);
   smppUserCommands(admin, leaf, run);
   iysCommands(admin, leaf, run);

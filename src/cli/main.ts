@@ -5,6 +5,7 @@ import { adminCommand } from './admin.js';
 import { AdminError } from '../main.js';
 import { serve } from './serve.js';
 import { smscSimCommand } from './smsc-sim.js';
+import { iysSimCommand } from './iys-sim.js';
 import { packageVersion } from '../version.js';
 
 const program = new Command('haberci')
@@ -31,6 +32,7 @@ serveCommand.action(async (raw: Record<string, string>) => {
 
 program.addCommand(adminCommand());
 program.addCommand(smscSimCommand());
+program.addCommand(iysSimCommand());
 
 function fatal(message: string): never {
   process.stderr.write(`haberci: ${message}\n`);

@@ -1254,10 +1254,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1028: Sender ID not found or not approved; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1051: title is missing; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid
+                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1028: Sender ID not found or not approved; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1051: title is missing; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid; TS-1160: A commercial text must say who sends it and how to opt out
                          * @enum {string}
                          */
-                        result_code: "TS-1025" | "TS-1026" | "TS-1028" | "TS-1029" | "TS-1033" | "TS-1051" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072";
+                        result_code: "TS-1025" | "TS-1026" | "TS-1028" | "TS-1029" | "TS-1033" | "TS-1051" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072" | "TS-1160";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -1694,10 +1694,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1034: Number format is invalid; TS-1035: API key is paused, expired or revoked; TS-1036: This key may not send OTP; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-5000: Unexpected server error
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1034: Number format is invalid; TS-1035: API key is paused, expired or revoked; TS-1036: This key may not send OTP; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-1096: Codes to this destination prefix are held (suspected SMS pumping); TS-5000: Unexpected server error
                          * @enum {string}
                          */
-                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1034" | "TS-1035" | "TS-1036" | "TS-1066" | "TS-1094" | "TS-5000";
+                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1034" | "TS-1035" | "TS-1036" | "TS-1066" | "TS-1094" | "TS-1096" | "TS-5000";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -1909,10 +1909,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1037: This key may not send advanced OTP; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-5000: Unexpected server error
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1037: This key may not send advanced OTP; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key; TS-1094: This key may not send codes to this country; TS-1096: Codes to this destination prefix are held (suspected SMS pumping); TS-5000: Unexpected server error
                          * @enum {string}
                          */
-                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1035" | "TS-1037" | "TS-1061" | "TS-1066" | "TS-1094" | "TS-5000";
+                        result_code: "TS-1027" | "TS-1030" | "TS-1031" | "TS-1035" | "TS-1037" | "TS-1061" | "TS-1066" | "TS-1094" | "TS-1096" | "TS-5000";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -3720,10 +3720,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid
+                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid; TS-1160: A commercial text must say who sends it and how to opt out
                          * @enum {string}
                          */
-                        result_code: "TS-1025" | "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072";
+                        result_code: "TS-1025" | "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072" | "TS-1160";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };
@@ -3972,10 +3972,10 @@ export interface operations {
                         /** @constant */
                         result: false;
                         /**
-                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid
+                         * @description TS-1025: Number field missing or too short; TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded; TS-1070: scheduled_date is invalid or scheduled_time is missing; TS-1071: scheduled_time is invalid; TS-1072: Scheduled time is in the past or invalid; TS-1160: A commercial text must say who sends it and how to opt out
                          * @enum {string}
                          */
-                        result_code: "TS-1025" | "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072";
+                        result_code: "TS-1025" | "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060" | "TS-1070" | "TS-1071" | "TS-1072" | "TS-1160";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };

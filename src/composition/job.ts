@@ -11,6 +11,7 @@ import { bothMessageMetrics } from '../ports/metrics.js';
 import type { WakeJob, WakeListener } from '../ports/wakes.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
 import { RetentionSweeper } from '../jobs/retention-sweeper.js';
+import { OtpWatch, defaultOtpWatchOptions } from '../jobs/otp-watch.js';
 import { listenForWakes } from '../adapters/store/index.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import type { ThreadMetrics } from '../adapters/metrics/thread-metrics.js';
@@ -21,6 +22,7 @@ import { dispatchWindow, startDispatcher } from './dispatch.js';
 import type { CarrierConfig } from './dispatch.js';
 import { startWebhooks } from './webhooks.js';
 import { trafficCounter } from './traffic.js';
+import { startIysSync } from './iys-sync.js';
 
 /** What a job needs of the configuration (plain data: it is copied over to its thread). */
 export type JobConfig = Pick<
@@ -42,6 +44,13 @@ export type JobConfig = Pick<
   | 'retentionPauseMs'
   | 'retentionEveryMs'
   | 'retentionPartitionIds'
+  | 'otpWatchEveryMs'
+  | 'otpWatchGraceMs'
+  | 'iysSyncMs'
+  | 'iysRetryMaxMs'
+  | 'iysTimeoutMs'
+  | 'secretKeyFile'
+  | 'data'
 > &
   CarrierConfig;
 
@@ -140,6 +149,15 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
         })
       : null;
   retention?.start();
+  // The OTP conversion watch: from the rows written, off the HTTP thread.
+  const otpWatch = new OtpWatch(container.store, container.clock, logger, {
+    ...defaultOtpWatchOptions,
+    everyMs: config.otpWatchEveryMs,
+    graceMs: config.otpWatchGraceMs,
+  });
+  otpWatch.start();
+  // The sync with İYS of the accounts configured with an address, off the HTTP thread too.
+  const iys = startIysSync(container, config, logger);
   return {
     carrier,
     wake: () => container.dispatchWake.notify(),
@@ -148,6 +166,8 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
     async stop() {
       await listener?.stop();
       await retention?.stop();
+      await otpWatch.stop();
+      await iys.stop();
       await dispatcher.stop();
       await traffic.stop();
       await container.close();

@@ -42,6 +42,8 @@ export interface ServeHttp {
   opsApp: ((stopping: () => boolean) => Promise<FastifyInstance>) | null;
   /** What the SMPP server for customers counts into (nothing without --ops-port). */
   smppMetrics: SmppServerMetrics;
+  /** The provider console's live figures: the SMPP server, once open, shows its sessions there. */
+  live: ProviderLive;
 }
 
 export interface HttpThread {
@@ -118,6 +120,7 @@ async function serveHttp(
     rateCounter,
     opsApp: metrics === null ? null : (stopping) => opsApp(readiness, metrics, stopping, logger),
     smppMetrics: metrics?.smppServer ?? noSmppServerMetrics,
+    live,
   };
 }
 

@@ -8,12 +8,15 @@ import { readFile } from 'node:fs/promises';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
+import type { SmppSessionState } from '../ports/smpp-store.js';
 import type { AppContainer } from './container.js';
 
 export interface OpenSmppServer {
   /** The ports listened on: plain and TLS (null: not opened). */
   port: number | null;
   tlsPort: number | null;
+  /** The sessions bound now (the provider console's SMPP page). */
+  sessions(): Promise<SmppSessionState[]>;
   close(): Promise<void>;
 }
 
@@ -29,6 +32,9 @@ export async function openSmppServer(
   const { SmppServer } = await import('../smpp-server/smpp-server.js');
   const server = new SmppServer({
     store: container.store.smpp,
+    reports: container.store.reports,
+    assemblyTimeoutMs: config.smppServerAssemblyTimeoutMs,
+    bindLeaseMs: config.leaseMs,
     services: container.services,
     clock: container.clock,
     log: logger,
@@ -51,7 +57,7 @@ export async function openSmppServer(
       tlsPort = await server.listen({ port: config.smppServerTlsPort, host, tls: { cert, key } });
       logger.info({ port: tlsPort }, `SMPP server (TLS) on ${where(tlsPort)}`);
     }
-    return { port, tlsPort, close: () => server.close() };
+    return { port, tlsPort, sessions: () => server.boundSessions(), close: () => server.close() };
   } catch (error) {
     await server.close();
     const code = (error as { code?: string }).code;

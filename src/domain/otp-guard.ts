@@ -3,7 +3,7 @@
  * many codes a number and a destination prefix may get in a while. Pure: the settings, the
  * counts and the time come in as parameters; refusals come out as values.
  */
-import { callingCodeOf } from './calling-codes.js';
+import { callingCodeOf, destinationPrefixOf } from './calling-codes.js';
 import { defaultOtpMaxTries, defaultOtpValiditySeconds } from './otp-check.js';
 
 /** A key's OTP settings as stored: null takes the default; for the velocity limits 0 is off. */
@@ -17,6 +17,12 @@ export interface OtpSettings {
   perPrefixMinute: number | null;
   /** Seconds between two codes to one number. */
   cooldownSeconds: number | null;
+  /** The conversion watch (domain/otp-watch.ts): codes a prefix needs in the window to be judged; 0 is off. */
+  watchMinSent: number | null;
+  /** Percent of a prefix's codes verified below which the watch suspects pumping. */
+  watchMinShare: number | null;
+  /** How many times the previous window's codes the window must have (volume rising). */
+  watchRise: number | null;
 }
 
 export type EffectiveOtpSettings = { [K in keyof OtpSettings]: NonNullable<OtpSettings[K]> };
@@ -29,6 +35,9 @@ export const defaultOtpSettings: EffectiveOtpSettings = {
   perNumberDay: 10,
   perPrefixMinute: 30,
   cooldownSeconds: 0,
+  watchMinSent: 20,
+  watchMinShare: 20,
+  watchRise: 2,
 };
 
 export const noOtpSettings: OtpSettings = {
@@ -39,6 +48,9 @@ export const noOtpSettings: OtpSettings = {
   perNumberDay: null,
   perPrefixMinute: null,
   cooldownSeconds: null,
+  watchMinSent: null,
+  watchMinShare: null,
+  watchRise: null,
 };
 
 export function effectiveOtpSettings(settings: OtpSettings): EffectiveOtpSettings {
@@ -67,10 +79,13 @@ export interface OtpRecent {
   prefixLastMinute: number;
   /** When the last code to the number was sent; null: none in the last day. */
   numberLastAt: number | null;
+  /** The conversion watch holds the number's prefix for the key (until the provider releases it). */
+  prefixHeld: boolean;
 }
 
 export type OtpRefusal =
   | { reason: 'country'; callingCode: string }
+  | { reason: 'held'; prefix: string }
   | { reason: 'cooldown' | 'number-hour' | 'number-day' | 'prefix-minute'; retryAfterSeconds: number };
 
 /** Whether a code may go to `destination` now; the refusal otherwise. Countries first. */
@@ -82,6 +97,7 @@ export function otpGuardVerdict(
 ): OtpRefusal | null {
   const callingCode = callingCodeOf(destination);
   if (!settings.countries.includes(callingCode)) return { reason: 'country', callingCode };
+  if (recent.prefixHeld) return { reason: 'held', prefix: destinationPrefixOf(destination) };
   const cooldownMs = settings.cooldownSeconds * 1000;
   if (cooldownMs > 0 && recent.numberLastAt !== null && now - recent.numberLastAt < cooldownMs)
     return { reason: 'cooldown', retryAfterSeconds: Math.ceil((recent.numberLastAt + cooldownMs - now) / 1000) };

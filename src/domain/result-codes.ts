@@ -94,6 +94,8 @@ export const resultCodes = {
   'TS-1094': 'This key may not send codes to this country',
   /** /otp/send, /otp/detailed: too many codes to this number or destination prefix (HTTP 429). */
   'TS-1095': 'Too many codes to this number or prefix; try later',
+  /** /otp/send, /otp/detailed: the conversion watch holds the number's destination prefix for the key. */
+  'TS-1096': 'Codes to this destination prefix are held (suspected SMS pumping)',
   /** Number already on the blocking list. */
   'TS-1140': 'Number is already on the blocking list',
   /** Number added to the blocking list. */
@@ -104,6 +106,8 @@ export const resultCodes = {
   'TS-1143': 'Number is on the blocking list',
   /** Not a valid Türkiye mobile number. */
   'TS-1144': 'Not a valid Türkiye mobile number',
+  /** A commercial send (iys 1) whose text does not say who sends it or how to opt out, on an account set to refuse (İYS). */
+  'TS-1160': 'A commercial text must say who sends it and how to opt out',
   /** Wrong path (blocking endpoints). */
   'TS-404': 'Not found',
   /** Unexpected server error (key check); OTP message could not be saved. */

@@ -39,22 +39,29 @@ function decodeUcs2(bytes: Buffer): string {
   return Buffer.from(even).swap16().toString('utf16le');
 }
 
+/** The UDH of a short_message (when esm_class has the UDH indicator) read, and the payload after it. */
+export function splitUdh(
+  bytes: Buffer,
+  esmClass: number,
+): { table: ShiftTable; concat?: DecodedSms['concat']; payload: Buffer } {
+  if ((esmClass & ESM_CLASS_UDHI) === 0 || bytes.length === 0) return { table: 'default', payload: bytes };
+  const udhl = bytes[0] ?? 0;
+  return { ...readUdh(bytes.subarray(1, 1 + udhl)), payload: bytes.subarray(1 + udhl) };
+}
+
 /**
  * data_coding 0 (and the GSM 7-bit message classes 0xF0..0xF3) as unpacked septets,
  * 8 as UCS-2, 3 as Latin-1; anything else is read as Latin-1 rather than refused, so a
  * message always reaches the customer in some form.
  */
+export function decodePayload(payload: Buffer, dataCoding: number, table: ShiftTable): string {
+  if (dataCoding === 0x00 || (dataCoding & 0xfc) === 0xf0) return decodeSeptets(payload, table);
+  if (dataCoding === 0x08) return decodeUcs2(payload);
+  return payload.toString('latin1');
+}
+
 export function decodeShortMessage(bytes: Buffer, dataCoding: number, esmClass: number): DecodedSms {
-  let udh: Udh = { table: 'default' };
-  let payload = bytes;
-  if ((esmClass & ESM_CLASS_UDHI) !== 0 && bytes.length > 0) {
-    const udhl = bytes[0] ?? 0;
-    udh = readUdh(bytes.subarray(1, 1 + udhl));
-    payload = bytes.subarray(1 + udhl);
-  }
-  let text: string;
-  if (dataCoding === 0x00 || (dataCoding & 0xfc) === 0xf0) text = decodeSeptets(payload, udh.table);
-  else if (dataCoding === 0x08) text = decodeUcs2(payload);
-  else text = payload.toString('latin1');
-  return udh.concat ? { text, concat: udh.concat } : { text };
+  const { table, concat, payload } = splitUdh(bytes, esmClass);
+  const text = decodePayload(payload, dataCoding, table);
+  return concat ? { text, concat } : { text };
 }

@@ -29,6 +29,7 @@ export const groupStatuses: StatusMap = {
   'TS-1030': 403,
   'TS-1028': 403,
   'TS-1027': 403,
+  'TS-1160': 400,
 };
 
 /** The title of a bulk send: missing, empty or unstorable is TS-1029. */

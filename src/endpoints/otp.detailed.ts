@@ -73,6 +73,8 @@ export const otpDetailed = defineEndpoint({
     // The OTP guard: not in the spec's table, refusals before any charge.
     'TS-1094': 403,
     'TS-1095': 429,
+    // The conversion watch's hold: refused until the provider releases it, uncharged.
+    'TS-1096': 403,
   },
   request,
   async handle({ body, caller, services }) {

@@ -94,6 +94,7 @@ export const smsSend = defineEndpoint({
     'TS-1062': 403,
     'TS-1030': 403,
     'TS-1027': 403,
+    'TS-1160': 400,
   },
   request,
   // One call: the use case answers TS-1024 with its reply, or the code that refused it.

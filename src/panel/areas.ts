@@ -15,7 +15,9 @@ import { messagesArea } from './account/messages/messages.js';
 import { campaignsArea } from './account/campaigns/campaigns.js';
 import { groupsArea } from './account/groups/groups.js';
 import { blocklistArea } from './account/blocklist/blocklist.js';
+import { consentsArea } from './account/consents/consents.js';
 import { keysArea } from './account/keys/keys.js';
+import { otpArea } from './account/otp/otp.js';
 import { senderIdsArea } from './account/sender-ids/sender-ids.js';
 import { settingsArea } from './account/settings/settings.js';
 import type { ProviderArea } from './provider/door.js';
@@ -24,7 +26,9 @@ import { providerAccountsArea } from './provider/accounts/accounts.js';
 import { providerSenderIdsArea } from './provider/sender-ids/sender-ids.js';
 import { providerCarriersArea } from './provider/carriers/carriers.js';
 import { providerTrafficArea } from './provider/traffic/traffic.js';
+import { providerSmppSessionsArea } from './provider/smpp-sessions/smpp-sessions.js';
 import { providerAuditArea } from './provider/audit/audit.js';
+import { providerOtpHoldsArea } from './provider/otp-holds/otp-holds.js';
 
 export interface PanelAreas {
   session: readonly PanelArea<UserService>[];
@@ -41,7 +45,9 @@ export const panelAreas: PanelAreas = {
     campaignsArea,
     groupsArea,
     blocklistArea,
+    consentsArea,
     keysArea,
+    otpArea,
     senderIdsArea,
     settingsArea,
   ],
@@ -50,7 +56,9 @@ export const panelAreas: PanelAreas = {
     providerAccountsArea,
     providerSenderIdsArea,
     providerCarriersArea,
+    providerSmppSessionsArea,
     providerTrafficArea,
+    providerOtpHoldsArea,
     providerAuditArea,
   ],
 };

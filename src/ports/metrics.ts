@@ -91,6 +91,8 @@ export interface Backlog {
    * recipients not yet written out count in `dispatchDue` alone).
    */
   lanes?: Record<Lane, { due: number; oldestDueAt: number | null }>;
+  /** Destination prefixes the OTP conversion watch holds now (suspected SMS pumping). */
+  otpHeldPrefixes: number;
 }
 
 /** Counts into both (the metrics, and the provider console's traffic per minute). */

@@ -4,6 +4,7 @@
  */
 import type { StoredOtp } from '../domain/otp-check.js';
 import type { OtpRecent, OtpSettings } from '../domain/otp-guard.js';
+import type { PrefixConversion } from '../domain/otp-watch.js';
 
 export type { OtpSettings };
 
@@ -31,6 +32,30 @@ export interface OtpRefusalRow {
   destination: string;
 }
 
+/** A prefix the conversion watch held for a key, with the counts that made it. */
+export interface OtpHold extends PrefixConversion {
+  heldAt: number;
+  /** Null while the hold stands. */
+  releasedAt: number | null;
+}
+
+/** Which holds to list. */
+export interface OtpHoldFilter {
+  accountId?: number;
+  keyId?: number;
+  /** Only those that stand (not released). */
+  active?: boolean;
+  limit: number;
+}
+
+/** Codes sent and verified in one bucket (a day, or a destination prefix) of the panel's OTP page. */
+export interface OtpCount {
+  /** The day (days since the epoch, in local time) or the prefix. */
+  bucket: string;
+  sent: number;
+  verified: number;
+}
+
 export interface OtpStore {
   /** The installation's HMAC key (drawn by migration 0026). */
   secret(): Promise<string>;
@@ -44,10 +69,52 @@ export interface OtpStore {
   markVerified(otp: StoredOtp, now: number): Promise<{ event: boolean }>;
   /** The key's stored settings; every field null when it has none. */
   settingsOf(keyId: number): Promise<OtpSettings>;
+  /**
+   * The guard's reads in one: the key's settings and what it sent lately (`recent`), in one
+   * round trip (every OTP send makes it).
+   */
+  guardReads(
+    keyId: number,
+    destination: string,
+    prefix: string,
+    now: number,
+  ): Promise<{ settings: OtpSettings; recent: OtpRecent }>;
   /** What the key sent lately to this number (last day) and prefix (last minute). */
   recent(keyId: number, destination: string, prefix: string, now: number): Promise<OtpRecent>;
   recordRefusal(refusal: OtpRefusalRow): Promise<void>;
   /** The account's latest refusals, newest first (the panel's blocked attempts). */
   refusals(accountId: number, limit: number): Promise<OtpRefusalRow[]>;
   saveSettings(keyId: number, settings: OtpSettings, now: number): Promise<void>;
+  /**
+   * The conversion watch's counts (from the rows written, never in a send's transaction):
+   * per key and prefix, live codes created after `since` (the window) that were verified or
+   * created before `matureBefore`, those verified, and the codes created in
+   * (`previousSince`, `since`]. Only pairs with a code after `since`.
+   */
+  conversions(previousSince: number, since: number, matureBefore: number): Promise<PrefixConversion[]>;
+  /** The same counts for one key and prefix, counting only codes created after `after`. */
+  conversionOf(
+    keyId: number,
+    prefix: string,
+    after: number,
+    since: number,
+    matureBefore: number,
+  ): Promise<PrefixConversion | null>;
+  /** Holds the prefix for the key unless a hold stands already; true when this one was placed. */
+  hold(c: PrefixConversion, now: number): Promise<boolean>;
+  /** Releases the standing holds of the key's prefix (every prefix when null); how many. */
+  release(keyId: number, prefix: string | null, now: number): Promise<number>;
+  /** Holds, newest first. */
+  holds(filter: OtpHoldFilter): Promise<OtpHold[]>;
+  /** When the key's prefix was last released, after `since`; null if it was not. */
+  lastRelease(keyId: number, prefix: string, since: number): Promise<number | null>;
+  /**
+   * The account's codes created at or after `since`, sent and verified, by local day (days
+   * since the epoch of `created_at + offsetMs`), oldest first.
+   */
+  countsByDay(accountId: number, since: number, offsetMs: number): Promise<OtpCount[]>;
+  /** The same by destination prefix, most sent first, `limit` prefixes at most. */
+  countsByPrefix(accountId: number, since: number, limit: number): Promise<OtpCount[]>;
+  /** Copies a key's OTP settings and standing holds to another key (rotation). */
+  carryOver(fromKeyId: number, toKeyId: number, now: number): Promise<void>;
 }

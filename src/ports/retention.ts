@@ -3,12 +3,23 @@
  * data, a small batch at a time. Only finished data goes (docs/decisions.md, Retention):
  * messages delivered, failed or expired, with their parts; sends with no message left;
  * webhook events delivered or given up, with their attempts; inbound messages; receipts
- * that never matched a message; idempotency keys. The panel's daily rollups stay.
+ * that never matched a message; idempotency keys; one-time codes (their keyed hashes and
+ * sealed texts) whose message is finished or gone, the OTP guard's refusals, and the
+ * conversion watch's holds once released (a standing hold stays, however old). The panel's
+ * daily rollups stay.
  */
 
 /** What one batch removes from. */
 export type RetentionTable =
-  'webhook_events' | 'messages' | 'sends' | 'inbound_messages' | 'unmatched_reports' | 'idempotency_keys';
+  | 'webhook_events'
+  | 'messages'
+  | 'sends'
+  | 'inbound_messages'
+  | 'unmatched_reports'
+  | 'idempotency_keys'
+  | 'otp_codes'
+  | 'otp_refusals'
+  | 'otp_holds';
 
 /** Every table, in the order a sweep takes them (a send goes once its messages are gone). */
 export const retentionTables: readonly RetentionTable[] = [
@@ -18,6 +29,9 @@ export const retentionTables: readonly RetentionTable[] = [
   'inbound_messages',
   'unmatched_reports',
   'idempotency_keys',
+  'otp_codes',
+  'otp_refusals',
+  'otp_holds',
 ];
 
 export interface RetentionStep {

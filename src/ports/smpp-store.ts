@@ -1,5 +1,6 @@
-/** Customers over SMPP: their SMPP users, and the receipts owed to them. */
+/** Customers over SMPP: their SMPP users, the receipts owed to them, the MO messages given to them. */
 import type { FinalState } from '../domain/delivery-state.js';
+import type { InboundRecord } from './inbound-store.js';
 
 /** An SMPP user: a system_id and password that bind as one API key, with its bind limits. */
 export interface SmppUser {
@@ -31,12 +32,90 @@ export interface OwedReceipt {
   /** The customer's source_addr of the submit (the receipt's destination_addr). */
   sourceAddr: string;
   recipient: string;
-  state: FinalState;
+  /** `rejected`: the parts of a concatenated submit that never made a message (given up, or refused when complete). */
+  state: FinalState | 'rejected';
   /** The message's detail (the carrier's error text, if any). */
   detail: string | null;
   submittedAt: number;
   doneAt: number | null;
 }
+
+/** A receipt owed for one part of a concatenated submit: it carries the part's own message_id. */
+export interface OwedPartReceipt extends OwedReceipt {
+  partId: string;
+}
+
+/** A part of a concatenated submit answered with a message_id of its own. */
+export interface PartReceipt {
+  partId: string;
+  smppUserId: number;
+  /** The assembled message; null: the assembly was given up, so the receipt says REJECTD. */
+  messageId: number | null;
+  sourceAddr: string;
+  recipient: string;
+  /** When the part was answered. */
+  submittedAt: number;
+}
+
+/** One session bound to a process of the cluster, as the SMPP server tells it (the provider console's SMPP page). */
+export interface SmppSessionState {
+  systemId: string;
+  accountId: number;
+  peer: string;
+  bindType: 'transmitter' | 'receiver' | 'transceiver';
+  since: number;
+  /** The process holding the session (host and pid). */
+  process: string;
+  /** Held by the process that answers (its counts below are known); false: by another process of the cluster. */
+  here: boolean;
+  /** submit_sm accepted on this session since it bound; null for another process's session. */
+  submits: number | null;
+  /** deliver_sm sent and not answered yet; null for another process's session. */
+  unanswered: number | null;
+  /** Receipts owed to its SMPP user, final and not acknowledged (of messages and of parts). */
+  owedReceipts: number;
+}
+
+/** One part of a concatenated submit, kept until the message's parts are all received. */
+export interface AssemblyPart {
+  smppUserId: number;
+  sourceAddr: string;
+  destination: string;
+  dataCoding: number;
+  reference: number;
+  total: number;
+  seq: number;
+  /** The part's short_message after its UDH. */
+  payload: Buffer;
+  /** The UDH announced the Turkish single shift table. */
+  turkish: boolean;
+  /** The message_id the part was (or is to be) answered with. */
+  partId: string;
+  /** registered_delivery asked for a receipt. */
+  receipt: boolean;
+  receivedAt: number;
+}
+
+/** A session bound to some process of the cluster (the store's row of it). */
+export interface SmppBind {
+  sessionId: string;
+  smppUserId: number;
+  accountId: number;
+  systemId: string;
+  /** The process holding it (host and pid). */
+  process: string;
+  peer: string;
+  bindType: 'transmitter' | 'receiver' | 'transceiver';
+  boundAt: number;
+}
+
+export type PartAdded =
+  /** More parts to come: answer with this id (the first one given, for a part sent again). */
+  | { kind: 'pending'; partId: string }
+  /** This was the last part: every part, in sequence order, taken out of the store. */
+  | { kind: 'complete'; parts: AssemblyPart[] }
+  /** The user has `maxPending` unfinished messages already. */
+  | { kind: 'full' };
 
 export interface SmppStore {
   createUser(user: NewSmppUser, now: number): Promise<SmppUser>;
@@ -52,6 +131,39 @@ export interface SmppStore {
   owed(smppUserId: number, limit: number): Promise<OwedReceipt[]>;
   /** The customer acknowledged these receipts (deliver_sm_resp). */
   acknowledged(messageIds: readonly number[], now: number): Promise<void>;
-  /** Removes receipts created before `before` (acknowledged or not): the retention limit. Answers how many. */
+  /** How many receipts (of messages and of parts) are owed to the user and ready to go: the backlog. */
+  owedCount(smppUserId: number): Promise<number>;
+  /** Owes a receipt for each of these parts (registered_delivery asked for one). */
+  owePartReceipts(parts: readonly PartReceipt[], now: number): Promise<void>;
+  /** Part receipts owed to a user: given up, or whose message reached a final state; oldest first. */
+  owedParts(smppUserId: number, limit: number): Promise<OwedPartReceipt[]>;
+  partsAcknowledged(partIds: readonly string[], now: number): Promise<void>;
+  /**
+   * Inbound messages of the account received since `since`, of id `fromId` or above, not yet
+   * acknowledged over SMPP, oldest first. `fromId` spares reading the acknowledged ones again.
+   */
+  owedMo(accountId: number, since: number, fromId: number, limit: number): Promise<InboundRecord[]>;
+  moAcknowledged(messages: readonly { inboundId: number; accountId: number }[], now: number): Promise<void>;
+  /**
+   * Keeps a part of a concatenated submit, giving it its own id from the id space of sends
+   * and messages; answers whether the message is complete (and takes its parts out).
+   */
+  addAssemblyPart(part: Omit<AssemblyPart, 'partId'>, maxPending: number): Promise<PartAdded>;
+  /** Puts unfinished parts back (a complete message refused for now); false when the message was started again meanwhile. */
+  restoreAssembly(parts: readonly AssemblyPart[]): Promise<boolean>;
+  /** The unfinished messages whose first part came before `before`, taken out of the store, each its parts. */
+  expiredAssemblies(before: number): Promise<AssemblyPart[][]>;
+  /**
+   * Records a bind if the user has fewer than `maxBinds` live binds in the whole cluster
+   * (rows whose lease has not run out), leased until `expiresAt`; false when it has them.
+   */
+  claimBind(bind: SmppBind, maxBinds: number, now: number, expiresAt: number): Promise<boolean>;
+  /** Extends the leases of these binds (the process holding them lives); drops every lease that ran out. */
+  renewBinds(sessionIds: readonly string[], now: number, expiresAt: number): Promise<void>;
+  /** The sessions ended. */
+  releaseBinds(sessionIds: readonly string[]): Promise<void>;
+  /** Every live bind of the cluster, by system_id then time. */
+  liveBinds(now: number): Promise<SmppBind[]>;
+  /** Removes receipts (of messages and of parts) created before `before` (acknowledged or not): the retention limit. Answers how many. */
   removeBefore(before: number): Promise<number>;
 }

@@ -64,6 +64,8 @@ export async function startServer(config: Config, logger: Logger): Promise<Runni
   let smppServer: OpenSmppServer | null = null;
   try {
     smppServer = await openSmppServer(container, config, logger, http.smppMetrics);
+    const open = smppServer;
+    if (open) http.live.showSmppSessions(() => open.sessions());
   } catch (error) {
     await ops?.close();
     await http.app.close();

@@ -235,7 +235,8 @@ export class AdminService {
   }
 
   /**
-   * A new key takes over the old one's permissions and settings. The old key stays valid
+   * A new key takes over the old one's permissions and settings (its OTP settings and
+   * standing OTP holds too). The old key stays valid
    * for 24 hours with keep-old, and is invalid at once otherwise.
    */
   async rotateKey(
@@ -264,6 +265,8 @@ export class AdminService {
         sandbox: old.sandbox,
       };
       const fresh = await store.keys.createKey(old.accountId, secret.hash, secret.hint, settings, now);
+      // Its OTP settings and the conversion watch's standing holds go with it.
+      await store.otp.carryOver(id, fresh.id, now);
       const validUntil = keepOld ? now + keepOldKeyMs : null;
       await store.keys.updateKey(
         id,

@@ -11,6 +11,7 @@ import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
 import { orderForFilter, splitByConsent } from '../domain/iys.js';
 import type { CommercialTally, RecipientType } from '../domain/iys.js';
+import { refusedText } from './single-send.js';
 
 export interface BulkRequest {
   kind: 'group' | 'mixed';
@@ -60,6 +61,11 @@ export async function bulkSend(sends: SendService, caller: Caller, request: Bulk
   if (given.numbers.length === 0) return fail('TS-1026', { message: 'sentto has no numbers' });
   if (!(await sends.isApprovedSender(caller.account.id, request.title))) return fail('TS-1028');
   const type = request.commercial ?? null;
+  if (type !== null) {
+    const texts = typeof request.texts === 'string' ? [request.texts] : request.texts;
+    const refused = await refusedText(sends, caller.account.id, request.title, texts.map(toLineBreaks));
+    if (refused) return refused;
+  }
   const filtered = type === null ? null : await filterByConsent(sends, caller.account.id, type, given);
   const list = filtered?.list ?? given;
   const sentCount = filtered?.sentCount ?? list.numbers.length;

@@ -37,22 +37,37 @@ export interface ConsentStatusAnswer {
 const isOneOf = <T extends string>(list: readonly T[], v: unknown): v is T =>
   typeof v === 'string' && (list as readonly string[]).includes(v);
 
+/** Which part of a consent is wrong (the panel's import report says it in the user's language). */
+export type ConsentProblem =
+  'object' | 'recipient' | 'status' | 'recipient_type' | 'source' | 'consent_date' | 'future';
+
 /** One item of /iys/consent/add checked: the consent, or why it is refused. */
-export function consentOf(item: unknown, now: number): Consent | { code: ResultCode; message: string } {
+export function consentOf(
+  item: unknown,
+  now: number,
+): Consent | { code: ResultCode; message: string; problem: ConsentProblem } {
   if (typeof item !== 'object' || item === null || Array.isArray(item))
-    return { code: 'TS-1033', message: 'a consent must be an object' };
+    return { code: 'TS-1033', message: 'a consent must be an object', problem: 'object' };
   const c = item as Record<string, unknown>;
   const raw = typeof c.recipient === 'number' ? String(c.recipient) : c.recipient;
   const recipient = typeof raw === 'string' ? turkishMobile(raw) : null;
-  if (recipient === null) return { code: 'TS-1025', message: 'recipient must be a Türkiye mobile number' };
-  if (!isOneOf(consentStatuses, c.status)) return { code: 'TS-1033', message: 'status must be ONAY or RET' };
+  if (recipient === null)
+    return { code: 'TS-1025', message: 'recipient must be a Türkiye mobile number', problem: 'recipient' };
+  if (!isOneOf(consentStatuses, c.status))
+    return { code: 'TS-1033', message: 'status must be ONAY or RET', problem: 'status' };
   const type = c.recipient_type ?? 'BIREYSEL';
-  if (!isOneOf(recipientTypes, type)) return { code: 'TS-1033', message: 'recipient_type must be BIREYSEL or TACIR' };
+  if (!isOneOf(recipientTypes, type))
+    return { code: 'TS-1033', message: 'recipient_type must be BIREYSEL or TACIR', problem: 'recipient_type' };
   if (!isOneOf(consentSources, c.source))
-    return { code: 'TS-1033', message: `source must be one of ${consentSources.join(', ')}` };
+    return { code: 'TS-1033', message: `source must be one of ${consentSources.join(', ')}`, problem: 'source' };
   const date = typeof c.consent_date === 'string' ? parseConsentDate(c.consent_date) : null;
-  if (date === null) return { code: 'TS-1033', message: 'consent_date must be YYYY-MM-DD HH:MM:SS (Istanbul time)' };
-  if (date > now) return { code: 'TS-1033', message: 'consent_date is in the future' };
+  if (date === null)
+    return {
+      code: 'TS-1033',
+      message: 'consent_date must be YYYY-MM-DD HH:MM:SS (Istanbul time)',
+      problem: 'consent_date',
+    };
+  if (date > now) return { code: 'TS-1033', message: 'consent_date is in the future', problem: 'future' };
   return { recipient, recipientType: type, status: c.status, source: c.source, consentDate: date };
 }
 
@@ -69,7 +84,7 @@ export class ConsentService {
     const valid: Consent[] = [];
     items.forEach((item, index) => {
       const checked = consentOf(item, now);
-      if ('code' in checked) errors.push({ index, ...checked });
+      if ('code' in checked) errors.push({ index, code: checked.code, message: checked.message });
       else valid.push(checked);
     });
     await this.consents.record(accountId, valid, now);

@@ -13,6 +13,8 @@ export interface IysConfigureInput {
   /** `sealed:<...>` (encrypted at rest) or `file:<path>` (read when used); never the password. */
   passwordSecret?: string;
   retWords?: string;
+  /** Whether a commercial text that misses a rule (sender, opt-out) is refused on the API. */
+  refuseTextRules?: boolean;
 }
 
 /** The account's İYS settings as printed: never the password, only how it is kept. */
@@ -25,6 +27,7 @@ export function iysSettingsView(s: IysSettings): Record<string, unknown> {
     username: s.username,
     password: s.passwordSecret === null ? null : s.passwordSecret.startsWith('file:') ? 'secret file' : 'encrypted',
     ret_words: parseRetWords(s.retWords),
+    text_rules: s.refuseTextRules ? 'refuse' : 'warn',
     updated_at: new Date(s.updatedAt).toISOString(),
   };
 }
@@ -51,6 +54,7 @@ export class IysAdmin {
         ...(input.username !== undefined ? { username: input.username } : {}),
         ...(input.passwordSecret !== undefined ? { passwordSecret: input.passwordSecret } : {}),
         ...(input.retWords !== undefined ? { retWords: input.retWords } : {}),
+        ...(input.refuseTextRules !== undefined ? { refuseTextRules: input.refuseTextRules } : {}),
       },
       this.clock.now(),
     );
@@ -60,6 +64,17 @@ export class IysAdmin {
   async show(accountId: number): Promise<Record<string, unknown>> {
     const settings = await this.store.consents.settingsOf(accountId);
     if (!settings) throw new AdminError(`account ${accountId} has no İYS settings`);
-    return iysSettingsView(settings);
+    const sync = await this.store.consents.syncSummary(accountId);
+    // Where the account's records stand with İYS (docs/iys.md, "The sync with İYS").
+    return {
+      ...iysSettingsView(settings),
+      sync: {
+        pending: sync.pending,
+        synced: sync.synced,
+        failed: sync.failed,
+        from_iys: sync.fromIys,
+        last_error: sync.lastError,
+      },
+    };
   }
 }

@@ -161,6 +161,10 @@ export class OtpService {
       return fail('TS-1094', {
         message: `This key may not send codes to +${refusal.callingCode} numbers (its OTP countries: +${settings.countries.join(', +')})`,
       });
+    if (refusal.reason === 'held')
+      return fail('TS-1096', {
+        message: `Codes to +${refusal.prefix} numbers are held for this key: few codes sent there were verified while their number rose (suspected SMS pumping); nothing was charged. The provider has been alerted and can release the hold`,
+      });
     const why: Record<typeof refusal.reason, string> = {
       cooldown: `A code was sent to this number less than ${settings.cooldownSeconds} seconds ago`,
       'number-hour': `At most ${settings.perNumberHour} codes an hour to one number`,
@@ -201,9 +205,11 @@ export class OtpService {
     let refusal: OtpRefusal | null;
     try {
       secret = await this.secret();
-      settings = effectiveOtpSettings(await this.store.otp.settingsOf(caller.key.id));
-      // The pumping guard, before anything is charged.
-      refusal = otpGuardVerdict(settings, mobile, await this.store.otp.recent(caller.key.id, mobile, prefix, now), now);
+      // The pumping guard, before anything is charged: the key's settings and its recent
+      // codes (and the conversion watch's hold) in one read.
+      const read = await this.store.otp.guardReads(caller.key.id, mobile, prefix, now);
+      settings = effectiveOtpSettings(read.settings);
+      refusal = otpGuardVerdict(settings, mobile, read.recent, now);
     } catch {
       return fail('TS-5000', { message: 'The message could not be saved; retry' });
     }

@@ -7,6 +7,8 @@ import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { effectiveOtpSettings } from '../domain/otp-guard.js';
 import type { OtpSettings } from '../domain/otp-guard.js';
+import { conversionPercent } from '../domain/otp-watch.js';
+import type { OtpHold } from '../ports/otp-store.js';
 import { AdminError } from './admin.js';
 
 export interface OtpSettingsView {
@@ -18,6 +20,12 @@ export interface OtpSettingsView {
   per_number_day: number;
   per_prefix_minute: number;
   cooldown_seconds: number;
+  /** The conversion watch: codes a prefix needs in the window to be judged (0: off). */
+  watch_min_sent: number;
+  /** Percent of a prefix's codes verified below which it is suspect. */
+  watch_min_share: number;
+  /** Times the previous window's codes the window must reach. */
+  watch_rise: number;
   /** Settings left to the default (the values above are the defaults' for these). */
   defaults: string[];
 }
@@ -30,6 +38,9 @@ const names: Record<keyof OtpSettings, string> = {
   perNumberDay: 'per_number_day',
   perPrefixMinute: 'per_prefix_minute',
   cooldownSeconds: 'cooldown_seconds',
+  watchMinSent: 'watch_min_sent',
+  watchMinShare: 'watch_min_share',
+  watchRise: 'watch_rise',
 };
 
 export function otpSettingsView(keyId: number, stored: OtpSettings): OtpSettingsView {
@@ -43,7 +54,38 @@ export function otpSettingsView(keyId: number, stored: OtpSettings): OtpSettings
     per_number_day: e.perNumberDay,
     per_prefix_minute: e.perPrefixMinute,
     cooldown_seconds: e.cooldownSeconds,
+    watch_min_sent: e.watchMinSent,
+    watch_min_share: e.watchMinShare,
+    watch_rise: e.watchRise,
     defaults: (Object.keys(names) as (keyof OtpSettings)[]).filter((k) => stored[k] === null).map((k) => names[k]),
+  };
+}
+
+/** A hold as the CLI and the panels show it. */
+export interface OtpHoldView {
+  key_id: number;
+  account_id: number;
+  prefix: string;
+  held_at: string;
+  released_at: string | null;
+  /** What the watch counted when it held the prefix. */
+  sent: number;
+  verified: number;
+  verified_percent: number;
+  previous_sent: number;
+}
+
+export function otpHoldView(h: OtpHold): OtpHoldView {
+  return {
+    key_id: h.keyId,
+    account_id: h.accountId,
+    prefix: h.prefix,
+    held_at: new Date(h.heldAt).toISOString(),
+    released_at: h.releasedAt === null ? null : new Date(h.releasedAt).toISOString(),
+    sent: h.sent,
+    verified: h.verified,
+    verified_percent: Math.round(conversionPercent(h.sent, h.verified)),
+    previous_sent: h.previousSent,
   };
 }
 
@@ -65,6 +107,37 @@ export class OtpSettingsAdmin {
     const next: OtpSettings = { ...stored, ...patch };
     await this.store.otp.saveSettings(keyId, next, this.clock.now());
     return otpSettingsView(keyId, next);
+  }
+
+  /** Holds of the conversion watch, newest first: those standing, or every one with `all`. */
+  async holds(filter: { accountId?: number; keyId?: number; all?: boolean }): Promise<OtpHoldView[]> {
+    const rows = await this.store.otp.holds({
+      ...(filter.accountId !== undefined ? { accountId: filter.accountId } : {}),
+      ...(filter.keyId !== undefined ? { keyId: filter.keyId } : {}),
+      active: filter.all !== true,
+      limit: 1000,
+    });
+    return rows.map(otpHoldView);
+  }
+
+  /**
+   * Releases the key's hold of a prefix (every prefix when none is given): its codes go out
+   * again, and the watch judges the prefix anew on what is sent from now on.
+   */
+  async release(
+    keyId: number,
+    prefix: string | null,
+  ): Promise<{ key_id: number; account_id: number; prefix: string | null; released: number }> {
+    const key = await this.store.keys.getKey(keyId);
+    if (!key) throw new AdminError(`no key with id ${keyId}`);
+    const released = await this.store.otp.release(keyId, prefix, this.clock.now());
+    if (released === 0)
+      throw new AdminError(
+        prefix === null
+          ? `key ${keyId} has no standing OTP hold`
+          : `key ${keyId} has no standing OTP hold of ${prefix}`,
+      );
+    return { key_id: keyId, account_id: key.accountId, prefix, released };
   }
 
   private async existing(keyId: number): Promise<void> {

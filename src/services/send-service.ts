@@ -10,6 +10,9 @@ import type { Accepted, SendPlan } from './send-plan.js';
 import type { MessageMetrics } from '../ports/metrics.js';
 import { noMessageMetrics } from '../ports/metrics.js';
 import type { ConsentStatus, RecipientType } from '../domain/iys.js';
+import { parseRetWords } from '../domain/iys.js';
+import { commercialTextGaps } from '../domain/commercial-text.js';
+import type { TextGap } from '../domain/commercial-text.js';
 
 /**
  * Accepting a send: everything it needs is checked, then in one transaction the balance is
@@ -46,6 +49,19 @@ export class SendService {
     numbers: readonly string[],
   ): Promise<Map<string, ConsentStatus>> {
     return this.store.consents.statusesOf(accountId, type, numbers);
+  }
+
+  /**
+   * What a commercial text lacks of the text rules (src/domain/commercial-text.ts), when the
+   * account's İYS settings make them a refusal; [] otherwise (a warning only, or no settings).
+   */
+  async refusedTextGaps(accountId: number, sender: string, texts: readonly string[]): Promise<TextGap[]> {
+    const settings = await this.store.consents.settingsOf(accountId);
+    if (settings?.refuseTextRules !== true) return [];
+    const words = parseRetWords(settings.retWords);
+    const gaps = new Set<TextGap>();
+    for (const text of new Set(texts)) for (const gap of commercialTextGaps(text, sender, words)) gaps.add(gap);
+    return [...gaps];
   }
 
   async isApprovedSender(accountId: number, title: string): Promise<boolean> {

@@ -80,11 +80,16 @@ export async function singleSend(
     if (replayed?.ok) return ok({ code: 'TS-1024', fields: JSON.parse(replayed.value) as Record<string, unknown> });
   }
 
+  const text = toLineBreaks(request.text);
+  const type = request.iys === 1 ? (request.iys_recipient_type ?? 'BIREYSEL') : null;
+  if (type !== null) {
+    const refused = await refusedText(sends, caller.account.id, request.title, [text]);
+    if (refused) return refused;
+  }
+
   const limited = await sends.perMinuteCheck(caller, numbers.length);
   if (limited) return limited;
 
-  const text = toLineBreaks(request.text);
-  const type = request.iys === 1 ? (request.iys_recipient_type ?? 'BIREYSEL') : null;
   const split =
     type === null ? null : splitByConsent(numbers, await sends.consentStatuses(caller.account.id, type, numbers));
   const recipients = plannedRecipients(numbers, text, lang, scheduledAt, type === null ? null : { type, split });
@@ -161,4 +166,25 @@ function plannedRecipients(
 
 function singleCharges(numbers: readonly string[], text: string, lang: SmsLang) {
   return chargesOf(numbers.map((n) => ({ recipient: n, smsCount: countFor(n, text, lang, 'single') })));
+}
+
+/**
+ * TS-1160 when a commercial text misses a text rule and the account refuses such texts
+ * (`haberci admin iys configure --text-rules refuse`); null otherwise. Checked before
+ * anything is counted or charged.
+ */
+export async function refusedText(
+  sends: SendService,
+  accountId: number,
+  sender: string,
+  texts: readonly string[],
+): Promise<Result<never> | null> {
+  const gaps = await sends.refusedTextGaps(accountId, sender, texts);
+  if (gaps.length === 0) return null;
+  const lacks = gaps.map((g) =>
+    g === 'sender'
+      ? 'who sends it (the sender ID or a MERSIS number)'
+      : 'how to opt out (a RET word and the number to send it to)',
+  );
+  return fail('TS-1160', { message: `A commercial text must say ${lacks.join(' and ')}` });
 }

@@ -32,11 +32,16 @@ export class SubmitRate {
 }
 
 export interface Bound {
+  /** The bind's row in the store (the cluster's count of the user's binds). */
+  bindId: string;
   user: SmppUser;
   keyHash: string;
   transmit: boolean;
   receive: boolean;
   rate: SubmitRate;
+  since: number;
+  /** submit_sm accepted since the bind. */
+  submits: number;
 }
 
 export class CustomerSession {
@@ -45,8 +50,8 @@ export class CustomerSession {
   binding = false;
   /** submit_sm being processed. */
   submitsInFlight = 0;
-  /** deliver_sm sent and not answered, by sequence_number: the message id each carries. */
-  readonly unanswered = new Map<number, number>();
+  /** deliver_sm sent and not answered, by sequence_number: the key of what each carries (receipt-pump.ts). */
+  readonly unanswered = new Map<number, string>();
   closed = false;
   private idleTimer: NodeJS.Timeout | null = null;
   private bindTimer: NodeJS.Timeout | null;

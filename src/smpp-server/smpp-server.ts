@@ -4,15 +4,26 @@
  * every submit_sm is one /sms/send of one recipient, through the API's own pipeline
  * (authenticate, permissions, fields, request limits, singleSend), so nothing here
  * decides what may be sent. Receipts owed to a user go out as deliver_sm to its bound
- * receivers and transceivers (receipt-pump.ts).
+ * receivers and transceivers (receipt-pump.ts). Concatenated parts are kept in the store
+ * until the last, put together by assemblies.ts and sent as one /sms/send here; query_sm is answered from the account's
+ * messages (query-sm.ts).
+ *
+ * One file over 300 lines: it is the PDU dispatch of one session, and every handler (bind,
+ * submit and its parts, query_sm, close) reads and writes the same per-process state (the
+ * sessions, the bound users, the receipt pump, the concatenation time-out); split, that state would be
+ * passed around or made public for no reader's benefit.
  */
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Server, Session } from 'smpp';
 import { makePdu, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
 import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
-import type { SmppStore } from '../ports/smpp-store.js';
+import type { AssemblyPart, PartReceipt, SmppSessionState, SmppStore } from '../ports/smpp-store.js';
+import type { ReportStore } from '../ports/reports.js';
+import type { Caller } from '../services/auth.js';
 import { noSmppServerMetrics } from '../ports/metrics.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
 import type { Services } from '../services/services.js';
@@ -21,6 +32,8 @@ import { smsSend } from '../endpoints/sms.send.js';
 import { permitted, runAdmitted } from '../http/pipeline.js';
 import { CustomerSession, SubmitRate } from './customer-session.js';
 import { readSubmit } from './submit-read.js';
+import { assembleText } from './assemblies.js';
+import { queryAnswer } from './query-sm.js';
 import { CommandStatus, submitStatus } from './status-map.js';
 import { ReceiptPump } from './receipt-pump.js';
 
@@ -37,13 +50,30 @@ export interface SmppServerOptions {
   receiptRetentionMs?: number;
   /** Binds, submits, receipts and sessions counted for /metrics. */
   metrics?: SmppServerMetrics;
+  /** The messages query_sm reads (the account's own only). */
+  reports: Pick<ReportStore, 'findMessage'>;
+  /** An unfinished concatenated message is given up this long after its first part (default 60 s). */
+  assemblyTimeoutMs?: number;
+  /**
+   * How long a bind's row in the store outlives its process (serve's --lease-ms): a user's
+   * max binds count the binds of every process, and a process that died stops counting
+   * this long after its last renewal (default 15 s).
+   */
+  bindLeaseMs?: number;
 }
+
+/** Unfinished concatenated messages per SMPP user in this process before ESME_RMSGQFUL. */
+const maxPendingAssemblies = 100;
 
 /** submit_sm in processing per session before ESME_RMSGQFUL (the client's window is usually 10). */
 const maxSubmitsInFlight = 100;
 
 /** Commands of SMPP 3.4 this server does not offer: answered with their _resp and ESME_RINVCMDID. */
-const notOffered = new Set(['query_sm', 'submit_multi', 'data_sm', 'cancel_sm', 'replace_sm', 'outbind']);
+const notOffered = new Set(['submit_multi', 'data_sm', 'cancel_sm', 'replace_sm', 'outbind']);
+
+function bindTypeOf(b: { transmit: boolean; receive: boolean }): 'transmitter' | 'receiver' | 'transceiver' {
+  return b.transmit && b.receive ? 'transceiver' : b.transmit ? 'transmitter' : 'receiver';
+}
 
 function peerOf(session: Session): string {
   const address = session.socket.remoteAddress ?? '';
@@ -56,6 +86,13 @@ export class SmppServer {
   /** Bound sessions by SMPP user id (max binds, receipts). */
   private readonly byUser = new Map<number, Set<CustomerSession>>();
   private readonly receipts: ReceiptPump;
+  private readonly expiry: NodeJS.Timeout;
+  private readonly leases: NodeJS.Timeout;
+  private renewing: Promise<void> | null = null;
+  /** This process as the store's bind rows name it. */
+  private readonly process = `${hostname()}:${process.pid}`;
+  private readonly bindLeaseMs: number;
+  private expiring: Promise<void> | null = null;
   private stopping = false;
   private readonly metrics: SmppServerMetrics;
 
@@ -70,6 +107,85 @@ export class SmppServer {
       retentionMs: o.receiptRetentionMs ?? 72 * 3600_000,
       receivers: () => this.byUser,
     });
+    const timeoutMs = o.assemblyTimeoutMs ?? 60_000;
+    this.expiry = setInterval(
+      () => {
+        if (this.expiring) return;
+        this.expiring = this.o.store
+          .expiredAssemblies(this.o.clock.now() - timeoutMs)
+          .then((gone) => this.giveUp(gone))
+          .catch((error: unknown) => this.o.log.warn({ err: error }, 'SMPP server: concatenated parts: store error'))
+          .finally(() => (this.expiring = null));
+      },
+      Math.min(1000, timeoutMs),
+    );
+    this.expiry.unref();
+    this.bindLeaseMs = o.bindLeaseMs ?? 15_000;
+    this.leases = setInterval(
+      () => {
+        if (this.renewing) return;
+        const ids = this.boundIds();
+        const now = this.o.clock.now();
+        this.renewing = this.o.store
+          .renewBinds(ids, now, now + this.bindLeaseMs)
+          .catch((error: unknown) => this.o.log.warn({ err: error }, 'SMPP server: binds: the lease was not renewed'))
+          .finally(() => (this.renewing = null));
+      },
+      Math.max(100, Math.floor(this.bindLeaseMs / 3)),
+    );
+    this.leases.unref();
+  }
+
+  private boundIds(): string[] {
+    const ids: string[] = [];
+    for (const sessions of this.byUser.values()) for (const s of sessions) if (s.bound) ids.push(s.bound.bindId);
+    return ids;
+  }
+
+  /**
+   * The sessions bound to every process of the cluster now (the store's live binds), those
+   * held here with their counts, and the receipts owed to each one's user (the provider console).
+   */
+  async boundSessions(): Promise<SmppSessionState[]> {
+    const here = new Map<string, CustomerSession>();
+    for (const sessions of this.byUser.values()) for (const s of sessions) if (s.bound) here.set(s.bound.bindId, s);
+    const binds = await this.o.store.liveBinds(this.o.clock.now());
+    const owed = new Map<number, number>();
+    const users = new Set([...binds.map((b) => b.smppUserId), ...this.byUser.keys()]);
+    for (const userId of users) owed.set(userId, await this.o.store.owedCount(userId));
+    const out: SmppSessionState[] = [];
+    for (const s of here.values()) {
+      const b = s.bound;
+      if (!b) continue;
+      out.push({
+        systemId: b.user.systemId,
+        accountId: b.user.accountId,
+        peer: s.peer,
+        bindType: bindTypeOf(b),
+        since: b.since,
+        process: this.process,
+        here: true,
+        submits: b.submits,
+        unanswered: s.unanswered.size,
+        owedReceipts: owed.get(b.user.id) ?? 0,
+      });
+    }
+    for (const b of binds) {
+      if (here.has(b.sessionId)) continue;
+      out.push({
+        systemId: b.systemId,
+        accountId: b.accountId,
+        peer: b.peer,
+        bindType: b.bindType,
+        since: b.boundAt,
+        process: b.process,
+        here: false,
+        submits: null,
+        unanswered: null,
+        owedReceipts: owed.get(b.smppUserId) ?? 0,
+      });
+    }
+    return out.sort((a, b) => a.systemId.localeCompare(b.systemId) || a.since - b.since);
   }
 
   /** Opens a listener (TLS with `tls`); resolves with its port. */
@@ -96,7 +212,17 @@ export class SmppServer {
     const deadline = Date.now() + 1000;
     while ([...this.sessions].some((s) => s.bound || s.submitsInFlight > 0) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
+    const ids = this.boundIds();
     for (const s of this.sessions) s.destroy();
+    // Unfinished concatenated messages stay in the store: their parts may still come, here or elsewhere.
+    clearInterval(this.expiry);
+    clearInterval(this.leases);
+    await this.renewing;
+    // The binds end with the process: other processes may take them at once.
+    await this.o.store
+      .releaseBinds(ids)
+      .catch((error: unknown) => this.o.log.warn({ err: error }, 'SMPP server: binds: not released at stop'));
+    await this.expiring;
     await this.receipts.stop();
   }
 
@@ -134,6 +260,12 @@ export class SmppServer {
       mine?.delete(s);
       if (mine?.size === 0) this.byUser.delete(s.bound.user.id);
       this.metrics.sessions(this.boundCount());
+      if (!this.stopping)
+        void this.o.store
+          .releaseBinds([s.bound.bindId])
+          .catch((error: unknown) =>
+            this.o.log.warn({ err: error }, 'SMPP server: binds: not released (it runs out with its lease)'),
+          );
     }
     this.receipts.release(s);
   }
@@ -162,6 +294,8 @@ export class SmppServer {
         return s.close();
       case 'submit_sm':
         return this.submit(s, pdu);
+      case 'query_sm':
+        return this.query(s, pdu);
       case 'unknown':
         // An unknown command_id: generic_nack ESME_RINVCMDID (the codec's response() makes it).
         return s.reply(pdu);
@@ -205,14 +339,43 @@ export class SmppServer {
     if (!auth.ok) return CommandStatus.RBINDFAIL;
     const mine = this.byUser.get(found.user.id) ?? new Set<CustomerSession>();
     if (mine.size >= found.user.maxBinds || s.closed) return CommandStatus.RBINDFAIL;
+    // The user's max binds count every process's binds: the store holds them, with leases.
+    const bindId = randomUUID();
+    const now = this.o.clock.now();
+    const transmit = pdu.command !== 'bind_receiver';
+    const receive = pdu.command !== 'bind_transmitter';
+    const claimed = await this.o.store.claimBind(
+      {
+        sessionId: bindId,
+        smppUserId: found.user.id,
+        accountId: found.user.accountId,
+        systemId: found.user.systemId,
+        process: this.process,
+        peer: s.peer,
+        bindType: bindTypeOf({ transmit, receive }),
+        boundAt: now,
+      },
+      found.user.maxBinds,
+      now,
+      now + this.bindLeaseMs,
+    );
+    if (!claimed) return CommandStatus.RBINDFAIL;
+    // Closed while the store answered, or another bind of this process took the last place meanwhile.
+    if (s.closed || mine.size >= found.user.maxBinds) {
+      await this.o.store.releaseBinds([bindId]);
+      return CommandStatus.RBINDFAIL;
+    }
     mine.add(s);
     this.byUser.set(found.user.id, mine);
     s.markBound({
+      bindId,
       user: found.user,
       keyHash: found.keyHash,
-      transmit: pdu.command !== 'bind_receiver',
-      receive: pdu.command !== 'bind_transmitter',
+      transmit,
+      receive,
       rate: new SubmitRate(found.user.maxSubmitsPerSecond, this.o.clock.now()),
+      since: this.o.clock.now(),
+      submits: 0,
     });
     this.o.log.info({ peer: s.peer, system_id: systemId, command: pdu.command }, 'SMPP server: bound');
     return CommandStatus.ROK;
@@ -231,25 +394,122 @@ export class SmppServer {
     if (!read.ok) return refuse(read.status);
     s.submitsInFlight++;
     try {
-      const { services } = this.o;
-      const auth = await services.auth.authenticate('', s.peer, bound.keyHash);
-      if (!auth.ok) return refuse(submitStatus(auth));
-      const caller = permitted(smsSend, auth.value);
-      if (!caller.ok) return refuse(submitStatus(caller));
-      const result = await runAdmitted(smsSend, read.request.body, caller.value, services);
-      if (!result.ok) return refuse(submitStatus(result));
+      const caller = await this.caller(s);
+      if (!caller.ok) return refuse(caller.status);
+      const request = read.request;
+      const to = { sourceAddr: request.sourceAddr, recipient: request.body.sentto };
+      let text = request.body.text;
+      let others: AssemblyPart[] = [];
+      if (request.part) {
+        const { part } = request;
+        const added = await this.o.store.addAssemblyPart(
+          {
+            smppUserId: bound.user.id,
+            sourceAddr: request.sourceAddr,
+            destination: request.body.sentto,
+            dataCoding: part.dataCoding,
+            reference: part.reference,
+            total: part.total,
+            seq: part.seq,
+            payload: part.payload,
+            turkish: part.table === 'turkish',
+            receipt: request.receipt,
+            receivedAt: this.o.clock.now(),
+          },
+          maxPendingAssemblies,
+        );
+        if (added.kind === 'full') return refuse(CommandStatus.RMSGQFUL);
+        if (added.kind === 'pending') {
+          this.metrics.submit(statusName(CommandStatus.ROK));
+          bound.submits++;
+          return s.reply(pdu, { message_id: added.partId });
+        }
+        text = assembleText(added.parts);
+        others = added.parts.filter((p) => p.seq !== part.seq);
+      }
+      const result = await runAdmitted(smsSend, { ...request.body, text }, caller.value, this.o.services);
+      if (!result.ok) {
+        const status = submitStatus(result);
+        refuse(status);
+        // Refused for now: the client sends this part again, and the others wait for it.
+        if (status === CommandStatus.RTHROTTLED && others.length > 0 && (await this.o.store.restoreAssembly(others)))
+          return;
+        // The parts answered before are not a message: their receipts say REJECTD.
+        return await this.owePartReceipts(bound.user.id, to, others, null);
+      }
       const messageId = Number(result.value.fields?.sms_id);
       this.metrics.submit(statusName(CommandStatus.ROK));
+      bound.submits++;
       s.reply(pdu, { message_id: String(messageId) });
       // After the answer: a receipt never reaches the client before the message_id it matches.
-      if (read.request.receipt)
+      if (request.receipt)
         await this.o.store
-          .owe({ messageId, smppUserId: bound.user.id, sourceAddr: read.request.sourceAddr }, this.o.clock.now())
+          .owe({ messageId, smppUserId: bound.user.id, sourceAddr: request.sourceAddr }, this.o.clock.now())
           .catch((error: unknown) =>
             this.o.log.error({ err: error, sms_id: messageId }, 'SMPP server: the receipt owed was not recorded'),
           );
+      await this.owePartReceipts(bound.user.id, to, others, messageId);
     } finally {
       s.submitsInFlight--;
     }
+  }
+
+  /** The bound key as the API's caller of /sms/send, checked again at every submit (it may have changed since the bind). */
+  private async caller(s: CustomerSession): Promise<{ ok: true; value: Caller } | { ok: false; status: number }> {
+    const bound = s.bound;
+    if (!bound) return { ok: false, status: CommandStatus.RINVBNDSTS };
+    const auth = await this.o.services.auth.authenticate('', s.peer, bound.keyHash);
+    if (!auth.ok) return { ok: false, status: submitStatus(auth) };
+    const caller = permitted(smsSend, auth.value);
+    if (!caller.ok) return { ok: false, status: submitStatus(caller) };
+    return { ok: true, value: caller.value };
+  }
+
+  /** Receipts for the parts of a concatenated message other than the last (each under its own id); `messageId` null: REJECTD. */
+  private async owePartReceipts(
+    smppUserId: number,
+    to: { sourceAddr: string; recipient: string },
+    parts: readonly AssemblyPart[],
+    messageId: number | null,
+  ): Promise<void> {
+    const owed: PartReceipt[] = parts
+      .filter((p) => p.receipt)
+      .map((p) => ({ partId: p.partId, smppUserId, messageId, ...to, submittedAt: p.receivedAt }));
+    if (owed.length === 0) return;
+    await this.o.store
+      .owePartReceipts(owed, this.o.clock.now())
+      .catch((error: unknown) =>
+        this.o.log.error(
+          { err: error, sms_id: messageId },
+          'SMPP server: the receipts owed for parts were not recorded',
+        ),
+      );
+  }
+
+  /** Concatenated messages not complete in time: logged, and their parts' receipts say REJECTD. */
+  private async giveUp(assemblies: AssemblyPart[][]): Promise<void> {
+    for (const parts of assemblies) {
+      const first = parts[0];
+      if (!first) continue;
+      this.o.log.warn(
+        { smpp_user_id: first.smppUserId, parts: parts.length, total: first.total },
+        'SMPP server: a concatenated message was given up: its parts did not all come in time',
+      );
+      this.metrics.submit('assembly_given_up');
+      const to = { sourceAddr: first.sourceAddr, recipient: first.destination };
+      await this.owePartReceipts(first.smppUserId, to, parts, null);
+    }
+  }
+
+  /** query_sm: the state of one of the account's messages by the message_id of its submit_sm_resp. */
+  private async query(s: CustomerSession, pdu: Pdu): Promise<void> {
+    if (!s.bound?.transmit) return s.reply(pdu, { command_status: CommandStatus.RINVBNDSTS });
+    const caller = await this.caller(s);
+    if (!caller.ok) return s.reply(pdu, { command_status: caller.status });
+    const id = stringField(pdu, 'message_id') ?? '';
+    const message = /^\d{1,15}$/.test(id)
+      ? await this.o.reports.findMessage(Number(id), caller.value.account.id)
+      : null;
+    s.reply(pdu, queryAnswer(id, message));
   }
 }

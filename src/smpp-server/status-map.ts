@@ -26,6 +26,7 @@ export const CommandStatus = {
   RSUBMITFAIL: 0x45,
   RTHROTTLED: 0x58,
   RINVSCHED: 0x61,
+  RINVOPTPARVAL: 0xc4,
 } as const;
 
 const byCode: Partial<Record<ResultCode, number>> = {

@@ -1,8 +1,11 @@
 /**
  * A customer's submit_sm read as the /sms/send request it stands for: one recipient, the
- * source address as the sender ID (title), the text decoded from its data_coding.
+ * source address as the sender ID (title), the text decoded from its data_coding; or, for
+ * one part of a concatenated message (UDH concatenation IE or sar_* TLVs), the part to put
+ * together with the others (assemblies.ts).
  */
-import { decodeShortMessage } from '../domain/sms-decoding.js';
+import type { ShiftTable } from '../domain/gsm-alphabet.js';
+import { decodePayload, splitUdh } from '../domain/sms-decoding.js';
 import { messageBytes, numberField, stringField } from '../smpp/smpp-wire.js';
 import type { Pdu } from '../smpp/smpp-wire.js';
 import { CommandStatus } from './status-map.js';
@@ -13,9 +16,14 @@ export interface SubmitRequest {
   sourceAddr: string;
   /** registered_delivery asked for a receipt. */
   receipt: boolean;
+  /** One part of a concatenated message: `body.text` is then empty until the parts are put together. */
+  part?: { reference: number; total: number; seq: number; payload: Buffer; table: ShiftTable; dataCoding: number };
 }
 
 export type SubmitRead = { ok: true; request: SubmitRequest } | { ok: false; status: number };
+
+/** Parts of one concatenated message at most (the API's 2,000 characters are 30 UCS-2 parts). */
+export const maxConcatParts = 32;
 
 /** data_coding 8 is UCS-2 (sms_lang 2); the 7-bit and Latin-1 codings go as sms_lang 1 (GSM, Turkish shift when needed). */
 function langOf(dataCoding: number): number {
@@ -33,17 +41,35 @@ export function readSubmit(pdu: Pdu): SubmitRead {
   if (isBinary(dataCoding)) return { ok: false, status: CommandStatus.RSUBMITFAIL };
   const schedule = stringField(pdu, 'schedule_delivery_time') ?? '';
   if (schedule !== '') return { ok: false, status: CommandStatus.RINVSCHED };
-  const decoded = decodeShortMessage(messageBytes(pdu), dataCoding, esmClass);
-  // One part of a concatenated message: parts are not put together here (docs/smpp.md).
-  if (decoded.concat && decoded.concat.total > 1) return { ok: false, status: CommandStatus.RINVESMCLASS };
+  const { table, concat: udhConcat, payload } = splitUdh(messageBytes(pdu), esmClass);
+  const sarTotal = numberField(pdu, 'sar_total_segments');
+  const sar =
+    sarTotal === undefined
+      ? undefined
+      : {
+          reference: numberField(pdu, 'sar_msg_ref_num') ?? -1,
+          total: sarTotal,
+          seq: numberField(pdu, 'sar_segment_seqnum') ?? -1,
+        };
+  const concat = udhConcat ?? sar;
+  if (concat && (concat.total < 1 || concat.seq < 1 || concat.seq > concat.total || concat.reference < 0))
+    return { ok: false, status: udhConcat ? CommandStatus.RINVESMCLASS : CommandStatus.RINVOPTPARVAL };
+  if (concat && concat.total > maxConcatParts) return { ok: false, status: CommandStatus.RINVMSGLEN };
   const sourceAddr = stringField(pdu, 'source_addr') ?? '';
   const destination = (stringField(pdu, 'destination_addr') ?? '').replace(/^\+/, '');
+  const many = concat !== undefined && concat.total > 1;
   return {
     ok: true,
     request: {
-      body: { sentto: destination, title: sourceAddr, text: decoded.text, sms_lang: langOf(dataCoding) },
+      body: {
+        sentto: destination,
+        title: sourceAddr,
+        text: many ? '' : decodePayload(payload, dataCoding, table),
+        sms_lang: langOf(dataCoding),
+      },
       sourceAddr,
       receipt: ((numberField(pdu, 'registered_delivery') ?? 0) & 0x03) !== 0,
+      ...(many ? { part: { ...concat, payload, table, dataCoding } } : {}),
     },
   };
 }

@@ -12,12 +12,18 @@ export interface WaitOptions {
   intervalMs?: number;
 }
 
+const waitScale = Math.max(1, Number(process.env.HABERCI_TEST_WAIT_SCALE ?? '3') || 1);
+
 export async function waitFor<T>(
   what: string,
   check: () => T | undefined | null | false | Promise<T | undefined | null | false>,
   options: WaitOptions = {},
 ): Promise<T> {
-  const timeoutMs = options.timeoutMs ?? 10_000;
+  // Every wait is stretched by HABERCI_TEST_WAIT_SCALE (default 3): a full run shares two
+  // cores between several haberci processes, a browser and PostgreSQL, and a wait sized for
+  // a quiet machine timed out there. A pass returns as early as before; only a failure is
+  // reported later.
+  const timeoutMs = (options.timeoutMs ?? 10_000) * waitScale;
   const intervalMs = options.intervalMs ?? 20;
   const deadline = Date.now() + timeoutMs;
   let lastError: unknown;

@@ -53,7 +53,19 @@ for (const dialect of testDialects()) {
       [`/panel/keys/${ids.key}/webhook/test`, {}],
       [`/panel/keys/${ids.key}/webhook/deliveries/${ids.event}/redeliver`, {}],
       ['/panel/sender-ids', { title: 'NEWONE' }],
+      [`/panel/otp/keys/${ids.key}`, { validity: '60', countries: '90,49' }],
       ['/panel/account/allowlist', { ip_allow: '203.0.113.0/24' }],
+      [
+        '/panel/consents/add',
+        {
+          recipient: '05321110009',
+          status: 'ONAY',
+          recipient_type: 'BIREYSEL',
+          source: 'HS_WEB',
+          consent_date: '2026-01-02 10:00:00',
+        },
+      ],
+      ['/panel/consents/import', { csv: '05321110008,ONAY,BIREYSEL,HS_WEB,2026-01-02 10:00:00' }],
     ];
 
     /** Everything an action could change, and what reached the webhook receiver. */
@@ -67,9 +79,11 @@ for (const dialect of testDialects()) {
         groups: await store.panel.groups(user.accountId),
         contacts: await store.panel.contacts(user.accountId, ids.group, null, 100),
         blocked: await store.panel.blocked(user.accountId, '', null, 100),
+        consents: await store.consents.entriesAfter(user.accountId, null, 100),
         sends: await store.panel.campaigns(user.accountId, null, 100),
         events: (await store.events.recentForKey(ids.key, 50)).map((e) => [e.id, e.state, e.log.length]),
         audit: (await store.audit.search({ accountId: user.accountId, limit: 1000 })).length,
+        otp: await store.otp.settingsOf(ids.key),
         received: receiver.requests.length,
       });
     };
@@ -127,6 +141,8 @@ for (const dialect of testDialects()) {
     it('reads every page and export, each saying why nothing can be changed', async () => {
       for (const path of [
         '/panel/overview',
+        '/panel/otp',
+        `/panel/otp/keys/${ids.key}`,
         '/panel/send',
         '/panel/messages',
         `/panel/campaigns/${ids.send}`,
@@ -134,6 +150,7 @@ for (const dialect of testDialects()) {
         '/panel/groups',
         `/panel/groups/${ids.group}`,
         '/panel/blocklist',
+        '/panel/consents',
         '/panel/keys',
         `/panel/keys/${ids.key}`,
         '/panel/sender-ids',
@@ -143,7 +160,11 @@ for (const dialect of testDialects()) {
         assert.equal(page.status, 200, path);
         assert.match(page.body, suspendedEn, path);
       }
-      for (const path of [`/panel/groups/${ids.group}/export.csv`, `/panel/campaigns/${ids.send}/export.csv`]) {
+      for (const path of [
+        `/panel/groups/${ids.group}/export.csv`,
+        `/panel/campaigns/${ids.send}/export.csv`,
+        '/panel/consents/export.csv',
+      ]) {
         const exported = await c.get(path);
         assert.equal(exported.status, 200, path);
         assert.equal(exported.headers['content-type'], 'text/csv; charset=utf-8', path);

@@ -52,6 +52,8 @@ describe('haberci admin iys configure', () => {
       password,
       '--ret-words',
       'DUR,RET',
+      '--text-rules',
+      'refuse',
       '--data',
       dir,
     ]);
@@ -61,6 +63,7 @@ describe('haberci admin iys configure', () => {
     assert.equal(out.username, 'brand-api');
     assert.equal(out.password, 'encrypted');
     assert.deepEqual(out.ret_words, ['DUR', 'RET']);
+    assert.equal(out.text_rules, 'refuse');
     const sealed = storedSecret();
     assert.ok(sealed.startsWith('sealed:'), sealed);
     assert.equal(sealed.includes(password), false, 'the store holds no clear password');
@@ -93,6 +96,7 @@ describe('haberci admin iys configure', () => {
     assert.equal(out.password, 'secret file');
     assert.equal(out.username, 'brand-api', 'kept');
     assert.deepEqual(out.ret_words, ['DUR', 'RET'], 'kept');
+    assert.equal(out.text_rules, 'refuse', 'kept');
     assert.equal(storedSecret(), `file:${file}`);
   });
 
@@ -102,6 +106,7 @@ describe('haberci admin iys configure', () => {
     const both = await adminFails([...base, '--iys-code', '1', '--password', password, '--password-file', '/x']);
     assert.equal(both.includes(password), false, both);
     assert.match(await adminFails([...base, '--iys-code', '1', '--url', 'ftp://x']), /url/);
+    assert.match(await adminFails([...base, '--iys-code', '1', '--text-rules', 'maybe']), /text-rules/);
     assert.match(
       await adminFails(['iys', 'configure', '--account', '999', '--iys-code', '1', '--brand-code', '1', '--data', dir]),
       /no account/,

@@ -1,7 +1,9 @@
 /**
  * `haberci admin key otp` (issue 36): shows a key's OTP settings with the defaults, changes
  * those given (the others stay), puts one back to its default, refuses bad values, and
- * writes an audit row for a change.
+ * writes an audit row for a change. `haberci admin otp holds` and `otp release`: the
+ * conversion watch's holds listed and released (audited); `key rotate` carries a key's
+ * OTP settings and standing holds to the new key.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -33,6 +35,9 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
       per_number_day: 10,
       per_prefix_minute: 30,
       cooldown_seconds: 0,
+      watch_min_sent: 20,
+      watch_min_share: 20,
+      watch_rise: 2,
       defaults: [
         'validity_seconds',
         'max_tries',
@@ -41,6 +46,9 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
         'per_number_day',
         'per_prefix_minute',
         'cooldown_seconds',
+        'watch_min_sent',
+        'watch_min_share',
+        'watch_rise',
       ],
     });
     const changed = await adminOk([
@@ -64,7 +72,15 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
     assert.deepEqual([again.countries, again.cooldown_seconds, again.max_tries], [['90', '49'], 30, 3]);
     const back = await adminOk(['key', 'otp', '--id', keyId, '--countries', 'default', ...store()]);
     assert.deepEqual(back.countries, ['90']);
-    assert.deepEqual(back.defaults, ['countries', 'per_number_hour', 'per_number_day', 'per_prefix_minute']);
+    assert.deepEqual(back.defaults, [
+      'countries',
+      'per_number_hour',
+      'per_number_day',
+      'per_prefix_minute',
+      'watch_min_sent',
+      'watch_min_share',
+      'watch_rise',
+    ]);
     const db = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true });
     try {
       const rows = db.prepare(`select count(*) as n from audit_log where action = 'key.otp'`).get() as { n: number };
@@ -83,5 +99,74 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
     assert.match(await adminFails(['key', 'otp', '--id', '9999', ...store()]), /no key with id 9999/);
     const shown = await adminOk(['key', 'otp', '--id', keyId, ...store()]);
     assert.equal(shown.max_tries, 3);
+  });
+
+  it('lists the conversion watch\u2019s holds, releases one (audited), and a rotated key keeps settings and holds', async () => {
+    const account = await adminOk(['account', 'create', '--name', 'Held', '--balance', '10', ...store()]);
+    const held = String((await adminOk(['key', 'create', '--account', String(account.id), ...store()])).id);
+    await adminOk(['key', 'otp', '--id', held, '--watch-min-share', '35', '--countries', '90,49', ...store()]);
+    const db = new BetterSqlite3(join(dir, 'haberci.sqlite'));
+    try {
+      const insert = db.prepare(
+        `insert into otp_holds (key_id, prefix, held_at, account_id, sent, verified, previous_sent, released_at)
+         values (?, ?, ?, ?, ?, ?, ?, null)`,
+      );
+      insert.run(Number(held), '90532', Date.UTC(2026, 10, 27, 10), Number(account.id), 40, 1, 3);
+      insert.run(Number(held), '90533', Date.UTC(2026, 10, 27, 11), Number(account.id), 25, 0, 0);
+    } finally {
+      db.close();
+    }
+    const listed = (await adminOk(['otp', 'holds', '--account', String(account.id), ...store()])) as unknown as {
+      prefix: string;
+      verified_percent: number;
+      released_at: string | null;
+    }[];
+    assert.deepEqual(
+      listed.map((h) => [h.prefix, h.verified_percent, h.released_at]),
+      [
+        ['90533', 0, null],
+        ['90532', 3, null],
+      ],
+    );
+    const released = await adminOk(['otp', 'release', '--key', held, '--prefix', '+90533', ...store()]);
+    assert.deepEqual(released, { key_id: Number(held), account_id: account.id, prefix: '90533', released: 1 });
+    assert.match(
+      await adminFails(['otp', 'release', '--key', held, '--prefix', '90533', ...store()]),
+      /no standing OTP hold of 90533/,
+    );
+    const standing = (await adminOk(['otp', 'holds', '--key', held, ...store()])) as unknown as { prefix: string }[];
+    assert.deepEqual(
+      standing.map((h) => h.prefix),
+      ['90532'],
+    );
+    const all = (await adminOk(['otp', 'holds', '--key', held, '--all', ...store()])) as unknown as unknown[];
+    assert.equal(all.length, 2);
+
+    // Rotation: the new key has the old one's OTP settings and its standing hold.
+    const rotated = String((await adminOk(['key', 'rotate', '--id', held, ...store()])).id);
+    assert.notEqual(rotated, held);
+    const settings = await adminOk(['key', 'otp', '--id', rotated, ...store()]);
+    assert.deepEqual([settings.watch_min_share, settings.countries], [35, ['90', '49']]);
+    const carried = (await adminOk(['otp', 'holds', '--key', rotated, ...store()])) as unknown as {
+      prefix: string;
+      account_id: number;
+    }[];
+    assert.deepEqual(
+      carried.map((h) => [h.prefix, h.account_id]),
+      [['90532', account.id]],
+    );
+
+    const audit = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true });
+    try {
+      const row = audit
+        .prepare(`select account_id, object_type, object_id, detail from audit_log where action = 'otp.release'`)
+        .get() as { account_id: number; object_type: string; object_id: string; detail: string };
+      assert.deepEqual(
+        [row.account_id, row.object_type, row.object_id, (JSON.parse(row.detail) as { prefix: string }).prefix],
+        [account.id, 'key', held, '90533'],
+      );
+    } finally {
+      audit.close();
+    }
   });
 });

@@ -117,34 +117,43 @@ describe('PostgreSQL connections ended under load', () => {
     const store = ['--database', url];
     const sender = await provisionSender(store, 'Outage', 100_000);
 
-    const accepted: number[] = [];
+    const accepted = new Set<number>();
     const outcomes = new Map<string, number>();
     let sending = true;
+    // A client that got SRV-ERR sends the same request again, with the same idempotency_key,
+    // until it is answered: a connection ended while its COMMIT was on the way leaves the
+    // outcome unknown to the server, and only the key makes the retry safe (see the proxy
+    // cut below).
     const client = async (server: ServerProcess, n: number): Promise<void> => {
       for (let i = 0; sending; i++) {
         // Numbers the simulator delivers (none ends in 0000, 0001 or 0002).
         const to = `0532${String(n).padStart(2, '0')}${String(10 + (i % 90_000)).padStart(5, '0')}`;
-        let answer: { status: number; body: Record<string, unknown> };
-        try {
-          answer = await postJson(`${server.url}/sms/send`, {
-            api_key: sender.apiKey,
-            sentto: to,
-            title: 'ACME',
-            text: 'outage',
-            sms_lang: 0,
-          });
-        } catch (error) {
-          assert.fail(`a request got no answer: ${String(error)}`);
-        }
-        const code = String(answer.body.result_code);
-        outcomes.set(`${answer.status} ${code}`, (outcomes.get(`${answer.status} ${code}`) ?? 0) + 1);
-        if (code === 'TS-1024') accepted.push(Number(answer.body.sms_id));
-        else
+        for (;;) {
+          let answer: { status: number; body: Record<string, unknown> };
+          try {
+            answer = await postJson(`${server.url}/sms/send`, {
+              api_key: sender.apiKey,
+              sentto: to,
+              title: 'ACME',
+              text: 'outage',
+              sms_lang: 0,
+              idempotency_key: `outage-${n}-${i}`,
+            });
+          } catch (error) {
+            assert.fail(`a request got no answer: ${String(error)}`);
+          }
+          const code = String(answer.body.result_code);
+          outcomes.set(`${answer.status} ${code}`, (outcomes.get(`${answer.status} ${code}`) ?? 0) + 1);
+          if (code === 'TS-1024') {
+            accepted.add(Number(answer.body.sms_id));
+            break;
+          }
           assert.deepEqual(
             [answer.status, code, answer.body.result],
             [500, 'SRV-ERR', false],
             `unexpected answer ${JSON.stringify(answer.body)}`,
           );
+        }
       }
     };
     const load = servers.flatMap((server, s) => [0, 1, 2].map((c) => client(server, s * 10 + c)));
@@ -162,7 +171,7 @@ describe('PostgreSQL connections ended under load', () => {
 
     assert.ok(ended >= 6, `connections were ended (${ended})`);
     for (const s of servers) assert.equal(s.child.exitCode, null, `a process exited:\n${s.output()}`);
-    assert.ok(accepted.length > 0, `sends were accepted during the rounds: ${JSON.stringify([...outcomes])}`);
+    assert.ok(accepted.size > 0, `sends were accepted during the rounds: ${JSON.stringify([...outcomes])}`);
 
     // Both processes answer again by themselves.
     for (const s of servers) {
@@ -171,7 +180,7 @@ describe('PostgreSQL connections ended under load', () => {
     }
     // Every accepted message is stored and reaches its final state: none lost.
     const deadline = Date.now() + 30_000;
-    let pending = accepted;
+    let pending = [...accepted];
     while (pending.length > 0 && Date.now() < deadline) {
       const still: number[] = [];
       for (const id of pending) {
@@ -184,7 +193,7 @@ describe('PostgreSQL connections ended under load', () => {
     assert.deepEqual(pending, [], 'every accepted message was delivered');
     // The account paid for exactly the accepted messages: nothing charged twice or for a refused send.
     const shown = await admin(['account', 'show', '--id', sender.accountId, ...store]);
-    assert.equal(100_000 - Number(shown.balance_main), accepted.length);
+    assert.equal(100_000 - Number(shown.balance_main), accepted.size);
   });
   it(
     'PostgreSQL away for seconds (a proxy cut): SRV-ERR meanwhile, nothing accepted is lost, and back by itself soon after',
@@ -209,31 +218,40 @@ describe('PostgreSQL connections ended under load', () => {
         servers.push(server);
         const sender = await provisionSender(['--database', url], 'Away', 100_000);
 
-        const accepted: number[] = [];
+        const accepted = new Set<number>();
         const answers: { sentAt: number; at: number; status: number; code: string }[] = [];
         let sending = true;
+        // Each send carries an idempotency_key, and a client that got SRV-ERR sends the same
+        // request again until it is answered, as a careful client does: a connection cut while
+        // its COMMIT was on the way leaves the outcome unknown to the server (it answers
+        // SRV-ERR, yet the send may be in the store), and only the key makes the retry safe.
+        // So every charge must belong to an sms_id some client was given.
         const client = async (n: number): Promise<void> => {
           for (let i = 0; sending; i++) {
             const to = `0533${String(n).padStart(2, '0')}${String(10 + (i % 90_000)).padStart(5, '0')}`;
-            const sentAt = Date.now();
-            const answer = await postJson(`${server.url}/sms/send`, {
-              api_key: sender.apiKey,
-              sentto: to,
-              title: 'ACME',
-              text: 'away',
-              sms_lang: 0,
-            });
-            const code = String(answer.body.result_code);
-            answers.push({ sentAt, at: Date.now(), status: answer.status, code });
-            if (code === 'TS-1024') accepted.push(Number(answer.body.sms_id));
-            else
+            for (;;) {
+              const sentAt = Date.now();
+              const answer = await postJson(`${server.url}/sms/send`, {
+                api_key: sender.apiKey,
+                sentto: to,
+                title: 'ACME',
+                text: 'away',
+                sms_lang: 0,
+                idempotency_key: `away-${n}-${i}`,
+              });
+              const code = String(answer.body.result_code);
+              answers.push({ sentAt, at: Date.now(), status: answer.status, code });
+              if (code === 'TS-1024') {
+                accepted.add(Number(answer.body.sms_id));
+                break;
+              }
               assert.deepEqual(
                 [answer.status, code, answer.body.result],
                 [500, 'SRV-ERR', false],
                 `unexpected answer ${JSON.stringify(answer.body)}`,
               );
-            // A client that got SRV-ERR tries again a little later, as a real one would.
-            if (code !== 'TS-1024') await new Promise((r) => setTimeout(r, 20));
+              await new Promise((r) => setTimeout(r, 20));
+            }
           }
         };
         const load = [0, 1, 2].map(client);
@@ -270,7 +288,7 @@ describe('PostgreSQL connections ended under load', () => {
 
         // Every accepted message is delivered, and paid for once.
         const deadline = Date.now() + 30_000;
-        let pending = accepted;
+        let pending = [...accepted];
         while (pending.length > 0 && Date.now() < deadline) {
           const still: number[] = [];
           for (const id of pending) {
@@ -282,7 +300,7 @@ describe('PostgreSQL connections ended under load', () => {
         }
         assert.deepEqual(pending, [], 'every accepted message was delivered');
         const shown = await admin(['account', 'show', '--id', sender.accountId, '--database', url]);
-        assert.equal(100_000 - Number(shown.balance_main), accepted.length);
+        assert.equal(100_000 - Number(shown.balance_main), accepted.size, 'charged exactly the sends answered');
       } finally {
         await proxy.close();
       }

@@ -15,7 +15,13 @@ const now = minute * 60_000 + 30_000;
 
 function storeWith(rows: TrafficMinute[], attempts: AttemptSample[]): MonitoringStore {
   return {
-    backlog: async () => ({ dispatchDue: 4, scheduled: 5, webhookPending: 6, webhookOldestAt: now - 1000 }),
+    backlog: async () => ({
+      dispatchDue: 4,
+      scheduled: 5,
+      webhookPending: 6,
+      webhookOldestAt: now - 1000,
+      otpHeldPrefixes: 2,
+    }),
     addTraffic: async () => undefined,
     traffic: async (from) => rows.filter((r) => r.minute >= from),
     forgetTrafficBefore: async () => undefined,
@@ -58,7 +64,13 @@ describe('ProviderLive', () => {
     assert.equal(view.minutes.failed.at(-3), 2, 'failed and expired together');
     assert.equal(view.minutes.accepted.filter((v) => v === 0).length, 58);
     assert.deepEqual(view.totals, { accepted: 7, submitted: 6, delivered: 3, failed: 1, expired: 1 });
-    assert.deepEqual(view.backlog, { dispatchDue: 4, scheduled: 5, webhookPending: 6, webhookOldestAt: now - 1000 });
+    assert.deepEqual(view.backlog, {
+      dispatchDue: 4,
+      scheduled: 5,
+      webhookPending: 6,
+      webhookOldestAt: now - 1000,
+      otpHeldPrefixes: 2,
+    });
     assert.deepEqual(view.slowestReceivers, [
       { host: 'slow.example.com', attempts: 3, p95Ms: 1200, lastMs: 900, failed: 2 },
       { host: 'fast.example.com', attempts: 2, p95Ms: 30, lastMs: 20, failed: 1 },

@@ -73,6 +73,11 @@ for (const dialect of testDialects()) {
           '0025-smpp-users',
           '0026-otp',
           '0027-lanes',
+          '0028-consent-versions',
+          '0029-otp-watch',
+          '0030-smpp-parts-mo',
+          '0031-consent-rets-index',
+          '0032-smpp-binds',
         ]);
       });
 
@@ -88,7 +93,12 @@ for (const dialect of testDialects()) {
       it('a run of migrations cut off anywhere leaves nothing behind, and the next start completes it', async () => {
         const real = await migrationProvider(dialect.name).getMigrations();
         const names = Object.keys(real).sort();
-        for (const cut of names) {
+        // SQLite: every cut. PostgreSQL runs DDL in the run's one transaction, so every cut
+        // meets the same rollback; the first, every sixth and the last prove it there at a
+        // fifth of the cost (every cut took 90 s of a full run).
+        const cuts =
+          dialect.name === 'sqlite' ? names : names.filter((_, i) => i === 0 || i === names.length - 1 || i % 6 === 0);
+        for (const cut of cuts) {
           // The cut migration's statements all run, then it fails before it is recorded:
           // what a crash at the worst moment leaves, on a fresh store.
           const cutOff: Record<string, Migration> = {};

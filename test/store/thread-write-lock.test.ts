@@ -72,6 +72,10 @@ describe('the write lock shared by the threads of a process', () => {
     third.release();
   });
 
+  it('refuses a buffer too small for its cells (it would otherwise hang a waiter)', () => {
+    assert.throws(() => new ThreadWriteLock(new SharedArrayBuffer(16)), /needs a buffer of \d+ bytes/);
+  });
+
   it('is not shared between different buffers', async () => {
     const one = new ThreadWriteLock();
     const other = new ThreadWriteLock();
@@ -154,7 +158,7 @@ describe('two connections of one process on one SQLite file, sharing the lock', 
   it('a write outside a transaction waits for the other connection’s transaction with its event loop running', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'haberci-lock-'));
     const file = join(dir, 'store.sqlite');
-    const buffer = new SharedArrayBuffer(16);
+    const buffer = new ThreadWriteLock().buffer;
     const holder = openConnection({ dialect: 'sqlite', file, threadLock: { buffer, as: { role: 'foreground' } } });
     const writer = openConnection({
       dialect: 'sqlite',

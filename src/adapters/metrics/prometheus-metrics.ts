@@ -96,6 +96,11 @@ export class PrometheusMetrics implements ApiMetrics {
         labelNames: ['lane'],
         registers,
       }),
+      otpHeldPrefixes: new Gauge({
+        name: 'haberci_otp_held_prefixes',
+        help: 'Destination prefixes the OTP conversion watch holds for a key now: suspected SMS pumping (read from the store at the scrape)',
+        registers,
+      }),
     };
   }
 
@@ -135,6 +140,7 @@ export class PrometheusMetrics implements ApiMetrics {
       this.backlog.dispatchDue.set(depths.dispatchDue);
       this.backlog.scheduled.set(depths.scheduled);
       this.backlog.webhookPending.set(depths.webhookPending);
+      this.backlog.otpHeldPrefixes.set(depths.otpHeldPrefixes);
       this.backlog.webhookOldestAt.set(depths.webhookOldestAt === null ? 0 : depths.webhookOldestAt / 1000);
       this.backlog.webhookOldestAge.set(
         depths.webhookOldestAt === null ? 0 : Math.max(0, (now() - depths.webhookOldestAt) / 1000),

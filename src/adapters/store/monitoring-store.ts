@@ -20,6 +20,7 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
       unwrittenLater: number | string | null;
       pending: number | string;
       oldest: number | string | null;
+      held: number | string;
     }>`
       select
         (select count(*) from (select 1 from messages where state = 'queued' and due_at <= ${now} limit ${backlogCap}) d) as due,
@@ -27,7 +28,8 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
         (select sum(${left}) from sends where pending_recipients is not null and (scheduled_at is null or scheduled_at <= ${now})) as "unwrittenDue",
         (select sum(${left}) from sends where pending_recipients is not null and scheduled_at > ${now}) as "unwrittenLater",
         (select count(*) from (select 1 from webhook_events where state = 'pending' limit ${backlogCap}) p) as pending,
-        (select min(created_at) from (select created_at from webhook_events where state = 'pending' limit ${backlogCap}) o) as oldest
+        (select min(created_at) from (select created_at from webhook_events where state = 'pending' limit ${backlogCap}) o) as oldest,
+        (select count(*) from otp_holds where released_at is null) as held
     `.execute(this.db);
     const row = rows[0];
     const lanesDue = await this.lanesDue(now);
@@ -37,6 +39,7 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
       scheduled: Number(row?.later ?? 0) + Number(row?.unwrittenLater ?? 0),
       webhookPending: Number(row?.pending ?? 0),
       webhookOldestAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
+      otpHeldPrefixes: Number(row?.held ?? 0),
     };
   }
 

@@ -70,6 +70,12 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
         return this.unmatched(before, limit);
       case 'idempotency_keys':
         return this.idempotency(before, limit);
+      case 'otp_codes':
+        return this.otpCodes(before, after, limit);
+      case 'otp_refusals':
+        return this.otpRefusals(before, limit);
+      case 'otp_holds':
+        return this.otpHolds(before, limit);
     }
   }
 
@@ -215,6 +221,81 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
       .where('created_at', '<', before)
       .where((eb) =>
         eb.or(rows.map((r) => eb.and([eb('account_id', '=', r.account_id), eb('idem_key', '=', r.idem_key)]))),
+      )
+      .executeTakeFirst();
+    return { removed: Number(gone.numDeletedRows), next: rows.length < limit ? null : 0 };
+  }
+
+  /**
+   * One-time codes, walked by message id (ids grow with time): long past their validity at
+   * any cut-off (an hour at most), kept only while their message is unfinished, whose
+   * dispatcher may still need the sealed text.
+   */
+  private async otpCodes(before: number, after: number, limit: number): Promise<RetentionStep> {
+    const rows = await this.sql
+      .forUpdate(
+        this.db
+          .selectFrom('otp_codes')
+          .select(['message_id as id', 'created_at as at'])
+          .where('message_id', '>', after)
+          .orderBy('message_id')
+          .limit(limit),
+      )
+      .execute();
+    const { ids, next } = walk(rows, before, limit, () => true);
+    if (ids.length === 0) return { removed: 0, next };
+    const unfinished = await this.db
+      .selectFrom('messages')
+      .select('id')
+      .where('id', 'in', ids)
+      .where('state', 'not in', finishedMessages)
+      .execute();
+    const keep = new Set(unfinished.map((r) => Number(r.id)));
+    const gone = ids.filter((id) => !keep.has(id));
+    if (gone.length === 0) return { removed: 0, next };
+    const deleted = await this.db.deleteFrom('otp_codes').where('message_id', 'in', gone).executeTakeFirst();
+    return { removed: Number(deleted.numDeletedRows), next };
+  }
+
+  /** The OTP guard's refusals, through their time index (migration 0029); rows of one instant go together. */
+  private async otpRefusals(before: number, limit: number): Promise<RetentionStep> {
+    const rows = await this.db
+      .selectFrom('otp_refusals')
+      .select('at')
+      .where('at', '<', before)
+      .orderBy('at')
+      .limit(limit)
+      .execute();
+    const last = rows[rows.length - 1];
+    if (last === undefined) return { removed: 0, next: null };
+    const gone = await this.db
+      .deleteFrom('otp_refusals')
+      .where('at', '<', before)
+      .where('at', '<=', Number(last.at))
+      .executeTakeFirst();
+    return { removed: Number(gone.numDeletedRows), next: rows.length < limit ? null : 0 };
+  }
+
+  /** Holds released before the cut-off; a standing hold stays until the provider releases it. */
+  private async otpHolds(before: number, limit: number): Promise<RetentionStep> {
+    const rows = await this.db
+      .selectFrom('otp_holds')
+      .select(['key_id', 'prefix', 'held_at'])
+      .where('held_at', '<', before)
+      .where('released_at', 'is not', null)
+      .where('released_at', '<', before)
+      .orderBy('held_at')
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return { removed: 0, next: null };
+    const gone = await this.db
+      .deleteFrom('otp_holds')
+      .where((eb) =>
+        eb.or(
+          rows.map((r) =>
+            eb.and([eb('key_id', '=', r.key_id), eb('prefix', '=', r.prefix), eb('held_at', '=', r.held_at)]),
+          ),
+        ),
       )
       .executeTakeFirst();
     return { removed: Number(gone.numDeletedRows), next: rows.length < limit ? null : 0 };

@@ -270,6 +270,62 @@ export interface SmppReceiptsTable {
   sent_at: number | null;
 }
 
+/** Migration 0030: receipts owed for the parts of a concatenated submit. */
+export interface SmppPartReceiptsTable {
+  part_id: string;
+  smpp_user_id: number;
+  message_id: number | null;
+  source_addr: string;
+  recipient: string;
+  failed_at: number | null;
+  created_at: number;
+  sent_at: number | null;
+}
+
+/** Migration 0030: an unfinished concatenated message and how many of its parts arrived. */
+export interface SmppAssembliesTable {
+  smpp_user_id: number;
+  assembly_key: string;
+  parts: number;
+  started_at: number;
+}
+
+/** Migration 0030: one part of an unfinished concatenated message. */
+/** A session bound to a process of the cluster, while that process renews its lease (migration 0032). */
+export interface SmppBindsTable {
+  session_id: string;
+  smpp_user_id: number;
+  account_id: number;
+  system_id: string;
+  process: string;
+  peer: string;
+  bind_type: string;
+  bound_at: number;
+  expires_at: number;
+}
+
+export interface SmppAssemblyPartsTable {
+  smpp_user_id: number;
+  assembly_key: string;
+  seq: number;
+  total: number;
+  source_addr: string;
+  destination: string;
+  data_coding: number;
+  payload_hex: string;
+  turkish: number;
+  part_id: string;
+  receipt: number;
+  received_at: number;
+}
+
+/** Migration 0030: inbound messages given to an account's SMPP receiver and acknowledged. */
+export interface SmppMoSentTable {
+  inbound_id: number;
+  account_id: number;
+  sent_at: number;
+}
+
 /** Migration 0026: an OTP message's code, as a keyed hash, and its tries. */
 export interface OtpCodesTable {
   message_id: number;
@@ -301,6 +357,10 @@ export interface OtpSettingsTable {
   per_number_day: number | null;
   per_prefix_minute: number | null;
   cooldown_s: number | null;
+  /** Migration 0029: the conversion watch's thresholds. */
+  watch_min_sent: number | null;
+  watch_min_share: number | null;
+  watch_rise: number | null;
   updated_at: number;
 }
 
@@ -312,16 +372,26 @@ export interface OtpRefusalsTable {
   destination: string;
 }
 
+/** Migration 0029 (made again): a destination prefix the conversion watch holds for a key. */
 export interface OtpHoldsTable {
   key_id: number;
   prefix: string;
   held_at: number;
+  account_id: number;
+  sent: number;
+  verified: number;
+  previous_sent: number;
   released_at: number | null;
 }
 
 export interface Database {
   smpp_users: SmppUsersTable;
   smpp_receipts: SmppReceiptsTable;
+  smpp_part_receipts: SmppPartReceiptsTable;
+  smpp_mo_sent: SmppMoSentTable;
+  smpp_assemblies: SmppAssembliesTable;
+  smpp_assembly_parts: SmppAssemblyPartsTable;
+  smpp_binds: SmppBindsTable;
   otp_codes: OtpCodesTable;
   otp_secret: OtpSecretTable;
   otp_settings: OtpSettingsTable;

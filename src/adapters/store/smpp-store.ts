@@ -1,7 +1,28 @@
+/**
+ * The store's part for customers over SMPP: SMPP users, the receipts owed to them (of
+ * messages and of the parts of concatenated submits), the parts of concatenated submits
+ * not yet all received, the inbound messages given to them, and the binds of every process.
+ *
+ * One file over 300 lines: these are the tables of one aggregate (the SMPP user's, all keyed
+ * by it) and the queries that join them to `messages`; the server reads them together
+ * through one port (SmppStore), and a split would cut that port in pieces no caller wants.
+ */
 import { StorePart } from './store-part.js';
-import type { SmppUsersTable } from './schema.js';
+import type { SmppAssemblyPartsTable, SmppUsersTable } from './schema.js';
 import type { FinalState } from '../../domain/delivery-state.js';
-import type { NewSmppUser, OwedReceipt, SmppCredentials, SmppStore, SmppUser } from '../../ports/smpp-store.js';
+import type {
+  AssemblyPart,
+  NewSmppUser,
+  PartAdded,
+  OwedPartReceipt,
+  OwedReceipt,
+  PartReceipt,
+  SmppBind,
+  SmppCredentials,
+  SmppStore,
+  SmppUser,
+} from '../../ports/smpp-store.js';
+import type { InboundRecord } from '../../ports/inbound-store.js';
 
 type UserRow = Omit<SmppUsersTable, 'id'> & { id: number };
 
@@ -20,6 +41,48 @@ function userOf(r: UserRow): SmppUser {
 }
 
 const finalStates: readonly FinalState[] = ['delivered', 'failed', 'expired'];
+
+/** The parts of one message share it: source, destination, data_coding, reference and total. */
+function assemblyKey(
+  p: Pick<AssemblyPart, 'sourceAddr' | 'destination' | 'dataCoding' | 'reference' | 'total'>,
+): string {
+  return JSON.stringify([p.sourceAddr, p.destination, p.dataCoding, p.reference, p.total]);
+}
+
+function partRow(p: AssemblyPart): Omit<SmppAssemblyPartsTable, never> {
+  return {
+    smpp_user_id: p.smppUserId,
+    assembly_key: assemblyKey(p),
+    seq: p.seq,
+    total: p.total,
+    source_addr: p.sourceAddr,
+    destination: p.destination,
+    data_coding: p.dataCoding,
+    payload_hex: p.payload.toString('hex'),
+    turkish: p.turkish ? 1 : 0,
+    part_id: p.partId,
+    receipt: p.receipt ? 1 : 0,
+    received_at: p.receivedAt,
+  };
+}
+
+function partOf(r: SmppAssemblyPartsTable): AssemblyPart {
+  const key = JSON.parse(r.assembly_key) as [string, string, number, number, number];
+  return {
+    smppUserId: r.smpp_user_id,
+    sourceAddr: r.source_addr,
+    destination: r.destination,
+    dataCoding: r.data_coding,
+    reference: key[3],
+    total: r.total,
+    seq: r.seq,
+    payload: Buffer.from(r.payload_hex, 'hex'),
+    turkish: r.turkish === 1,
+    partId: r.part_id,
+    receipt: r.receipt === 1,
+    receivedAt: Number(r.received_at),
+  };
+}
 
 export class SqlSmppStore extends StorePart implements SmppStore {
   async createUser(u: NewSmppUser, now: number): Promise<SmppUser> {
@@ -116,8 +179,320 @@ export class SqlSmppStore extends StorePart implements SmppStore {
       .execute();
   }
 
+  async owedCount(smppUserId: number): Promise<number> {
+    const receipts = await this.db
+      .selectFrom('smpp_receipts as r')
+      .innerJoin('messages as m', 'm.id', 'r.message_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('r.smpp_user_id', '=', smppUserId)
+      .where('r.sent_at', 'is', null)
+      .where('m.state', 'in', finalStates)
+      .executeTakeFirst();
+    const parts = await this.db
+      .selectFrom('smpp_part_receipts as p')
+      .leftJoin('messages as m', 'm.id', 'p.message_id')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('p.smpp_user_id', '=', smppUserId)
+      .where('p.sent_at', 'is', null)
+      .where((eb) => eb.or([eb('p.failed_at', 'is not', null), eb('m.state', 'in', finalStates)]))
+      .executeTakeFirst();
+    return Number(receipts?.n ?? 0) + Number(parts?.n ?? 0);
+  }
+
+  async owePartReceipts(parts: readonly PartReceipt[], now: number): Promise<void> {
+    if (parts.length === 0) return;
+    await this.db
+      .insertInto('smpp_part_receipts')
+      .values(
+        parts.map((p) => ({
+          part_id: p.partId,
+          smpp_user_id: p.smppUserId,
+          message_id: p.messageId,
+          source_addr: p.sourceAddr,
+          recipient: p.recipient,
+          failed_at: p.messageId === null ? now : null,
+          created_at: p.submittedAt,
+        })),
+      )
+      .onConflict((oc) => oc.column('part_id').doNothing())
+      .execute();
+  }
+
+  async owedParts(smppUserId: number, limit: number): Promise<OwedPartReceipt[]> {
+    const rows = await this.db
+      .selectFrom('smpp_part_receipts as p')
+      .leftJoin('messages as m', 'm.id', 'p.message_id')
+      .select([
+        'p.part_id',
+        'p.message_id',
+        'p.source_addr',
+        'p.recipient',
+        'p.failed_at',
+        'p.created_at',
+        'm.state',
+        'm.detail',
+        'm.done_at',
+      ])
+      .where('p.smpp_user_id', '=', smppUserId)
+      .where('p.sent_at', 'is', null)
+      .where((eb) => eb.or([eb('p.failed_at', 'is not', null), eb('m.state', 'in', finalStates)]))
+      .orderBy('p.created_at')
+      .orderBy('p.part_id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      partId: r.part_id,
+      messageId: r.message_id === null ? 0 : Number(r.message_id),
+      sourceAddr: r.source_addr,
+      recipient: r.recipient,
+      state: r.failed_at !== null ? 'rejected' : (r.state as FinalState),
+      detail: r.failed_at !== null ? null : r.detail,
+      submittedAt: Number(r.created_at),
+      doneAt: r.failed_at !== null ? Number(r.failed_at) : r.done_at === null ? null : Number(r.done_at),
+    }));
+  }
+
+  async partsAcknowledged(partIds: readonly string[], now: number): Promise<void> {
+    if (partIds.length === 0) return;
+    await this.db
+      .updateTable('smpp_part_receipts')
+      .set({ sent_at: now })
+      .where('part_id', 'in', [...partIds])
+      .execute();
+  }
+
+  async owedMo(accountId: number, since: number, fromId: number, limit: number): Promise<InboundRecord[]> {
+    const rows = await this.db
+      .selectFrom('inbound_messages as i')
+      .selectAll('i')
+      .where('i.account_id', '=', accountId)
+      .where('i.id', '>=', fromId)
+      .where('i.received_at', '>=', since)
+      .where((eb) =>
+        eb.not(
+          eb.exists(eb.selectFrom('smpp_mo_sent as s').select('s.inbound_id').whereRef('s.inbound_id', '=', 'i.id')),
+        ),
+      )
+      .orderBy('i.id')
+      .limit(limit)
+      .execute();
+    return rows.map((r) => ({
+      id: Number(r.id),
+      accountId: r.account_id,
+      from: r.source,
+      to: r.destination,
+      text: r.text,
+      receivedAt: Number(r.received_at),
+    }));
+  }
+
+  async moAcknowledged(messages: readonly { inboundId: number; accountId: number }[], now: number): Promise<void> {
+    if (messages.length === 0) return;
+    await this.db
+      .insertInto('smpp_mo_sent')
+      .values(messages.map((m) => ({ inbound_id: m.inboundId, account_id: m.accountId, sent_at: now })))
+      .onConflict((oc) => oc.column('inbound_id').doNothing())
+      .execute();
+  }
+
+  async addAssemblyPart(input: Omit<AssemblyPart, 'partId'>, maxPending: number): Promise<PartAdded> {
+    const key = assemblyKey(input);
+    return this.transact(async (self) => {
+      const db = self.db;
+      const started = await db
+        .selectFrom('smpp_assemblies')
+        .select('parts')
+        .where('smpp_user_id', '=', input.smppUserId)
+        .where('assembly_key', '=', key)
+        .executeTakeFirst();
+      if (!started) {
+        const pending = await db
+          .selectFrom('smpp_assemblies')
+          .select((eb) => eb.fn.countAll<number | string>().as('n'))
+          .where('smpp_user_id', '=', input.smppUserId)
+          .executeTakeFirst();
+        if (Number(pending?.n ?? 0) >= maxPending) return { kind: 'full' };
+        await db
+          .insertInto('smpp_assemblies')
+          .values({ smpp_user_id: input.smppUserId, assembly_key: key, parts: 0, started_at: input.receivedAt })
+          .onConflict((oc) => oc.columns(['smpp_user_id', 'assembly_key']).doNothing())
+          .execute();
+      }
+      const [id = 0] = await self.sql.allocateIds(db, 1);
+      const part: AssemblyPart = { ...input, partId: String(id) };
+      const inserted = await db
+        .insertInto('smpp_assembly_parts')
+        .values(partRow(part))
+        .onConflict((oc) => oc.columns(['smpp_user_id', 'assembly_key', 'seq']).doNothing())
+        .returning('seq')
+        .executeTakeFirst();
+      if (!inserted) {
+        // Sent again: answered with the id it was first given.
+        const first = await db
+          .selectFrom('smpp_assembly_parts')
+          .select('part_id')
+          .where('smpp_user_id', '=', part.smppUserId)
+          .where('assembly_key', '=', key)
+          .where('seq', '=', part.seq)
+          .executeTakeFirstOrThrow();
+        return { kind: 'pending', partId: first.part_id };
+      }
+      // The count's row lock orders processes adding parts of one message at once: one of them sees the total.
+      const counted = await db
+        .updateTable('smpp_assemblies')
+        .set((eb) => ({ parts: eb('parts', '+', 1) }))
+        .where('smpp_user_id', '=', part.smppUserId)
+        .where('assembly_key', '=', key)
+        .returning('parts')
+        .executeTakeFirstOrThrow();
+      if (counted.parts < part.total) return { kind: 'pending', partId: part.partId };
+      const rows = await db
+        .deleteFrom('smpp_assembly_parts')
+        .where('smpp_user_id', '=', part.smppUserId)
+        .where('assembly_key', '=', key)
+        .returningAll()
+        .execute();
+      await db
+        .deleteFrom('smpp_assemblies')
+        .where('smpp_user_id', '=', part.smppUserId)
+        .where('assembly_key', '=', key)
+        .execute();
+      return { kind: 'complete', parts: rows.map(partOf).sort((a, b) => a.seq - b.seq) };
+    });
+  }
+
+  async restoreAssembly(parts: readonly AssemblyPart[]): Promise<boolean> {
+    const first = parts[0];
+    if (!first) return true;
+    const key = assemblyKey(first);
+    return this.transact(async (self) => {
+      const made = await self.db
+        .insertInto('smpp_assemblies')
+        .values({
+          smpp_user_id: first.smppUserId,
+          assembly_key: key,
+          parts: parts.length,
+          started_at: Math.min(...parts.map((p) => p.receivedAt)),
+        })
+        .onConflict((oc) => oc.columns(['smpp_user_id', 'assembly_key']).doNothing())
+        .returning('parts')
+        .executeTakeFirst();
+      if (!made) return false;
+      await self.db.insertInto('smpp_assembly_parts').values(parts.map(partRow)).execute();
+      return true;
+    });
+  }
+
+  async expiredAssemblies(before: number): Promise<AssemblyPart[][]> {
+    const old = await this.db
+      .selectFrom('smpp_assemblies')
+      .select(['smpp_user_id', 'assembly_key'])
+      .where('started_at', '<', before)
+      .orderBy('started_at')
+      .limit(1000)
+      .execute();
+    const out: AssemblyPart[][] = [];
+    for (const a of old) {
+      const parts = await this.transact(async (self) => {
+        // Taken by whichever process deletes the row first.
+        const gone = await self.db
+          .deleteFrom('smpp_assemblies')
+          .where('smpp_user_id', '=', a.smpp_user_id)
+          .where('assembly_key', '=', a.assembly_key)
+          .where('started_at', '<', before)
+          .executeTakeFirst();
+        if (Number(gone.numDeletedRows) === 0) return [];
+        const rows = await self.db
+          .deleteFrom('smpp_assembly_parts')
+          .where('smpp_user_id', '=', a.smpp_user_id)
+          .where('assembly_key', '=', a.assembly_key)
+          .returningAll()
+          .execute();
+        return rows.map(partOf).sort((x, y) => x.seq - y.seq);
+      });
+      if (parts.length > 0) out.push(parts);
+    }
+    return out;
+  }
+
+  async claimBind(bind: SmppBind, maxBinds: number, now: number, expiresAt: number): Promise<boolean> {
+    return this.transact(async (self) => {
+      const db = self.db;
+      // The user's row lock orders binds of one user arriving at several processes at once.
+      await self.sql.forUpdate(db.selectFrom('smpp_users').select('id').where('id', '=', bind.smppUserId)).execute();
+      await db
+        .deleteFrom('smpp_binds')
+        .where('smpp_user_id', '=', bind.smppUserId)
+        .where('expires_at', '<=', now)
+        .execute();
+      const live = await db
+        .selectFrom('smpp_binds')
+        .select((eb) => eb.fn.countAll<number | string>().as('n'))
+        .where('smpp_user_id', '=', bind.smppUserId)
+        .executeTakeFirst();
+      if (Number(live?.n ?? 0) >= maxBinds) return false;
+      await db
+        .insertInto('smpp_binds')
+        .values({
+          session_id: bind.sessionId,
+          smpp_user_id: bind.smppUserId,
+          account_id: bind.accountId,
+          system_id: bind.systemId,
+          process: bind.process,
+          peer: bind.peer,
+          bind_type: bind.bindType,
+          bound_at: bind.boundAt,
+          expires_at: expiresAt,
+        })
+        .execute();
+      return true;
+    });
+  }
+
+  async renewBinds(sessionIds: readonly string[], now: number, expiresAt: number): Promise<void> {
+    if (sessionIds.length > 0)
+      await this.db
+        .updateTable('smpp_binds')
+        .set({ expires_at: expiresAt })
+        .where('session_id', 'in', [...sessionIds])
+        .execute();
+    await this.db.deleteFrom('smpp_binds').where('expires_at', '<=', now).execute();
+  }
+
+  async releaseBinds(sessionIds: readonly string[]): Promise<void> {
+    if (sessionIds.length === 0) return;
+    await this.db
+      .deleteFrom('smpp_binds')
+      .where('session_id', 'in', [...sessionIds])
+      .execute();
+  }
+
+  async liveBinds(now: number): Promise<SmppBind[]> {
+    const rows = await this.db
+      .selectFrom('smpp_binds')
+      .selectAll()
+      .where('expires_at', '>', now)
+      .orderBy('system_id')
+      .orderBy('bound_at')
+      .limit(10_000)
+      .execute();
+    return rows.map((r) => ({
+      sessionId: r.session_id,
+      smppUserId: r.smpp_user_id,
+      accountId: r.account_id,
+      systemId: r.system_id,
+      process: r.process,
+      peer: r.peer,
+      bindType: r.bind_type === 'transmitter' || r.bind_type === 'receiver' ? r.bind_type : 'transceiver',
+      boundAt: Number(r.bound_at),
+    }));
+  }
+
   async removeBefore(before: number): Promise<number> {
-    const result = await this.db.deleteFrom('smpp_receipts').where('created_at', '<', before).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    const receipts = await this.db.deleteFrom('smpp_receipts').where('created_at', '<', before).executeTakeFirst();
+    const parts = await this.db.deleteFrom('smpp_part_receipts').where('created_at', '<', before).executeTakeFirst();
+    // MO acknowledgements only need to outlive the owed window (MO received before `before` are not looked at).
+    await this.db.deleteFrom('smpp_mo_sent').where('sent_at', '<', before).execute();
+    return Number(receipts.numDeletedRows) + Number(parts.numDeletedRows);
   }
 }

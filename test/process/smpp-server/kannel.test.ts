@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -78,6 +78,12 @@ username = test
 password = test
 max-messages = 1
 concatenation = false
+
+group = sendsms-user
+username = long
+password = long
+max-messages = 10
+concatenation = true
 
 group = sms-service
 keyword = default
@@ -170,5 +176,37 @@ describe('SMPP server with Kannel as the ESME', { skip: kannelSkip }, () => {
     const balance = await postJson(`${suite.server.url}/balance/`, { api_key: suite.sender.apiKey });
     assert.equal(balance.status, 200, JSON.stringify(balance.body));
     assert.match(JSON.stringify(balance.body), /"balance_main":97\b/);
+  });
+
+  it('sends a long text as parts Kannel concatenates (UDH), put together into one message; Kannel matches the receipt of the part it asked one for', async () => {
+    // Made by the test above: Kannel is bound and its sendsms listens.
+    const sendsms = /sendsms-port = (\d+)/.exec(readFileSync(join(dir, 'kannel.conf'), 'utf8'))?.[1];
+    assert.ok(sendsms && receiver);
+    const text = 'Uzun bir ileti, Kannel onu parçalara böler. '.repeat(8);
+    const query = new URLSearchParams({
+      username: 'long',
+      password: 'long',
+      from: 'ACME',
+      to: '905321112288',
+      text,
+      'dlr-mask': '3',
+      'dlr-url': `${receiver.url}/dlr?n=long&type=%d`,
+    });
+    const answer = await fetch(`http://127.0.0.1:${sendsms}/cgi-bin/sendsms?${query.toString()}`);
+    assert.equal(answer.status, 202, await answer.text());
+    // Kannel asks a receipt for the first part only (sms_split in gw/sms.c): that part's own
+    // message_id is the one its receipt carries, and Kannel reports the whole text once.
+    const report = await waitFor(
+      'the delivery report of the long message',
+      () =>
+        (receiver?.requests ?? [])
+          .map((r) => new URL(r.path, 'http://x').searchParams)
+          .find((q) => q.get('n') === 'long'),
+      { timeoutMs: 30_000, intervalMs: 200 },
+    );
+    assert.equal(report.get('type'), '1');
+    // One message of the API, charged by its parts: 97 before, three parts now.
+    const balance = await postJson(`${suite.server.url}/balance/`, { api_key: suite.sender.apiKey });
+    assert.match(JSON.stringify(balance.body), /"balance_main":94\b/);
   });
 });

@@ -67,4 +67,22 @@ describe('SMPP server with Perl Net::SMPP as the ESME', { skip: netSmppSkip }, (
     const refused = await perlEsme([port, 'perl', 'wrong', 'ACME', '905321112233', 'x']);
     assert.deepEqual(refused, [{ step: 'bind', status: 0x0e }]);
   });
+
+  it('sends a long text as three parts with a UDH, each answered before the next; the receipt asked on the first part matches its id', async () => {
+    const port = String(smppPortOf(suite.server.output()));
+    const text = 'Net::SMPP waits for every answer before it sends the next part. '.repeat(6);
+    const steps = await perlEsme([port, 'perl', 'camel', 'ACME', '905321112299', text, '3']);
+    const submits = steps.filter((s) => s.step === 'submit');
+    assert.deepEqual(
+      submits.map((s) => s.status),
+      [0, 0, 0],
+      JSON.stringify(steps),
+    );
+    for (const s of submits) assert.match(s.message_id ?? '', /^\d+$/);
+    assert.equal(new Set(submits.map((s) => s.message_id)).size, 3);
+    const receipt = steps.find((s) => s.step === 'receipt');
+    assert.equal(receipt?.receipted_message_id, submits[0]?.message_id, JSON.stringify(steps));
+    assert.match(receipt?.text ?? '', new RegExp(`^id:${submits[0]?.message_id} .*stat:DELIVRD`));
+    assert.equal(steps.at(-1)?.step, 'unbind');
+  });
 });

@@ -159,7 +159,7 @@ describe('SMPP server for customers', () => {
     assert.equal((await esme.submit('905321112233', 'x', { source_addr: 'NOTMINE' })).command_status, 0x0a);
     assert.equal((await esme.submit('12ab', 'x')).command_status, 0x0b);
     assert.equal((await esme.request('enquire_link')).command_status, ESME_ROK);
-    assert.equal((await esme.request('query_sm', { message_id: '1', source_addr: 'ACME' })).command_status, 0x03);
+    assert.equal((await esme.request('cancel_sm', { message_id: '1', source_addr: 'ACME' })).command_status, 0x03);
     assert.equal(
       (await esme.request('bind_transmitter', { system_id: 'acme', password: 'pw123' })).command_status,
       0x05,

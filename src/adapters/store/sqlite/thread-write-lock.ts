@@ -60,6 +60,9 @@ export class ThreadWriteLock {
     private readonly who: LockRole = { role: 'foreground' },
     private readonly onWait: ((seconds: number) => void) | null = null,
   ) {
+    // A buffer too small for the cells would throw from inside a wait and leave the lock
+    // held for ever; refuse it here instead.
+    if (buffer.byteLength < cells * 4) throw new Error(`the write lock needs a buffer of ${cells * 4} bytes`);
     this.cell = new Int32Array(buffer);
   }
 

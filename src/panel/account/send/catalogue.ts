@@ -37,6 +37,17 @@ export const sendMessages = defineMessages(
     errPast: 'The time must be in the future.',
     errInsufficient: 'The balance does not cover this send.',
     errNoRecipients: 'No number to send to.',
+    commercial: 'Commercial message (İYS)',
+    commercialHelp:
+      'Sent only to recipients with consent (ONAY) of the recipient type; the others are left out and not charged.',
+    recipientType: 'Recipient type',
+    typeBireysel: 'BIREYSEL (individual)',
+    typeTacir: 'TACIR (merchant)',
+    previewLacking: (n: number, none: number, ret: number) =>
+      `${n} recipients lack consent (${none} without a record, ${ret} with a RET): they are left out and not charged.`,
+    gapSender: 'The text does not say who sends it (your sender ID, trade name or MERSİS number).',
+    gapOptOut: 'The text does not say how to opt out (for example “RET yazıp 3333’e gönderin”).',
+    errTextRules: 'A commercial text must say who sends it and how to opt out.',
   },
   {
     nav: 'SMS gönder',
@@ -73,5 +84,15 @@ export const sendMessages = defineMessages(
     errPast: 'Zaman ileride olmalı.',
     errInsufficient: 'Bakiye bu gönderim için yetmiyor.',
     errNoRecipients: 'Gönderilecek numara yok.',
+    commercial: 'Ticari ileti (İYS)',
+    commercialHelp: 'Yalnızca alıcı tipinde izni (ONAY) olan alıcılara gider; diğerleri atlanır ve ücretlendirilmez.',
+    recipientType: 'Alıcı tipi',
+    typeBireysel: 'BIREYSEL (bireysel)',
+    typeTacir: 'TACIR (tacir)',
+    previewLacking: (n: number, none: number, ret: number) =>
+      `${n} alıcının izni yok (${none} kayıtsız, ${ret} RET): atlanır ve ücretlendirilmez.`,
+    gapSender: 'Metin kimin gönderdiğini söylemiyor (gönderici adınız, ticaret unvanınız ya da MERSİS numaranız).',
+    gapOptOut: 'Metin ret yolunu söylemiyor (örneğin “RET yazıp 3333’e gönderin”).',
+    errTextRules: 'Ticari metin göndereni ve ret yolunu söylemeli.',
   },
 );

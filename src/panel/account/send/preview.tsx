@@ -22,6 +22,7 @@ export function errorText(lang: Lang, field: SendField, e: SendError): string {
     invalid: t.errInvalid,
     past: t.errPast,
     insufficient: t.errInsufficient,
+    'text-rules': t.errTextRules,
   }[e];
 }
 
@@ -31,10 +32,22 @@ export function Preview(props: { lang: Lang; p: SendPreview }) {
   return (
     <section aria-labelledby="preview-title" class="card" role="status">
       <h2 id="preview-title">{t.previewTitle}</h2>
-      <p>{t.previewRecipients(p.recipients.length)}</p>
+      <p>
+        {t.previewRecipients(p.recipients.length - (p.commercial === null ? 0 : p.commercial.none + p.commercial.ret))}
+      </p>
       <p>{t.previewCost(p.cost.total, p.cost.main, p.cost.international)}</p>
       <p>{t.previewBalance(p.balance.main, p.balance.international)}</p>
       {p.scheduledAt !== null && <p>{t.previewScheduled(dateTime(p.scheduledAt, props.lang, 'second'))}</p>}
+      {p.commercial !== null && p.commercial.none + p.commercial.ret > 0 && (
+        <p>{t.previewLacking(p.commercial.none + p.commercial.ret, p.commercial.none, p.commercial.ret)}</p>
+      )}
+      {p.commercial !== null && p.commercial.gaps.length > 0 && (
+        <ul class="warnings">
+          {p.commercial.gaps.map((g) => (
+            <li key={g}>{g === 'sender' ? t.gapSender : t.gapOptOut}</li>
+          ))}
+        </ul>
+      )}
       {p.blocked.length > 0 && (
         <>
           <p>{t.skippedBlocked(p.blocked.length)}</p>

@@ -15,6 +15,7 @@ import { PageScripts } from '../../kit/scripts.js';
 import { sendMessages } from './catalogue.js';
 import { Preview, encodingLabel, errorText } from './preview.js';
 import { countText } from '../../../domain/sms-counter.js';
+import { recipientTypes } from '../../../domain/iys.js';
 import type { PanelSendInput, SendError, SendField, SendPreview } from '../../../services/panel/account/send.js';
 import { readNumberCsv } from '../../../services/panel/account/csv-import.js';
 
@@ -120,6 +121,23 @@ async function formPage(
               {...described('send-schedule', errors.schedule)}
             />
           </Field>
+          <fieldset class="field" aria-describedby="send-iys-help">
+            <legend>{t.commercial}</legend>
+            <label>
+              <input type="checkbox" name="iys" value="1" checked={input.commercial !== null} /> {t.commercial}
+            </label>
+            <label for="send-iys-type">{t.recipientType}</label>
+            <select id="send-iys-type" name="iys_recipient_type">
+              {recipientTypes.map((type) => (
+                <option value={type} selected={(input.commercial ?? 'BIREYSEL') === type}>
+                  {type === 'BIREYSEL' ? t.typeBireysel : t.typeTacir}
+                </option>
+              ))}
+            </select>
+            <p class="help" id="send-iys-help">
+              {t.commercialHelp}
+            </p>
+          </fieldset>
           {errors.balance !== undefined && (
             <FieldError id="send-balance-error" text={errors.balance} state={request.panel} />
           )}
@@ -148,6 +166,8 @@ function inputOf(body: unknown): { input: PanelSendInput; csv: string } {
       groupId: /^[1-9]\d{0,9}$/.test(group) ? Number(group) : null,
       text: field(body, 'text'),
       schedule: field(body, 'schedule'),
+      commercial:
+        field(body, 'iys') === '1' ? (field(body, 'iys_recipient_type') === 'TACIR' ? 'TACIR' : 'BIREYSEL') : null,
     },
     csv: field(body, 'csv'),
   };
@@ -159,7 +179,7 @@ export const sendArea: AccountArea = {
   routes(app, door) {
     app.get('/send', async (request, reply) =>
       formPage(request, reply, door, {
-        input: { sender: '', numbers: '', csvNumbers: [], groupId: null, text: '', schedule: '' },
+        input: { sender: '', numbers: '', csvNumbers: [], groupId: null, text: '', schedule: '', commercial: null },
         csv: '',
         errors: {},
         preview: null,

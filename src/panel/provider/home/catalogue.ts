@@ -12,6 +12,9 @@ export const providerHomeMessages = defineMessages(
       'Find an account, create one, suspend or reactivate it, top up or debit its credit and read its ledger.',
     senderIds: 'Sender ID requests',
     senderIdsText: (pending: string) => `Approve or reject the sender IDs customers requested. Waiting: ${pending}.`,
+    otpHolds: 'OTP holds',
+    otpHoldsText:
+      'Destination prefixes held for suspected SMS pumping (few OTP codes verified while their number rose); release them.',
     audit: 'Audit log',
     auditText: 'Every change made in the panel or by a haberci admin command: who, when, what and from where.',
   },
@@ -25,6 +28,9 @@ export const providerHomeMessages = defineMessages(
     senderIds: 'Gönderici adı istekleri',
     senderIdsText: (pending: string) =>
       `Müşterilerin istediği gönderici adlarını onaylayın ya da reddedin. Bekleyen: ${pending}.`,
+    otpHolds: 'OTP durdurmaları',
+    otpHoldsText:
+      'SMS pompalama şüphesiyle durdurulan hedef önekleri (kodların sayısı artarken azı doğrulandı); durdurmayı kaldırın.',
     audit: 'Denetim kaydı',
     auditText: 'Panelde ya da haberci admin komutlarıyla yapılan her değişiklik: kim, ne zaman, ne ve nereden.',
   },

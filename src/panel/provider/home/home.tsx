@@ -26,6 +26,10 @@ export const providerHomeArea: ProviderArea = {
                 <p class="muted">{t.senderIdsText(waiting)}</p>
               </li>
               <li>
+                <a href="/panel/provider/otp-holds">{t.otpHolds}</a>
+                <p class="muted">{t.otpHoldsText}</p>
+              </li>
+              <li>
                 <a href="/panel/provider/audit">{t.audit}</a>
                 <p class="muted">{t.auditText}</p>
               </li>

@@ -20,6 +20,8 @@ import { CustomerCampaigns } from './campaigns.js';
 import { CustomerSend } from './send.js';
 import { CustomerGroups } from './groups.js';
 import { CustomerBlocklist } from './blocklist.js';
+import { CustomerConsents } from './consents.js';
+import { CustomerOtp } from './otp.js';
 
 export interface CustomerDeps {
   store: Store;
@@ -41,6 +43,8 @@ export interface CustomerServices {
   send: CustomerSend;
   groups: CustomerGroups;
   blocklist: CustomerBlocklist;
+  consents: CustomerConsents;
+  otp: CustomerOtp;
   /** The signed-in user's own password (not a change of the account). */
   changePassword(current: string, next: string): Promise<PasswordChange>;
 }
@@ -67,6 +71,8 @@ export class CustomerPanel {
       send: new CustomerSend(deps, customer, changes),
       groups: new CustomerGroups(deps, customer, changes),
       blocklist: new CustomerBlocklist(deps, customer, changes),
+      consents: new CustomerConsents(deps, customer, changes),
+      otp: new CustomerOtp(deps, customer, changes),
       changePassword: (current, next) => deps.users.changePassword(customer.actor, current, next),
     };
   }

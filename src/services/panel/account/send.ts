@@ -16,6 +16,10 @@ import { maxContactEntries } from '../../../domain/contacts.js';
 import { parseSchedule } from '../../../domain/schedule.js';
 import type { AccountChanges, Customer } from './account-changes.js';
 import { typedEntries } from './csv-import.js';
+import { parseRetWords, splitByConsent } from '../../../domain/iys.js';
+import type { RecipientType } from '../../../domain/iys.js';
+import { commercialTextGaps } from '../../../domain/commercial-text.js';
+import type { TextGap } from '../../../domain/commercial-text.js';
 
 /** What the send form posts. Recipients come from any mix of the three sources. */
 export interface PanelSendInput {
@@ -28,11 +32,32 @@ export interface PanelSendInput {
   text: string;
   /** '' (now) or `YYYY-MM-DDTHH:MM` in Europe/Istanbul (a datetime-local input). */
   schedule: string;
+  /** A commercial send (İYS) of this recipient type: only recipients with consent are sent to; null: not commercial. */
+  commercial: RecipientType | null;
+}
+
+/** What the consent filter of a commercial send will do, as the API's filter decides it. */
+export interface CommercialPreview {
+  type: RecipientType;
+  /** Recipients without a consent of the type: left out, not charged. */
+  none: number;
+  /** Recipients with a RET: left out, not charged. */
+  ret: number;
+  /** What the text lacks of the commercial text rules (a warning, or a refusal when the account is set so). */
+  gaps: TextGap[];
 }
 
 export type SendField = 'sender' | 'recipients' | 'group' | 'text' | 'schedule' | 'balance';
 export type SendError =
-  'required' | 'not-approved' | 'not-found' | 'too-long' | 'too-many' | 'invalid' | 'past' | 'insufficient';
+  | 'required'
+  | 'not-approved'
+  | 'not-found'
+  | 'too-long'
+  | 'too-many'
+  | 'invalid'
+  | 'past'
+  | 'insufficient'
+  | 'text-rules';
 
 export interface SendPreview {
   count: TextCount;
@@ -45,6 +70,8 @@ export interface SendPreview {
   cost: Charges & { total: number };
   balance: Charges;
   scheduledAt: number | null;
+  /** For a commercial send: how many recipients lack consent, and the text's gaps. */
+  commercial: CommercialPreview | null;
 }
 
 export type PreviewOutcome =
@@ -122,9 +149,27 @@ export class CustomerSend {
       else errors.schedule = parsed && parsed.code === 'TS-1072' ? 'past' : 'invalid';
     }
 
+    // A commercial send: the same filter as the API's (src/domain/iys.ts, splitByConsent).
+    let commercial: CommercialPreview | null = null;
+    let charged = recipients;
+    if (input.commercial !== null) {
+      const statuses = await this.store.consents.statusesOf(accountId, input.commercial, recipients);
+      const split = splitByConsent(recipients, statuses);
+      charged = split.sent.map((i) => recipients[i] as string);
+      const settings = await this.store.consents.settingsOf(accountId);
+      const gaps = commercialTextGaps(input.text, input.sender, parseRetWords(settings?.retWords ?? null));
+      commercial = {
+        type: input.commercial,
+        none: split.skipped.filter((s) => s.gap === 'NONE').length,
+        ret: split.skipped.filter((s) => s.gap === 'RET').length,
+        gaps,
+      };
+      if (gaps.length > 0 && settings?.refuseTextRules === true) errors.text = 'text-rules';
+    }
+
     const count = countText(input.text);
     const charges = chargesOf(
-      recipients.map((recipient) => ({ recipient, smsCount: countFor(recipient, input.text, count.lang, 'bulk') })),
+      charged.map((recipient) => ({ recipient, smsCount: countFor(recipient, input.text, count.lang, 'bulk') })),
     );
     const preview: SendPreview = {
       count,
@@ -134,6 +179,7 @@ export class CustomerSend {
       cost: { ...charges, total: charges.main + charges.international },
       balance: { main: account.balanceMain, international: account.balanceInternational },
       scheduledAt,
+      commercial,
     };
     if (charges.main > account.balanceMain || charges.international > account.balanceInternational)
       errors.balance = 'insufficient';
@@ -159,6 +205,7 @@ export class CustomerSend {
       texts: input.text,
       scheduledAt: preview.scheduledAt,
       blockedNumbers: preview.blocked.length,
+      commercial: input.commercial,
       alongside: this.changes.alongside((sendId) => ({
         action: 'send.create',
         object: { type: 'send', id: String(sendId) },

@@ -1,6 +1,7 @@
 /**
  * The provider console's use cases: accounts (list, search, create, suspend, reactivate, top
- * up, debit, the ledger) and the sender IDs customers request (approve, reject). Each change
+ * up, debit, the ledger), the sender IDs customers request (approve, reject) and the OTP
+ * conversion watch's holds (list, release). Each change
  * goes through the service `haberci admin` uses for it (AdminService, SenderIdReview), on the
  * store of one transaction that also writes the audit row (AuditLog.change). Built for one
  * provider user (the actor of every row) by ProviderPanel.
@@ -18,6 +19,8 @@ import { AdminError } from '../../admin-error.js';
 import { userView } from '../users.js';
 import type { UserView } from '../users.js';
 import { NotFound } from '../not-found.js';
+import { otpHoldView } from '../../otp-settings.js';
+import type { OtpHoldView } from '../../otp-settings.js';
 
 export const accountPageSize = 50;
 export const ledgerPageSize = 50;
@@ -124,6 +127,31 @@ export class ProviderConsole {
 
   rejectSenderId(id: number, reason: string): Promise<SenderIdView> {
     return this.review(id, 'sender-id.reject', (review) => review.reject(id, reason));
+  }
+
+  /** The prefixes the OTP conversion watch holds now, newest first. */
+  async otpHolds(limit = 500): Promise<OtpHoldView[]> {
+    return (await this.store.otp.holds({ active: true, limit })).map(otpHoldView);
+  }
+
+  /** Releases a key's hold of a prefix, as `haberci admin otp release` does; NotFound when none stands. */
+  releaseOtpHold(keyId: number, prefix: string): Promise<{ accountId: number; released: number }> {
+    return this.audit.change(
+      this.actor,
+      async (store) => {
+        const key = await store.keys.getKey(keyId);
+        if (!key) throw new NotFound(`no key ${keyId}`);
+        const released = await store.otp.release(keyId, prefix, this.clock.now());
+        if (released === 0) throw new NotFound(`no standing OTP hold of ${prefix} for key ${keyId}`);
+        return { accountId: key.accountId, released };
+      },
+      (done) => ({
+        action: 'otp.release',
+        accountId: done.accountId,
+        object: { type: 'key', id: keyId },
+        detail: { prefix },
+      }),
+    );
   }
 
   private review(

@@ -5,12 +5,18 @@
  * the dispatch thread for its connections; shows a receiver by its host only.
  */
 import type { ConnectionState } from '../../../ports/carrier.js';
+import type { SmppSessionState } from '../../../ports/smpp-store.js';
 import type { Backlog } from '../../../ports/metrics.js';
 import type { AttemptSample, MonitoringStore, TrafficMinute } from '../../../ports/monitoring-store.js';
 import { minuteMs } from '../../traffic-counter.js';
 
 export interface ConnectionView extends ConnectionState {
   /** Submits per second since the previous look (null on the first). */
+  submitRate: number | null;
+}
+
+export interface SmppSessionView extends SmppSessionState {
+  /** submit_sm a second since the previous look (null on the first look at the session). */
   submitRate: number | null;
 }
 
@@ -57,6 +63,9 @@ function percentile(sorted: readonly number[], p: number): number {
 
 export class ProviderLive {
   private lastLook: { at: number; submits: Map<string, number> } | null = null;
+  private lastSmppLook: { at: number; submits: Map<string, number> } | null = null;
+  /** The SMPP server's bound sessions, once it is open (null: no SMPP server in this process). */
+  private smppSource: (() => Promise<SmppSessionState[]>) | null = null;
 
   constructor(
     private readonly store: MonitoringStore,
@@ -76,6 +85,31 @@ export class ProviderLive {
       return {
         ...s,
         submitRate: before === undefined || seconds <= 0 ? null : Math.max(0, s.submits - before) / seconds,
+      };
+    });
+  }
+
+  /** The SMPP server for customers, opened after the HTTP side: its sessions show from then on. */
+  showSmppSessions(source: () => Promise<SmppSessionState[]>): void {
+    this.smppSource = source;
+  }
+
+  /** The cluster's bound SMPP sessions (this process's with their counts); null when this process runs no SMPP server. */
+  async smppSessions(): Promise<SmppSessionView[] | null> {
+    if (!this.smppSource) return null;
+    const states = await this.smppSource();
+    const now = this.now();
+    const last = this.lastSmppLook;
+    const keyOf = (s: SmppSessionState): string => `${s.systemId}|${s.peer}|${s.since}`;
+    const counted = states.flatMap((s) => (s.submits === null ? [] : [[keyOf(s), s.submits] as const]));
+    this.lastSmppLook = { at: now, submits: new Map(counted) };
+    return states.map((s) => {
+      const before = last?.submits.get(keyOf(s));
+      const seconds = last === null ? 0 : (now - last.at) / 1000;
+      return {
+        ...s,
+        submitRate:
+          before === undefined || s.submits === null || seconds <= 0 ? null : Math.max(0, s.submits - before) / seconds,
       };
     });
   }
