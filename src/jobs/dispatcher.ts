@@ -162,7 +162,11 @@ export class Dispatcher implements CarrierListener {
   private async round(): Promise<RoundOutcome> {
     if (performance.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
     const expanded = await this.expandIfDue();
-    if (expanded > 0) this.storeDrainedAt = null;
+    if (expanded > 0) {
+      this.storeDrainedAt = null;
+      // Another account's messages may be among them: the claim looks again.
+      this.lanes.rescanSoon();
+    }
     const outcome = await this.fill();
     // Sends written out may be due at once: claim again without a pause.
     return expanded > 0 ? 'full' : outcome;
@@ -267,6 +271,7 @@ export class Dispatcher implements CarrierListener {
     while ((await this.expander.expandNext()) > 0) {
       /* write out everything due first */
     }
+    this.lanes.rescanSoon();
     const now = this.clock.now();
     const handed = this.handed.take(this.options.batchSize, now, this.window);
     const claimed = await this.store.claimDue(

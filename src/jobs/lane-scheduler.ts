@@ -113,6 +113,11 @@ export class LaneScheduler<T extends Scheduled> implements LaneShare {
     return out;
   }
 
+  /** New messages were queued (a send written out): the next claim looks for waiting accounts again. */
+  rescanSoon(): void {
+    this.lastScan = { at: Number.NEGATIVE_INFINITY, pairs: this.lastScan.pairs };
+  }
+
   shouldScan(): boolean {
     return this.lastScan.pairs > 1 || performance.now() - this.lastScan.at >= rescanMs;
   }
