@@ -17,6 +17,7 @@ import { benchMetricsCost } from './metrics-cost.bench.js';
 import { benchClusterWake } from './cluster-wake.bench.js';
 import { benchRetention } from './retention.bench.js';
 import { benchScaleModel } from './scale-model.bench.js';
+import { benchCarrierFairness } from './carrier-fairness.bench.js';
 import type { Bench, BenchOptions, BenchResult, Figure } from './lib/bench.js';
 import { defaultBenchOptions } from './lib/bench.js';
 import { machineInfo } from './lib/machine.js';
@@ -71,6 +72,12 @@ const benches: readonly Bench[] = [
     description:
       'PostgreSQL with API and worker processes apart: rates and the CPU a message of each role and of PostgreSQL (issue 24; needs HABERCI_BENCH_DATABASE)',
     run: benchScaleModel,
+  },
+  {
+    name: 'carrier-fairness',
+    description:
+      'one SMPP connection at 50/s: an interactive message under 50,000 queued bulk, and two accounts sharing the bulk lane',
+    run: benchCarrierFairness,
   },
   {
     name: 'smpp-e2e',

@@ -88,7 +88,12 @@ function accountOptions(cmd: Command): Command {
     .option('--per-minute-limit <n>', 'recipients per minute, 0 = none', parse.integer(0))
     .option('--otp-brand <text>', 'brand name in OTP templates')
     .option('--ip-allow <cidrs>', 'account IP allowlist, comma-separated', parse.allowlist)
-    .option('--global-sending <bool>', 'true or false', parse.bool);
+    .option('--global-sending <bool>', 'true or false', parse.bool)
+    .option(
+      '--send-weight <n>',
+      "weight in the account's share of the carrier (default 1: equal)",
+      parse.integer(1, 1000),
+    );
 }
 
 function keyOptions(cmd: Command): Command {
@@ -163,6 +168,7 @@ export function adminCommand(): Command {
           otpBrand: (o.otpBrand as string | undefined) ?? '',
           ipAllow: (o.ipAllow as string[] | undefined) ?? [],
           globalSending: (o.globalSending as boolean | undefined) ?? false,
+          ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
         }),
       ),
     );
@@ -181,6 +187,7 @@ export function adminCommand(): Command {
             ...(o.otpBrand !== undefined ? { otpBrand: o.otpBrand as string } : {}),
             ...(o.ipAllow !== undefined ? { ipAllow: o.ipAllow as string[] } : {}),
             ...(o.globalSending !== undefined ? { globalSending: o.globalSending as boolean } : {}),
+            ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
           },
           { main: o.balance as number | undefined, international: o.internationalBalance as number | undefined },
         ),

@@ -30,6 +30,11 @@ export interface DispatcherOptions {
   /** A message refused this many times in a row for passing reasons is failed. */
   maxAttempts: number;
   maintenanceMs: number;
+  /**
+   * The share of the live carrier's capacity one account's interactive messages may hold
+   * at once; the rest of its interactive messages wait in the bulk lane (LaneScheduler).
+   */
+  interactiveShare: number;
 }
 
 /** Submit outcomes or reports written in one transaction at most. */
@@ -46,6 +51,7 @@ export const defaultDispatcherOptions: DispatcherOptions = {
   retryMaxMs: 60_000,
   maxAttempts: 500,
   maintenanceMs: 2_000,
+  interactiveShare: 0.5,
 };
 
 /** Backoff for passing refusals: doubling from the base, capped. */

@@ -1,3 +1,9 @@
+/**
+ * The SMS dispatcher: the claim loop's policy for messages. One file, long because its round,
+ * its launch (through the lanes to the carrier) and its recording of outcomes share the
+ * window, the lanes and the heartbeat it holds; the parts that stand alone are modules of
+ * their own (HandedQueue, LaneScheduler, SubmitRecorder, SendExpander, LeaseHeartbeat).
+ */
 import type { Logger } from 'pino';
 import type { Carrier, CarrierListener, CarrierReceipt, InboundSms, SubmitOutcome } from '../ports/carrier.js';
 import type { Clock } from '../ports/clock.js';
@@ -11,6 +17,7 @@ import { DispatchWindow } from './dispatch-window.js';
 import { defaultDispatcherOptions, maxWriteBatch, retryDelay } from './dispatcher-options.js';
 import type { DispatcherOptions } from './dispatcher-options.js';
 import { HandedQueue } from './handed-queue.js';
+import { LaneScheduler } from './lane-scheduler.js';
 import { LeaseHeartbeat } from './lease-heartbeat.js';
 import { SendExpander } from './send-expander.js';
 import { SubmitRecorder } from './submit-recorder.js';
@@ -78,6 +85,11 @@ export class Dispatcher implements CarrierListener {
    * transaction on a claim that would find nothing.
    */
   private storeDrainedAt: number | null = null;
+  /** Live messages held until the carrier has room, in lane and account order; also shares claims. */
+  private readonly lanes: LaneScheduler<ClaimedMessage>;
+  /** Submits with the live carrier now, and how many it takes at once (unlimited when it does not say). */
+  private liveOut = 0;
+  private readonly liveCapacity: number;
   private readonly recorder: SubmitRecorder;
   private readonly heartbeat: LeaseHeartbeat;
   /** Receipts are written a batch per transaction, like sent outcomes (SubmitRecorder). */
@@ -103,6 +115,8 @@ export class Dispatcher implements CarrierListener {
     // Chunks of 1,000 keep each write short, so sends accepted meanwhile are not held up behind it.
     this.expander = new SendExpander(store, clock, 1000, options.leaseMs);
     this.window = new DispatchWindow(options.maxInFlight);
+    this.liveCapacity = this.carriers.live.capacity?.() ?? Number.POSITIVE_INFINITY;
+    this.lanes = new LaneScheduler(this.liveCapacity, options.interactiveShare);
     this.handed = new HandedQueue(options.leaseMs);
     this.heartbeat = new LeaseHeartbeat(store, clock, log, options.leaseMs, () => this.handed.waiting());
     this.recorder = new SubmitRecorder(store, clock, log, options, this.onTransitions);
@@ -148,7 +162,11 @@ export class Dispatcher implements CarrierListener {
   private async round(): Promise<RoundOutcome> {
     if (performance.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
     const expanded = await this.expandIfDue();
-    if (expanded > 0) this.storeDrainedAt = null;
+    if (expanded > 0) {
+      this.storeDrainedAt = null;
+      // Another account's messages may be among them: the claim looks again.
+      this.lanes.rescanSoon();
+    }
     const outcome = await this.fill();
     // Sends written out may be due at once: claim again without a pause.
     return expanded > 0 ? 'full' : outcome;
@@ -186,7 +204,7 @@ export class Dispatcher implements CarrierListener {
     const claimStarted = performance.now();
     let claimed: ClaimedMessage[] = [];
     try {
-      claimed = await this.store.claimDue(now, room, now + this.options.leaseMs);
+      claimed = await this.store.claimDue(now, room, now + this.options.leaseMs, this.lanes);
     } catch (error) {
       // A drained queue stays drained: the next claim comes an idle interval after this one.
       if (this.storeDrainedAt !== null) this.storeDrainedAt = claimStarted;
@@ -200,11 +218,37 @@ export class Dispatcher implements CarrierListener {
     return started === 0 ? 'empty' : claimed.length < room ? 'short' : 'full';
   }
 
-  /** Submits a message of the window; its room is given back once the submit has settled. */
+  /**
+   * Submits a message of the window; its room is given back once the submit has settled.
+   * A live message waits in the lanes until the live carrier has room (a sandbox one goes at once).
+   */
   private launch(m: ClaimedMessage): void {
     this.loop.launch();
     this.heartbeat.hold(m.id);
-    void this.submit(m).finally(() => {
+    if (m.sandbox) {
+      this.send(m, this.carriers.sandbox);
+      return;
+    }
+    this.lanes.add(m);
+    this.pump();
+  }
+
+  /** Gives the live carrier the next messages of the lanes while it has room. */
+  private pump(): void {
+    while (this.liveOut < this.liveCapacity) {
+      const m = this.lanes.next();
+      if (!m) return;
+      this.liveOut += 1;
+      this.send(m, this.carriers.live, () => {
+        this.liveOut -= 1;
+        this.lanes.done(m);
+        this.pump();
+      });
+    }
+  }
+
+  private send(m: ClaimedMessage, carrier: Carrier, offCarrier?: () => void): void {
+    void this.submit(m, carrier, offCarrier).finally(() => {
       this.heartbeat.release(m.id);
       this.window.release(1);
       this.loop.settle();
@@ -227,10 +271,18 @@ export class Dispatcher implements CarrierListener {
     while ((await this.expander.expandNext()) > 0) {
       /* write out everything due first */
     }
+    this.lanes.rescanSoon();
     const now = this.clock.now();
     const handed = this.handed.take(this.options.batchSize, now, this.window);
-    const claimed = await this.store.claimDue(now, this.options.batchSize - handed.length, now + this.options.leaseMs);
-    await Promise.all([...handed, ...claimed].map((m) => this.submit(m)));
+    const claimed = await this.store.claimDue(
+      now,
+      this.options.batchSize - handed.length,
+      now + this.options.leaseMs,
+      this.lanes,
+    );
+    await Promise.all(
+      [...handed, ...claimed].map((m) => this.submit(m, m.sandbox ? this.carriers.sandbox : this.carriers.live)),
+    );
     this.window.release(handed.length);
     return handed.length + claimed.length;
   }
@@ -246,15 +298,15 @@ export class Dispatcher implements CarrierListener {
         this.log.debug({ messageId: t.messageId, state: t.state }, 'dispatcher: kept receipt recorded');
   }
 
-  /** Routes a message to its carrier and records the outcome; never rejects. */
-  private async submit(m: ClaimedMessage): Promise<void> {
-    const carrier = m.sandbox ? this.carriers.sandbox : this.carriers.live;
+  /** Submits a message to `carrier` and records the outcome (`offCarrier` is told in between); never rejects. */
+  private async submit(m: ClaimedMessage, carrier: Carrier, offCarrier?: () => void): Promise<void> {
     let outcome: SubmitOutcome;
     try {
       outcome = await carrier.submit({ messageId: m.id, to: m.recipient, from: m.sender, text: m.text, lang: m.lang });
     } catch (error) {
       outcome = { kind: 'retry', reason: error instanceof Error ? error.message : 'carrier error' };
     }
+    offCarrier?.();
     try {
       await this.recorder.record(m, carrier.name, outcome, this.clock.now());
       // Per message, so at debug: a message id's way through the logs (docs/operations.md).

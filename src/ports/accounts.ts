@@ -9,16 +9,21 @@ export interface Account {
   otpBrand: string;
   ipAllow: string[];
   globalSending: boolean;
+  /** The account's weight in its share of the carrier (1 when the store does not say: equal shares). */
+  sendWeight?: number;
   createdAt: number;
 }
 
-export type AccountInput = Pick<Account, 'name' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending'> & {
+export type AccountInput = Pick<
+  Account,
+  'name' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending' | 'sendWeight'
+> & {
   balanceMain: number;
   balanceInternational: number;
 };
 
 export type AccountPatch = Partial<
-  Pick<Account, 'name' | 'status' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending'>
+  Pick<Account, 'name' | 'status' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending' | 'sendWeight'>
 >;
 
 export type BalanceBucket = 'main' | 'international';

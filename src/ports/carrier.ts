@@ -73,6 +73,8 @@ export interface ConnectionState {
   windowSize: number;
   /** Submits answered OK since start. */
   submits: number;
+  /** Submits per second now: the configured rate, or less after the SMSC said throttled or queue full. */
+  rate?: number;
   /** The last few refusals and lost sessions (`at`: epoch ms), newest last. */
   recentErrors: { at: number; what: string }[];
 }
@@ -86,6 +88,13 @@ export interface Carrier {
    * how many are bound. The simulator has none and leaves it out.
    */
   watchLinks?(onChange: (links: CarrierLinks) => void): void;
+  /**
+   * For carriers with a narrow link (SMPP): how many submits it takes at once (its windows).
+   * The dispatcher gives it no more than this, and holds the rest in lane and account order
+   * (LaneScheduler), so an interactive message never waits behind bulk in the carrier.
+   * Left out (the simulator): no limit, every message goes at once.
+   */
+  capacity?(): number;
   start(listener: CarrierListener): Promise<void>;
   submit(message: CarrierMessage): Promise<SubmitOutcome>;
   /** Stops taking submits and closes connections; pending reports may be lost to the operator's retry. */

@@ -6,6 +6,7 @@
  */
 import type { CommercialTally } from '../domain/iys.js';
 import type { DeliveryState } from '../domain/delivery-state.js';
+import type { Lane } from '../domain/lanes.js';
 import type { CarrierReceipt, SmsLang } from './carrier.js';
 import type { NewMessage, SendKind } from './messages.js';
 
@@ -36,6 +37,8 @@ export interface ClaimedMessage {
   lang: SmsLang;
   sandbox: boolean;
   attempts: number;
+  accountId: number;
+  lane: Lane;
 }
 
 /** A state change the pipeline made; events (webhooks) are derived from these. */
@@ -54,6 +57,31 @@ export interface SentItem {
   carrierMessageIds: readonly string[];
 }
 
+/** One (lane, account)'s oldest due messages, offered to a LaneShare. */
+export interface LaneCandidates {
+  lane: Lane;
+  accountId: number;
+  weight: number;
+  /** Oldest first. */
+  ids: number[];
+}
+
+/**
+ * How a claim shares its room when several (lane, account) pairs wait (the dispatcher's
+ * LaneScheduler): lanes in order, accounts by weight and by what each was given before.
+ */
+export interface LaneShare {
+  /**
+   * Whether this claim looks for the waiting accounts again; when not, the claim is the
+   * plain one in queue order (the last look found one account or none, a moment ago).
+   */
+  shouldScan(): boolean;
+  /** Each account's weight, as the store holds it (told at every look, one entry per waiting lane and account). */
+  learnWeights(weights: readonly { accountId: number; weight: number }[]): void;
+  /** The ids to claim, at most `limit`, from each pair's oldest first. */
+  choose(candidates: readonly LaneCandidates[], limit: number): number[];
+}
+
 export interface DispatchQueue {
   /** Claims one send whose recipients are due to be written out, leasing it until `leaseUntil`. */
   claimExpansion(now: number, leaseUntil: number): Promise<DueExpansion | null>;
@@ -69,8 +97,11 @@ export interface DispatchQueue {
     done: boolean,
     now: number,
   ): Promise<boolean>;
-  /** Claims due queued messages (priority first), leasing them until `leaseUntil`. */
-  claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]>;
+  /**
+   * Claims due queued messages, leasing them until `leaseUntil`: in (priority, due_at, id)
+   * order, or, given `share` and several lanes or accounts waiting, as `share` chooses.
+   */
+  claimDue(now: number, limit: number, leaseUntil: number, share?: LaneShare): Promise<ClaimedMessage[]>;
   /**
    * Extends the leases of messages this worker still holds (state submitting, lease not yet
    * run out) to `until`; a lease that has run out is left alone, as another worker may have

@@ -8,6 +8,7 @@
  * Labels stay bounded: never a number, a key or a URL; a connection is named by its
  * configured name and its index.
  */
+import type { Lane } from '../domain/lanes.js';
 
 /** The API's requests: one call per answered request. */
 export interface ApiMetrics {
@@ -84,6 +85,12 @@ export interface Backlog {
   webhookPending: number;
   /** When the oldest pending webhook event was written (epoch ms); null when none is. */
   webhookOldestAt: number | null;
+  /**
+   * Per lane (domain/lanes.ts): messages queued and due now, and when the oldest of them
+   * came due (epoch ms; null when none is). Written-out messages only (a bulk send's
+   * recipients not yet written out count in `dispatchDue` alone).
+   */
+  lanes?: Record<Lane, { due: number; oldestDueAt: number | null }>;
   /** Destination prefixes the OTP conversion watch holds now (suspected SMS pumping). */
   otpHeldPrefixes: number;
 }

@@ -76,6 +76,8 @@ export interface AccountView {
   otp_brand: string;
   ip_allow: string[];
   global_sending: boolean;
+  /** The account's weight in its share of the carrier (docs/smpp.md, "Lanes and shares"). */
+  send_weight: number;
   created_at: string;
 }
 
@@ -90,6 +92,7 @@ export function accountView(a: Account): AccountView {
     otp_brand: a.otpBrand,
     ip_allow: a.ipAllow,
     global_sending: a.globalSending,
+    send_weight: a.sendWeight ?? 1,
     created_at: new Date(a.createdAt).toISOString(),
   };
 }

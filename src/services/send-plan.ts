@@ -31,7 +31,7 @@ export interface SendPlan {
   lang: SmsLang;
   contentType: number;
   scheduledAt: number | null;
-  /** Interactive sends (single, OTP) go before bulk ones in the queue. */
+  /** The send's lane (domain/lanes.ts): interactive (OTP, /sms/send to one number now) before bulk. */
   priority: number;
   recipients: { now: NewMessage[] } | { later: DeferredRecipients; charges: Charges };
   invalidNumbers?: number;
@@ -62,8 +62,7 @@ export interface Accepted {
   totalSms: number;
 }
 
-export const interactivePriority = 0;
-export const bulkPriority = 1;
+export { interactivePriority, bulkPriority } from '../domain/lanes.js';
 
 export function chargesOf(counts: Iterable<{ recipient: string; smsCount: number }>): Charges {
   const charges: Charges = { main: 0, international: 0 };

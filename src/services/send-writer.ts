@@ -1,7 +1,7 @@
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
-import { interactivePriority } from './send-plan.js';
+import { laneOf } from '../domain/lanes.js';
 import type { DispatchHandoff, HandedMessage } from '../ports/dispatch-handoff.js';
 import { allocateSlots, decide, groupsOf, queues, readLedger, record, writeAll } from './send-batch.js';
 import type { AcceptRequest, Ledger, MessageGroup, Outcome, Slot, Writes } from './send-batch.js';
@@ -157,7 +157,8 @@ export class SendWriter {
   private prepareHandoff(groups: MessageGroup[], now: number, reserved: { count: number }): HandedMessage[] {
     const handoff = this.handoff;
     if (!handoff) return [];
-    const eligible = groups.filter((g) => g.plan.priority === interactivePriority && g.plan.scheduledAt === null);
+    // Immediate sends of either lane: the dispatcher orders what it holds by lane and account.
+    const eligible = groups.filter((g) => g.plan.scheduledAt === null);
     const count = eligible.reduce((n, g) => n + g.messages.filter((m) => m.failedDetail === undefined).length, 0);
     if (count === 0 || !handoff.reserve(count)) return [];
     reserved.count = count;
@@ -177,6 +178,8 @@ export class SendWriter {
           lang: g.plan.lang,
           sandbox: g.send.sandbox,
           attempts: 1,
+          accountId: g.send.accountId,
+          lane: laneOf(g.send.priority),
           leaseUntil,
         });
       });

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import type { Clock } from '../ports/clock.js';
 import type { Caller } from './auth.js';
 import type { SendService } from './send-service.js';
-import { chargesOf, interactivePriority, messagesFor } from './send-plan.js';
+import { chargesOf, messagesFor } from './send-plan.js';
+import { priorityOf, smsSendLane } from '../domain/lanes.js';
 import type { SendPlan } from './send-plan.js';
 import { leaveOut, orderForFilter, splitByConsent } from '../domain/iys.js';
 import type { CommercialTally, RecipientType } from '../domain/iys.js';
@@ -102,7 +103,7 @@ export async function singleSend(
       lang,
       contentType,
       scheduledAt,
-      priority: interactivePriority,
+      priority: priorityOf(smsSendLane(numbers.length, scheduledAt !== null)),
       recipients: recipients.plan,
       ...(recipients.tally ? { iys: recipients.tally } : {}),
       perMinuteLimited: true,

@@ -72,6 +72,7 @@ for (const dialect of testDialects()) {
           '0024-iys',
           '0025-smpp-users',
           '0026-otp',
+          '0027-lanes',
           '0028-consent-versions',
           '0029-otp-watch',
           '0030-smpp-parts-mo',

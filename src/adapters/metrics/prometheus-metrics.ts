@@ -28,7 +28,10 @@ export class PrometheusMetrics implements ApiMetrics {
   /** What the HTTP thread counts beside the API: messages accepted, event-loop lag, write-lock waits. */
   readonly thread = new ThreadMetrics('http');
   private sources: ScrapeSources = {};
-  private readonly backlog: Record<keyof Backlog | 'webhookOldestAge', Gauge>;
+  private readonly backlog: Record<
+    Exclude<keyof Backlog, 'lanes'> | 'webhookOldestAge' | 'laneDue' | 'laneOldestAge',
+    Gauge
+  >;
   private readonly requests: Counter<'endpoint' | 'result_code'>;
   private readonly durations: Histogram<'endpoint'>;
   /** The labelled children, found once: no label hashing per request. */
@@ -81,6 +84,18 @@ export class PrometheusMetrics implements ApiMetrics {
         help: 'Age of the oldest pending webhook event (0 when none is)',
         registers,
       }),
+      laneDue: new Gauge({
+        name: 'haberci_lane_backlog',
+        help: 'Messages queued and due now in each lane (interactive, bulk), waiting for a dispatcher (read from the store at the scrape, capped)',
+        labelNames: ['lane'],
+        registers,
+      }),
+      laneOldestAge: new Gauge({
+        name: 'haberci_lane_oldest_waiting_age_seconds',
+        help: 'How long the longest-waiting due message of each lane has waited since it came due (0 when none waits)',
+        labelNames: ['lane'],
+        registers,
+      }),
       otpHeldPrefixes: new Gauge({
         name: 'haberci_otp_held_prefixes',
         help: 'Destination prefixes the OTP conversion watch holds for a key now: suspected SMS pumping (read from the store at the scrape)',
@@ -130,6 +145,12 @@ export class PrometheusMetrics implements ApiMetrics {
       this.backlog.webhookOldestAge.set(
         depths.webhookOldestAt === null ? 0 : Math.max(0, (now() - depths.webhookOldestAt) / 1000),
       );
+      for (const [lane, depth] of Object.entries(depths.lanes ?? {})) {
+        this.backlog.laneDue.labels(lane).set(depth.due);
+        this.backlog.laneOldestAge
+          .labels(lane)
+          .set(depth.oldestDueAt === null ? 0 : Math.max(0, (now() - depth.oldestDueAt) / 1000));
+      }
     }
     const merged = AggregatorRegistry.aggregate([
       await this.registry.getMetricsAsJSON(),

@@ -19,7 +19,10 @@ export function parseList(text: string): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-export function toAccount(row: Selectable<AccountsTable>): Account {
+/** An account row; the key lookup reads no `send_weight` (only the dispatcher's claim needs it). */
+export function toAccount(
+  row: Omit<Selectable<AccountsTable>, 'send_weight'> & { send_weight?: number | undefined },
+): Account {
   return {
     id: row.id,
     name: row.name,
@@ -30,6 +33,7 @@ export function toAccount(row: Selectable<AccountsTable>): Account {
     otpBrand: row.otp_brand,
     ipAllow: parseList(row.ip_allow),
     globalSending: row.global_sending === 1,
+    ...(row.send_weight !== undefined ? { sendWeight: row.send_weight } : {}),
     createdAt: Number(row.created_at),
   };
 }
@@ -103,6 +107,7 @@ export class SqlAccountStore extends StorePart implements AccountStore {
           otp_brand: input.otpBrand,
           ip_allow: JSON.stringify(input.ipAllow),
           global_sending: input.globalSending ? 1 : 0,
+          ...(input.sendWeight !== undefined ? { send_weight: input.sendWeight } : {}),
           created_at: now,
         })
         .returningAll()
@@ -131,6 +136,7 @@ export class SqlAccountStore extends StorePart implements AccountStore {
     if (patch.otpBrand !== undefined) values.otp_brand = patch.otpBrand;
     if (patch.ipAllow !== undefined) values.ip_allow = JSON.stringify(patch.ipAllow);
     if (patch.globalSending !== undefined) values.global_sending = patch.globalSending ? 1 : 0;
+    if (patch.sendWeight !== undefined) values.send_weight = patch.sendWeight;
     if (Object.keys(values).length > 0) {
       await this.db.updateTable('accounts').set(values).where('id', '=', id).execute();
       // The key lookup holds the account's fields: a suspension must be seen by the next request.

@@ -4,6 +4,7 @@ import type { Backlog } from '../../ports/metrics.js';
 import { backlogCap } from '../../ports/monitoring-store.js';
 import type { AttemptSample, MonitoringStore, TrafficMinute } from '../../ports/monitoring-store.js';
 import { StorePart } from './store-part.js';
+import { lanes, priorityOf } from '../../domain/lanes.js';
 
 export class SqlMonitoringStore extends StorePart implements MonitoringStore {
   async backlog(now: number): Promise<Backlog> {
@@ -31,13 +32,32 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
         (select count(*) from otp_holds where released_at is null) as held
     `.execute(this.db);
     const row = rows[0];
+    const lanesDue = await this.lanesDue(now);
     return {
+      lanes: lanesDue,
       dispatchDue: Number(row?.due ?? 0) + Number(row?.unwrittenDue ?? 0),
       scheduled: Number(row?.later ?? 0) + Number(row?.unwrittenLater ?? 0),
       webhookPending: Number(row?.pending ?? 0),
       webhookOldestAt: row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest),
       otpHeldPrefixes: Number(row?.held ?? 0),
     };
+  }
+
+  /** Per lane: due messages (capped, read along messages_due) and the earliest due time among them (one seek). */
+  private async lanesDue(now: number): Promise<NonNullable<Backlog['lanes']>> {
+    const out = {} as NonNullable<Backlog['lanes']>;
+    for (const lane of lanes) {
+      const priority = priorityOf(lane);
+      const { rows } = await sql<{ due: number | string; oldest: number | string | null }>`
+        select
+          (select count(*) from (select 1 from messages where state = 'queued' and priority = ${priority} and due_at <= ${now} limit ${backlogCap}) d) as due,
+          (select min(due_at) from messages where state = 'queued' and priority = ${priority}) as oldest
+      `.execute(this.db);
+      const row = rows[0];
+      const oldest = row?.oldest === null || row?.oldest === undefined ? null : Number(row.oldest);
+      out[lane] = { due: Number(row?.due ?? 0), oldestDueAt: oldest !== null && oldest <= now ? oldest : null };
+    }
+    return out;
   }
 
   async addTraffic(source: string, minutes: readonly TrafficMinute[]): Promise<void> {

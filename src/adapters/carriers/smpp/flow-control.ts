@@ -1,8 +1,19 @@
 /**
  * Flow control for one SMPP connection: at most `windowSize` submit_sm awaiting their
- * resp, and submits spaced at least 1000 / maxSubmitsPerSecond ms apart (pacing, no
- * bursts), which keeps us under the SMSC's per-second throttle rather than probing it.
+ * resp, and submits spaced at least 1000 / rate ms apart (pacing, no bursts), which keeps
+ * us under the SMSC's per-second throttle rather than probing it.
+ *
+ * The rate starts at maxSubmitsPerSecond and follows what the SMSC says (AIMD): an
+ * ESME_RTHROTTLED or ESME_RMSGQFUL halves it (once per second at most: the refusals of one
+ * window in flight are one signal), down to a floor; each accepted submit adds back
+ * 1/10 of the configured rate per second's worth of submits, so it is whole again in
+ * about 5 seconds without refusals.
  */
+
+/** Halvings of the rate at most one per this long. */
+const cutEveryMs = 1000;
+/** The lowest rate the SMSC's refusals bring a connection to, as a share of its configured rate (and 1/s at least). */
+const floorShare = 1 / 16;
 
 interface Waiter {
   grant: () => void;
@@ -13,17 +24,44 @@ export class SubmitGate {
   private inFlight = 0;
   private readonly waiters: Waiter[] = [];
   private nextSlotAt = 0;
-  private readonly spacingMs: number;
+  private spacingMs: number;
+  /** Submits per second now (AIMD), at most `maxRate`. */
+  private current: number;
+  private lastCutAt = -Infinity;
 
   constructor(
     private readonly windowSize: number,
-    maxSubmitsPerSecond: number,
+    private readonly maxRate: number,
   ) {
-    this.spacingMs = 1000 / maxSubmitsPerSecond;
+    this.current = maxRate;
+    this.spacingMs = 1000 / maxRate;
   }
 
   get pending(): number {
     return this.inFlight;
+  }
+
+  /** Submits per second now: the configured rate, or less while the SMSC has been refusing. */
+  get rate(): number {
+    return this.current;
+  }
+
+  /** The SMSC said throttled or queue full: halve the rate (once per second at most). */
+  slowDown(now = Date.now()): void {
+    if (now - this.lastCutAt < cutEveryMs) return;
+    this.lastCutAt = now;
+    this.setRate(Math.max(Math.min(this.maxRate, Math.max(1, this.maxRate * floorShare)), this.current / 2));
+  }
+
+  /** A submit was accepted: the rate grows back towards the configured one. */
+  speedUp(): void {
+    if (this.current >= this.maxRate) return;
+    this.setRate(Math.min(this.maxRate, this.current + this.maxRate / 10 / this.current));
+  }
+
+  private setRate(rate: number): void {
+    this.current = rate;
+    this.spacingMs = 1000 / rate;
   }
 
   /**

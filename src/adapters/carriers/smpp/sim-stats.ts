@@ -72,12 +72,14 @@ export class RateTicker {
 
 /**
  * On 127.0.0.1 only: GET /stats, the counters as JSON; GET /submits?to=NUMBER, the kept
- * submits to that destination (short_message in hex, UDH included), oldest first.
+ * submits to that destination (short_message in hex, UDH included), oldest first, each with
+ * its order of arrival (`seq`); GET /submits with no `to`, every kept submit.
  */
 export async function startStatsServer(
   port: number,
   snapshot: () => object,
-  submitsTo: (destination: string) => object[],
+  /** null: every kept submit. */
+  submitsTo: (destination: string | null) => object[],
 ): Promise<Server> {
   const server = createServer((req, res) => {
     // A request target that is no URL (`GET http://[`) is refused: thrown here, it would end the simulator.
@@ -89,7 +91,7 @@ export async function startStatsServer(
       res.end(JSON.stringify(body));
     };
     if (req.method === 'GET' && url.pathname === '/stats') return answer(snapshot());
-    if (req.method === 'GET' && url.pathname === '/submits') return answer(submitsTo(url.searchParams.get('to') ?? ''));
+    if (req.method === 'GET' && url.pathname === '/submits') return answer(submitsTo(url.searchParams.get('to')));
     res.writeHead(404).end();
   });
   await new Promise<void>((resolve, reject) => {

@@ -16,6 +16,10 @@ export interface ReceivedSubmit {
   udh: Buffer | undefined;
   /** The message_id we answered with; undefined when throttled. */
   messageId: string | undefined;
+  /** The order it came in: the simulator's count of submit_sm so far (lanes are tested by it). */
+  seq: number;
+  /** When it came (epoch ms), for benches that time the way to the SMSC. */
+  at: number;
 }
 
 export function readSubmit(pdu: Pdu, systemId: string): ReceivedSubmit {
@@ -31,6 +35,8 @@ export function readSubmit(pdu: Pdu, systemId: string): ReceivedSubmit {
     shortMessage,
     udh: (esmClass & 0x40) !== 0 ? shortMessage.subarray(0, 1 + (shortMessage[0] ?? 0)) : undefined,
     messageId: undefined,
+    seq: 0,
+    at: Date.now(),
   };
 }
 

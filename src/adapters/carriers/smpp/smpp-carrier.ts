@@ -102,6 +102,10 @@ export class SmppCarrier implements Carrier {
     await Promise.all(this.sessions.map((c) => c.stop()));
   }
 
+  capacity(): number {
+    return this.sessions.reduce((n, c) => n + c.windowSize, 0);
+  }
+
   connections(): ConnectionState[] {
     return this.status();
   }
@@ -113,6 +117,7 @@ export class SmppCarrier implements Carrier {
       inFlight: c.inFlight,
       windowSize: c.windowSize,
       submits: c.submits,
+      rate: c.rate,
       recentErrors: [...c.recentErrors],
     }));
   }

@@ -97,6 +97,11 @@ export class SmppConnection {
     return this.gate.pending;
   }
 
+  /** Submits per second now (below the configured rate while the SMSC has been refusing). */
+  get rate(): number {
+    return this.gate.rate;
+  }
+
   /** A receipt came for `carrierMessageId`: its lag is counted if this connection submitted it. */
   receiptFor(carrierMessageId: string): boolean {
     const at = this.awaited?.get(carrierMessageId);
@@ -143,6 +148,7 @@ export class SmppConnection {
         return { kind: 'lost', why: result.kind };
       }
       const status = result.pdu.command_status;
+      if (status === Status.THROTTLED || status === Status.MSGQFUL) this.gate.slowDown();
       if (status !== Status.OK) {
         const name = statusName(status);
         this.metrics.refused(name);
@@ -150,6 +156,7 @@ export class SmppConnection {
         return { kind: 'status', status };
       }
       const messageId = stringField(result.pdu, 'message_id') ?? '';
+      this.gate.speedUp();
       this.submits += 1;
       this.metrics.submitted();
       if (this.awaited !== null) {

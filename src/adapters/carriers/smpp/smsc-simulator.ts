@@ -66,6 +66,8 @@ function wireView(r: ReceivedSubmit): {
   esm_class: number;
   short_message: string;
   message_id: string | null;
+  seq: number;
+  at: number;
 } {
   return {
     destination: r.destination,
@@ -75,6 +77,8 @@ function wireView(r: ReceivedSubmit): {
     esm_class: r.esmClass,
     short_message: r.shortMessage.toString('hex'),
     message_id: r.messageId ?? null,
+    seq: r.seq,
+    at: r.at,
   };
 }
 
@@ -109,7 +113,7 @@ export class SmscSimulator {
       this.statsServer = await startStatsServer(
         this.options.statsPort,
         () => this.stats,
-        (to) => this.received.filter((r) => r.destination === to).map(wireView),
+        (to) => (to === null ? this.received : this.received.filter((r) => r.destination === to)).map(wireView),
       );
       this.print(`stats on http://127.0.0.1:${(this.statsServer.address() as AddressInfo).port}/stats`);
     }
@@ -226,6 +230,7 @@ export class SmscSimulator {
     if (simulatedOutcome(stringField(pdu, 'destination_addr') ?? '') === 'refused')
       return reply({ command_status: Status.INVDSTADR });
     const record = readSubmit(pdu, state.systemId);
+    record.seq = this.stats.submits;
     this.received.push(record);
     const keep = this.options.keepSubmits ?? defaultKeepSubmits;
     // Trimmed in steps of `keep`, not one at a time: shifting the array each submit would cost O(n).

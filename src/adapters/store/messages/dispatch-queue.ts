@@ -7,6 +7,7 @@ import type {
   ClaimedMessage,
   DispatchQueue,
   DueExpansion,
+  LaneShare,
   SentItem,
   Transition,
 } from '../../../ports/dispatch-queue.js';
@@ -20,6 +21,8 @@ import { RollupDeltas } from './rollups.js';
 import { claimDue, claimedMessages, markSent, partsInsert, preparedChunk } from './statements.js';
 import type { SentPart } from './statements.js';
 import { unsealOtpText } from '../../../domain/otp-check.js';
+import { laneOf } from '../../../domain/lanes.js';
+import { claimShared } from './lane-claim.js';
 
 export class SqlDispatchQueue extends StorePart implements DispatchQueue {
   /** The OTP secret (migration 0026), read when a claim first holds a sealed OTP text. */
@@ -47,11 +50,15 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
     return new SqlExpansion(this.context).expandChunk(send, from, messages, done, now);
   }
 
-  async claimDue(now: number, limit: number, leaseUntil: number): Promise<ClaimedMessage[]> {
+  async claimDue(now: number, limit: number, leaseUntil: number, share?: LaneShare): Promise<ClaimedMessage[]> {
     return this.transact(async (self) => {
-      const claimed = (await self.db.executeQuery(claimDue[self.dialect](self.db, { now, limit, leaseUntil }))).rows;
-      if (claimed.length === 0) return [];
-      const ids = claimed.map((c) => Number(c.id));
+      const shared = share ? await claimShared(self.db, self.dialect, { now, limit, leaseUntil }, share) : null;
+      const ids =
+        shared ??
+        (await self.db.executeQuery(claimDue[self.dialect](self.db, { now, limit, leaseUntil }))).rows.map((c) =>
+          Number(c.id),
+        );
+      if (ids.length === 0) return [];
       const rows = (await self.db.executeQuery(claimedMessages(self.db, {}, ids))).rows;
       const secret = rows.some((r) => r.sealed_text !== null) ? await self.otpSecret() : '';
       return rows.map((r) => ({
@@ -64,6 +71,8 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
         lang: r.lang as SmsLang,
         sandbox: r.sandbox === 1,
         attempts: r.attempts,
+        accountId: r.account_id,
+        lane: laneOf(r.priority),
       }));
     });
   }

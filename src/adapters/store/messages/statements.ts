@@ -112,6 +112,7 @@ export const claimedMessages = preparedList(
         's.lang',
         'm.sandbox',
         'm.attempts',
+        'm.account_id',
         'm.priority',
         'm.due_at',
       ])

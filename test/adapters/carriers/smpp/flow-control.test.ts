@@ -34,3 +34,35 @@ describe('SubmitGate', () => {
     assert.equal(gate.pending, 1);
   });
 });
+
+describe('SubmitGate rate (AIMD)', () => {
+  it('halves the rate when the SMSC refuses for its pace, once per second at most, down to a floor', () => {
+    const gate = new SubmitGate(10, 160);
+    assert.equal(gate.rate, 160);
+    gate.slowDown(10_000);
+    assert.equal(gate.rate, 80);
+    gate.slowDown(10_500);
+    assert.equal(gate.rate, 80, 'the refusals of one window in flight are one signal');
+    for (let s = 1; s <= 10; s++) gate.slowDown(10_000 + s * 1000);
+    assert.equal(gate.rate, 10, 'a sixteenth of the configured rate at least');
+  });
+
+  it('grows the rate back with accepted submits, never above the configured one', () => {
+    const gate = new SubmitGate(10, 100);
+    gate.slowDown(0);
+    assert.equal(gate.rate, 50);
+    gate.speedUp();
+    assert.ok(gate.rate > 50 && gate.rate < 51, `a little per accepted submit (${gate.rate})`);
+    for (let i = 0; i < 10_000; i++) gate.speedUp();
+    assert.equal(gate.rate, 100);
+  });
+
+  it('spaces submits by the lowered rate', async () => {
+    const gate = new SubmitGate(10, 1_000_000);
+    for (let i = 0; i < 30; i++) gate.slowDown(i * 1000);
+    // 1,000,000 / 16 = 62,500 a second: still well under a millisecond apart.
+    assert.equal(gate.rate, 62_500);
+    assert.equal(await gate.acquire(Date.now() + 5000), true);
+    gate.release();
+  });
+});

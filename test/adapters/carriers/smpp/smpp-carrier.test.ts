@@ -222,3 +222,32 @@ describe('the simulator keeps the latest submits only', () => {
     }
   });
 });
+
+describe('the SMSC sets the pace (AIMD)', () => {
+  it('lowers a connection’s rate when the SMSC answers ESME_RTHROTTLED, and shows it in the connection’s state', async () => {
+    // Every submit throttled: the first answer halves the rate.
+    const { sim, port } = await startSimulator({ throttleShare: 1 });
+    const { carrier } = await startCarrier(carrierConfig([port], {}, { maxSubmitsPerSecond: 200 }));
+    try {
+      assert.equal(carrier.status()[0]?.rate, 200);
+      const outcome = await carrier.submit(message('905321119999'));
+      assert.equal(outcome.kind, 'retry');
+      assert.equal(carrier.status()[0]?.rate, 100);
+    } finally {
+      await carrier.stop();
+      await sim.stop();
+    }
+  });
+
+  it('keeps the configured rate while the SMSC accepts', async () => {
+    const { sim, port } = await startSimulator();
+    const { carrier } = await startCarrier(carrierConfig([port], {}, { maxSubmitsPerSecond: 200 }));
+    try {
+      for (let i = 0; i < 5; i++) assert.equal((await carrier.submit(message(`90532112${i}000`))).kind, 'accepted');
+      assert.equal(carrier.status()[0]?.rate, 200);
+    } finally {
+      await carrier.stop();
+      await sim.stop();
+    }
+  });
+});

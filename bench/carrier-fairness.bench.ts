@@ -1,0 +1,206 @@
+/**
+ * Lanes and fair shares on a narrow link: `haberci serve` against `haberci smsc-sim` over
+ * one SMPP connection paced at 50 submits a second (window 10), on SQLite.
+ *
+ * 1. OTP under a backlog: account A's /group/send of 50,000 is queued (bulk), then account B
+ *    sends single-number /sms/send (the interactive lane, as OTP) one at a time, 20 of them
+ *    a second apart; each one's time from B's answer to its submit_sm at the simulator.
+ *    Target: p99 at most 1 s.
+ * 2. Fair share: A's /group/send of 10,000 and B's of 1,000 at once (bulk both); the time
+ *    from B's answer to B's last submit_sm. An equal share of 50/s gives B 25/s: 40 s.
+ *    Target: at most 45 s. Bounded: the bench stops waiting after 90 s.
+ *
+ * The store is the only one: each case gets a fresh one and a fresh server.
+ */
+import { z } from 'zod';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { BenchOptions, BenchOutput, Figure } from './lib/bench.js';
+import { figure, judged } from './lib/bench.js';
+import { provisionSender, sqliteStore, startHaberci } from './lib/haberci.js';
+import type { BenchStore } from './lib/haberci.js';
+import { sleep } from './lib/processes.js';
+import { freePort, repoRoot, startServer } from './lib/server-process.js';
+import type { ServerProcess } from './lib/server-process.js';
+
+const bench = 'carrier-fairness';
+const rate = 50;
+const otps = 20;
+const giveUpMs = 90_000;
+
+const submits = z.array(z.object({ destination: z.string(), seq: z.number(), at: z.number() }));
+
+function progress(text: string): void {
+  process.stderr.write(`[${bench}] ${text}\n`);
+}
+
+async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return (await response.json()) as Record<string, unknown>;
+}
+
+function numbers(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `90${prefix}${String(i).padStart(7, '0')}`);
+}
+
+function percentile(sorted: readonly number[], p: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(p * sorted.length) - 1))] ?? Number.NaN;
+}
+
+interface Rig {
+  store: BenchStore;
+  sim: ServerProcess;
+  stats: string;
+  server: ServerProcess;
+  a: string;
+  b: string;
+}
+
+async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
+  const store = await sqliteStore();
+  const smppPort = await freePort();
+  const statsPort = await freePort();
+  const sim = await startServer(
+    'smsc-sim',
+    join(repoRoot, 'bin', 'haberci'),
+    ['smsc-sim', '--port', String(smppPort), '--stats-port', String(statsPort), '--receipt-delay-ms', '100'],
+    smppPort,
+  );
+  const config = join(store.dataDir ?? '', 'smpp.json');
+  await writeFile(
+    config,
+    JSON.stringify({
+      connections: [
+        {
+          name: 'sim',
+          host: '127.0.0.1',
+          port: smppPort,
+          systemId: 'haberci',
+          password: 'pw',
+          windowSize: 10,
+          maxSubmitsPerSecond: rate,
+        },
+      ],
+      defaultRoute: 'sim',
+    }),
+  );
+  const a = await provisionSender(store, 1_000_000);
+  const b = await provisionSender(store, 1_000_000);
+  const server = await startHaberci(store, 0, ['--smpp-config', config]);
+  try {
+    return await work({ store, sim, stats: `http://127.0.0.1:${statsPort}`, server, a: a.apiKey, b: b.apiKey });
+  } finally {
+    await server.stop();
+    await sim.stop();
+    await store.dispose();
+  }
+}
+
+async function seenAt(rig: Rig): Promise<Map<string, number>> {
+  const all = submits.parse(await (await fetch(`${rig.stats}/submits`)).json());
+  const at = new Map<string, number>();
+  for (const s of all) if (!at.has(s.destination)) at.set(s.destination, s.at);
+  return at;
+}
+
+async function otpUnderBacklog(faults: string[]): Promise<Figure[]> {
+  return withRig(async (rig) => {
+    const backlog = await post(`${rig.server.url}/group/send`, {
+      api_key: rig.a,
+      title: 'BENCH',
+      text: 'campaign',
+      sentto: numbers('532', 50_000),
+    });
+    if (backlog.result_code !== 'TS-1024') faults.push(`group send: ${JSON.stringify(backlog)}`);
+    await sleep(3000);
+    const answered = new Map<string, number>();
+    for (const to of numbers('555', otps)) {
+      const r = await post(`${rig.server.url}/sms/send`, {
+        api_key: rig.b,
+        title: 'BENCH',
+        text: 'Kod 1234',
+        sentto: to,
+      });
+      if (r.result_code !== 'TS-1024') faults.push(`single send: ${JSON.stringify(r)}`);
+      answered.set(to, Date.now());
+      await sleep(1000);
+    }
+    const deadline = Date.now() + 30_000;
+    let at = await seenAt(rig);
+    while ([...answered.keys()].some((to) => !at.has(to)) && Date.now() < deadline) {
+      await sleep(500);
+      at = await seenAt(rig);
+    }
+    const waits = [...answered].map(([to, t]) => ((at.get(to) ?? Number.NaN) - t) / 1000).sort((x, y) => x - y);
+    const missing = waits.filter((w) => Number.isNaN(w)).length;
+    if (missing > 0) faults.push(`${missing} of ${otps} interactive messages not at the SMSC within 30 s`);
+    const p99 = percentile(
+      waits.filter((w) => !Number.isNaN(w)),
+      0.99,
+    );
+    progress(`interactive answer to submit_sm: p50 ${percentile(waits, 0.5).toFixed(3)} s, p99 ${p99.toFixed(3)} s`);
+    return [
+      judged(
+        figure(
+          bench,
+          `one connection at ${rate}/s, 50,000 bulk of another account queued`,
+          'interactive answer to submit_sm p99',
+          p99,
+          's',
+          `${otps} single-number /sms/send a second apart; p50 ${percentile(waits, 0.5).toFixed(3)} s`,
+        ),
+        '<= 1 s',
+        (v) => v <= 1,
+      ),
+    ];
+  });
+}
+
+async function fairShare(faults: string[]): Promise<Figure[]> {
+  return withRig(async (rig) => {
+    const big = numbers('533', 10_000);
+    const small = numbers('556', 1_000);
+    const [ra, rb] = await Promise.all([
+      post(`${rig.server.url}/group/send`, { api_key: rig.a, title: 'BENCH', text: 'big', sentto: big }),
+      post(`${rig.server.url}/group/send`, { api_key: rig.b, title: 'BENCH', text: 'small', sentto: small }),
+    ]);
+    const started = Date.now();
+    for (const r of [ra, rb]) if (r.result_code !== 'TS-1024') faults.push(`group send: ${JSON.stringify(r)}`);
+    let at = await seenAt(rig);
+    while (small.some((n) => !at.has(n)) && Date.now() - started < giveUpMs) {
+      await sleep(1000);
+      at = await seenAt(rig);
+    }
+    const done = small.filter((n) => at.has(n)).length;
+    const last = done === small.length ? (Math.max(...small.map((n) => at.get(n) ?? 0)) - started) / 1000 : null;
+    const bigBefore = big.filter((n) => at.has(n)).length;
+    progress(
+      `B's 1,000: ${done} at the SMSC, last after ${last ?? `> ${giveUpMs / 1000}`} s; A's meanwhile: ${bigBefore}`,
+    );
+    return [
+      judged(
+        figure(
+          bench,
+          `one connection at ${rate}/s, A 10,000 and B 1,000 bulk at once`,
+          "B's last submit_sm after the sends",
+          last,
+          's',
+          `B: ${done} of 1,000 at the SMSC; A: ${bigBefore} of 10,000 by then`,
+        ),
+        '<= 45 s',
+        (v) => v <= 45,
+      ),
+    ];
+  });
+}
+
+export async function benchCarrierFairness(_options: BenchOptions): Promise<BenchOutput> {
+  const faults: string[] = [];
+  const figures = [...(await otpUnderBacklog(faults)), ...(await fairShare(faults))];
+  return { results: [], figures, faults };
+}
