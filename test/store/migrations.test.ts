@@ -72,12 +72,12 @@ for (const dialect of testDialects()) {
           '0024-iys',
           '0025-smpp-users',
           '0026-otp',
-          '0027-lanes',
           '0028-consent-versions',
           '0029-otp-watch',
           '0030-smpp-parts-mo',
           '0031-consent-rets-index',
           '0032-smpp-binds',
+          '0033-lanes',
         ]);
       });
 

@@ -16,7 +16,7 @@ export interface AccountsTable {
   otp_brand: string;
   ip_allow: string;
   global_sending: number;
-  /** An account's weight in its share of the carrier (migration 0027). */
+  /** An account's weight in its share of the carrier (migration 0033). */
   send_weight: Generated<number>;
   created_at: number;
 }

@@ -29,12 +29,12 @@ import { migration as m0021 } from './0021-lookup-notify.js';
 import { migration as m0024 } from './0024-iys.js';
 import { migration as m0025 } from './0025-smpp-users.js';
 import { migration as m0026 } from './0026-otp.js';
-import { migration as m0027 } from './0027-lanes.js';
 import { migration as m0028 } from './0028-consent-versions.js';
 import { migration as m0029 } from './0029-otp-watch.js';
 import { migration as m0030 } from './0030-smpp-parts-mo.js';
 import { migration as m0031 } from './0031-consent-rets-index.js';
 import { migration as m0032 } from './0032-smpp-binds.js';
+import { migration as m0033 } from './0033-lanes.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -61,12 +61,12 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0024-iys', m0024],
   ['0025-smpp-users', m0025],
   ['0026-otp', m0026],
-  ['0027-lanes', m0027],
   ['0028-consent-versions', m0028],
   ['0029-otp-watch', m0029],
   ['0030-smpp-parts-mo', m0030],
   ['0031-consent-rets-index', m0031],
   ['0032-smpp-binds', m0032],
+  ['0033-lanes', m0033],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */

@@ -1,5 +1,5 @@
 /**
- * Migration 0027: lanes and fair shares of the carrier (docs/decisions.md, "Lanes and fair
+ * Migration 0033: lanes and fair shares of the carrier (docs/decisions.md, "Lanes and fair
  * shares of the carrier").
  *
  * - `messages_lanes` on messages (state, priority, account_id, due_at, id): the claim finds
