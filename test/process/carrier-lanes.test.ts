@@ -141,12 +141,13 @@ for (const { store, workers } of cases) {
     });
 
     it("two accounts' bulk sends share the link: the later, smaller one does not wait for the earlier", async () => {
-      const big = numbers('533', 1000, 800);
-      for (let i = 0; i < 8; i++) await send(a.apiKey, big.slice(i * 100, i * 100 + 100));
+      // More than every worker's dispatcher holds (400 each), so some waits in the store.
+      const big = numbers('533', 1000, 400 * (workers + 1));
+      for (let i = 0; i < big.length / 100; i++) await send(a.apiKey, big.slice(i * 100, i * 100 + 100));
       const small = numbers('556', 1, 40);
       await send(b.apiKey, small);
       const sent = await submitsSoFar();
-      // The dispatcher holds 400; the rest waits in the store's bulk lane, and /metrics says so.
+      // The dispatchers hold 400 each; the rest waits in the store's bulk lane, and /metrics says so.
       const metrics = await scrape(ops);
       assert.ok(sample(metrics, 'haberci_lane_backlog{lane="bulk"}') > 0, 'bulk waits in the store');
       assert.equal(sample(metrics, 'haberci_lane_backlog{lane="interactive"}'), 0);

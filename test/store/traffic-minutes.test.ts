@@ -60,6 +60,7 @@ for (const dialect of testDialects()) {
         dispatchDue: 0,
         scheduled: 0,
         otpHeldPrefixes: 0,
+        lanes: { interactive: { due: 0, oldestDueAt: null }, bulk: { due: 0, oldestDueAt: null } },
         webhookPending: 0,
         webhookOldestAt: null,
       });
