@@ -1,3 +1,9 @@
+/**
+ * The OpenAPI 3.1 document built from the endpoints' own schemas and result codes.
+ * One file over 300 lines: it is one document's assembly (paths, envelopes, refusals,
+ * examples), whose parts refer to each other; the field rules and the webhooks are
+ * already apart (openapi-fields.ts, openapi-webhooks.ts).
+ */
 import { z } from 'zod';
 import type { Endpoint } from '../endpoints/endpoint.js';
 import { permissionOffCode } from '../domain/permissions.js';

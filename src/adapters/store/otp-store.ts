@@ -1,4 +1,8 @@
 /**
+ * One file over 300 lines: the OTP tables (codes, settings, refusals, holds) are one
+ * aggregate keyed by the API key, read together by the guard's one statement and by the
+ * watch; split, the guard's statement would join across files for no reader's benefit.
+ *
  * One-time codes (migration 0026): the keyed hash of each OTP message's code, its deadline
  * and tries, and the keys' OTP settings. `markVerified` writes the `otp.verified` event in
  * the same transaction as the verification, so the event exists exactly when it committed.

@@ -1,3 +1,8 @@
+/**
+ * The customer panel's reads (pages, counts, exports) of one account, in one store part.
+ * One file over 300 lines: each page's query is short and read alone, and they share the
+ * account's scoping and row types; split by page they would repeat both.
+ */
 import { sql } from 'kysely';
 import type { Kysely } from 'kysely';
 import { StorePart } from './store-part.js';

@@ -1,4 +1,7 @@
 /**
+ * One file over 300 lines: every table's sweep follows the same batch rule below, and
+ * keeping them together keeps that rule in one place.
+ *
  * Retention (src/ports/retention.ts): batches of finished rows older than the cut-off,
  * removed in one short transaction each. Tables with time-ordered ids (messages, sends,
  * webhook events, inbound messages: ids grow with time) are walked by id from the oldest,
