@@ -1,6 +1,6 @@
 /**
  * `npm run bench:gate [-- --rounds N] [--plant-us N] [--write]`: the CI gate on the hot path.
- * (One file over 300 lines: one measurement, from starting its servers to the verdict.)
+ * (One file, long because it is one measurement, from starting its servers to the verdict.)
  *
  * Measures the server CPU a request of `/balance/` and of `/sms/send` (`--worker false`:
  * accept only), and the server CPU a message of a small end-to-end run through the

@@ -18,8 +18,8 @@ export function iysSimCommand(): Command {
       'run an İYS REST simulator on 127.0.0.1: OAuth2 token, consents added (single, batch) and queried, changes made on İYS; /sim/outage, /sim/change, /sim/consents, /sim/stats for tests',
     )
     .option('--port <n>', 'HTTP port', parse.integer(0, 65535), 8090)
-    .option('--username <text>', 'require this API user for a token (default: any)')
-    .option('--password <text>', 'require this API password for a token (default: any)')
+    .option('--username <text>', 'require this API user for a token (default: none required)')
+    .option('--password <text>', 'require this API password for a token (default: none required)')
     .option('--token-ttl-seconds <n>', 'life of a token', parse.integer(1, 86_400), 7200)
     .option('--outage-ms <ms>', 'answer 503 to every İYS request for this long after start', parse.integer(0), 0)
     .action(async (raw: Raw) => {

@@ -1,6 +1,6 @@
 /**
  * The OpenAPI 3.1 document built from the endpoints' own schemas and result codes.
- * One file over 300 lines: it is one document's assembly (paths, envelopes, refusals,
+ * One file, long because it is one document's assembly (paths, envelopes, refusals,
  * examples), whose parts refer to each other; the field rules and the webhooks are
  * already apart (openapi-fields.ts, openapi-webhooks.ts).
  */

@@ -8,7 +8,7 @@
  * until the last, put together by assemblies.ts and sent as one /sms/send here; query_sm is answered from the account's
  * messages (query-sm.ts).
  *
- * One file over 300 lines: it is the PDU dispatch of one session, and every handler (bind,
+ * One file, long because it is the PDU dispatch of one session, and every handler (bind,
  * submit and its parts, query_sm, close) reads and writes the same per-process state (the
  * sessions, the bound users, the receipt pump, the concatenation time-out); split, that state would be
  * passed around or made public for no reader's benefit.

@@ -1,6 +1,6 @@
 /**
  * Consents for commercial messages (migrations 0024, 0028, 0031) on either dialect: see
- * src/ports/consent-store.ts. One file over 300 lines because the three things it does
+ * src/ports/consent-store.ts. One file, long because the three things it does
  * read and write the same rows under one rule (the newest consent date wins, a version
  * guard on each sync outcome): recording, the commercial filter's lookup (with its index in
  * memory, consent-index.ts), the sync queue of the İYS sync job, and the panel's reads

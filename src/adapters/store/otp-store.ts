@@ -1,5 +1,5 @@
 /**
- * One file over 300 lines: the OTP tables (codes, settings, refusals, holds) are one
+ * One file, long because the OTP tables (codes, settings, refusals, holds) are one
  * aggregate keyed by the API key, read together by the guard's one statement and by the
  * watch; split, the guard's statement would join across files for no reader's benefit.
  *

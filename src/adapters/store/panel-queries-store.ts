@@ -1,6 +1,6 @@
 /**
  * The customer panel's reads (pages, counts, exports) of one account, in one store part.
- * One file over 300 lines: each page's query is short and read alone, and they share the
+ * One file, long because each page's query is short and read alone, and they share the
  * account's scoping and row types; split by page they would repeat both.
  */
 import { sql } from 'kysely';

@@ -1,5 +1,5 @@
 /**
- * One file over 300 lines: every table's sweep follows the same batch rule below, and
+ * One file, long because every table's sweep follows the same batch rule below, and
  * keeping them together keeps that rule in one place.
  *
  * Retention (src/ports/retention.ts): batches of finished rows older than the cut-off,

@@ -3,7 +3,7 @@
  * messages and of the parts of concatenated submits), the parts of concatenated submits
  * not yet all received, the inbound messages given to them, and the binds of every process.
  *
- * One file over 300 lines: these are the tables of one aggregate (the SMPP user's, all keyed
+ * One file, long because these are the tables of one aggregate (the SMPP user's, all keyed
  * by it) and the queries that join them to `messages`; the server reads them together
  * through one port (SmppStore), and a split would cut that port in pieces no caller wants.
  */
