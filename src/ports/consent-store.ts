@@ -1,5 +1,5 @@
 /** Consents for commercial messages (İYS), per account: the newest per recipient and type wins. */
-import type { Consent, ConsentStatus, RecipientType } from '../domain/iys.js';
+import type { Consent, ConsentMarks, RecipientType } from '../domain/iys.js';
 
 export interface ConsentStore {
   /**
@@ -10,12 +10,8 @@ export interface ConsentStore {
   record(accountId: number, consents: readonly Consent[], now: number, origin?: ConsentOrigin): Promise<boolean[]>;
   /** The consent in force for a recipient and type, or null when there is none. */
   find(accountId: number, recipient: string, type: RecipientType): Promise<Consent | null>;
-  /** The statuses in force of those of these recipients that have one (one indexed lookup per chunk). */
-  statusesOf(
-    accountId: number,
-    type: RecipientType,
-    recipients: readonly string[],
-  ): Promise<Map<string, ConsentStatus>>;
+  /** The consent in force of each of these recipients, in their order (ConsentMarks: none, ONAY or RET). */
+  statusesOf(accountId: number, type: RecipientType, recipients: readonly string[]): Promise<ConsentMarks>;
   /** The account's records of one recipient (each recipient type it has one of), BIREYSEL first. */
   entriesOf(accountId: number, recipient: string): Promise<ConsentEntry[]>;
   /**

@@ -113,7 +113,7 @@ async function filterByConsent(
   type: RecipientType,
   list: DeferredRecipients,
 ): Promise<{ list: DeferredRecipients; sentCount: number; tally: CommercialTally }> {
-  const split = splitByConsent(list.numbers, await sends.consentStatuses(accountId, type, list.numbers));
+  const split = splitByConsent(await sends.consentStatuses(accountId, type, list.numbers));
   const numbers = orderForFilter(list.numbers, split, type);
   const texts = list.texts ? orderForFilter(list.texts, split, type).ordered : null;
   return { list: { numbers: numbers.ordered, texts }, sentCount: numbers.sentCount, tally: numbers.tally };

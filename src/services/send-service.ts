@@ -9,7 +9,7 @@ import { chargesOf } from './send-plan.js';
 import type { Accepted, SendPlan } from './send-plan.js';
 import type { MessageMetrics } from '../ports/metrics.js';
 import { noMessageMetrics } from '../ports/metrics.js';
-import type { ConsentStatus, RecipientType } from '../domain/iys.js';
+import type { ConsentMarks, RecipientType } from '../domain/iys.js';
 import { parseRetWords } from '../domain/iys.js';
 import { commercialTextGaps } from '../domain/commercial-text.js';
 import type { TextGap } from '../domain/commercial-text.js';
@@ -42,12 +42,8 @@ export class SendService {
     this.writer.handOffTo(handoff);
   }
 
-  /** The consent statuses in force of those recipients that have one (a commercial send's filter). */
-  async consentStatuses(
-    accountId: number,
-    type: RecipientType,
-    numbers: readonly string[],
-  ): Promise<Map<string, ConsentStatus>> {
+  /** The consent in force of each recipient, in their order (a commercial send's filter). */
+  async consentStatuses(accountId: number, type: RecipientType, numbers: readonly string[]): Promise<ConsentMarks> {
     return this.store.consents.statusesOf(accountId, type, numbers);
   }
 

@@ -6,7 +6,7 @@ import { chargesOf, messagesFor } from './send-plan.js';
 import { priorityOf, smsSendLane } from '../domain/lanes.js';
 import type { SendPlan } from './send-plan.js';
 import { leaveOut, orderForFilter, splitByConsent } from '../domain/iys.js';
-import type { CommercialTally, RecipientType } from '../domain/iys.js';
+import type { CommercialTally, ConsentSplit, RecipientType } from '../domain/iys.js';
 import { splitRecipients } from '../domain/recipients.js';
 import { countFor, toLineBreaks } from '../domain/sms-count.js';
 import { contentTypeLabel, countryLabel, smsLangLabel } from '../domain/labels.js';
@@ -90,8 +90,7 @@ export async function singleSend(
   const limited = await sends.perMinuteCheck(caller, numbers.length);
   if (limited) return limited;
 
-  const split =
-    type === null ? null : splitByConsent(numbers, await sends.consentStatuses(caller.account.id, type, numbers));
+  const split = type === null ? null : splitByConsent(await sends.consentStatuses(caller.account.id, type, numbers));
   const recipients = plannedRecipients(numbers, text, lang, scheduledAt, type === null ? null : { type, split });
   const sentCount = split ? split.sent.length : numbers.length;
   const accepted = await sends.accept(
@@ -134,7 +133,7 @@ function plannedRecipients(
   text: string,
   lang: SmsLang,
   scheduledAt: number | null,
-  commercial: { type: RecipientType; split: ReturnType<typeof splitByConsent> | null } | null,
+  commercial: { type: RecipientType; split: ConsentSplit | null } | null,
 ): { plan: SendPlan['recipients']; tally: CommercialTally | null } {
   const split = commercial?.split ?? null;
   if (commercial === null || split === null) {
@@ -147,12 +146,15 @@ function plannedRecipients(
   const { type } = commercial;
   if (scheduledAt === null) {
     const now = messagesFor(numbers, text, lang, 'single');
-    for (const s of split.skipped) {
-      const message = now[s.index];
-      if (message) leaveOut(message, s.gap, type);
-    }
-    const ret = split.skipped.filter((s) => s.gap === 'RET').length;
-    return { plan: { now }, tally: { type, none: split.skipped.length - ret, ret } };
+    for (const [gap, side] of [
+      ['NONE', split.none],
+      ['RET', split.ret],
+    ] as const)
+      for (const index of side) {
+        const message = now[index];
+        if (message) leaveOut(message, gap, type);
+      }
+    return { plan: { now }, tally: { type, none: split.none.length, ret: split.ret.length } };
   }
   const ordered = orderForFilter(numbers, split, type);
   return {

@@ -17,6 +17,7 @@ import { IysSimulator } from '../../src/adapters/iys/iys-simulator.js';
 import { IysClient } from '../../src/adapters/iys/iys-client.js';
 import { IysSync, retryWait } from '../../src/jobs/iys-sync.js';
 import type { IysApi } from '../../src/ports/iys-api.js';
+import { consentMark } from '../../src/domain/iys.js';
 import { InboundService } from '../../src/services/inbound-service.js';
 
 const start = Date.UTC(2026, 10, 20, 9, 0, 0);
@@ -202,8 +203,7 @@ for (const dialect of testDialects()) {
       assert.equal(sim.stats.consentsTaken, taken, 'nothing pushed back');
       assert.equal(sim.stats.changesPulled, 1, 'the cursor moved past it');
       const statuses = await app.store.consents.statusesOf(accountId, 'BIREYSEL', ['905321110001', '905321110002']);
-      assert.equal(statuses.get('905321110001'), 'RET');
-      assert.equal(statuses.get('905321110002'), 'ONAY');
+      assert.deepEqual([...statuses], [consentMark.ret, consentMark.onay]);
     });
 
     it('pushes a RET by reply, of both recipient types, source HS_MESAJ', async () => {

@@ -9,7 +9,7 @@ import { it } from 'node:test';
 import { sql } from 'kysely';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { accountInput, now, storeSuite } from '../helpers/store-suite.js';
-import type { Consent } from '../../src/domain/iys.js';
+import type { Consent, ConsentMarks } from '../../src/domain/iys.js';
 
 const consent = (recipient: string, status: 'ONAY' | 'RET', date = now - 1000): Consent => ({
   recipient,
@@ -18,6 +18,10 @@ const consent = (recipient: string, status: 'ONAY' | 'RET', date = now - 1000): 
   source: 'HS_WEB',
   consentDate: date,
 });
+/** The marks as words, in the order asked (0 none, 1 ONAY, 2 RET). */
+const words = (marks: ConsentMarks): string[] => [...marks].map((m) => ['NONE', 'ONAY', 'RET'][m] ?? '?');
+/** How many of the recipients asked have a consent of the type. */
+const held = (marks: ConsentMarks): number => [...marks].filter((m) => m !== 0).length;
 const numbers = ['905320000001', '905320000002', '905320000003', '905320000004', '905320000005'];
 
 for (const dialect of testDialects()) {
@@ -51,12 +55,9 @@ for (const dialect of testDialects()) {
       assert.equal(index.size, 0, 'the first send at a version probes the table');
       const first = await store.consents.statusesOf(account.id, 'BIREYSEL', asked);
       assert.deepEqual(first, probed);
-      assert.deepEqual(
-        asked.map((n) => first.get(n) ?? 'NONE'),
-        ['ONAY', 'RET', 'ONAY', 'RET', 'ONAY', 'NONE'],
-      );
+      assert.deepEqual(words(first), ['ONAY', 'RET', 'ONAY', 'RET', 'ONAY', 'NONE']);
       assert.equal(index.size, 5, 'the second loads, in pages of two');
-      assert.equal((await store.consents.statusesOf(account.id, 'TACIR', asked)).size, 0, 'the other type apart');
+      assert.equal(held(await store.consents.statusesOf(account.id, 'TACIR', asked)), 0, 'the other type apart');
 
       // A sync outcome leaves the version alone; a statement of another writer moves it.
       const before = await version(account.id);
@@ -67,13 +68,13 @@ for (const dialect of testDialects()) {
       await sql`update iys_consents set status = 'RET' where recipient = ${numbers[0]}`.execute(suite.handle.db);
       assert.notEqual(await version(account.id), before);
       const after = await twice(account.id, asked);
-      assert.equal(after.get(numbers[0] as string), 'RET', 'the hand-run change is seen');
+      assert.equal(words(after)[0], 'RET', 'the hand-run change is seen');
       assert.equal(index.size, 5);
       // A newer record over one in force (the upsert of record()) moves it too.
       await store.consents.record(account.id, [consent(numbers[2] as string, 'RET', now)], now);
-      assert.equal((await twice(account.id, asked)).get(numbers[2] as string), 'RET');
+      assert.equal(words(await twice(account.id, asked))[2], 'RET');
       await sql`delete from iys_consents where recipient = ${numbers[1]}`.execute(suite.handle.db);
-      assert.equal((await twice(account.id, asked)).has(numbers[1] as string), false);
+      assert.equal(words(await twice(account.id, asked))[1], 'NONE');
       assert.equal(index.size, 4, 'loaded again without the deleted one');
     });
 
@@ -88,10 +89,10 @@ for (const dialect of testDialects()) {
       const bounded = store.consents.indexWith({ minRecipients: 1, maxNumbers: 3, pageSize: 2 });
       await store.consents.statusesOf(account.id, 'BIREYSEL', numbers);
       const got = await store.consents.statusesOf(account.id, 'BIREYSEL', numbers);
-      assert.equal(got.size, 5);
+      assert.equal(held(got), 5);
       assert.equal(bounded.size, 0, 'nothing kept');
       const small = store.consents.indexWith({ minRecipients: 100 });
-      assert.equal((await store.consents.statusesOf(account.id, 'BIREYSEL', numbers)).size, 5);
+      assert.equal(held(await store.consents.statusesOf(account.id, 'BIREYSEL', numbers)), 5);
       assert.equal(small.size, 0, 'not loaded for a small send');
     });
   });

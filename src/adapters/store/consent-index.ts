@@ -15,7 +15,8 @@
  * pages, and bounded: `maxNumbers` across accounts, the least recently
  * used dropped first; an account larger than the bound is probed.
  */
-import type { ConsentStatus, RecipientType } from '../../domain/iys.js';
+import { consentMark } from '../../domain/iys.js';
+import type { ConsentMarks, RecipientType } from '../../domain/iys.js';
 
 export interface ConsentIndexSource {
   /** The account's consent version now (a number that only moves). */
@@ -60,7 +61,7 @@ export class ConsentIndexes {
   }
 
   /**
-   * The statuses in force of those recipients that have one, from memory; null when this send
+   * The consent in force of each recipient, in their order, from memory; null when this send
    * is to probe the table instead (too few recipients to load for, or the account too large).
    */
   async statuses(
@@ -68,7 +69,7 @@ export class ConsentIndexes {
     type: RecipientType,
     recipients: readonly string[],
     source: ConsentIndexSource,
-  ): Promise<Map<string, ConsentStatus> | null> {
+  ): Promise<ConsentMarks | null> {
     const key = `${accountId}|${type}`;
     const version = await source.version();
     let entry = this.entries.get(key);
@@ -84,10 +85,10 @@ export class ConsentIndexes {
       if (!entry) return null;
     }
     entry.used = ++this.turn;
-    const out = new Map<string, ConsentStatus>();
+    const out: ConsentMarks = new Uint8Array(recipients.length);
     const { numbers, ret } = entry;
-    for (const r of recipients) {
-      const x = Number(r);
+    for (let i = 0; i < recipients.length; i++) {
+      const x = Number(recipients[i]);
       let lo = 0;
       let hi = numbers.length - 1;
       while (lo <= hi) {
@@ -96,7 +97,7 @@ export class ConsentIndexes {
         if (v < x) lo = mid + 1;
         else if (v > x) hi = mid - 1;
         else {
-          out.set(r, ret[mid] === 1 ? 'RET' : 'ONAY');
+          out[i] = ret[mid] === 1 ? consentMark.ret : consentMark.onay;
           break;
         }
       }

@@ -22,7 +22,8 @@ import type {
   SyncState,
   SyncSummary,
 } from '../../ports/consent-store.js';
-import type { Consent, ConsentStatus, RecipientType } from '../../domain/iys.js';
+import { consentMark } from '../../domain/iys.js';
+import type { Consent, ConsentMarks, ConsentStatus, RecipientType } from '../../domain/iys.js';
 import { ConsentIndexes } from './consent-index.js';
 import type { ConsentIndexOptions } from './consent-index.js';
 
@@ -208,12 +209,8 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
     return row ? toConsent(row) : null;
   }
 
-  async statusesOf(
-    accountId: number,
-    type: RecipientType,
-    recipients: readonly string[],
-  ): Promise<Map<string, ConsentStatus>> {
-    if (recipients.length === 0) return new Map();
+  async statusesOf(accountId: number, type: RecipientType, recipients: readonly string[]): Promise<ConsentMarks> {
+    if (recipients.length === 0) return new Uint8Array(0);
     // A large send outside a transaction reads the account's index in memory, when fresh.
     if (!this.db.isTransaction) {
       this.indexes ??= new ConsentIndexes();
@@ -232,12 +229,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
     return this.indexes;
   }
 
-  private async probe(
-    accountId: number,
-    type: RecipientType,
-    recipients: readonly string[],
-  ): Promise<Map<string, ConsentStatus>> {
-    const out = new Map<string, ConsentStatus>();
+  private async probe(accountId: number, type: RecipientType, recipients: readonly string[]): Promise<ConsentMarks> {
     // One statement, the numbers one bound parameter: an index probe each, nothing compiled per number.
     const rows = await this.tables
       .selectFrom('iys_consents')
@@ -246,8 +238,9 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
       .where('recipient_type', '=', type)
       .where('recipient', 'in', this.sql.textList(recipients))
       .execute();
-    for (const r of rows) out.set(r.recipient, r.status as ConsentStatus);
-    return out;
+    const found = new Map<string, number>();
+    for (const r of rows) found.set(r.recipient, r.status === 'RET' ? consentMark.ret : consentMark.onay);
+    return Uint8Array.from(recipients, (r) => found.get(r) ?? consentMark.none);
   }
 
   private async versionOf(accountId: number): Promise<string> {

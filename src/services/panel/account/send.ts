@@ -153,15 +153,14 @@ export class CustomerSend {
     let commercial: CommercialPreview | null = null;
     let charged = recipients;
     if (input.commercial !== null) {
-      const statuses = await this.store.consents.statusesOf(accountId, input.commercial, recipients);
-      const split = splitByConsent(recipients, statuses);
+      const split = splitByConsent(await this.store.consents.statusesOf(accountId, input.commercial, recipients));
       charged = split.sent.map((i) => recipients[i] as string);
       const settings = await this.store.consents.settingsOf(accountId);
       const gaps = commercialTextGaps(input.text, input.sender, parseRetWords(settings?.retWords ?? null));
       commercial = {
         type: input.commercial,
-        none: split.skipped.filter((s) => s.gap === 'NONE').length,
-        ret: split.skipped.filter((s) => s.gap === 'RET').length,
+        none: split.none.length,
+        ret: split.ret.length,
         gaps,
       };
       if (gaps.length > 0 && settings?.refuseTextRules === true) errors.text = 'text-rules';
