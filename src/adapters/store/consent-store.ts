@@ -61,10 +61,17 @@ export interface IysConsentVersionsTable {
   n: number | string;
 }
 
+export interface IysConsentSyncCountsTable {
+  account_id: number;
+  sync_state: string;
+  n: number | string;
+}
+
 export type ConsentDb = Kysely<{
   iys_consents: IysConsentsTable;
   iys_settings: IysSettingsTable;
   iys_consent_versions: IysConsentVersionsTable;
+  iys_consent_sync_counts: IysConsentSyncCountsTable;
 }>;
 
 /** Recipients per lookup statement: well inside both dialects' bound-parameter limits. */
@@ -389,19 +396,19 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
   }
 
   async syncSummary(accountId: number): Promise<SyncSummary> {
+    // Counted by migration 0036's triggers; the newest error by its partial index.
     const counts = await this.tables
-      .selectFrom('iys_consents')
-      .select(['sync_state', (eb) => eb.fn.countAll<number | string>().as('n')])
+      .selectFrom('iys_consent_sync_counts')
+      .select(['sync_state', 'n'])
       .where('account_id', '=', accountId)
-      .groupBy('sync_state')
       .execute();
     const of = (state: string): number => Number(counts.find((c) => c.sync_state === state)?.n ?? 0);
     const last = await this.tables
       .selectFrom('iys_consents')
       .select('sync_error')
       .where('account_id', '=', accountId)
-      .where('sync_state', 'in', ['pending', 'failed'])
       .where('sync_error', 'is not', null)
+      .where('sync_state', 'in', ['pending', 'failed'])
       .orderBy('recorded_at', 'desc')
       .limit(1)
       .executeTakeFirst();
