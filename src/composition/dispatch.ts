@@ -143,9 +143,10 @@ export async function startDispatcher(start: DispatcherStart): Promise<Dispatche
     inbound: (message) => inbound.receive(message),
   });
   if (window) dispatcher.shareHandoffWindow(window);
+  const startedAt = container.clock.now();
   await dispatcher.start();
   // The simulator keeps nothing: reports it owed before a restart are owed again.
-  simulator.replay(await container.store.queue.awaitingReceipts(simulator.name, 1_000_000));
+  simulator.replayOwed(() => container.store.queue.awaitingReceipts(simulator.name, startedAt, 1_000_000));
   return dispatcher;
 }
 

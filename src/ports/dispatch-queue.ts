@@ -118,6 +118,13 @@ export interface DispatchQueue {
   applyReceipts(reports: readonly CarrierReceipt[], now: number): Promise<(Transition | 'unmatched' | null)[]>;
   /** Applies kept receipts whose message has become known since. */
   retryUnmatchedReceipts(now: number): Promise<Transition[]>;
-  /** Messages sent to a carrier and still waiting for a receipt (for a carrier that can replay receipts). */
-  awaitingReceipts(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]>;
+  /**
+   * Messages sent to a carrier before `submittedBefore` and still waiting for a receipt (for
+   * a carrier that can replay receipts).
+   */
+  awaitingReceipts(
+    carrier: string,
+    submittedBefore: number,
+    limit: number,
+  ): Promise<{ carrierMessageId: string; recipient: string }[]>;
 }

@@ -301,10 +301,11 @@ describe('/metrics of two serve processes on one PostgreSQL store', () => {
     const [textA, textB] = [await scrape(opsA), await scrape(opsB)];
     assert.equal(sample(textA, messages('accepted')), 2);
     assert.equal(sample(textB, messages('accepted')), 3);
-    // Five submits in all, never a sixth (a message submitted by both would be one); which
-    // process counts a message's receipt need not be the one that submitted it (seen once
-    // on an idle machine: A submitted three and counted two receipts), so per process only
-    // the totals are asserted.
+    // Five submits in all, never a sixth (a message submitted by both would be one). Which
+    // process counts a receipt need not be the one that submitted its message: a receipt that
+    // comes before the submit's record is committed (the simulator answers in 50 ms) is kept
+    // as unmatched, and whichever dispatcher next retries the unmatched applies it. So per
+    // process only the totals are asserted.
     const counts = JSON.stringify({
       a: { submitted: sample(textA, messages('submitted')), delivered: delivered(textA) },
       b: { submitted: sample(textB, messages('submitted')), delivered: delivered(textB) },

@@ -9,7 +9,7 @@ const redeliverAfterMs = 1000;
  * The built-in operator: refuses a destination that is no phone number, as `smsc-sim`
  * does, accepts every other message and, after a delay, reports the outcome the number's
  * last four digits decide. It keeps no state of its own, so after a restart
- * the pipeline hands it the messages still waiting (`replay`) and it reports them again.
+ * it asks the store for the messages still waiting (`replayOwed`) and reports them again.
  */
 export class SimulatorCarrier implements Carrier {
   readonly name = 'simulator';
@@ -36,9 +36,27 @@ export class SimulatorCarrier implements Carrier {
     return { kind: 'accepted', carrierMessageIds: [carrierMessageId] };
   }
 
-  /** Reports again for messages submitted before a restart that never got their report. */
-  replay(parts: readonly { carrierMessageId: string; recipient: string }[]): void {
-    for (const p of parts) this.scheduleReceipt(p.carrierMessageId, p.recipient);
+  /**
+   * Reports again, once, for the messages `owed` names: those submitted before this process
+   * started that never got their report. Read a report's delay and a redelivery after the
+   * start, not at it: until then a message another live process submitted (on a shared
+   * store) still waits for that process's own report, which would otherwise come twice.
+   */
+  replayOwed(owed: () => Promise<readonly { carrierMessageId: string; recipient: string }[]>): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      owed().then(
+        (parts) => {
+          if (!this.listener) return;
+          for (const p of parts) this.scheduleReceipt(p.carrierMessageId, p.recipient, 0);
+        },
+        () => {
+          // The store is away: asked again after the same wait.
+          if (this.listener) this.replayOwed(owed);
+        },
+      );
+    }, this.delayMs + redeliverAfterMs);
+    this.timers.add(timer);
   }
 
   private scheduleReceipt(carrierMessageId: string, to: string, delayMs = this.delayMs): void {

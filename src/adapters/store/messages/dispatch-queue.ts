@@ -181,7 +181,11 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
     return this.receipts().retryUnmatchedReceipts(now);
   }
 
-  awaitingReceipts(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
-    return this.receipts().awaitingReceipts(carrier, limit);
+  awaitingReceipts(
+    carrier: string,
+    submittedBefore: number,
+    limit: number,
+  ): Promise<{ carrierMessageId: string; recipient: string }[]> {
+    return this.receipts().awaitingReceipts(carrier, submittedBefore, limit);
   }
 }

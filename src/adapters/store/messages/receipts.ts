@@ -88,13 +88,18 @@ export class SqlReceipts extends StorePart {
     return transitions;
   }
 
-  async awaitingReceipts(carrier: string, limit: number): Promise<{ carrierMessageId: string; recipient: string }[]> {
+  async awaitingReceipts(
+    carrier: string,
+    submittedBefore: number,
+    limit: number,
+  ): Promise<{ carrierMessageId: string; recipient: string }[]> {
     const rows = await this.db
       .selectFrom('message_parts as p')
       .innerJoin('messages as m', 'm.id', 'p.message_id')
       .select(['p.carrier_message_id', 'm.recipient'])
       .where('m.carrier', '=', carrier)
       .where('p.state', '=', 'sent')
+      .where('m.submitted_at', '<', submittedBefore)
       .limit(limit)
       .execute();
     return rows.map((r) => ({ carrierMessageId: r.carrier_message_id, recipient: r.recipient }));
