@@ -132,10 +132,13 @@ export async function claimShared(
   }
   if (chosen.length === 0) return [];
   const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
+  // SQLite: the unary + keeps its planner on the ids; offered messages_lanes's state, it
+  // scanned every queued message (a whole backlog) to take a claim's few.
+  const state = dialect === 'sqlite' ? sql`+state` : sql`state`;
   const { rows } = await sql<{ id: number | string }>`
     update messages set state = ${moves.claim.to[0]}, lease_until = ${claim.leaseUntil}, attempts = attempts + 1
     where id in (
-      select id from messages where id in (${sql.join(chosen)}) and state = ${moves.claim.from[0]} ${lock}
+      select id from messages where id in (${sql.join(chosen)}) and ${state} = ${moves.claim.from[0]} ${lock}
     )
     returning id`.execute(db);
   return rows.map((r) => Number(r.id));
