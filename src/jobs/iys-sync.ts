@@ -14,6 +14,7 @@
  * pulled again (recording it twice changes nothing). On PostgreSQL one process of a cluster
  * syncs at a time. No secret is logged: the errors of the İYS client never hold one.
  */
+import { Periodic } from '../util/periodic.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';
 import type { ConsentStore, ConsentToSync, IysSettings, SyncOutcome } from '../ports/consent-store.js';
@@ -41,9 +42,7 @@ export function retryWait(attempts: number, everyMs: number, maxMs: number): num
 }
 
 export class IysSync {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopping = false;
+  private readonly rounds: Periodic;
   private readonly apis = new Map<number, { updatedAt: number; api: IysApi }>();
 
   constructor(
@@ -52,30 +51,17 @@ export class IysSync {
     private readonly log: Logger,
     private readonly options: IysSyncOptions,
     private readonly apiFor: (settings: IysSettings) => IysApi,
-  ) {}
+  ) {
+    this.rounds = new Periodic(() => this.syncOnce(), options.everyMs);
+  }
 
   start(): void {
-    this.schedule(Math.min(1_000, this.options.everyMs));
+    this.rounds.start(Math.min(1_000, this.options.everyMs));
   }
 
   /** Ends after the step in progress. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  private schedule(inMs: number): void {
-    if (this.stopping) return;
-    this.timer = setTimeout(() => {
-      this.running = (async () => {
-        await this.syncOnce();
-        this.running = null;
-        this.schedule(this.options.everyMs);
-      })();
-    }, inMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One round for every syncing account; never throws (what failed is tried at a later round). */
@@ -83,10 +69,10 @@ export class IysSync {
     try {
       const ran = await this.store.exclusively(async () => {
         for (const settings of await this.store.syncingAccounts()) {
-          if (this.stopping) return;
+          if (this.rounds.stopping) return;
           const api = this.api(settings);
           await this.push(settings.accountId, api);
-          if (this.stopping) return;
+          if (this.rounds.stopping) return;
           await this.pull(settings.accountId, api);
         }
       });
@@ -106,7 +92,7 @@ export class IysSync {
 
   private async push(accountId: number, api: IysApi): Promise<void> {
     const batch = this.options.pushBatch ?? 500;
-    for (let round = 0; round < perRound && !this.stopping; round++) {
+    for (let round = 0; round < perRound && !this.rounds.stopping; round++) {
       const due = await this.store.dueForSync(accountId, this.clock.now(), batch);
       if (due.length === 0) return;
       let outcomes: SyncOutcome[];
@@ -145,7 +131,7 @@ export class IysSync {
   private async pull(accountId: number, api: IysApi): Promise<void> {
     const limit = this.options.pullLimit ?? 1000;
     let cursor = await this.store.pullCursor(accountId);
-    for (let page = 0; page < perRound && !this.stopping; page++) {
+    for (let page = 0; page < perRound && !this.rounds.stopping; page++) {
       let got;
       try {
         got = await api.changes(cursor, limit);

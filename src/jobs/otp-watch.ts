@@ -8,6 +8,7 @@
  * provider is alerted by a warning in the log and by `haberci_otp_held_prefixes` in
  * /metrics (docs/alerts.yml). Runs in the dispatch thread, beside retention.
  */
+import { Periodic } from '../util/periodic.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
@@ -30,37 +31,23 @@ export const defaultOtpWatchOptions: OtpWatchOptions = {
 };
 
 export class OtpWatch {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<unknown> | null = null;
-  private stopping = false;
+  private readonly rounds: Periodic;
 
   constructor(
     private readonly store: Store,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly options: OtpWatchOptions = defaultOtpWatchOptions,
-  ) {}
+  ) {
+    this.rounds = new Periodic(() => this.roundOnce(), options.everyMs);
+  }
 
   start(firstInMs = Math.min(10_000, this.options.everyMs)): void {
-    this.schedule(firstInMs);
+    this.rounds.start(firstInMs);
   }
 
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  private schedule(inMs: number): void {
-    if (this.stopping) return;
-    this.timer = setTimeout(() => {
-      this.running = this.roundOnce().then(() => {
-        this.running = null;
-        this.schedule(this.options.everyMs);
-      });
-    }, inMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One round: the prefixes it held now. Never throws (a failed round is tried at the next). */

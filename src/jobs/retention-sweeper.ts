@@ -5,6 +5,7 @@
  * Runs in the dispatch thread of a process with `--worker`; on PostgreSQL one process of a
  * cluster at a time sweeps (the store's exclusive lock), the others skip that round.
  */
+import { Periodic } from '../util/periodic.js';
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';
 import { retentionTables } from '../ports/retention.js';
@@ -27,39 +28,24 @@ export interface RetentionOptions {
 const dayMs = 86_400_000;
 
 export class RetentionSweeper {
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-  private stopping = false;
+  private readonly rounds: Periodic;
 
   constructor(
     private readonly store: RetentionStore,
     private readonly clock: Clock,
     private readonly log: Logger,
     private readonly options: RetentionOptions,
-  ) {}
+  ) {
+    this.rounds = new Periodic(() => this.sweepOnce(), options.everyMs);
+  }
 
   start(firstInMs = Math.min(5_000, this.options.everyMs)): void {
-    this.schedule(firstInMs);
+    this.rounds.start(firstInMs);
   }
 
   /** Ends the sweep in progress after its current batch. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    await this.running;
-  }
-
-  private schedule(inMs: number): void {
-    if (this.stopping) return;
-    this.timer = setTimeout(() => {
-      this.running = (async () => {
-        await this.sweepOnce();
-        this.running = null;
-        this.schedule(this.options.everyMs);
-      })();
-    }, inMs);
-    this.timer.unref();
+  stop(): Promise<void> {
+    return this.rounds.stop();
   }
 
   /** One sweep of every table; never throws (a failed sweep is tried again at the next round). */
@@ -71,11 +57,11 @@ export class RetentionSweeper {
       let partitions = { created: 0, dropped: 0 };
       const ran = await this.store.exclusively(async () => {
         // Whole partitions first: what they drop, no batch has to delete.
-        partitions = await this.store.keepPartitions(before, this.options.partitionIds, () => this.stopping);
+        partitions = await this.store.keepPartitions(before, this.options.partitionIds, () => this.rounds.stopping);
         for (const table of retentionTables) {
           let after = 0;
           for (;;) {
-            if (this.stopping) return;
+            if (this.rounds.stopping) return;
             const step = await this.store.removeBatch(table, before, after, this.options.batch);
             if (step.removed > 0) removed[table] = (removed[table] ?? 0) + step.removed;
             if (step.next === null) break;
