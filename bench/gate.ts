@@ -17,7 +17,6 @@
  * `--write` writes the measured ratios as the new budgets (a decision: commit them with
  * the reason).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,7 +25,7 @@ import { z } from 'zod';
 import { provisionBalanceKeys, provisionSender, sqliteStore, startBareServer, startHaberci } from './lib/haberci.js';
 import type { BenchStore } from './lib/haberci.js';
 import { smsSendBody } from './lib/haberci-load.js';
-import { pollUntil } from './lib/processes.js';
+import { cpuSecondsOf, pollUntil } from './lib/processes.js';
 import { repoRoot } from './lib/server-process.js';
 import type { ServerProcess } from './lib/server-process.js';
 import { StoreReader } from './lib/store-reader.js';
@@ -59,24 +58,7 @@ function progress(text: string): void {
   process.stderr.write(`[gate] ${text}\n`);
 }
 
-/**
- * CPU seconds of every thread of the server, from the scheduler's nanosecond counters
- * (`/proc/PID/task/TID/schedstat`): `/proc/PID/stat` counts in 10 ms ticks, too coarse
- * for a round of a few hundred milliseconds.
- */
-function cpuOf(server: ServerProcess): number {
-  const tasks = `/proc/${server.pid}/task`;
-  if (!existsSync(tasks)) throw new Error('the gate reads server CPU from /proc, which this machine lacks');
-  let nanos = 0;
-  for (const task of readdirSync(tasks)) {
-    try {
-      nanos += Number(readFileSync(`${tasks}/${task}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return nanos / 1e9;
-}
+const cpuOf = (server: ServerProcess): number => cpuSecondsOf(server.pid);
 
 /** `amount` POSTs of one body; fails on any answer that is not a 200 with the result the path gives. */
 async function post(server: ServerProcess, path: string, body: string, amount: number): Promise<void> {

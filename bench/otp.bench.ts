@@ -10,7 +10,6 @@
  * store, as a share of /otp/send's server CPU (target: at most 10 %).
  * Run: npm run build && node dist/bench/otp.bench.js [rounds] [requests]
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { execFile } from 'node:child_process';
@@ -18,6 +17,7 @@ import autocannon from 'autocannon';
 import { sqliteStore, startHaberci } from './lib/haberci.js';
 import { repoRoot } from './lib/server-process.js';
 import type { ServerProcess } from './lib/server-process.js';
+import { cpuSecondsOf } from './lib/processes.js';
 import { smsSendBody } from './lib/haberci-load.js';
 import { openAppContainer } from '../src/main.js';
 import { effectiveOtpSettings, otpGuardVerdict } from '../src/domain/otp-guard.js';
@@ -32,19 +32,7 @@ async function adminJson(args: string[], flags: string[]): Promise<Record<string
   return JSON.parse(stdout) as Record<string, unknown>;
 }
 
-function cpuOf(server: ServerProcess): number {
-  const tasks = `/proc/${server.pid}/task`;
-  if (!existsSync(tasks)) throw new Error('the bench reads server CPU from /proc, which this machine lacks');
-  let nanos = 0;
-  for (const task of readdirSync(tasks)) {
-    try {
-      nanos += Number(readFileSync(`${tasks}/${task}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return nanos / 1e9;
-}
+const cpuOf = (server: ServerProcess): number => cpuSecondsOf(server.pid);
 
 interface Measured {
   rps: number;

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 
 export interface CommandOutput {
   code: number | null;
@@ -58,4 +59,23 @@ export async function pollUntil<T>(
     if (Date.now() >= deadline) return null;
     await sleep(everyMs);
   }
+}
+
+/**
+ * CPU seconds of every thread of a process, from the scheduler's nanosecond counters
+ * (`/proc/PID/task/TID/schedstat`): `/proc/PID/stat` counts in 10 ms ticks, too coarse
+ * for a round of a few hundred milliseconds.
+ */
+export function cpuSecondsOf(pid: number | undefined): number {
+  const tasks = `/proc/${pid ?? 'none'}/task`;
+  if (!existsSync(tasks)) throw new Error('server CPU is read from /proc, which this machine lacks');
+  let nanos = 0;
+  for (const task of readdirSync(tasks)) {
+    try {
+      nanos += Number(readFileSync(`${tasks}/${task}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // A thread that ended between the listing and the read.
+    }
+  }
+  return nanos / 1e9;
 }
