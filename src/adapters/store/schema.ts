@@ -238,6 +238,20 @@ export interface SendCountsTable {
   failed: number;
 }
 
+/** The sums a transaction adds to the rollups, waiting for the deriver (migration 0035, messages/rollups.ts). */
+export interface CountDeltasTable {
+  id: Generated<number>;
+  /** JSON: `{ "d": [[account_id, day, messages, sms, delivered, failed], ...], "s": [[send_id, messages, sms, delivered, failed], ...] }`. */
+  deltas: string;
+}
+
+/** One row per derivation after the commit (migration 0035): locked while it runs, and what it did last. */
+export interface DerivationsTable {
+  name: string;
+  derived_rows: number;
+  derived_at: number;
+}
+
 /** One thread's messages by step in one minute (migration 0017). */
 export interface TrafficMinutesTable {
   minute: number;
@@ -407,6 +421,8 @@ export interface Database {
   messages: MessagesTable;
   daily_counts: DailyCountsTable;
   send_counts: SendCountsTable;
+  count_deltas: CountDeltasTable;
+  derivations: DerivationsTable;
   message_parts: MessagePartsTable;
   unmatched_reports: UnmatchedReceiptsTable;
   idempotency_keys: IdempotencyKeysTable;
