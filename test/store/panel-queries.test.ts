@@ -126,6 +126,8 @@ for (const dialect of testDialects()) {
           ],
           now,
         );
+        // The deriver's round after those commits.
+        assert.ok((await f.store.derived.deriveRollups(500, now)).derived > 0);
         const days = await f.store.panel.dailyCounts(f.a.accountId, istanbulDay(lateDay) - 1, istanbulDay(nextDay) + 1);
         assert.deepEqual(days, [
           { day: istanbulDay(lateDay), messages: 3, sms: 6, delivered: 1, failed: 1 },

@@ -20,7 +20,12 @@ export class SqlDerivedCounts extends StorePart implements DerivedCounts {
         .claim(self.db.selectFrom('derivations').select('name').where('name', '=', 'rollups'))
         .executeTakeFirst();
       if (!held) return { derived: 0, busy: true };
-      const rows = await self.db.selectFrom('count_deltas').select(['id', 'deltas']).orderBy('id').limit(limit).execute();
+      const rows = await self.db
+        .selectFrom('count_deltas')
+        .select(['id', 'deltas'])
+        .orderBy('id')
+        .limit(limit)
+        .execute();
       if (rows.length === 0) return { derived: 0, busy: false };
       const deltas = new RollupDeltas();
       for (const r of rows) deltas.addQueued(r.deltas);
