@@ -65,6 +65,15 @@ const queueInsert = preparedRows(
 interface Queued {
   d: [number, number, number, number, number, number][];
   s: [number, number, number, number, number][];
+  /** The messages inserted, by send: [send, lowest id, highest id] (a write's ids of one send: its own, and no other write's between). */
+  m?: [number, number, number][];
+}
+
+/** Messages of one send inserted by one write, for the number search (`message_numbers`). */
+export interface InsertedRange {
+  sendId: number;
+  lo: number;
+  hi: number;
 }
 
 const isDelivered = (state: DeliveryState): number => (state === 'delivered' ? 1 : 0);
@@ -89,12 +98,24 @@ export interface CountedMessage {
 export class RollupDeltas {
   private readonly days = new Map<string, DailyRow>();
   private readonly sends = new Map<number, SendRow>();
+  private readonly ranges = new Map<number, InsertedRange>();
 
   /** Messages inserted (in whatever state they are inserted in). */
   inserted(
-    rows: readonly Pick<Insertable<MessagesTable>, 'account_id' | 'send_id' | 'created_at' | 'sms_count' | 'state'>[],
+    rows: readonly Pick<
+      Insertable<MessagesTable>,
+      'id' | 'account_id' | 'send_id' | 'created_at' | 'sms_count' | 'state'
+    >[],
   ): void {
     for (const r of rows) {
+      const sendId = Number(r.send_id);
+      const id = Number(r.id);
+      const range = this.ranges.get(sendId);
+      if (!range) this.ranges.set(sendId, { sendId, lo: id, hi: id });
+      else {
+        range.lo = Math.min(range.lo, id);
+        range.hi = Math.max(range.hi, id);
+      }
       const state = r.state ?? 'queued';
       this.add(r, { messages: 1, sms: r.sms_count, delivered: isDelivered(state), failed: isFailed(state) });
     }
@@ -119,8 +140,10 @@ export class RollupDeltas {
       d: [...this.days.values()].map((r) => [r.account_id, r.day, r.messages, r.sms, r.delivered, r.failed]),
       s: [...this.sends.values()].map((r) => [r.send_id, r.messages, r.sms, r.delivered, r.failed]),
     };
+    if (this.ranges.size > 0) queued.m = [...this.ranges.values()].map((r) => [r.sendId, r.lo, r.hi]);
     this.days.clear();
     this.sends.clear();
+    this.ranges.clear();
     await db.executeQuery(queueInsert(db, [{ deltas: JSON.stringify(queued) }]));
   }
 
@@ -140,7 +163,11 @@ export class RollupDeltas {
       if (s) addTo(s, c);
       else this.sends.set(send_id, { send_id, ...c });
     }
+    for (const [sendId, lo, hi] of queued.m ?? []) this.inserts.push({ sendId, lo, hi });
   }
+
+  /** The ranges of inserted messages of the queued rows added (`addQueued`), for the number search. */
+  readonly inserts: InsertedRange[] = [];
 
   /** Adds the sums to the rollups: one statement per rollup (per `preparedChunk` rows), in key order. */
   async apply(db: Executor): Promise<void> {
