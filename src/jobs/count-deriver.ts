@@ -21,7 +21,7 @@ export interface CountDeriverOptions {
   batch: number;
 }
 
-export const defaultCountDeriverOptions: CountDeriverOptions = { everyMs: 1_000, gatherMs: 100, batch: 500 };
+export const defaultCountDeriverOptions: CountDeriverOptions = { everyMs: 1_000, gatherMs: 100, batch: 200 };
 
 export class CountDeriver {
   private timer: NodeJS.Timeout | null = null;
