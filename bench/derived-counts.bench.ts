@@ -3,10 +3,10 @@
  * like a single /sms/send's writes (a send and its one message) with, interleaved round by
  * round,
  *   - `upserts`: the sums added to `daily_counts` and `send_counts` in the transaction (as
- *     every write did before migration 0035),
- *   - `queue`: the sums appended as one row of `count_deltas` (this build),
- *   - `queue, no number index`: the same without the index `messages_account_number`
- *     (to price that index alone),
+ *     every write did before migration 0035), or `queue`: the sums appended as one row of
+ *     `count_deltas` (this build);
+ *   - with or without the index `messages_account_number` on messages (before 0035, with;
+ *     this build, without: the number search is the deriver's `message_numbers`),
  * and the deriver's cost of the queued rows it derives (per queued row). Store: SQLite file
  * (CPU of this process, which runs SQLite) or PostgreSQL (CPU of the server's backend,
  * read from /proc: the same machine). Each round writes `perRound` transactions of one
@@ -30,7 +30,8 @@ import { AdminService, defaultKeySettings } from '../src/services/admin.js';
 import { systemClock } from '../src/ports/clock.js';
 import type { NewSend } from '../src/ports/messages.js';
 
-type Variant = 'upserts' | 'queue' | 'queue, no number index';
+type Variant = 'upserts + number index (before)' | 'upserts' | 'queue + number index' | 'queue (this build)';
+const withIndex = (v: Variant): boolean => v.includes('number index');
 
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
@@ -138,12 +139,24 @@ async function main(): Promise<void> {
         const t1 = clock();
         const deltas = new RollupDeltas();
         deltas.inserted([row]);
-        if (variant === 'upserts') await deltas.apply(db);
+        if (variant.startsWith('upserts')) await deltas.apply(db);
         else await deltas.queue(db);
         const t2 = clock();
         return { insert: t1 - t0, rollups: t2 - t1 };
       });
-    const variants: Variant[] = ['upserts', 'queue', 'queue, no number index'];
+    const variants: Variant[] = [
+      'upserts + number index (before)',
+      'upserts',
+      'queue + number index',
+      'queue (this build)',
+    ];
+    const numberIndex = async (on: boolean): Promise<void> => {
+      await (
+        on
+          ? sql`create index messages_account_number on messages (account_id, recipient, created_at, id)`
+          : sql`drop index messages_account_number`
+      ).execute(handle.db);
+    };
     const samples = new Map<Variant, { round: number[]; insert: number[]; rollups: number[] }>(
       variants.map((v) => [v, { round: [], insert: [], rollups: [] }]),
     );
@@ -153,7 +166,7 @@ async function main(): Promise<void> {
     for (let r = 0; r < rounds; r += 1) {
       const order = r % 2 === 0 ? variants : [...variants].reverse();
       for (const v of order) {
-        if (v === 'queue, no number index') await sql`drop index messages_account_number`.execute(handle.db);
+        if (withIndex(v)) await numberIndex(true);
         const before = cpu();
         let insert = 0;
         let rollups = 0;
@@ -166,10 +179,7 @@ async function main(): Promise<void> {
         s?.round.push((cpu() - before) / perRound);
         s?.insert.push(insert / perRound);
         s?.rollups.push(rollups / perRound);
-        if (v === 'queue, no number index')
-          await sql`create index messages_account_number on messages (account_id, recipient, created_at, id)`.execute(
-            handle.db,
-          );
+        if (withIndex(v)) await numberIndex(false);
       }
       // The deriver's share: the rows queued this round, 500 a transaction.
       const queued = await store.derived.rollupsPending();
