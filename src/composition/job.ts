@@ -1,7 +1,8 @@
 /**
  * What a job thread of `serve` runs (runtime/job-thread-entry.ts wires it to the thread):
  * its own container on `serve`'s store, and its job: the dispatcher with its traffic counts,
- * retention and the wakes of other processes; or the webhook courier.
+ * retention, the deriver of the panel's rollups and the wakes of other processes; or the
+ * webhook courier.
  */
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
@@ -12,6 +13,7 @@ import type { WakeJob, WakeListener } from '../ports/wakes.js';
 import type { Dispatcher } from '../jobs/dispatcher.js';
 import { RetentionSweeper } from '../jobs/retention-sweeper.js';
 import { OtpWatch, defaultOtpWatchOptions } from '../jobs/otp-watch.js';
+import { CountDeriver } from '../jobs/count-deriver.js';
 import { listenForWakes } from '../adapters/store/index.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import type { ThreadMetrics } from '../adapters/metrics/thread-metrics.js';
@@ -133,10 +135,21 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
     throw error;
   }
   traffic.start();
+  // The panel's rollups, derived after the commits that queued their sums: woken by this
+  // process's sends (a wake, a hand-off), its receipts and rejects (they write events), and
+  // other processes' sends (their NOTIFY).
+  const deriver = new CountDeriver(container.store.derived, container.clock, logger);
+  deriver.start();
   // Events written here are delivered by the webhook thread.
-  container.webhookWake.relayTo(start.eventsWritten);
+  container.webhookWake.relayTo(() => {
+    start.eventsWritten();
+    deriver.wake();
+  });
   // Messages other processes commit (PostgreSQL): woken by their NOTIFY.
-  const listener = await wakesOf(start, () => container.dispatchWake.notify());
+  const listener = await wakesOf(start, () => {
+    container.dispatchWake.notify();
+    deriver.wake();
+  });
   // Retention (--retention-days) sweeps from this thread, off the HTTP thread.
   const retention =
     config.retentionDays > 0
@@ -160,8 +173,14 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
   const iys = startIysSync(container, config, logger);
   return {
     carrier,
-    wake: () => container.dispatchWake.notify(),
-    handOff: (messages) => dispatcher.handOff(messages),
+    wake: () => {
+      container.dispatchWake.notify();
+      deriver.wake();
+    },
+    handOff: (messages) => {
+      dispatcher.handOff(messages);
+      deriver.wake();
+    },
     checkpoint: () => container.checkpoint(),
     async stop() {
       await listener?.stop();
@@ -169,6 +188,8 @@ async function runDispatch(container: AppContainer, start: JobStart): Promise<Ru
       await otpWatch.stop();
       await iys.stop();
       await dispatcher.stop();
+      // After the dispatcher, whose last outcomes queue sums too: one last round derives them.
+      await deriver.stop();
       await traffic.stop();
       await container.close();
     },

@@ -22,6 +22,7 @@ import type { MonitoringStore } from './monitoring-store.js';
 import type { RetentionStore } from './retention.js';
 import type { OtpStore } from './otp-store.js';
 import type { ConsentStore } from './consent-store.js';
+import type { DerivedCounts } from './derived-counts.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -68,6 +69,8 @@ export interface Store {
   readonly otp: OtpStore;
   /** Consents for commercial messages (İYS, src/ports/consent-store.ts). */
   readonly consents: ConsentStore;
+  /** Derived data written after the commit: the panel's rollups (src/ports/derived-counts.ts). */
+  readonly derived: DerivedCounts;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

@@ -18,6 +18,9 @@ import { panelServices } from '../../src/services/panel/panel-services.js';
 import { defaultNow } from './harness.js';
 import type { Store } from '../../src/ports/store.js';
 import type { NewMessage, NewSend } from '../../src/ports/messages.js';
+import { CountDeriver } from '../../src/jobs/count-deriver.js';
+import { createLogger } from '../../src/main.js';
+import { waitFor } from './wait-for.js';
 
 export interface PanelAnswer {
   status: number;
@@ -122,6 +125,11 @@ export interface PanelHarness {
   browser(ip?: string, headers?: Record<string, string>): PanelBrowser;
   /** Every route the panel registered, as `METHOD /panel/path` (a test can check it covers them all). */
   routes: string[];
+  /**
+   * Waits until the deriver (running beside the app, as in a worker's dispatch thread) has
+   * added every queued sum to the panel's rollups: the pages' counts are then exact.
+   */
+  derived(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -163,11 +171,21 @@ export async function createPanelHarness(
       },
     ],
   });
+  // The deriver of the panel's rollups, as a worker's dispatch thread runs it (rounds on a short timer here).
+  const deriver = new CountDeriver(runtime.store.derived, clock, createLogger('silent'), {
+    everyMs: 10,
+    gatherMs: 0,
+    batch: 500,
+  });
+  deriver.start();
   return {
     app,
     runtime,
     clock,
     users,
+    async derived() {
+      await waitFor('the rollups derived', async () => (await runtime.store.derived.rollupsPending()) === 0);
+    },
     async account(name) {
       const made = await runtime.admin.createAccount({
         name,
@@ -187,6 +205,7 @@ export async function createPanelHarness(
     routes,
     async close() {
       await app.close();
+      await deriver.stop();
       await runtime.close();
     },
   };

@@ -38,11 +38,15 @@ type RollupTables = {
   send_counts: CountsColumns & { send_id: number };
   /** contacts with the name column of migration 0015. */
   contacts: { group_id: number; number: string; created_at: number; name: string | null };
+  /** The number search of migration 0035, written by the deriver (derived-counts-store.ts). */
+  message_numbers: { account_id: number; recipient: string; created_at: number; message_id: number };
 };
 
 /** Group ids are 32-bit serials: a larger id names no group (and PostgreSQL would refuse the comparison). */
 const maxSerial = 2 ** 31 - 1;
 const campaignKinds: SendKind[] = ['group', 'mixed'];
+/** Messages to one number read from the number search at a time. */
+const numbersPage = 500;
 /** Subscriber keys per IN list: well inside both dialects' parameter limits. */
 const keyChunk = 500;
 
@@ -81,12 +85,49 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
     after: LogCursor | null,
     limit: number,
   ): Promise<LogRow[]> {
+    if (filter.number === undefined) return this.logPage(accountId, filter, after, limit, null);
+    // By number: the number search the deriver writes (migration 0035) gives the messages to
+    // the number newest first, a page at a time; the log's other filters then pick among them.
+    const found: LogRow[] = [];
+    let cursor = after;
+    for (;;) {
+      const page = await this.tables
+        .selectFrom('message_numbers')
+        .select(['message_id', 'created_at'])
+        .where('account_id', '=', accountId)
+        .where('recipient', '=', filter.number)
+        .$if(filter.from !== undefined, (q) => q.where('created_at', '>=', filter.from ?? 0))
+        .$if(filter.to !== undefined, (q) => q.where('created_at', '<', filter.to ?? 0))
+        .$if(cursor !== null, (q) =>
+          q.where(sql<boolean>`(created_at, message_id) < (${cursor?.createdAt ?? 0}, ${cursor?.id ?? 0})`),
+        )
+        .orderBy('created_at', 'desc')
+        .orderBy('message_id', 'desc')
+        .limit(numbersPage)
+        .execute();
+      if (page.length === 0) return found;
+      const ids = page.map((r) => Number(r.message_id));
+      found.push(...(await this.logPage(accountId, filter, cursor, limit - found.length, ids)));
+      const last = page[page.length - 1];
+      if (found.length >= limit || page.length < numbersPage || !last) return found;
+      cursor = { createdAt: Number(last.created_at), id: Number(last.message_id) };
+    }
+  }
+
+  /** A page of the log, newest first: of the account's messages, or of those among `ids`. */
+  private async logPage(
+    accountId: number,
+    filter: MessageFilter,
+    after: LogCursor | null,
+    limit: number,
+    ids: number[] | null,
+  ): Promise<LogRow[]> {
     const rows = await this.tables
       .selectFrom('messages as m')
       .innerJoin('sends as s', 's.id', 'm.send_id')
       .select(['m.id', 'm.send_id', 'm.recipient', 's.sender', 'm.state', 'm.sms_count', 'm.created_at'])
       .where('m.account_id', '=', accountId)
-      .$if(filter.number !== undefined, (q) => q.where('m.recipient', '=', filter.number ?? ''))
+      .$if(ids !== null, (q) => q.where('m.id', 'in', ids ?? []))
       .$if(filter.from !== undefined, (q) => q.where('m.created_at', '>=', filter.from ?? 0))
       .$if(filter.to !== undefined, (q) => q.where('m.created_at', '<', filter.to ?? 0))
       .$if(filter.sendId !== undefined, (q) => q.where('m.send_id', '=', filter.sendId ?? 0))

@@ -115,6 +115,8 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
     if (gone.length === 0) return { removed: 0, next };
     const removable = gone.map((r) => Number(r.id));
     await this.db.deleteFrom('message_parts').where('message_id', 'in', removable).execute();
+    // Their rows of the panel's number search (migration 0035) go with them.
+    await this.db.deleteFrom('message_numbers').where('message_id', 'in', removable).execute();
     const deleted = await this.db.deleteFrom('messages').where('id', 'in', removable).executeTakeFirst();
     return { removed: Number(deleted.numDeletedRows), next };
   }

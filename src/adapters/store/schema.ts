@@ -238,6 +238,32 @@ export interface SendCountsTable {
   failed: number;
 }
 
+/** The sums a transaction adds to the rollups, waiting for the deriver (migration 0035, messages/rollups.ts). */
+export interface CountDeltasTable {
+  id: Generated<number>;
+  /**
+   * JSON: `{ "d": [[account_id, day, messages, sms, delivered, failed], ...], "s": [[send_id,
+   * messages, sms, delivered, failed], ...], "m": [[send_id, lowest id, highest id], ...] }`
+   * (`m`: the messages inserted, for `message_numbers`; absent when none were).
+   */
+  deltas: string;
+}
+
+/** The panel's number search (migration 0035): an account's messages by number, written by the deriver. */
+export interface MessageNumbersTable {
+  account_id: number;
+  recipient: string;
+  created_at: number;
+  message_id: number;
+}
+
+/** One row per derivation after the commit (migration 0035): locked while it runs, and what it did last. */
+export interface DerivationsTable {
+  name: string;
+  derived_rows: number;
+  derived_at: number;
+}
+
 /** One thread's messages by step in one minute (migration 0017). */
 export interface TrafficMinutesTable {
   minute: number;
@@ -407,6 +433,9 @@ export interface Database {
   messages: MessagesTable;
   daily_counts: DailyCountsTable;
   send_counts: SendCountsTable;
+  count_deltas: CountDeltasTable;
+  derivations: DerivationsTable;
+  message_numbers: MessageNumbersTable;
   message_parts: MessagePartsTable;
   unmatched_reports: UnmatchedReceiptsTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -28,6 +28,7 @@ import { SqlRateWindows } from './rate-windows-store.js';
 import { SqlWakes } from './wakes-store.js';
 import { SqlRetentionStore } from './retention-store.js';
 import { SqlOtpStore } from './otp-store.js';
+import { SqlDerivedCounts } from './derived-counts-store.js';
 
 /** A write lock held this long without changing hands is stuck (transactions take milliseconds; busy_timeout is 5 s). */
 const stuckLockMs = 30_000;
@@ -57,6 +58,7 @@ export class SqlStore implements Store {
   readonly retention: SqlRetentionStore;
   readonly otp: SqlOtpStore;
   readonly consents: SqlConsentStore;
+  readonly derived: SqlDerivedCounts;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -84,6 +86,7 @@ export class SqlStore implements Store {
     this.retention = new SqlRetentionStore(context);
     this.otp = new SqlOtpStore(context);
     this.consents = new SqlConsentStore(context);
+    this.derived = new SqlDerivedCounts(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -166,7 +166,7 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
         // From queued or submitting (moves.reject), neither of which the rollups count.
         const deltas = new RollupDeltas();
         deltas.moved(row, moves.reject.from[0], row.state);
-        await deltas.write(self.db);
+        await deltas.queue(self.db);
       }
       if (t) await recordEvents(self.db, [t], now);
       return t;

@@ -36,7 +36,7 @@ export class SqlMessageStore extends StorePart implements MessageStore {
       // The panel's rollups: one upsert per (account, day) and per send of these messages.
       const deltas = new RollupDeltas();
       deltas.inserted(rows);
-      await deltas.write(self.db);
+      await deltas.queue(self.db);
       const evented = groups.flatMap((g) =>
         g.messages.flatMap((m, i) =>
           m.failedEvent === undefined

@@ -38,7 +38,7 @@ export class SqlReceipts extends StorePart {
         if (start > 0) await yieldToEventLoop();
         answers.push(...(await self.applyChunk(receipts.slice(start, start + rowChunk), now, deltas)));
       }
-      await deltas.write(self.db);
+      await deltas.queue(self.db);
       return answers;
     });
   }

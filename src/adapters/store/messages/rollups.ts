@@ -1,17 +1,19 @@
 /**
  * The panel's rollups (`daily_counts` per account and Istanbul day of creation,
- * `send_counts` per send; migration 0015's tables), kept by the writes of messages
- * themselves since migration 0016 dropped 0015's triggers: a write sums what it inserted or
- * moved into or out of delivered / failed (failed or expired), and adds the sums in one
- * statement per rollup, in the transaction of the write. Row triggers cost each accepted
- * /sms/send about 10 µs of server CPU; a batch of sends touches a rollup row once.
+ * `send_counts` per send; migration 0015's tables), derived after the commit since
+ * migration 0035. A write of messages sums what it inserted or moved into or out of
+ * delivered / failed (failed or expired) and appends the sums as one row of `count_deltas`
+ * (`queue`), in the transaction of the write: one plain insert per transaction, where adding
+ * them to the rollups there cost an upsert per (account, day) and per send. The deriver
+ * (`deriveRollups` in derived-counts-store.ts, run by src/jobs/count-deriver.ts) merges
+ * queued rows and adds them (`apply`) in the transaction that deletes those rows.
  *
- * The rows go in key order (account and day; send), so that concurrent transactions on
+ * The rollup rows go in key order (account and day; send), so that concurrent transactions on
  * PostgreSQL lock the rollup rows they share in one order and cannot deadlock on them.
  */
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
-import type { DailyCountsTable, MessagesTable, SendCountsTable } from '../schema.js';
+import type { CountDeltasTable, DailyCountsTable, MessagesTable, SendCountsTable } from '../schema.js';
 import type { Executor } from '../executor.js';
 import { columnsOf, preparedRows } from '../prepared-query.js';
 import { preparedChunk } from './statements.js';
@@ -53,6 +55,27 @@ const sendUpsert = preparedRows(
   columnsOf<SendRow>({ send_id: true, ...countColumns }),
 );
 
+type QueueRow = Pick<Insertable<CountDeltasTable>, 'deltas'>;
+const queueInsert = preparedRows(
+  (db, rows: QueueRow[]) => db.insertInto('count_deltas').values(rows),
+  columnsOf<QueueRow>({ deltas: true }),
+);
+
+/** A queued row's JSON: days as [account, day, messages, sms, delivered, failed], sends as [send, messages, sms, delivered, failed]. */
+interface Queued {
+  d: [number, number, number, number, number, number][];
+  s: [number, number, number, number, number][];
+  /** The messages inserted, by send: [send, lowest id, highest id] (a write's ids of one send: its own, and no other write's between). */
+  m?: [number, number, number][];
+}
+
+/** Messages of one send inserted by one write, for the number search (`message_numbers`). */
+export interface InsertedRange {
+  sendId: number;
+  lo: number;
+  hi: number;
+}
+
 const isDelivered = (state: DeliveryState): number => (state === 'delivered' ? 1 : 0);
 const isFailed = (state: DeliveryState): number => (state === 'failed' || state === 'expired' ? 1 : 0);
 
@@ -71,16 +94,28 @@ export interface CountedMessage {
   created_at: number;
 }
 
-/** The sums a transaction adds to the rollups, written with `write` once its messages are written. */
+/** The sums a transaction adds to the rollups, queued with `queue` once its messages are written. */
 export class RollupDeltas {
   private readonly days = new Map<string, DailyRow>();
   private readonly sends = new Map<number, SendRow>();
+  private readonly ranges = new Map<number, InsertedRange>();
 
   /** Messages inserted (in whatever state they are inserted in). */
   inserted(
-    rows: readonly Pick<Insertable<MessagesTable>, 'account_id' | 'send_id' | 'created_at' | 'sms_count' | 'state'>[],
+    rows: readonly Pick<
+      Insertable<MessagesTable>,
+      'id' | 'account_id' | 'send_id' | 'created_at' | 'sms_count' | 'state'
+    >[],
   ): void {
     for (const r of rows) {
+      const sendId = Number(r.send_id);
+      const id = Number(r.id);
+      const range = this.ranges.get(sendId);
+      if (!range) this.ranges.set(sendId, { sendId, lo: id, hi: id });
+      else {
+        range.lo = Math.min(range.lo, id);
+        range.hi = Math.max(range.hi, id);
+      }
       const state = r.state ?? 'queued';
       this.add(r, { messages: 1, sms: r.sms_count, delivered: isDelivered(state), failed: isFailed(state) });
     }
@@ -93,8 +128,49 @@ export class RollupDeltas {
     if (delivered !== 0 || failed !== 0) this.add(message, { messages: 0, sms: 0, delivered, failed });
   }
 
+  /** Nothing summed yet (or everything written). */
+  get empty(): boolean {
+    return this.sends.size === 0;
+  }
+
+  /** Appends the sums to the queue of the deriver: one row, in the caller's transaction. */
+  async queue(db: Executor): Promise<void> {
+    if (this.sends.size === 0) return;
+    const queued: Queued = {
+      d: [...this.days.values()].map((r) => [r.account_id, r.day, r.messages, r.sms, r.delivered, r.failed]),
+      s: [...this.sends.values()].map((r) => [r.send_id, r.messages, r.sms, r.delivered, r.failed]),
+    };
+    if (this.ranges.size > 0) queued.m = [...this.ranges.values()].map((r) => [r.sendId, r.lo, r.hi]);
+    this.days.clear();
+    this.sends.clear();
+    this.ranges.clear();
+    await db.executeQuery(queueInsert(db, [{ deltas: JSON.stringify(queued) }]));
+  }
+
+  /** Adds the sums of a queued row (its `deltas` text) to these. */
+  addQueued(text: string): void {
+    const queued = JSON.parse(text) as Queued;
+    for (const [account_id, day, messages, sms, delivered, failed] of queued.d) {
+      const c = { messages, sms, delivered, failed };
+      const key = `${account_id}:${day}`;
+      const d = this.days.get(key);
+      if (d) addTo(d, c);
+      else this.days.set(key, { account_id, day, ...c });
+    }
+    for (const [send_id, messages, sms, delivered, failed] of queued.s) {
+      const c = { messages, sms, delivered, failed };
+      const s = this.sends.get(send_id);
+      if (s) addTo(s, c);
+      else this.sends.set(send_id, { send_id, ...c });
+    }
+    for (const [sendId, lo, hi] of queued.m ?? []) this.inserts.push({ sendId, lo, hi });
+  }
+
+  /** The ranges of inserted messages of the queued rows added (`addQueued`), for the number search. */
+  readonly inserts: InsertedRange[] = [];
+
   /** Adds the sums to the rollups: one statement per rollup (per `preparedChunk` rows), in key order. */
-  async write(db: Executor): Promise<void> {
+  async apply(db: Executor): Promise<void> {
     if (this.sends.size === 0) return;
     const days = [...this.days.values()].sort((a, b) => a.account_id - b.account_id || a.day - b.day);
     const sends = [...this.sends.values()].sort((a, b) => a.send_id - b.send_id);

@@ -107,6 +107,17 @@ export async function keepMessagePartitions(
     }
     // Stopped with parts left: the partition stays for the next sweep.
     if (stopping()) break;
+    // The partition's rows of the panel's number search (migration 0035), in batches like the
+    // parts, by their index on message_id (one row a message).
+    for (;;) {
+      const gone = await sql`
+        delete from message_numbers where message_id in (
+          select message_id from message_numbers where message_id >= ${from.toString()} and message_id < ${range.to.toString()} limit ${partsBatch})`.execute(
+        db,
+      );
+      if (Number(gone.numAffectedRows ?? 0n) < partsBatch || stopping()) break;
+    }
+    if (stopping()) break;
     try {
       await db.transaction().execute(async (trx) => {
         await sql`set local lock_timeout = '2s'`.execute(trx);
