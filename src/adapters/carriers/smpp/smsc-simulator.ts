@@ -157,6 +157,7 @@ export class SmscSimulator {
     session.on('close', () => {
       if (state.bound) this.stats.boundNow--;
       this.sessions.delete(session);
+      this.outbound.sessionClosed(session);
     });
     session.on('pdu', (pdu) => {
       if (pdu.isResponse()) return;
