@@ -109,12 +109,14 @@ export class SmppConnection {
   /** A lease of the connection is held: bind. */
   standUp(): void {
     this.leased = true;
+    this.metrics.held?.(true);
     this.start();
   }
 
   /** The lease is lost or in doubt: no submit from now on, and the bind closed within `withinMs`. */
   async standDown(withinMs: number): Promise<void> {
     this.leased = false;
+    this.metrics.held?.(false);
     await Promise.all(this.links.all.map((link) => link.stop(withinMs)));
   }
 
