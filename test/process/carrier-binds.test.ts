@@ -2,7 +2,7 @@
  * The SMPP carrier's binds shared by a cluster, through real processes: three `haberci
  * serve` workers on one PostgreSQL schema against one `haberci smsc-sim`. With a
  * connection of maxBinds 1 the SMSC never sees more than one bind at once, and every
- * message accepted by any worker is submitted once, by the bind's owner; killed with
+ * message accepted by a worker, whichever, is submitted once, by the bind's owner; killed with
  * SIGKILL, the owner's bind is taken by another worker after the lease, and every message
  * is delivered, none submitted twice beyond the dead owner's window. With maxBinds 2 two
  * of the three workers bind. No timings are asserted: counts the simulator kept.

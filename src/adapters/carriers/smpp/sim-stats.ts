@@ -8,7 +8,7 @@ export interface SimCounters {
   /** Sessions bound now, and the most bound at once since start (binds shared by a cluster: at most its maxBinds). */
   boundNow: number;
   peakBound: number;
-  /** The most submit_sm received in any one second (a sliding window): the pace of every ESME together. */
+  /** The most submit_sm received in one second (a sliding window, wherever it falls): the pace of every ESME together. */
   peakSubmitsPerSecond: number;
   submits: number;
   submitsAccepted: number;
@@ -46,7 +46,7 @@ export function emptyCounters(): SimCounters {
   };
 }
 
-/** The most events in any one second, over a sliding window of their times. */
+/** The most events in one second, over a sliding window of their times. */
 export class PeakPerSecond {
   private readonly times: number[] = [];
   private head = 0;

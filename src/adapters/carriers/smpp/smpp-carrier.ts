@@ -123,7 +123,7 @@ export class SmppCarrier implements Carrier {
     await Promise.all(this.sessions.map((c) => c.stop()));
   }
 
-  /** In a cluster: live messages are for the processes holding a bind (or for any while none does). */
+  /** In a cluster: live messages are for the processes holding a bind (or for every process while none does). */
   takesWork(): boolean {
     return this.leases?.takesWork() ?? true;
   }
