@@ -68,8 +68,11 @@ interface Rig {
   b: string;
 }
 
-async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
-  const store = await sqliteStore();
+/** The simulator, and the carrier's config file at `config` with its one connection (`extra` over it). */
+async function simAndConfig(
+  config: string,
+  extra: Record<string, number> = {},
+): Promise<{ sim: ServerProcess; stats: string }> {
   const smppPort = await freePort();
   const statsPort = await freePort();
   const sim = await startServer(
@@ -78,7 +81,6 @@ async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
     ['smsc-sim', '--port', String(smppPort), '--stats-port', String(statsPort), '--receipt-delay-ms', '100'],
     smppPort,
   );
-  const config = join(store.dataDir ?? '', 'smpp.json');
   await writeFile(
     config,
     JSON.stringify({
@@ -91,16 +93,24 @@ async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
           password: 'pw',
           windowSize: 10,
           maxSubmitsPerSecond: rate,
+          ...extra,
         },
       ],
       defaultRoute: 'sim',
     }),
   );
+  return { sim, stats: `http://127.0.0.1:${statsPort}` };
+}
+
+async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
+  const store = await sqliteStore();
+  const config = join(store.dataDir ?? '', 'smpp.json');
+  const { sim, stats } = await simAndConfig(config);
   const a = await provisionSender(store, 1_000_000);
   const b = await provisionSender(store, 1_000_000);
   const server = await startHaberci(store, 0, ['--smpp-config', config]);
   try {
-    return await work({ store, sim, stats: `http://127.0.0.1:${statsPort}`, server, a: a.apiKey, b: b.apiKey });
+    return await work({ store, sim, stats, server, a: a.apiKey, b: b.apiKey });
   } finally {
     await server.stop();
     await sim.stop();
@@ -211,34 +221,9 @@ const simStats = z.object({ peakBound: z.number(), peakSubmitsPerSecond: z.numbe
 /** Three workers on one PostgreSQL store share the connection's `maxBinds` binds and its rate. */
 async function sharedBinds(databaseUrl: string, maxBinds: number, faults: string[]): Promise<Figure[]> {
   const store = await postgresStore(databaseUrl);
-  const smppPort = await freePort();
-  const statsPort = await freePort();
-  const sim = await startServer(
-    'smsc-sim',
-    join(repoRoot, 'bin', 'haberci'),
-    ['smsc-sim', '--port', String(smppPort), '--stats-port', String(statsPort), '--receipt-delay-ms', '100'],
-    smppPort,
-  );
   const dir = await mkdtemp(join(tmpdir(), 'haberci-bench-binds-'));
+  const { sim, stats: statsAt } = await simAndConfig(join(dir, 'smpp.json'), { maxBinds });
   const config = join(dir, 'smpp.json');
-  await writeFile(
-    config,
-    JSON.stringify({
-      connections: [
-        {
-          name: 'sim',
-          host: '127.0.0.1',
-          port: smppPort,
-          systemId: 'haberci',
-          password: 'pw',
-          windowSize: 10,
-          maxSubmitsPerSecond: rate,
-          maxBinds,
-        },
-      ],
-      defaultRoute: 'sim',
-    }),
-  );
   const workers: ServerProcess[] = [];
   try {
     const a = await provisionSender(store, 1_000_000);
@@ -252,15 +237,15 @@ async function sharedBinds(databaseUrl: string, maxBinds: number, faults: string
     });
     if (r.result_code !== 'TS-1024') faults.push(`group send: ${JSON.stringify(r)}`);
     const started = Date.now();
-    let at = await seenAt({ stats: `http://127.0.0.1:${statsPort}` });
+    let at = await seenAt({ stats: statsAt });
     while (to.some((n) => !at.has(n)) && Date.now() - started < giveUpMs) {
       await sleep(1000);
-      at = await seenAt({ stats: `http://127.0.0.1:${statsPort}` });
+      at = await seenAt({ stats: statsAt });
     }
     const done = to.filter((n) => at.has(n)).length;
     if (done < to.length)
       faults.push(`maxBinds ${maxBinds}: ${done} of ${to.length} at the SMSC in ${giveUpMs / 1000} s`);
-    const stats = simStats.parse(await (await fetch(`http://127.0.0.1:${statsPort}/stats`)).json());
+    const stats = simStats.parse(await (await fetch(`${statsAt}/stats`)).json());
     const seconds = (Math.max(...to.map((n) => at.get(n) ?? 0)) - started) / 1000;
     progress(
       `maxBinds ${maxBinds}: peak bound ${stats.peakBound}, peak ${stats.peakSubmitsPerSecond} submit_sm/s, ` +
