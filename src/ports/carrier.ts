@@ -62,6 +62,11 @@ export interface CarrierListener {
 export interface CarrierLinks {
   bound: number;
   total: number;
+  /**
+   * In a cluster: connections not bound here because another process holds their binds
+   * (docs/smpp.md, "Binds across a cluster"); this process is ready without them.
+   */
+  elsewhere?: number;
 }
 
 /** One connection of a carrier, as the provider's console shows it. */

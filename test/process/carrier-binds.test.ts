@@ -213,5 +213,13 @@ describe('SMPP carrier binds across three workers on PostgreSQL, maxBinds 2', { 
     const stats = await c.stats();
     assert.equal(stats.peakBound, 2, JSON.stringify(stats));
     assert.equal(c.workers.filter((w) => w.output().includes(holds)).length, 2, 'two workers hold a bind');
+    // The worker holding none is ready all the same: the binds are the cluster's.
+    const idle = c.workers.find((w) => !w.output().includes(holds)) as ServerProcess;
+    const ready = await waitFor('the worker without a bind ready', async () => {
+      const r = await fetch(`${idle.url}/readyz`);
+      const body = (await r.json()) as { checks?: { carrier?: { ok: boolean; detail?: string } } };
+      return r.status === 200 ? body : undefined;
+    });
+    assert.match(ready.checks?.carrier?.detail ?? '', /bound here, 1 by other processes/);
   });
 });

@@ -48,6 +48,8 @@ export class BindLeases {
     private readonly cluster: BindCluster,
     private readonly sessions: readonly SmppConnection[],
     private readonly log: SmppLog,
+    /** Told after each look at the cluster's places (which connections other processes bind). */
+    private readonly onSeen: () => void = () => undefined,
   ) {
     for (const s of sessions) s.waitForLease();
   }
@@ -160,6 +162,7 @@ export class BindLeases {
       // The last known places stand until the store answers.
     }
     for (const s of this.sessions) this.share(s.name);
+    this.onSeen();
   }
 
   /** The place is ours until `renewedAt` + lease: the bind is closed a quarter of the lease before that. */

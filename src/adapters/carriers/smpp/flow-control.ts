@@ -39,8 +39,8 @@ export class SubmitGate {
   private inFlight = 0;
   private readonly waiters: Waiter[] = [];
   private nextSlotAt = 0;
-  /** When the last pacing slot was really granted, and the grants in turn. */
-  private lastGrantAt = -Infinity;
+  /** When the last pacing slots were really granted (the newest last), and the grants in turn. */
+  private readonly grants: number[] = [];
   private paced: Promise<void> = Promise.resolve();
   private spacingMs: number;
   /** Submits per second now (AIMD), at most `maxRate`. */
@@ -112,14 +112,20 @@ export class SubmitGate {
   }
 
   /**
-   * Waits until `slot` and a spacing after the previous grant as it really happened: timers
-   * held up by a busy event loop fire together, and their submits would go in a burst that
-   * makes up for the stall (seen: 58 in one second at 50/s). Grants one at a time, in order.
+   * Waits until `slot`, and until the rate's worth of grants before it (as they really
+   * happened) is a second old: timers held up by a busy event loop fire together, and their
+   * submits would go in a burst over the rate to make up for the stall (seen: 58 in one
+   * second at 50/s). Grants one at a time, in order; slots stay on their even grid, so a
+   * timer a little late costs no rate.
    */
   private async grantAt(slot: number): Promise<void> {
-    const wait = Math.max(slot, this.lastGrantAt + this.spacingMs) - Date.now();
+    const perSecond = Math.max(1, Math.floor(this.current));
+    const earlier =
+      this.grants.length >= perSecond ? (this.grants[this.grants.length - perSecond] as number) : -Infinity;
+    const wait = Math.max(slot, earlier + 1000) - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-    this.lastGrantAt = Date.now();
+    this.grants.push(Date.now());
+    if (this.grants.length > 2 * perSecond + 16) this.grants.splice(0, this.grants.length - perSecond);
   }
 
   release(): void {

@@ -91,7 +91,9 @@ export class SmppCarrier implements Carrier {
         () => this.leases?.throttled(c.name, c.maxSubmitsPerSecond),
       );
     });
-    this.leases = options.cluster ? new BindLeases(options.cluster, this.sessions, log) : null;
+    this.leases = options.cluster
+      ? new BindLeases(options.cluster, this.sessions, log, () => this.linksChanged())
+      : null;
   }
 
   watchLinks(onChange: (links: CarrierLinks) => void): void {
@@ -100,7 +102,13 @@ export class SmppCarrier implements Carrier {
   }
 
   private linksChanged(): void {
-    this.onLinks?.({ bound: this.sessions.filter((c) => c.isBound).length, total: this.sessions.length });
+    const leases = this.leases;
+    const elsewhere = leases ? this.sessions.filter((c) => !c.isBound && leases.heldElsewhere(c.name)).length : 0;
+    this.onLinks?.({
+      bound: this.sessions.filter((c) => c.isBound).length,
+      total: this.sessions.length,
+      ...(leases ? { elsewhere } : {}),
+    });
   }
 
   async start(listener: CarrierListener): Promise<void> {
