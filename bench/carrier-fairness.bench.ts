@@ -10,14 +10,21 @@
  *    from B's answer to B's last submit_sm. An equal share of 50/s gives B 25/s: 40 s.
  *    Target: at most 45 s. Bounded: the bench stops waiting after 90 s.
  *
+ * 3. Binds shared by a cluster (PostgreSQL, HABERCI_BENCH_DATABASE): three workers against
+ *    one simulator, the connection at maxBinds 1 and then 2, 50/s for the cluster; one
+ *    /group/send of 1,500 through the first worker. The simulator's most sessions bound at
+ *    once (target: maxBinds) and most submit_sm in one second (target: at most 50/s + 5 %).
+ *
  * The store is the only one: each case gets a fresh one and a fresh server.
  */
 import { z } from 'zod';
-import { writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { BenchOptions, BenchOutput, Figure } from './lib/bench.js';
 import { figure, judged } from './lib/bench.js';
-import { provisionSender, sqliteStore, startHaberci } from './lib/haberci.js';
+import { postgresStore, provisionSender, sqliteStore, startHaberci } from './lib/haberci.js';
+import { benchDatabaseUrl } from './lib/settings.js';
 import type { BenchStore } from './lib/haberci.js';
 import { sleep } from './lib/processes.js';
 import { freePort, repoRoot, startServer } from './lib/server-process.js';
@@ -61,8 +68,11 @@ interface Rig {
   b: string;
 }
 
-async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
-  const store = await sqliteStore();
+/** The simulator, and the carrier's config file at `config` with its one connection (`extra` over it). */
+async function simAndConfig(
+  config: string,
+  extra: Record<string, number> = {},
+): Promise<{ sim: ServerProcess; stats: string }> {
   const smppPort = await freePort();
   const statsPort = await freePort();
   const sim = await startServer(
@@ -71,7 +81,6 @@ async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
     ['smsc-sim', '--port', String(smppPort), '--stats-port', String(statsPort), '--receipt-delay-ms', '100'],
     smppPort,
   );
-  const config = join(store.dataDir ?? '', 'smpp.json');
   await writeFile(
     config,
     JSON.stringify({
@@ -84,16 +93,24 @@ async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
           password: 'pw',
           windowSize: 10,
           maxSubmitsPerSecond: rate,
+          ...extra,
         },
       ],
       defaultRoute: 'sim',
     }),
   );
+  return { sim, stats: `http://127.0.0.1:${statsPort}` };
+}
+
+async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
+  const store = await sqliteStore();
+  const config = join(store.dataDir ?? '', 'smpp.json');
+  const { sim, stats } = await simAndConfig(config);
   const a = await provisionSender(store, 1_000_000);
   const b = await provisionSender(store, 1_000_000);
   const server = await startHaberci(store, 0, ['--smpp-config', config]);
   try {
-    return await work({ store, sim, stats: `http://127.0.0.1:${statsPort}`, server, a: a.apiKey, b: b.apiKey });
+    return await work({ store, sim, stats, server, a: a.apiKey, b: b.apiKey });
   } finally {
     await server.stop();
     await sim.stop();
@@ -101,7 +118,7 @@ async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
   }
 }
 
-async function seenAt(rig: Rig): Promise<Map<string, number>> {
+async function seenAt(rig: Pick<Rig, 'stats'>): Promise<Map<string, number>> {
   const all = submits.parse(await (await fetch(`${rig.stats}/submits`)).json());
   const at = new Map<string, number>();
   for (const s of all) if (!at.has(s.destination)) at.set(s.destination, s.at);
@@ -199,8 +216,74 @@ async function fairShare(faults: string[]): Promise<Figure[]> {
   });
 }
 
+const simStats = z.object({ peakBound: z.number(), peakSubmitsPerSecond: z.number(), submits: z.number() });
+
+/** Three workers on one PostgreSQL store share the connection's `maxBinds` binds and its rate. */
+async function sharedBinds(databaseUrl: string, maxBinds: number, faults: string[]): Promise<Figure[]> {
+  const store = await postgresStore(databaseUrl);
+  const dir = await mkdtemp(join(tmpdir(), 'haberci-bench-binds-'));
+  const { sim, stats: statsAt } = await simAndConfig(join(dir, 'smpp.json'), { maxBinds });
+  const config = join(dir, 'smpp.json');
+  const workers: ServerProcess[] = [];
+  try {
+    const a = await provisionSender(store, 1_000_000);
+    for (let i = 0; i < 3; i++) workers.push(await startHaberci(store, 0, ['--smpp-config', config]));
+    const to = numbers('534', 1500);
+    const r = await post(`${(workers[0] as ServerProcess).url}/group/send`, {
+      api_key: a.apiKey,
+      title: 'BENCH',
+      text: 'cluster',
+      sentto: to,
+    });
+    if (r.result_code !== 'TS-1024') faults.push(`group send: ${JSON.stringify(r)}`);
+    const started = Date.now();
+    let at = await seenAt({ stats: statsAt });
+    while (to.some((n) => !at.has(n)) && Date.now() - started < giveUpMs) {
+      await sleep(1000);
+      at = await seenAt({ stats: statsAt });
+    }
+    const done = to.filter((n) => at.has(n)).length;
+    if (done < to.length)
+      faults.push(`maxBinds ${maxBinds}: ${done} of ${to.length} at the SMSC in ${giveUpMs / 1000} s`);
+    const stats = simStats.parse(await (await fetch(`${statsAt}/stats`)).json());
+    const seconds = (Math.max(...to.map((n) => at.get(n) ?? 0)) - started) / 1000;
+    progress(
+      `maxBinds ${maxBinds}: peak bound ${stats.peakBound}, peak ${stats.peakSubmitsPerSecond} submit_sm/s, ` +
+        `${stats.submits} submits for ${to.length} in ${seconds.toFixed(1)} s`,
+    );
+    const scenario = `three PostgreSQL workers, one connection at ${rate}/s, maxBinds ${maxBinds}, 1,500 messages`;
+    return [
+      judged(
+        figure(bench, scenario, 'most binds at the SMSC at once', stats.peakBound, 'binds'),
+        `<= ${maxBinds}`,
+        (v) => v <= maxBinds,
+      ),
+      judged(
+        figure(
+          bench,
+          scenario,
+          'most submit_sm in one second',
+          stats.peakSubmitsPerSecond,
+          '/s',
+          `${stats.submits} submits for ${to.length} messages in ${seconds.toFixed(1)} s`,
+        ),
+        `<= ${rate * 1.05}`,
+        (v) => v <= rate * 1.05,
+      ),
+    ];
+  } finally {
+    for (const w of workers) await w.stop();
+    await sim.stop();
+    await store.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export async function benchCarrierFairness(_options: BenchOptions): Promise<BenchOutput> {
   const faults: string[] = [];
   const figures = [...(await otpUnderBacklog(faults)), ...(await fairShare(faults))];
+  const databaseUrl = benchDatabaseUrl();
+  if (databaseUrl === '') progress('shared binds skipped: set HABERCI_BENCH_DATABASE=postgres://... to measure them');
+  else for (const maxBinds of [1, 2]) figures.push(...(await sharedBinds(databaseUrl, maxBinds, faults)));
   return { results: [], figures, faults };
 }

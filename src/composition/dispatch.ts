@@ -3,11 +3,14 @@
  * (`liveCarriers`), the built-in simulator for sandbox keys, inbound messages and the wakes
  * of the webhook courier.
  */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { Clock } from '../ports/clock.js';
 import type { Carrier, CarrierLinks } from '../ports/carrier.js';
 import type { CarrierMetrics, MessageMetrics } from '../ports/metrics.js';
+import type { CarrierBinds } from '../ports/carrier-binds.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
 import { InboundService } from '../services/inbound-service.js';
 import { Dispatcher, defaultDispatcherOptions } from '../jobs/dispatcher.js';
@@ -19,7 +22,15 @@ import type { AppContainer } from './container.js';
 
 /** What a carrier adapter's loader gives: a checked configuration to build the carrier from, or why it cannot be used. */
 type CarrierLoad =
-  | { ok: true; open(options: { log: Logger; clock: Clock; metrics?: CarrierMetrics }): Carrier }
+  | {
+      ok: true;
+      open(options: {
+        log: Logger;
+        clock: Clock;
+        metrics?: CarrierMetrics;
+        cluster?: { binds: CarrierBinds; owner: string; leaseMs: number };
+      }): Carrier;
+    }
   | { ok: false; message: string };
 
 /**
@@ -44,7 +55,7 @@ async function loadLiveCarrier(config: CarrierConfig): Promise<{ name: string; l
 async function liveCarrier(
   config: CarrierConfig,
   simulator: SimulatorCarrier,
-  open: { logger: Logger; clock: Clock; metrics?: CarrierMetrics | undefined },
+  open: { logger: Logger; clock: Clock; metrics?: CarrierMetrics | undefined; binds: CarrierBinds; leaseMs: number },
 ): Promise<Carrier> {
   const live = await loadLiveCarrier(config);
   if (live === null) return simulator;
@@ -53,6 +64,12 @@ async function liveCarrier(
     log: open.logger.child({ component: live.name }),
     clock: open.clock,
     ...(open.metrics ? { metrics: open.metrics } : {}),
+    // The binds are shared by every process of the store, by leases as long as a message's.
+    cluster: {
+      binds: open.binds,
+      owner: `${hostname()}:${process.pid}:${randomBytes(3).toString('hex')}`,
+      leaseMs: open.leaseMs,
+    },
   });
 }
 
@@ -78,7 +95,7 @@ export function handOffSends(
 ): void {
   container.services.sends.handOffTo({
     leaseMs,
-    reserve: (n) => window.reserve(n),
+    reserve: (n) => window.reserveHanded(n),
     release: (n) => window.release(n),
     handOff,
   });
@@ -123,6 +140,8 @@ export async function startDispatcher(start: DispatcherStart): Promise<Dispatche
     logger,
     clock: container.clock,
     metrics: observers.carrierMetrics,
+    binds: container.store.carrierBinds,
+    leaseMs: config.leaseMs,
   });
   const counted = observers.messages;
   observers.carrier?.(live);

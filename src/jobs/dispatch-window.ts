@@ -7,13 +7,17 @@
  * `maxInFlight`, so whatever a dead process leaves leased, to be claimed again after its
  * lease, is at most one window, as with claims alone; and a dispatcher that falls behind (a
  * slow carrier) makes new messages wait in the store's queue instead of in memory.
+ *
+ * The second cell closes the window to hand-offs: set while this process's live carrier
+ * takes no work (in a cluster, another process holds the binds), so what its HTTP side
+ * accepts is queued in the store for the binds' owners to claim.
  */
 export class DispatchWindow {
   private readonly cell: Int32Array;
 
   constructor(
     readonly limit: number,
-    readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(4),
+    readonly buffer: SharedArrayBuffer = new SharedArrayBuffer(8),
   ) {
     this.cell = new Int32Array(buffer);
   }
@@ -24,6 +28,17 @@ export class DispatchWindow {
     if (Atomics.add(this.cell, 0, n) + n <= this.limit) return true;
     Atomics.sub(this.cell, 0, n);
     return false;
+  }
+
+  /** Takes room for n messages handed off by the HTTP side: none while the window is closed to hand-offs. */
+  reserveHanded(n: number): boolean {
+    if (Atomics.load(this.cell, 1) === 1) return n <= 0;
+    return this.reserve(n);
+  }
+
+  /** Closes the window to hand-offs (or opens it again). */
+  closeToHandoffs(closed: boolean): void {
+    Atomics.store(this.cell, 1, closed ? 1 : 0);
   }
 
   release(n: number): void {

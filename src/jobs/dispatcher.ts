@@ -187,15 +187,22 @@ export class Dispatcher implements CarrierListener {
     for (const m of this.handed.take(Number.POSITIVE_INFINITY, this.clock.now(), this.window)) this.launch(m);
   }
 
-  /** Starts handed messages first, then claims from the store up to the free window. */
+  /**
+   * Starts handed messages first, then claims from the store up to the free window. While
+   * the live carrier takes no work (in a cluster, other processes hold its binds), nothing
+   * is claimed and nothing more is handed here: the binds' owners claim it from the store.
+   */
   private async fill(): Promise<RoundOutcome> {
     const { batchSize, maxInFlight } = this.options;
+    const takesWork = this.carriers.live.takesWork?.() ?? true;
+    this.window.closeToHandoffs(!takesWork);
     while (this.handed.length === 0 && this.window.used() >= maxInFlight) await this.loop.waitForRoom(1000);
     const now = this.clock.now();
     const handed = this.handed.take(batchSize, now, this.window);
     for (const m of handed) this.launch(m);
     const want = batchSize - handed.length;
     if (want === 0) return 'full';
+    if (!takesWork) return handed.length === 0 ? 'empty' : 'short';
     // A claim that came back short a moment ago found the store empty: handed messages do not go through it.
     if (this.storeDrainedAt !== null && performance.now() - this.storeDrainedAt < this.options.idleMs)
       return handed.length === 0 ? 'empty' : 'short';

@@ -62,6 +62,11 @@ export interface CarrierListener {
 export interface CarrierLinks {
   bound: number;
   total: number;
+  /**
+   * In a cluster: connections not bound here because another process holds their binds
+   * (docs/smpp.md, "Binds across a cluster"); this process is ready without them.
+   */
+  elsewhere?: number;
 }
 
 /** One connection of a carrier, as the provider's console shows it. */
@@ -77,6 +82,12 @@ export interface ConnectionState {
   rate?: number;
   /** The last few refusals and lost sessions (`at`: epoch ms), newest last. */
   recentErrors: { at: number; what: string }[];
+  /** In a cluster: the binds the connection may have across it. */
+  maxBinds?: number;
+  /** In a cluster: the connection's submits per second for the whole cluster now (after its last cut). */
+  clusterRate?: number;
+  /** In a cluster: its binds' places held now, by which process (`mine`: this one). */
+  binds?: { slot: number; owner: string; mine: boolean }[];
 }
 
 export interface Carrier {
@@ -95,6 +106,11 @@ export interface Carrier {
    * Left out (the simulator): no limit, every message goes at once.
    */
   capacity?(): number;
+  /**
+   * For carriers whose binds are shared by the processes of a store (SMPP): whether this
+   * process should take live messages now (it holds a bind, or no process does). Left out: always.
+   */
+  takesWork?(): boolean;
   start(listener: CarrierListener): Promise<void>;
   submit(message: CarrierMessage): Promise<SubmitOutcome>;
   /** Stops taking submits and closes connections; pending reports may be lost to the operator's retry. */

@@ -47,6 +47,8 @@ export interface ConnectionMetrics {
   refused(status: string): void;
   /** A receipt arrived `seconds` after its part's submit was answered. */
   receiptLag(seconds: number): void;
+  /** In a cluster: this process took (true) or let go (false) a place of the connection's binds. */
+  held?(isHeld: boolean): void;
 }
 
 export const noConnectionMetrics: ConnectionMetrics = {
@@ -93,7 +95,12 @@ export interface Backlog {
   lanes?: Record<Lane, { due: number; oldestDueAt: number | null }>;
   /** Destination prefixes the OTP conversion watch holds now (suspected SMS pumping). */
   otpHeldPrefixes: number;
+  /** Per account: messages queued and due now, the accounts with the most first (at most `accountBacklogCap`). */
+  accounts?: { accountId: number; due: number }[];
 }
+
+/** The most accounts a backlog lists (the metric's label values stay few). */
+export const accountBacklogCap = 50;
 
 /** Counts into both (the metrics, and the provider console's traffic per minute). */
 export function bothMessageMetrics(a: MessageMetrics, b: MessageMetrics): MessageMetrics {

@@ -14,6 +14,7 @@ import type { EventStore } from './event-store.js';
 import type { DirectoryStore } from './directory-store.js';
 import type { InboundStore } from './inbound-store.js';
 import type { SmppStore } from './smpp-store.js';
+import type { CarrierBinds } from './carrier-binds.js';
 import type { PanelQueries } from './panel-queries.js';
 import type { UserStore } from './user-store.js';
 import type { AuditStore } from './audit-store.js';
@@ -53,6 +54,8 @@ export interface Store {
   readonly inbound: InboundStore;
   /** Customers over SMPP: their users and the receipts owed to them. */
   readonly smpp: SmppStore;
+  /** The live carrier's binds across the cluster, and its shared rate cuts (src/ports/carrier-binds.ts). */
+  readonly carrierBinds: CarrierBinds;
   /** The panel's read queries. */
   readonly panel: PanelQueries;
   /** The customer panel's users, sessions and notes (src/ports/user-store.ts). */

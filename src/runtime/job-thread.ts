@@ -43,7 +43,11 @@ export class JobThread {
   ) {
     thread.on('message', (message: FromJobThread) => {
       if (message.type === 'carrier-links') {
-        this.links = { bound: message.bound, total: message.total };
+        this.links = {
+          bound: message.bound,
+          total: message.total,
+          ...(message.elsewhere === undefined ? {} : { elsewhere: message.elsewhere }),
+        };
         return;
       }
       if (message.type === 'answer') {

@@ -78,10 +78,16 @@ export class Readiness {
     }
     const links = this.sources.carrierLinks?.() ?? null;
     if (links !== null) {
+      const elsewhere = links.elsewhere ?? 0;
       checks.carrier =
         links.bound > 0
           ? { ok: true, detail: `${links.bound} of ${links.total} carrier connections bound` }
-          : { ok: false, detail: `0 of ${links.total} carrier connections bound` };
+          : elsewhere > 0
+            ? {
+                ok: true,
+                detail: `0 of ${links.total} carrier connections bound here, ${elsewhere} by other processes`,
+              }
+            : { ok: false, detail: `0 of ${links.total} carrier connections bound` };
     }
     return { ready: Object.values(checks).every((c) => c.ok), checks };
   }

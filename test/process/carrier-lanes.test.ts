@@ -152,6 +152,9 @@ for (const { store, workers } of cases) {
       assert.ok(sample(metrics, 'haberci_lane_backlog{lane="bulk"}') > 0, 'bulk waits in the store');
       assert.equal(sample(metrics, 'haberci_lane_backlog{lane="interactive"}'), 0);
       assert.ok(hasSeries(metrics, 'haberci_lane_oldest_waiting_age_seconds'));
+      // Per account too: the big send's account waits; the first worker started holds the one bind.
+      assert.ok(sample(metrics, `haberci_account_backlog{account="${a.accountId}"}`) > 0, 'its account waits');
+      assert.equal(sample(metrics, 'haberci_smpp_connection_bind_held{carrier="sim",connection="0"}'), 1);
       const order = await seen([...big, ...small]);
       const last = Math.max(...small.map((n) => order.get(n) as number));
       const between = big.filter((n) => (order.get(n) as number) > sent && (order.get(n) as number) < last).length;

@@ -156,10 +156,14 @@ describe('worker leases on a shared PostgreSQL store', () => {
     'a worker killed with kill -9 mid-batch: every message is delivered, a second submit only for those the SMSC held from it',
     { skip },
     async () => {
-      // Two fresh workers: the first test's a is gone.
+      // Two fresh workers beside b (the first test's a is gone). The carrier's one bind is
+      // b's since a died (docs/smpp.md, "Binds across a cluster"): b submits what c accepts,
+      // and b is the worker killed mid-batch.
+      const b = servers[1] as ServerProcess;
       const c = await startServer(args);
       const d = await startServer(args);
       servers.push(c, d);
+      assert.match(b.output(), /holds a bind of the connection/);
       // A batch well past the SMSC window (20): when the kill comes, some of c's messages are
       // at the SMSC awaiting their answer, the rest leased to c and waiting.
       const numbers = Array.from({ length: 40 }, (_, i) => `9053212410${String(i).padStart(2, '0')}`);
@@ -169,8 +173,8 @@ describe('worker leases on a shared PostgreSQL store', () => {
         async () => (await Promise.all(numbers.map(submitsTo))).some((n) => n > 0),
         { timeoutMs: 30_000, intervalMs: 100 },
       );
-      c.child.kill('SIGKILL');
-      await c.exited;
+      b.child.kill('SIGKILL');
+      await b.exited;
       // Read at once, well inside the lease (nobody else may submit them before it runs out).
       const atKill = await Promise.all(numbers.map(submitsTo));
       const inFlight = new Set(numbers.filter((_, i) => (atKill[i] ?? 0) > 0));

@@ -78,6 +78,7 @@ for (const dialect of testDialects()) {
           '0031-consent-rets-index',
           '0032-smpp-binds',
           '0033-lanes',
+          '0034-carrier-binds',
           '0035-derived-counts',
           '0036-consent-sync-counts',
         ]);

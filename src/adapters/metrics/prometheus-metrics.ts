@@ -29,7 +29,7 @@ export class PrometheusMetrics implements ApiMetrics {
   readonly thread = new ThreadMetrics('http');
   private sources: ScrapeSources = {};
   private readonly backlog: Record<
-    Exclude<keyof Backlog, 'lanes'> | 'webhookOldestAge' | 'laneDue' | 'laneOldestAge',
+    Exclude<keyof Backlog, 'lanes' | 'accounts'> | 'webhookOldestAge' | 'laneDue' | 'laneOldestAge' | 'accountDue',
     Gauge
   >;
   private readonly requests: Counter<'endpoint' | 'result_code'>;
@@ -96,6 +96,12 @@ export class PrometheusMetrics implements ApiMetrics {
         labelNames: ['lane'],
         registers,
       }),
+      accountDue: new Gauge({
+        name: 'haberci_account_backlog',
+        help: 'Messages queued and due now per account, the 50 accounts with the most (read from the store at the scrape, capped)',
+        labelNames: ['account'],
+        registers,
+      }),
       otpHeldPrefixes: new Gauge({
         name: 'haberci_otp_held_prefixes',
         help: 'Destination prefixes the OTP conversion watch holds for a key now: suspected SMS pumping (read from the store at the scrape)',
@@ -151,6 +157,9 @@ export class PrometheusMetrics implements ApiMetrics {
           .labels(lane)
           .set(depth.oldestDueAt === null ? 0 : Math.max(0, (now() - depth.oldestDueAt) / 1000));
       }
+      // An account whose queue drained leaves the metric.
+      this.backlog.accountDue.reset();
+      for (const a of depths.accounts ?? []) this.backlog.accountDue.labels(String(a.accountId)).set(a.due);
     }
     const merged = AggregatorRegistry.aggregate([
       await this.registry.getMetricsAsJSON(),

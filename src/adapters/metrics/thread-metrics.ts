@@ -41,6 +41,7 @@ export class ThreadMetrics implements MessageMetrics, CarrierMetrics, WebhookMet
   private readonly webhookAttempts: Record<WebhookOutcome, Counter.Internal>;
   private readonly webhookDuration: Histogram;
   private readonly smppBound: Gauge<'carrier' | 'connection'>;
+  private readonly smppHeld: Gauge<'carrier' | 'connection'>;
   private readonly smppSubmits: Counter<'carrier' | 'connection'>;
   private readonly smppRefusals: Counter<'carrier' | 'connection' | 'status'>;
   private readonly smppLag: Histogram<'carrier' | 'connection'>;
@@ -88,6 +89,12 @@ export class ThreadMetrics implements MessageMetrics, CarrierMetrics, WebhookMet
     this.smppBound = new Gauge({
       name: 'haberci_smpp_connection_bound',
       help: 'An SMPP connection is bound and takes submits (1) or not (0)',
+      labelNames: connection,
+      registers,
+    });
+    this.smppHeld = new Gauge({
+      name: 'haberci_smpp_connection_bind_held',
+      help: "This process holds one of the places of an SMPP connection's binds in the cluster (1) or not (0)",
       labelNames: connection,
       registers,
     });
@@ -181,6 +188,7 @@ export class ThreadMetrics implements MessageMetrics, CarrierMetrics, WebhookMet
         counter.inc();
       },
       receiptLag: (seconds) => lag.observe(seconds),
+      held: (isHeld) => this.smppHeld.labels(...labels).set(isHeld ? 1 : 0),
     };
   }
 

@@ -2,6 +2,7 @@
 import { sql } from 'kysely';
 import type { Backlog } from '../../ports/metrics.js';
 import { backlogCap } from '../../ports/monitoring-store.js';
+import { accountBacklogCap } from '../../ports/metrics.js';
 import type { AttemptSample, MonitoringStore, TrafficMinute } from '../../ports/monitoring-store.js';
 import { StorePart } from './store-part.js';
 import { lanes, priorityOf } from '../../domain/lanes.js';
@@ -35,6 +36,7 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
     const lanesDue = await this.lanesDue(now);
     return {
       lanes: lanesDue,
+      accounts: await this.accountsDue(now),
       dispatchDue: Number(row?.due ?? 0) + Number(row?.unwrittenDue ?? 0),
       scheduled: Number(row?.later ?? 0) + Number(row?.unwrittenLater ?? 0),
       webhookPending: Number(row?.pending ?? 0),
@@ -58,6 +60,18 @@ export class SqlMonitoringStore extends StorePart implements MonitoringStore {
       out[lane] = { due: Number(row?.due ?? 0), oldestDueAt: oldest !== null && oldest <= now ? oldest : null };
     }
     return out;
+  }
+
+  /** The accounts with the most due messages (of at most backlogCap read along messages_due). */
+  private async accountsDue(now: number): Promise<NonNullable<Backlog['accounts']>> {
+    const { rows } = await sql<{ account_id: number | string; due: number | string }>`
+      select account_id, count(*) as due
+      from (select account_id from messages where state = 'queued' and due_at <= ${now} limit ${backlogCap}) d
+      group by account_id
+      order by count(*) desc, account_id
+      limit ${accountBacklogCap}
+    `.execute(this.db);
+    return rows.map((r) => ({ accountId: Number(r.account_id), due: Number(r.due) }));
   }
 
   async addTraffic(source: string, minutes: readonly TrafficMinute[]): Promise<void> {

@@ -330,6 +330,22 @@ export interface SmppBindsTable {
   expires_at: number;
 }
 
+/** A place of an SMPP carrier connection's binds, held by one process while it renews it (migration 0034). */
+export interface CarrierBindsTable {
+  connection: string;
+  slot: number;
+  owner: string;
+  bound_at: number;
+  expires_at: number;
+}
+
+/** A carrier connection's last rate cut for the whole cluster (migration 0034). */
+export interface CarrierRatesTable {
+  connection: string;
+  rate: number;
+  cut_at: number;
+}
+
 export interface SmppAssemblyPartsTable {
   smpp_user_id: number;
   assembly_key: string;
@@ -418,6 +434,8 @@ export interface Database {
   smpp_assemblies: SmppAssembliesTable;
   smpp_assembly_parts: SmppAssemblyPartsTable;
   smpp_binds: SmppBindsTable;
+  carrier_binds: CarrierBindsTable;
+  carrier_rates: CarrierRatesTable;
   otp_codes: OtpCodesTable;
   otp_secret: OtpSecretTable;
   otp_settings: OtpSettingsTable;

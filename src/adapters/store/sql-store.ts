@@ -19,6 +19,7 @@ import { SqlEventStore } from './event-store.js';
 import { SqlDirectoryStore } from './directory-store.js';
 import { SqlInboundStore } from './inbound-store.js';
 import { SqlSmppStore } from './smpp-store.js';
+import { SqlCarrierBinds } from './carrier-binds-store.js';
 import { SqlPanelQueries } from './panel-queries-store.js';
 import { SqlUserStore } from './user-store.js';
 import { SqlAuditStore } from './audit-store.js';
@@ -46,6 +47,7 @@ export class SqlStore implements Store {
   readonly directory: SqlDirectoryStore;
   readonly inbound: SqlInboundStore;
   readonly smpp: SqlSmppStore;
+  readonly carrierBinds: SqlCarrierBinds;
   readonly panel: SqlPanelQueries;
   readonly users: SqlUserStore;
   readonly audit: SqlAuditStore;
@@ -76,6 +78,7 @@ export class SqlStore implements Store {
     this.directory = new SqlDirectoryStore(context);
     this.inbound = new SqlInboundStore(context);
     this.smpp = new SqlSmppStore(context);
+    this.carrierBinds = new SqlCarrierBinds(context);
     this.panel = new SqlPanelQueries(context);
     this.users = new SqlUserStore(context);
     this.audit = new SqlAuditStore(context);

@@ -160,6 +160,9 @@ describe('the provider console: carriers and traffic', () => {
         const row = page.getByRole('row', { name: /turkcell-1/ });
         await row.getByRole('cell', { name: 'Bound', exact: true }).waitFor();
         assert.match(await row.innerText(), /of 20/);
+        // The one bind of the cluster is this process's, and the lanes' backlog is beside it.
+        assert.match(await row.innerText(), /1 of 1[\s\S]*\(this process\)/);
+        await page.getByRole('row', { name: /Interactive/ }).waitFor();
         await screenshot(page, 'provider-carriers-bound', { fullPage: true });
         const url = page.url();
         sim.child.kill('SIGKILL');

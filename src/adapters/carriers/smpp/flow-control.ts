@@ -11,9 +11,24 @@
  */
 
 /** Halvings of the rate at most one per this long. */
-const cutEveryMs = 1000;
+export const cutEveryMs = 1000;
 /** The lowest rate the SMSC's refusals bring a connection to, as a share of its configured rate (and 1/s at least). */
 const floorShare = 1 / 16;
+
+/** A rate `current` halved, down to the floor of the `configured` rate. */
+export function cutTo(configured: number, current: number): number {
+  return Math.max(Math.min(configured, Math.max(1, configured * floorShare)), current / 2);
+}
+
+/**
+ * A connection's rate for the whole cluster at `now`: the configured rate, or after a cut
+ * the rate it was cut to growing back by a tenth of the configured rate each second (as a
+ * single gate grows back by its accepted submits), whole again in about 5 seconds.
+ */
+export function clusterRate(configured: number, cut: { rate: number; cutAt: number } | null, now: number): number {
+  if (cut === null) return configured;
+  return Math.min(configured, cut.rate + (configured / 10) * (Math.max(0, now - cut.cutAt) / 1000));
+}
 
 interface Waiter {
   grant: () => void;
@@ -24,6 +39,9 @@ export class SubmitGate {
   private inFlight = 0;
   private readonly waiters: Waiter[] = [];
   private nextSlotAt = 0;
+  /** When the last pacing slots were really granted (the newest last), and the grants in turn. */
+  private readonly grants: number[] = [];
+  private paced: Promise<void> = Promise.resolve();
   private spacingMs: number;
   /** Submits per second now (AIMD), at most `maxRate`. */
   private current: number;
@@ -31,7 +49,7 @@ export class SubmitGate {
 
   constructor(
     private readonly windowSize: number,
-    private readonly maxRate: number,
+    private maxRate: number,
   ) {
     this.current = maxRate;
     this.spacingMs = 1000 / maxRate;
@@ -50,7 +68,17 @@ export class SubmitGate {
   slowDown(now = Date.now()): void {
     if (now - this.lastCutAt < cutEveryMs) return;
     this.lastCutAt = now;
-    this.setRate(Math.max(Math.min(this.maxRate, Math.max(1, this.maxRate * floorShare)), this.current / 2));
+    this.setRate(cutTo(this.maxRate, this.current));
+  }
+
+  /**
+   * In a cluster: this bind's share of the connection's rate now (the cluster's rate, after
+   * its cuts, over the binds alive; docs/smpp.md, "Binds across a cluster"). It becomes both
+   * the pace and the ceiling the rate grows back to until the next share is known.
+   */
+  follow(share: number): void {
+    this.maxRate = share;
+    this.setRate(share);
   }
 
   /** A submit was accepted: the rate grows back towards the configured one. */
@@ -77,8 +105,27 @@ export class SubmitGate {
       return false;
     }
     this.nextSlotAt = slot + this.spacingMs;
-    if (slot > now) await new Promise((resolve) => setTimeout(resolve, slot - now));
+    const granted = this.paced.then(() => this.grantAt(slot));
+    this.paced = granted;
+    await granted;
     return true;
+  }
+
+  /**
+   * Waits until `slot`, and until the rate's worth of grants before it (as they really
+   * happened) is a second old: timers held up by a busy event loop fire together, and their
+   * submits would go in a burst over the rate to make up for the stall (seen: 58 in one
+   * second at 50/s). Grants one at a time, in order; slots stay on their even grid, so a
+   * timer a little late costs no rate.
+   */
+  private async grantAt(slot: number): Promise<void> {
+    const perSecond = Math.max(1, Math.floor(this.current));
+    const earlier =
+      this.grants.length >= perSecond ? (this.grants[this.grants.length - perSecond] as number) : -Infinity;
+    const wait = Math.max(slot, earlier + 1000) - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    this.grants.push(Date.now());
+    if (this.grants.length > 2 * perSecond + 16) this.grants.splice(0, this.grants.length - perSecond);
   }
 
   release(): void {

@@ -8,8 +8,8 @@ import { makePdu, Status } from '../../../smpp/smpp-wire.js';
 /**
  * What the SMSC simulator sends to ESMEs: delivery receipts and mobile-originated
  * messages, on a bound receiving session. A receipt answered with a non-zero
- * deliver_sm_resp, or with no receiver bound, is sent again every retryMs, up to
- * MAX_RECEIPT_ATTEMPTS, as SMSCs do.
+ * deliver_sm_resp, with no receiver bound, or whose session ended before its resp came, is
+ * sent again every retryMs, up to MAX_RECEIPT_ATTEMPTS, as SMSCs do.
  */
 
 export interface ReceiverSession {
@@ -30,6 +30,9 @@ export const MAX_RECEIPT_ATTEMPTS = 10;
 export class SimOutbound {
   private readonly timers = new Set<NodeJS.Timeout>();
   private inboundRef = 0;
+  private stopped = false;
+  /** Receipts sent on each session and not yet answered: sent again if it ends first. */
+  private readonly unanswered = new Map<Session, Set<() => void>>();
 
   constructor(
     private readonly sessions: ReadonlyMap<Session, ReceiverSession>,
@@ -37,12 +40,21 @@ export class SimOutbound {
     private readonly retryMs: number,
   ) {}
 
+  /** A session ended: its receipts not yet answered are sent again (on another session). */
+  sessionClosed(session: Session): void {
+    const retries = this.unanswered.get(session);
+    this.unanswered.delete(session);
+    for (const retry of retries ?? []) retry();
+  }
+
   stop(): void {
+    this.stopped = true;
     for (const timer of this.timers) clearTimeout(timer);
     this.timers.clear();
   }
 
   after(ms: number, run: () => void): void {
+    if (this.stopped) return;
     const timer = setTimeout(() => {
       this.timers.delete(timer);
       run();
@@ -64,7 +76,11 @@ export class SimOutbound {
     };
     const session = this.receiver(systemId);
     if (!session) return retry();
+    const waiting = this.unanswered.get(session) ?? new Set<() => void>();
+    this.unanswered.set(session, waiting);
+    waiting.add(retry);
     const sent = session.send(makePdu('deliver_sm', receiptPdu({ ...receipt, doneAt: Date.now() })), (resp) => {
+      waiting.delete(retry);
       if (resp.command_status === Status.OK) this.stats.receiptResps++;
       else {
         this.stats.receiptRespErrors++;
@@ -72,7 +88,10 @@ export class SimOutbound {
       }
     });
     if (sent) this.stats.receiptsSent++;
-    else retry();
+    else {
+      waiting.delete(retry);
+      retry();
+    }
   }
 
   /** One MO message (all its parts), Turkish single shift or UCS-2 as the text needs. */

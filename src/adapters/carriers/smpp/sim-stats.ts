@@ -5,6 +5,11 @@ import type { Server } from 'node:http';
 export interface SimCounters {
   binds: number;
   bindsRefused: number;
+  /** Sessions bound now, and the most bound at once since start (binds shared by a cluster: at most its maxBinds). */
+  boundNow: number;
+  peakBound: number;
+  /** The most submit_sm received in one second (a sliding window, wherever it falls): the pace of every ESME together. */
+  peakSubmitsPerSecond: number;
   submits: number;
   submitsAccepted: number;
   throttled: number;
@@ -24,6 +29,9 @@ export function emptyCounters(): SimCounters {
   return {
     binds: 0,
     bindsRefused: 0,
+    boundNow: 0,
+    peakBound: 0,
+    peakSubmitsPerSecond: 0,
     submits: 0,
     submitsAccepted: 0,
     throttled: 0,
@@ -36,6 +44,24 @@ export function emptyCounters(): SimCounters {
     inboundSent: 0,
     inboundResps: 0,
   };
+}
+
+/** The most events in one second, over a sliding window of their times. */
+export class PeakPerSecond {
+  private readonly times: number[] = [];
+  private head = 0;
+  peak = 0;
+
+  add(now: number): number {
+    this.times.push(now);
+    while ((this.times[this.head] as number) <= now - 1000) this.head++;
+    if (this.head > 4096) {
+      this.times.splice(0, this.head);
+      this.head = 0;
+    }
+    this.peak = Math.max(this.peak, this.times.length - this.head);
+    return this.peak;
+  }
 }
 
 /** Prints one line per second in which something happened. */

@@ -12,7 +12,9 @@ import type { CarrierMetrics } from '../../../ports/metrics.js';
 import { encodeForSubmit } from '../../../domain/sms-encoding.js';
 import type { EncodedSms } from '../../../domain/sms-encoding.js';
 import { deliverHandler } from './deliver-handler.js';
-import { chooseRoute } from './routing.js';
+import { chooseRoute, preferredRoute } from './routing.js';
+import { BindLeases } from './bind-leases.js';
+import type { BindCluster } from './bind-leases.js';
 import type { SmppCarrierConfig } from './smpp-config.js';
 import { SmppConnection } from './smpp-connection.js';
 import type { PartResult } from './smpp-connection.js';
@@ -39,6 +41,12 @@ export interface SmppCarrierOptions {
   clock?: Clock;
   /** Counts each connection's binds, submits, refusals and receipt lag (nothing by default). */
   metrics?: CarrierMetrics;
+  /**
+   * The processes of one store share the binds (docs/smpp.md, "Binds across a cluster"): a
+   * connection binds here only while this process holds one of its places. Left out: every
+   * connection binds (one bind each).
+   */
+  cluster?: BindCluster;
 }
 
 export type ConnectionStatus = ConnectionState;
@@ -55,6 +63,8 @@ export class SmppCarrier implements Carrier {
   private readonly counted: boolean;
   /** Concatenation reference, 0..255, varied per message so parts of neighbours never mix. */
   private reference = Math.floor(Math.random() * 256);
+  /** The binds' leases in a cluster; null when this process binds alone. */
+  private readonly leases: BindLeases | null;
 
   constructor(
     private readonly config: SmppCarrierConfig,
@@ -71,8 +81,19 @@ export class SmppCarrier implements Carrier {
     );
     this.sessions = config.connections.map((c, index) => {
       const counted = metrics?.connection(c.name, index, () => this.sessions[index]?.inFlight ?? 0);
-      return new SmppConnection(c, config.submitTimeoutMs, onRequest, log, () => this.linksChanged(), counted);
+      return new SmppConnection(
+        c,
+        config.submitTimeoutMs,
+        onRequest,
+        log,
+        () => this.linksChanged(),
+        counted,
+        () => this.leases?.throttled(c.name, c.maxSubmitsPerSecond),
+      );
     });
+    this.leases = options.cluster
+      ? new BindLeases(options.cluster, this.sessions, log, () => this.linksChanged())
+      : null;
   }
 
   watchLinks(onChange: (links: CarrierLinks) => void): void {
@@ -81,7 +102,13 @@ export class SmppCarrier implements Carrier {
   }
 
   private linksChanged(): void {
-    this.onLinks?.({ bound: this.sessions.filter((c) => c.isBound).length, total: this.sessions.length });
+    const leases = this.leases;
+    const elsewhere = leases ? this.sessions.filter((c) => !c.isBound && leases.heldElsewhere(c.name)).length : 0;
+    this.onLinks?.({
+      bound: this.sessions.filter((c) => c.isBound).length,
+      total: this.sessions.length,
+      ...(leases ? { elsewhere } : {}),
+    });
   }
 
   async start(listener: CarrierListener): Promise<void> {
@@ -95,11 +122,18 @@ export class SmppCarrier implements Carrier {
         }
       : listener;
     for (const connection of this.sessions) connection.start();
+    await this.leases?.start();
   }
 
   async stop(): Promise<void> {
     this.stopped = true;
+    await this.leases?.stop();
     await Promise.all(this.sessions.map((c) => c.stop()));
+  }
+
+  /** In a cluster: live messages are for the processes holding a bind (or for every process while none does). */
+  takesWork(): boolean {
+    return this.leases?.takesWork() ?? true;
   }
 
   capacity(): number {
@@ -111,6 +145,7 @@ export class SmppCarrier implements Carrier {
   }
 
   status(): ConnectionStatus[] {
+    const leases = this.leases;
     return this.sessions.map((c) => ({
       name: c.name,
       bound: c.isBound,
@@ -119,6 +154,16 @@ export class SmppCarrier implements Carrier {
       submits: c.submits,
       rate: c.rate,
       recentErrors: [...c.recentErrors],
+      ...(leases
+        ? {
+            maxBinds: c.config.maxBinds,
+            clusterRate: leases.rateOf(c.name, c.config.maxSubmitsPerSecond),
+            binds: leases
+              .leases()
+              .filter((l) => l.connection === c.name)
+              .map((l) => ({ slot: l.slot, owner: l.owner, mine: l.owner === leases.owner })),
+          }
+        : {}),
     }));
   }
 
@@ -146,7 +191,12 @@ export class SmppCarrier implements Carrier {
     return { kind: 'accepted', carrierMessageIds: ids };
   }
 
+  /**
+   * In a cluster, a message whose route is bound by another process is that process's to
+   * submit: none here (it goes back to the queue), and no failover while that bind lives.
+   */
   private route(to: string): SmppConnection | undefined {
+    if (this.leases?.heldElsewhere(preferredRoute(to, this.sessions, this.config.defaultRoute))) return undefined;
     return chooseRoute(to, this.sessions, this.config.defaultRoute);
   }
 

@@ -27,7 +27,10 @@ const connectionSchema = z
     systemType: ascii(12, 'systemType').default(''),
     bindMode: z.enum(['transceiver', 'transmitter+receiver']).default('transceiver'),
     windowSize: z.number().int().min(1).max(1000).default(10),
+    /** The submits per second of the whole cluster on this connection, split between its binds. */
     maxSubmitsPerSecond: z.number().positive().max(100_000).default(50),
+    /** Binds of this connection across the cluster (one per process at most), held by leases in the store. */
+    maxBinds: z.number().int().min(1).max(100).default(1),
     enquireLinkMs: ms(100).default(30_000),
     reconnectMinMs: ms(10).default(1_000),
     reconnectMaxMs: ms(10).default(60_000),

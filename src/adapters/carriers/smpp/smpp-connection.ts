@@ -45,6 +45,12 @@ export class SmppConnection {
   readonly recentErrors: ConnectionError[] = [];
   /** When each accepted part's submit was answered (performance.now()), by carrier message id; null when not counted. */
   private readonly awaited: Map<string, number> | null;
+  /**
+   * Whether this process may bind now: always alone; in a cluster, while it holds a lease of
+   * one of the connection's places (BindLeases). Cleared before the bind is closed, so not
+   * one submit goes out once the lease is in doubt.
+   */
+  private leased = true;
 
   constructor(
     readonly config: SmppConnectionConfig,
@@ -54,6 +60,8 @@ export class SmppConnection {
     /** Told when the link that takes submits binds or loses its bind (isBound changed). */
     onBoundChange: () => void = () => undefined,
     private readonly metrics: ConnectionMetrics = noConnectionMetrics,
+    /** Told when the SMSC said throttled or queue full (the cluster's rate is cut too). */
+    private readonly onThrottled: () => void = () => undefined,
   ) {
     this.awaited = metrics === noConnectionMetrics ? null : new Map();
     const boundChanged = (bound: boolean): void => {
@@ -90,7 +98,31 @@ export class SmppConnection {
 
   /** Able to take submits now. */
   get isBound(): boolean {
-    return this.links.submit.isBound;
+    return this.leased && this.links.submit.isBound;
+  }
+
+  /** In a cluster: binds only once `standUp()` says a lease is held. */
+  waitForLease(): void {
+    this.leased = false;
+  }
+
+  /** A lease of the connection is held: bind. */
+  standUp(): void {
+    this.leased = true;
+    this.metrics.held?.(true);
+    this.start();
+  }
+
+  /** The lease is lost or in doubt: no submit from now on, and the bind closed within `withinMs`. */
+  async standDown(withinMs: number): Promise<void> {
+    this.leased = false;
+    this.metrics.held?.(false);
+    await Promise.all(this.links.all.map((link) => link.stop(withinMs)));
+  }
+
+  /** In a cluster: this bind's share of the connection's rate (SubmitGate.follow). */
+  followRate(share: number): void {
+    this.gate.follow(share);
   }
 
   get inFlight(): number {
@@ -121,6 +153,7 @@ export class SmppConnection {
   }
 
   start(): void {
+    if (!this.leased) return;
     for (const link of this.links.all) link.start();
   }
 
@@ -148,7 +181,10 @@ export class SmppConnection {
         return { kind: 'lost', why: result.kind };
       }
       const status = result.pdu.command_status;
-      if (status === Status.THROTTLED || status === Status.MSGQFUL) this.gate.slowDown();
+      if (status === Status.THROTTLED || status === Status.MSGQFUL) {
+        this.gate.slowDown();
+        this.onThrottled();
+      }
       if (status !== Status.OK) {
         const name = statusName(status);
         this.metrics.refused(name);

@@ -66,20 +66,26 @@ export class SmppLink {
     this.connect();
   }
 
-  /** Unbinds politely (bounded by enquireLinkMs), then closes; no reconnect afterwards. */
-  async stop(): Promise<void> {
+  /**
+   * Unbinds politely (bounded by enquireLinkMs), then closes; no reconnect afterwards. All of
+   * it within about `withinMs` (a bind whose lease is ending must be gone before it ends).
+   */
+  async stop(withinMs = 3000): Promise<void> {
     this.stopped = true;
     clearTimeout(this.reconnectTimer);
     const session = this.session;
     if (!session) return;
-    if (this.bound) await this.request('unbind', {}, Math.min(this.options.enquireLinkMs, 2000));
+    if (this.bound) await this.request('unbind', {}, Math.min(this.options.enquireLinkMs, 2000, withinMs / 2));
     // The SMSC may have closed the session already (onClose cleared this.session).
     if (this.session !== session) return;
     await new Promise<void>((resolve) => {
-      const force = setTimeout(() => {
-        session.destroy();
-        resolve();
-      }, 1000);
+      const force = setTimeout(
+        () => {
+          session.destroy();
+          resolve();
+        },
+        Math.min(1000, withinMs / 2),
+      );
       session.once('close', () => {
         clearTimeout(force);
         resolve();

@@ -5,7 +5,7 @@ import { SimOutbound } from './sim-outbound.js';
 import type { InboundOptions } from './sim-outbound.js';
 import { readSubmit, receiptFor } from './sim-submits.js';
 import type { ReceivedSubmit } from './sim-submits.js';
-import { emptyCounters, RateTicker, startStatsServer } from './sim-stats.js';
+import { emptyCounters, PeakPerSecond, RateTicker, startStatsServer } from './sim-stats.js';
 import { smpp, Status, stringField } from '../../../smpp/smpp-wire.js';
 import { simulatedOutcome } from '../../../domain/simulator-outcome.js';
 import type { Pdu, PduOptions } from '../../../smpp/smpp-wire.js';
@@ -93,6 +93,7 @@ export class SmscSimulator {
   /** Ids continue from the start time, so a restarted simulator does not hand out old ids again. */
   private nextId = Date.now() * 100;
   private throttleCredit = 0;
+  private readonly submitsPerSecond = new PeakPerSecond();
 
   constructor(private readonly options: SmscSimulatorOptions) {
     this.ticker = new RateTicker(this.stats, (line) => this.print(line));
@@ -153,7 +154,11 @@ export class SmscSimulator {
     const state: SessionState = { systemId: '', bound: false, transmit: false, receive: false, pdus: 0, unanswered: 0 };
     this.sessions.set(session, state);
     session.on('error', () => session.destroy());
-    session.on('close', () => this.sessions.delete(session));
+    session.on('close', () => {
+      if (state.bound) this.stats.boundNow--;
+      this.sessions.delete(session);
+      this.outbound.sessionClosed(session);
+    });
     session.on('pdu', (pdu) => {
       if (pdu.isResponse()) return;
       state.pdus++;
@@ -199,6 +204,10 @@ export class SmscSimulator {
       this.stats.bindsRefused++;
       return reply({ command_status: Status.BINDFAIL });
     }
+    if (!state.bound) {
+      this.stats.boundNow++;
+      this.stats.peakBound = Math.max(this.stats.peakBound, this.stats.boundNow);
+    }
     Object.assign(state, {
       systemId,
       bound: true,
@@ -227,6 +236,7 @@ export class SmscSimulator {
 
   private submit(state: SessionState, pdu: Pdu, reply: (options?: PduOptions) => void): void {
     this.stats.submits++;
+    this.stats.peakSubmitsPerSecond = this.submitsPerSecond.add(performance.now());
     if (simulatedOutcome(stringField(pdu, 'destination_addr') ?? '') === 'refused')
       return reply({ command_status: Status.INVDSTADR });
     const record = readSubmit(pdu, state.systemId);

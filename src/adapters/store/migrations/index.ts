@@ -35,6 +35,7 @@ import { migration as m0030 } from './0030-smpp-parts-mo.js';
 import { migration as m0031 } from './0031-consent-rets-index.js';
 import { migration as m0032 } from './0032-smpp-binds.js';
 import { migration as m0033 } from './0033-lanes.js';
+import { migration as m0034 } from './0034-carrier-binds.js';
 import { migration as m0035 } from './0035-derived-counts.js';
 import { migration as m0036 } from './0036-consent-sync-counts.js';
 
@@ -69,6 +70,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0031-consent-rets-index', m0031],
   ['0032-smpp-binds', m0032],
   ['0033-lanes', m0033],
+  ['0034-carrier-binds', m0034],
   ['0035-derived-counts', m0035],
   ['0036-consent-sync-counts', m0036],
 ];

@@ -1,4 +1,8 @@
-/** The provider console's Carriers page: each SMPP connection's state, window, submit rate and recent errors, polled by htmx. */
+/**
+ * The provider console's Carriers page: each SMPP connection's state, window, submit rate,
+ * binds in the cluster (which process holds each), the cluster's rate and recent errors,
+ * and the lanes' backlog, polled by htmx.
+ */
 import { render } from 'preact-render-to-string';
 import type { ProviderArea } from '../door.js';
 import { liveOf } from '../door.js';
@@ -8,6 +12,9 @@ import { Table } from '../../kit/table.js';
 import { dateTime } from '../../kit/format.js';
 import { providerCarriersMessages } from './catalogue.js';
 import type { ConnectionView } from '../../../services/panel/provider/provider-live.js';
+import type { Backlog } from '../../../ports/metrics.js';
+
+type Lanes = NonNullable<Backlog['lanes']>;
 
 const livePath = '/panel/provider/carriers/live';
 
@@ -25,8 +32,58 @@ function Errors(props: { lang: Lang; c: ConnectionView }) {
   );
 }
 
+/** The places of the connection's binds in the cluster, each with the process holding it. */
+function Binds(props: { lang: Lang; c: ConnectionView }) {
+  const t = providerCarriersMessages[props.lang];
+  const binds = props.c.binds;
+  if (binds === undefined) return <>-</>;
+  return (
+    <>
+      {t.bindsOf(binds.length, props.c.maxBinds ?? binds.length)}
+      {binds.length === 0 ? (
+        <> ({t.noBinds})</>
+      ) : (
+        <ul>
+          {binds.map((b) => (
+            <li key={b.slot} data-bind-owner={b.owner}>
+              {b.owner}
+              {b.mine ? ` (${t.thisProcess})` : ''}
+            </li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
+function LaneBacklog(props: { lang: Lang; lanes: Lanes | null; at: number }) {
+  const t = providerCarriersMessages[props.lang];
+  if (props.lanes === null) return null;
+  const rows = Object.entries(props.lanes).map(([lane, depth]) => ({ lane: lane as keyof Lanes, ...depth }));
+  return (
+    <>
+      <h2 id="carriers-lanes">{t.lanesTitle}</h2>
+      <Table<(typeof rows)[number]>
+        rows={rows}
+        rowKey={(r) => r.lane}
+        empty="-"
+        rowAttributes={(r) => ({ 'data-lane': r.lane })}
+        columns={[
+          { header: t.colLane, rowHeader: true, cell: (r) => t.lane(r.lane) },
+          { header: t.colDue, cell: (r) => r.due },
+          {
+            header: t.colWaiting,
+            cell: (r) =>
+              r.oldestDueAt === null ? '-' : t.seconds(Math.max(0, Math.round((props.at - r.oldestDueAt) / 1000))),
+          },
+        ]}
+      />
+    </>
+  );
+}
+
 /** The table, with the htmx attributes that fetch it again every 3 s and put it in its own place. */
-function Connections(props: { lang: Lang; connections: readonly ConnectionView[]; at: number }) {
+function Connections(props: { lang: Lang; connections: readonly ConnectionView[]; lanes: Lanes | null; at: number }) {
   const { lang } = props;
   const t = providerCarriersMessages[lang];
   return (
@@ -50,9 +107,15 @@ function Connections(props: { lang: Lang; connections: readonly ConnectionView[]
           { header: t.colWindow, cell: (c) => t.window(c.inFlight, c.windowSize) },
           { header: t.colRate, cell: (c) => (c.submitRate === null ? '-' : c.submitRate.toFixed(1)) },
           { header: t.colSubmits, cell: (c) => c.submits },
+          { header: t.colBinds, cell: (c) => <Binds lang={lang} c={c} /> },
+          {
+            header: t.colClusterRate,
+            cell: (c) => (c.clusterRate === undefined ? '-' : c.clusterRate.toFixed(1)),
+          },
           { header: t.colErrors, cell: (c) => <Errors lang={lang} c={c} /> },
         ]}
       />
+      <LaneBacklog lang={lang} lanes={props.lanes} at={props.at} />
     </section>
   );
 }
@@ -65,21 +128,22 @@ export const providerCarriersArea: ProviderArea = {
       const live = liveOf(request, door);
       const lang = request.panel.lang;
       const t = providerCarriersMessages[lang];
-      const connections = await live.carriers();
+      const [connections, lanes] = await Promise.all([live.carriers(), live.lanes()]);
       return sendPage(request, reply, {
         title: t.title,
         body: (
           <>
             <p>{t.intro}</p>
-            <Connections lang={lang} connections={connections} at={door.of(request).now()} />
+            <Connections lang={lang} connections={connections} lanes={lanes} at={door.of(request).now()} />
           </>
         ),
       });
     });
     app.get('/provider/carriers/live', async (request, reply) => {
       const live = liveOf(request, door);
+      const [connections, lanes] = await Promise.all([live.carriers(), live.lanes()]);
       const html = render(
-        <Connections lang={request.panel.lang} connections={await live.carriers()} at={door.of(request).now()} />,
+        <Connections lang={request.panel.lang} connections={connections} lanes={lanes} at={door.of(request).now()} />,
       );
       return reply.header('cache-control', 'no-store').type('text/html; charset=utf-8').send(html);
     });

@@ -74,6 +74,11 @@ export class ProviderLive {
     private readonly now: () => number,
   ) {}
 
+  /** The lanes' backlog (due now, and since when the oldest waits), read from the store. */
+  async lanes(): Promise<NonNullable<Backlog['lanes']> | null> {
+    return (await this.store.backlog(this.now())).lanes ?? null;
+  }
+
   async carriers(): Promise<ConnectionView[]> {
     const states = await this.connections();
     const now = this.now();

@@ -1,6 +1,6 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { SubmitGate } from '../../../../src/adapters/carriers/smpp/flow-control.js';
+import { clusterRate, cutTo, SubmitGate } from '../../../../src/adapters/carriers/smpp/flow-control.js';
 
 describe('SubmitGate', () => {
   it('holds a submit past the window until a slot is released', async () => {
@@ -64,5 +64,29 @@ describe('SubmitGate rate (AIMD)', () => {
     assert.equal(gate.rate, 62_500);
     assert.equal(await gate.acquire(Date.now() + 5000), true);
     gate.release();
+  });
+});
+
+describe("a connection's rate for the cluster", () => {
+  it('is the configured rate until cut, then grows back a tenth of it a second, whole after the cut', () => {
+    assert.equal(clusterRate(100, null, 5_000), 100);
+    const cut = { rate: cutTo(100, 100), cutAt: 10_000 };
+    assert.equal(cut.rate, 50);
+    assert.equal(clusterRate(100, cut, 10_000), 50);
+    assert.equal(clusterRate(100, cut, 12_000), 70);
+    assert.equal(clusterRate(100, cut, 20_000), 100);
+    // Halvings stop at a sixteenth of the configured rate (1/s at least).
+    assert.equal(cutTo(160, 12), 10);
+    assert.equal(cutTo(8, 1.5), 1);
+  });
+
+  it('a bind follows its share: the pace and the ceiling it grows back to', () => {
+    const gate = new SubmitGate(10, 100);
+    gate.follow(25);
+    assert.equal(gate.rate, 25);
+    gate.slowDown(0);
+    assert.equal(gate.rate, 12.5);
+    for (let i = 0; i < 1000; i++) gate.speedUp();
+    assert.equal(gate.rate, 25);
   });
 });

@@ -23,6 +23,7 @@ describe('SMPP config', () => {
         bindMode: 'transceiver',
         windowSize: 10,
         maxSubmitsPerSecond: 50,
+        maxBinds: 1,
         enquireLinkMs: 30000,
         reconnectMinMs: 1000,
         reconnectMaxMs: 60000,
@@ -74,6 +75,16 @@ describe('SMPP config', () => {
       'unknown field',
       { connections: [{ ...connection, windowsize: 5 }], defaultRoute: 'turkcell' },
       /Unrecognized key/,
+    ],
+    [
+      'no binds',
+      { connections: [{ ...connection, maxBinds: 0 }], defaultRoute: 'turkcell' },
+      /connections\.0\.maxBinds/,
+    ],
+    [
+      'a fraction of a bind',
+      { connections: [{ ...connection, maxBinds: 1.5 }], defaultRoute: 'turkcell' },
+      /connections\.0\.maxBinds/,
     ],
     [
       'bad bind mode',
