@@ -240,7 +240,9 @@ async function scenario(storeArgs: string[], raw: () => Promise<Raw>): Promise<v
   }
 }
 
-describe('retention through a real serve', { timeout: 120_000 }, () => {
+// The timeout only bounds a hung run (the runner's per-file limit too): alone it takes about
+// 80 s; three files at a time on two cores, up to 135 s was seen.
+describe('retention through a real serve', { timeout: 240_000 }, () => {
   const dirs: string[] = [];
   after(() => {
     for (const dir of dirs) rmSync(dir, { recursive: true, force: true });

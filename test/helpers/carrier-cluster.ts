@@ -1,0 +1,138 @@
+/**
+ * Three `haberci serve` workers on one PostgreSQL schema against one `haberci smsc-sim`,
+ * sharing one SMPP connection of `maxBinds` places (test/process/carrier-binds*.test.ts).
+ */
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { postJson, provisionSender, startServer } from './server-process.js';
+import type { ProvisionedSender, ServerProcess } from './server-process.js';
+import { startSimulator, stop } from './smsc-sim.js';
+import type { Simulator } from './smsc-sim.js';
+import { postgresUrl, schemaForSuite } from './dialects.js';
+import { waitFor } from './wait-for.js';
+
+export const pgUrl = postgresUrl();
+export const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE' : false;
+export const windowSize = 5;
+export const leaseMs = 3000;
+/** What a worker logs when it takes a place of the connection. */
+export const holds = 'holds a bind of the connection';
+
+export interface SimStats {
+  binds: number;
+  boundNow: number;
+  peakBound: number;
+  submits: number;
+  peakSubmitsPerSecond: number;
+}
+
+/** `count` distinct mobile numbers (none ending in the simulator's 0000-0002, which fail or expire). */
+export function numbers(prefix: string, count: number): string[] {
+  return Array.from({ length: count }, (_, i) => `90${prefix}${String(1000 + i).padStart(7, '0')}`);
+}
+
+export function cluster(maxBinds: number): {
+  sim: () => Simulator;
+  workers: ServerProcess[];
+  sender: () => ProvisionedSender;
+  stats: () => Promise<SimStats>;
+  submitsPer: (wanted: readonly string[]) => Promise<Map<string, number>>;
+  /** The destination of every submit_sm the SMSC has taken so far, in order. */
+  submitted: () => Promise<string[]>;
+  send: (worker: ServerProcess, to: readonly string[]) => Promise<number>;
+} {
+  const schema = schemaForSuite();
+  const dir = mkdtempSync(join(tmpdir(), 'haberci-carrier-binds-'));
+  const storeArgs = ['--database', schema.url];
+  let sim: Simulator | undefined;
+  let sender: ProvisionedSender | undefined;
+  const workers: ServerProcess[] = [];
+
+  before(async () => {
+    if (skip) return;
+    sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '20']);
+    writeFileSync(
+      join(dir, 'smpp.json'),
+      JSON.stringify({
+        connections: [
+          {
+            name: 'sim',
+            host: '127.0.0.1',
+            port: sim.port,
+            systemId: 'haberci',
+            password: 'pw',
+            windowSize,
+            maxSubmitsPerSecond: 40,
+            maxBinds,
+            reconnectMinMs: 100,
+            reconnectMaxMs: 500,
+          },
+        ],
+        defaultRoute: 'sim',
+      }),
+    );
+    const args = [
+      ...storeArgs,
+      '--smpp-config',
+      join(dir, 'smpp.json'),
+      '--demo',
+      'false',
+      '--lease-ms',
+      String(leaseMs),
+    ];
+    // The first migrates the schema; the other two start beside it.
+    workers.push(await startServer(args));
+    workers.push(...(await Promise.all([startServer(args), startServer(args)])));
+    sender = await provisionSender(storeArgs, 'Cluster', 1_000_000);
+  });
+
+  after(async () => {
+    for (const w of workers) {
+      w.child.kill('SIGKILL');
+      await w.exited;
+    }
+    if (sim) await stop(sim.child);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const simOf = (): Simulator => sim as Simulator;
+  return {
+    sim: simOf,
+    workers,
+    sender: () => sender as ProvisionedSender,
+    stats: async () => (await (await fetch(simOf().stats)).json()) as SimStats,
+    submitted: async () =>
+      ((await (await fetch(simOf().stats.replace(/\/stats$/, '/submits'))).json()) as { destination: string }[]).map(
+        (s) => s.destination,
+      ),
+    // How many submit_sm reached the SMSC for each of `wanted`, once each has come at least once.
+    submitsPer: (wanted) =>
+      waitFor(
+        `${wanted.length} destinations at the SMSC`,
+        async () => {
+          const all = (await (await fetch(simOf().stats.replace(/\/stats$/, '/submits'))).json()) as {
+            destination: string;
+          }[];
+          const want = new Set(wanted);
+          const count = new Map<string, number>();
+          for (const s of all)
+            if (want.has(s.destination)) count.set(s.destination, (count.get(s.destination) ?? 0) + 1);
+          return count.size === want.size ? count : undefined;
+        },
+        { timeoutMs: 90_000, intervalMs: 200 },
+      ),
+    send: async (worker, to) => {
+      const r = await postJson(`${worker.url}/group/send`, {
+        api_key: (sender as ProvisionedSender).apiKey,
+        title: 'ACME',
+        sentto: to,
+        text: 'Merhaba',
+      });
+      assert.equal(r.body.result_code, 'TS-1024', JSON.stringify(r.body));
+      return Number(r.body.rapor_id);
+    },
+  };
+}
