@@ -61,6 +61,7 @@ for (const dialect of testDialects()) {
         scheduled: 0,
         otpHeldPrefixes: 0,
         lanes: { interactive: { due: 0, oldestDueAt: null }, bulk: { due: 0, oldestDueAt: null } },
+        accounts: [],
         webhookPending: 0,
         webhookOldestAt: null,
       });
