@@ -12,14 +12,13 @@
  * Run: npm run build && node dist/bench/ab-accept.bench.js --other /work/other-worktree [--rounds 15]
  */
 import { execFile } from 'node:child_process';
-import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs, promisify } from 'node:util';
 import autocannon from 'autocannon';
 import { smsSendBody } from './lib/haberci-load.js';
-import { pollUntil } from './lib/processes.js';
+import { cpuSecondsOf, pollUntil } from './lib/processes.js';
 import { freePort, repoRoot, startServer } from './lib/server-process.js';
 import type { ServerProcess } from './lib/server-process.js';
 import { StoreReader } from './lib/store-reader.js';
@@ -33,20 +32,7 @@ function progress(text: string): void {
   process.stderr.write(`[ab-accept] ${text}\n`);
 }
 
-/** CPU seconds of every thread of a process (the scheduler's nanosecond counters). */
-function cpuOf(pid: number): number {
-  const tasks = `/proc/${pid}/task`;
-  if (!existsSync(tasks)) throw new Error('this bench reads server CPU from /proc');
-  let nanos = 0;
-  for (const task of readdirSync(tasks)) {
-    try {
-      nanos += Number(readFileSync(`${tasks}/${task}/schedstat`, 'utf8').split(' ')[0]);
-    } catch {
-      // A thread that ended between the listing and the read.
-    }
-  }
-  return nanos / 1e9;
-}
+const cpuOf = (pid: number | undefined): number => cpuSecondsOf(pid);
 
 async function post(server: ServerProcess, body: string, amount: number): Promise<void> {
   const result = await autocannon({
