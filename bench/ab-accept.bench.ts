@@ -12,6 +12,7 @@
  * Run: npm run build && node dist/bench/ab-accept.bench.js --other /work/other-worktree [--rounds 15]
  */
 import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
