@@ -35,6 +35,30 @@ describe('SubmitGate', () => {
   });
 });
 
+describe('SubmitGate pacing', () => {
+  it('catches up after a stall at nearly the spacing, not in a burst', async () => {
+    const gate = new SubmitGate(100, 20); // 50 ms apart
+    const grants: number[] = [];
+    const all = Array.from({ length: 6 }, () =>
+      gate.acquire(Date.now() + 10_000).then((ok) => {
+        assert.equal(ok, true);
+        grants.push(Date.now());
+        gate.release();
+      }),
+    );
+    await new Promise((resolve) => setImmediate(resolve)); // the slots are taken, the first granted
+    const until = Date.now() + 300;
+    while (Date.now() < until) {
+      // a stall: every slot above is in the past when the loop comes back
+    }
+    await Promise.all(all);
+    for (let i = 1; i < grants.length; i++) {
+      const gap = (grants[i] as number) - (grants[i - 1] as number);
+      assert.ok(gap >= 47, `grants ${i - 1} and ${i} only ${gap} ms apart`);
+    }
+  });
+});
+
 describe('SubmitGate rate (AIMD)', () => {
   it('halves the rate when the SMSC refuses for its pace, once per second at most, down to a floor', () => {
     const gate = new SubmitGate(10, 160);
