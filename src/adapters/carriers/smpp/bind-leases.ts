@@ -54,6 +54,11 @@ export class BindLeases {
     for (const s of sessions) s.waitForLease();
   }
 
+  /** How often the places are renewed and read. */
+  private get beatMs(): number {
+    return Math.max(100, Math.floor(this.cluster.leaseMs / 3));
+  }
+
   get owner(): string {
     return this.cluster.owner;
   }
@@ -61,7 +66,7 @@ export class BindLeases {
   /** Takes what places it can now, then keeps them. */
   async start(): Promise<void> {
     await this.beat();
-    this.timer = setInterval(() => void this.beat(), Math.max(100, Math.floor(this.cluster.leaseMs / 3)));
+    this.timer = setInterval(() => void this.beat(), this.beatMs);
     this.timer.unref();
   }
 
@@ -135,6 +140,7 @@ export class BindLeases {
 
   private async renewAndTake(): Promise<void> {
     const { binds, leaseMs } = this.cluster;
+    const taken: SmppConnection[] = [];
     for (const s of this.sessions) {
       const started = Date.now();
       const held = this.held.get(s.name);
@@ -147,7 +153,7 @@ export class BindLeases {
           if (slot !== null && !this.stopped) {
             this.keep(s, { slot }, started);
             this.log.info({ connection: s.name, slot }, 'SMPP: holds a bind of the connection for the cluster');
-            s.standUp();
+            taken.push(s);
           }
         }
         this.cuts.set(s.name, await binds.rateCut(s.name));
@@ -162,7 +168,20 @@ export class BindLeases {
       // The last known places stand until the store answers.
     }
     for (const s of this.sessions) this.share(s.name);
+    for (const s of taken) this.standUp(s);
     this.onSeen();
+  }
+
+  /**
+   * Binds a place just taken, at its share. While other processes hold places of the
+   * connection, its first submit waits a beat and a quarter: until then they pace the share
+   * they had before this bind, and both together would pass the connection's rate.
+   */
+  private standUp(s: SmppConnection): void {
+    if (!this.held.has(s.name) || this.stopped) return;
+    if (this.seen.some((l) => l.connection === s.name && l.owner !== this.owner))
+      s.holdSubmitsUntil(Date.now() + this.beatMs * 1.25);
+    s.standUp();
   }
 
   /** The place is ours until `renewedAt` + lease: the bind is closed a quarter of the lease before that. */

@@ -120,6 +120,11 @@ export class SmppConnection {
     await Promise.all(this.links.all.map((link) => link.stop(withinMs)));
   }
 
+  /** In a cluster: no submit before `at` (epoch ms; SubmitGate.holdUntil). */
+  holdSubmitsUntil(at: number): void {
+    this.gate.holdUntil(at);
+  }
+
   /** In a cluster: this bind's share of the connection's rate (SubmitGate.follow). */
   followRate(share: number): void {
     this.gate.follow(share);

@@ -115,6 +115,38 @@ describe('SMPP carrier binds shared by a cluster', () => {
     assert.equal(other.takesWork(), true);
   });
 
+  it('a bind new to the cluster submits only once the bind already there paces its share', async () => {
+    const started = await startSimulator();
+    const store = new MemoryBinds();
+    const config = carrierConfig([started.port], {}, { maxBinds: 2, maxSubmitsPerSecond: 100 });
+    const options = (owner: string) => ({ cluster: { binds: store, owner, leaseMs: 3000 } });
+    const first = new SmppCarrier(config, options('r0'));
+    const second = new SmppCarrier(config, options('r1'));
+    try {
+      await first.start(new RecordingListener());
+      await waitFor('the first bound', () => first.status()[0]?.bound === true);
+      assert.equal(first.status()[0]?.rate, 100, 'alone: the whole rate');
+      const alone = await first.submit({ messageId: 4, to: '905321112236', from: 'ACME', text: 'hi', lang: 0 });
+      assert.equal(alone.kind, 'accepted', 'alone, nothing to wait for');
+      await second.start(new RecordingListener());
+      await waitFor('the second bound', () => second.status()[0]?.bound === true);
+      const [place] = (await store.live(Date.now())).filter((l) => l.owner === 'r1');
+      const joined = await second.submit({ messageId: 5, to: '905321112237', from: 'ACME', text: 'hi', lang: 0 });
+      assert.equal(joined.kind, 'accepted');
+      // The first bind's beat (every second) has lowered it to its share before the newcomer's first submit.
+      assert.equal(first.status()[0]?.rate, 50, "the first bind paces its share when the second's first submit goes");
+      const at = started.sim.received.find((r) => r.destination === '905321112237')?.at ?? 0;
+      assert.ok(
+        place && at >= place.boundAt + 1000,
+        `submitted ${at - (place?.boundAt ?? 0)} ms after the place was taken`,
+      );
+    } finally {
+      await first.stop();
+      await second.stop();
+      await started.sim.stop();
+    }
+  });
+
   it("a throttle seen by one bind cuts the connection's rate for the cluster, and each bind paces its share", async () => {
     const throttling = await startSimulator({ throttleShare: 1 });
     const store = new MemoryBinds();
