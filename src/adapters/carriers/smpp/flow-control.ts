@@ -144,7 +144,9 @@ export class SubmitGate {
     const earlier =
       this.grants.length >= perSecond ? (this.grants[this.grants.length - perSecond] as number) : -Infinity;
     const last = this.grants.length > 0 ? (this.grants[this.grants.length - 1] as number) : -Infinity;
-    const due = Math.max(slot, earlier + 1000, last + catchUpGap * this.spacingMs);
+    // In whole milliseconds, as the clock: at rates over 1,000/s a slot or a gap a fraction of
+    // one ahead would wait for the next tick, and hold the link to a grant or two a millisecond.
+    const due = Math.floor(Math.max(slot, earlier + 1000, last + catchUpGap * this.spacingMs));
     for (let wait = due - Date.now(); wait > 0; wait = due - Date.now())
       await new Promise((resolve) => setTimeout(resolve, wait));
     this.grants.push(Date.now());
