@@ -15,6 +15,11 @@
  *    /group/send of 1,500 through the first worker. The simulator's most sessions bound at
  *    once (target: maxBinds) and most submit_sm in one second (target: at most 50/s + 5 %).
  *
+ * 4. Takeover (PostgreSQL): the same cluster with maxBinds 1 and --lease-ms 5000; the bind's
+ *    owner is killed with SIGKILL while it submits 1,500: the time until another worker's
+ *    bind is at the simulator (target: the lease and 5 s), and the messages it got twice or
+ *    more (never three times).
+ *
  * The store is the only one: each case gets a fresh one and a fresh server.
  */
 import { z } from 'zod';
@@ -216,7 +221,18 @@ async function fairShare(faults: string[]): Promise<Figure[]> {
   });
 }
 
-const simStats = z.object({ peakBound: z.number(), peakSubmitsPerSecond: z.number(), submits: z.number() });
+const simStats = z.object({
+  binds: z.number(),
+  boundNow: z.number(),
+  peakBound: z.number(),
+  peakSubmitsPerSecond: z.number(),
+  submits: z.number(),
+});
+
+/** The simulator's counters. */
+async function simCounters(statsAt: string): Promise<z.infer<typeof simStats>> {
+  return simStats.parse(await (await fetch(`${statsAt}/stats`)).json());
+}
 
 /** Three workers on one PostgreSQL store share the connection's `maxBinds` binds and its rate. */
 async function sharedBinds(databaseUrl: string, maxBinds: number, faults: string[]): Promise<Figure[]> {
@@ -241,14 +257,12 @@ async function sharedBinds(databaseUrl: string, maxBinds: number, faults: string
     // 1,500 submits each second held the simulator up to 58 ms, and the submits queued
     // meanwhile were counted as arriving together (54 in one second, the binds' own grants
     // never more than 50).
-    const statsNow = async (): Promise<z.infer<typeof simStats>> =>
-      simStats.parse(await (await fetch(`${statsAt}/stats`)).json());
-    while ((await statsNow()).submits < to.length && Date.now() - started < giveUpMs) await sleep(1000);
+    while ((await simCounters(statsAt)).submits < to.length && Date.now() - started < giveUpMs) await sleep(1000);
     const at = await seenAt({ stats: statsAt });
     const done = to.filter((n) => at.has(n)).length;
     if (done < to.length)
       faults.push(`maxBinds ${maxBinds}: ${done} of ${to.length} at the SMSC in ${giveUpMs / 1000} s`);
-    const stats = await statsNow();
+    const stats = await simCounters(statsAt);
     const seconds = (Math.max(...to.map((n) => at.get(n) ?? 0)) - started) / 1000;
     progress(
       `maxBinds ${maxBinds}: peak bound ${stats.peakBound}, peak ${stats.peakSubmitsPerSecond} submit_sm/s, ` +
@@ -282,11 +296,110 @@ async function sharedBinds(databaseUrl: string, maxBinds: number, faults: string
   }
 }
 
+const takeoverLeaseMs = 5000;
+
+/**
+ * The owner of the one bind killed with SIGKILL while it submits: how long until another
+ * worker's bind is at the SMSC (target: within `--lease-ms` and 5 s), and what the SMSC got
+ * twice (the documented bound: only what the dead owner had submitted without writing its
+ * outcome, never three times).
+ */
+async function takeover(databaseUrl: string, faults: string[]): Promise<Figure[]> {
+  const store = await postgresStore(databaseUrl);
+  const dir = await mkdtemp(join(tmpdir(), 'haberci-bench-takeover-'));
+  const { sim, stats: statsAt } = await simAndConfig(join(dir, 'smpp.json'), { maxBinds: 1 });
+  const config = join(dir, 'smpp.json');
+  const workers: ServerProcess[] = [];
+  try {
+    const a = await provisionSender(store, 1_000_000);
+    for (let i = 0; i < 3; i++)
+      workers.push(await startHaberci(store, 0, ['--smpp-config', config, '--lease-ms', String(takeoverLeaseMs)]));
+    const bindsHere = async (w: ServerProcess): Promise<boolean> => {
+      const ready = (await (await fetch(`${w.url}/readyz`)).json()) as { checks?: { carrier?: { detail?: string } } };
+      return (ready.checks?.carrier?.detail ?? '').startsWith('1 of 1 ');
+    };
+    let owner: ServerProcess | undefined;
+    for (const until = Date.now() + 30_000; owner === undefined && Date.now() < until; await sleep(200))
+      for (const w of workers) if (await bindsHere(w)) owner = w;
+    if (owner === undefined) {
+      faults.push('takeover: no worker bound within 30 s');
+      return [];
+    }
+    const survivor = workers.find((w) => w !== owner) as ServerProcess;
+    const to = numbers('535', 1500);
+    const r = await post(`${survivor.url}/group/send`, { api_key: a.apiKey, title: 'BENCH', text: 'kill', sentto: to });
+    if (r.result_code !== 'TS-1024') faults.push(`group send: ${JSON.stringify(r)}`);
+    for (const until = Date.now() + giveUpMs; (await simCounters(statsAt)).submits < 300 && Date.now() < until;)
+      await sleep(100);
+    const atKill = await simCounters(statsAt);
+    process.kill(owner.pid, 'SIGKILL');
+    const killedAt = Date.now();
+    let back: number | null = null;
+    while (back === null && Date.now() - killedAt < giveUpMs) {
+      const s = await simCounters(statsAt);
+      if (s.binds > atKill.binds && s.boundNow > 0) back = (Date.now() - killedAt) / 1000;
+      else await sleep(100);
+    }
+    const started = Date.now();
+    let at = await seenAt({ stats: statsAt });
+    while (to.some((n) => !at.has(n)) && Date.now() - started < giveUpMs) {
+      await sleep(1000);
+      at = await seenAt({ stats: statsAt });
+    }
+    const all = submits.parse(await (await fetch(`${statsAt}/submits`)).json());
+    const per = new Map<string, number>();
+    for (const s of all) per.set(s.destination, (per.get(s.destination) ?? 0) + 1);
+    const twice = [...per.values()].filter((n) => n === 2).length;
+    const more = [...per.values()].filter((n) => n > 2).length;
+    const done = to.filter((n) => at.has(n)).length;
+    if (done < to.length) faults.push(`takeover: ${done} of ${to.length} at the SMSC`);
+    progress(
+      `kill -9 of the owner after ${atKill.submits} submits: bind back in ${back ?? 'never'} s; ` +
+        `${done} of ${to.length} at the SMSC, ${twice} twice, ${more} more often`,
+    );
+    const scenario = `three PostgreSQL workers, maxBinds 1, --lease-ms ${takeoverLeaseMs}, the owner killed`;
+    return [
+      judged(
+        figure(
+          bench,
+          scenario,
+          'bind back at the SMSC after kill -9',
+          back,
+          's',
+          `after ${atKill.submits} of 1,500 submitted`,
+        ),
+        `<= ${takeoverLeaseMs / 1000 + 5} s`,
+        (v) => v <= takeoverLeaseMs / 1000 + 5,
+      ),
+      judged(
+        figure(
+          bench,
+          scenario,
+          'submitted three times or more',
+          more,
+          'messages',
+          `${twice} twice (the dead owner's window), ${done} of 1,500 at the SMSC`,
+        ),
+        '0',
+        (v) => v === 0,
+      ),
+    ];
+  } finally {
+    for (const w of workers) await w.stop();
+    await sim.stop();
+    await store.dispose();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export async function benchCarrierFairness(_options: BenchOptions): Promise<BenchOutput> {
   const faults: string[] = [];
   const figures = [...(await otpUnderBacklog(faults)), ...(await fairShare(faults))];
   const databaseUrl = benchDatabaseUrl();
   if (databaseUrl === '') progress('shared binds skipped: set HABERCI_BENCH_DATABASE=postgres://... to measure them');
-  else for (const maxBinds of [1, 2]) figures.push(...(await sharedBinds(databaseUrl, maxBinds, faults)));
+  else {
+    for (const maxBinds of [1, 2]) figures.push(...(await sharedBinds(databaseUrl, maxBinds, faults)));
+    figures.push(...(await takeover(databaseUrl, faults)));
+  }
   return { results: [], figures, faults };
 }
