@@ -100,6 +100,11 @@ function bodiesFull(
   envelope: Envelope,
 ): FastifyReply {
   discardRest(request.raw);
+  // A chunked body is refused from inside its parser, and Fastify marks such an answer
+  // `Connection: close`: the socket was then closed with the client's bytes unread, the
+  // kernel reset it, and a client still writing lost the answer (one run in two of the
+  // process test). The rest is dropped here instead, as for the 4xx below.
+  reply.removeHeader('connection');
   reply.header('retry-after', String(error.retryAfterSeconds));
   return send(
     reply,
