@@ -4,12 +4,12 @@
  */
 import { after, before } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { postJson, provisionSender, startServer } from './server-process.js';
 import type { ProvisionedSender, ServerProcess } from './server-process.js';
-import { startSimulator, stop } from './smsc-sim.js';
+import { startSimulator, stop, writeSimCarrierConfig } from './smsc-sim.js';
 import type { Simulator } from './smsc-sim.js';
 import { postgresUrl, schemaForSuite } from './dialects.js';
 import { waitFor } from './wait-for.js';
@@ -54,26 +54,13 @@ export function cluster(maxBinds: number): {
   before(async () => {
     if (skip) return;
     sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '20']);
-    writeFileSync(
-      join(dir, 'smpp.json'),
-      JSON.stringify({
-        connections: [
-          {
-            name: 'sim',
-            host: '127.0.0.1',
-            port: sim.port,
-            systemId: 'haberci',
-            password: 'pw',
-            windowSize,
-            maxSubmitsPerSecond: 40,
-            maxBinds,
-            reconnectMinMs: 100,
-            reconnectMaxMs: 500,
-          },
-        ],
-        defaultRoute: 'sim',
-      }),
-    );
+    writeSimCarrierConfig(join(dir, 'smpp.json'), sim.port, {
+      windowSize,
+      maxSubmitsPerSecond: 40,
+      maxBinds,
+      reconnectMinMs: 100,
+      reconnectMaxMs: 500,
+    });
     const args = [
       ...storeArgs,
       '--smpp-config',

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import { binPath, childEnv } from './server-process.js';
 import { waitFor } from './wait-for.js';
@@ -30,4 +31,25 @@ export async function stop(child: ChildProcess): Promise<void> {
   const exited = new Promise((r) => child.once('exit', r));
   child.kill('SIGTERM');
   await exited;
+}
+
+/**
+ * Writes a carrier's `--smpp-config` at `path`: one connection, `sim`, to the simulator at
+ * `port` and the default route, with `connection`'s fields over its defaults and `top`'s
+ * beside `connections`.
+ */
+export function writeSimCarrierConfig(
+  path: string,
+  port: number,
+  connection: Record<string, unknown>,
+  top: Record<string, unknown> = {},
+): void {
+  writeFileSync(
+    path,
+    JSON.stringify({
+      connections: [{ name: 'sim', host: '127.0.0.1', port, systemId: 'haberci', password: 'pw', ...connection }],
+      defaultRoute: 'sim',
+      ...top,
+    }),
+  );
 }

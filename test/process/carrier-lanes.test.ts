@@ -8,12 +8,12 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
-import { startSimulator, stop } from '../helpers/smsc-sim.js';
+import { startSimulator, stop, writeSimCarrierConfig } from '../helpers/smsc-sim.js';
 import type { Simulator } from '../helpers/smsc-sim.js';
 import { postgresUrl, schemaForSuite } from '../helpers/dialects.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -54,23 +54,7 @@ for (const { store, workers } of cases) {
     before(async () => {
       if (skip) return;
       sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '50']);
-      writeFileSync(
-        join(dir, 'smpp.json'),
-        JSON.stringify({
-          connections: [
-            {
-              name: 'sim',
-              host: '127.0.0.1',
-              port: sim.port,
-              systemId: 'haberci',
-              password: 'pw',
-              windowSize: 5,
-              maxSubmitsPerSecond: 200,
-            },
-          ],
-          defaultRoute: 'sim',
-        }),
-      );
+      writeSimCarrierConfig(join(dir, 'smpp.json'), sim.port, { windowSize: 5, maxSubmitsPerSecond: 200 });
       const args = [...storeArgs, '--smpp-config', join(dir, 'smpp.json'), '--demo', 'false'];
       server = await startServer([...args, '--requests-per-second', '0', '--ops-port', '0']);
       ops = opsAddress(server.output());

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { decodeShortMessage } from '../../src/domain/sms-decoding.js';
 import { sign } from '../../src/domain/webhook.js';
 import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
-import { startSimulator, stop } from '../helpers/smsc-sim.js';
+import { startSimulator, stop, writeSimCarrierConfig } from '../helpers/smsc-sim.js';
 import type { Simulator } from '../helpers/smsc-sim.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
@@ -44,23 +44,7 @@ describe('SMPP end to end: haberci serve --smpp-config against haberci smsc-sim'
   before(async () => {
     receiver = await startReceiver();
     sim = await startSimulator(['--port', '0', '--receipt-delay-ms', '20-50', '--throttle-share', '0.3']);
-    writeFileSync(
-      join(dir, 'smpp.json'),
-      JSON.stringify({
-        connections: [
-          {
-            name: 'sim',
-            host: '127.0.0.1',
-            port: sim.port,
-            systemId: 'haberci',
-            password: 'pw',
-            windowSize: 20,
-            maxSubmitsPerSecond: 1000,
-          },
-        ],
-        defaultRoute: 'sim',
-      }),
-    );
+    writeSimCarrierConfig(join(dir, 'smpp.json'), sim.port, { windowSize: 20, maxSubmitsPerSecond: 1000 });
     server = await startServer([
       '--data',
       dir,

@@ -6,13 +6,13 @@
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ProvisionedSender, ServerProcess } from '../helpers/server-process.js';
-import { startSimulator, stop } from '../helpers/smsc-sim.js';
+import { startSimulator, stop, writeSimCarrierConfig } from '../helpers/smsc-sim.js';
 import type { Simulator } from '../helpers/smsc-sim.js';
 import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -48,24 +48,7 @@ describe('worker leases on a shared PostgreSQL store', () => {
       String(respDelayMs + 500),
     ]);
     const config = join(dir, 'smpp.json');
-    writeFileSync(
-      config,
-      JSON.stringify({
-        connections: [
-          {
-            name: 'sim',
-            host: '127.0.0.1',
-            port: sim.port,
-            systemId: 'haberci',
-            password: 'pw',
-            windowSize: 20,
-            maxSubmitsPerSecond: 1000,
-          },
-        ],
-        defaultRoute: 'sim',
-        submitTimeoutMs: 20_000,
-      }),
-    );
+    writeSimCarrierConfig(config, sim.port, { windowSize: 20, maxSubmitsPerSecond: 1000 }, { submitTimeoutMs: 20_000 });
     args = [
       '--database',
       url,
