@@ -5,7 +5,7 @@
  * server and store (SQLite, built-in simulator). Prints accepted per second, p50/p99 of a
  * submit's answer, and the server's CPU per message. Standalone:
  *   npm run build && node dist/bench/smpp-server.bench.js [messages]
- * Figures: docs/benchmarks.md, "The SMPP server for customers (issue 35)".
+ * Figures: docs/benchmarks.md, "The SMPP server for customers".
  */
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';

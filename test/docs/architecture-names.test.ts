@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, posix } from 'node:path';
+import { posix } from 'node:path';
 import { describe, it } from 'node:test';
 
 /**
- * docs/architecture.md is the map of the house: every path, file and symbol it names must
- * exist, so the map cannot drift from the tree unnoticed. Three kinds of names are read:
- * backticked paths (`src/...`), the file listings in its code blocks (a folder line, then
- * the files under it), and the code identifiers it names (backticked, or in the Mermaid
- * diagrams' notes and participants).
+ * docs/architecture.md is the map of the house: every path and symbol it names must exist,
+ * so the map cannot drift from the tree unnoticed. Two kinds of names are read: backticked
+ * paths (`src/...`) and the code identifiers it names (backticked, or in the Mermaid
+ * diagrams' notes and participants). Its folder listings and the diagrams' `Holder.field`
+ * pairs are checked whole in architecture-claims.test.ts.
  */
 const doc = readFileSync('docs/architecture.md', 'utf8');
 
@@ -37,31 +37,6 @@ function backtickedPaths(): string[] {
   for (const m of prose.matchAll(/`([^`\s]+)`/g)) {
     const token = (m[1] ?? '').replace(/[:,]$/, '');
     if (/^(src|test|bench|docs|scripts|bin)\//.test(token) || /^\.[\w-]+\.c?js$/.test(token)) out.push(token);
-  }
-  return out;
-}
-
-/**
- * The files of the code-block listings: a line at column 0 ending in `/` names a folder;
- * the `.ts` names under it are files of that folder or of one of its subfolders (a listing
- * line may name a subfolder first, `messages/  message-store.ts, ...`).
- */
-function listedFiles(): { folder: string; file: string }[] {
-  const out: { folder: string; file: string }[] = [];
-  for (const block of codeBlocks) {
-    if (block.lang !== '') continue;
-    let folder = '';
-    for (const line of block.body.split('\n')) {
-      const head = /^([\w./-]+\/)\s*$/.exec(line);
-      if (head?.[1] !== undefined) {
-        folder = head[1];
-        continue;
-      }
-      if (folder === '') continue;
-      for (const m of line.matchAll(/(?<![\w.@-])([\w/-]+\.(?:ts|tsx|mjs|cjs|js))\b/g)) {
-        out.push({ folder, file: m[1] ?? '' });
-      }
-    }
   }
   return out;
 }
@@ -96,18 +71,6 @@ describe('docs/architecture.md names only what exists', () => {
       return !filesUnder(posix.dirname(p)).some((f) => pattern.test(f));
     });
     assert.deepEqual(missing, [], 'paths named in docs/architecture.md that are not in the tree');
-  });
-
-  it('every file of its listings is in the folder the listing names', () => {
-    const listed = listedFiles();
-    assert.ok(listed.length > 40, `expected the store's and the panel's listings, read ${listed.length}`);
-    const missing = listed.filter(({ folder, file }) => {
-      const base = folder.replace(/\/$/, '');
-      if (!existsSync(base)) return true;
-      if (existsSync(join(base, file))) return false;
-      return !filesUnder(base).some((f) => f.endsWith(`/${file}`));
-    });
-    assert.deepEqual(missing, [], 'files listed in docs/architecture.md that are not under their folder');
   });
 
   it('every code identifier it names (prose and diagrams) is in the code', () => {
