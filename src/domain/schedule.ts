@@ -1,4 +1,4 @@
-import { fromLocal, parseDate } from './istanbul-time.js';
+import { fromLocal, localDate, localTime, parseDate } from './istanbul-time.js';
 import { fail, ok, type Result } from './result.js';
 
 export interface ScheduleFields {
@@ -35,4 +35,13 @@ export function parseSchedule(fields: ScheduleFields, nowMs: number): Result<num
   const at = fromLocal(d.year, d.month, d.day, Number(t[1]), Number(t[2]), Number(t[3] ?? '0'));
   if (at === null || at <= nowMs) return fail('TS-1072');
   return ok(at);
+}
+
+/**
+ * The /sms/send fields that schedule a send at an instant (the inverse of parseSchedule), in
+ * Istanbul time to the second: rounded up, so the send is never due before the instant.
+ */
+export function scheduleFieldsAt(at: number): { scheduled_date: string; scheduled_time: string } {
+  const second = Math.ceil(at / 1000) * 1000;
+  return { scheduled_date: localDate(second), scheduled_time: localTime(second) };
 }

@@ -100,3 +100,15 @@ export const smsSend = defineEndpoint({
   // One call: the use case answers TS-1024 with its reply, or the code that refused it.
   handle: ({ body, caller, services }) => singleSend(services.sends, services.clock, caller, body),
 });
+
+/**
+ * /sms/send as the SMPP server runs a submit_sm: the same fields, checks, limits and use case,
+ * but a scheduled send's message is written at acceptance (queued, due at its time) and
+ * `sms_id` is its own id, so submit_sm_resp, the receipt and query_sm carry the message's id
+ * (docs/decisions.md, "Customers over SMPP"). Not a route: the HTTP API keeps `smsSend`.
+ */
+export const smsSendOverSmpp = defineEndpoint({
+  ...smsSend,
+  handle: ({ body, caller, services }) =>
+    singleSend(services.sends, services.clock, caller, body, { scheduledMessagesNow: true }),
+});

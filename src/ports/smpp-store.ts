@@ -94,6 +94,8 @@ export interface AssemblyPart {
   /** registered_delivery asked for a receipt. */
   receipt: boolean;
   receivedAt: number;
+  /** Its schedule_delivery_time: not before this instant; null: none. */
+  scheduledAt: number | null;
 }
 
 /** A session bound to some process of the cluster (the store's row of it). */

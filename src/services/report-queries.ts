@@ -18,7 +18,10 @@ export function reportStatusText(
   counts: { success: number; failed: number; pending: number; submitted: number },
   now: number,
 ): string {
-  if (send.pending && send.expandedCount === 0 && send.scheduledAt !== null && send.scheduledAt > now)
+  // Before its time: a list not written out yet, or (a scheduled submit_sm over SMPP) its
+  // message written at acceptance and waiting, queued, for the time.
+  const untouched = counts.submitted + counts.success + counts.failed === 0;
+  if (send.expandedCount === 0 && send.scheduledAt !== null && send.scheduledAt > now && (send.pending || untouched))
     return 'Scheduled: waiting for the scheduled time';
   if (counts.pending === 0) return 'Completed';
   if (counts.submitted === 0 && counts.success + counts.failed === 0) return 'Queued: waiting to be sent';

@@ -45,18 +45,30 @@ export function requestHash(input: unknown): string {
   return createHash('sha256').update(JSON.stringify(input)).digest('hex');
 }
 
+/** How a send path other than HTTP's asks singleSend for what HTTP does not offer. */
+export interface SingleSendOptions {
+  /**
+   * A scheduled send's messages are written at acceptance, queued until its time, instead of
+   * kept as a list until then, and `sms_id` is the (last) message's id rather than the report
+   * id: the SMPP server answers a scheduled submit_sm with the message's own id, which its
+   * receipt and query_sm carry (docs/decisions.md, "Customers over SMPP").
+   */
+  scheduledMessagesNow?: boolean;
+}
+
 /**
  * /sms/send: one text to one or more numbers, now or at a scheduled time, in the documented
  * order of checks: schedule, recipients and their count, sender ID, an idempotent replay,
  * the per-minute limit, then the send (balance, in its transaction). An immediate send is
  * written as messages at once; a scheduled one keeps its list until its time, with no
- * messages (nor report rows) before.
+ * messages (nor report rows) before (unless `options.scheduledMessagesNow`).
  */
 export async function singleSend(
   sends: SendService,
   clock: Clock,
   caller: Caller,
   request: SingleSendRequest,
+  options: SingleSendOptions = {},
 ): Promise<Result<SingleSent>> {
   const lang = (request.sms_lang ?? 2) as SmsLang;
   const contentType = (request.content_type ?? 0) as ContentType;
@@ -91,7 +103,9 @@ export async function singleSend(
   if (limited) return limited;
 
   const split = type === null ? null : splitByConsent(await sends.consentStatuses(caller.account.id, type, numbers));
-  const recipients = plannedRecipients(numbers, text, lang, scheduledAt, type === null ? null : { type, split });
+  // Written as messages now: every immediate send, and a scheduled one when asked (then due at its time).
+  const messagesNow = scheduledAt === null || options.scheduledMessagesNow === true;
+  const recipients = plannedRecipients(numbers, text, lang, messagesNow, type === null ? null : { type, split });
   const sentCount = split ? split.sent.length : numbers.length;
   const accepted = await sends.accept(
     caller,
@@ -108,7 +122,7 @@ export async function singleSend(
       perMinuteLimited: true,
     },
     ({ sendId, messageIds, totalSms }) => ({
-      sms_id: scheduledAt === null ? (messageIds[messageIds.length - 1] ?? sendId) : sendId,
+      sms_id: messagesNow ? (messageIds[messageIds.length - 1] ?? sendId) : sendId,
       number_of_sms: totalSms,
       total_recipients: numbers.length,
       success_count: sentCount,
@@ -124,27 +138,28 @@ export async function singleSend(
 }
 
 /**
- * The recipients of a /sms/send as its plan writes them. A commercial send's left-out
- * recipients are failed, uncharged messages: at once in place when immediate, the last of
- * the list when scheduled (the expander fails them; migration 0024).
+ * The recipients of a /sms/send as its plan writes them: as messages now, or as a list until
+ * its time. A commercial send's left-out recipients are failed, uncharged messages: at once
+ * in place when written now, the last of the list otherwise (the expander fails them;
+ * migration 0024).
  */
 function plannedRecipients(
   numbers: readonly string[],
   text: string,
   lang: SmsLang,
-  scheduledAt: number | null,
+  messagesNow: boolean,
   commercial: { type: RecipientType; split: ConsentSplit | null } | null,
 ): { plan: SendPlan['recipients']; tally: CommercialTally | null } {
   const split = commercial?.split ?? null;
   if (commercial === null || split === null) {
-    if (scheduledAt === null) return { plan: { now: messagesFor(numbers, text, lang, 'single') }, tally: null };
+    if (messagesNow) return { plan: { now: messagesFor(numbers, text, lang, 'single') }, tally: null };
     return {
       plan: { later: { numbers: [...numbers], texts: null }, charges: singleCharges(numbers, text, lang) },
       tally: null,
     };
   }
   const { type } = commercial;
-  if (scheduledAt === null) {
+  if (messagesNow) {
     const now = messagesFor(numbers, text, lang, 'single');
     for (const [gap, side] of [
       ['NONE', split.none],

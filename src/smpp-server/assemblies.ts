@@ -17,3 +17,13 @@ export function assembleText(parts: readonly AssemblyPart[]): string {
   const table = ordered.some((p) => p.turkish) ? 'turkish' : 'default';
   return decodePayload(Buffer.concat(ordered.map((p) => p.payload)), dataCoding, table);
 }
+
+/**
+ * The schedule of a complete message: the latest instant any of its parts asked for (so no
+ * part is sent before its schedule_delivery_time), or null when none asked for one.
+ */
+export function assembledSchedule(parts: readonly AssemblyPart[]): number | null {
+  let at: number | null = null;
+  for (const p of parts) if (p.scheduledAt !== null && (at === null || p.scheduledAt > at)) at = p.scheduledAt;
+  return at;
+}

@@ -28,11 +28,11 @@ import { noSmppServerMetrics } from '../ports/metrics.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
 import type { Services } from '../services/services.js';
 import { unusableHash, verifyPassword } from '../services/passwords.js';
-import { smsSend } from '../endpoints/sms.send.js';
+import { smsSend, smsSendOverSmpp } from '../endpoints/sms.send.js';
 import { permitted, runAdmitted } from '../http/pipeline.js';
 import { CustomerSession, SubmitRate } from './customer-session.js';
-import { readSubmit } from './submit-read.js';
-import { assembleText } from './assemblies.js';
+import { readSubmit, sendBody } from './submit-read.js';
+import { assembleText, assembledSchedule } from './assemblies.js';
 import { queryAnswer } from './query-sm.js';
 import { CommandStatus, submitStatus } from './status-map.js';
 import { ReceiptPump } from './receipt-pump.js';
@@ -390,7 +390,7 @@ export class SmppServer {
     if (!bound?.transmit) return refuse(CommandStatus.RINVBNDSTS);
     if (!bound.rate.take(this.o.clock.now())) return refuse(CommandStatus.RTHROTTLED);
     if (s.submitsInFlight >= maxSubmitsInFlight) return refuse(CommandStatus.RMSGQFUL);
-    const read = readSubmit(pdu);
+    const read = readSubmit(pdu, this.o.clock.now());
     if (!read.ok) return refuse(read.status);
     s.submitsInFlight++;
     try {
@@ -399,6 +399,7 @@ export class SmppServer {
       const request = read.request;
       const to = { sourceAddr: request.sourceAddr, recipient: request.body.sentto };
       let text = request.body.text;
+      let scheduledAt = request.scheduledAt;
       let others: AssemblyPart[] = [];
       if (request.part) {
         const { part } = request;
@@ -415,6 +416,7 @@ export class SmppServer {
             turkish: part.table === 'turkish',
             receipt: request.receipt,
             receivedAt: this.o.clock.now(),
+            scheduledAt: request.scheduledAt,
           },
           maxPendingAssemblies,
         );
@@ -425,9 +427,11 @@ export class SmppServer {
           return s.reply(pdu, { message_id: added.partId });
         }
         text = assembleText(added.parts);
+        scheduledAt = assembledSchedule(added.parts);
         others = added.parts.filter((p) => p.seq !== part.seq);
       }
-      const result = await runAdmitted(smsSend, { ...request.body, text }, caller.value, this.o.services);
+      const body = sendBody(request, text, scheduledAt, this.o.clock.now());
+      const result = await runAdmitted(smsSendOverSmpp, body, caller.value, this.o.services);
       if (!result.ok) {
         const status = submitStatus(result);
         refuse(status);
@@ -442,13 +446,18 @@ export class SmppServer {
       bound.submits++;
       s.reply(pdu, { message_id: String(messageId) });
       // After the answer: a receipt never reaches the client before the message_id it matches.
+      // A scheduled message's receipts are kept from its time, not its submit (their 72 hours).
+      const keptFrom = scheduledAt ?? 0;
       if (request.receipt)
         await this.o.store
-          .owe({ messageId, smppUserId: bound.user.id, sourceAddr: request.sourceAddr }, this.o.clock.now())
+          .owe(
+            { messageId, smppUserId: bound.user.id, sourceAddr: request.sourceAddr },
+            Math.max(this.o.clock.now(), keptFrom),
+          )
           .catch((error: unknown) =>
             this.o.log.error({ err: error, sms_id: messageId }, 'SMPP server: the receipt owed was not recorded'),
           );
-      await this.owePartReceipts(bound.user.id, to, others, messageId);
+      await this.owePartReceipts(bound.user.id, to, others, messageId, keptFrom);
     } finally {
       s.submitsInFlight--;
     }
@@ -471,10 +480,11 @@ export class SmppServer {
     to: { sourceAddr: string; recipient: string },
     parts: readonly AssemblyPart[],
     messageId: number | null,
+    keptFrom = 0,
   ): Promise<void> {
     const owed: PartReceipt[] = parts
       .filter((p) => p.receipt)
-      .map((p) => ({ partId: p.partId, smppUserId, messageId, ...to, submittedAt: p.receivedAt }));
+      .map((p) => ({ partId: p.partId, smppUserId, messageId, ...to, submittedAt: Math.max(p.receivedAt, keptFrom) }));
     if (owed.length === 0) return;
     await this.o.store
       .owePartReceipts(owed, this.o.clock.now())

@@ -11,6 +11,13 @@ import type { Pdu, PduOptions } from 'smpp';
 for (const command of Object.values(smpp.commands)) {
   const param = command.params?.short_message;
   if (param) delete param.filter;
+  // The time fields too: the package made a Date of them on the process clock (a relative
+  // time in local time, a malformed one an Invalid Date), so a schedule was never seen as
+  // text. They travel as the 16 characters sent; src/domain/smpp-time.ts reads them.
+  for (const name of ['schedule_delivery_time', 'validity_period'] as const) {
+    const time = command.params?.[name];
+    if (time) delete time.filter;
+  }
 }
 const payload = smpp.tlvs.message_payload;
 if (payload) delete payload.filter;

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { assembleText } from '../../src/smpp-server/assemblies.js';
+import { assembleText, assembledSchedule } from '../../src/smpp-server/assemblies.js';
 import type { AssemblyPart } from '../../src/ports/smpp-store.js';
 
 const part = (seq: number, payload: Buffer, over: Partial<AssemblyPart> = {}): AssemblyPart => ({
@@ -21,6 +21,7 @@ const part = (seq: number, payload: Buffer, over: Partial<AssemblyPart> = {}): A
   partId: String(seq),
   receipt: false,
   receivedAt: 0,
+  scheduledAt: null,
   ...over,
 });
 
@@ -43,5 +44,16 @@ describe('the text of a concatenated message', () => {
       part(2, bytes.subarray(4), { dataCoding: 8 }),
     ]);
     assert.equal(text, 'a😀b');
+  });
+});
+
+describe('the schedule of a concatenated message', () => {
+  it('is the latest any part asked for, whichever part carried it', () => {
+    const p = (seq: number, scheduledAt: number | null): AssemblyPart =>
+      part(seq, Buffer.from([0x41]), { scheduledAt, total: 3 });
+    assert.equal(assembledSchedule([p(1, null), p(2, null), p(3, null)]), null);
+    assert.equal(assembledSchedule([p(1, 5000), p(2, null), p(3, null)]), 5000);
+    assert.equal(assembledSchedule([p(1, 5000), p(2, 7000), p(3, 6000)]), 7000);
+    assert.equal(assembledSchedule([p(3, 9000), p(1, null), p(2, 8000)]), 9000);
   });
 });

@@ -161,6 +161,8 @@ for (const dialect of testDialects()) {
         turkish: false,
         receipt: seq === 1,
         receivedAt: 1000 + seq,
+        // A part's schedule_delivery_time is kept with it (migration 0039).
+        scheduledAt: seq === 2 ? 1_800_000_000_123 : null,
         ...over,
       });
       const smpp = app.store.smpp;
@@ -181,11 +183,19 @@ for (const dialect of testDialects()) {
       if (done.kind !== 'complete') return;
       const id1 = done.parts[0]?.partId ?? '';
       assert.deepEqual(
-        done.parts.map((p) => [p.seq, p.partId, p.payload.toString('hex'), p.receipt, p.reference, p.dataCoding]),
+        done.parts.map((p) => [
+          p.seq,
+          p.partId,
+          p.payload.toString('hex'),
+          p.receipt,
+          p.reference,
+          p.dataCoding,
+          p.scheduledAt,
+        ]),
         [
-          [1, id1, '0001', true, 0x1234, 8],
-          [2, id2, '0002', false, 0x1234, 8],
-          [3, id3, '0003', false, 0x1234, 8],
+          [1, id1, '0001', true, 0x1234, 8, null],
+          [2, id2, '0002', false, 0x1234, 8, 1_800_000_000_123],
+          [3, id3, '0003', false, 0x1234, 8, null],
         ],
       );
       assert.equal(new Set([id1, id2, id3, other]).size, 4);
@@ -204,7 +214,11 @@ for (const dialect of testDialects()) {
       assert.equal(await smpp.restoreAssembly(done.parts.slice(0, 2)), true);
       const again = await smpp.addAssemblyPart(part(3), 5);
       assert.equal(again.kind, 'complete');
-      if (again.kind === 'complete') assert.deepEqual(again.parts.map((p) => p.partId).slice(0, 2), [id1, id2]);
+      if (again.kind === 'complete')
+        assert.deepEqual(again.parts.map((p) => [p.partId, p.scheduledAt]).slice(0, 2), [
+          [id1, null],
+          [id2, 1_800_000_000_123],
+        ]);
       // Given up by the time of its first part, once only.
       await smpp.addAssemblyPart(part(2, { reference: 9, receivedAt: 5000 }), 5);
       assert.deepEqual(await smpp.expiredAssemblies(5000), []);

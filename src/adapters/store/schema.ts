@@ -359,6 +359,8 @@ export interface SmppAssemblyPartsTable {
   part_id: string;
   receipt: number;
   received_at: number;
+  /** The part's schedule_delivery_time (migration 0039); null: none. */
+  scheduled_at: number | null;
 }
 
 /** Migration 0030: inbound messages given to an account's SMPP receiver and acknowledged. */

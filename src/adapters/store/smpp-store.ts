@@ -63,6 +63,7 @@ function partRow(p: AssemblyPart): Omit<SmppAssemblyPartsTable, never> {
     part_id: p.partId,
     receipt: p.receipt ? 1 : 0,
     received_at: p.receivedAt,
+    scheduled_at: p.scheduledAt,
   };
 }
 
@@ -81,6 +82,7 @@ function partOf(r: SmppAssemblyPartsTable): AssemblyPart {
     partId: r.part_id,
     receipt: r.receipt === 1,
     receivedAt: Number(r.received_at),
+    scheduledAt: r.scheduled_at === null ? null : Number(r.scheduled_at),
   };
 }
 
