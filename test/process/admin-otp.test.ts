@@ -13,14 +13,16 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { adminFails, adminOk, storeFolder } from '../helpers/admin-cli.js';
 
-describe('haberci admin key otp', { timeout: 90_000 }, () => {
+describe('haberci admin key otp', { timeout: 120_000 }, () => {
   let dir: string;
   let keyId: string;
+  let accountId = 0;
   const store = (): string[] => ['--data', dir];
 
   before(async () => {
     dir = await storeFolder('haberci-otp-');
     const account = await adminOk(['account', 'create', '--name', 'Otp', '--balance', '10', ...store()]);
+    accountId = Number(account.id);
     keyId = String((await adminOk(['key', 'create', '--account', String(account.id), ...store()])).id);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -107,21 +109,15 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
   });
 
   it('narrows an account\u2019s OTP countries (audited) and widens them back to all', async () => {
-    const account = await adminOk(['account', 'create', '--name', 'Narrow', ...store()]);
-    const id = String(account.id);
-    assert.deepEqual(await adminOk(['account', 'otp', '--id', id, ...store()]), {
-      account_id: account.id,
-      countries: 'all',
-    });
+    const id = String(accountId);
     const narrowed = await adminOk(['account', 'otp', '--id', id, '--countries', '90,44', ...store()]);
-    assert.deepEqual(narrowed, { account_id: account.id, countries: ['90', '44'] });
+    assert.deepEqual(narrowed, { account_id: accountId, countries: ['90', '44'] });
     assert.equal((await adminOk(['account', 'otp', '--id', id, '--countries', 'all', ...store()])).countries, 'all');
-    assert.match(await adminFails(['account', 'otp', '--id', '9999', ...store()]), /no account with id 9999/);
     const db = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true });
     try {
       const rows = db
         .prepare(`select detail from audit_log where action = 'account.otp' and account_id = ? order by id`)
-        .all(account.id) as { detail: string }[];
+        .all(accountId) as { detail: string }[];
       assert.deepEqual(
         rows.map((r) => (JSON.parse(r.detail) as { otp_countries: string }).otp_countries),
         ['90,44', 'all'],
