@@ -5,8 +5,9 @@
  * three loads in a rotating order; each /otp/send goes to a number of its own (as real
  * traffic), and each /otp/verify checks one code sent in the round with its right code, once.
  * The key's velocity limits are off so that nothing is refused, but the guard still reads
- * what it always reads. Then the guard's own cost: its reads (the key's settings, the counts
- * per number and prefix, the standing hold) and verdict, timed in this process on the same
+ * what it always reads. Then the guard's own cost: its reads (the key's settings, the
+ * account's countries, the standing hold; the counts per number and prefix, the prefix's
+ * rate) and verdicts (the rate's write with the code is not in it), timed in this process on the same
  * store, as a share of /otp/send's server CPU (target: at most 10 %).
  * Run: npm run build && node dist/bench/otp.bench.js [rounds] [requests]
  */
@@ -20,7 +21,8 @@ import type { ServerProcess } from './lib/server-process.js';
 import { cpuSecondsOf } from './lib/processes.js';
 import { smsSendBody } from './lib/haberci-load.js';
 import { openAppContainer } from '../src/main.js';
-import { effectiveOtpSettings, otpGuardVerdict } from '../src/domain/otp-guard.js';
+import { effectiveOtpSettings, otpPlaceVerdict, otpVelocityVerdict } from '../src/domain/otp-guard.js';
+import { minuteOf, rateAt } from '../src/domain/otp-prefix-rate.js';
 import { destinationPrefixOf } from '../src/domain/calling-codes.js';
 
 const run = promisify(execFile);
@@ -181,9 +183,15 @@ async function main(): Promise<void> {
         const cpu = process.cpuUsage();
         for (let i = 0; i < n; i += 1) {
           const mobile = nextMobile();
-          // What OtpService.accept does before a send: the one read, and the verdict.
-          const read = await runtime.store.otp.guardReads(id, mobile, destinationPrefixOf(mobile), Date.now());
-          otpGuardVerdict(effectiveOtpSettings(read.settings), mobile, read.recent, Date.now());
+          // What OtpService.accept does: the read before the send and its verdict, then the
+          // counts of the send's transaction and theirs (here outside a transaction).
+          const prefix = destinationPrefixOf(mobile);
+          const now = Date.now();
+          const read = await runtime.store.otp.guardReads(id, Number(accountId), prefix);
+          const settings = effectiveOtpSettings(read.settings);
+          otpPlaceVerdict(settings, read.accountCountries, mobile, read.held);
+          const counts = await runtime.store.otp.velocityReads(id, mobile, prefix, now, settings.perPrefixMinute > 0);
+          otpVelocityVerdict(settings, { ...counts, prefixRate: rateAt(counts.prefixRate, minuteOf(now)) }, now);
         }
         const used = process.cpuUsage(cpu);
         return (used.user + used.system) / n;

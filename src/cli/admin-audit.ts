@@ -17,6 +17,7 @@ const changing = new Set([
   'account.update',
   'account.topup',
   'account.debit',
+  'account.otp',
   'sender-id.add',
   'sender-id.remove',
   'sender-id.approve',
@@ -48,6 +49,8 @@ const otpSettingOptions = [
   'perNumberHour',
   'perNumberDay',
   'perPrefixMinute',
+  'prefixRise',
+  'prefixRiseMin',
   'cooldown',
   'watchMinSent',
   'watchMinShare',
@@ -77,6 +80,8 @@ const recorded: Record<string, string> = {
   perNumberHour: 'otp_per_number_hour',
   perNumberDay: 'otp_per_number_day',
   perPrefixMinute: 'otp_per_prefix_minute',
+  prefixRise: 'otp_prefix_rise',
+  prefixRiseMin: 'otp_prefix_rise_min',
   cooldown: 'otp_cooldown',
   watchMinSent: 'otp_watch_min_sent',
   watchMinShare: 'otp_watch_min_share',
@@ -118,6 +123,8 @@ async function factOf(container: AppContainer, command: string, o: Options, resu
     const value = o[option];
     if (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean') detail[name] = value;
   }
+  // OTP countries are parsed to a list (empty: every country).
+  if (Array.isArray(o.countries)) detail.otp_countries = o.countries.length === 0 ? 'all' : o.countries.join(',');
   let accountId =
     numberOf(field(result, 'account_id')) ??
     (noun === 'account' ? numberOf(field(result, 'id')) : null) ??
@@ -152,5 +159,6 @@ export async function recordCliAudit(
   if (command === null || !changing.has(command)) return;
   // `key otp` without a setting only shows them.
   if (command === 'key.otp' && !otpSettingOptions.some((name) => o[name] !== undefined)) return;
+  if (command === 'account.otp' && o.countries === undefined) return;
   await container.audit.record({ kind: 'cli', osUser: osUser() }, await factOf(container, command, o, result));
 }

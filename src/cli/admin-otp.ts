@@ -5,11 +5,11 @@ import type { OtpSettings } from '../main.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
-/** `default` is the empty list here (commander keeps no null), null in the patch. */
+/** `all` (or `default`: the default is every country) is the empty list here (commander keeps no null), null in the patch. */
 const countries = (raw: string): string[] => {
-  if (raw.trim() === 'default') return [];
+  if (raw.trim() === 'all' || raw.trim() === 'default') return [];
   const list = parseCountries(raw);
-  if (list === null) throw new InvalidArgumentError('must be calling codes such as 90,49 (or default).');
+  if (list === null) throw new InvalidArgumentError('must be calling codes such as 90,49 (or all).');
   return list;
 };
 
@@ -22,6 +22,8 @@ function patchOf(o: Options): Partial<OtpSettings> {
     perNumberHour: 'perNumberHour',
     perNumberDay: 'perNumberDay',
     perPrefixMinute: 'perPrefixMinute',
+    prefixRise: 'prefixRise',
+    prefixRiseMin: 'prefixRiseMin',
     cooldown: 'cooldownSeconds',
     watchMinSent: 'watchMinSent',
     watchMinShare: 'watchMinShare',
@@ -45,10 +47,24 @@ export function otpCommands(key: Command, leaf: Leaf, run: Run): void {
       parse.integer(minOtpValiditySeconds, maxOtpValiditySeconds),
     )
     .option('--tries <n>', 'wrong tries before a code is dead (default 5)', parse.integer(1, maxOtpMaxTries))
-    .option('--countries <codes>', 'calling codes codes may go to, e.g. 90,49 (default 90)', countries)
+    .option('--countries <codes>', 'calling codes codes may go to, e.g. 90,49, or all (default all)', countries)
     .option('--per-number-hour <n>', 'codes to one number an hour, 0 = no limit (default 5)', parse.integer(0))
     .option('--per-number-day <n>', 'codes to one number a day, 0 = no limit (default 10)', parse.integer(0))
-    .option('--per-prefix-minute <n>', 'codes to one prefix a minute, 0 = no limit (default 30)', parse.integer(0))
+    .option(
+      '--per-prefix-minute <n>',
+      'an absolute limit of codes to one prefix a minute, 0 = none (default 0)',
+      parse.integer(0),
+    )
+    .option(
+      '--prefix-rise <n>',
+      'rise rule: a prefix may get at most n times its usual codes a minute, 0 = off (default 10)',
+      parse.integer(0, 1_000_000),
+    )
+    .option(
+      '--prefix-rise-min <n>',
+      'rise rule: codes a prefix may always get in a minute, whatever its history (default 1000)',
+      parse.integer(1, 1_000_000_000),
+    )
     .option('--cooldown <seconds>', 'seconds between two codes to one number, 0 = none (default 0)', parse.integer(0))
     .option(
       '--watch-min-sent <n>',
@@ -72,6 +88,24 @@ export function otpCommands(key: Command, leaf: Leaf, run: Run): void {
           ? r.otpSettings.show(o.id as number)
           : r.otpSettings.update(o.id as number, patch);
       }),
+    );
+}
+
+/** `account otp`: shows an account's OTP countries as the provider set them, or narrows them. */
+export function accountOtpCommands(account: Command, leaf: Leaf, run: Run): void {
+  leaf(account, 'otp', 'show the countries an account\u2019s OTP codes may go to, or narrow them')
+    .requiredOption('--id <n>', 'account id', parse.integer(1))
+    .option(
+      '--countries <codes>',
+      'calling codes, e.g. 90,49, or all (default all); every key of the account stays within them',
+      countries,
+    )
+    .action((o: Options) =>
+      run(o, (r) =>
+        Array.isArray(o.countries)
+          ? r.otpSettings.accountUpdate(o.id as number, o.countries.length === 0 ? null : (o.countries as string[]))
+          : r.otpSettings.accountShow(o.id as number),
+      ),
     );
 }
 

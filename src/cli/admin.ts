@@ -16,7 +16,7 @@ import type { PermissionSet } from '../domain/permissions.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
-import { otpCommands, otpHoldCommands } from './admin-otp.js';
+import { accountOtpCommands, otpCommands, otpHoldCommands } from './admin-otp.js';
 import { inboundCommands } from './admin-inbound.js';
 import { iysCommands } from './admin-iys.js';
 import { senderIdCommands } from './admin-sender-ids.js';
@@ -213,6 +213,7 @@ export function adminCommand(): Command {
   leaf(account, 'show', 'show an account with its balances')
     .requiredOption('--id <n>', 'account id', parse.integer(1))
     .action((o: Options) => run(o, async (r) => accountView(await r.admin.account(o.id as number))));
+  accountOtpCommands(account, leaf, run);
 
   senderIdCommands(admin, leaf, run);
   userCommands(admin, leaf, run);

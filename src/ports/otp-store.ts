@@ -5,6 +5,7 @@
 import type { StoredOtp } from '../domain/otp-check.js';
 import type { OtpRecent, OtpSettings } from '../domain/otp-guard.js';
 import type { PrefixConversion } from '../domain/otp-watch.js';
+import type { PrefixRate } from '../domain/otp-prefix-rate.js';
 
 export type { OtpSettings };
 
@@ -56,6 +57,19 @@ export interface OtpCount {
   verified: number;
 }
 
+/** What the guard reads before a send (one round trip). */
+export interface OtpGuardRead {
+  /** The key's stored settings (every field null without a row). */
+  settings: OtpSettings;
+  /** The provider's countries of the key's account; null: every country. */
+  accountCountries: string[] | null;
+  /** The conversion watch holds the prefix for the key. */
+  held: boolean;
+}
+
+/** What the guard counts in the send's transaction: the prefix's rate row as stored (null: none yet). */
+export type OtpVelocityRead = Omit<OtpRecent, 'prefixRate'> & { prefixRate: PrefixRate | null };
+
 export interface OtpStore {
   /** The installation's HMAC key (drawn by migration 0026). */
   secret(): Promise<string>;
@@ -69,18 +83,28 @@ export interface OtpStore {
   markVerified(otp: StoredOtp, now: number): Promise<{ event: boolean }>;
   /** The key's stored settings; every field null when it has none. */
   settingsOf(keyId: number): Promise<OtpSettings>;
+  /** Before a send: the key's settings, its account's countries and the prefix's hold, in one round trip. */
+  guardReads(keyId: number, accountId: number, prefix: string): Promise<OtpGuardRead>;
   /**
-   * The guard's reads in one: the key's settings and what it sent lately (`recent`), in one
-   * round trip (every OTP send makes it).
+   * Call inside the send's transaction, after the account's lock: what the key sent to the
+   * number (last day and hour) and to the prefix (last minute, only with `prefixMinute`), and
+   * the prefix's rate row. Every code committed before is counted, in any process.
    */
-  guardReads(
+  velocityReads(
     keyId: number,
     destination: string,
     prefix: string,
     now: number,
-  ): Promise<{ settings: OtpSettings; recent: OtpRecent }>;
-  /** What the key sent lately to this number (last day) and prefix (last minute). */
-  recent(keyId: number, destination: string, prefix: string, now: number): Promise<OtpRecent>;
+    prefixMinute: boolean,
+  ): Promise<OtpVelocityRead>;
+  /**
+   * Call inside the send's transaction, after velocityReads: one code more to the prefix in
+   * `rate.minute`, `rate` being the row read moved to that minute (domain rateAt).
+   */
+  countPrefixCode(keyId: number, prefix: string, rate: PrefixRate): Promise<void>;
+  /** The provider's narrowing of an account's OTP countries; null: every country. */
+  accountCountries(accountId: number): Promise<string[] | null>;
+  saveAccountCountries(accountId: number, countries: string[] | null, now: number): Promise<void>;
   recordRefusal(refusal: OtpRefusalRow): Promise<void>;
   /** The account's latest refusals, newest first (the panel's blocked attempts). */
   refusals(accountId: number, limit: number): Promise<OtpRefusalRow[]>;
@@ -115,6 +139,6 @@ export interface OtpStore {
   countsByDay(accountId: number, since: number, offsetMs: number): Promise<OtpCount[]>;
   /** The same by destination prefix, most sent first, `limit` prefixes at most. */
   countsByPrefix(accountId: number, since: number, limit: number): Promise<OtpCount[]>;
-  /** Copies a key's OTP settings and standing holds to another key (rotation). */
+  /** Copies a key's OTP settings, prefix rates and standing holds to another key (rotation). */
   carryOver(fromKeyId: number, toKeyId: number, now: number): Promise<void>;
 }

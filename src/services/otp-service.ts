@@ -6,9 +6,10 @@ import type { OtpDigits, RandomInt } from '../domain/otp.js';
 import { otpClosed, otpCodeHash, otpMask, sameOtpHash, sealOtpText } from '../domain/otp-check.js';
 import type { OtpClosed } from '../domain/otp-check.js';
 import { destinationPrefixOf } from '../domain/calling-codes.js';
-import { effectiveOtpSettings, otpGuardVerdict } from '../domain/otp-guard.js';
-import type { EffectiveOtpSettings, OtpRefusal } from '../domain/otp-guard.js';
-import type { Failure } from '../domain/result.js';
+import { effectiveOtpSettings, otpPlaceVerdict } from '../domain/otp-guard.js';
+import type { OtpRefusal } from '../domain/otp-guard.js';
+import type { OtpGuardRead } from '../ports/otp-store.js';
+import { OtpVelocity, otpRefusalFailure } from './otp-velocity.js';
 import { smsLangLabel } from '../domain/labels.js';
 import type { SmsLang } from '../domain/labels.js';
 import type { ResultCode } from '../domain/result-codes.js';
@@ -138,14 +139,8 @@ export class OtpService {
     return ok(reply);
   }
 
-  /** A guard's refusal: recorded for the panel and console (best effort), answered uncharged. */
-  private async refuse(
-    caller: Caller,
-    destination: string,
-    refusal: OtpRefusal,
-    settings: EffectiveOtpSettings,
-    now: number,
-  ): Promise<Failure> {
+  /** A guard's refusal, recorded for the panel and console (best effort): it charged nothing either way. */
+  private async record(caller: Caller, destination: string, refusal: OtpRefusal, now: number): Promise<void> {
     try {
       await this.store.otp.recordRefusal({
         keyId: caller.key.id,
@@ -155,27 +150,8 @@ export class OtpService {
         destination,
       });
     } catch {
-      // The refusal stands without its record: it charged nothing either way.
+      // The refusal stands without its record.
     }
-    if (refusal.reason === 'country')
-      return fail('TS-1094', {
-        message: `This key may not send codes to +${refusal.callingCode} numbers (its OTP countries: +${settings.countries.join(', +')})`,
-      });
-    if (refusal.reason === 'held')
-      return fail('TS-1096', {
-        message: `Codes to +${refusal.prefix} numbers are held for this key: few codes sent there were verified while their number rose (suspected SMS pumping); nothing was charged. The provider has been alerted and can release the hold`,
-      });
-    const why: Record<typeof refusal.reason, string> = {
-      cooldown: `A code was sent to this number less than ${settings.cooldownSeconds} seconds ago`,
-      'number-hour': `At most ${settings.perNumberHour} codes an hour to one number`,
-      'number-day': `At most ${settings.perNumberDay} codes a day to one number`,
-      'prefix-minute': `At most ${settings.perPrefixMinute} codes a minute to one destination prefix`,
-    };
-    return fail('TS-1095', {
-      variant: refusal.reason,
-      retryAfterSeconds: refusal.retryAfterSeconds,
-      message: `${why[refusal.reason]}; nothing was charged`,
-    });
   }
 
   private async secret(): Promise<string> {
@@ -201,19 +177,22 @@ export class OtpService {
     const now = this.clock.now();
     const prefix = destinationPrefixOf(mobile);
     let secret: string;
-    let settings: EffectiveOtpSettings;
-    let refusal: OtpRefusal | null;
+    let read: OtpGuardRead;
     try {
       secret = await this.secret();
-      // The pumping guard, before anything is charged: the key's settings and its recent
-      // codes (and the conversion watch's hold) in one read.
-      const read = await this.store.otp.guardReads(caller.key.id, mobile, prefix, now);
-      settings = effectiveOtpSettings(read.settings);
-      refusal = otpGuardVerdict(settings, mobile, read.recent, now);
+      // The pumping guard, before anything is charged: where codes may go (the countries,
+      // the conversion watch's hold) before the send; how many, in its transaction (below).
+      read = await this.store.otp.guardReads(caller.key.id, caller.account.id, prefix);
     } catch {
       return fail('TS-5000', { message: 'The message could not be saved; retry' });
     }
-    if (refusal !== null) return this.refuse(caller, mobile, refusal, settings, now);
+    const settings = effectiveOtpSettings(read.settings);
+    const place = otpPlaceVerdict(settings, read.accountCountries, mobile, read.held);
+    if (place !== null) {
+      await this.record(caller, mobile, place, now);
+      return otpRefusalFailure(place, settings, read.accountCountries);
+    }
+    const velocity = new OtpVelocity({ keyId: caller.key.id, destination: mobile, prefix, settings });
     const validity = otp.validity ?? settings.validitySeconds;
     const plan: SendPlan = {
       kind: 'otp',
@@ -226,6 +205,8 @@ export class OtpService {
       priority: interactivePriority,
       // Counted on the real text: the mask has as many characters of the same alphabet.
       recipients: { now: messagesFor([mobile], text, lang, 'single') },
+      // The guard's counts, under the send's lock (services/otp-velocity.ts).
+      admit: velocity,
       // The code's hash commits with the send: an OTP that was sent can always be verified.
       alongside: async (store, _sendId, messageIds) => {
         const messageId = messageIds[0];
@@ -243,6 +224,7 @@ export class OtpService {
           expiresAt: now + validity * 1000,
           maxTries: settings.maxTries,
         });
+        await velocity.count(store);
       },
     };
     let written: { reply: OtpReply; totalSms: number } | undefined;
@@ -257,7 +239,10 @@ export class OtpService {
       // Nothing was charged: the charge and the message are one transaction.
       return fail('TS-5000', { message: 'The message could not be saved; retry' });
     }
-    if (!accepted.ok) return accepted;
+    if (!accepted.ok) {
+      if (velocity.refusal !== null) await this.record(caller, mobile, velocity.refusal, now);
+      return accepted;
+    }
     if (!written) return fail('TS-5000', { message: 'The message could not be saved; retry' });
     return ok(written);
   }

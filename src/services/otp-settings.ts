@@ -1,11 +1,12 @@
 /**
  * A key's OTP settings: validity, tries, the countries codes may go to and the
- * velocity limits. The provider changes them with `haberci admin key otp`; the view shows
- * each setting as it applies (the default where none is set) beside what is stored.
+ * velocity limits. The provider changes them with `haberci admin key otp`, and narrows an
+ * account's countries with `haberci admin account otp`; the view shows each setting as it
+ * applies (the default where none is set) beside what is stored.
  */
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
-import { effectiveOtpSettings } from '../domain/otp-guard.js';
+import { allCountries, effectiveOtpSettings } from '../domain/otp-guard.js';
 import type { OtpSettings } from '../domain/otp-guard.js';
 import { conversionPercent } from '../domain/otp-watch.js';
 import type { OtpHold } from '../ports/otp-store.js';
@@ -15,10 +16,16 @@ export interface OtpSettingsView {
   key_id: number;
   validity_seconds: number;
   max_tries: number;
-  countries: string[];
+  /** Calling codes, or `all` (the default: every country). */
+  countries: string[] | typeof allCountries;
   per_number_hour: number;
   per_number_day: number;
+  /** An absolute limit a minute to one destination prefix (0: none, the default). */
   per_prefix_minute: number;
+  /** The rise rule: times its usual rate a prefix's minute may reach (0: off). */
+  prefix_rise: number;
+  /** The rise rule: codes a prefix may always get in a minute. */
+  prefix_rise_min: number;
   cooldown_seconds: number;
   /** The conversion watch: codes a prefix needs in the window to be judged (0: off). */
   watch_min_sent: number;
@@ -37,6 +44,8 @@ const names: Record<keyof OtpSettings, string> = {
   perNumberHour: 'per_number_hour',
   perNumberDay: 'per_number_day',
   perPrefixMinute: 'per_prefix_minute',
+  prefixRise: 'prefix_rise',
+  prefixRiseMin: 'prefix_rise_min',
   cooldownSeconds: 'cooldown_seconds',
   watchMinSent: 'watch_min_sent',
   watchMinShare: 'watch_min_share',
@@ -53,12 +62,25 @@ export function otpSettingsView(keyId: number, stored: OtpSettings): OtpSettings
     per_number_hour: e.perNumberHour,
     per_number_day: e.perNumberDay,
     per_prefix_minute: e.perPrefixMinute,
+    prefix_rise: e.prefixRise,
+    prefix_rise_min: e.prefixRiseMin,
     cooldown_seconds: e.cooldownSeconds,
     watch_min_sent: e.watchMinSent,
     watch_min_share: e.watchMinShare,
     watch_rise: e.watchRise,
     defaults: (Object.keys(names) as (keyof OtpSettings)[]).filter((k) => stored[k] === null).map((k) => names[k]),
   };
+}
+
+/** An account's OTP countries as the provider set them (`haberci admin account otp`). */
+export interface AccountOtpView {
+  account_id: number;
+  /** Calling codes, or `all` (the default: every country). */
+  countries: string[] | typeof allCountries;
+}
+
+export function accountOtpView(accountId: number, countries: string[] | null): AccountOtpView {
+  return { account_id: accountId, countries: countries ?? allCountries };
 }
 
 /** A hold as the CLI and the panels show it. */
@@ -109,6 +131,19 @@ export class OtpSettingsAdmin {
     return otpSettingsView(keyId, next);
   }
 
+  /** The provider's countries of an account's codes (every key's countries are within them). */
+  async accountShow(accountId: number): Promise<AccountOtpView> {
+    await this.existingAccount(accountId);
+    return accountOtpView(accountId, await this.store.otp.accountCountries(accountId));
+  }
+
+  /** Narrows an account's OTP countries (null: every country again). */
+  async accountUpdate(accountId: number, countries: string[] | null): Promise<AccountOtpView> {
+    await this.existingAccount(accountId);
+    await this.store.otp.saveAccountCountries(accountId, countries, this.clock.now());
+    return accountOtpView(accountId, countries);
+  }
+
   /** Holds of the conversion watch, newest first: those standing, or every one with `all`. */
   async holds(filter: { accountId?: number; keyId?: number; all?: boolean }): Promise<OtpHoldView[]> {
     const rows = await this.store.otp.holds({
@@ -138,6 +173,10 @@ export class OtpSettingsAdmin {
           : `key ${keyId} has no standing OTP hold of ${prefix}`,
       );
     return { key_id: keyId, account_id: key.accountId, prefix, released };
+  }
+
+  private async existingAccount(accountId: number): Promise<void> {
+    if (!(await this.store.accounts.getAccount(accountId))) throw new AdminError(`no account with id ${accountId}`);
   }
 
   private async existing(keyId: number): Promise<void> {

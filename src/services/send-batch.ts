@@ -37,6 +37,8 @@ export interface Ledger {
   balances: Map<number, Record<BalanceBucket, number>>;
   /** Recipients in the last minute, by account, for accounts with a per-minute limit in the batch. */
   recent: Map<number, number>;
+  /** Requests accepted and not yet written, by their admission keys (SendPlan.admit). */
+  unwritten: Map<string, number>;
 }
 
 /** A request with the ids allocated for it before any write. */
@@ -74,7 +76,7 @@ export async function readLedger(store: Store, items: readonly AcceptRequest[], 
       recent.set(account.id, await store.reports.recipientsSince(account.id, now - 60_000));
     }
   }
-  return { balances, recent };
+  return { balances, recent, unwritten: new Map() };
 }
 
 /** One id for each send and each of its immediate messages, in one allocation. */
@@ -114,12 +116,19 @@ export async function decide(store: Store, slot: Slot, ledger: Ledger, now: numb
     if (!saved) return { outcome: { replay: true }, writes: null };
   }
   const total = recipientsOf(item.plan);
-  const refused = refusal(item, ledger, total);
+  const refused = (await admission(store, item, ledger, now)) ?? refusal(item, ledger, total);
   if (refused) {
     if (item.idempotency) await store.idempotency.forget(accountId, item.idempotency.key);
     return { outcome: refused, writes: null };
   }
   return { outcome: ok(response), writes: writesOf(slot, total, now) };
+}
+
+/** The use case's own limit (SendPlan.admit), on the store's counts and the batch's unwritten requests. */
+function admission(store: Store, item: AcceptRequest, ledger: Ledger, now: number): Promise<Failure | null> {
+  const admit = item.plan.admit;
+  if (admit === undefined) return Promise.resolve(null);
+  return admit.check(store, now, (key) => ledger.unwritten.get(key) ?? 0);
 }
 
 function refusal(item: AcceptRequest, ledger: Ledger, total: number): Failure | null {
@@ -130,6 +139,14 @@ function refusal(item: AcceptRequest, ledger: Ledger, total: number): Failure | 
   const balance = ledger.balances.get(account.id) ?? { main: 0, international: 0 };
   if (balance.main < item.charges.main || balance.international < item.charges.international) return fail('TS-1027');
   return null;
+}
+
+/**
+ * Counts an accepted request whose writes wait for the rest of its batch under its
+ * admission keys, so the batch's next requests see it (the store does not yet).
+ */
+export function holdUnwritten(ledger: Ledger, writes: Writes): void {
+  for (const key of writes.item.plan.admit?.keys ?? []) ledger.unwritten.set(key, (ledger.unwritten.get(key) ?? 0) + 1);
 }
 
 /** Moves the ledger by an accepted request: its charges and its recipients. */

@@ -1,5 +1,6 @@
 import type { NewMessage, SendKind } from '../ports/messages.js';
 import type { Store } from '../ports/store.js';
+import type { Failure } from '../domain/result.js';
 import type { DeferredRecipients } from '../domain/deferred-recipients.js';
 import type { SmsLang } from '../domain/labels.js';
 import { countFor } from '../domain/sms-count.js';
@@ -47,6 +48,24 @@ export interface SendPlan {
    * undoes the send. `messageIds`: the ids of the messages written now (none for later).
    */
   alongside?: (store: Store, sendId: number, messageIds: readonly number[]) => Promise<void>;
+  /**
+   * A limit of the use case that must hold however many requests run at once, in any
+   * process (the OTP guard's counts): decided in the send's transaction, after the account's
+   * lock, before the per-minute limit and the balance. Refused, nothing is written or charged.
+   */
+  admit?: SendAdmission;
+}
+
+/** A use case's own limit, checked under the send's lock (SendPlan.admit). */
+export interface SendAdmission {
+  /** What an accepted request counts under until its writes are in the store. */
+  keys: readonly string[];
+  /**
+   * The refusal, or null. `unwritten(key)`: requests of this transaction accepted under
+   * `key` whose writes are not in the store yet (a batch writes its accepted requests
+   * together, after deciding them all), which the store's counts therefore miss.
+   */
+  check(store: Store, now: number, unwritten: (key: string) => number): Promise<Failure | null>;
 }
 
 /** SMS counts charged to each balance: Türkiye numbers to main, the others to international. */

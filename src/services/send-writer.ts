@@ -3,7 +3,7 @@ import type { Store } from '../ports/store.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { laneOf } from '../domain/lanes.js';
 import type { DispatchHandoff, HandedMessage } from '../ports/dispatch-handoff.js';
-import { allocateSlots, decide, groupsOf, queues, readLedger, record, writeAll } from './send-batch.js';
+import { allocateSlots, decide, groupsOf, holdUnwritten, queues, readLedger, record, writeAll } from './send-batch.js';
 import type { AcceptRequest, Ledger, MessageGroup, Outcome, Slot, Writes } from './send-batch.js';
 
 export type { AcceptRequest, Outcome } from './send-batch.js';
@@ -116,6 +116,7 @@ export class SendWriter {
       outcomes.push(decision.outcome);
       if (!decision.writes) continue;
       record(ledger, decision.writes);
+      holdUnwritten(ledger, decision.writes);
       accepted.push(decision.writes);
     }
     const handed = this.prepareHandoff(groupsOf(accepted), now, reserved);

@@ -12,6 +12,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { noOtpSettings } from '../../src/domain/otp-guard.js';
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `panel OTP page (${dialect.name})`, () => {
@@ -38,6 +39,9 @@ for (const dialect of testDialects()) {
       await h.runtime.admin.topup(user.accountId, 10, true);
       const other = await h.account('Otp Other');
       otherKey = (await h.runtime.admin.createKey(other.accountId, defaultKeySettings)).id;
+      // The provider narrows the account to +90 and +49, and the key to +90.
+      await h.runtime.store.otp.saveAccountCountries(user.accountId, ['90', '49'], h.clock.now());
+      await h.runtime.store.otp.saveSettings(key.id, { ...noOtpSettings, countries: ['90'] }, h.clock.now());
       // Four codes to 90532, three verified; one to 90542, not verified; one refused (+49).
       for (let i = 0; i < 4; i += 1) {
         const sent = await api('/otp/send', { api_key: key.api_key, mobile: `90532100000${i}` });
@@ -81,12 +85,17 @@ for (const dialect of testDialects()) {
       );
       assert.match(page.body, /300 s/);
       assert.match(page.body, /hold under 20% verified, from 20 codes, volume ×2/);
+      assert.match(page.body, /a prefix above 1000 codes a minute at most ×10 its usual rate/);
+      assert.match(page.body, /Your provider allows codes to \+90, \+49 only/);
     });
 
     it('changes a key\u2019s OTP settings (audited) and the API follows them; bad values are refused', async () => {
       const form = await a.get(`/panel/otp/keys/${key.id}`);
       assert.equal(form.status, 200, form.body);
-      assert.match(form.body, /<label for="otp-countries">Countries codes may go to, as calling codes \[90\]<\/label>/);
+      assert.match(
+        form.body,
+        /<label for="otp-countries">Countries codes may go to, as calling codes \[all\]<\/label>/,
+      );
       const bad = await a.post(`/panel/otp/keys/${key.id}`, { validity: '10', countries: 'DE' });
       assert.equal(bad.status, 400);
       assert.match(bad.body, /a whole number from 30 to 3600/);
@@ -101,11 +110,17 @@ for (const dialect of testDialects()) {
         [120, ['90', '49'], 30, null],
       );
       assert.equal((await api('/otp/send', { api_key: key.api_key, mobile: '4915112345678' })).result_code, 'TS-1024');
+      // The key's countries cannot widen the account's (the provider's).
+      await a.get(`/panel/otp/keys/${key.id}`);
+      assert.equal((await a.post(`/panel/otp/keys/${key.id}`, { countries: '90,49,44' })).status, 303);
+      const beyond = await api('/otp/send', { api_key: key.api_key, mobile: '447700900123' });
+      assert.equal(beyond.result_code, 'TS-1094', JSON.stringify(beyond));
+      assert.match(String(beyond.result_message), /This account may not send codes to \+44 numbers/);
       const audit = await h.runtime.store.audit.search({ accountId: user.accountId, limit: 100 });
-      assert.equal(audit.filter((r) => r.action === 'key.otp').length, 1);
+      assert.equal(audit.filter((r) => r.action === 'key.otp').length, 2);
       const shown = await a.get('/panel/otp?done=saved');
       assert.match(shown.body, /OTP settings saved\./);
-      assert.match(shown.body, /\+90, \+49/);
+      assert.match(shown.body, /\+90, \+49, \+44/);
       // Emptied fields go back to their defaults.
       await a.get(`/panel/otp/keys/${key.id}`);
       assert.equal((await a.post(`/panel/otp/keys/${key.id}`, { validity: '', countries: '' })).status, 303);

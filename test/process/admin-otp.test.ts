@@ -3,7 +3,8 @@
  * those given (the others stay), puts one back to its default, refuses bad values, and
  * writes an audit row for a change. `haberci admin otp holds` and `otp release`: the
  * conversion watch's holds listed and released (audited); `key rotate` carries a key's
- * OTP settings and standing holds to the new key.
+ * OTP settings, standing holds and prefix rates to the new key. `haberci admin account otp`
+ * (issue 42): the provider's narrowing of an account's OTP countries.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,14 +13,16 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { adminFails, adminOk, storeFolder } from '../helpers/admin-cli.js';
 
-describe('haberci admin key otp', { timeout: 90_000 }, () => {
+describe('haberci admin key otp', { timeout: 120_000 }, () => {
   let dir: string;
   let keyId: string;
+  let accountId = 0;
   const store = (): string[] => ['--data', dir];
 
   before(async () => {
     dir = await storeFolder('haberci-otp-');
     const account = await adminOk(['account', 'create', '--name', 'Otp', '--balance', '10', ...store()]);
+    accountId = Number(account.id);
     keyId = String((await adminOk(['key', 'create', '--account', String(account.id), ...store()])).id);
   });
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -30,10 +33,12 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
       key_id: Number(keyId),
       validity_seconds: 300,
       max_tries: 5,
-      countries: ['90'],
+      countries: 'all',
       per_number_hour: 5,
       per_number_day: 10,
-      per_prefix_minute: 30,
+      per_prefix_minute: 0,
+      prefix_rise: 10,
+      prefix_rise_min: 1000,
       cooldown_seconds: 0,
       watch_min_sent: 20,
       watch_min_share: 20,
@@ -45,6 +50,8 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
         'per_number_hour',
         'per_number_day',
         'per_prefix_minute',
+        'prefix_rise',
+        'prefix_rise_min',
         'cooldown_seconds',
         'watch_min_sent',
         'watch_min_share',
@@ -62,16 +69,27 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
       '30',
       '--validity',
       '120',
+      '--prefix-rise',
+      '4',
+      '--prefix-rise-min',
+      '200',
       ...store(),
     ]);
     assert.deepEqual(
-      [changed.countries, changed.cooldown_seconds, changed.validity_seconds, changed.max_tries],
-      [['90', '49'], 30, 120, 5],
+      [
+        changed.countries,
+        changed.cooldown_seconds,
+        changed.validity_seconds,
+        changed.max_tries,
+        changed.prefix_rise,
+        changed.prefix_rise_min,
+      ],
+      [['90', '49'], 30, 120, 5, 4, 200],
     );
     const again = await adminOk(['key', 'otp', '--id', keyId, '--tries', '3', ...store()]);
     assert.deepEqual([again.countries, again.cooldown_seconds, again.max_tries], [['90', '49'], 30, 3]);
-    const back = await adminOk(['key', 'otp', '--id', keyId, '--countries', 'default', ...store()]);
-    assert.deepEqual(back.countries, ['90']);
+    const back = await adminOk(['key', 'otp', '--id', keyId, '--countries', 'all', ...store()]);
+    assert.equal(back.countries, 'all');
     assert.deepEqual(back.defaults, [
       'countries',
       'per_number_hour',
@@ -85,6 +103,25 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
     try {
       const rows = db.prepare(`select count(*) as n from audit_log where action = 'key.otp'`).get() as { n: number };
       assert.equal(rows.n, 3);
+    } finally {
+      db.close();
+    }
+  });
+
+  it('narrows an account\u2019s OTP countries (audited) and widens them back to all', async () => {
+    const id = String(accountId);
+    const narrowed = await adminOk(['account', 'otp', '--id', id, '--countries', '90,44', ...store()]);
+    assert.deepEqual(narrowed, { account_id: accountId, countries: ['90', '44'] });
+    assert.equal((await adminOk(['account', 'otp', '--id', id, '--countries', 'all', ...store()])).countries, 'all');
+    const db = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true });
+    try {
+      const rows = db
+        .prepare(`select detail from audit_log where action = 'account.otp' and account_id = ? order by id`)
+        .all(accountId) as { detail: string }[];
+      assert.deepEqual(
+        rows.map((r) => (JSON.parse(r.detail) as { otp_countries: string }).otp_countries),
+        ['90,44', 'all'],
+      );
     } finally {
       db.close();
     }
@@ -113,6 +150,9 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
       );
       insert.run(Number(held), '90532', Date.UTC(2026, 10, 27, 10), Number(account.id), 40, 1, 3);
       insert.run(Number(held), '90533', Date.UTC(2026, 10, 27, 11), Number(account.id), 25, 0, 0);
+      db.prepare(
+        `insert into otp_prefix_rates (key_id, prefix, minute, codes, baseline) values (?, '90532', 29000000, 40, 2500.5)`,
+      ).run(Number(held));
     } finally {
       db.close();
     }
@@ -147,6 +187,16 @@ describe('haberci admin key otp', { timeout: 90_000 }, () => {
     assert.notEqual(rotated, held);
     const settings = await adminOk(['key', 'otp', '--id', rotated, ...store()]);
     assert.deepEqual([settings.watch_min_share, settings.countries], [35, ['90', '49']]);
+    const rates = new BetterSqlite3(join(dir, 'haberci.sqlite'), { readonly: true });
+    try {
+      // And the rise rule's history of its prefixes: a rotated key is not judged as a new sender.
+      assert.deepEqual(
+        rates.prepare(`select prefix, minute, codes, baseline from otp_prefix_rates where key_id = ?`).all(rotated),
+        [{ prefix: '90532', minute: 29000000, codes: 40, baseline: 2500.5 }],
+      );
+    } finally {
+      rates.close();
+    }
     const carried = (await adminOk(['otp', 'holds', '--key', rotated, ...store()])) as unknown as {
       prefix: string;
       account_id: number;

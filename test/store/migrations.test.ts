@@ -81,6 +81,7 @@ for (const dialect of testDialects()) {
           '0034-carrier-binds',
           '0035-derived-counts',
           '0036-consent-sync-counts',
+          '0038-otp-prefix-rates',
           '0039-smpp-part-schedule',
         ]);
       });

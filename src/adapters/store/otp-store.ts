@@ -1,7 +1,7 @@
 /**
- * One file, long because the OTP tables (codes, settings, refusals, holds) are one
- * aggregate keyed by the API key, read together by the guard's one statement and by the
- * watch; split, the guard's statement would join across files for no reader's benefit.
+ * One file, long because the OTP tables (codes, settings, refusals, holds, prefix rates) are
+ * one aggregate keyed by the API key, read together by the guard and by the watch. The
+ * guard's own statements are in otp-guard-reads.ts.
  *
  * One-time codes (migration 0026): the keyed hash of each OTP message's code, its deadline
  * and tries, and the keys' OTP settings. `markVerified` writes the `otp.verified` event in
@@ -10,79 +10,30 @@
 import type {
   NewOtp,
   OtpCount,
+  OtpGuardRead,
   OtpHold,
   OtpHoldFilter,
   OtpRefusalRow,
   OtpSettings,
   OtpStore,
+  OtpVelocityRead,
 } from '../../ports/otp-store.js';
-import { defaultOtpSettings } from '../../domain/otp-guard.js';
-import type { OtpRecent } from '../../domain/otp-guard.js';
 import type { PrefixConversion } from '../../domain/otp-watch.js';
+import type { PrefixRate } from '../../domain/otp-prefix-rate.js';
 import { sql } from 'kysely';
 import type { StoredOtp } from '../../domain/otp-check.js';
 import { StorePart } from './store-part.js';
-import type { OtpSettingsTable } from './schema.js';
 import { hasUrl, newEventId, resolveTargets } from './event-outbox.js';
-import { preparedQuery } from './prepared-query.js';
-
-type Count = number | string | null;
-
-/**
- * The guard's reads of every OTP send, each one prepared statement (compiled once per
- * database): the key's settings, and what the key sent lately to the number and its prefix
- * with the prefix's standing hold, as scalar subqueries of one statement (one round trip).
- * The prefix's count is read only when the key's per-prefix limit is on: it is the one that
- * counts many rows (every code to the prefix in the last minute), which a key that turned
- * the limit off need not pay for (it was 20 µs of the guard's 36 in the OTP bench).
- */
-const settingsRead = preparedQuery(
-  (db, p: { keyId: number }) => db.selectFrom('otp_settings').selectAll().where('key_id', '=', p.keyId),
-  ['keyId'],
-);
-
-const guardRead = preparedQuery(
-  (
-    db,
-    p: { keyId: number; destination: string; prefix: string; dayAgo: number; hourAgo: number; minuteAgo: number },
-  ) => ({
-    compile: () =>
-      sql<GuardRow>`select s.*,
-        (select count(*) from otp_codes where destination = ${p.destination} and key_id = ${p.keyId} and created_at > ${p.dayAgo}) as day,
-        (select count(*) from otp_codes where destination = ${p.destination} and key_id = ${p.keyId} and created_at > ${p.hourAgo}) as hour,
-        (select max(created_at) from otp_codes where destination = ${p.destination} and key_id = ${p.keyId} and created_at > ${p.dayAgo}) as last_at,
-        case when coalesce(s.per_prefix_minute, ${sql.lit(defaultOtpSettings.perPrefixMinute)}) > 0
-          then (select count(*) from otp_codes where key_id = ${p.keyId} and prefix = ${p.prefix} and created_at > ${p.minuteAgo})
-          else 0 end as minute,
-        (select count(*) from otp_holds where key_id = ${p.keyId} and prefix = ${p.prefix} and released_at is null) as held
-        from (select 1 as one) o left join otp_settings s on s.key_id = ${p.keyId}`.compile(db),
-  }),
-  ['keyId', 'destination', 'prefix', 'dayAgo', 'hourAgo', 'minuteAgo'],
-);
-
-/** The guard's one row: the key's settings (all null without a row) and the counts. */
-type GuardRow = { [K in keyof OtpSettingsTable]: OtpSettingsTable[K] | null } & {
-  day: Count;
-  hour: Count;
-  last_at: Count;
-  minute: Count;
-  held: Count;
-};
-
-function settingsOfRow(row: { [K in keyof OtpSettingsTable]: OtpSettingsTable[K] | null } | undefined): OtpSettings {
-  return {
-    validitySeconds: row?.validity_s ?? null,
-    maxTries: row?.max_tries ?? null,
-    countries: row?.countries == null ? null : row.countries.split(','),
-    perNumberHour: row?.per_number_hour ?? null,
-    perNumberDay: row?.per_number_day ?? null,
-    perPrefixMinute: row?.per_prefix_minute ?? null,
-    cooldownSeconds: row?.cooldown_s ?? null,
-    watchMinSent: row?.watch_min_sent ?? null,
-    watchMinShare: row?.watch_min_share ?? null,
-    watchRise: row?.watch_rise ?? null,
-  };
-}
+import {
+  copyPrefixRates,
+  readAccountCountries,
+  readGuard,
+  readVelocity,
+  saveAccountCountries,
+  settingsOfRow,
+  settingsRead,
+  writePrefixCode,
+} from './otp-guard-reads.js';
 
 export class SqlOtpStore extends StorePart implements OtpStore {
   private cachedSecret: string | null = null;
@@ -196,6 +147,8 @@ export class SqlOtpStore extends StorePart implements OtpStore {
       watch_min_sent: settings.watchMinSent,
       watch_min_share: settings.watchMinShare,
       watch_rise: settings.watchRise,
+      prefix_rise: settings.prefixRise,
+      prefix_rise_min: settings.prefixRiseMin,
       updated_at: now,
     };
     await this.db
@@ -205,38 +158,30 @@ export class SqlOtpStore extends StorePart implements OtpStore {
       .execute();
   }
 
-  async recent(keyId: number, destination: string, prefix: string, now: number): Promise<OtpRecent> {
-    return (await this.guardReads(keyId, destination, prefix, now)).recent;
+  guardReads(keyId: number, accountId: number, prefix: string): Promise<OtpGuardRead> {
+    return readGuard(this.db, keyId, accountId, prefix);
   }
 
-  async guardReads(
+  velocityReads(
     keyId: number,
     destination: string,
     prefix: string,
     now: number,
-  ): Promise<{ settings: OtpSettings; recent: OtpRecent }> {
-    const row = (
-      await this.db.executeQuery(
-        guardRead(this.db, {
-          keyId,
-          destination,
-          prefix,
-          dayAgo: now - 86_400_000,
-          hourAgo: now - 3_600_000,
-          minuteAgo: now - 60_000,
-        }),
-      )
-    ).rows[0];
-    return {
-      settings: settingsOfRow(row),
-      recent: {
-        numberLastDay: Number(row?.day ?? 0),
-        numberLastHour: Number(row?.hour ?? 0),
-        numberLastAt: row?.last_at == null ? null : Number(row.last_at),
-        prefixLastMinute: Number(row?.minute ?? 0),
-        prefixHeld: Number(row?.held ?? 0) > 0,
-      },
-    };
+    prefixMinute: boolean,
+  ): Promise<OtpVelocityRead> {
+    return readVelocity(this.db, keyId, destination, prefix, now, prefixMinute);
+  }
+
+  countPrefixCode(keyId: number, prefix: string, rate: PrefixRate): Promise<void> {
+    return writePrefixCode(this.db, keyId, prefix, rate);
+  }
+
+  accountCountries(accountId: number): Promise<string[] | null> {
+    return readAccountCountries(this.db, accountId);
+  }
+
+  saveAccountCountries(accountId: number, countries: string[] | null, now: number): Promise<void> {
+    return saveAccountCountries(this.db, accountId, countries, now);
   }
 
   async recordRefusal(refusal: OtpRefusalRow): Promise<void> {
@@ -462,6 +407,7 @@ export class SqlOtpStore extends StorePart implements OtpStore {
       .where('key_id', '=', fromKeyId)
       .executeTakeFirst();
     if (settings) await this.saveSettings(toKeyId, await this.settingsOf(fromKeyId), now);
+    await copyPrefixRates(this.db, fromKeyId, toKeyId);
     const standing = await this.holds({ keyId: fromKeyId, active: true, limit: 10_000 });
     if (standing.length > 0)
       await this.db

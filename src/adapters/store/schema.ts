@@ -405,6 +405,9 @@ export interface OtpSettingsTable {
   watch_min_sent: number | null;
   watch_min_share: number | null;
   watch_rise: number | null;
+  /** Migration 0038: the rise rule's thresholds. */
+  prefix_rise: number | null;
+  prefix_rise_min: number | null;
   updated_at: number;
 }
 
@@ -428,6 +431,24 @@ export interface OtpHoldsTable {
   released_at: number | null;
 }
 
+/** Migration 0038: the rise rule's history of a key's codes to one prefix (domain/otp-prefix-rate.ts). */
+export interface OtpPrefixRatesTable {
+  key_id: number;
+  prefix: string;
+  /** Unix minutes (epoch ms / 60,000). */
+  minute: number;
+  codes: number;
+  baseline: number;
+}
+
+/** Migration 0038: the provider's narrowing of an account's OTP countries. */
+export interface OtpAccountSettingsTable {
+  account_id: number;
+  /** Calling codes, comma-separated; null: every country. */
+  countries: string | null;
+  updated_at: number;
+}
+
 export interface Database {
   smpp_users: SmppUsersTable;
   smpp_receipts: SmppReceiptsTable;
@@ -443,6 +464,8 @@ export interface Database {
   otp_settings: OtpSettingsTable;
   otp_refusals: OtpRefusalsTable;
   otp_holds: OtpHoldsTable;
+  otp_prefix_rates: OtpPrefixRatesTable;
+  otp_account_settings: OtpAccountSettingsTable;
   traffic_minutes: TrafficMinutesTable;
   inbound_routes: InboundRoutesTable;
   inbound_messages: InboundMessagesTable;

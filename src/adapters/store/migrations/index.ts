@@ -38,6 +38,7 @@ import { migration as m0033 } from './0033-lanes.js';
 import { migration as m0034 } from './0034-carrier-binds.js';
 import { migration as m0035 } from './0035-derived-counts.js';
 import { migration as m0036 } from './0036-consent-sync-counts.js';
+import { migration as m0038 } from './0038-otp-prefix-rates.js';
 import { migration as m0039 } from './0039-smpp-part-schedule.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
@@ -74,6 +75,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0034-carrier-binds', m0034],
   ['0035-derived-counts', m0035],
   ['0036-consent-sync-counts', m0036],
+  ['0038-otp-prefix-rates', m0038],
   ['0039-smpp-part-schedule', m0039],
 ];
 

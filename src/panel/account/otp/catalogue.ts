@@ -37,6 +37,7 @@ export const otpMessages = defineMessages(
           'number-hour': 'too many to the number (hour)',
           'number-day': 'too many to the number (day)',
           'prefix-minute': 'too many to the prefix (minute)',
+          'prefix-rise': 'sudden rise to the prefix',
         }) as Record<string, string>
       )[reason] ?? reason,
     settingsTitle: 'OTP settings by key',
@@ -51,6 +52,11 @@ export const otpMessages = defineMessages(
     watch: (minSent: number, share: number, rise: number) =>
       minSent === 0 ? 'off' : `hold under ${share}% verified, from ${minSent} codes, volume ×${rise}`,
     noLimit: 'no limit',
+    rise: (rise: number, floor: number) =>
+      rise === 0 ? '; rise rule off' : `; a prefix above ${floor} codes a minute at most ×${rise} its usual rate`,
+    allCountries: 'all countries',
+    providerCountries: (list: string) =>
+      `Your provider allows codes to ${list} only: codes to other countries are refused (TS-1094) whatever a key's countries.`,
     colActions: 'Actions',
     keyLabel: (id: number, hint: string) => `Key ${id} (${hint})`,
     change: (id: number) => `Change OTP settings of key ${id}`,
@@ -59,11 +65,11 @@ export const otpMessages = defineMessages(
       'Leave a field empty for the default (in brackets). Velocity limits of 0 are off. The conversion watch\u2019s thresholds are set by your provider.',
     validity: 'Code validity in seconds [300]',
     tries: 'Wrong tries before a code is dead [5]',
-    countries: 'Countries codes may go to, as calling codes [90]',
-    countriesHint: 'For example 90,49. Codes to other countries are refused (TS-1094).',
+    countries: 'Countries codes may go to, as calling codes [all]',
+    countriesHint: 'For example 90,49. Codes to other countries are refused (TS-1094). Empty: every country.',
     perNumberHour: 'Codes to one number an hour [5]',
     perNumberDay: 'Codes to one number a day [10]',
-    perPrefixMinute: 'Codes to one prefix a minute [30]',
+    perPrefixMinute: 'Codes to one prefix a minute [0]',
     cooldown: 'Seconds between two codes to one number [0]',
     save: 'Save OTP settings',
     saved: 'OTP settings saved.',
@@ -107,6 +113,7 @@ export const otpMessages = defineMessages(
           'number-hour': 'numaraya çok fazla (saat)',
           'number-day': 'numaraya çok fazla (gün)',
           'prefix-minute': 'öneke çok fazla (dakika)',
+          'prefix-rise': 'öneke ani artış',
         }) as Record<string, string>
       )[reason] ?? reason,
     settingsTitle: 'Anahtarlara göre OTP ayarları',
@@ -121,6 +128,13 @@ export const otpMessages = defineMessages(
     watch: (minSent: number, share: number, rise: number) =>
       minSent === 0 ? 'kapalı' : `%${share} altı doğrulamada durdurur, ${minSent} koddan itibaren, hacim ×${rise}`,
     noLimit: 'sınırsız',
+    rise: (rise: number, floor: number) =>
+      rise === 0
+        ? '; ani artış kuralı kapalı'
+        : `; dakikada ${floor} kodun üstünde bir önek olağan hızının en çok ×${rise} katı`,
+    allCountries: 'tüm ülkeler',
+    providerCountries: (list: string) =>
+      `Sağlayıcınız yalnızca ${list} numaralarına kod gönderilmesine izin veriyor: başka ülkelere kodlar, anahtarın ülkeleri ne olursa olsun reddedilir (TS-1094).`,
     colActions: 'İşlemler',
     keyLabel: (id: number, hint: string) => `Anahtar ${id} (${hint})`,
     change: (id: number) => `${id} numaralı anahtarın OTP ayarlarını değiştir`,
@@ -129,11 +143,11 @@ export const otpMessages = defineMessages(
       'Varsayılan (köşeli parantez içinde) için alanı boş bırakın. 0 olan hız sınırları kapalıdır. Dönüşüm izleyicisinin eşiklerini sağlayıcınız belirler.',
     validity: 'Kodun geçerlilik süresi, saniye [300]',
     tries: 'Kodu geçersiz kılan yanlış deneme sayısı [5]',
-    countries: 'Kod gönderilebilecek ülkeler, ülke kodlarıyla [90]',
-    countriesHint: 'Örneğin 90,49. Başka ülkelere kodlar reddedilir (TS-1094).',
+    countries: 'Kod gönderilebilecek ülkeler, ülke kodlarıyla [tümü]',
+    countriesHint: 'Örneğin 90,49. Başka ülkelere kodlar reddedilir (TS-1094). Boş: tüm ülkeler.',
     perNumberHour: 'Bir numaraya saatte kod [5]',
     perNumberDay: 'Bir numaraya günde kod [10]',
-    perPrefixMinute: 'Bir öneke dakikada kod [30]',
+    perPrefixMinute: 'Bir öneke dakikada kod [0]',
     cooldown: 'Bir numaraya iki kod arası saniye [0]',
     save: 'OTP ayarlarını kaydet',
     saved: 'OTP ayarları kaydedildi.',

@@ -17,7 +17,7 @@ import type { OtpCount, OtpRefusalRow } from '../../../ports/otp-store.js';
 import type { OtpHoldView } from '../../../services/otp-settings.js';
 import type { CustomerOtpPatch, OtpDay, OtpKeySettings } from '../../../services/panel/account/otp.js';
 import { maxOtpMaxTries, maxOtpValiditySeconds, minOtpValiditySeconds } from '../../../domain/otp-check.js';
-import { parseCountries } from '../../../domain/otp-guard.js';
+import { allCountries, parseCountries } from '../../../domain/otp-guard.js';
 
 type IdParams = { Params: { id: string } };
 
@@ -99,6 +99,9 @@ async function otpPage(request: FastifyRequest, reply: FastifyReply, door: Accou
         </section>
         <section aria-labelledby="otp-settings">
           <h2 id="otp-settings">{t.settingsTitle}</h2>
+          {data.accountCountries !== null && (
+            <p>{t.providerCountries(data.accountCountries.map((c) => `+${c}`).join(', '))}</p>
+          )}
           <Table<OtpKeySettings>
             cards
             rows={data.keys}
@@ -107,7 +110,11 @@ async function otpPage(request: FastifyRequest, reply: FastifyReply, door: Accou
               { header: t.colKey, rowHeader: true, cell: (k) => t.keyLabel(k.key_id, k.key_hint) },
               { header: t.colValidity, cell: (k) => t.seconds(k.validity_seconds) },
               { header: t.colTries, cell: (k) => String(k.max_tries) },
-              { header: t.colCountries, cell: (k) => k.countries.map((c) => `+${c}`).join(', ') },
+              {
+                header: t.colCountries,
+                cell: (k) =>
+                  k.countries === allCountries ? t.allCountries : k.countries.map((c) => `+${c}`).join(', '),
+              },
               {
                 header: t.colVelocity,
                 cell: (k) =>
@@ -116,7 +123,7 @@ async function otpPage(request: FastifyRequest, reply: FastifyReply, door: Accou
                     limit(k.per_number_day),
                     limit(k.per_prefix_minute),
                     t.seconds(k.cooldown_seconds),
-                  ),
+                  ) + t.rise(k.prefix_rise, k.prefix_rise_min),
               },
               { header: t.colWatch, cell: (k) => t.watch(k.watch_min_sent, k.watch_min_share, k.watch_rise) },
               {
@@ -181,10 +188,14 @@ async function editPage(
   const state = request.panel;
   const t = otpMessages[state.lang];
   const k = await door.of(request).otp.settings(id);
-  const stored = (name: string, value: number | string[]): string =>
+  const stored = (name: string, value: number | string[] | typeof allCountries): string =>
     posted?.values[name] ??
-    (k.defaults.includes(settingNames[name] ?? name) ? '' : Array.isArray(value) ? value.join(',') : String(value));
-  const input = (name: string, label: string, value: number | string[], hint?: string) => (
+    (k.defaults.includes(settingNames[name] ?? name) || value === allCountries
+      ? ''
+      : Array.isArray(value)
+        ? value.join(',')
+        : String(value));
+  const input = (name: string, label: string, value: number | string[] | typeof allCountries, hint?: string) => (
     <InputField
       id={`otp-${name}`}
       name={name}

@@ -47,6 +47,8 @@ export interface OtpPageData {
   holds: OtpHoldView[];
   blocked: OtpRefusalRow[];
   keys: OtpKeySettings[];
+  /** The provider's narrowing of the account's countries (`haberci admin account otp`); null: none. */
+  accountCountries: string[] | null;
 }
 
 /** Days of the page's tables, and prefixes and blocked attempts shown at most. */
@@ -71,12 +73,13 @@ export class CustomerOtp {
       Math.round((Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second) - now) / 60_000) * 60_000;
     const today = Math.floor((now + offsetMs) / dayMs);
     const since = (today - (otpPageDays - 1)) * dayMs - offsetMs;
-    const [byDay, prefixes, holds, blocked, keys] = await Promise.all([
+    const [byDay, prefixes, holds, blocked, keys, accountCountries] = await Promise.all([
       store.otp.countsByDay(accountId, since, offsetMs),
       store.otp.countsByPrefix(accountId, since, otpPagePrefixes),
       store.otp.holds({ accountId, active: true, limit: 100 }),
       store.otp.refusals(accountId, otpPageBlocked),
       this.keys(),
+      store.otp.accountCountries(accountId),
     ]);
     const counted = new Map(byDay.map((d) => [Number(d.bucket), d]));
     const days: OtpDay[] = [];
@@ -84,7 +87,7 @@ export class CustomerOtp {
       const c = counted.get(d);
       days.push({ day: d * dayMs, sent: c?.sent ?? 0, verified: c?.verified ?? 0 });
     }
-    return { days, prefixes, holds: holds.map(otpHoldView), blocked, keys };
+    return { days, prefixes, holds: holds.map(otpHoldView), blocked, keys, accountCountries };
   }
 
   /** One of the account's issued keys' OTP settings; NotFound for any other key. */
