@@ -29,6 +29,16 @@ export const consentSources = [
 ] as const;
 export type ConsentSource = (typeof consentSources)[number];
 
+/**
+ * The source of a record pulled from İYS (a recipient's own change there). haberci keeps it
+ * for those: a customer's record says where the customer collected it, so `IYS` is refused
+ * on /iys/consent/add and the panel's form and import (docs/iys.md).
+ */
+export const pulledSource = 'IYS';
+
+/** The sources a customer may record a consent with: İYS's, but its own. */
+export const customerConsentSources = consentSources.filter((s) => s !== pulledSource);
+
 /** One consent as the store keeps it: the newest for its account, recipient and type. */
 export interface Consent {
   recipient: string;

@@ -29,6 +29,10 @@ export function discardRest(request: IncomingMessage, bound = drainBound): void 
   };
   const timer = setTimeout(cut, bound.ms);
   timer.unref();
+  // A body read through a stream of ours (the budget's count of a chunked body) is still
+  // piped into it: that stream, no longer read, would fill and pause the request, and the
+  // rest would wait unread until the bound cut the connection.
+  request.unpipe();
   request.on('data', onData);
   request.once('end', cleanup);
   request.once('close', cleanup);

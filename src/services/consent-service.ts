@@ -4,7 +4,13 @@
  */
 import type { Clock } from '../ports/clock.js';
 import type { ConsentStore } from '../ports/consent-store.js';
-import { consentSources, consentStatuses, parseConsentDate, recipientTypes } from '../domain/iys.js';
+import {
+  customerConsentSources,
+  consentStatuses,
+  parseConsentDate,
+  pulledSource,
+  recipientTypes,
+} from '../domain/iys.js';
 import type { Consent, ConsentStatus, RecipientType } from '../domain/iys.js';
 import { turkishMobile } from '../domain/recipients.js';
 import { localDateTime } from '../domain/istanbul-time.js';
@@ -39,7 +45,7 @@ const isOneOf = <T extends string>(list: readonly T[], v: unknown): v is T =>
 
 /** Which part of a consent is wrong (the panel's import report says it in the user's language). */
 export type ConsentProblem =
-  'object' | 'recipient' | 'status' | 'recipient_type' | 'source' | 'consent_date' | 'future';
+  'object' | 'recipient' | 'status' | 'recipient_type' | 'source' | 'source_iys' | 'consent_date' | 'future';
 
 /** One item of /iys/consent/add checked: the consent, or why it is refused. */
 export function consentOf(
@@ -58,8 +64,18 @@ export function consentOf(
   const type = c.recipient_type ?? 'BIREYSEL';
   if (!isOneOf(recipientTypes, type))
     return { code: 'TS-1033', message: 'recipient_type must be BIREYSEL or TACIR', problem: 'recipient_type' };
-  if (!isOneOf(consentSources, c.source))
-    return { code: 'TS-1033', message: `source must be one of ${consentSources.join(', ')}`, problem: 'source' };
+  if (c.source === pulledSource)
+    return {
+      code: 'TS-1033',
+      message: `source ${pulledSource} is kept for records pulled from İYS: give where the consent was collected (such as HS_WEB)`,
+      problem: 'source_iys',
+    };
+  if (!isOneOf(customerConsentSources, c.source))
+    return {
+      code: 'TS-1033',
+      message: `source must be one of ${customerConsentSources.join(', ')}`,
+      problem: 'source',
+    };
   const date = typeof c.consent_date === 'string' ? parseConsentDate(c.consent_date) : null;
   if (date === null)
     return {

@@ -113,6 +113,32 @@ for (const dialect of testDialects()) {
       assert.equal((await statusOf(h, other.apiKey, consented)).body.status, 'NONE');
     });
 
+    it('refuses source IYS, kept for records pulled from İYS, item by item: the others are recorded', async () => {
+      const p = await h.provision();
+      const answer = await addConsents(h, p.apiKey, [
+        { ...consent(consented, 'ONAY', '2026-03-01 10:00:00'), source: 'IYS' },
+        consent(refused, 'ONAY', '2026-03-01 10:00:00'),
+        { ...consent(refused, 'RET', '2026-03-02 10:00:00'), source: 'IYS' },
+      ]);
+      assert.equal(answer.status, 200, answer.raw);
+      assert.equal(answer.body.result_code, 'TS-1064', answer.raw);
+      assert.equal(answer.body.added, 1, answer.raw);
+      assert.equal(answer.body.failed, 2, answer.raw);
+      const errors = answer.body.errors as { index: number; code: string; message: string }[];
+      assert.deepEqual(
+        errors.map((e) => [e.index, e.code]),
+        [
+          [0, 'TS-1033'],
+          [2, 'TS-1033'],
+        ],
+      );
+      for (const e of errors) assert.match(e.message, /source IYS is kept for records pulled from İYS/);
+      assert.equal((await statusOf(h, p.apiKey, consented)).body.status, 'NONE', 'nothing recorded for it');
+      const kept = await statusOf(h, p.apiKey, refused);
+      assert.equal(kept.body.status, 'ONAY', 'the RET with source IYS changed nothing');
+      assert.equal(kept.body.source, 'HS_WEB');
+    });
+
     it('refuses bad requests in the envelope: no consents, over 1,000, a number that is not mobile', async () => {
       const p = await h.provision();
       const missing = await h.post('/iys/consent/add', { api_key: p.apiKey });

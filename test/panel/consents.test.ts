@@ -56,6 +56,18 @@ for (const dialect of testDialects()) {
       assert.match(bad.body, /date is in the future/);
       assert.match(bad.body, /aria-invalid="true"/);
       assert.equal((await h.runtime.store.consents.entriesOf(accountA, '905324440002')).length, 0);
+      // The source IYS is not offered, and refused when posted: it is kept for records pulled from İYS.
+      assert.doesNotMatch(page.body, /<option value="IYS"/);
+      const pulled = await a.post('/panel/consents/add', {
+        recipient: '0532 444 00 02',
+        status: 'ONAY',
+        recipient_type: 'BIREYSEL',
+        source: 'IYS',
+        consent_date: '2026-03-01 10:00:00',
+      });
+      assert.equal(pulled.status, 400);
+      assert.match(pulled.body, /source IYS is kept for records pulled from İYS/);
+      assert.equal((await h.runtime.store.consents.entriesOf(accountA, '905324440002')).length, 0);
 
       const found = await a.get('/panel/consents?number=%2B90%20532%20444%2000%2001');
       assert.match(found.body, /Consents of 905324440001/);
@@ -82,17 +94,19 @@ for (const dialect of testDialects()) {
         '0532 555 00 04;ONAY;BIREYSEL;NOWHERE;2026-03-01 10:00:00',
         '0532 555 00 05;ONAY;BIREYSEL;HS_WEB;yesterday',
         '0532 555 00 02;ONAY;BIREYSEL;HS_WEB;2026-01-01 10:00:00',
+        '0532 555 00 06;ONAY;BIREYSEL;iys;2026-03-01 10:00:00',
       ].join('\n');
       const imported = await a.post('/panel/consents/import', { csv });
       assert.equal(imported.status, 200);
       assert.match(imported.body, /2 recorded\./);
-      assert.match(imported.body, /5 rows not recorded:/);
+      assert.match(imported.body, /6 rows not recorded:/);
       for (const [line, reason] of [
         [4, 'not a Türkiye mobile number'],
         [5, 'status must be ONAY or RET'],
         [6, 'not an İYS source \\(such as HS_WEB\\)'],
         [7, 'date must be YYYY-MM-DD HH:MM:SS'],
         [8, 'a newer consent is in force'],
+        [9, 'source IYS is kept for records pulled from İYS: give where the consent was collected'],
       ] as const)
         assert.match(imported.body, new RegExp(`<td>${line}</td><td>[^<]*</td><td>${reason}</td>`), `line ${line}`);
       const status = await h.runtime.services.consents.status(accountA, '905325550002', 'BIREYSEL');

@@ -1,8 +1,11 @@
 /**
  * A suspended account's panel users: they sign in and read (balance, messages, campaigns,
- * keys, groups, exports), change their own password, and every action that would send,
- * charge or change the account is refused with a page that says why and changes nothing.
- * The list of actions is checked against every POST route the customer side registers.
+ * keys, groups, exports), and every action that would send, charge or change the account is
+ * refused with a page that says why and changes nothing. Their own sign-in stays theirs
+ * (docs/decisions.md, "A suspended account in the panel"): they change their password (the
+ * old one then signs in no more, the change is audited, the account is untouched) and sign
+ * out everywhere, and the notice on every page says so. The list of actions is checked
+ * against every POST route the customer side registers.
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -15,6 +18,8 @@ import { defaultKeySettings } from '../../src/services/admin.js';
 
 const suspendedEn = /This account is suspended by your provider\./;
 const suspendedTr = /Bu hesap sağlayıcınız tarafından askıya alındı\./;
+const ownSignInEn = /Your own sign-in stays yours: you can still change your password and sign out everywhere\./;
+const ownSignInTr = /Kendi oturumunuz sizindir: parolanızı değiştirebilir ve her yerden çıkış yapabilirsiniz\./;
 
 /** Routes of the customer side that are no change of the account. */
 const notChanges = new Set([
@@ -186,13 +191,36 @@ for (const dialect of testDialects()) {
       assert.equal(await snapshot(), before);
     });
 
-    it('still changes the user’s own password, and everything works again once reactivated', async () => {
+    it('still changes the user’s own password, as its notice says, and nothing of the account', async () => {
+      const page = await c.get('/panel/account');
+      assert.match(page.body, ownSignInEn);
+      await c.get('/panel/lang/tr');
+      assert.match((await c.get('/panel/account')).body, ownSignInTr);
+      await c.get('/panel/lang/en');
+      const other = h.browser('127.0.0.2');
+      await other.signIn(user.email, user.password);
+      const before = await snapshot();
       await c.get('/panel/account');
       const changed = await c.post('/panel/account/password', {
         current_password: user.password,
         new_password: 'a-new-password-1',
       });
       assert.equal(changed.status, 303);
+      assert.equal(changed.location, '/panel/account?done=password');
+      // The account is as it was, but for the audit row of the change.
+      const after = JSON.parse(await snapshot()) as { audit: number };
+      assert.deepEqual({ ...after, audit: 0 }, { ...(JSON.parse(before) as object), audit: 0 });
+      const audit = await h.runtime.store.audit.search({ accountId: user.accountId, limit: 5 });
+      assert.equal(audit[0]?.action, 'user.password-change');
+      // The old password signs in no more, the other session has ended, the new one signs in.
+      assert.equal((await other.get('/panel/overview')).status, 303, 'the other session ended');
+      await other.get('/panel/sign-in');
+      assert.equal((await other.post('/panel/sign-in', { email: user.email, password: user.password })).status, 401);
+      await other.signIn(user.email, 'a-new-password-1');
+      user.password = 'a-new-password-1';
+    });
+
+    it('works again once reactivated', async () => {
       await h.runtime.admin.updateAccount(user.accountId, { status: 'Active' }, {});
       assert.doesNotMatch((await c.get('/panel/overview')).body, suspendedEn);
       await c.get('/panel/groups');

@@ -21,7 +21,7 @@ export const kitText = defineMessages(
     errorTitle: 'Something went wrong',
     errorText: 'The request could not be completed. Try again in a moment.',
     suspended:
-      'This account is suspended by your provider. You can see its balance, messages, campaigns, keys and lists, but nothing can be sent, charged or changed until your provider reactivates it.',
+      'This account is suspended by your provider. You can see its balance, messages, campaigns, keys and lists, but nothing in it can be sent, charged or changed until your provider reactivates it. Your own sign-in stays yours: you can still change your password and sign out everywhere.',
     suspendedTitle: 'Account suspended',
     suspendedAction: 'This was not done: the account is suspended. Ask your provider to reactivate it.',
     forbiddenTitle: 'Request refused',
@@ -88,7 +88,7 @@ export const kitText = defineMessages(
     errorTitle: 'Bir sorun oluştu',
     errorText: 'İstek tamamlanamadı. Biraz sonra yeniden deneyin.',
     suspended:
-      'Bu hesap sağlayıcınız tarafından askıya alındı. Bakiyesini, mesajlarını, kampanyalarını, anahtarlarını ve listelerini görebilirsiniz; ancak sağlayıcınız hesabı yeniden etkinleştirene kadar hiçbir şey gönderilemez, ücretlendirilemez ya da değiştirilemez.',
+      'Bu hesap sağlayıcınız tarafından askıya alındı. Bakiyesini, mesajlarını, kampanyalarını, anahtarlarını ve listelerini görebilirsiniz; ancak sağlayıcınız hesabı yeniden etkinleştirene kadar hesapta hiçbir şey gönderilemez, ücretlendirilemez ya da değiştirilemez. Kendi oturumunuz sizindir: parolanızı değiştirebilir ve her yerden çıkış yapabilirsiniz.',
     suspendedTitle: 'Hesap askıya alındı',
     suspendedAction:
       'Bu işlem yapılmadı: hesap askıya alınmış. Sağlayıcınızdan hesabı yeniden etkinleştirmesini isteyin.',

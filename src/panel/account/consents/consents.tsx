@@ -14,7 +14,7 @@ import { CsvFields } from '../../kit/csv-fields.js';
 import { PageScripts } from '../../kit/scripts.js';
 import { consentMessages } from './catalogue.js';
 import { ImportReportView, NumberRecords, RetsView, SyncStateView, reasonText } from './sections.js';
-import { consentSources, consentStatuses, recipientTypes } from '../../../domain/iys.js';
+import { consentStatuses, customerConsentSources, recipientTypes } from '../../../domain/iys.js';
 import { localDateTime } from '../../../domain/istanbul-time.js';
 import type { ConsentForm, ConsentImportReport } from '../../../services/panel/account/consents.js';
 
@@ -89,13 +89,11 @@ async function consentsPage(
             </Field>
             <Field id="consent-source" label={t.source} state={panel}>
               <select id="consent-source" name="source">
-                {consentSources
-                  .filter((s) => s !== 'IYS')
-                  .map((s) => (
-                    <option value={s} selected={form.source === s}>
-                      {s}
-                    </option>
-                  ))}
+                {customerConsentSources.map((s) => (
+                  <option value={s} selected={form.source === s}>
+                    {s}
+                  </option>
+                ))}
               </select>
             </Field>
             <InputField

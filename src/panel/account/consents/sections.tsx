@@ -24,6 +24,7 @@ export function reasonText(lang: Lang, reason: ConsentRowReason): string {
     status: t.reasonStatus,
     recipient_type: t.reasonType,
     source: t.reasonSource,
+    source_iys: t.reasonSourceIys,
     consent_date: t.reasonDate,
     future: t.reasonFuture,
     older: t.reasonOlder,
