@@ -540,7 +540,7 @@ export type components = {
         "X-RateLimit-Remaining": number;
         /** @description Seconds until the window starts again. */
         "X-RateLimit-Reset": number;
-        /** @description On TS-1060 with HTTP 429: seconds to wait before trying again. */
+        /** @description On TS-1060 with HTTP 429, and on a 503: seconds to wait before trying again. */
         "Retry-After": number;
     };
     pathItems: never;
@@ -740,12 +740,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-5000: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "TS-5000";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -901,12 +924,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1068,12 +1114,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1352,12 +1421,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1525,12 +1617,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1748,12 +1863,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -1963,12 +2101,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2157,12 +2318,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2359,12 +2543,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2563,12 +2770,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2760,12 +2990,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -2957,12 +3210,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3165,12 +3441,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3352,12 +3651,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3544,12 +3866,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3796,12 +4141,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4048,12 +4416,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4237,12 +4628,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4443,12 +4857,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        status: "error";
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4636,12 +5073,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4835,12 +5295,35 @@ export interface operations {
                     };
                 };
             };
-            /** @description Unexpected server error */
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
             500: {
                 headers: {
                     "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
                     "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
                     "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,7 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import type { Envelope } from '../endpoints/endpoint.js';
 import { errorFields } from '../util/error-fields.js';
-import { storeFault } from '../util/store-faults.js';
+import { outcomeUnknown, storeFault } from '../util/store-faults.js';
 import type { StoreFault } from '../util/store-faults.js';
 import { renderBody, renderFailure, statusOf } from './envelope.js';
 import type { Body } from './envelope.js';
@@ -202,7 +202,11 @@ function noteStoreFault(request: FastifyRequest, fault: StoreFault, error: unkno
   storeFaultsSince = 0;
 }
 
-/** A store fault (store-faults.ts): 503 with Retry-After, one warning at most each 10 s. Anything else is a bug: logged once here, answered 500 with no internals. */
+/**
+ * A store fault (store-faults.ts): 503 with Retry-After, one warning at most each 10 s. A
+ * commit of unknown outcome: 500, saying so. Anything else is a bug: logged once here,
+ * answered 500 with no internals.
+ */
 export function unexpected(
   error: unknown,
   request: FastifyRequest,
@@ -224,6 +228,25 @@ export function unexpected(
         {},
         false,
         'The service cannot store requests at the moment: send the request again after Retry-After (a send with an idempotency_key is safe to send again)',
+      ),
+    );
+  }
+  if (outcomeUnknown(error)) {
+    // Rare (a commit on its way as the store fell silent or went away) and worth a line each.
+    request.log.error(
+      { err: errorFields(error), path: request.routeOptions.url },
+      'a commit was not answered: whether it was made is unknown (answered 500 SRV-ERR)',
+    );
+    return send(
+      reply,
+      500,
+      renderBody(
+        envelope,
+        false,
+        code,
+        {},
+        false,
+        'The store did not answer in time and the request may have been carried out: look before sending it again (a send with an idempotency_key is safe to send again with the same key)',
       ),
     );
   }

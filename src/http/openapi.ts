@@ -108,7 +108,7 @@ const rateHeaders: JsonObject = {
   'X-RateLimit-Remaining': { description: 'Requests left in the current second.', schema: { type: 'integer' } },
   'X-RateLimit-Reset': { description: 'Seconds until the window starts again.', schema: { type: 'integer' } },
   'Retry-After': {
-    description: 'On TS-1060 with HTTP 429: seconds to wait before trying again.',
+    description: 'On TS-1060 with HTTP 429, and on a 503: seconds to wait before trying again.',
     schema: { type: 'integer' },
   },
 };
@@ -202,7 +202,10 @@ export function failureStatuses(endpoint: Endpoint): Map<number, Set<ResultCode>
   add(413, endpoint.invalidBody);
   for (const p of endpoint.permissions)
     add(statusOf(endpoint, permissionOffCode[p], 'permission', false), permissionOffCode[p]);
+  // The store away, silent or full, or the bodies in flight over their budget: nothing was
+  // done, and the request may be sent again after Retry-After.
   add(500, endpoint.serverError);
+  add(503, endpoint.serverError);
   return byStatus;
 }
 
@@ -262,7 +265,7 @@ function responses(endpoint: Endpoint): JsonObject {
       'X-RateLimit-Remaining': { $ref: '#/components/headers/X-RateLimit-Remaining' },
       'X-RateLimit-Reset': { $ref: '#/components/headers/X-RateLimit-Reset' },
     };
-    if (status === 429) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    if (status === 429 || status === 503) headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
     out[String(status)] = { description: describeStatus(status), headers, content: { 'application/json': { schema } } };
   }
   return out;
@@ -276,7 +279,8 @@ function describeStatus(status: number): string {
     403: 'Refused: key state, account, permission, address or balance',
     413: 'Refused: the body is larger than this endpoint takes',
     429: 'Refused: a request limit or the request rate (see Retry-After)',
-    500: 'Unexpected server error',
+    500: 'Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again)',
+    503: 'Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After',
   };
   return words[status] ?? `HTTP ${status}`;
 }

@@ -2,11 +2,22 @@ import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { laneOf } from '../domain/lanes.js';
+import { outcomeUnknown, storeFault } from '../util/store-faults.js';
 import type { DispatchHandoff, HandedMessage } from '../ports/dispatch-handoff.js';
 import { allocateSlots, decide, groupsOf, holdUnwritten, queues, readLedger, record, writeAll } from './send-batch.js';
 import type { AcceptRequest, Ledger, MessageGroup, Outcome, Slot, Writes } from './send-batch.js';
 
 export type { AcceptRequest, Outcome } from './send-batch.js';
+
+/**
+ * Whether a failed transaction may succeed in smaller ones: not when the store itself
+ * failed (away, silent, out of disk: each smaller try would wait for it or fail the same,
+ * and the requests queued behind would wait for them all), and never after a commit whose
+ * outcome is unknown (it may have been made: a second try would store and charge it twice).
+ */
+function worthRetrying(error: unknown): boolean {
+  return storeFault(error) === null && !outcomeUnknown(error);
+}
 
 /** What one batch wrote besides its outcomes: messages handed to the dispatcher, and whether any went to the store's queue. */
 interface Written {
@@ -27,6 +38,8 @@ interface Written {
  * written under a savepoint of its own: the failing one's writes are undone to it and it is
  * answered with its error, and the others commit together. Only when that transaction fails
  * as well (its commit, its connection) is each request tried in a transaction of its own.
+ * A fault of the store itself (away, silent, a full disk) or a commit of unknown outcome is
+ * not tried again: every request of the batch is answered with it at once.
  * The first try takes no savepoint: one costs a round trip to PostgreSQL on every batch
  * (docs/decisions.md), and a refused write is rare once requests are validated.
  */
@@ -54,24 +67,27 @@ export class SendWriter {
     try {
       return this.afterCommit(await this.transaction(items, 'together'));
     } catch (error) {
-      if (items.length === 1) return [{ error }];
+      if (items.length === 1 || !worthRetrying(error)) return items.map(() => ({ error }));
     }
     try {
       return this.afterCommit(await this.transaction(items, 'each'));
-    } catch {
-      // Settle each alone, so a request whose own transaction fails gets its own error.
-      const settled: Outcome[] = [];
-      for (const item of items) {
-        try {
-          settled.push(
-            this.afterCommit(await this.transaction([item], 'together'))[0] ?? { error: new Error('no outcome') },
-          );
-        } catch (own) {
-          settled.push({ error: own });
-        }
-      }
-      return settled;
+    } catch (error) {
+      if (!worthRetrying(error)) return items.map(() => ({ error }));
     }
+    // Settle each alone, so a request whose own transaction fails gets its own error.
+    const settled: Outcome[] = [];
+    for (const [i, item] of items.entries()) {
+      try {
+        settled.push(
+          this.afterCommit(await this.transaction([item], 'together'))[0] ?? { error: new Error('no outcome') },
+        );
+      } catch (own) {
+        settled.push({ error: own });
+        // The store is away: the rest would only wait for it too.
+        if (!worthRetrying(own)) return [...settled, ...items.slice(i + 1).map(() => ({ error: own }))];
+      }
+    }
+    return settled;
   }
 
   /**

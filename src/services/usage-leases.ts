@@ -19,6 +19,7 @@
 import type { LimitHit, RequestLimits, UsageRequest, UsageWindows } from '../domain/request-limits.js';
 import { MicroBatcher } from '../util/micro-batcher.js';
 import { QuotaLeases, leaseShare } from '../util/quota-leases.js';
+import { StoreUnavailable, outcomeUnknown } from '../util/store-faults.js';
 import type { QuotaPolicy } from '../util/quota-leases.js';
 
 /** A lease is `leaseShare` of the key's smallest limit, at least 1 and at most `maxLease`. */
@@ -96,7 +97,13 @@ export class UsageLeases {
   private async count(asks: readonly Ask[]): Promise<Admitted[]> {
     // One item per place; the store answers by position.
     const items = asks.flatMap((a) => Array.from({ length: a.n }, () => a.request));
-    const hits = await this.store.consumeRequests(items);
+    const hits = await this.store.consumeRequests(items).catch((error: unknown) => {
+      // A count lost on its way may have been made: at worst places counted and never used,
+      // as a lease's are. The requests it counted were not carried out: "again, later".
+      throw outcomeUnknown(error)
+        ? new StoreUnavailable('the request counts were not answered', { cause: error })
+        : error;
+    });
     let at = 0;
     return asks.map((a) => {
       const answers = hits.slice(at, (at += a.n));

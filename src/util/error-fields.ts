@@ -7,7 +7,11 @@
 export function errorFields(error: unknown): unknown {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    if (typeof code === 'string') return { type: error.name, message: error.message, code };
+    if (typeof code === 'string') {
+      // Ours (a store fault) carry the driver's error as their cause: its message is the detail.
+      const cause = error.cause instanceof Error ? { cause: error.cause.message } : {};
+      return { type: error.name, message: error.message, code, ...cause };
+    }
     if (
       error.message === 'Connection terminated unexpectedly' ||
       /^timeout exceeded when trying to connect$/i.test(error.message)

@@ -148,10 +148,10 @@ describe('PostgreSQL connections ended under load', () => {
             accepted.add(Number(answer.body.sms_id));
             break;
           }
-          assert.deepEqual(
-            [answer.status, code, answer.body.result],
-            [500, 'SRV-ERR', false],
-            `unexpected answer ${JSON.stringify(answer.body)}`,
+          // 503: nothing of it was committed; 500: its COMMIT was on the way (docs/decisions.md).
+          assert.ok(
+            (answer.status === 503 || answer.status === 500) && code === 'SRV-ERR' && answer.body.result === false,
+            `unexpected answer ${answer.status} ${JSON.stringify(answer.body)}`,
           );
         }
       }
@@ -245,10 +245,9 @@ describe('PostgreSQL connections ended under load', () => {
                 accepted.add(Number(answer.body.sms_id));
                 break;
               }
-              assert.deepEqual(
-                [answer.status, code, answer.body.result],
-                [500, 'SRV-ERR', false],
-                `unexpected answer ${JSON.stringify(answer.body)}`,
+              assert.ok(
+                (answer.status === 503 || answer.status === 500) && code === 'SRV-ERR' && answer.body.result === false,
+                `unexpected answer ${answer.status} ${JSON.stringify(answer.body)}`,
               );
               await new Promise((r) => setTimeout(r, 20));
             }
@@ -270,10 +269,11 @@ describe('PostgreSQL connections ended under load', () => {
         await Promise.all(load);
 
         assert.equal(server.child.exitCode, null, `the process exited:\n${server.output()}`);
-        // Asked and answered while the store was away: SRV-ERR, every one.
+        // Asked and answered while the store was away: 503 SRV-ERR, every one (none of them
+        // could reach a COMMIT, so none is of unknown outcome).
         const away = answers.filter((a) => a.sentAt > cutAt + 200 && a.at < restoredAt);
         assert.ok(away.length > 0, 'requests were answered while the store was away');
-        assert.deepEqual([...new Set(away.map((a) => `${a.status} ${a.code}`))], ['500 SRV-ERR']);
+        assert.deepEqual([...new Set(away.map((a) => `${a.status} ${a.code}`))], ['503 SRV-ERR']);
         // Back by itself within seconds of the store's return.
         const back = answers.find((a) => a.sentAt >= restoredAt && a.code === 'TS-1024');
         assert.ok(

@@ -1,86 +1,60 @@
 /**
  * A PostgreSQL that falls silent (a proxy that stops forwarding both ways, closing
- * nothing): requests on connections already open are answered SRV-ERR within the
- * statement bound instead of waiting for ever, none of them is charged, and sends are
+ * nothing) under concurrent keep-alive `/sms/send` load on `serve` with its worker: every
+ * request in flight is answered while the route is still silent (within the statement
+ * bound, not the silence), in the envelope, none reset; every request asked meanwhile is
+ * answered too, none accepted; what the store holds afterwards is exactly what was
+ * answered TS-1024, plus any answered 500 whose COMMIT was on its way, which its
+ * idempotency_key then finds; nothing answered 503 is stored or charged; sends are
  * accepted again once the route carries traffic. Real `haberci serve`, real HTTP.
+ * The in-process suite test/endpoints/sms-send-silent-store.test.ts proves each case alone.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { connect, createServer } from 'node:net';
-import type { Socket } from 'node:net';
 import pg from 'pg';
-import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import { admin, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
+import { startSilencingProxy } from '../helpers/silencing-proxy.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const pgUrl = postgresUrl();
 const skip = pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it' : false;
+/** The statement bound of this suite (the default is 10 s). */
+const boundMs = 2000;
+const balance = 100_000;
 
-/**
- * A TCP proxy to PostgreSQL that the test silences and resumes: while silent it accepts
- * connections and bytes and forwards nothing, in either direction, and closes nothing
- * (what it holds, closes included, goes on in order when it resumes), as a route that
- * stops carrying packets looks to both ends.
- */
-async function startSilencingProxy(
-  target: URL,
-): Promise<{ port: number; silence(): void; resume(): void; close(): Promise<void> }> {
-  let silent = false;
-  const held: (() => void)[] = [];
-  const open = new Set<Socket>();
-  const later = (step: () => void): void => {
-    if (silent) held.push(step);
-    else step();
-  };
-  const server = createServer((client) => {
-    const upstream = connect(Number(target.port || 5432), target.hostname);
-    for (const [a, b] of [
-      [client, upstream],
-      [upstream, client],
-    ] as const) {
-      open.add(a);
-      a.on('data', (chunk) => later(() => b.write(chunk)));
-      a.on('end', () => later(() => b.end()));
-      a.on('error', () => later(() => b.destroy()));
-      a.on('close', () => {
-        open.delete(a);
-        later(() => b.destroy());
-      });
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('the proxy has no port');
-  return {
-    port: address.port,
-    silence() {
-      silent = true;
-    },
-    resume() {
-      silent = false;
-      for (const step of held.splice(0)) step();
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of open) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
+interface Answer {
+  status: number;
+  body: Record<string, unknown>;
+  retryAfter: string | null;
 }
 
-/** `promise`, or a failure naming `what` once `ms` have passed: the test's own bound on a wait. */
-async function within<T>(what: string, ms: number, promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const bound = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer in ${ms} ms`)), ms);
-  });
+/** One POST; a connection closed or reset without an answer fails the test, saying so. */
+async function post(url: string, body: unknown): Promise<Answer> {
+  let response: Response;
   try {
-    return await Promise.race([promise, bound]);
-  } finally {
-    clearTimeout(timer);
+    response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+  } catch (error) {
+    const cause = error instanceof Error && error.cause instanceof Error ? `: ${error.cause.message}` : '';
+    throw new Error(`no answer to a request (${String(error)}${cause})`);
   }
+  return {
+    status: response.status,
+    body: (await response.json()) as Record<string, unknown>,
+    retryAfter: response.headers.get('retry-after'),
+  };
 }
+
+const accepted = (a: Answer): boolean => a.status === 200 && a.body.result_code === 'TS-1024';
+const refused503 = (a: Answer): boolean =>
+  a.status === 503 && a.body.result_code === 'SRV-ERR' && a.body.result === false && a.retryAfter !== null;
+const unknown500 = (a: Answer): boolean =>
+  a.status === 500 && a.body.result_code === 'SRV-ERR' && a.body.result === false;
 
 describe('PostgreSQL silent behind a proxy', () => {
   const schema = testSchemaName();
@@ -107,24 +81,20 @@ describe('PostgreSQL silent behind a proxy', () => {
   });
 
   it(
-    'answers SRV-ERR within the statement bound, charges none of those, and accepts sends again after',
+    'answers every request within the bound, stores exactly what was answered TS-1024 (or found by its key), and accepts sends again after',
     { skip },
     async (t) => {
       const proxy = await startSilencingProxy(new URL(pgUrl));
       try {
-        const proxied = new URL(url);
-        proxied.hostname = '127.0.0.1';
-        proxied.port = String(proxy.port);
-        // A bound of 2 s keeps the suite short; the default is 10 s.
         server = await startServer([
           '--database',
-          proxied.toString(),
+          proxy.through(url),
           '--demo',
           'false',
           '--requests-per-second',
           '0',
           '--store-statement-timeout-ms',
-          '2000',
+          String(boundMs),
           // The client's pooled connections idle for seconds while the route is silent: a
           // server closing them for idleness as the client reuses one resets that request
           // (the keep-alive race), which is not what this suite tests.
@@ -132,79 +102,93 @@ describe('PostgreSQL silent behind a proxy', () => {
           '120000',
         ]);
         const running = server;
-        const sender = await provisionSender(['--database', url], 'Silent', 100_000);
-        const send = (to: string) =>
-          postJson(`${running.url}/sms/send`, {
+        // Made past the proxy, in the store serve has made.
+        const sender = await provisionSender(['--database', url], 'Silent', balance);
+        let serial = 0;
+        const answers = new Map<string, Answer>();
+        const pending = new Set<string>();
+        const sendTo = (to: string): Promise<Answer> =>
+          post(`${running.url}/sms/send`, {
             api_key: sender.apiKey,
             sentto: to,
             title: 'ACME',
             text: 'silent',
-            sms_lang: 0,
+            idempotency_key: `key-${to}`,
           });
-        const accepted: number[] = [];
-        const accept = (answer: { status: number; body: Record<string, unknown> }): boolean => {
-          if (answer.body.result_code !== 'TS-1024') return false;
-          accepted.push(Number(answer.body.sms_id));
-          return true;
-        };
-        const isSrvErr = (answer: { status: number; body: Record<string, unknown> }) =>
-          answer.status === 500 && answer.body.result_code === 'SRV-ERR' && answer.body.result === false;
-
-        // Load with the pool's connections open, then silence in its midst.
-        let sending = true;
-        let inFlightAtSilence = 0;
-        const loop = async (n: number): Promise<void> => {
-          for (let i = 0; sending; i++) {
-            const answer = await send(`05341${n}${String(10_000 + i)}`);
-            assert.ok(accept(answer) || isSrvErr(answer), `unexpected answer ${JSON.stringify(answer.body)}`);
+        /** A send to a number of its own, with an idempotency_key of its own. */
+        const send = async (): Promise<Answer> => {
+          serial += 1;
+          const to = `9053${String(30_000_000 + serial)}`;
+          pending.add(to);
+          try {
+            const answer = await sendTo(to);
+            answers.set(to, answer);
+            return answer;
+          } finally {
+            // A request left without an answer fails below, where its loop is awaited.
+            pending.delete(to);
           }
         };
-        const load = [0, 1, 2].map(loop);
-        await waitFor('sends accepted before the silence', () => accepted.length >= 6);
+
+        // Keep-alive load with the pool's connections open, then silence in its midst.
+        let loading = true;
+        const loop = async (): Promise<void> => {
+          while (loading) await send();
+        };
+        const loops = Array.from({ length: 8 }, loop);
+        await waitFor('sends accepted before the silence', () => [...answers.values()].filter(accepted).length >= 8);
         proxy.silence();
         const silencedAt = Date.now();
-        inFlightAtSilence = load.length;
-        sending = false;
-        // Asked after the route fell silent, on connections the pool already holds (and new
-        // ones it would open): every one answered SRV-ERR, none waits without bound.
-        const asked = Array.from({ length: 16 }, (_, i) => `05349${String(100_000 + i)}`);
-        const answers = await within(
-          'a request while PostgreSQL is silent',
-          30_000,
-          Promise.all(asked.map((to) => send(to))),
-        );
-        for (const answer of answers) assert.ok(isSrvErr(answer), `unexpected answer ${JSON.stringify(answer.body)}`);
-        // Those in flight at the silence are answered too (accepted or SRV-ERR).
-        await within('a request in flight at the silence', 30_000, Promise.all(load));
-
+        const inFlight = pending.size;
+        loading = false;
+        const askedFrom = serial + 1;
+        const asked = Array.from({ length: 16 }, send);
+        // Within the bound: a statement's time-out (bound + 1 s), or 5 s for a connection
+        // (waitFor stretches it for a loaded machine).
+        await waitFor('every request answered while the route is still silent', () => pending.size === 0, {
+          timeoutMs: boundMs + 1000 + 5000,
+        });
         const answeredIn = Date.now() - silencedAt;
+        assert.ok(proxy.silent);
+        await Promise.all([...loops, ...asked]);
+        for (const [to, a] of answers)
+          assert.ok(accepted(a) || refused503(a) || unknown500(a), `${to}: ${a.status} ${JSON.stringify(a.body)}`);
+        for (let i = askedFrom; i <= serial; i++) {
+          const a = answers.get(`9053${String(30_000_000 + i)}`);
+          assert.ok(a !== undefined && !accepted(a), 'a request asked while the route was silent was accepted');
+        }
+
         proxy.resume();
         const resumedAt = Date.now();
-        await waitFor(
-          'a send accepted after the route carries traffic again',
-          async () => accept(await send('05348100000')),
-          {
-            timeoutMs: 20_000,
-            intervalMs: 200,
-          },
-        );
-
+        await waitFor('a send accepted once the route carries traffic again', async () => accepted(await send()), {
+          intervalMs: 200,
+        });
         const backIn = Date.now() - resumedAt;
-        // None of the requests answered SRV-ERR during the silence was stored or charged.
-        const { rows } = await control.query<{ n: string }>(
-          `select count(*) as n from ${schema}.messages where recipient like '%5349100%'`,
-        );
-        assert.equal(Number(rows[0]?.n), 0, 'a request answered SRV-ERR was stored');
-        // The account paid for the accepted sends, and at most for those whose COMMIT the
-        // server made just before the silence, its answer held on the way (docs/operations.md).
+
+        const stored = async (): Promise<Map<string, number>> => {
+          const { rows } = await control.query<{ recipient: string; n: string }>(
+            `select recipient, count(*) as n from ${schema}.messages group by recipient`,
+          );
+          return new Map(rows.map((r) => [r.recipient, Number(r.n)]));
+        };
+        const first = await stored();
+        for (const [to, a] of answers) {
+          if (accepted(a)) assert.equal(first.get(to), 1, `${to}, answered TS-1024, is stored once`);
+          if (refused503(a)) assert.equal(first.get(to), undefined, `${to}, answered 503, was stored`);
+        }
+        // A 500 had its COMMIT on the way: its key says whether it was made, and stores it once.
+        const unknown = [...answers].filter(([, a]) => unknown500(a)).map(([to]) => to);
+        const made = unknown.filter((to) => first.get(to) === 1).length;
+        for (const to of unknown) assert.ok(accepted(await sendTo(to)), `${to} sent again with its key`);
+        const last = await stored();
+        for (const to of unknown) assert.equal(last.get(to), 1, `${to} is stored once after its key was sent again`);
+        const messages = [...last.values()].reduce((n, c) => n + c, 0);
         const shown = await admin(['account', 'show', '--id', sender.accountId, '--database', url]);
-        const charged = 100_000 - Number(shown.balance_main);
-        assert.ok(
-          charged >= accepted.length && charged <= accepted.length + inFlightAtSilence,
-          `charged ${charged} for ${accepted.length} accepted sends`,
-        );
+        assert.equal(balance - Number(shown.balance_main), messages, 'every stored message charged once, nothing else');
+
+        const count = (p: (a: Answer) => boolean) => [...answers.values()].filter(p).length;
         t.diagnostic(
-          `${answers.length} requests answered SRV-ERR while silent, all in ${answeredIn} ms; accepted again ${backIn} ms after the route resumed; charged ${charged}, accepted ${accepted.length}`,
+          `${inFlight} in flight at the silence and ${asked.length} asked during it, all answered in ${answeredIn} ms (bound ${boundMs} ms): ${count(refused503)} x 503, ${unknown.length} x 500 (${made} of them made, found by the key); accepted again ${backIn} ms after the route resumed; ${messages} stored and charged for ${count(accepted)} x TS-1024 + ${unknown.length} sent again by key`,
         );
       } finally {
         await proxy.close();

@@ -25,7 +25,9 @@ export const pgStatementTimeoutMs = 10_000;
  * `idle_in_transaction_session_timeout` makes the server end a session left inside a
  * transaction for `ms`: a client that gave up on a silent server did so at least a second
  * after the server last answered it, so its transaction is ended by the server before the
- * client answered SRV-ERR, and a COMMIT still held on the way cannot commit it later.
+ * client answered SRV-ERR, and a COMMIT still held on the way cannot commit it later. The
+ * first time-out also makes the pool refuse connections until the store answers again
+ * (silence.ts).
  */
 function statementBounds(ms: number): pg.ClientConfig {
   if (ms === 0) return {};
@@ -61,7 +63,13 @@ export function openPostgres(
   // The same for one that breaks while checked out between two queries (inside a
   // transaction, say): the next query fails, and the pool drops it when it is released.
   pool.on('connect', (client) => client.on('error', onConnectionError));
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: boundedPool(pool) }) });
+  // A silent store is said once when it falls silent and once when it answers again: the
+  // requests refused meanwhile are in the access log (503 SRV-ERR).
+  const silence = {
+    silent: () => log.warn('the store does not answer: requests are refused (503 SRV-ERR) until it answers again'),
+    heard: (silentMs: number) => log.info({ silentMs }, 'the store answers again'),
+  };
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: boundedPool(pool, silence) }) });
   if (!location.cacheLookups) return { db, dialect: 'postgres', close: () => db.destroy() };
   const changes = new PgLookupChanges(location, log);
   return {

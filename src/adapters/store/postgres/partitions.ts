@@ -10,6 +10,7 @@
 import { sql } from 'kysely';
 import type { Kysely, QueryResult } from 'kysely';
 import type { Database } from '../schema.js';
+import { statementTimedOut } from './bounded-pool.js';
 
 /** A range partition of messages: ids from `from` (null: MINVALUE) up to `to`, exclusive. */
 interface RangePartition {
@@ -137,10 +138,7 @@ async function droppableCheck(check: Promise<QueryResult<{ keep: boolean }>>): P
   try {
     return (await check).rows;
   } catch (error) {
-    const timedOut =
-      error instanceof Error &&
-      ((error as { code?: unknown }).code === '57014' || error.message === 'Query read timeout');
-    if (timedOut) return [];
+    if (statementTimedOut(error)) return [];
     throw error;
   }
 }
