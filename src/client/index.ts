@@ -45,9 +45,10 @@ export interface ClientOptions {
   /** Per request, milliseconds (default 30,000). */
   timeoutMs?: number;
   /**
-   * Retries of answers refused by a rate limit (HTTP 429 with Retry-After), after waiting
-   * as Retry-After says (default 2; 0 turns retries off). Sends are retried only when they
-   * carry an `idempotency_key`: a retried send without one could send twice.
+   * Retries of answers refused for now (HTTP 429, a rate limit; HTTP 503, the store or the
+   * server busy or away: nothing of the request was done), after waiting as their
+   * Retry-After says (default 2; 0 turns retries off). Sends are retried only when they carry
+   * an `idempotency_key`: a retried send without one could send twice.
    */
   rateLimitRetries?: number;
   /** The longest Retry-After waited for, seconds (default 60); a longer one is returned as is. */
@@ -111,9 +112,9 @@ export class HaberciClient {
       !sendPaths.has(path) || typeof (fields as { idempotency_key?: unknown }).idempotency_key === 'string';
     for (let attempt = 1; ; attempt += 1) {
       const answer = await this.once<P>(path, payload, attempt);
-      const wait429 = answer.status === 429 ? answer.retryAfterSeconds : null;
-      if (wait429 === null || !retryable || attempt > this.retries || wait429 > this.maxRetryAfter) return answer;
-      await wait(wait429 * 1000);
+      const later = answer.status === 429 || answer.status === 503 ? answer.retryAfterSeconds : null;
+      if (later === null || !retryable || attempt > this.retries || later > this.maxRetryAfter) return answer;
+      await wait(later * 1000);
     }
   }
 

@@ -6,6 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
+import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo, Server, Socket } from 'node:net';
 import type * as ClientModule from '../../src/client/index.js';
 import { createHarness } from '../helpers/harness.js';
@@ -245,6 +246,33 @@ describe('HaberciClient: rate limits and time-outs', () => {
     conforms('/sms/send', plain);
     assert.deepEqual([plain.status, plain.body.result_code, plain.attempts], [429, 'TS-1060', 1]);
     assert.ok((plain.retryAfterSeconds ?? 0) >= 1);
+  });
+
+  it('retries an answer of 503 with Retry-After (nothing of the request was done)', async () => {
+    let asked = 0;
+    const flaky = createHttpServer((request, response) => {
+      asked += 1;
+      request.resume();
+      response.setHeader('content-type', 'application/json');
+      if (asked === 1) {
+        response.writeHead(503, { 'retry-after': '0' });
+        response.end(JSON.stringify({ result: false, result_code: 'SRV-ERR', result_message: 'busy' }));
+      } else {
+        response.end(JSON.stringify({ result: true, result_code: 'TS-1040', result_message: 'ok', balance_main: 7 }));
+      }
+    });
+    await new Promise<void>((resolve) => flaky.listen(0, '127.0.0.1', resolve));
+    const { port } = flaky.address() as AddressInfo;
+    try {
+      const client = new HaberciClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey });
+      const answer = await client.balance();
+      assert.deepEqual([answer.status, answer.body.result_code, answer.attempts, asked], [200, 'TS-1040', 2, 2]);
+      const once = new HaberciClient({ baseUrl: `http://127.0.0.1:${port}`, apiKey, rateLimitRetries: 0 });
+      asked = 0;
+      assert.deepEqual([(await once.balance()).status, asked], [503, 1]);
+    } finally {
+      await new Promise<void>((resolve) => flaky.close(() => resolve()));
+    }
   });
 
   it('gives up when the server does not answer within the time-out', async () => {
