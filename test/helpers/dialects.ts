@@ -20,21 +20,28 @@ export interface TestDialect {
 const pgUrl = process.env.HABERCI_TEST_DATABASE ?? '';
 
 /**
- * Test schemas are named `haberci_test_<host>_<pid>_<random>`: the host and process that
- * made one are in its name, so a later run on this host can tell a schema left by a dead
- * process (killed, or whose hooks failed before cleanup) from one a running suite uses.
+ * Test schemas are named `haberci_test_<host>_<pid>_<born>_<random>` (`born`: seconds since
+ * the epoch, base 36): the host and process that made one are in its name, so a later run
+ * on this host can tell a schema left by a dead process (killed, or whose hooks failed before
+ * cleanup) from one a running suite uses. A process id proves nothing across PID namespaces
+ * (two runs in two containers of one host, sharing one PostgreSQL, see each other's
+ * processes as gone), so a schema is swept only once it is also older than any run lasts.
  */
 const schemaPrefix = 'haberci_test_';
 const hostTag = createHash('sha256').update(hostname()).digest('hex').slice(0, 6);
+/** Older than any run of the suite lasts (CI stops a run at 90 minutes). */
+const sweepAfterMs = 2 * 60 * 60 * 1000;
 
-export function testSchemaName(pid: number = process.pid): string {
-  return `${schemaPrefix}${hostTag}_${pid}_${randomBytes(4).toString('hex')}`;
+export function testSchemaName(pid: number = process.pid, bornAt: number = Date.now()): string {
+  const born = Math.floor(bornAt / 1000).toString(36);
+  return `${schemaPrefix}${hostTag}_${pid}_${born}_${randomBytes(4).toString('hex')}`;
 }
 
-/** The process that made a test schema of this host, or null for any other schema. */
-export function schemaOwner(schema: string): number | null {
-  const match = new RegExp(`^${schemaPrefix}${hostTag}_([0-9]+)_[0-9a-f]{8}$`).exec(schema);
-  return match?.[1] === undefined ? null : Number(match[1]);
+/** The process that made a test schema of this host and when, or null for any other schema. */
+export function schemaOwner(schema: string): { pid: number; bornAt: number } | null {
+  const match = new RegExp(`^${schemaPrefix}${hostTag}_([0-9]+)_([0-9a-z]+)_[0-9a-f]{8}$`).exec(schema);
+  if (match?.[1] === undefined || match[2] === undefined) return null;
+  return { pid: Number(match[1]), bornAt: parseInt(match[2], 36) * 1000 };
 }
 
 function alive(pid: number): boolean {
@@ -47,8 +54,11 @@ function alive(pid: number): boolean {
   }
 }
 
-/** Drops this host's test schemas whose process is gone; schemas of live processes are left alone. */
-export async function dropLeftoverSchemas(client: pg.Client): Promise<string[]> {
+/**
+ * Drops this host's test schemas whose process is gone and that are older than any run;
+ * schemas of live processes, and young ones (perhaps another PID namespace's), are left alone.
+ */
+export async function dropLeftoverSchemas(client: pg.Client, now: number = Date.now()): Promise<string[]> {
   const { rows } = await client.query<{ nspname: string }>(
     'SELECT nspname FROM pg_namespace WHERE starts_with(nspname, $1)',
     [schemaPrefix],
@@ -56,7 +66,9 @@ export async function dropLeftoverSchemas(client: pg.Client): Promise<string[]> 
   const dropped: string[] = [];
   for (const { nspname } of rows) {
     const owner = schemaOwner(nspname);
-    if (owner === null || owner === process.pid || alive(owner)) continue;
+    if (owner === null || owner.pid === process.pid || now - owner.bornAt < sweepAfterMs || alive(owner.pid)) {
+      continue;
+    }
     try {
       await client.query(`DROP SCHEMA IF EXISTS ${nspname} CASCADE`);
       dropped.push(nspname);

@@ -97,22 +97,26 @@ describe('suites on dialects', () => {
   });
 
   it(
-    'drop the schemas of test processes that are gone, and only theirs, before taking a new one',
+    'drop the schemas of test processes that are gone and older than a run, and only theirs, before taking a new one',
     { skip },
     async () => {
       const gone = spawnSync(process.execPath, ['-e', '']).pid;
-      const leftover = testSchemaName(gone);
-      const inUse = testSchemaName(process.pid);
+      const hoursAgo = Date.now() - 3 * 60 * 60 * 1000;
+      const leftover = testSchemaName(gone, hoursAgo);
+      // A young schema of a process this run cannot see: another PID namespace's run, perhaps.
+      const young = testSchemaName(gone);
+      const inUse = testSchemaName(process.pid, hoursAgo);
+      const names = [leftover, young, inUse];
       await withClient(async (client) => {
-        for (const name of [leftover, inUse]) await client.query(`CREATE SCHEMA ${name}`);
+        for (const name of names) await client.query(`CREATE SCHEMA ${name}`);
       });
       try {
         const run = runFixture({});
         assert.equal(run.status, 0, run.output);
-        assert.deepEqual(await existingSchemas([leftover, inUse]), [inUse]);
+        assert.deepEqual((await existingSchemas(names)).sort(), [young, inUse].sort());
       } finally {
         await withClient(async (client) => {
-          for (const name of [leftover, inUse]) await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+          for (const name of names) await client.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
         });
       }
     },
