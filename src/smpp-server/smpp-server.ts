@@ -18,7 +18,7 @@ import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { Server, Session } from 'smpp';
-import { makePdu, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
+import { bodyFault, makePdu, ShortPduError, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
 import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
 import type { AssemblyPart, PartReceipt, SmppSessionState, SmppStore } from '../ports/smpp-store.js';
@@ -67,6 +67,9 @@ const maxPendingAssemblies = 100;
 
 /** submit_sm in processing per session before ESME_RMSGQFUL (the client's window is usually 10). */
 const maxSubmitsInFlight = 100;
+
+/** The answer to a body whose sm_length (message) or another length (command) runs past its end. */
+const faultStatus = { message: CommandStatus.RINVMSGLEN, command: CommandStatus.RINVCMDLEN } as const;
 
 /** Commands of SMPP 3.4 this server does not offer: answered with their _resp and ESME_RINVCMDID. */
 const notOffered = new Set(['submit_multi', 'data_sm', 'cancel_sm', 'replace_sm', 'outbind']);
@@ -234,8 +237,9 @@ export class SmppServer {
     this.sessions.add(s);
     if (this.stopping) return s.destroy();
     session.on('error', (error: Error) => {
+      // A command_length under the header's 16 bytes: nothing to answer (no sequence_number), the stream is lost.
       // A PDU the codec cannot read (too long, malformed): generic_nack, then the connection goes.
-      if (!s.closed && /PDU|length|out of range|buffer/i.test(error.message)) {
+      if (!s.closed && !(error instanceof ShortPduError) && /PDU|length|out of range|buffer/i.test(error.message)) {
         session.send(makePdu('generic_nack', { command_status: CommandStatus.RINVCMDLEN }));
       }
       s.destroy();
@@ -244,6 +248,12 @@ export class SmppServer {
     session.on('pdu', (pdu: Pdu) => {
       s.touch(() => s.destroy());
       if (pdu.isResponse()) return this.answered(s, pdu);
+      // A length inside the body (sm_length, a TLV's) runs past it: refused, never acted on.
+      const fault = bodyFault(pdu);
+      if (fault !== null) {
+        if (pdu.command === 'submit_sm') this.metrics.submit(statusName(faultStatus[fault]));
+        return s.reply(pdu, { command_status: faultStatus[fault] });
+      }
       void this.request(s, pdu).catch((error: unknown) => {
         this.o.log.error({ err: error, command: pdu.command }, 'SMPP server: a request failed');
         s.reply(pdu, { command_status: CommandStatus.RSYSERR });

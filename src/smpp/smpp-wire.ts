@@ -22,6 +22,86 @@ for (const command of Object.values(smpp.commands)) {
 const payload = smpp.tlvs.message_payload;
 if (payload) delete payload.filter;
 
+/**
+ * A command_length below the 16 bytes of the header (0 among them): the package waited for
+ * more (0) or read past the PDU; the stream cannot be read further. Thrown by the package's
+ * reader, so the session emits it as an error and reads nothing more: the server closes the
+ * connection without an answer, the client to a carrier drops the link.
+ */
+export class ShortPduError extends Error {
+  constructor(readonly commandLength: number) {
+    super(`command_length ${commandLength} is shorter than the 16-byte header`);
+  }
+}
+
+const readLength = smpp.PDU.commandLength.bind(smpp.PDU);
+smpp.PDU.commandLength = (stream: unknown): number | false => {
+  const length = readLength(stream);
+  if (length !== false && length < 16) throw new ShortPduError(length);
+  return length;
+};
+
+/**
+ * What of a request's body runs past its command_length: `message` (sm_length), `command`
+ * (a C-string without its NUL, another length-prefixed field, a TLV header or length), or
+ * null. The package reads such a body silently short; the server refuses it (smpp-server.ts).
+ * A body that ends between two fields is not a fault here: the package leaves those fields
+ * unset, as SMPP clients that omit trailing fields expect.
+ */
+export type BodyFault = 'message' | 'command';
+
+const faults = new WeakMap<object, BodyFault>();
+
+function faultOf(buffer: Buffer): BodyFault | null {
+  const length = Math.min(buffer.length, buffer.readUInt32BE(0));
+  const command = smpp.commandsById[buffer.readUInt32BE(4)];
+  // An unknown command_id is answered generic_nack ESME_RINVCMDID whatever its body.
+  if (!command) return null;
+  const params = command.params ?? {};
+  const { types } = smpp;
+  const fixed = new Map([
+    [types.int8, 1],
+    [types.int16, 2],
+    [types.int32, 4],
+  ]);
+  let offset = 16;
+  for (const [name, param] of Object.entries(params)) {
+    if (offset >= length) return null;
+    const size = fixed.get(param.type);
+    if (size !== undefined) offset += size;
+    else if (param.type === types.cstring) {
+      const end = buffer.indexOf(0, offset);
+      if (end < 0 || end >= length) return 'command';
+      offset = end + 1;
+    } else if (param.type === types.buffer || param.type === types.string) {
+      offset += 1 + buffer.readUInt8(offset);
+      if (offset > length) return name === 'short_message' ? 'message' : 'command';
+    } else return null; // the arrays of submit_multi (not offered): not walked
+    if (offset > length) return 'command';
+  }
+  while (offset < length) {
+    if (offset + 4 > length) return 'command';
+    offset += 4 + buffer.readUInt16BE(offset + 2);
+    if (offset > length) return 'command';
+  }
+  return null;
+}
+
+const decode = smpp.PDU.prototype.fromBuffer;
+smpp.PDU.prototype.fromBuffer = function (this: Pdu, buffer: Buffer): unknown {
+  const decoded = decode.call(this, buffer);
+  if (!(this.command_id & 0x80000000)) {
+    const fault = faultOf(buffer);
+    if (fault !== null) faults.set(this, fault);
+  }
+  return decoded;
+};
+
+/** The fault of a received request's body (faultOf), or null. */
+export function bodyFault(pdu: Pdu): BodyFault | null {
+  return faults.get(pdu) ?? null;
+}
+
 export { smpp };
 export type { Pdu, PduOptions };
 

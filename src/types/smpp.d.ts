@@ -17,6 +17,8 @@ declare module 'smpp' {
     readonly sequence_number: number;
     isResponse(): boolean;
     response(options?: PduOptions): Pdu;
+    /** The PDU's bytes as sent (command_length set). */
+    toBuffer(): Buffer;
     /** Decoded body fields and TLVs, by their SMPP names. */
     readonly [field: string]: unknown;
   }
@@ -39,6 +41,16 @@ declare module 'smpp' {
 
   interface ParamDef {
     filter?: unknown;
+    /** One of `types` (compared by identity). */
+    type?: unknown;
+  }
+
+  /** The PDU class: built by its command name; its statics and prototype as smpp-wire.ts wraps them. */
+  interface PduClass {
+    new (command: string, options?: PduOptions): Pdu;
+    /** Reads the next command_length off the stream: false when 4 bytes are not there yet. */
+    commandLength(stream: unknown): number | false;
+    prototype: { fromBuffer(this: Pdu, buffer: Buffer): unknown };
   }
 
   interface Smpp {
@@ -46,8 +58,10 @@ declare module 'smpp' {
     /** With `key` and `cert` (PEM), a TLS server. */
     createServer(options: { key?: Buffer; cert?: Buffer }, listener: (session: Session) => void): Server;
     connect(options: { host: string; port: number }): Session;
-    PDU: new (command: string, options?: PduOptions) => Pdu;
+    PDU: PduClass;
     commands: Record<string, { params?: Record<string, ParamDef> }>;
+    commandsById: Record<number, { command: string; params?: Record<string, ParamDef> } | undefined>;
+    types: Record<'int8' | 'int16' | 'int32' | 'string' | 'cstring' | 'buffer', unknown>;
     tlvs: Record<string, ParamDef>;
     errors: Record<string, number>;
   }

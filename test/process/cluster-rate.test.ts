@@ -24,14 +24,17 @@ const rate = 20;
 
 /**
  * Sends `perServer` /balance/ requests to each server at once and counts the answers: 200
- * (TS-1040) and 429 (TS-1060). A burst that took a second or more may span two windows
- * and is sent again (up to three times) after the window ends.
+ * (TS-1040) and 429 (TS-1060). A key's window opens at its first counted request and lasts a
+ * second, so a burst that lasted `ms` was counted in at most `floor(ms / 1000) + 1` windows
+ * (`windows`): the cluster may admit at most `rate` in each. A burst that may have spanned
+ * two windows is sent again (up to four times) after its window ends, so that the usual
+ * outcome is one window, where exactly `rate` are admitted.
  */
 async function burst(
   servers: readonly ServerProcess[],
   apiKey: string,
   perServer: number,
-): Promise<{ accepted: number; refused: number; byServer: number[] }> {
+): Promise<{ accepted: number; refused: number; byServer: number[]; windows: number }> {
   for (let attempt = 0; ; attempt++) {
     const started = Date.now();
     const answers = await Promise.all(
@@ -40,19 +43,38 @@ async function burst(
       ),
     );
     const ms = Date.now() - started;
-    if (ms >= 900 && attempt < 2) {
-      // On purpose: the burst straddled a window; the next starts in a fresh one.
+    if (ms >= 900 && attempt < 3) {
+      // On purpose: the burst may have straddled a window; the next starts in a fresh one.
       await pause(1100);
       continue;
     }
-    assert.ok(ms < 900 || attempt === 2, 'the burst fits in one window');
+    const windows = ms < 900 ? 1 : Math.floor(ms / 1000) + 1;
     const byServer = answers.map((list) => list.filter((a) => a.status === 200).length);
     for (const a of answers.flat()) {
       if (a.status === 200) assert.equal(a.body.result_code, 'TS-1040');
       else assert.deepEqual([a.status, a.body.result_code], [429, 'TS-1060'], JSON.stringify(a.body));
     }
     const accepted = byServer.reduce((a, b) => a + b, 0);
-    return { accepted, refused: servers.length * perServer - accepted, byServer };
+    return { accepted, refused: servers.length * perServer - accepted, byServer, windows };
+  }
+}
+
+/**
+ * What the cluster must have admitted of a burst of `sent`: exactly the key's rate when the
+ * burst was counted in one window (the usual case), and never more than the rate in each
+ * window it may have spanned (a loaded machine's slow burst). Counts, not milliseconds.
+ */
+function assertAdmittedOnce(
+  b: { accepted: number; refused: number; byServer: number[]; windows: number },
+  sent: number,
+): void {
+  const detail = `accepted ${b.accepted} of ${sent} in ${b.windows} window(s) (by process: ${b.byServer.join(', ')})`;
+  if (b.windows === 1) {
+    assert.equal(b.accepted, rate, detail);
+    assert.equal(b.refused, sent - rate, detail);
+  } else {
+    assert.ok(b.accepted >= 1 && b.accepted <= rate * b.windows, detail);
+    assert.ok(b.refused >= sent - rate * b.windows, detail);
   }
 }
 
@@ -96,9 +118,7 @@ describe('the per-key rate of a cluster on PostgreSQL', () => {
     async () => {
       const two = await cluster([]);
       const sender = await provisionSender(['--database', url], 'Store rate', 10);
-      const { accepted, refused, byServer } = await burst(two, sender.apiKey, 2 * rate);
-      assert.equal(accepted, rate, `accepted ${accepted} of ${4 * rate} (by process: ${byServer.join(', ')})`);
-      assert.equal(refused, 3 * rate);
+      assertAdmittedOnce(await burst(two, sender.apiKey, 2 * rate), 4 * rate);
       assert.match(two[0]?.output() ?? '', /per-key request rate counted in the PostgreSQL store/);
       await stop(two);
     },
@@ -110,9 +130,7 @@ describe('the per-key rate of a cluster on PostgreSQL', () => {
     async () => {
       const two = await cluster(['--redis', testRedisUrl]);
       const sender = await provisionSender(['--database', url], 'Redis rate', 10);
-      const { accepted, refused, byServer } = await burst(two, sender.apiKey, 2 * rate);
-      assert.equal(accepted, rate, `accepted ${accepted} of ${4 * rate} (by process: ${byServer.join(', ')})`);
-      assert.equal(refused, 3 * rate);
+      assertAdmittedOnce(await burst(two, sender.apiKey, 2 * rate), 4 * rate);
       assert.match(two[1]?.output() ?? '', /per-key request rate counted in Redis/);
       await stop(two);
     },
