@@ -25,6 +25,7 @@ import { OtpService } from '../services/otp-service.js';
 import { GroupService } from '../services/group-service.js';
 import { BlocklistService } from '../services/blocklist-service.js';
 import { ConsentService } from '../services/consent-service.js';
+import { ResellerService } from '../services/reseller-service.js';
 import { IysAdmin } from '../services/iys-admin.js';
 import { UserService } from '../services/panel/users.js';
 import { InboundAdmin } from '../services/inbound-admin.js';
@@ -150,6 +151,7 @@ function apiServices(
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
     consents: new ConsentService(store.consents, clock),
+    resellers: new ResellerService(store, clock),
   };
   return services;
 }
