@@ -61,6 +61,8 @@ const otpSettingOptions = [
 const recorded: Record<string, string> = {
   name: 'name',
   status: 'status',
+  reseller: 'reseller',
+  parent: 'parent_id',
   balance: 'balance',
   internationalBalance: 'international_balance',
   amount: 'amount',

@@ -2,7 +2,6 @@ import { Command } from 'commander';
 import { loadConfig, processEnv } from '../config.js';
 import type { Config, OptionName } from '../config.js';
 import {
-  accountView,
   AdminError,
   defaultKeySettings,
   existingStoreLocation,
@@ -158,6 +157,7 @@ export function adminCommand(): Command {
   const account = admin.command('account').description('customer accounts');
   accountOptions(leaf(account, 'create', 'create an account'))
     .requiredOption('--name <text>', 'account name', parse.nonEmpty)
+    .option('--parent <n>', "a reseller's id: the new account is that reseller's customer", parse.integer(1))
     .action((o: Options) =>
       run(o, (r) =>
         r.admin.createAccount({
@@ -169,6 +169,7 @@ export function adminCommand(): Command {
           ipAllow: (o.ipAllow as string[] | undefined) ?? [],
           globalSending: (o.globalSending as boolean | undefined) ?? false,
           ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
+          ...(o.parent !== undefined ? { parentId: o.parent as number } : {}),
         }),
       ),
     );
@@ -176,6 +177,7 @@ export function adminCommand(): Command {
     .requiredOption('--id <n>', 'account id', parse.integer(1))
     .option('--name <text>', 'account name', parse.nonEmpty)
     .option('--status <status>', 'Active or Suspended', parse.oneOf(['Active', 'Suspended'] as const))
+    .option('--reseller <bool>', 'true: the account may own customer accounts (one level)', parse.bool)
     .action((o: Options) =>
       run(o, (r) =>
         r.admin.updateAccount(
@@ -188,6 +190,7 @@ export function adminCommand(): Command {
             ...(o.ipAllow !== undefined ? { ipAllow: o.ipAllow as string[] } : {}),
             ...(o.globalSending !== undefined ? { globalSending: o.globalSending as boolean } : {}),
             ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
+            ...(o.reseller !== undefined ? { reseller: o.reseller as boolean } : {}),
           },
           { main: o.balance as number | undefined, international: o.internationalBalance as number | undefined },
         ),
@@ -210,9 +213,22 @@ export function adminCommand(): Command {
     .action((o: Options) =>
       run(o, (r) => r.admin.debit(o.id as number, o.amount as number, o.international === true, o.reason as string)),
     );
-  leaf(account, 'show', 'show an account with its balances')
+  leaf(account, 'show', 'show an account with its balances (and its reseller, named)')
     .requiredOption('--id <n>', 'account id', parse.integer(1))
-    .action((o: Options) => run(o, async (r) => accountView(await r.admin.account(o.id as number))));
+    .action((o: Options) => run(o, (r) => r.accountDirectory.show(o.id as number)));
+  leaf(account, 'list', 'list accounts in id order, each with its reseller named')
+    .option('--parent <n>', "only this reseller's customers", parse.integer(1))
+    .option('--after <n>', 'accounts with an id above this one (the next_after of a page)', parse.integer(0))
+    .option('--limit <n>', 'accounts per page (default 100)', parse.integer(1, 500))
+    .action((o: Options) =>
+      run(o, (r) =>
+        r.accountDirectory.list({
+          ...(o.parent !== undefined ? { parentId: o.parent as number } : {}),
+          ...(o.after !== undefined ? { after: o.after as number } : {}),
+          ...(o.limit !== undefined ? { limit: o.limit as number } : {}),
+        }),
+      ),
+    );
   accountOtpCommands(account, leaf, run);
 
   senderIdCommands(admin, leaf, run);

@@ -16,6 +16,7 @@ import type { SharedRate } from '../ports/shared-rate.js';
 import { AuthService } from '../services/auth.js';
 import { AccountQueries } from '../services/account-queries.js';
 import { AdminService } from '../services/admin.js';
+import { AccountDirectory } from '../services/account-directory.js';
 import type { Services } from '../services/services.js';
 import { SendService } from '../services/send-service.js';
 import { StatusQueries } from '../services/status-queries.js';
@@ -24,6 +25,7 @@ import { OtpService } from '../services/otp-service.js';
 import { GroupService } from '../services/group-service.js';
 import { BlocklistService } from '../services/blocklist-service.js';
 import { ConsentService } from '../services/consent-service.js';
+import { ResellerService } from '../services/reseller-service.js';
 import { IysAdmin } from '../services/iys-admin.js';
 import { UserService } from '../services/panel/users.js';
 import { InboundAdmin } from '../services/inbound-admin.js';
@@ -44,6 +46,8 @@ export interface AppContainer {
   services: Services;
   /** The provider's commands on accounts, sender IDs and keys (admin CLI, panel). */
   admin: AdminService;
+  /** The provider's reads of accounts with their resellers named (admin CLI). */
+  accountDirectory: AccountDirectory;
   /** Panel users on the default session policy (the admin CLI's; the panel's own follows its options). */
   panelUsers: UserService;
   /** The provider's inbound routes and messages (admin CLI). */
@@ -106,6 +110,7 @@ export async function openAppContainer(
     rates: store.rates,
     services,
     admin: new AdminService(store, clock),
+    accountDirectory: new AccountDirectory(store),
     panelUsers: new UserService(store, clock),
     inboundAdmin: new InboundAdmin(store, clock),
     smppUsers: new SmppUserAdmin(store, clock),
@@ -146,6 +151,7 @@ function apiServices(
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
     consents: new ConsentService(store.consents, clock),
+    resellers: new ResellerService(store, clock),
   };
   return services;
 }

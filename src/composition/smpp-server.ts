@@ -35,6 +35,7 @@ export async function openSmppServer(
     reports: container.store.reports,
     assemblyTimeoutMs: config.smppServerAssemblyTimeoutMs,
     bindLeaseMs: config.leaseMs,
+    bindAttempts: container.store.users,
     services: container.services,
     clock: container.clock,
     log: logger,

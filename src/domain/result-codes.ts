@@ -108,6 +108,8 @@ export const resultCodes = {
   'TS-1144': 'Not a valid Türkiye mobile number',
   /** A commercial send (iys 1) whose text does not say who sends it or how to opt out, on an account set to refuse (İYS). */
   'TS-1160': 'A commercial text must say who sends it and how to opt out',
+  /** /subaccounts/...: no customer of the calling reseller has this account_id (another's, or none). */
+  'TS-1170': 'No customer account of this reseller with this id',
   /** Wrong path (blocking endpoints). */
   'TS-404': 'Not found',
   /** Unexpected server error (key check); OTP message could not be saved. */

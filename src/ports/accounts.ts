@@ -12,6 +12,12 @@ export interface Account {
   /** The account's weight in its share of the carrier (1 when the store does not say: equal shares). */
   sendWeight?: number;
   createdAt: number;
+  /**
+   * Whether the provider made it a reseller, and the reseller that owns it (null: the
+   * provider's own). Absent on the key lookup's account: a request never walks the hierarchy.
+   */
+  reseller?: boolean;
+  parentId?: number | null;
 }
 
 export type AccountInput = Pick<
@@ -20,11 +26,48 @@ export type AccountInput = Pick<
 > & {
   balanceMain: number;
   balanceInternational: number;
+  /** The reseller that owns the new account (the caller checked it is one). */
+  parentId?: number;
 };
 
 export type AccountPatch = Partial<
-  Pick<Account, 'name' | 'status' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending' | 'sendWeight'>
+  Pick<
+    Account,
+    'name' | 'status' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending' | 'sendWeight' | 'reseller'
+  >
 >;
+
+/** Credit moved from one account's balance to another's (a reseller and its customer). */
+export interface CreditMove {
+  from: number;
+  to: number;
+  bucket: BalanceBucket;
+  /** Above zero. */
+  amount: number;
+  /** The ledger rows' reasons: the giver's, the taker's. */
+  reasons: { from: string; to: string };
+}
+
+export type Balances = Record<BalanceBucket, number>;
+
+/** Filters of an account listing, a page at a time in id order. */
+export interface AccountListing {
+  /** Only the customers of this reseller. */
+  parentId?: number;
+  /** Accounts with an id above this one. */
+  after?: number;
+  limit: number;
+}
+
+/** An account's ledger over a period: credit added and taken per balance and reason. */
+export interface LedgerSum {
+  bucket: BalanceBucket;
+  reason: string;
+  /** Sum of the positive rows. */
+  added: number;
+  /** Sum of the negative rows, as a positive number. */
+  taken: number;
+}
 
 export type BalanceBucket = 'main' | 'international';
 
@@ -60,4 +103,17 @@ export interface AccountStore {
    * does not cover its total: callers decide against balances they read under lock.
    */
   applyCharges(charges: readonly ChargeEntry[], now: number): Promise<void>;
+  /**
+   * Moves credit in one transaction: the giver's balance taken unless it no longer covers the
+   * amount, the taker's credited, one ledger row each (each naming the other account). Both
+   * rows are locked in id order first (PostgreSQL), as a send batch locks them: no deadlock,
+   * and a send deciding against a balance it read under lock is not undercut.
+   */
+  moveCredit(move: CreditMove, now: number): Promise<{ from: Balances; to: Balances } | 'insufficient' | null>;
+  /** Accounts in id order, a page at a time. */
+  listAccounts(listing: AccountListing): Promise<Account[]>;
+  /** How many customer accounts a reseller owns. */
+  customerCount(parentId: number): Promise<number>;
+  /** The account's ledger rows created in [from, to), summed per balance and reason. */
+  ledgerSums(accountId: number, from: number, to: number): Promise<LedgerSum[]>;
 }

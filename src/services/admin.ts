@@ -13,6 +13,7 @@ import { BlocklistService } from './blocklist-service.js';
 import { SenderIdAdmin } from './sender-id-admin.js';
 import type { SenderIdView } from './sender-id-admin.js';
 import { AdminError } from './admin-error.js';
+import { checkResellerChange, createUnder } from './account-hierarchy.js';
 
 // Where other services and the CLI have always found it.
 export { AdminError };
@@ -79,6 +80,9 @@ export interface AccountView {
   /** The account's weight in its share of the carrier (docs/smpp.md, "Lanes and shares"). */
   send_weight: number;
   created_at: string;
+  /** Whether the account is a reseller, and the reseller that owns it (null: the provider's own). */
+  reseller: boolean;
+  parent_id: number | null;
 }
 
 export function accountView(a: Account): AccountView {
@@ -94,6 +98,8 @@ export function accountView(a: Account): AccountView {
     global_sending: a.globalSending,
     send_weight: a.sendWeight ?? 1,
     created_at: new Date(a.createdAt).toISOString(),
+    reseller: a.reseller === true,
+    parent_id: a.parentId ?? null,
   };
 }
 
@@ -131,7 +137,11 @@ export class AdminService {
   }
 
   async createAccount(input: AccountInput): Promise<AccountView> {
-    return accountView(await this.store.accounts.createAccount(input, this.clock.now()));
+    const { parentId } = input;
+    if (parentId === undefined) return accountView(await this.store.accounts.createAccount(input, this.clock.now()));
+    return this.store.transaction(async (store) =>
+      accountView(await createUnder(store, { ...input, parentId }, this.clock.now())),
+    );
   }
 
   async account(id: number): Promise<Account> {
@@ -146,8 +156,10 @@ export class AdminService {
     balances: { main?: number; international?: number },
   ): Promise<AccountView> {
     return this.store.transaction(async (store) => {
+      if (patch.reseller !== undefined) await store.accounts.lockAccounts([id]);
       const before = await store.accounts.getAccount(id);
       if (!before) throw new AdminError(`no account with id ${id}`);
+      if (patch.reseller !== undefined) await checkResellerChange(store, before, patch.reseller);
       await store.accounts.updateAccount(id, patch);
       // Setting a balance is recorded in the ledger as the difference it makes.
       for (const bucket of ['main', 'international'] as const) {

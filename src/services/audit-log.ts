@@ -10,8 +10,15 @@ import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { AuditEntry, AuditEntryInput, AuditSearch } from '../ports/audit-store.js';
 
-/** A signed-in panel user (customer or provider), or an admin command. */
-export type Actor = UserActor | { kind: 'cli'; osUser: string | null };
+/** A signed-in panel user (customer or provider), an admin command, or an API key (a reseller's). */
+export type Actor = UserActor | { kind: 'cli'; osUser: string | null } | KeyActor;
+
+/** An API key acting on the API (a reseller's key on /subaccounts/...): written as `key:<id>`. */
+export interface KeyActor {
+  kind: 'key';
+  keyId: number;
+  address: string | null;
+}
 
 /** A signed-in panel user, from the request's address. */
 export interface UserActor {
@@ -54,8 +61,8 @@ export function safeDetail(detail: AuditFact['detail']): string | null {
 export function auditRow(actor: Actor, fact: AuditFact, now: number): AuditEntryInput {
   return {
     at: now,
-    actor: actor.kind === 'cli' ? 'cli' : actor.email,
-    actorUserId: actor.kind === 'cli' ? null : actor.userId,
+    actor: actor.kind === 'cli' ? 'cli' : actor.kind === 'key' ? `key:${actor.keyId}` : actor.email,
+    actorUserId: actor.kind === 'user' ? actor.userId : null,
     address: actor.kind === 'cli' ? actor.osUser : actor.address,
     action: fact.action,
     accountId: fact.accountId ?? null,

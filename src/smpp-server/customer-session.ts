@@ -109,6 +109,12 @@ export class CustomerSession {
     this.session.close();
   }
 
+  /** Ends the connection after what was written (a refused bind's answer); a client that does not close is cut 2 s later. */
+  end(): void {
+    this.close();
+    setTimeout(() => this.destroy(), 2000).unref();
+  }
+
   destroy(): void {
     this.stopTimers();
     this.session.destroy();

@@ -36,6 +36,8 @@ import { assembleText, assembledSchedule } from './assemblies.js';
 import { queryAnswer } from './query-sm.js';
 import { CommandStatus, submitStatus } from './status-map.js';
 import { ReceiptPump } from './receipt-pump.js';
+import { BindGuesses } from './bind-guesses.js';
+import type { BindAttempts, BindGuessPolicy } from './bind-guesses.js';
 
 export interface SmppServerOptions {
   store: SmppStore;
@@ -60,6 +62,10 @@ export interface SmppServerOptions {
    * this long after its last renewal (default 15 s).
    */
   bindLeaseMs?: number;
+  /** Where failed binds are counted, per system_id and per peer address (the store's sign-in attempts). */
+  bindAttempts: BindAttempts;
+  /** The limits on failed binds (default defaultBindGuessPolicy). */
+  bindGuesses?: BindGuessPolicy;
 }
 
 /** Unfinished concatenated messages per SMPP user in this process before ESME_RMSGQFUL. */
@@ -98,9 +104,11 @@ export class SmppServer {
   private expiring: Promise<void> | null = null;
   private stopping = false;
   private readonly metrics: SmppServerMetrics;
+  private readonly guesses: BindGuesses;
 
   constructor(private readonly o: SmppServerOptions) {
     this.metrics = o.metrics ?? noSmppServerMetrics;
+    this.guesses = new BindGuesses(o.bindAttempts, o.clock, o.bindGuesses);
     this.receipts = new ReceiptPump({
       metrics: this.metrics,
       store: o.store,
@@ -328,7 +336,9 @@ export class SmppServer {
           { peer: s.peer, system_id: stringField(pdu, 'system_id'), command_status: status },
           'SMPP server: bind refused',
         );
-        return s.reply(pdu, { command_status: status });
+        // A failed bind ends the connection: each guess costs a new one (under the caps).
+        s.reply(pdu, { command_status: status });
+        return s.end();
       }
       s.reply(pdu, { system_id: 'haberci' });
     } finally {
@@ -341,10 +351,20 @@ export class SmppServer {
     const systemId = stringField(pdu, 'system_id') ?? '';
     const password = stringField(pdu, 'password') ?? '';
     const found = await this.o.store.credentials(systemId);
+    // Counted in the store before the hash: past a limit the password is not evaluated.
+    const reserved = await this.guesses.reserve(systemId, s.peer, found?.user.maxBinds ?? 0);
+    if (reserved === null) {
+      this.o.log.warn(
+        { peer: s.peer, system_id: systemId },
+        'SMPP server: bind refused unchecked: too many failed binds',
+      );
+      return CommandStatus.RBINDFAIL;
+    }
     // The password is checked even for an unknown system_id, so timing does not tell them apart.
     const matches = await verifyPassword(password, found?.passwordHash ?? unusableHash);
     if (!found || found.user.disabledAt !== null) return CommandStatus.RINVSYSID;
     if (!matches) return CommandStatus.RINVPASWD;
+    await reserved.giveBack();
     const auth = await this.o.services.auth.authenticate('', s.peer, found.keyHash);
     if (!auth.ok) return CommandStatus.RBINDFAIL;
     const mine = this.byUser.get(found.user.id) ?? new Set<CustomerSession>();

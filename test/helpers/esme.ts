@@ -21,8 +21,13 @@ export interface Esme {
   close(): Promise<void>;
 }
 
-export async function connectEsme(port: number, options: { tls?: boolean; enquireMs?: number } = {}): Promise<Esme> {
+/** `localAddress`: the address the connection comes from (another loopback address, 127.0.0.2, is another peer). */
+export async function connectEsme(
+  port: number,
+  options: { tls?: boolean; enquireMs?: number; localAddress?: string } = {},
+): Promise<Esme> {
   const connectOptions: Record<string, unknown> = { host: '127.0.0.1', port };
+  if (options.localAddress) connectOptions.localAddress = options.localAddress;
   if (options.tls) Object.assign(connectOptions, { tls: true, rejectUnauthorized: false });
   if (options.enquireMs) connectOptions.auto_enquire_link_period = options.enquireMs;
   const session = smpp.connect(connectOptions as { host: string; port: number });

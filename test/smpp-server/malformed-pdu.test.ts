@@ -65,6 +65,7 @@ for (const dialect of testDialects()) {
         store: h.runtime.store.smpp,
         reports: h.runtime.store.reports,
         services: h.runtime.services,
+        bindAttempts: h.runtime.store.users,
         clock: h.clock,
         log: pino({ level: 'silent' }),
         idleMs: 60_000,

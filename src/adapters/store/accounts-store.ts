@@ -5,6 +5,10 @@ import type { AccountsTable, LedgerTable } from './schema.js';
 import type {
   Account,
   AccountInput,
+  AccountListing,
+  Balances,
+  CreditMove,
+  LedgerSum,
   AccountPatch,
   AccountStore,
   BalanceBucket,
@@ -13,15 +17,23 @@ import type {
 import { StorePart } from './store-part.js';
 import type { PartContext } from './store-part.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from './prepared-query.js';
+import { accountRows, customerCount, ledgerSums, moveCredit } from './credit-moves.js';
 
 export function parseList(text: string): string[] {
   const value: unknown = JSON.parse(text);
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
 }
 
-/** An account row; the key lookup reads no `send_weight` (only the dispatcher's claim needs it). */
+/**
+ * An account row; the key lookup reads no `send_weight` (only the dispatcher's claim needs
+ * it), nor the hierarchy (`reseller`, `parent_id`: only the reseller's use cases need it).
+ */
 export function toAccount(
-  row: Omit<Selectable<AccountsTable>, 'send_weight'> & { send_weight?: number | undefined },
+  row: Omit<Selectable<AccountsTable>, 'send_weight' | 'reseller' | 'parent_id'> & {
+    send_weight?: number | undefined;
+    reseller?: number | undefined;
+    parent_id?: number | null | undefined;
+  },
 ): Account {
   return {
     id: row.id,
@@ -35,6 +47,8 @@ export function toAccount(
     globalSending: row.global_sending === 1,
     ...(row.send_weight !== undefined ? { sendWeight: row.send_weight } : {}),
     createdAt: Number(row.created_at),
+    ...(row.reseller !== undefined ? { reseller: row.reseller === 1 } : {}),
+    ...(row.parent_id !== undefined ? { parentId: row.parent_id } : {}),
   };
 }
 
@@ -108,6 +122,7 @@ export class SqlAccountStore extends StorePart implements AccountStore {
           ip_allow: JSON.stringify(input.ipAllow),
           global_sending: input.globalSending ? 1 : 0,
           ...(input.sendWeight !== undefined ? { send_weight: input.sendWeight } : {}),
+          ...(input.parentId !== undefined ? { parent_id: input.parentId } : {}),
           created_at: now,
         })
         .returningAll()
@@ -137,6 +152,7 @@ export class SqlAccountStore extends StorePart implements AccountStore {
     if (patch.ipAllow !== undefined) values.ip_allow = JSON.stringify(patch.ipAllow);
     if (patch.globalSending !== undefined) values.global_sending = patch.globalSending ? 1 : 0;
     if (patch.sendWeight !== undefined) values.send_weight = patch.sendWeight;
+    if (patch.reseller !== undefined) values.reseller = patch.reseller ? 1 : 0;
     if (Object.keys(values).length > 0) {
       await this.db.updateTable('accounts').set(values).where('id', '=', id).execute();
       // The key lookup holds the account's fields: a suspension must be seen by the next request.
@@ -231,5 +247,21 @@ export class SqlAccountStore extends StorePart implements AccountStore {
     });
     for (let i = 0; i < rows.length; i += ledgerChunk)
       await this.db.executeQuery(ledgerInsert(this.db, rows.slice(i, i + ledgerChunk)));
+  }
+
+  moveCredit(move: CreditMove, now: number): Promise<{ from: Balances; to: Balances } | 'insufficient' | null> {
+    return this.transact((self) => moveCredit(self.context, move, now));
+  }
+
+  async listAccounts(listing: AccountListing): Promise<Account[]> {
+    return (await accountRows(this.context, listing)).map(toAccount);
+  }
+
+  customerCount(parentId: number): Promise<number> {
+    return customerCount(this.context, parentId);
+  }
+
+  ledgerSums(accountId: number, from: number, to: number): Promise<LedgerSum[]> {
+    return ledgerSums(this.context, accountId, from, to);
   }
 }

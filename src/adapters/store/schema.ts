@@ -19,6 +19,10 @@ export interface AccountsTable {
   /** An account's weight in its share of the carrier (migration 0033). */
   send_weight: Generated<number>;
   created_at: number;
+  /** 1: a reseller, which may own customer accounts (migration 0045). */
+  reseller: Generated<number>;
+  /** The reseller that owns this customer account; null: the provider's own (migration 0045). */
+  parent_id: number | null;
 }
 
 export interface LedgerTable {

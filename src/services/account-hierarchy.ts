@@ -1,0 +1,64 @@
+/**
+ * The hierarchy of accounts: the provider, its resellers, their customers. One level only
+ * (docs/decisions.md, "Resellers: one level, prepaid credit moved down"): a reseller has no
+ * parent, a customer is no reseller, so the owner of any account is found in one read and
+ * never by a walk. The rules are checked in the transaction that changes the hierarchy,
+ * under the parent's (or the account's) row lock, so two admin commands racing (a customer
+ * created under a reseller while it stops being one) cannot both pass.
+ */
+import type { Account, AccountInput } from '../ports/accounts.js';
+import type { Store } from '../ports/store.js';
+import { AdminError } from './admin-error.js';
+
+/** The largest page of an account listing. */
+export const maxAccountPage = 500;
+
+/** Creates a customer account under a reseller, in the caller's transaction. */
+export async function createUnder(
+  store: Store,
+  input: AccountInput & { parentId: number },
+  now: number,
+): Promise<Account> {
+  await store.accounts.lockAccounts([input.parentId]);
+  const parent = await store.accounts.getAccount(input.parentId);
+  if (!parent) throw new AdminError(`no account with id ${input.parentId}`);
+  if (parent.reseller !== true)
+    throw new AdminError(
+      `account ${parent.id} is not a reseller (admin account update --id ${parent.id} --reseller true)`,
+    );
+  return store.accounts.createAccount(input, now);
+}
+
+/**
+ * Checks that an account may become a reseller (or stop being one), in the caller's
+ * transaction, with the account's row locked: a customer cannot become a reseller (one
+ * level), and a reseller that still owns customers stays one.
+ */
+export async function checkResellerChange(store: Store, account: Account, reseller: boolean): Promise<void> {
+  if (reseller && account.parentId !== null && account.parentId !== undefined)
+    throw new AdminError(
+      `account ${account.id} is a customer of reseller ${account.parentId}: a reseller's customer cannot be a reseller (one level)`,
+    );
+  if (!reseller && account.reseller === true) {
+    const customers = await store.accounts.customerCount(account.id);
+    if (customers > 0)
+      throw new AdminError(`account ${account.id} still owns ${customers} customer account(s); it stays a reseller`);
+  }
+}
+
+/** What the provider sees of an account beside its own view: its reseller by name, its customers. */
+export interface Ownership {
+  /** The reseller's name, for a customer account; null for the provider's own. */
+  reseller_name: string | null;
+  /** How many customers a reseller owns (absent for other accounts). */
+  customers?: number;
+}
+
+export async function ownershipOf(store: Store, account: Account, names?: Map<number, string>): Promise<Ownership> {
+  const parentId = account.parentId ?? null;
+  let resellerName: string | null = null;
+  if (parentId !== null)
+    resellerName = names?.get(parentId) ?? (await store.accounts.getAccount(parentId))?.name ?? null;
+  if (account.reseller !== true) return { reseller_name: resellerName };
+  return { reseller_name: resellerName, customers: await store.accounts.customerCount(account.id) };
+}
