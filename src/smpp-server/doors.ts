@@ -28,10 +28,14 @@ interface Door {
   bound: boolean;
 }
 
-/** What the doors did, for a warning at most every `everyMs` (a flood must not flood the log too). */
+/**
+ * What the doors did, for a warning at most every `everyMs` (a flood must not flood the log
+ * too): the first at once, the counts of a burst after it at the end of the interval.
+ */
 class Tally {
   private last = -Infinity;
   private readonly counts = new Map<string, number>();
+  private later: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly log: Logger,
@@ -40,9 +44,16 @@ class Tally {
 
   note(what: string, fields: object = {}): void {
     this.counts.set(what, (this.counts.get(what) ?? 0) + 1);
-    const now = performance.now();
-    if (now - this.last < this.everyMs) return;
-    this.last = now;
+    const wait = this.last + this.everyMs - performance.now();
+    if (wait <= 0) return this.flush(fields);
+    if (this.later) return;
+    this.later = setTimeout(() => this.flush(fields), wait);
+    this.later.unref();
+  }
+
+  private flush(fields: object): void {
+    this.later = null;
+    this.last = performance.now();
     this.log.warn(
       { ...fields, ...Object.fromEntries(this.counts) },
       'SMPP server: connections closed at the caps, or accepts failed (counts since the last such line)',

@@ -9,6 +9,8 @@ import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import type { Socket } from 'node:net';
 import { after, before, it } from 'node:test';
+import { Writable } from 'node:stream';
+import pino from 'pino';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { harnessFor } from '../helpers/harness.js';
 import { connectEsme } from '../helpers/esme.js';
@@ -46,8 +48,19 @@ for (const dialect of testDialects()) {
     const esmes: Esme[] = [];
     let keyId = 0;
 
+    /** The server's log lines, as JSON. */
+    const lines: Record<string, unknown>[] = [];
+    const log = pino(
+      { level: 'warn' },
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          lines.push(JSON.parse(chunk.toString()) as Record<string, unknown>);
+          done();
+        },
+      }),
+    );
     const serverWith = (caps: { maxConnections: number; maxConnectionsPerAddress: number }, idleMs = 60_000) =>
-      smppServerOn(h.runtime, h.clock, { idleMs, ...caps });
+      smppServerOn(h.runtime, h.clock, { idleMs, log, ...caps });
     const raw = async (port: number, from: string): Promise<Raw> => {
       const r = await rawFrom(port, from);
       raws.push(r);
@@ -78,6 +91,8 @@ for (const dialect of testDialects()) {
         const third = await raw(port, '127.0.0.1');
         await waitFor('the third connection from one address closed', () => third.closed());
         assert.equal(third.received(), 0);
+        // Logged, as a warning with its count.
+        await waitFor('the cap logged', () => lines.some((l) => l.refused_per_address === 1));
         await raw(port, '127.0.0.2');
         await raw(port, '127.0.0.2');
         await waitFor('four connections open', () => server.connections === 4);
