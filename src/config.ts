@@ -178,6 +178,20 @@ export const optionSpecs = {
     default: 120_000,
     parse: integer(100, 3_600_000),
   },
+  smppServerMaxConnections: {
+    flag: 'smpp-server-max-connections',
+    description:
+      'open SMPP connections at most, both SMPP ports together: at it, a new connection closes the oldest one not bound (in its TLS handshake or waiting to bind), and is refused when all are bound; kept apart from --max-connections, so SMPP cannot take the file descriptors HTTP needs',
+    default: 1000,
+    parse: integer(1, 1_000_000),
+  },
+  smppServerMaxConnectionsPerAddress: {
+    flag: 'smpp-server-max-connections-per-address',
+    description:
+      'open SMPP connections from one client address at most; more are closed at once; 0: a twentieth of --smpp-server-max-connections (50 of 1,000)',
+    default: 0,
+    parse: integer(0, 1_000_000),
+  },
   smppServerAssemblyTimeoutMs: {
     flag: 'smpp-server-assembly-timeout-ms',
     description:

@@ -20,6 +20,47 @@ export interface OpenSmppServer {
   close(): Promise<void>;
 }
 
+/** The SMPP connection caps of `serve` (--smpp-server-max-connections, ...-per-address; 0: a twentieth). */
+export function smppConnectionCaps(
+  config: Pick<Config, 'smppServerMaxConnections' | 'smppServerMaxConnectionsPerAddress'>,
+): { maxConnections: number; maxConnectionsPerAddress: number } {
+  const maxConnections = config.smppServerMaxConnections;
+  const perAddress = config.smppServerMaxConnectionsPerAddress;
+  return {
+    maxConnections,
+    maxConnectionsPerAddress: perAddress > 0 ? perAddress : Math.max(1, Math.floor(maxConnections / 20)),
+  };
+}
+
+/** File descriptors kept for what is not a client connection: the store, carriers, webhooks, logs, threads. */
+export function otherFilesOf(config: Pick<Config, 'webhookConcurrency'>): number {
+  return 256 + config.webhookConcurrency;
+}
+
+/** The soft open-files limit of this process (Linux's /proc/self/limits); null where it cannot be read. */
+async function openFilesLimit(): Promise<number | null> {
+  const text = await readFile('/proc/self/limits', 'utf8').catch(() => '');
+  const found = /^Max open files\s+(\d+|unlimited)/m.exec(text)?.[1];
+  if (found === undefined) return null;
+  return found === 'unlimited' ? Infinity : Number(found);
+}
+
+/**
+ * Warns at start when the HTTP and SMPP connection caps, with the files the process needs
+ * besides, do not fit under the open-files limit: at that limit every accept fails, HTTP's
+ * as well (docs/operations.md, "Connection caps and open files").
+ */
+async function warnOverOpenFiles(config: Config, logger: Logger): Promise<void> {
+  const limit = await openFilesLimit();
+  const smpp = config.smppServerMaxConnections;
+  const needed = config.maxConnections + smpp + otherFilesOf(config);
+  if (limit === null || needed <= limit) return;
+  logger.warn(
+    { open_files_limit: limit, max_connections: config.maxConnections, smpp_max_connections: smpp, needed },
+    `the connection caps do not fit under the open-files limit (${limit}): --max-connections ${config.maxConnections} + --smpp-server-max-connections ${smpp} + ${otherFilesOf(config)} for the store, carriers and webhooks; raise the limit (ulimit -n, systemd LimitNOFILE) or lower the caps`,
+  );
+}
+
 /** Null when neither SMPP port is set. Rejects with a plain reason (a port taken, a TLS file missing). */
 export async function openSmppServer(
   container: AppContainer,
@@ -41,7 +82,9 @@ export async function openSmppServer(
     log: logger,
     idleMs: config.smppServerIdleMs,
     metrics,
+    ...smppConnectionCaps(config),
   });
+  await warnOverOpenFiles(config, logger);
   const host = config.host;
   const where = (port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;
   try {

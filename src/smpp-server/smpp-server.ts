@@ -13,11 +13,11 @@
  * sessions, the bound users, the receipt pump, the concatenation time-out); split, that state would be
  * passed around or made public for no reader's benefit.
  */
-import type { AddressInfo } from 'node:net';
+import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
-import type { Server, Session } from 'smpp';
+import type { Session } from 'smpp';
 import { bodyFault, makePdu, ShortPduError, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
 import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
@@ -37,6 +37,7 @@ import { queryAnswer } from './query-sm.js';
 import { CommandStatus, submitStatus } from './status-map.js';
 import { ReceiptPump } from './receipt-pump.js';
 import { BindGuesses } from './bind-guesses.js';
+import { Doors } from './doors.js';
 import type { BindAttempts, BindGuessPolicy } from './bind-guesses.js';
 
 export interface SmppServerOptions {
@@ -66,6 +67,10 @@ export interface SmppServerOptions {
   bindAttempts: BindAttempts;
   /** The limits on failed binds (default defaultBindGuessPolicy). */
   bindGuesses?: BindGuessPolicy;
+  /** Open SMPP connections of the process, both ports together (default 1,000). */
+  maxConnections?: number;
+  /** Open SMPP connections from one peer address (default 50). */
+  maxConnectionsPerAddress?: number;
 }
 
 /** Unfinished concatenated messages per SMPP user in this process before ESME_RMSGQFUL. */
@@ -90,7 +95,7 @@ function peerOf(session: Session): string {
 }
 
 export class SmppServer {
-  private readonly listeners: Server[] = [];
+  private readonly doors: Doors;
   private readonly sessions = new Set<CustomerSession>();
   /** Bound sessions by SMPP user id (max binds, receipts). */
   private readonly byUser = new Map<number, Set<CustomerSession>>();
@@ -109,6 +114,13 @@ export class SmppServer {
   constructor(private readonly o: SmppServerOptions) {
     this.metrics = o.metrics ?? noSmppServerMetrics;
     this.guesses = new BindGuesses(o.bindAttempts, o.clock, o.bindGuesses);
+    // A TLS handshake is given no longer than a bind (CustomerSession's bind timer), and 10 s at most.
+    const doorLimits = {
+      maxConnections: o.maxConnections ?? 1000,
+      maxConnectionsPerAddress: o.maxConnectionsPerAddress ?? 50,
+      handshakeMs: Math.min(10_000, o.idleMs, 30_000),
+    };
+    this.doors = new Doors(doorLimits, o.log, (socket: Socket) => this.accept(new smpp.Session({ socket })));
     this.receipts = new ReceiptPump({
       metrics: this.metrics,
       store: o.store,
@@ -201,30 +213,31 @@ export class SmppServer {
 
   /** Opens a listener (TLS with `tls`); resolves with its port. */
   async listen(where: { port: number; host: string; tls?: { key: Buffer; cert: Buffer } }): Promise<number> {
-    const listener = smpp.createServer(where.tls ?? {}, (session) => this.accept(session));
-    await new Promise<void>((resolve, reject) => {
-      listener.once('error', reject);
-      listener.listen(where.port, where.host, () => {
-        listener.off('error', reject);
-        resolve();
-      });
-    });
-    listener.on('error', (error: Error) => this.o.log.warn({ err: error }, 'SMPP server: listener error'));
-    this.listeners.push(listener);
+    const port = await this.doors.listen(where);
     this.receipts.start();
-    return (listener.address() as AddressInfo).port;
+    return port;
   }
 
-  /** Stops taking connections, unbinds every session (waiting up to a second for the answers and the submits in flight), stops the receipts. */
+  /** Open SMPP connections, bound or not (both ports). */
+  get connections(): number {
+    return this.doors.count;
+  }
+
+  /**
+   * Stops taking connections and closes at once every one not bound (a TLS handshake never
+   * started among them), unbinds every session (waiting up to a second for the answers and
+   * the submits in flight), stops the receipts.
+   */
   async close(): Promise<void> {
     this.stopping = true;
-    await Promise.all(this.listeners.map((l) => new Promise<void>((resolve) => l.close(() => resolve()))));
+    const doorsClosed = this.doors.close();
     for (const s of this.sessions) if (s.bound) s.send('unbind', {});
     const deadline = Date.now() + 1000;
     while ([...this.sessions].some((s) => s.bound || s.submitsInFlight > 0) && Date.now() < deadline)
       await new Promise((resolve) => setTimeout(resolve, 20));
     const ids = this.boundIds();
     for (const s of this.sessions) s.destroy();
+    await doorsClosed;
     // Unfinished concatenated messages stay in the store: their parts may still come, here or elsewhere.
     clearInterval(this.expiry);
     clearInterval(this.leases);
@@ -397,6 +410,7 @@ export class SmppServer {
     }
     mine.add(s);
     this.byUser.set(found.user.id, mine);
+    this.doors.markBound(s.session.socket);
     s.markBound({
       bindId,
       user: found.user,

@@ -59,6 +59,8 @@ declare module 'smpp' {
     createServer(options: { key?: Buffer; cert?: Buffer }, listener: (session: Session) => void): Server;
     connect(options: { host: string; port: number }): Session;
     PDU: PduClass;
+    /** A session on a socket already open (the server side: net or TLS, accepted by us). */
+    Session: new (options: { socket: Socket }) => Session;
     commands: Record<string, { params?: Record<string, ParamDef> }>;
     commandsById: Record<number, { command: string; params?: Record<string, ParamDef> } | undefined>;
     types: Record<'int8' | 'int16' | 'int32' | 'string' | 'cstring' | 'buffer', unknown>;

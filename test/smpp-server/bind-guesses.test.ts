@@ -8,13 +8,13 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import pino from 'pino';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { harnessFor } from '../helpers/harness.js';
 import { connectEsme } from '../helpers/esme.js';
 import type { Esme } from '../helpers/esme.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { SmppServer } from '../../src/smpp-server/smpp-server.js';
+import type { SmppServer } from '../../src/smpp-server/smpp-server.js';
+import { smppServerOn } from '../helpers/smpp-server.js';
 import { defaultBindGuessPolicy } from '../../src/smpp-server/bind-guesses.js';
 
 const ESME_ROK = 0x00;
@@ -33,16 +33,7 @@ for (const dialect of testDialects()) {
     let narrowPort = 0;
 
     const serverWith = async (bindGuesses = defaultBindGuessPolicy): Promise<number> => {
-      const server = new SmppServer({
-        store: h.runtime.store.smpp,
-        reports: h.runtime.store.reports,
-        services: h.runtime.services,
-        bindAttempts: h.runtime.store.users,
-        bindGuesses,
-        clock: h.clock,
-        log: pino({ level: 'silent' }),
-        idleMs: 60_000,
-      });
+      const server = smppServerOn(h.runtime, h.clock, { bindGuesses });
       servers.push(server);
       return server.listen({ port: 0, host: '127.0.0.1' });
     };

@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, it } from 'node:test';
-import pino from 'pino';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { harnessFor } from '../helpers/harness.js';
 import { connectEsme } from '../helpers/esme.js';
 import type { Esme } from '../helpers/esme.js';
-import { SmppServer } from '../../src/smpp-server/smpp-server.js';
+import type { SmppServer } from '../../src/smpp-server/smpp-server.js';
+import { smppServerOn } from '../helpers/smpp-server.js';
 import { smpp } from '../../src/smpp/smpp-wire.js';
 import type { Pdu, PduOptions } from '../../src/smpp/smpp-wire.js';
 
@@ -61,15 +61,7 @@ for (const dialect of testDialects()) {
       const p = await h.provision();
       accountId = p.accountId;
       await h.runtime.smppUsers.create({ keyId: p.keyId, systemId: 'liar', password: 'pw' });
-      server = new SmppServer({
-        store: h.runtime.store.smpp,
-        reports: h.runtime.store.reports,
-        services: h.runtime.services,
-        bindAttempts: h.runtime.store.users,
-        clock: h.clock,
-        log: pino({ level: 'silent' }),
-        idleMs: 60_000,
-      });
+      server = smppServerOn(h.runtime, h.clock);
       port = await server.listen({ port: 0, host: '127.0.0.1' });
       esme = await connectEsme(port);
       assert.equal(await esme.bind('bind_transceiver', 'liar', 'pw'), ESME_ROK);

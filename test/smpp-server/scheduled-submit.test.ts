@@ -8,7 +8,6 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
-import pino from 'pino';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { harnessFor } from '../helpers/harness.js';
 import { simulatedDelivery } from '../helpers/delivery.js';
@@ -17,7 +16,8 @@ import { connectEsme } from '../helpers/esme.js';
 import type { Esme } from '../helpers/esme.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { summaryOf } from '../helpers/bulk.js';
-import { SmppServer } from '../../src/smpp-server/smpp-server.js';
+import type { SmppServer } from '../../src/smpp-server/smpp-server.js';
+import { smppServerOn } from '../helpers/smpp-server.js';
 import { numberField, stringField } from '../../src/smpp/smpp-wire.js';
 import type { Pdu } from '../../src/smpp/smpp-wire.js';
 
@@ -41,16 +41,7 @@ for (const dialect of testDialects()) {
       accountId = p.accountId;
       apiKey = p.apiKey;
       await h.runtime.smppUsers.create({ keyId: p.keyId, systemId: 'sched', password: 'pw' });
-      server = new SmppServer({
-        store: h.runtime.store.smpp,
-        reports: h.runtime.store.reports,
-        services: h.runtime.services,
-        bindAttempts: h.runtime.store.users,
-        clock: h.clock,
-        log: pino({ level: 'silent' }),
-        idleMs: 60_000,
-        receiptPollMs: 20,
-      });
+      server = smppServerOn(h.runtime, h.clock, { receiptPollMs: 20 });
       const port = await server.listen({ port: 0, host: '127.0.0.1' });
       // Nothing is claimed until runOnce(): the fixed clock decides what is due.
       delivery = await simulatedDelivery(h.runtime);

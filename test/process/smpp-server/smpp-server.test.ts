@@ -7,44 +7,16 @@
  */
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import { admin, postJson, serverForSuite } from '../../helpers/server-process.js';
 import { connectEsme } from '../../helpers/esme.js';
 import type { Esme } from '../../helpers/esme.js';
 import { waitFor } from '../../helpers/wait-for.js';
 import { smppPortOf } from '../../helpers/esme.js';
+import { selfSigned } from '../../helpers/self-signed.js';
 import { bufferField, numberField, stringField } from '../../../src/smpp/smpp-wire.js';
 
 const ESME_ROK = 0x00;
-
-/** A self-signed certificate for the TLS listener, made for this run with openssl. */
-function selfSigned(): { cert: string; key: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'haberci-smpp-tls-'));
-  const cert = join(dir, 'cert.pem');
-  const key = join(dir, 'key.pem');
-  const made = spawnSync('openssl', [
-    'req',
-    '-x509',
-    '-newkey',
-    'rsa:2048',
-    '-nodes',
-    '-keyout',
-    key,
-    '-out',
-    cert,
-    '-days',
-    '1',
-    '-subj',
-    '/CN=127.0.0.1',
-  ]);
-  if (made.status !== 0) throw new Error(`openssl failed: ${made.stderr.toString()}`);
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  return { cert, key };
-}
 
 describe('SMPP server for customers', () => {
   const tls = selfSigned();
