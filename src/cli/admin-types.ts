@@ -11,3 +11,9 @@ export type Run = (
   options: Options,
   action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>,
 ) => Promise<void>;
+/** Where a command writes and which environment it reads: the process's, or a test's capture. */
+export interface CliIo {
+  out: (text: string) => void;
+  err: (text: string) => void;
+  env: Record<string, string | undefined>;
+}

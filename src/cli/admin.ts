@@ -1,5 +1,5 @@
 import { Command } from 'commander';
-import { loadConfig, processEnv } from '../config.js';
+import { loadConfig } from '../config.js';
 import type { Config, OptionName } from '../config.js';
 import {
   AdminError,
@@ -21,7 +21,7 @@ import { iysCommands } from './admin-iys.js';
 import { senderIdCommands } from './admin-sender-ids.js';
 import { userCommands } from './admin-users.js';
 import { smppUserCommands } from './admin-smpp.js';
-import type { Options } from './admin-types.js';
+import type { CliIo, Options } from './admin-types.js';
 import { recordCliAudit } from './admin-audit.js';
 
 /** Service options a command may take besides the store (its leaf declares them). */
@@ -35,41 +35,10 @@ const configFlags = [
   'port',
 ] as const;
 
-function adminConfig(options: Options): Config {
+function adminConfig(options: Options, env: CliIo['env']): Config {
   const flags: Partial<Record<OptionName, string>> = {};
   for (const name of configFlags) if (typeof options[name] === 'string') flags[name] = options[name];
-  return loadConfig(flags, processEnv());
-}
-
-function print(result: unknown): void {
-  process.stdout.write(`${JSON.stringify(result)}\n`);
-}
-
-/**
- * Runs one admin action against the store and prints its JSON; failures are one line on
- * stderr. The store must exist: a command pointed at the wrong folder or database says so
- * instead of creating an empty store there.
- */
-async function run(
-  options: Options,
-  action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>,
-): Promise<void> {
-  const config = adminConfig(options);
-  const container = await openAppContainer(await existingStoreLocation(config));
-  try {
-    const result = await action(container, options, config);
-    try {
-      await recordCliAudit(container, running, options, result);
-    } catch (error) {
-      // The change is made: failing now would invite a retry (a second top-up). Say so instead.
-      process.stderr.write(
-        `warning: the audit row of this command was not written: ${error instanceof Error ? error.message : String(error)}\n`,
-      );
-    }
-    print(result);
-  } finally {
-    await container.close();
-  }
+  return loadConfig(flags, env);
 }
 
 function leaf(parent: Command, name: string, description: string): Command {
@@ -138,10 +107,38 @@ function keyPatch(o: Options): Partial<KeySettings> {
   return patch;
 }
 
-/** The command being run, as `noun.verb` (for its audit row). */
-let running: string | null = null;
+export function adminCommand(io: CliIo): Command {
+  /** The command being run, as `noun.verb` (for its audit row). */
+  let running: string | null = null;
+  const print = (result: unknown): void => io.out(`${JSON.stringify(result)}\n`);
 
-export function adminCommand(): Command {
+  /**
+   * Runs one admin action against the store and prints its JSON; failures are one line on
+   * stderr. The store must exist: a command pointed at the wrong folder or database says so
+   * instead of creating an empty store there.
+   */
+  const run = async (
+    options: Options,
+    action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>,
+  ): Promise<void> => {
+    const config = adminConfig(options, io.env);
+    const container = await openAppContainer(await existingStoreLocation(config));
+    try {
+      const result = await action(container, options, config);
+      try {
+        await recordCliAudit(container, running, options, result);
+      } catch (error) {
+        // The change is made: failing now would invite a retry (a second top-up). Say so instead.
+        io.err(
+          `warning: the audit row of this command was not written: ${error instanceof Error ? error.message : String(error)}\n`,
+        );
+      }
+      print(result);
+    } finally {
+      await container.close();
+    }
+  };
+
   const admin = new Command('admin').description(
     'provider administration against the store (works while the server runs)',
   );
@@ -151,7 +148,7 @@ export function adminCommand(): Command {
 
   const store = admin.command('store').description('the store itself');
   leaf(store, 'init', 'create the store if there is none (as serve does), or bring its schema up to date').action(
-    async (o: Options) => print(await initStore(adminConfig(o))),
+    async (o: Options) => print(await initStore(adminConfig(o, io.env))),
   );
 
   const account = admin.command('account').description('customer accounts');

@@ -95,22 +95,35 @@ export function cluster(maxBinds: number): {
       ((await (await fetch(simOf().stats.replace(/\/stats$/, '/submits'))).json()) as { destination: string }[]).map(
         (s) => s.destination,
       ),
-    // How many submit_sm reached the SMSC for each of `wanted`, once each has come at least once.
-    submitsPer: (wanted) =>
-      waitFor(
-        `${wanted.length} destinations at the SMSC`,
-        async () => {
-          const all = (await (await fetch(simOf().stats.replace(/\/stats$/, '/submits'))).json()) as {
-            destination: string;
-          }[];
-          const want = new Set(wanted);
-          const count = new Map<string, number>();
-          for (const s of all)
-            if (want.has(s.destination)) count.set(s.destination, (count.get(s.destination) ?? 0) + 1);
-          return count.size === want.size ? count : undefined;
-        },
-        { timeoutMs: 90_000, intervalMs: 200 },
-      ),
+    // How many submit_sm reached the SMSC for each of `wanted`, once each has come at least
+    // once. Bounded well inside the runner's limit (the wait is scaled by
+    // HABERCI_TEST_WAIT_SCALE): a message that never comes fails the test with what is
+    // missing, the simulator's counts and each worker's last lines, not a killed file.
+    submitsPer: async (wanted) => {
+      const want = new Set(wanted);
+      let count = new Map<string, number>();
+      try {
+        return await waitFor(
+          `${wanted.length} destinations at the SMSC`,
+          async () => {
+            const all = (await (await fetch(simOf().stats.replace(/\/stats$/, '/submits'))).json()) as {
+              destination: string;
+            }[];
+            count = new Map<string, number>();
+            for (const s of all)
+              if (want.has(s.destination)) count.set(s.destination, (count.get(s.destination) ?? 0) + 1);
+            return count.size === want.size ? count : undefined;
+          },
+          { timeoutMs: 40_000, intervalMs: 100 },
+        );
+      } catch (error) {
+        const stats = await (await fetch(simOf().stats)).json().catch(() => null);
+        const tails = workers.map((w, i) => `worker ${i}:\n${w.output().split('\n').slice(-8).join('\n')}`);
+        throw new Error(
+          `${String(error)}: ${want.size - count.size} of ${want.size} never submitted; SMSC ${JSON.stringify(stats)}\n${tails.join('\n')}`,
+        );
+      }
+    },
     send: async (worker, to) => {
       const r = await postJson(`${worker.url}/group/send`, {
         api_key: (sender as ProvisionedSender).apiKey,

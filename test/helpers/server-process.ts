@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { after, before } from 'node:test';
+import { haberci as haberciInProcess } from './cli.js';
 
 const run = promisify(execFile);
 export const binPath = resolve('bin/haberci');
@@ -61,8 +62,19 @@ export async function startServer(
   throw new Error(`server did not become ready:\n${out}`);
 }
 
-/** Runs `haberci admin ...` and parses its JSON answer. */
-export async function admin(args: string[]): Promise<Record<string, unknown>> {
+/**
+ * Runs `haberci admin ...` in this process (src/cli/program.ts, the binary's command tree)
+ * and parses its JSON answer; a failure throws with its stderr. For a suite's setup and
+ * checks: starting a process per command cost a second or more each on a loaded machine.
+ */
+export async function admin(args: readonly string[]): Promise<Record<string, unknown>> {
+  const run = await haberciInProcess(['admin', ...args]);
+  if (run.code !== 0) throw new Error(`haberci admin ${args.join(' ')} exited ${run.code}: ${run.stderr}`);
+  return JSON.parse(run.stdout) as Record<string, unknown>;
+}
+
+/** Runs `haberci admin ...` as its own process, where another process is the point, and parses its JSON answer. */
+export async function adminProcess(args: readonly string[]): Promise<Record<string, unknown>> {
   const { stdout } = await run(process.execPath, [binPath, 'admin', ...args], { env: childEnv() });
   return JSON.parse(stdout) as Record<string, unknown>;
 }

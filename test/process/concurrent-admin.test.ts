@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import { adminProcess, postJson, provisionSender, startServer } from '../helpers/server-process.js';
 
 describe('admin CLI writing while the server sends', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-concurrent-'));
@@ -44,12 +44,13 @@ describe('admin CLI writing while the server sends', () => {
         }
       })();
       const topups = (async () => {
-        for (let i = 0; i < 8; i++) await admin(['account', 'topup', '--id', id, '--amount', '10', '--data', dir]);
+        for (let i = 0; i < 8; i++)
+          await adminProcess(['account', 'topup', '--id', id, '--amount', '10', '--data', dir]);
       })();
       await Promise.all([sends, topups]);
       assert.equal(codes.length, 300);
       assert.deepEqual([...new Set(codes)], ['TS-1024']);
-      const shown = await admin(['account', 'show', '--id', id, '--data', dir]);
+      const shown = await adminProcess(['account', 'show', '--id', id, '--data', dir]);
       assert.equal(shown.balance_main, 1000 + 80 - 300);
     } finally {
       server.child.kill('SIGTERM');

@@ -10,7 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import { adminOk, haberci } from '../helpers/admin-cli.js';
+import { haberci } from '../helpers/admin-cli.js';
+import { adminOk } from '../helpers/cli.js';
 import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
 
 const future = '9999-from-a-newer-version';

@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { adminOk } from '../helpers/admin-cli.js';
+import { adminOk } from '../helpers/cli.js';
 import { startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl, schemaForSuite } from '../helpers/dialects.js';

@@ -1,7 +1,9 @@
 /**
  * The real executable, as scripts outside the repository drive it (interfaces.md):
- * `./bin/haberci serve` as a child process on a free port, provisioned by
- * `./bin/haberci admin ...` while it runs, called over real HTTP, stopped by SIGTERM.
+ * `./bin/haberci serve` as a child process on a free port, provisioned by `haberci admin ...`
+ * while it runs, called over real HTTP, stopped by SIGTERM. The admin commands run in this
+ * process (test/helpers/cli.ts, the binary's own command tree): the binary's admin exits and
+ * output are proven once per command family in test/process/admin-binary.test.ts.
  */
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,7 +14,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adminFails as adminFailsWith } from '../helpers/admin-cli.js';
+import { adminFails as adminFailsWith, haberci } from '../helpers/cli.js';
+import { serverReadyMs } from '../helpers/server-process.js';
 
 /** The repository root: this file runs as dist/test/process/serve-process.test.js. */
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
@@ -67,7 +70,8 @@ class Server {
   }
 
   /** Waits for a stdout line that passes the test; fails on exit or after a while. */
-  async waitForLine(test: (line: string) => boolean, ms = 20_000): Promise<string> {
+  // As long as startServer's bound (serverReadyMs): a start took over 20 s on a loaded machine.
+  async waitForLine(test: (line: string) => boolean, ms = serverReadyMs): Promise<string> {
     const deadline = Date.now() + ms;
     for (;;) {
       const line = this.stdout.split('\n').find(test);
@@ -155,7 +159,7 @@ describe('haberci serve, as a process', { timeout: 180_000 }, () => {
 
   /** `haberci admin ...` against the running server's store; success is parsed JSON. */
   async function admin(...args: string[]): Promise<Record<string, unknown>> {
-    const run = await runBin(['admin', ...args, '--data', data]);
+    const run = await haberci(['admin', ...args, '--data', data]);
     assert.equal(run.code, 0, `admin ${args.join(' ')}: ${run.stderr}`);
     assert.equal(run.stderr, '');
     return JSON.parse(run.stdout) as Record<string, unknown>;
@@ -214,13 +218,13 @@ describe('haberci serve, as a process', { timeout: 180_000 }, () => {
     assert.equal(logs[warm]?.unexpected, 0);
     // Its store was a temporary folder of its own, removed; the real store got no account.
     assert.deepEqual(readdirSync(scratch), []);
-    const show = await runBin(['admin', 'account', 'show', '--id', '1', '--data', own]);
+    const show = await haberci(['admin', 'account', 'show', '--id', '1', '--data', own]);
     assert.equal(show.code, 1);
     assert.match(show.stderr, /no account with id 1/);
     // The job threads work on the real store: a send accepted now is delivered there.
     const url = String(logs[ready]?.address);
     const made = async (args: string[]): Promise<Record<string, unknown>> =>
-      JSON.parse((await runBin(['admin', ...args, '--data', own])).stdout) as Record<string, unknown>;
+      JSON.parse((await haberci(['admin', ...args, '--data', own])).stdout) as Record<string, unknown>;
     const account = String((await made(['account', 'create', '--name', 'Live', '--balance', '10'])).id);
     await made(['sender-id', 'add', '--account', account, '--title', 'LIVE']);
     const apiKey = String((await made(['key', 'create', '--account', account])).api_key);

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { adminOk } from '../helpers/admin-cli.js';
+import { adminOk } from '../helpers/cli.js';
 import { startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { postgresUrl, schemaForSuite } from '../helpers/dialects.js';
@@ -46,7 +46,8 @@ function suite(name: string, storeArgs: () => readonly string[], skip: string | 
     const servers: ServerProcess[] = [];
     before(async () => {
       await adminOk(['store', 'init', ...storeArgs()]);
-      for (let i = 0; i < 2; i += 1) servers.push(await startServer([...storeArgs(), '--demo', 'false']));
+      // The store is made: both start side by side.
+      servers.push(...(await Promise.all([0, 1].map(() => startServer([...storeArgs(), '--demo', 'false'])))));
     });
     after(async () => {
       for (const s of servers) {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adminFails, adminOk } from '../helpers/admin-cli.js';
+import { adminFails, adminOk } from '../helpers/cli.js';
 import { postJson, provisionSender, startServer } from '../helpers/server-process.js';
 import type { ServerProcess } from '../helpers/server-process.js';
 import { startSimulator, stop } from '../helpers/smsc-sim.js';

@@ -1,22 +1,22 @@
 /**
  * Webhooks through the real executable: the provider's commands (`key test-webhook`,
- * `webhook deliveries`, `webhook redeliver`), and a server killed with SIGKILL while
- * deliveries are pending, whose restart delivers every one of them.
+ * `webhook deliveries`, `webhook redeliver`, run in this process through the binary's
+ * command tree: test/helpers/cli.ts) against real receivers and real `serve` processes, and
+ * a server killed with SIGKILL while deliveries are pending, whose restart delivers every
+ * one of them.
  */
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { sign } from '../../src/domain/webhook.js';
-import { admin, binPath, postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import { admin, postJson, provisionSender, startServer } from '../helpers/server-process.js';
+import { adminFails } from '../helpers/cli.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { pause, waitFor } from '../helpers/wait-for.js';
 
-const execute = promisify(execFile);
 const secret = 'whsec_cli_secret';
 const dirs: string[] = [];
 
@@ -24,19 +24,6 @@ function freshDir(): string {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-hooks-'));
   dirs.push(dir);
   return dir;
-}
-
-/** Runs `haberci admin ...` expecting failure: exit 1, one line on stderr, nothing on stdout. */
-async function adminFails(args: string[]): Promise<string> {
-  try {
-    await execute(process.execPath, [binPath, 'admin', ...args]);
-  } catch (error) {
-    const e = error as { code?: number; stdout?: string; stderr?: string };
-    assert.equal(e.code, 1);
-    assert.equal(e.stdout, '');
-    return (e.stderr ?? '').trim();
-  }
-  throw new Error(`admin ${args.join(' ')} succeeded`);
 }
 
 function count(db: BetterSqlite3.Database, query: string): number {

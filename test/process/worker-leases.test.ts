@@ -62,8 +62,13 @@ describe('worker leases on a shared PostgreSQL store', () => {
       '0',
     ];
     servers.push(await startServer(args));
-    servers.push(await startServer(args));
-    sender = await provisionSender(['--database', url], 'Leases', 1000);
+    // The schema is migrated: the second worker starts while the sender is provisioned.
+    const [second, provisioned] = await Promise.all([
+      startServer(args),
+      provisionSender(['--database', url], 'Leases', 1000),
+    ]);
+    servers.push(second);
+    sender = provisioned;
   });
 
   after(async () => {
@@ -143,8 +148,7 @@ describe('worker leases on a shared PostgreSQL store', () => {
       // b's since a died (docs/smpp.md, "Binds across a cluster"): b submits what c accepts,
       // and b is the worker killed mid-batch.
       const b = servers[1] as ServerProcess;
-      const c = await startServer(args);
-      const d = await startServer(args);
+      const [c, d] = await Promise.all([startServer(args), startServer(args)]);
       servers.push(c, d);
       assert.match(b.output(), /holds a bind of the connection/);
       // A batch well past the SMSC window (20): when the kill comes, some of c's messages are

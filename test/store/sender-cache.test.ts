@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { setImmediate as nextTurn } from 'node:timers/promises';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
-import { admin } from '../helpers/server-process.js';
+import { adminProcess as admin } from '../helpers/server-process.js';
 import { assertAccepted, assertRefused, sendSms } from '../helpers/sms.js';
 import { openConnection } from '../../src/adapters/store/open-store.js';
 import type { StoreConnection } from '../../src/adapters/store/connection.js';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { postgresUrl, testSchemaName } from '../helpers/dialects.js';
-import { adminFails, adminOk, storeFolder } from '../helpers/admin-cli.js';
+import { adminFails, adminOk } from '../helpers/cli.js';
 
 describe('haberci admin against a store that is not there', { timeout: 60_000 }, () => {
   const dirs: string[] = [];
@@ -40,19 +40,6 @@ describe('haberci admin against a store that is not there', { timeout: 60_000 },
       new RegExp(`^haberci: no store at ${missing} `),
     );
     assert.equal(existsSync(join(missing, '..', '..')), false);
-  });
-
-  it('the default ./data, with the server\u2019s store elsewhere: no ./data appears', async () => {
-    const serverStore = await storeFolder('haberci-elsewhere-');
-    dirs.push(serverStore);
-    const cwd = fresh();
-    assert.equal(
-      await adminFails(['account', 'show', '--id', '1'], cwd),
-      `haberci: no store at ${join(cwd, 'data')} (\`haberci serve\` or \`haberci admin store init\` creates one)`,
-    );
-    assert.deepEqual(readdirSync(cwd), []);
-    // The same command finds the store where it is.
-    assert.match(await adminFails(['account', 'show', '--id', '1', '--data', serverStore]), /no account with id 1/);
   });
 
   it('a file that is no store (no migration table) is not one', async () => {

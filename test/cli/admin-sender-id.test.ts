@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { adminFails, adminOk, storeFolder } from '../helpers/admin-cli.js';
+import { adminFails, adminOk, storeFolder } from '../helpers/cli.js';
 
 describe('haberci admin sender-id', { timeout: 180_000 }, () => {
   let dir: string;

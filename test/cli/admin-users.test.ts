@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { adminFails, adminOk, storeFolder } from '../helpers/admin-cli.js';
+import { adminFails, adminOk, storeFolder } from '../helpers/cli.js';
 
 describe('admin user and sender-id review commands', () => {
   let dir = '';

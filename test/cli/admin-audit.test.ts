@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { adminOk, storeFolder } from '../helpers/admin-cli.js';
+import { adminOk, storeFolder } from '../helpers/cli.js';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelHarness } from '../helpers/panel.js';
 import { sqliteFileIn } from '../../src/adapters/store/index.js';

@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { adminFails, adminOk, storeFolder } from '../helpers/admin-cli.js';
+import { adminFails, adminOk, storeFolder } from '../helpers/cli.js';
 
 describe('haberci admin key otp', { timeout: 120_000 }, () => {
   let dir: string;

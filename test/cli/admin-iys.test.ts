@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
-import { adminFails, adminOk, storeFolder } from '../helpers/admin-cli.js';
+import { adminFails, adminOk, storeFolder } from '../helpers/cli.js';
 import { openSecret } from '../../src/util/secret-box.js';
 
 describe('haberci admin iys configure', () => {

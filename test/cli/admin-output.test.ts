@@ -6,7 +6,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, rmSync } from 'node:fs';
-import { adminOk, haberci, storeFolder } from '../helpers/admin-cli.js';
+import { adminOk, haberci, storeFolder } from '../helpers/cli.js';
 import { openAppContainer } from '../../src/main.js';
 import { sqliteFileIn } from '../../src/adapters/store/index.js';
 

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openAppContainer } from '../../src/main.js';
 import { sqliteFileIn } from '../../src/adapters/store/index.js';
-import { haberci } from '../helpers/admin-cli.js';
+import { haberci } from '../helpers/cli.js';
 
 describe('haberci admin blocklist remove', { timeout: 60_000 }, () => {
   let data: string;
