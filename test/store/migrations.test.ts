@@ -83,6 +83,7 @@ for (const dialect of testDialects()) {
           '0036-consent-sync-counts',
           '0038-otp-prefix-rates',
           '0039-smpp-part-schedule',
+          '0055-templates',
         ]);
       });
 
