@@ -196,6 +196,16 @@ export class HaberciClient {
   contactsAdd(fields: RequestOf<'/contacts/add'>): Promise<Answer<'/contacts/add'>> {
     return this.call('/contacts/add', fields);
   }
+  /** A saved text with {{field}} placeholders; a retry after 429 cannot make two (names are unique). */
+  templatesCreate(fields: RequestOf<'/templates/create'>): Promise<Answer<'/templates/create'>> {
+    return this.call('/templates/create', fields);
+  }
+  templatesList(): Promise<Answer<'/templates/list'>> {
+    return this.call('/templates/list', {});
+  }
+  templatesDelete(fields: RequestOf<'/templates/delete'>): Promise<Answer<'/templates/delete'>> {
+    return this.call('/templates/delete', fields);
+  }
   blacklistAdd(fields: RequestOf<'/blacklist/post/add'>): Promise<Answer<'/blacklist/post/add'>> {
     return this.call('/blacklist/post/add', fields);
   }

@@ -425,6 +425,66 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/templates/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Save a text with {{field}} placeholders as a template
+         * @description Permissions: `post_request`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["templatesCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List the account's templates
+         * @description Permissions: `post_request`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["templatesList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/templates/delete": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Delete a template
+         * @description Permissions: `post_request`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["templatesDelete"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "sms.sent": {
@@ -1178,7 +1238,8 @@ export interface operations {
                     /** @description An approved sender ID of the account, case-sensitive; at most 11 characters, Turkish letters counting as two. */
                     title: string;
                     /** @description At most 2,000 characters; `TS-L` becomes a line break. */
-                    text: string;
+                    text?: string;
+                    template_id?: number;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer}
@@ -1213,7 +1274,8 @@ export interface operations {
                     /** @description An approved sender ID of the account, case-sensitive; at most 11 characters, Turkish letters counting as two. */
                     title: string;
                     /** @description At most 2,000 characters; `TS-L` becomes a line break. */
-                    text: string;
+                    text?: string;
+                    template_id?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -1248,7 +1310,8 @@ export interface operations {
                     /** @description An approved sender ID of the account, case-sensitive; at most 11 characters, Turkish letters counting as two. */
                     title: string;
                     /** @description At most 2,000 characters; `TS-L` becomes a line break. */
-                    text: string;
+                    text?: string;
+                    template_id?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -3272,7 +3335,13 @@ export interface operations {
                     /** @description The id of one of the account's groups (from /groups/create or /groups/list). */
                     group_id: number;
                     /** @description Numbers to add: a JSON array, or text separated by commas, semicolons or line breaks; at most 50,000; may be sent as `numbers`. */
-                    mobile: string[] | string;
+                    mobile?: string[] | string;
+                    contacts?: {
+                        mobile: string;
+                        fields?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
@@ -3280,7 +3349,13 @@ export interface operations {
                     /** @description The id of one of the account's groups (from /groups/create or /groups/list). */
                     group_id: number | string;
                     /** @description Numbers to add: a JSON array, or text separated by commas, semicolons or line breaks; at most 50,000; may be sent as `numbers`. */
-                    mobile: string[] | string;
+                    mobile?: string[] | string;
+                    contacts?: {
+                        mobile: string;
+                        fields?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
                 };
                 "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
@@ -3288,7 +3363,13 @@ export interface operations {
                     /** @description The id of one of the account's groups (from /groups/create or /groups/list). */
                     group_id: number | string;
                     /** @description Numbers to add: a JSON array, or text separated by commas, semicolons or line breaks; at most 50,000; may be sent as `numbers`. */
-                    mobile: string[] | string;
+                    mobile?: string[] | string;
+                    contacts?: {
+                        mobile: string;
+                        fields?: {
+                            [key: string]: unknown;
+                        };
+                    }[];
                 };
             };
         };
@@ -3930,7 +4011,8 @@ export interface operations {
                     /** @description JSON array of numbers (strings or integers), at most 50,000 items; may be sent as `numbers`. */
                     sentto: unknown[];
                     /** @description One text for every number, at most 2,000 characters. */
-                    text: string;
+                    text?: string;
+                    template_id?: number;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer}
@@ -3963,7 +4045,8 @@ export interface operations {
                     /** @description JSON array of numbers (strings or integers), at most 50,000 items; may be sent as `numbers`. */
                     sentto: unknown[];
                     /** @description One text for every number, at most 2,000 characters. */
-                    text: string;
+                    text?: string;
+                    template_id?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -3996,7 +4079,8 @@ export interface operations {
                     /** @description JSON array of numbers (strings or integers), at most 50,000 items; may be sent as `numbers`. */
                     sentto: unknown[];
                     /** @description One text for every number, at most 2,000 characters. */
-                    text: string;
+                    text?: string;
+                    template_id?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -4205,7 +4289,8 @@ export interface operations {
                     /** @description JSON array of numbers (strings or integers), at most 50,000 items; may be sent as `numbers`. */
                     sentto: unknown[];
                     /** @description text[i] goes to sentto[i]; as many texts as numbers, each at most 2,000 characters. */
-                    text: string[];
+                    text?: string[];
+                    template_id?: number;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer}
@@ -4238,7 +4323,8 @@ export interface operations {
                     /** @description JSON array of numbers (strings or integers), at most 50,000 items; may be sent as `numbers`. */
                     sentto: unknown[];
                     /** @description text[i] goes to sentto[i]; as many texts as numbers, each at most 2,000 characters. */
-                    text: string[];
+                    text?: string[];
+                    template_id?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -4271,7 +4357,8 @@ export interface operations {
                     /** @description JSON array of numbers (strings or integers), at most 50,000 items; may be sent as `numbers`. */
                     sentto: unknown[];
                     /** @description text[i] goes to sentto[i]; as many texts as numbers, each at most 2,000 characters. */
-                    text: string[];
+                    text?: string[];
+                    template_id?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -5245,6 +5332,671 @@ export interface operations {
                          * @enum {string}
                          */
                         result_code: "TS-1030" | "TS-1035" | "TS-1065" | "TS-1066";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    templatesCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account. */
+                    name: string;
+                    text: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account. */
+                    name: string;
+                    text: string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account. */
+                    name: string;
+                    text: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        template_id: number;
+                    } | {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1029: Invalid title or report id; TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1029" | "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded
+                         * @enum {string}
+                         */
+                        result_code: "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key
+                         * @enum {string}
+                         */
+                        result_code: "TS-1030" | "TS-1035" | "TS-1061" | "TS-1066";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    templatesList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        templates_count: number;
+                        templates: {
+                            template_id: number;
+                            name: string;
+                            text: string;
+                            /** @description The {{field}} names the text uses, in order of first use */
+                            placeholders: string[];
+                            /** @description YYYY-MM-DD HH:MM:SS, Europe/Istanbul */
+                            created_at: string;
+                        }[];
+                    } | {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1029: Invalid title or report id; TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1029" | "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded
+                         * @enum {string}
+                         */
+                        result_code: "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key
+                         * @enum {string}
+                         */
+                        result_code: "TS-1030" | "TS-1035" | "TS-1061" | "TS-1066";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    templatesDelete: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    template_id: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    template_id: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    template_id: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    } | {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1029: Invalid title or report id; TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1029" | "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1026: Text empty or longer than 2000 characters; TS-1029: Invalid title or report id; TS-1033: Request body is invalid; TS-1060: Limit exceeded
+                         * @enum {string}
+                         */
+                        result_code: "TS-1026" | "TS-1029" | "TS-1033" | "TS-1060";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1061: POST requests are not allowed for this key; TS-1066: Request address is not allowed for this key
+                         * @enum {string}
+                         */
+                        result_code: "TS-1030" | "TS-1035" | "TS-1061" | "TS-1066";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };

@@ -22,6 +22,7 @@ import { SendService } from '../services/send-service.js';
 import { StatusQueries } from '../services/status-queries.js';
 import { ReportQueries } from '../services/report-queries.js';
 import { OtpService } from '../services/otp-service.js';
+import { TemplateService } from '../services/template-service.js';
 import { GroupService } from '../services/group-service.js';
 import { BlocklistService } from '../services/blocklist-service.js';
 import { ConsentService } from '../services/consent-service.js';
@@ -148,7 +149,8 @@ function apiServices(
     reports: new ReportQueries(store.reports, () => clock.now()),
     // OTP codes come from the CSPRNG; randomInt draws uniformly (no modulo bias).
     otp: new OtpService(sends, randomInt, store, clock, wakes.eventWritten),
-    groups: new GroupService(store.directory, clock),
+    groups: new GroupService(store.directory, clock, store.templates),
+    templates: new TemplateService(store.templates, clock),
     blocklist: new BlocklistService(store.directory, clock),
     consents: new ConsentService(store.consents, clock),
     resellers: new ResellerService(store, clock),

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { coded, codedDetail, integerField, storableText, unstorableText } from './fields.js';
 import { commonStatuses } from './endpoint.js';
 import type { HandlerContext, Reply, StatusMap } from './endpoint.js';
-import { bulkSend } from '../services/bulk-send.js';
+import { bulkRecipients, bulkSend } from '../services/bulk-send.js';
+import type { Caller } from '../services/auth.js';
+import type { Services } from '../services/services.js';
 import { commercialType } from './iys-fields.js';
 import type { SmsLang } from '../domain/labels.js';
 import { textTooLong } from '../domain/sms-count.js';
@@ -99,12 +101,14 @@ export function bulkHandler(kind: 'group' | 'mixed') {
   return async ({ body, caller, services }: HandlerContext<BulkBody>): Promise<Result<Reply>> => {
     const schedule = bulkSchedule(body, services.clock.now());
     if (!schedule.ok) return schedule;
+    const given = await givenTexts(body, caller, services);
+    if (!given.ok) return given;
     const sent = await bulkSend(services.sends, caller, {
       kind,
       title: body.title,
       lang: (body.sms_lang ?? 2) as SmsLang,
-      numbers: body.sentto,
-      texts: body.text,
+      numbers: given.value.numbers,
+      texts: given.value.texts,
       scheduledAt: schedule.value,
       commercial: commercialType(body),
     });
@@ -113,10 +117,28 @@ export function bulkHandler(kind: 'group' | 'mixed') {
   };
 }
 
+/**
+ * The numbers and texts of a bulk send as sent, or, when it names `template_id`, its
+ * distinct numbers and the template filled for each (one text when it has no placeholder).
+ */
+async function givenTexts(
+  body: BulkBody,
+  caller: Caller,
+  services: Services,
+): Promise<Result<{ numbers: readonly string[]; texts: string | readonly string[] }>> {
+  if (body.template_id === undefined) return ok({ numbers: body.sentto, texts: body.text ?? '' });
+  const numbers = bulkRecipients({ numbers: body.sentto, texts: '' }).numbers;
+  if (numbers.length === 0) return fail('TS-1026', { message: 'sentto has no numbers' });
+  const filled = await services.templates.textsFor(caller.account.id, body.template_id, numbers);
+  if (!filled.ok) return filled;
+  return ok({ numbers, texts: filled.value.texts ?? filled.value.text });
+}
+
 interface BulkBody {
   title: string;
   sentto: string[];
-  text: string | string[];
+  text?: string | string[];
+  template_id?: number;
   sms_lang?: number;
   scheduled_sms?: number;
   scheduled_date?: string;

@@ -13,6 +13,7 @@ import {
 } from './bulk-fields.js';
 import { numbersBodyLimit } from './body-limits.js';
 import { commercialFields } from './iys-fields.js';
+import { oneTextSource, sendTemplateIdField } from './template-fields.js';
 
 /** POST /group/send: one text to up to 50,000 numbers, queued first. */
 export const groupSend = defineEndpoint({
@@ -29,13 +30,16 @@ export const groupSend = defineEndpoint({
   bodyLimit: numbersBodyLimit(maxBulkNumbers),
   request: z.preprocess(
     withNumbersAlias,
-    z.object({
-      title: bulkTitle,
-      sentto: numbersField,
-      text: bulkText,
-      ...scheduleFields,
-      ...commercialFields,
-    }),
+    z
+      .object({
+        title: bulkTitle,
+        sentto: numbersField,
+        text: bulkText.optional(),
+        template_id: sendTemplateIdField,
+        ...scheduleFields,
+        ...commercialFields,
+      })
+      .superRefine(oneTextSource('TS-1033')),
   ),
   handle: bulkHandler('group'),
 });

@@ -3,6 +3,7 @@ import { defineEndpoint } from './endpoint.js';
 import { bulkSendReply } from './replies.js';
 import { coded } from './fields.js';
 import { commercialFields } from './iys-fields.js';
+import { oneTextSource, sendTemplateIdField } from './template-fields.js';
 import {
   bulkHandler,
   bulkText,
@@ -43,11 +44,13 @@ export const groupSendMixed = defineEndpoint({
       .object({
         title: bulkTitle,
         sentto: numbersField,
-        text: z.array(bulkText, coded('TS-1033')),
+        text: z.array(bulkText, coded('TS-1033')).optional(),
+        template_id: sendTemplateIdField,
         ...scheduleFields,
         ...commercialFields,
       })
-      .refine((b) => b.text.length === b.sentto.length, 'TS-1033'),
+      .superRefine(oneTextSource('TS-1033'))
+      .refine((b) => b.text === undefined || b.text.length === b.sentto.length, 'TS-1033'),
   ),
   handle: bulkHandler('mixed'),
 });

@@ -20,6 +20,9 @@ import { reportsBasic } from './reports.basic.js';
 import { reportsDetailed } from './reports.detailed.js';
 import { iysConsentAdd } from './iys.consent.add.js';
 import { iysConsentStatus } from './iys.consent.status.js';
+import { templatesCreate } from './templates.create.js';
+import { templatesList } from './templates.list.js';
+import { templatesDelete } from './templates.delete.js';
 
 /** The endpoint table: routing, auth, validation and the shared tests are built from it. */
 export const endpoints: readonly Endpoint[] = [
@@ -44,4 +47,7 @@ export const endpoints: readonly Endpoint[] = [
   reportsDetailed,
   iysConsentAdd,
   iysConsentStatus,
+  templatesCreate,
+  templatesList,
+  templatesDelete,
 ];

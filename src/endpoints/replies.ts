@@ -95,6 +95,21 @@ export const contactsAddReply = reply(['TS-1064'], {
   mobile: text,
 });
 
+export const templateCreateReply = reply(['TS-1064'], { template_id: int });
+export const templateListReply = reply(['TS-1064'], {
+  templates_count: int,
+  templates: z.array(
+    z.strictObject({
+      template_id: int,
+      name: text,
+      text,
+      placeholders: z.array(text).meta({ description: 'The {{field}} names the text uses, in order of first use' }),
+      created_at: text.meta({ description: 'YYYY-MM-DD HH:MM:SS, Europe/Istanbul' }),
+    }),
+  ),
+});
+export const templateDeleteReply = reply(['TS-1064']);
+
 export const blacklistAddReply = reply(['TS-1141']);
 export const blacklistStatusReply = reply(['TS-1143', 'TS-1142'], {
   is_blocked: z.boolean(),

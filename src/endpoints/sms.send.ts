@@ -8,6 +8,8 @@ import { titleTooLong } from '../domain/sender-title.js';
 import { textTooLong } from '../domain/sms-count.js';
 import { maxScheduledRecipients, singleSend } from '../services/single-send.js';
 import { commercialFields } from './iys-fields.js';
+import { oneTextSource, sendTemplateIdField } from './template-fields.js';
+import { templateSingleSend } from './template-sends.js';
 
 /**
  * One entry that cannot be a phone number refuses the whole request (docs/decisions.md):
@@ -29,37 +31,41 @@ const request = z.preprocess(
     typeof body === 'object' && body !== null && !('sentto' in body) && 'mobile' in body
       ? { ...body, sentto: (body as { mobile: unknown }).mobile }
       : body,
-  z.object({
-    sentto: numberText
-      .refine((s) => !numberFieldTooShort(s), 'TS-1025')
-      .superRefine(storableText('TS-1025', 'sentto'))
-      .superRefine(everyEntryANumber),
-    title: z
-      .string(coded('TS-1051'))
-      .min(1, 'TS-1051')
-      .refine((t) => !titleTooLong(t), 'TS-1029')
-      .superRefine(storableText('TS-1029', 'title')),
-    text: z
-      .string(coded('TS-1026'))
-      .refine((t) => t.trim() !== '', 'TS-1026')
-      .refine((t) => !textTooLong(t), 'TS-1026')
-      .superRefine(storableText('TS-1026', 'text')),
-    sms_lang: integerField('TS-1033')
-      .refine((v) => v >= 0 && v <= 2, 'TS-1033')
-      .optional(),
-    content_type: integerField('TS-1033')
-      .refine((v) => v >= 0 && v <= 2, 'TS-1033')
-      .optional(),
-    scheduled_date: z.string(coded('TS-1070')).optional(),
-    scheduled_time: z.string(coded('TS-1071')).optional(),
-    idempotency_key: z
-      .string(coded('TS-1033'))
-      .min(1, 'TS-1033')
-      .max(255, 'TS-1033')
-      .superRefine(storableText('TS-1033', 'idempotency_key'))
-      .optional(),
-    ...commercialFields,
-  }),
+  z
+    .object({
+      sentto: numberText
+        .refine((s) => !numberFieldTooShort(s), 'TS-1025')
+        .superRefine(storableText('TS-1025', 'sentto'))
+        .superRefine(everyEntryANumber),
+      title: z
+        .string(coded('TS-1051'))
+        .min(1, 'TS-1051')
+        .refine((t) => !titleTooLong(t), 'TS-1029')
+        .superRefine(storableText('TS-1029', 'title')),
+      text: z
+        .string(coded('TS-1026'))
+        .refine((t) => t.trim() !== '', 'TS-1026')
+        .refine((t) => !textTooLong(t), 'TS-1026')
+        .superRefine(storableText('TS-1026', 'text'))
+        .optional(),
+      template_id: sendTemplateIdField,
+      sms_lang: integerField('TS-1033')
+        .refine((v) => v >= 0 && v <= 2, 'TS-1033')
+        .optional(),
+      content_type: integerField('TS-1033')
+        .refine((v) => v >= 0 && v <= 2, 'TS-1033')
+        .optional(),
+      scheduled_date: z.string(coded('TS-1070')).optional(),
+      scheduled_time: z.string(coded('TS-1071')).optional(),
+      idempotency_key: z
+        .string(coded('TS-1033'))
+        .min(1, 'TS-1033')
+        .max(255, 'TS-1033')
+        .superRefine(storableText('TS-1033', 'idempotency_key'))
+        .optional(),
+      ...commercialFields,
+    })
+    .superRefine(oneTextSource('TS-1026')),
 );
 
 /** POST /sms/send: one text to one or more numbers, now or at a scheduled time. */
@@ -98,7 +104,10 @@ export const smsSend = defineEndpoint({
   },
   request,
   // One call: the use case answers TS-1024 with its reply, or the code that refused it.
-  handle: ({ body, caller, services }) => singleSend(services.sends, services.clock, caller, body),
+  handle: ({ body, caller, services }) =>
+    body.template_id === undefined
+      ? singleSend(services.sends, services.clock, caller, body)
+      : templateSingleSend(services, caller, body, body.template_id),
 });
 
 /**

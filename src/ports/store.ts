@@ -24,6 +24,7 @@ import type { RetentionStore } from './retention.js';
 import type { OtpStore } from './otp-store.js';
 import type { ConsentStore } from './consent-store.js';
 import type { DerivedCounts } from './derived-counts.js';
+import type { TemplateStore } from './template-store.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -74,6 +75,8 @@ export interface Store {
   readonly consents: ConsentStore;
   /** Derived data written after the commit: the panel's rollups (src/ports/derived-counts.ts). */
   readonly derived: DerivedCounts;
+  /** Saved texts with placeholders and the contact fields that fill them (src/ports/template-store.ts). */
+  readonly templates: TemplateStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

@@ -1,5 +1,8 @@
 import type { Clock } from '../ports/clock.js';
 import type { DirectoryStore, Group } from '../ports/directory-store.js';
+import type { TemplateStore } from '../ports/template-store.js';
+import { normaliseNumber, isPlausibleNumber } from '../domain/recipients.js';
+import { contactFieldsOf } from '../domain/templates.js';
 import { contactList } from '../domain/contacts.js';
 import { localDateTime } from '../domain/istanbul-time.js';
 import { fail, ok } from '../domain/result.js';
@@ -47,6 +50,7 @@ export class GroupService {
   constructor(
     private readonly directory: DirectoryStore,
     private readonly clock: Clock,
+    private readonly fields: Pick<TemplateStore, 'setContactFields'>,
   ) {}
 
   async create(accountId: number, name: string): Promise<Result<GroupView>> {
@@ -77,17 +81,43 @@ export class GroupService {
    * total_failed the invalid ones, total_added the numbers new to the group; the rest were
    * repeats or already in the group. `mobile` lists the valid numbers as stored.
    */
-  async addContacts(accountId: number, groupId: number, entries: readonly string[]): Promise<Result<ContactsAdded>> {
+  async addContacts(
+    accountId: number,
+    groupId: number,
+    entries: readonly string[],
+    fielded: readonly FieldedContact[] = [],
+  ): Promise<Result<ContactsAdded>> {
     if (groupId > maxGroupId) return groupNotFound();
-    const { numbers, invalid } = contactList(entries);
-    const added = await this.directory.addContacts(accountId, groupId, numbers, this.clock.now());
+    const all = fielded.length === 0 ? entries : [...entries, ...fielded.map((c) => c.mobile)];
+    const { numbers, invalid } = contactList(all);
+    const now = this.clock.now();
+    const added = await this.directory.addContacts(accountId, groupId, numbers, now);
     if (added === null) return groupNotFound();
+    if (fielded.length > 0) await this.fields.setContactFields(accountId, fieldsByNumber(fielded), now);
     return ok({
       group_id: groupId,
-      total_sent: entries.length,
+      total_sent: all.length,
       total_added: added,
       total_failed: invalid,
       mobile: numbers.join(','),
     });
   }
+}
+
+/** A `contacts` entry of /contacts/add: a number and its fields (validated). */
+export interface FieldedContact {
+  mobile: string;
+  fields?: Readonly<Record<string, unknown>>;
+}
+
+/** The fields of each valid number, the last entry of a number winning; entries without fields set none. */
+function fieldsByNumber(
+  fielded: readonly FieldedContact[],
+): { number: string; fields: Readonly<Record<string, string>> }[] {
+  const byNumber = new Map<string, Record<string, string>>();
+  for (const c of fielded) {
+    const number = normaliseNumber(c.mobile);
+    if (c.fields !== undefined && isPlausibleNumber(number)) byNumber.set(number, contactFieldsOf(c.fields));
+  }
+  return [...byNumber].map(([number, fields]) => ({ number, fields }));
 }

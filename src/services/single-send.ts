@@ -14,6 +14,7 @@ import type { ContentType, SmsLang } from '../domain/labels.js';
 import { parseSchedule, scheduleRequested } from '../domain/schedule.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
+import type { TemplateTexts } from './template-service.js';
 
 /** Recipients per request: 500 distinct numbers, 50,000 for a scheduled send. */
 export const maxRecipients = 500;
@@ -27,7 +28,10 @@ export const maxScheduledRecipients = 50_000;
 export interface SingleSendRequest {
   sentto: string;
   title: string;
-  text: string;
+  /** Absent when `template_id` names the text. */
+  text?: string;
+  /** The account's template, filled per number from the contacts' fields (docs/api.md, "Templates"). */
+  template_id?: number;
   sms_lang?: number;
   content_type?: number;
   scheduled_date?: string;
@@ -54,6 +58,11 @@ export interface SingleSendOptions {
    * receipt and query_sm carry (docs/decisions.md, "Customers over SMPP").
    */
   scheduledMessagesNow?: boolean;
+  /**
+   * The texts of a send that names a template (`template_id`), for its numbers: asked once
+   * the numbers are known, after an idempotent replay. Absent, the request's `text` is sent.
+   */
+  template?: (numbers: readonly string[]) => Promise<Result<TemplateTexts>>;
 }
 
 /**
@@ -92,10 +101,14 @@ export async function singleSend(
     if (replayed?.ok) return ok({ code: 'TS-1024', fields: JSON.parse(replayed.value) as Record<string, unknown> });
   }
 
-  const text = toLineBreaks(request.text);
+  const filled = options.template ? await options.template(numbers) : null;
+  if (filled && !filled.ok) return filled;
+  const text = filled ? filled.value.text : toLineBreaks(request.text ?? '');
+  // One text per number when a template's placeholders were filled; null: `text` for all.
+  const texts = filled?.value.texts ?? null;
   const type = request.iys === 1 ? (request.iys_recipient_type ?? 'BIREYSEL') : null;
   if (type !== null) {
-    const refused = await refusedText(sends, caller.account.id, request.title, [text]);
+    const refused = await refusedText(sends, caller.account.id, request.title, texts ?? [text]);
     if (refused) return refused;
   }
 
@@ -105,14 +118,18 @@ export async function singleSend(
   const split = type === null ? null : splitByConsent(await sends.consentStatuses(caller.account.id, type, numbers));
   // Written as messages now: every immediate send, and a scheduled one when asked (then due at its time).
   const messagesNow = scheduledAt === null || options.scheduledMessagesNow === true;
-  const recipients = plannedRecipients(numbers, text, lang, messagesNow, type === null ? null : { type, split });
+  const recipients = plannedRecipients(
+    { numbers, text, texts, lang },
+    messagesNow,
+    type === null ? null : { type, split },
+  );
   const sentCount = split ? split.sent.length : numbers.length;
   const accepted = await sends.accept(
     caller,
     {
       kind: 'sms',
       sender: request.title,
-      text,
+      text: texts === null ? text : null,
       lang,
       contentType,
       scheduledAt,
@@ -144,23 +161,21 @@ export async function singleSend(
  * migration 0024).
  */
 function plannedRecipients(
-  numbers: readonly string[],
-  text: string,
-  lang: SmsLang,
+  { numbers, text, texts, lang }: { numbers: readonly string[]; text: string; texts: string[] | null; lang: SmsLang },
   messagesNow: boolean,
   commercial: { type: RecipientType; split: ConsentSplit | null } | null,
 ): { plan: SendPlan['recipients']; tally: CommercialTally | null } {
   const split = commercial?.split ?? null;
   if (commercial === null || split === null) {
-    if (messagesNow) return { plan: { now: messagesFor(numbers, text, lang, 'single') }, tally: null };
+    if (messagesNow) return { plan: { now: messagesOf(numbers, text, texts, lang) }, tally: null };
     return {
-      plan: { later: { numbers: [...numbers], texts: null }, charges: singleCharges(numbers, text, lang) },
+      plan: { later: { numbers: [...numbers], texts }, charges: singleCharges(numbers, texts ?? text, lang) },
       tally: null,
     };
   }
   const { type } = commercial;
   if (messagesNow) {
-    const now = messagesFor(numbers, text, lang, 'single');
+    const now = messagesOf(numbers, text, texts, lang);
     for (const [gap, side] of [
       ['NONE', split.none],
       ['RET', split.ret],
@@ -172,17 +187,35 @@ function plannedRecipients(
     return { plan: { now }, tally: { type, none: split.none.length, ret: split.ret.length } };
   }
   const ordered = orderForFilter(numbers, split, type);
+  const orderedTexts = texts === null ? null : orderForFilter(texts, split, type).ordered;
   return {
     plan: {
-      later: { numbers: ordered.ordered, texts: null },
-      charges: singleCharges(ordered.ordered.slice(0, ordered.sentCount), text, lang),
+      later: { numbers: ordered.ordered, texts: orderedTexts },
+      charges: singleCharges(ordered.ordered.slice(0, ordered.sentCount), orderedTexts ?? text, lang),
     },
     tally: ordered.tally,
   };
 }
 
-function singleCharges(numbers: readonly string[], text: string, lang: SmsLang) {
-  return chargesOf(numbers.map((n) => ({ recipient: n, smsCount: countFor(n, text, lang, 'single') })));
+/** `text`: one for every number, or texts[i] for numbers[i] (a filled template). */
+function singleCharges(numbers: readonly string[], text: string | readonly string[], lang: SmsLang) {
+  return chargesOf(
+    numbers.map((n, i) => ({
+      recipient: n,
+      smsCount: countFor(n, typeof text === 'string' ? text : (text[i] ?? ''), lang, 'single'),
+    })),
+  );
+}
+
+/** The messages written now: one text for all, or each its own (a filled template). */
+function messagesOf(numbers: readonly string[], text: string, texts: readonly string[] | null, lang: SmsLang) {
+  const now = messagesFor(numbers, text, lang, 'single');
+  if (texts !== null)
+    now.forEach((m, i) => {
+      m.text = texts[i] ?? '';
+      m.smsCount = countFor(m.recipient, m.text, lang, 'single');
+    });
+  return now;
 }
 
 /**

@@ -127,6 +127,27 @@ describe('HaberciClient against a running server', () => {
     assert.equal(a.body.result_code === 'TS-1064' && a.body.result ? a.body.new_name : null, 'Clients');
   });
 
+  it('templatesCreate, templatesList, templatesDelete; contactsAdd with fields; groupSend with template_id', async () => {
+    const created = await client.templatesCreate({ name: 'Hello', text: 'Hi {{name}}' });
+    conforms('/templates/create', created);
+    const id = created.body.result_code === 'TS-1064' && created.body.result ? created.body.template_id : 0;
+    assert.ok(id > 0, JSON.stringify(created.body));
+    const fielded = await client.contactsAdd({
+      group_id: groupId,
+      contacts: [{ mobile: '905321234599', fields: { name: 'Ayşe' } }],
+    });
+    conforms('/contacts/add', fielded);
+    const sent = await client.groupSend({ title: 'ACME', sentto: ['905321234599'], template_id: id });
+    conforms('/group/send', sent);
+    assert.equal(sent.body.result_code, 'TS-1024', JSON.stringify(sent.body));
+    const listed = await client.templatesList();
+    conforms('/templates/list', listed);
+    assert.equal(listed.body.result_code === 'TS-1064' && listed.body.result ? listed.body.templates_count : null, 1);
+    const removed = await client.templatesDelete({ template_id: id });
+    conforms('/templates/delete', removed);
+    assert.equal(removed.body.result_code, 'TS-1064');
+  });
+
   it('contactsAdd: numbers into the group', async () => {
     const a = await client.contactsAdd({ group_id: groupId, mobile: ['905321234567', '905321234568'] });
     conforms('/contacts/add', a);

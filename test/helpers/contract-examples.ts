@@ -43,6 +43,15 @@ export async function captureExamples(): Promise<CapturedExamples> {
     const group = (await call('/groups/create', { name: 'Customers' })).group as { id: number };
     await call('/groups/edit', { group_id: group.id, name: 'Clients' });
     await call('/contacts/add', { group_id: group.id, mobile: ['905321234567', '905321234568'] });
+    await call('/contacts/add', {
+      group_id: group.id,
+      contacts: [
+        { mobile: '905321234567', fields: { name: 'Ayşe' } },
+        { mobile: '905321234568', fields: { name: 'Mehmet' } },
+      ],
+    });
+    const template = await call('/templates/create', { name: 'Welcome', text: 'Hello {{name}}, welcome aboard' });
+    await call('/templates/list', {});
     await call('/groups/list', {});
     await call('/groups/delete', { group_id: group.id });
     await call('/blacklist/post/add', { number: '05321234569' });
@@ -57,6 +66,12 @@ export async function captureExamples(): Promise<CapturedExamples> {
       sentto: ['905321234567', '905321234568'],
       text: ['Hello Ayşe', 'Hello Mehmet'],
     });
+    await call('/group/send', {
+      title: 'ACME',
+      sentto: ['905321234567', '905321234568'],
+      template_id: template.template_id,
+    });
+    await call('/templates/delete', { template_id: template.template_id });
     await call('/reports/basic', { raporid: bulk.rapor_id });
     await call('/reports/detailed', { raporid: bulk.rapor_id, page: 1 });
     await call('/iys/consent/add', {

@@ -66,6 +66,12 @@ export async function validRequest(h: Harness, p: Provisioned, path: string): Pr
           },
         ],
       };
+    case '/templates/create':
+      return { name: `t${unique}`, text: 'Hi {{name}}' };
+    case '/templates/delete':
+      return {
+        template_id: Number((await post('/templates/create', { name: `d${unique}`, text: 'Bye' })).template_id),
+      };
     case '/iys/consent/status':
       return { recipient: number };
     default:

@@ -453,7 +453,25 @@ export interface OtpAccountSettingsTable {
   updated_at: number;
 }
 
+export interface TemplatesTable {
+  id: Generated<number>;
+  account_id: number;
+  name: string;
+  text: string;
+  created_at: number;
+}
+
+export interface ContactFieldsTable {
+  account_id: number;
+  number: string;
+  /** JSON: the field names and their text values. */
+  fields: string;
+  updated_at: number;
+}
+
 export interface Database {
+  templates: TemplatesTable;
+  contact_fields: ContactFieldsTable;
   smpp_users: SmppUsersTable;
   smpp_receipts: SmppReceiptsTable;
   smpp_part_receipts: SmppPartReceiptsTable;

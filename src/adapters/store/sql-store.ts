@@ -30,6 +30,7 @@ import { SqlWakes } from './wakes-store.js';
 import { SqlRetentionStore } from './retention-store.js';
 import { SqlOtpStore } from './otp-store.js';
 import { SqlDerivedCounts } from './derived-counts-store.js';
+import { SqlTemplateStore } from './template-store.js';
 
 /** A write lock held this long without changing hands is stuck (transactions take milliseconds; busy_timeout is 5 s). */
 const stuckLockMs = 30_000;
@@ -61,6 +62,7 @@ export class SqlStore implements Store {
   readonly otp: SqlOtpStore;
   readonly consents: SqlConsentStore;
   readonly derived: SqlDerivedCounts;
+  readonly templates: SqlTemplateStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -90,6 +92,7 @@ export class SqlStore implements Store {
     this.otp = new SqlOtpStore(context);
     this.consents = new SqlConsentStore(context);
     this.derived = new SqlDerivedCounts(context);
+    this.templates = new SqlTemplateStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

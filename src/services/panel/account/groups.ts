@@ -38,7 +38,7 @@ export class CustomerGroups {
   }
 
   private groups(store: Store): GroupService {
-    return new GroupService(store.directory, this.deps.clock);
+    return new GroupService(store.directory, this.deps.clock, store.templates);
   }
 
   list(): Promise<GroupRow[]> {
