@@ -5,6 +5,7 @@
  * --smpp-server-tls-port; closed before the job threads stop.
  */
 import { readFile } from 'node:fs/promises';
+import { watchOpenFiles } from './open-files.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
@@ -32,35 +33,6 @@ export function smppConnectionCaps(
   };
 }
 
-/** File descriptors kept for what is not a client connection: the store, carriers, webhooks, logs, threads. */
-export function otherFilesOf(config: Pick<Config, 'webhookConcurrency'>): number {
-  return 256 + config.webhookConcurrency;
-}
-
-/** The soft open-files limit of this process (Linux's /proc/self/limits); null where it cannot be read. */
-async function openFilesLimit(): Promise<number | null> {
-  const text = await readFile('/proc/self/limits', 'utf8').catch(() => '');
-  const found = /^Max open files\s+(\d+|unlimited)/m.exec(text)?.[1];
-  if (found === undefined) return null;
-  return found === 'unlimited' ? Infinity : Number(found);
-}
-
-/**
- * Warns at start when the HTTP and SMPP connection caps, with the files the process needs
- * besides, do not fit under the open-files limit: at that limit every accept fails, HTTP's
- * as well (docs/operations.md, "Connection caps and open files").
- */
-async function warnOverOpenFiles(config: Config, logger: Logger): Promise<void> {
-  const limit = await openFilesLimit();
-  const smpp = config.smppServerMaxConnections;
-  const needed = config.maxConnections + smpp + otherFilesOf(config);
-  if (limit === null || needed <= limit) return;
-  logger.warn(
-    { open_files_limit: limit, max_connections: config.maxConnections, smpp_max_connections: smpp, needed },
-    `the connection caps do not fit under the open-files limit (${limit}): --max-connections ${config.maxConnections} + --smpp-server-max-connections ${smpp} + ${otherFilesOf(config)} for the store, carriers and webhooks; raise the limit (ulimit -n, systemd LimitNOFILE) or lower the caps`,
-  );
-}
-
 /** Null when neither SMPP port is set. Rejects with a plain reason (a port taken, a TLS file missing). */
 export async function openSmppServer(
   container: AppContainer,
@@ -84,7 +56,11 @@ export async function openSmppServer(
     metrics,
     ...smppConnectionCaps(config),
   });
-  await warnOverOpenFiles(config, logger);
+  const stopWatch = await watchOpenFiles(config, logger);
+  const close = async (): Promise<void> => {
+    stopWatch();
+    await server.close();
+  };
   const host = config.host;
   const where = (port: number): string => `${host.includes(':') ? `[${host}]` : host}:${port}`;
   try {
@@ -101,9 +77,9 @@ export async function openSmppServer(
       tlsPort = await server.listen({ port: config.smppServerTlsPort, host, tls: { cert, key } });
       logger.info({ port: tlsPort }, `SMPP server (TLS) on ${where(tlsPort)}`);
     }
-    return { port, tlsPort, sessions: () => server.boundSessions(), close: () => server.close() };
+    return { port, tlsPort, sessions: () => server.boundSessions(), close };
   } catch (error) {
-    await server.close();
+    await close();
     const code = (error as { code?: string }).code;
     const why =
       code === 'EADDRINUSE' ? 'the port is already in use' : error instanceof Error ? error.message : String(error);
