@@ -44,12 +44,27 @@ export function cluster(maxBinds: number): {
   submitted: () => Promise<string[]>;
   send: (worker: ServerProcess, to: readonly string[]) => Promise<number>;
 } {
-  const schema = schemaForSuite();
   const dir = mkdtempSync(join(tmpdir(), 'haberci-carrier-binds-'));
-  const storeArgs = ['--database', schema.url];
   let sim: Simulator | undefined;
   let sender: ProvisionedSender | undefined;
   const workers: ServerProcess[] = [];
+
+  // Registered before the schema's own after(), since after() hooks run in order: the
+  // processes go first, then their schema. The other way round, DROP SCHEMA beside three
+  // live workers deadlocked with them, node skipped the hooks after the failed one, and the
+  // workers and the simulator were left running: the file never ended and the runner
+  // killed it at 300 s (issue 42).
+  after(async () => {
+    for (const w of workers) {
+      w.child.kill('SIGKILL');
+      await w.exited;
+    }
+    if (sim) await stop(sim.child);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const schema = schemaForSuite();
+  const storeArgs = ['--database', schema.url];
 
   before(async () => {
     if (skip) return;
@@ -74,15 +89,6 @@ export function cluster(maxBinds: number): {
     workers.push(await startServer(args));
     workers.push(...(await Promise.all([startServer(args), startServer(args)])));
     sender = await provisionSender(storeArgs, 'Cluster', 1_000_000);
-  });
-
-  after(async () => {
-    for (const w of workers) {
-      w.child.kill('SIGKILL');
-      await w.exited;
-    }
-    if (sim) await stop(sim.child);
-    rmSync(dir, { recursive: true, force: true });
   });
 
   const simOf = (): Simulator => sim as Simulator;

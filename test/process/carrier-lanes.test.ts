@@ -40,9 +40,7 @@ const cases = [
 for (const { store, workers } of cases) {
   const skip = store === 'postgres' && pgUrl === '' ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE' : false;
   describe(`carrier lanes and shares (${store}, ${workers} worker${workers > 1 ? 's' : ''})`, { skip }, () => {
-    const schema = store === 'postgres' ? schemaForSuite() : null;
     const dir = mkdtempSync(join(tmpdir(), 'haberci-lanes-'));
-    const storeArgs = store === 'postgres' ? ['--database', schema?.url ?? ''] : ['--data', dir];
     let sim: Simulator;
     let server: ServerProcess;
     /** Worker processes beside `server` (each binds to the SMSC and claims from the store). */
@@ -50,6 +48,18 @@ for (const { store, workers } of cases) {
     let a: ProvisionedSender;
     let b: ProvisionedSender;
     let ops = '';
+    // Before the schema's own after(): the processes go first, then their schema.
+    after(async () => {
+      for (const s of server ? [server, ...others] : others) {
+        s.child.kill('SIGKILL');
+        await s.exited;
+      }
+      if (sim) await stop(sim.child);
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const schema = store === 'postgres' ? schemaForSuite() : null;
+    const storeArgs = store === 'postgres' ? ['--database', schema?.url ?? ''] : ['--data', dir];
 
     before(async () => {
       if (skip) return;
@@ -61,15 +71,6 @@ for (const { store, workers } of cases) {
       for (let i = 1; i < workers; i++) others.push(await startServer(args));
       a = await provisionSender(storeArgs, 'Big', 1_000_000);
       b = await provisionSender(storeArgs, 'Small', 1_000_000);
-    });
-
-    after(async () => {
-      for (const s of server ? [server, ...others] : others) {
-        s.child.kill('SIGKILL');
-        await s.exited;
-      }
-      if (sim) await stop(sim.child);
-      rmSync(dir, { recursive: true, force: true });
     });
 
     const send = async (apiKey: string, to: readonly string[]): Promise<void> => {

@@ -53,13 +53,23 @@ const stores: { name: string; skip: string | false; pg: boolean }[] = [
 for (const kind of stores) {
   describe(`İYS sync through the processes (${kind.name})`, { skip: kind.skip }, () => {
     const dir = mkdtempSync(join(tmpdir(), 'haberci-iys-sync-'));
-    const schema = kind.pg ? schemaForSuite() : null;
     let store: string[] = [];
     let serveArgs: string[] = [];
     let sim: { child: ChildProcess; url: string };
     let server: ServerProcess;
     const outputs: string[] = [];
     let sender: ProvisionedSender;
+    // Before the schema's own after(): the processes go first, then their schema.
+    after(async () => {
+      if (server) {
+        outputs.push(server.output());
+        await stop(server.child);
+      }
+      if (sim) await stop(sim.child);
+      rmSync(dir, { recursive: true, force: true });
+    });
+
+    const schema = kind.pg ? schemaForSuite() : null;
 
     const atSim = async (recipient: string): Promise<string | undefined> => {
       const res = await fetch(`${sim.url}/sim/consents?iysCode=700001&brandCode=700002&recipient=${recipient}`);
@@ -109,15 +119,6 @@ for (const kind of stores) {
         keyFile,
         ...store,
       ]);
-    });
-
-    after(async () => {
-      if (server) {
-        outputs.push(server.output());
-        await stop(server.child);
-      }
-      if (sim) await stop(sim.child);
-      rmSync(dir, { recursive: true, force: true });
     });
 
     it('pushes consents added over HTTP to İYS', async () => {

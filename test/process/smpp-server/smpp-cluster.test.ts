@@ -26,16 +26,18 @@ function clusterSuite(dialect: 'sqlite' | 'postgres'): void {
     dialect === 'postgres' && postgresUrl() === ''
       ? 'PostgreSQL suite skipped: set HABERCI_TEST_DATABASE=postgres://... to run it'
       : false;
-  const schema = dialect === 'postgres' ? schemaForSuite() : null;
   const dir = dialect === 'sqlite' ? mkdtempSync(join(tmpdir(), 'haberci-smpp-cluster-')) : '';
-  const store = (): string[] => (schema ? ['--database', schema.url] : ['--data', dir]);
   const servers: ServerProcess[] = [];
   const esmes: Esme[] = [];
+  // Before the schema's own after(): the processes are gone before their schema is dropped.
   after(async () => {
     for (const e of esmes) await e.close().catch(() => undefined);
     for (const s of servers) s.child.kill('SIGKILL');
+    await Promise.all(servers.map((s) => s.exited));
     if (dir !== '') rmSync(dir, { recursive: true, force: true });
   });
+  const schema = dialect === 'postgres' ? schemaForSuite() : null;
+  const store = (): string[] => (schema ? ['--database', schema.url] : ['--data', dir]);
   const serve = async (): Promise<ServerProcess> => {
     const server = await startServer([
       ...store(),
