@@ -20,6 +20,11 @@ import { reportsBasic } from './reports.basic.js';
 import { reportsDetailed } from './reports.detailed.js';
 import { iysConsentAdd } from './iys.consent.add.js';
 import { iysConsentStatus } from './iys.consent.status.js';
+import { subaccountsCreate } from './subaccounts.create.js';
+import { subaccountsList } from './subaccounts.list.js';
+import { subaccountsFund } from './subaccounts.fund.js';
+import { subaccountsStatus } from './subaccounts.status.js';
+import { subaccountsUsage } from './subaccounts.usage.js';
 
 /** The endpoint table: routing, auth, validation and the shared tests are built from it. */
 export const endpoints: readonly Endpoint[] = [
@@ -44,4 +49,9 @@ export const endpoints: readonly Endpoint[] = [
   reportsDetailed,
   iysConsentAdd,
   iysConsentStatus,
+  subaccountsCreate,
+  subaccountsList,
+  subaccountsFund,
+  subaccountsStatus,
+  subaccountsUsage,
 ];
