@@ -485,6 +485,106 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/subaccounts/create": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a customer account under this reseller
+         * @description Permissions: `manage_subaccounts`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["subaccountsCreate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subaccounts/list": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * List this reseller's customer accounts with their balances
+         * @description Permissions: `manage_subaccounts`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["subaccountsList"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subaccounts/fund": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Give credit to a customer account, or take unused credit back
+         * @description Permissions: `manage_subaccounts`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["subaccountsFund"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subaccounts/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Suspend or reactivate a customer account
+         * @description Permissions: `manage_subaccounts`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["subaccountsStatus"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/subaccounts/usage": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A customer account's messages and credit over a period
+         * @description Permissions: `manage_subaccounts`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["subaccountsUsage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "sms.sent": {
@@ -670,6 +770,7 @@ export interface operations {
                                 check_sms_status: boolean;
                                 check_senderid: boolean;
                                 manage_iys: boolean;
+                                manage_subaccounts: boolean;
                                 manage_groups: boolean;
                             };
                         };
@@ -5997,6 +6098,1128 @@ export interface operations {
                          * @enum {string}
                          */
                         result_code: "TS-1030" | "TS-1035" | "TS-1061" | "TS-1066";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    subaccountsCreate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account. */
+                    name: string;
+                    email?: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account. */
+                    name: string;
+                    email?: string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account. */
+                    name: string;
+                    email?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        account_id: number;
+                        name: string;
+                        /** @enum {string} */
+                        status: "Active" | "Suspended";
+                        balance_main: number;
+                        balance_international: number;
+                        /** @description With email: the panel user created for the customer */
+                        user_id?: number;
+                        /** @description With email: the one-time token of the set-password link (72 hours); shown once */
+                        set_password_token?: string;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid; TS-1060: Limit exceeded
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033" | "TS-1060";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1065: This key lacks the permission for this operation; TS-1066: Request address is not allowed for this key; TS-1170: No customer account of this reseller with this id
+                         * @enum {string}
+                         */
+                        result_code: "TS-1027" | "TS-1030" | "TS-1035" | "TS-1065" | "TS-1066" | "TS-1170";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    subaccountsList: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    after?: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    after?: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    after?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        accounts: {
+                            account_id: number;
+                            name: string;
+                            /** @enum {string} */
+                            status: "Active" | "Suspended";
+                            balance_main: number;
+                            balance_international: number;
+                        }[];
+                        /** @description Send as after for the next page; null on the last page */
+                        next_after: number | null;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid; TS-1060: Limit exceeded
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033" | "TS-1060";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1065: This key lacks the permission for this operation; TS-1066: Request address is not allowed for this key; TS-1170: No customer account of this reseller with this id
+                         * @enum {string}
+                         */
+                        result_code: "TS-1027" | "TS-1030" | "TS-1035" | "TS-1065" | "TS-1066" | "TS-1170";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    subaccountsFund: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    account_id: number;
+                    amount: number;
+                    international?: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    account_id: number | string;
+                    amount: number | string;
+                    international?: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    account_id: number | string;
+                    amount: number | string;
+                    international?: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        reseller: {
+                            account_id: number;
+                            balance_main: number;
+                            balance_international: number;
+                        };
+                        customer: {
+                            account_id: number;
+                            balance_main: number;
+                            balance_international: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid; TS-1060: Limit exceeded
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033" | "TS-1060";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1065: This key lacks the permission for this operation; TS-1066: Request address is not allowed for this key; TS-1170: No customer account of this reseller with this id
+                         * @enum {string}
+                         */
+                        result_code: "TS-1027" | "TS-1030" | "TS-1035" | "TS-1065" | "TS-1066" | "TS-1170";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    subaccountsStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    account_id: number;
+                    /** @enum {string} */
+                    status: "Active" | "Suspended";
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    account_id: number | string;
+                    /** @enum {string} */
+                    status: "Active" | "Suspended";
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    account_id: number | string;
+                    /** @enum {string} */
+                    status: "Active" | "Suspended";
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        account_id: number;
+                        name: string;
+                        /** @enum {string} */
+                        status: "Active" | "Suspended";
+                        balance_main: number;
+                        balance_international: number;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid; TS-1060: Limit exceeded
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033" | "TS-1060";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1065: This key lacks the permission for this operation; TS-1066: Request address is not allowed for this key; TS-1170: No customer account of this reseller with this id
+                         * @enum {string}
+                         */
+                        result_code: "TS-1027" | "TS-1030" | "TS-1035" | "TS-1065" | "TS-1066" | "TS-1170";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    subaccountsUsage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    account_id: number;
+                    from: string;
+                    to: string;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    account_id: number | string;
+                    from: string;
+                    to: string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    account_id: number | string;
+                    from: string;
+                    to: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        account_id: number;
+                        from: string;
+                        to: string;
+                        /** @description Messages created in the period (Istanbul days); failed includes expired */
+                        counts: {
+                            messages: number;
+                            sms: number;
+                            delivered: number;
+                            failed: number;
+                            pending: number;
+                        };
+                        credit_added: {
+                            main: number;
+                            international: number;
+                        };
+                        credit_spent: {
+                            main: number;
+                            international: number;
+                        };
+                        credit_refunded: {
+                            main: number;
+                            international: number;
+                        };
+                        credit_taken_back: {
+                            main: number;
+                            international: number;
+                        };
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid; TS-1060: Limit exceeded
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033" | "TS-1060";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1027: Insufficient balance; TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1065: This key lacks the permission for this operation; TS-1066: Request address is not allowed for this key; TS-1170: No customer account of this reseller with this id
+                         * @enum {string}
+                         */
+                        result_code: "TS-1027" | "TS-1030" | "TS-1035" | "TS-1065" | "TS-1066" | "TS-1170";
                         /** @description English text that may change: programs read result_code. */
                         result_message: string;
                     };

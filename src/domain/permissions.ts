@@ -23,6 +23,8 @@ export const permissionNames = [
   'check_senderid',
   // Additive: the İYS consent endpoints. Keys stored before it lack it: off.
   'manage_iys',
+  // Additive: a reseller's /subaccounts/... endpoints (its account must be a reseller too).
+  'manage_subaccounts',
 ] as const;
 
 export type Permission = (typeof permissionNames)[number];
@@ -46,6 +48,7 @@ export const permissionOffCode: Record<Permission, ResultCode> = {
   check_sms_status: 'TS-1063',
   check_senderid: 'TS-1038',
   manage_iys: 'TS-1065',
+  manage_subaccounts: 'TS-1065',
 };
 
 export function isPermission(name: string): name is Permission {

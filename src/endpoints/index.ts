@@ -23,6 +23,11 @@ import { iysConsentStatus } from './iys.consent.status.js';
 import { templatesCreate } from './templates.create.js';
 import { templatesList } from './templates.list.js';
 import { templatesDelete } from './templates.delete.js';
+import { subaccountsCreate } from './subaccounts.create.js';
+import { subaccountsList } from './subaccounts.list.js';
+import { subaccountsFund } from './subaccounts.fund.js';
+import { subaccountsStatus } from './subaccounts.status.js';
+import { subaccountsUsage } from './subaccounts.usage.js';
 
 /** The endpoint table: routing, auth, validation and the shared tests are built from it. */
 export const endpoints: readonly Endpoint[] = [
@@ -50,4 +55,9 @@ export const endpoints: readonly Endpoint[] = [
   templatesCreate,
   templatesList,
   templatesDelete,
+  subaccountsCreate,
+  subaccountsList,
+  subaccountsFund,
+  subaccountsStatus,
+  subaccountsUsage,
 ];

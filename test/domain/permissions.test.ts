@@ -86,11 +86,13 @@ describe('permissions', () => {
       'check_senderid',
       // Not in the spec's table: ../shared/interfaces.md's permission of the İYS endpoints.
       'manage_iys',
+      // ../shared/interfaces.md, "Resellers".
+      'manage_subaccounts',
     ];
 
-    it('has the 16 booleans of the check response and manage_iys', () => {
+    it('has the 16 booleans of the check response, manage_iys and manage_subaccounts', () => {
       assert.deepEqual(Object.keys(permissionFields(allPermissions(true))).sort(), [...fields].sort());
-      assert.equal(permissionNames.length, 16);
+      assert.equal(permissionNames.length, 17);
     });
 
     it('manage_groups mirrors create_group', () => {
@@ -131,6 +133,7 @@ describe('permissions', () => {
           check_sms_status: 'TS-1063',
           check_senderid: 'TS-1038',
           manage_iys: 'TS-1065',
+          manage_subaccounts: 'TS-1065',
         },
       );
     });

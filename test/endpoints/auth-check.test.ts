@@ -12,7 +12,7 @@ import type { Answer, Harness } from '../helpers/harness.js';
 
 const path = '/auth/post/check/';
 
-/** The 16 permission fields of the check response (spec, Authentication), and manage_iys (issue 34, additive). */
+/** The 16 permission fields of the check response (spec, Authentication), manage_iys (issue 34) and manage_subaccounts (issue 46), additive. */
 const permissionFields = [
   'post_request',
   'send_single_sms',
@@ -31,6 +31,7 @@ const permissionFields = [
   'check_sms_status',
   'check_senderid',
   'manage_iys',
+  'manage_subaccounts',
 ].sort();
 
 function permissions(list: string): PermissionSet {
@@ -174,7 +175,7 @@ describe('POST /auth/post/check/', () => {
       const answer = await h.post(path, { api_key: p.apiKey });
       assert.equal(answer.body.result_code, 'TS-1000');
       const perms = record(record(answer.body.key_details).permissions);
-      assert.equal(Object.keys(perms).length, 17);
+      assert.equal(Object.keys(perms).length, 18);
       assert.ok(Object.values(perms).every((v) => v === false));
       assert.equal(perms.delete_contact, false);
     });

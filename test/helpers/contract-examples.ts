@@ -12,7 +12,7 @@ const placeholderKey = 'YOUR_API_KEY_30_TO_128_CHARACTERS_LONG';
 export async function captureExamples(): Promise<CapturedExamples> {
   const h = await createHarness();
   try {
-    const { apiKey } = await h.provision({ key: { sandbox: true } });
+    const { apiKey, accountId } = await h.provision({ key: { sandbox: true } });
     const out: CapturedExamples = {};
     const call = async (path: string, fields: Record<string, unknown>): Promise<Record<string, unknown>> => {
       const answer = await h.post(path, { api_key: apiKey, ...fields });
@@ -94,6 +94,14 @@ export async function captureExamples(): Promise<CapturedExamples> {
       iys: 1,
       iys_recipient_type: 'BIREYSEL',
     });
+    // A reseller's customer (the examples' account is made a reseller by the provider).
+    await h.runtime.admin.updateAccount(accountId, { reseller: true }, {});
+    const customer = await call('/subaccounts/create', { name: 'Kuzey Market' });
+    await call('/subaccounts/fund', { account_id: customer.account_id, amount: 100 });
+    await call('/subaccounts/fund', { account_id: customer.account_id, amount: -500 });
+    await call('/subaccounts/list', {});
+    await call('/subaccounts/status', { account_id: customer.account_id, status: 'Suspended' });
+    await call('/subaccounts/usage', { account_id: customer.account_id, from: '2026-03-01', to: '2026-03-31' });
     for (const path of Object.keys(out)) await refusal(path, {});
     return out;
   } finally {

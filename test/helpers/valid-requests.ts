@@ -74,7 +74,33 @@ export async function validRequest(h: Harness, p: Provisioned, path: string): Pr
       };
     case '/iys/consent/status':
       return { recipient: number };
+    case '/subaccounts/create':
+    case '/subaccounts/list':
+      await h.runtime.admin.updateAccount(p.accountId, { reseller: true }, {});
+      return path === '/subaccounts/create' ? { name: `c${unique}` } : {};
+    case '/subaccounts/fund':
+      return { account_id: await customerOf(h, p), amount: 1 };
+    case '/subaccounts/status':
+      return { account_id: await customerOf(h, p), status: 'Suspended' };
+    case '/subaccounts/usage':
+      return { account_id: await customerOf(h, p), from: '2026-03-01', to: '2026-03-31' };
     default:
       return {};
   }
+}
+
+/** A customer of the provisioned account, made a reseller for it. */
+async function customerOf(h: Harness, p: Provisioned): Promise<number> {
+  await h.runtime.admin.updateAccount(p.accountId, { reseller: true }, {});
+  const customer = await h.runtime.admin.createAccount({
+    name: `customer ${unique}`,
+    balanceMain: 0,
+    balanceInternational: 0,
+    perMinuteLimit: 0,
+    otpBrand: '',
+    ipAllow: [],
+    globalSending: false,
+    parentId: p.accountId,
+  });
+  return customer.id;
 }

@@ -68,6 +68,7 @@ export const permissionMessages = defineMessages(
     check_sms_status: 'Check SMS status',
     check_senderid: 'Check Sender ID',
     manage_iys: 'Manage İYS consents',
+    manage_subaccounts: 'Manage customer accounts (resellers)',
   },
   {
     post_request: 'POST isteklerine izin ver',
@@ -86,5 +87,6 @@ export const permissionMessages = defineMessages(
     check_sms_status: 'SMS durumu sorgula',
     check_senderid: 'Gönderici adı sorgula',
     manage_iys: 'İYS izinlerini yönet',
+    manage_subaccounts: 'Müşteri hesaplarını yönet (bayiler)',
   },
 );
