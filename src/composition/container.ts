@@ -19,6 +19,7 @@ import { AdminService } from '../services/admin.js';
 import type { Services } from '../services/services.js';
 import { SendService } from '../services/send-service.js';
 import { StatusQueries } from '../services/status-queries.js';
+import { CampaignService } from '../services/campaign-controls.js';
 import { ReportQueries } from '../services/report-queries.js';
 import { OtpService } from '../services/otp-service.js';
 import { GroupService } from '../services/group-service.js';
@@ -146,6 +147,7 @@ function apiServices(
     groups: new GroupService(store.directory, clock),
     blocklist: new BlocklistService(store.directory, clock),
     consents: new ConsentService(store.consents, clock),
+    campaigns: new CampaignService(store.campaigns, clock, wakes.sendCommitted),
   };
   return services;
 }

@@ -20,6 +20,10 @@ import { reportsBasic } from './reports.basic.js';
 import { reportsDetailed } from './reports.detailed.js';
 import { iysConsentAdd } from './iys.consent.add.js';
 import { iysConsentStatus } from './iys.consent.status.js';
+import { smsCancel } from './sms.cancel.js';
+import { groupCancel } from './group.cancel.js';
+import { groupPause } from './group.pause.js';
+import { groupResume } from './group.resume.js';
 
 /** The endpoint table: routing, auth, validation and the shared tests are built from it. */
 export const endpoints: readonly Endpoint[] = [
@@ -44,4 +48,8 @@ export const endpoints: readonly Endpoint[] = [
   reportsDetailed,
   iysConsentAdd,
   iysConsentStatus,
+  smsCancel,
+  groupCancel,
+  groupPause,
+  groupResume,
 ];

@@ -8,6 +8,7 @@ import type { OtpService } from './otp-service.js';
 import type { GroupService } from './group-service.js';
 import type { BlocklistService } from './blocklist-service.js';
 import type { ConsentService } from './consent-service.js';
+import type { CampaignService } from './campaign-controls.js';
 
 /** What endpoint handlers may use. Built in main.ts. */
 export interface Services {
@@ -21,4 +22,5 @@ export interface Services {
   groups: GroupService;
   blocklist: BlocklistService;
   consents: ConsentService;
+  campaigns: CampaignService;
 }

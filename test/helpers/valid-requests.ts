@@ -68,6 +68,14 @@ export async function validRequest(h: Harness, p: Provisioned, path: string): Pr
       };
     case '/iys/consent/status':
       return { recipient: number };
+    case '/sms/cancel':
+      return {
+        sms_id: Number((await post('/sms/send', { title: 'ACME', sentto: number, text: 'hi', sms_lang: 0 })).sms_id),
+      };
+    case '/group/cancel':
+    case '/group/pause':
+    case '/group/resume':
+      return { rapor_id: await report() };
     default:
       return {};
   }
