@@ -14,6 +14,7 @@ import type {
 import { StorePart } from './store-part.js';
 import type { PartContext } from './store-part.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from './prepared-query.js';
+import { refundOnce } from './refunds.js';
 
 export function parseList(text: string): string[] {
   const value: unknown = JSON.parse(text);
@@ -234,65 +235,7 @@ export class SqlAccountStore extends StorePart implements AccountStore {
       await this.db.executeQuery(ledgerInsert(this.db, rows.slice(i, i + ledgerChunk)));
   }
 
-  async refund(refunds: readonly Refund[], reason: string, reference: string | null, now: number): Promise<number> {
-    const given = refunds.filter((r) => r.amount > 0);
-    if (given.length === 0) return 0;
-    return this.transact(async (self) => {
-      // The key's primary key decides: on PostgreSQL a concurrent insert of the same key waits
-      // for the other transaction and then inserts nothing; SQLite has one writer.
-      const fresh = new Set<string>();
-      for (let i = 0; i < given.length; i += ledgerChunk) {
-        const rows = await self.db
-          .insertInto('refunds')
-          .values(
-            given.slice(i, i + ledgerChunk).map((r) => ({
-              refund_key: r.key,
-              account_id: r.accountId,
-              bucket: r.bucket,
-              amount: r.amount,
-              reason,
-              created_at: now,
-            })),
-          )
-          .onConflict((oc) => oc.column('refund_key').doNothing())
-          .returning('refund_key')
-          .execute();
-        for (const row of rows) fresh.add(row.refund_key);
-      }
-      const totals = new Map<string, { accountId: number; bucket: BalanceBucket; amount: number }>();
-      for (const r of given) {
-        if (!fresh.delete(r.key)) continue;
-        const key = `${r.accountId}:${r.bucket}`;
-        const t = totals.get(key) ?? { accountId: r.accountId, bucket: r.bucket, amount: 0 };
-        t.amount += r.amount;
-        totals.set(key, t);
-      }
-      let refunded = 0;
-      for (const t of [...totals.values()].sort((a, b) => a.accountId - b.accountId)) {
-        const column = t.bucket === 'main' ? 'balance_main' : 'balance_international';
-        const updated = await self.db
-          .updateTable('accounts')
-          .set({ [column]: sql`${sql.ref(column)} + ${t.amount}` })
-          .where('id', '=', t.accountId)
-          .returning(sql<number>`${sql.ref(column)}`.as('balance'))
-          .executeTakeFirst();
-        if (!updated) continue;
-        self.context.caches?.balancesChanged();
-        await self.db
-          .insertInto('ledger')
-          .values({
-            account_id: t.accountId,
-            bucket: t.bucket,
-            delta: t.amount,
-            balance_after: Number(updated.balance),
-            reason,
-            reference,
-            created_at: now,
-          })
-          .execute();
-        refunded += t.amount;
-      }
-      return refunded;
-    });
+  refund(refunds: readonly Refund[], reason: string, reference: string | null, now: number): Promise<number> {
+    return this.transact((self) => refundOnce(self.context, refunds, reason, reference, now));
   }
 }
