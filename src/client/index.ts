@@ -226,4 +226,18 @@ export class HaberciClient {
   reportsDetailed(fields: RequestOf<'/reports/detailed'>): Promise<Answer<'/reports/detailed'>> {
     return this.call('/reports/detailed', fields);
   }
+  /** Safe to repeat (a message's credit comes back once), so a 429 is retried. */
+  smsCancel(fields: RequestOf<'/sms/cancel'>): Promise<Answer<'/sms/cancel'>> {
+    return this.call('/sms/cancel', fields);
+  }
+  /** Safe to repeat (a message's credit comes back once), so a 429 is retried. */
+  groupCancel(fields: RequestOf<'/group/cancel'>): Promise<Answer<'/group/cancel'>> {
+    return this.call('/group/cancel', fields);
+  }
+  groupPause(fields: RequestOf<'/group/pause'>): Promise<Answer<'/group/pause'>> {
+    return this.call('/group/pause', fields);
+  }
+  groupResume(fields: RequestOf<'/group/resume'>): Promise<Answer<'/group/resume'>> {
+    return this.call('/group/resume', fields);
+  }
 }

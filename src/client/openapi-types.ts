@@ -585,6 +585,86 @@ export type paths = {
         patch?: never;
         trace?: never;
     };
+    "/sms/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a scheduled /sms/send (or a message of one) not yet handed to an operator
+         * @description Permissions: `post_request`, `send_single_sms`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["smsCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/group/cancel": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Cancel a group send: what is not yet handed to an operator, with its credit back
+         * @description Permissions: `send_group_sms`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["groupCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/group/pause": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Pause a group send: what is not yet submitted waits until resume
+         * @description Permissions: `send_group_sms`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["groupPause"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/group/resume": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resume a paused group send
+         * @description Permissions: `send_group_sms`. Envelope: `result`. Success: TS-1064.
+         */
+        post: operations["groupResume"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 };
 export type webhooks = {
     "sms.sent": {
@@ -641,6 +721,26 @@ export type webhooks = {
          * @description Sent to the webhook URL of the key that sent the message. Any 2xx acknowledges; anything else is retried with backoff. Ordering is not guaranteed and an event may arrive twice.
          */
         post: operations["webhook_sms_failed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "sms.cancelled": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The message was cancelled by /sms/cancel before it was handed to the operator; its credit was given back
+         * @description Sent to the webhook URL of the key that sent the message. Any 2xx acknowledges; anything else is retried with backoff. Ordering is not guaranteed and an event may arrive twice.
+         */
+        post: operations["webhook_sms_cancelled"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4703,6 +4803,8 @@ export interface operations {
                         success_count: number;
                         failed_count: number;
                         pending_count: number;
+                        /** @description Messages cancelled before they were handed to an operator (/group/cancel, /sms/cancel) */
+                        cancelled_count: number;
                         details: {
                             sending_date: string;
                             sending_time: string;
@@ -7317,6 +7419,823 @@ export interface operations {
             };
         };
     };
+    smsCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer. */
+                    sms_id: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer. */
+                    sms_id: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
+                    api_key: string;
+                    /** @description An id from an immediate single-recipient /sms/send, /otp/send or /otp/detailed answer. */
+                    sms_id: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        /** @description Messages cancelled by this request (not yet handed to an operator) */
+                        cancelled: number;
+                        /** @description SMS credits given back by this request */
+                        refunded: number;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid; TS-1052: sms_id is missing or invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033" | "TS-1052";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the key is missing or not valid */
+            401: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1031: API key is invalid; TS-1050: api_key is missing or too short
+                         * @enum {string}
+                         */
+                        result_code: "TS-1031" | "TS-1050";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1020: No message found with this id; TS-1030: Account is not active; TS-1035: API key is paused, expired or revoked; TS-1061: POST requests are not allowed for this key; TS-1062: This key may not send SMS; TS-1066: Request address is not allowed for this key
+                         * @enum {string}
+                         */
+                        result_code: "TS-1020" | "TS-1030" | "TS-1035" | "TS-1061" | "TS-1062" | "TS-1066";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    groupCancel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    rapor_id: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    rapor_id: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    rapor_id: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        /** @description Messages cancelled by this request (not yet handed to an operator) */
+                        cancelled: number;
+                        /** @description SMS credits given back by this request */
+                        refunded: number;
+                    } | {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1029: Invalid title or report id
+                         * @enum {string}
+                         */
+                        result_code: "TS-1029";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1025: Number field missing or too short; TS-1029: Invalid title or report id; TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1025" | "TS-1029" | "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1066: Request address is not allowed for this key; TS-1067: This key may not send to groups
+                         * @enum {string}
+                         */
+                        result_code: "TS-1030" | "TS-1031" | "TS-1035" | "TS-1066" | "TS-1067";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    groupPause: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    rapor_id: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    rapor_id: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    rapor_id: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        /**
+                         * @description The send after the request: paused, running, or cancelled (a cancelled send is neither paused nor resumed)
+                         * @enum {string}
+                         */
+                        state: "paused" | "running" | "cancelled";
+                        /** @description Messages of the send not yet submitted */
+                        waiting: number;
+                    } | {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1029: Invalid title or report id
+                         * @enum {string}
+                         */
+                        result_code: "TS-1029";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1025: Number field missing or too short; TS-1029: Invalid title or report id; TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1025" | "TS-1029" | "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1066: Request address is not allowed for this key; TS-1067: This key may not send to groups
+                         * @enum {string}
+                         */
+                        result_code: "TS-1030" | "TS-1031" | "TS-1035" | "TS-1066" | "TS-1067";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
+    groupResume: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    rapor_id: number;
+                };
+                "application/x-www-form-urlencoded": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    rapor_id: number | string;
+                };
+                "multipart/form-data": {
+                    /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
+                    api_key: string;
+                    rapor_id: number | string;
+                };
+            };
+        };
+        responses: {
+            /** @description Answered: success, or a failure the spec answers with 200 (read result_code) */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: true;
+                        /**
+                         * @description TS-1064: Operation successful
+                         * @enum {string}
+                         */
+                        result_code: "TS-1064";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                        /**
+                         * @description The send after the request: paused, running, or cancelled (a cancelled send is neither paused nor resumed)
+                         * @enum {string}
+                         */
+                        state: "paused" | "running" | "cancelled";
+                        /** @description Messages of the send not yet submitted */
+                        waiting: number;
+                    } | {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1029: Invalid title or report id
+                         * @enum {string}
+                         */
+                        result_code: "TS-1029";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a field or the body is invalid */
+            400: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1025: Number field missing or too short; TS-1029: Invalid title or report id; TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1025" | "TS-1029" | "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: key state, account, permission, address or balance */
+            403: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1030: Account is not active; TS-1031: API key is invalid; TS-1035: API key is paused, expired or revoked; TS-1066: Request address is not allowed for this key; TS-1067: This key may not send to groups
+                         * @enum {string}
+                         */
+                        result_code: "TS-1030" | "TS-1031" | "TS-1035" | "TS-1066" | "TS-1067";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: the body is larger than this endpoint takes */
+            413: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1033: Request body is invalid
+                         * @enum {string}
+                         */
+                        result_code: "TS-1033";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Refused: a request limit or the request rate (see Retry-After) */
+            429: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description TS-1060: Limit exceeded; TS-1068: Hourly request limit reached; TS-1069: Daily request limit reached; TS-1073: Monthly request limit reached
+                         * @enum {string}
+                         */
+                        result_code: "TS-1060" | "TS-1068" | "TS-1069" | "TS-1073";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Unexpected server error (when the store did not answer a commit, the request may have been carried out: look before sending it again) */
+            500: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+            /** @description Not carried out: the service cannot take requests now (its store is away or full, or too many bodies are in flight); send it again after Retry-After */
+            503: {
+                headers: {
+                    "X-RateLimit-Limit": components["headers"]["X-RateLimit-Limit"];
+                    "X-RateLimit-Remaining": components["headers"]["X-RateLimit-Remaining"];
+                    "X-RateLimit-Reset": components["headers"]["X-RateLimit-Reset"];
+                    "Retry-After": components["headers"]["Retry-After"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @constant */
+                        result: false;
+                        /**
+                         * @description SRV-ERR: Unexpected server error
+                         * @enum {string}
+                         */
+                        result_code: "SRV-ERR";
+                        /** @description English text that may change: programs read result_code. */
+                        result_message: string;
+                    };
+                };
+            };
+        };
+    };
     webhook_sms_sent: {
         parameters: {
             query?: never;
@@ -7452,6 +8371,58 @@ export interface operations {
                         sms_id: number;
                         /** @constant */
                         status: "failed";
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx does) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the event is tried again */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_sms_cancelled: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body keyed with the webhook secret; present when a secret is set. Compare in constant time before parsing. */
+                "X-Service-Signature"?: string;
+                /** @description The time of this attempt (ISO 8601, UTC), the body's `timestamp`. Refuse requests outside your tolerance window (for example 5 minutes). */
+                "X-Service-Timestamp": string;
+                "User-Agent"?: "haberci-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event_type: "sms.cancelled";
+                    /** @description The same for every attempt of one event: drop duplicates by it. */
+                    event_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC time of this attempt; equals X-Service-Timestamp and is covered by the signature.
+                     */
+                    timestamp: string;
+                    /** @description More fields may be added: ignore the ones you do not know. */
+                    data: {
+                        /** @description The message the event is about; 0 for key.test. */
+                        sms_id: number;
+                        /** @constant */
+                        status: "cancelled";
                     };
                 };
             };

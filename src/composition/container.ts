@@ -20,6 +20,7 @@ import { AccountDirectory } from '../services/account-directory.js';
 import type { Services } from '../services/services.js';
 import { SendService } from '../services/send-service.js';
 import { StatusQueries } from '../services/status-queries.js';
+import { CampaignService } from '../services/campaign-controls.js';
 import { ReportQueries } from '../services/report-queries.js';
 import { OtpService } from '../services/otp-service.js';
 import { TemplateService } from '../services/template-service.js';
@@ -154,6 +155,7 @@ function apiServices(
     blocklist: new BlocklistService(store.directory, clock),
     consents: new ConsentService(store.consents, clock),
     resellers: new ResellerService(store, clock),
+    campaigns: new CampaignService(store.campaigns, clock, wakes.sendCommitted),
   };
   return services;
 }

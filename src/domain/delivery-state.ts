@@ -8,8 +8,14 @@
  *      └──── retry ───────┘  └──rejected──▶ failed
  *
  * "No report yet" is `sent` (or earlier) with no final report: it is not a state of its own.
+ *
+ * Its customer steers a send (docs/decisions.md, "Campaign controls"): a pause holds its
+ * queued messages (queued ⇄ paused), a cancel ends those not yet handed to the dispatcher
+ * (queued or paused ──▶ cancelled, final, their credit given back). A message the dispatcher
+ * holds (submitting) runs its course.
  */
-export type DeliveryState = 'queued' | 'submitting' | 'sent' | 'delivered' | 'failed' | 'expired';
+export type DeliveryState =
+  'queued' | 'paused' | 'submitting' | 'sent' | 'delivered' | 'failed' | 'expired' | 'cancelled';
 export type FinalState = 'delivered' | 'failed' | 'expired';
 export type PartState = 'sent' | FinalState;
 
@@ -27,6 +33,9 @@ export const moves = {
   // any step before final, so one whose submit answer came after its lease ran out (queued
   // or submitting again) is not submitted a second time.
   receipt: { from: ['queued', 'submitting', 'sent'], to: ['delivered', 'failed', 'expired'] },
+  pause: { from: ['queued'], to: ['paused'] },
+  resume: { from: ['paused'], to: ['queued'] },
+  cancel: { from: ['queued', 'paused'], to: ['cancelled'] },
 } as const satisfies Record<string, { from: readonly DeliveryState[]; to: readonly DeliveryState[] }>;
 
 export function canMove(from: DeliveryState, to: DeliveryState): boolean {
@@ -36,8 +45,8 @@ export function canMove(from: DeliveryState, to: DeliveryState): boolean {
   );
 }
 
-export function isFinal(state: DeliveryState): state is FinalState {
-  return state === 'delivered' || state === 'failed' || state === 'expired';
+export function isFinal(state: DeliveryState): state is FinalState | 'cancelled' {
+  return state === 'delivered' || state === 'failed' || state === 'expired' || state === 'cancelled';
 }
 
 /**
@@ -54,29 +63,35 @@ export function combineParts(parts: readonly PartState[]): FinalState | null {
 
 /** /sms/status: TS-1064 only when delivered; TS-1022 (no confirmation) otherwise. */
 export function statusQueryAnswer(state: DeliveryState): { code: 'TS-1064' | 'TS-1022'; text: string } {
-  return state === 'delivered'
-    ? { code: 'TS-1064', text: 'Number received the message' }
-    : { code: 'TS-1022', text: 'The number did not receive the message' };
+  if (state === 'delivered') return { code: 'TS-1064', text: 'Number received the message' };
+  if (state === 'cancelled') return { code: 'TS-1022', text: cancelledText };
+  return { code: 'TS-1022', text: 'The number did not receive the message' };
 }
+
+/** The `sms_status` of a cancelled message, in /sms/status and /reports/detailed alike. */
+export const cancelledText = 'The message was cancelled before sending';
 
 /** Detailed report: 1 delivered, 2 validity expired, 0 not delivered or no report yet. */
 export function reportStatus(state: DeliveryState): { statusCode: 0 | 1 | 2; text: string } {
   if (state === 'delivered') return { statusCode: 1, text: 'Number received the message' };
   if (state === 'expired') return { statusCode: 2, text: 'Expiration time' };
+  if (state === 'cancelled') return { statusCode: 0, text: cancelledText };
   return { statusCode: 0, text: "Number didn't receive the message" };
 }
 
 /** Webhook data.status of an event caused by entering a state; an expired message is a failure. */
-export function webhookStatus(state: DeliveryState): 'sent' | 'delivered' | 'failed' | null {
+export function webhookStatus(state: DeliveryState): 'sent' | 'delivered' | 'failed' | 'cancelled' | null {
   if (state === 'sent') return 'sent';
+  if (state === 'cancelled') return 'cancelled';
   if (state === 'delivered') return 'delivered';
   if (state === 'failed' || state === 'expired') return 'failed';
   return null;
 }
 
-/** Summary counters: success, failed (incl. expired), pending (everything not final). */
-export function summaryBucket(state: DeliveryState): 'success' | 'failed' | 'pending' {
+/** Summary counters: success, failed (incl. expired), cancelled, pending (everything not final). */
+export function summaryBucket(state: DeliveryState): 'success' | 'failed' | 'cancelled' | 'pending' {
   if (state === 'delivered') return 'success';
+  if (state === 'cancelled') return 'cancelled';
   if (state === 'failed' || state === 'expired') return 'failed';
   return 'pending';
 }
@@ -87,6 +102,10 @@ export function detailText(state: DeliveryState): string {
     case 'queued':
     case 'submitting':
       return 'Queued for sending';
+    case 'paused':
+      return 'Paused: held until the send is resumed';
+    case 'cancelled':
+      return 'Cancelled before sending; its credit was given back';
     case 'sent':
       return 'Sent to the operator, waiting for the delivery report';
     case 'delivered':

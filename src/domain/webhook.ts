@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 
 export type WebhookEventType =
-  'sms.sent' | 'sms.delivered' | 'sms.failed' | 'otp.verified' | 'key.test' | 'sms.received';
+  'sms.sent' | 'sms.delivered' | 'sms.failed' | 'sms.cancelled' | 'otp.verified' | 'key.test' | 'sms.received';
 
 /**
  * The events a key's webhook can be limited to (`haberci admin key ... --webhook-events`).
@@ -16,7 +16,13 @@ export type WebhookEventType =
  * always sent; otp.verified, made when /otp/verify accepts a code, goes to every webhook
  * with a URL (docs/decisions.md, "One-time passwords").
  */
-export const SELECTABLE_WEBHOOK_EVENTS = ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.received'] as const;
+export const SELECTABLE_WEBHOOK_EVENTS = [
+  'sms.sent',
+  'sms.delivered',
+  'sms.failed',
+  'sms.cancelled',
+  'sms.received',
+] as const;
 export type SelectableWebhookEvent = (typeof SELECTABLE_WEBHOOK_EVENTS)[number];
 
 /**
@@ -57,7 +63,7 @@ export function takesEvent(events: readonly SelectableWebhookEvent[] | null, typ
 }
 
 /** `data.status` of the spec. */
-export type WebhookStatus = 'sent' | 'delivered' | 'failed';
+export type WebhookStatus = 'sent' | 'delivered' | 'failed' | 'cancelled';
 
 export interface WebhookEvent {
   /** Stable across every attempt of one event, so receivers can drop duplicates. */
@@ -80,6 +86,7 @@ const impliedStatus: Partial<Record<WebhookEventType, WebhookStatus>> = {
   'sms.sent': 'sent',
   'sms.delivered': 'delivered',
   'sms.failed': 'failed',
+  'sms.cancelled': 'cancelled',
 };
 
 /** ISO 8601 in UTC with milliseconds, the form of both `timestamp` and X-Service-Timestamp. */

@@ -28,6 +28,10 @@ import { subaccountsList } from './subaccounts.list.js';
 import { subaccountsFund } from './subaccounts.fund.js';
 import { subaccountsStatus } from './subaccounts.status.js';
 import { subaccountsUsage } from './subaccounts.usage.js';
+import { smsCancel } from './sms.cancel.js';
+import { groupCancel } from './group.cancel.js';
+import { groupPause } from './group.pause.js';
+import { groupResume } from './group.resume.js';
 
 /** The endpoint table: routing, auth, validation and the shared tests are built from it. */
 export const endpoints: readonly Endpoint[] = [
@@ -60,4 +64,8 @@ export const endpoints: readonly Endpoint[] = [
   subaccountsFund,
   subaccountsStatus,
   subaccountsUsage,
+  smsCancel,
+  groupCancel,
+  groupPause,
+  groupResume,
 ];

@@ -133,6 +133,9 @@ export const reportSummaryReply = reply(['TS-1064'], {
   success_count: int,
   failed_count: int,
   pending_count: int,
+  cancelled_count: int.meta({
+    description: 'Messages cancelled before they were handed to an operator (/group/cancel, /sms/cancel)',
+  }),
   details: z.strictObject({
     sending_date: text,
     sending_time: text,
@@ -185,4 +188,17 @@ export const iysConsentStatusReply = reply(['TS-1064'], {
   status: z.enum(['ONAY', 'RET', 'NONE']),
   consent_date: text.meta({ description: 'YYYY-MM-DD HH:MM:SS, Europe/Istanbul; empty when NONE' }),
   source: text.meta({ description: 'İYS source name; empty when NONE' }),
+});
+
+// Campaign controls (../shared/interfaces.md): additions to v4.
+export const cancelReply = reply(['TS-1064'], {
+  cancelled: int.meta({ description: 'Messages cancelled by this request (not yet handed to an operator)' }),
+  refunded: int.meta({ description: 'SMS credits given back by this request' }),
+});
+export const controlReply = reply(['TS-1064'], {
+  state: z.enum(['paused', 'running', 'cancelled']).meta({
+    description:
+      'The send after the request: paused, running, or cancelled (a cancelled send is neither paused nor resumed)',
+  }),
+  waiting: int.meta({ description: 'Messages of the send not yet submitted' }),
 });

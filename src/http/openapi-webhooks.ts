@@ -11,6 +11,10 @@ const events: Partial<Record<WebhookEventType, { summary: string; status: string
     summary: 'The message failed: refused, not delivered, or its validity period expired',
     status: 'failed',
   },
+  'sms.cancelled': {
+    summary: 'The message was cancelled by /sms/cancel before it was handed to the operator; its credit was given back',
+    status: 'cancelled',
+  },
   'sms.received': { summary: "An inbound SMS reached one of the account's numbers", status: null },
   'key.test': { summary: "The provider tested the key's webhook", status: null },
 };

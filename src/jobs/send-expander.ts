@@ -1,48 +1,8 @@
 import type { Clock } from '../ports/clock.js';
-import type { DispatchQueue, DueExpansion } from '../ports/dispatch-queue.js';
-import type { NewMessage } from '../ports/messages.js';
+import type { DispatchQueue } from '../ports/dispatch-queue.js';
 import { decodeRecipients } from '../domain/deferred-recipients.js';
 import type { DeferredRecipients } from '../domain/deferred-recipients.js';
-import { countFor } from '../domain/sms-count.js';
-import { operatorOf } from '../domain/operators.js';
-import { couldBeNumber, isPlausibleNumber } from '../domain/recipients.js';
-import { leaveOut } from '../domain/iys.js';
-
-export const invalidNumberDetail = 'Invalid number: not sent';
-export const notANumberDetail = 'Not a phone number: not sent, not charged';
-
-/** The message rows of recipients [from, to) of a send. */
-export function messagesOf(
-  send: Pick<DueExpansion, 'kind' | 'text' | 'lang'> & Partial<Pick<DueExpansion, 'iys'>>,
-  list: DeferredRecipients,
-  from: number,
-  to: number,
-): NewMessage[] {
-  const mode = send.kind === 'sms' ? 'single' : 'bulk';
-  const out: NewMessage[] = [];
-  // A commercial send's left-out recipients are the last of its list: no consent, then RET.
-  const iys = send.iys ?? null;
-  const firstLeftOut = iys === null ? Infinity : list.numbers.length - iys.none - iys.ret;
-  const firstRet = iys === null ? Infinity : list.numbers.length - iys.ret;
-  for (let i = from; i < to; i++) {
-    const recipient = list.numbers[i] ?? '';
-    const text = list.texts ? (list.texts[i] ?? '') : (send.text ?? '');
-    const message: NewMessage = {
-      recipient,
-      text: list.texts ? text : null,
-      smsCount: countFor(recipient, text, send.lang, mode),
-      operator: operatorOf(recipient),
-    };
-    // Campaign reports count invalid numbers as failed; wrong numbers are charged (the spec
-    // counts them in the SMS count), entries that are no number are not (countFor); neither
-    // is ever submitted.
-    if (iys !== null && i >= firstLeftOut) leaveOut(message, i >= firstRet ? 'RET' : 'NONE', iys.type);
-    else if (!couldBeNumber(recipient)) message.failedDetail = notANumberDetail;
-    else if (mode === 'bulk' && !isPlausibleNumber(recipient)) message.failedDetail = invalidNumberDetail;
-    out.push(message);
-  }
-  return out;
-}
+import { messagesOf } from '../services/deferred-messages.js';
 
 /**
  * Writes out the recipients of bulk and scheduled sends that are due, one chunk per call,

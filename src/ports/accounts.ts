@@ -79,6 +79,19 @@ export interface ChargeEntry {
   reference: string;
 }
 
+/** Credit to give back, once per key (docs/decisions.md, "Campaign controls": the refund primitive). */
+export interface Refund {
+  /**
+   * What is refunded, once for ever: `message:<id>` for the credit of one message, whatever
+   * policy asks (a cancel; a failed or expired message), so two policies never both give it.
+   */
+  key: string;
+  accountId: number;
+  bucket: BalanceBucket;
+  /** SMS credits, at least 1 (nothing is recorded for less). */
+  amount: number;
+}
+
 export interface AccountStore {
   hasAccounts(): Promise<boolean>;
   createAccount(input: AccountInput, now: number): Promise<Account>;
@@ -116,4 +129,12 @@ export interface AccountStore {
   customerCount(parentId: number): Promise<number>;
   /** The account's ledger rows created in [from, to), summed per balance and reason. */
   ledgerSums(accountId: number, from: number, to: number): Promise<LedgerSum[]>;
+  /**
+   * Gives credit back, each key at most once ever: a key refunded before (by this call, an
+   * earlier one, or a concurrent one on another connection) gives nothing. One ledger row per
+   * account and bucket that got credit, with `reason` and `reference`. Runs in the caller's
+   * transaction (its own otherwise), so the refund commits with the state change that earns
+   * it. Answers the credits given back.
+   */
+  refund(refunds: readonly Refund[], reason: string, reference: string | null, now: number): Promise<number>;
 }

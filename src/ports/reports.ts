@@ -36,6 +36,8 @@ export interface SendRecord {
   smsCost: number;
   createdAt: number;
   updatedAt: number;
+  /** Paused or cancelled by its customer (src/ports/campaign-controls.ts); absent while it runs. */
+  control?: 'paused' | 'cancelled';
 }
 
 /** One row of a campaign's detailed report. */

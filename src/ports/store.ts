@@ -9,6 +9,7 @@ import type { SenderIdStore } from './sender-ids.js';
 import type { MessageStore } from './messages.js';
 import type { DispatchQueue } from './dispatch-queue.js';
 import type { ReportStore } from './reports.js';
+import type { CampaignControls } from './campaign-controls.js';
 import type { IdempotencyStore } from './idempotency.js';
 import type { EventStore } from './event-store.js';
 import type { DirectoryStore } from './directory-store.js';
@@ -46,6 +47,8 @@ export interface Store {
   readonly queue: DispatchQueue;
   /** The customer's reads of sends and messages (/sms/status, /reports). */
   readonly reports: ReportStore;
+  /** A customer's cancel, pause and resume of its sends (src/ports/campaign-controls.ts). */
+  readonly campaigns: CampaignControls;
   readonly idempotency: IdempotencyStore;
   /** Webhook events: the outbox and its attempts. */
   readonly events: EventStore;

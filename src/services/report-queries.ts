@@ -18,6 +18,9 @@ export function reportStatusText(
   counts: { success: number; failed: number; pending: number; submitted: number },
   now: number,
 ): string {
+  if (send.control === 'cancelled')
+    return counts.pending === 0 ? 'Cancelled' : 'Cancelled: waiting for the reports of what was sent';
+  if (send.control === 'paused') return 'Paused: waiting to be resumed';
   // Before its time: a list not written out yet, or (a scheduled submit_sm over SMPP) its
   // message written at acceptance and waiting, queued, for the time.
   const untouched = counts.submitted + counts.success + counts.failed === 0;
@@ -32,21 +35,30 @@ export function reportStatusText(
 function tally(
   send: SendRecord,
   rows: readonly StateCount[],
-): { success: number; failed: number; pending: number; submitted: number; lastChange: number } {
+): { success: number; failed: number; cancelled: number; pending: number; submitted: number; lastChange: number } {
   let success = 0;
   let failed = 0;
+  let cancelled = 0;
   let submitted = 0;
   let lastChange = send.updatedAt;
   for (const r of rows) {
     const bucket = summaryBucket(r.state);
     if (bucket === 'success') success += r.count;
     else if (bucket === 'failed') failed += r.count;
+    else if (bucket === 'cancelled') cancelled += r.count;
     if (r.state === 'sent') submitted += r.count;
     if (r.lastChange !== null && r.lastChange > lastChange) lastChange = r.lastChange;
   }
   // Recipients not yet written out as messages are pending too, so the counters add up to
   // total_numbers at every moment.
-  return { success, failed, pending: send.totalNumbers - success - failed, submitted, lastChange };
+  return {
+    success,
+    failed,
+    cancelled,
+    pending: send.totalNumbers - success - failed - cancelled,
+    submitted,
+    lastChange,
+  };
 }
 
 /** /reports/basic and /reports/detailed. */
@@ -71,6 +83,7 @@ export class ReportQueries {
       success_count: t.success,
       failed_count: t.failed,
       pending_count: t.pending,
+      cancelled_count: t.cancelled,
       details: {
         sending_date: localDate(send.createdAt),
         sending_time: localTime(send.createdAt),

@@ -10,6 +10,7 @@ import type { BlocklistService } from './blocklist-service.js';
 import type { ConsentService } from './consent-service.js';
 import type { ResellerService } from './reseller-service.js';
 import type { TemplateService } from './template-service.js';
+import type { CampaignService } from './campaign-controls.js';
 
 /** What endpoint handlers may use. Built in main.ts. */
 export interface Services {
@@ -25,4 +26,5 @@ export interface Services {
   consents: ConsentService;
   resellers: ResellerService;
   templates: TemplateService;
+  campaigns: CampaignService;
 }

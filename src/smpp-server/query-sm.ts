@@ -17,6 +17,9 @@ const stateOf: Record<MessageRecord['state'], number> = {
   delivered: 2,
   expired: 3,
   failed: 5,
+  paused: 1,
+  // DELETED: cancelled by its customer before it was submitted.
+  cancelled: 4,
 };
 
 /** SMPP 3.4 absolute time "YYMMDDhhmmss000+" (tenths 0, offset 0: UTC). */

@@ -112,6 +112,32 @@ describe('HaberciClient against a running server', () => {
     assert.deepEqual([again.body.result_code, again.body.result && again.body.verified], ['TS-1092', false]);
   });
 
+  it('groupPause, groupResume, groupCancel and smsCancel: a scheduled send held, let go, then called back', async () => {
+    const sent = await client.groupSend({
+      title: 'ACME',
+      sentto: ['905321234567', '905321234568'],
+      text: 'Later',
+      scheduled_sms: 1,
+      scheduled_date: '2030-01-01',
+      scheduled_time: '10:00',
+    });
+    assert.equal(sent.body.result_code, 'TS-1024');
+    if (sent.body.result_code !== 'TS-1024') return;
+    const rapor_id = sent.body.rapor_id;
+    const paused = await client.groupPause({ rapor_id });
+    conforms('/group/pause', paused);
+    assert.deepEqual([paused.body.result_code, paused.body.result && paused.body.state], ['TS-1064', 'paused']);
+    const resumed = await client.groupResume({ rapor_id });
+    conforms('/group/resume', resumed);
+    assert.deepEqual([resumed.body.result && resumed.body.state], ['running']);
+    const cancelled = await client.groupCancel({ rapor_id });
+    conforms('/group/cancel', cancelled);
+    assert.deepEqual(cancelled.body.result ? [cancelled.body.cancelled, cancelled.body.refunded] : [], [2, 2]);
+    const none = await client.smsCancel({ sms_id: rapor_id });
+    conforms('/sms/cancel', none);
+    assert.equal(none.body.result_code, 'TS-1020');
+  });
+
   let groupId = 0;
   it('groupsCreate: a group', async () => {
     const a = await client.groupsCreate({ name: 'Customers' });

@@ -102,6 +102,25 @@ export async function captureExamples(): Promise<CapturedExamples> {
     await call('/subaccounts/list', {});
     await call('/subaccounts/status', { account_id: customer.account_id, status: 'Suspended' });
     await call('/subaccounts/usage', { account_id: customer.account_id, from: '2026-03-01', to: '2026-03-31' });
+    const campaign = await call('/group/send', {
+      title: 'ACME',
+      sentto: ['905321234567', '905321234568'],
+      text: 'Sale starts tomorrow',
+      scheduled_sms: 1,
+      scheduled_date: '2026-03-16',
+      scheduled_time: '10:00',
+    });
+    await call('/group/pause', { rapor_id: campaign.rapor_id });
+    await call('/group/resume', { rapor_id: campaign.rapor_id });
+    await call('/group/cancel', { rapor_id: campaign.rapor_id });
+    const scheduled = await call('/sms/send', {
+      sentto: '905321234567',
+      title: 'ACME',
+      text: 'Your appointment is tomorrow',
+      scheduled_date: '2026-03-16',
+      scheduled_time: '09:00',
+    });
+    await call('/sms/cancel', { sms_id: scheduled.sms_id });
     for (const path of Object.keys(out)) await refusal(path, {});
     return out;
   } finally {

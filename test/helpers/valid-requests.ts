@@ -84,6 +84,14 @@ export async function validRequest(h: Harness, p: Provisioned, path: string): Pr
       return { account_id: await customerOf(h, p), status: 'Suspended' };
     case '/subaccounts/usage':
       return { account_id: await customerOf(h, p), from: '2026-03-01', to: '2026-03-31' };
+    case '/sms/cancel':
+      return {
+        sms_id: Number((await post('/sms/send', { title: 'ACME', sentto: number, text: 'hi', sms_lang: 0 })).sms_id),
+      };
+    case '/group/cancel':
+    case '/group/pause':
+    case '/group/resume':
+      return { rapor_id: await report() };
     default:
       return {};
   }

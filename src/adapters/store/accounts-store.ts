@@ -13,11 +13,13 @@ import type {
   AccountStore,
   BalanceBucket,
   ChargeEntry,
+  Refund,
 } from '../../ports/accounts.js';
 import { StorePart } from './store-part.js';
 import type { PartContext } from './store-part.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from './prepared-query.js';
 import { accountRows, customerCount, ledgerSums, moveCredit } from './credit-moves.js';
+import { refundOnce } from './refunds.js';
 
 export function parseList(text: string): string[] {
   const value: unknown = JSON.parse(text);
@@ -263,5 +265,9 @@ export class SqlAccountStore extends StorePart implements AccountStore {
 
   ledgerSums(accountId: number, from: number, to: number): Promise<LedgerSum[]> {
     return ledgerSums(this.context, accountId, from, to);
+  }
+
+  refund(refunds: readonly Refund[], reason: string, reference: string | null, now: number): Promise<number> {
+    return this.transact((self) => refundOnce(self.context, refunds, reason, reference, now));
   }
 }

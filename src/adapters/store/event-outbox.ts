@@ -179,10 +179,12 @@ export async function resolveTargets(db: Executor, keyIds: readonly number[]): P
   return out;
 }
 
-const eventTypeOf = { sent: 'sms.sent', delivered: 'sms.delivered', failed: 'sms.failed' } as const satisfies Record<
-  string,
-  WebhookEventType
->;
+const eventTypeOf = {
+  sent: 'sms.sent',
+  delivered: 'sms.delivered',
+  failed: 'sms.failed',
+  cancelled: 'sms.cancelled',
+} as const satisfies Record<string, WebhookEventType>;
 
 /**
  * Inserts the sms.* events of these transitions: only for messages of /sms/send (spec,

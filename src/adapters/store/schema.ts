@@ -1,4 +1,5 @@
 import type { Generated } from 'kysely';
+import type { DeliveryState } from '../../domain/delivery-state.js';
 
 /**
  * Tables of the store. Times are epoch milliseconds (bigint), booleans are 0/1 integers and
@@ -108,6 +109,18 @@ export interface SendsTable {
   updated_at: number;
   /** A commercial send's CommercialTally as JSON (migration 0024). */
   iys: string | null;
+  /** Null while it runs; paused or cancelled by its customer (migration 0057). */
+  control: Generated<'paused' | 'cancelled' | null>;
+}
+
+/** Credit given back, once per key (migration 0057; docs/decisions.md, "Campaign controls"). */
+export interface RefundsTable {
+  refund_key: string;
+  account_id: number;
+  bucket: 'main' | 'international';
+  amount: number;
+  reason: string;
+  created_at: number;
 }
 
 export interface MessagesTable {
@@ -119,7 +132,7 @@ export interface MessagesTable {
   text: string | null;
   sms_count: number;
   operator: string;
-  state: 'queued' | 'submitting' | 'sent' | 'delivered' | 'failed' | 'expired';
+  state: DeliveryState;
   priority: number;
   due_at: number;
   lease_until: number | null;
@@ -506,6 +519,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   accounts: AccountsTable;
   ledger: LedgerTable;
+  refunds: RefundsTable;
   sender_ids: SenderIdsTable;
   api_keys: ApiKeysTable;
   key_usage: KeyUsageTable;

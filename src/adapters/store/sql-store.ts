@@ -14,6 +14,7 @@ import { SqlSenderIdStore } from './sender-ids-store.js';
 import { SqlMessageStore } from './messages/message-store.js';
 import { SqlDispatchQueue } from './messages/dispatch-queue.js';
 import { SqlReportStore } from './messages/report-store.js';
+import { SqlCampaignControls } from './messages/campaign-controls.js';
 import { SqlIdempotencyStore } from './idempotency-store.js';
 import { SqlEventStore } from './event-store.js';
 import { SqlDirectoryStore } from './directory-store.js';
@@ -43,6 +44,7 @@ export class SqlStore implements Store {
   readonly messages: SqlMessageStore;
   readonly queue: SqlDispatchQueue;
   readonly reports: SqlReportStore;
+  readonly campaigns: SqlCampaignControls;
   readonly idempotency: SqlIdempotencyStore;
   readonly events: SqlEventStore;
   readonly directory: SqlDirectoryStore;
@@ -75,6 +77,7 @@ export class SqlStore implements Store {
     this.messages = new SqlMessageStore(context);
     this.queue = new SqlDispatchQueue(context);
     this.reports = new SqlReportStore(context);
+    this.campaigns = new SqlCampaignControls(context);
     this.idempotency = new SqlIdempotencyStore(context);
     this.events = new SqlEventStore(context);
     this.directory = new SqlDirectoryStore(context);

@@ -40,5 +40,7 @@ export function stateLabel(state: KeyState | DeliveryState | PartState, lang: La
     delivered: t.stateDelivered,
     failed: t.stateFailed,
     expired: t.stateExpired,
+    paused: t.statePaused,
+    cancelled: t.stateCancelled,
   }[state];
 }

@@ -11,6 +11,7 @@ import type {
   SentItem,
   Transition,
 } from '../../../ports/dispatch-queue.js';
+import { sql } from 'kysely';
 import type { NewMessage } from '../../../ports/messages.js';
 import { SqlExpansion } from './expansion.js';
 import type { CarrierReceipt, SmsLang } from '../../../ports/carrier.js';
@@ -23,6 +24,15 @@ import type { SentPart } from './statements.js';
 import { unsealOtpText } from '../../../domain/otp-check.js';
 import { laneOf } from '../../../domain/lanes.js';
 import { claimShared } from './lane-claim.js';
+
+/**
+ * Where a message given back by the dispatcher goes: queued, or held (paused) when its send
+ * was paused or cancelled meanwhile, so that no claim sends it (docs/decisions.md,
+ * "Campaign controls"); a cancel takes held messages too.
+ */
+const requeuedState = sql<
+  'queued' | 'paused'
+>`case when exists (select 1 from sends s where s.id = messages.send_id and s.control is not null) then ${moves.pause.to[0]} else ${moves.retry.to[0]} end`;
 
 export class SqlDispatchQueue extends StorePart implements DispatchQueue {
   /** The OTP secret (migration 0026), read when a claim first holds a sealed OTP text. */
@@ -96,7 +106,7 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
   async requeueExpiredLeases(now: number): Promise<number> {
     const result = await this.db
       .updateTable('messages')
-      .set({ state: moves.retry.to[0], lease_until: null })
+      .set({ state: requeuedState, lease_until: null })
       .where('state', '=', moves.retry.from[0])
       .where('lease_until', '<=', now)
       .executeTakeFirst();
@@ -146,7 +156,7 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
   async markRetry(messageId: number, dueAt: number, detail: string): Promise<void> {
     await this.db
       .updateTable('messages')
-      .set({ state: moves.retry.to[0], due_at: dueAt, lease_until: null, detail })
+      .set({ state: requeuedState, due_at: dueAt, lease_until: null, detail })
       .where('id', '=', messageId)
       .where('state', '=', moves.retry.from[0])
       .execute();

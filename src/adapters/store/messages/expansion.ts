@@ -25,6 +25,8 @@ export class SqlExpansion extends StorePart {
           'iys',
         ])
         .where('pending_recipients', 'is not', null)
+        // A paused send's list waits for resume (a cancelled one has none left).
+        .where('control', 'is', null)
         .where((eb) => eb.or([eb('scheduled_at', 'is', null), eb('scheduled_at', '<=', now)]))
         .where((eb) => eb.or([eb('expand_lease_until', 'is', null), eb('expand_lease_until', '<=', now)]))
         .orderBy('priority')
@@ -72,6 +74,8 @@ export class SqlExpansion extends StorePart {
         })
         .where('id', '=', send.id)
         .where('expanded_count', '=', from)
+        // Paused or cancelled since the claim: nothing is written (campaign-controls.ts).
+        .where('control', 'is', null)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) return false;
       const writes = new SqlMessageStore(self.context);

@@ -84,6 +84,7 @@ export class SqlReportStore extends StorePart implements ReportStore {
       smsCost: r.sms_cost,
       createdAt: Number(r.created_at),
       updatedAt: Number(r.updated_at),
+      ...(r.control === null ? {} : { control: r.control }),
     };
   }
 

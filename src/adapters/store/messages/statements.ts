@@ -35,6 +35,7 @@ const sendColumns = columnsOf<Insertable<SendsTable>>({
   created_at: true,
   updated_at: true,
   iys: true,
+  control: true,
 });
 const messageColumns = columnsOf<Insertable<MessagesTable>>({
   id: true,

@@ -1,0 +1,45 @@
+import { z } from 'zod';
+import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { cancelReply } from './replies.js';
+import { integerField } from './fields.js';
+import { ok } from '../domain/result.js';
+
+/**
+ * POST /sms/cancel (../shared/interfaces.md, "Campaign controls"): a scheduled /sms/send by
+ * its report id, or a message of an /sms/send by its sms_id, cancelled while not yet handed
+ * to an operator; its credit comes back. The permissions of /sms/send (docs/decisions.md,
+ * "Campaign controls"); an id that is no /sms/send of the account is TS-1020.
+ */
+export const smsCancel = defineEndpoint({
+  path: '/sms/cancel',
+  summary: 'Cancel a scheduled /sms/send (or a message of one) not yet handed to an operator',
+  reply: cancelReply,
+  envelope: 'result',
+  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['post_request', 'send_single_sms'],
+  limited: true,
+  statuses: {
+    ...commonStatuses,
+    'TS-1033': 400,
+    'TS-1052': 400,
+    'TS-1050': 401,
+    'TS-1031': 401,
+    'TS-1061': 403,
+    'TS-1062': 403,
+    'TS-1030': 403,
+    'TS-1020': 403,
+  },
+  request: z.object({
+    sms_id: z.preprocess(
+      (v) => (v === undefined || v === null || v === '' ? undefined : v),
+      integerField('TS-1052').refine((n) => n > 0, 'TS-1052'),
+    ),
+  }),
+  async handle({ body, caller, services }) {
+    const outcome = await services.campaigns.cancelSms(caller.account.id, body.sms_id);
+    if (!outcome.ok) return outcome;
+    return ok({ code: 'TS-1064', fields: { ...outcome.value } });
+  },
+});

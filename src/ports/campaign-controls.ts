@@ -1,0 +1,51 @@
+/**
+ * A customer's controls over a send it made (docs/decisions.md, "Campaign controls"): cancel,
+ * pause, resume. Each runs in one transaction that locks the send's row, so it meets the
+ * dispatcher's claims and the expander's chunks one at a time: a message the dispatcher
+ * claimed (submitting) runs its course; one still queued is held or cancelled, never both
+ * sent and given back.
+ */
+import type { DueExpansion } from './dispatch-queue.js';
+import type { NewMessage, SendKind } from './messages.js';
+
+/** A send of the account, of one of these kinds. */
+export interface SendTarget {
+  accountId: number;
+  sendId: number;
+  kinds: readonly SendKind[];
+}
+
+export interface CancelOutcome {
+  /** Messages cancelled by this call. */
+  cancelled: number;
+  /** SMS credits given back by this call. */
+  refunded: number;
+}
+
+export interface ControlOutcome {
+  state: 'paused' | 'running' | 'cancelled';
+  /** Messages not yet submitted: queued or held, and recipients not yet written out. */
+  waiting: number;
+}
+
+/**
+ * The messages of recipients [from, end) of a send whose list is not written out yet, as the
+ * expander would write them (src/services/deferred-messages.ts).
+ */
+export type WriteOut = (send: DueExpansion, from: number) => NewMessage[];
+
+export interface CampaignControls {
+  /**
+   * Cancels what of the send is not yet handed to the dispatcher: its recipients not yet
+   * written out are written out (as the expander would) and, with its queued and held
+   * messages, cancelled; each message's credit given back once (refund key `message:<id>`),
+   * an sms.cancelled event for each message of /sms/send. Null: no such send.
+   */
+  cancelSend(target: SendTarget, now: number, writeOut: WriteOut): Promise<CancelOutcome | null>;
+  /** Cancels one message of the account's /sms/send, if it is still queued or held. Null: no such message. */
+  cancelMessage(accountId: number, messageId: number, now: number): Promise<CancelOutcome | null>;
+  /** Holds the send's queued messages and its list until resume. Null: no such send. */
+  pause(target: SendTarget, now: number): Promise<ControlOutcome | null>;
+  /** Gives a paused send back to the dispatcher. Null: no such send. */
+  resume(target: SendTarget, now: number): Promise<ControlOutcome | null>;
+}
