@@ -7,7 +7,7 @@
 import { createHmac } from 'node:crypto';
 
 export type WebhookEventType =
-  'sms.sent' | 'sms.delivered' | 'sms.failed' | 'otp.verified' | 'key.test' | 'sms.received';
+  'sms.sent' | 'sms.delivered' | 'sms.failed' | 'otp.verified' | 'key.test' | 'sms.received' | 'sms.clicked';
 
 /**
  * The events a key's webhook can be limited to (`haberci admin key ... --webhook-events`).
@@ -16,7 +16,13 @@ export type WebhookEventType =
  * always sent; otp.verified, made when /otp/verify accepts a code, goes to every webhook
  * with a URL (docs/decisions.md, "One-time passwords").
  */
-export const SELECTABLE_WEBHOOK_EVENTS = ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.received'] as const;
+export const SELECTABLE_WEBHOOK_EVENTS = [
+  'sms.sent',
+  'sms.delivered',
+  'sms.failed',
+  'sms.received',
+  'sms.clicked',
+] as const;
 export type SelectableWebhookEvent = (typeof SELECTABLE_WEBHOOK_EVENTS)[number];
 
 /**

@@ -9,6 +9,7 @@ import type { GroupService } from './group-service.js';
 import type { BlocklistService } from './blocklist-service.js';
 import type { ConsentService } from './consent-service.js';
 import type { TemplateService } from './template-service.js';
+import type { ShortLinkService } from './short-link-service.js';
 
 /** What endpoint handlers may use. Built in main.ts. */
 export interface Services {
@@ -23,4 +24,5 @@ export interface Services {
   blocklist: BlocklistService;
   consents: ConsentService;
   templates: TemplateService;
+  links: ShortLinkService;
 }

@@ -92,6 +92,7 @@ describe('the OpenAPI document', () => {
   it('lists the webhook events with their signature and timestamp headers', () => {
     assert.deepEqual(Object.keys(document.webhooks).sort(), [
       'key.test',
+      'sms.clicked',
       'sms.delivered',
       'sms.failed',
       'sms.received',

@@ -84,6 +84,7 @@ for (const dialect of testDialects()) {
           '0038-otp-prefix-rates',
           '0039-smpp-part-schedule',
           '0055-templates',
+          '0056-short-links',
         ]);
       });
 

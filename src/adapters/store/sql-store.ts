@@ -31,6 +31,7 @@ import { SqlRetentionStore } from './retention-store.js';
 import { SqlOtpStore } from './otp-store.js';
 import { SqlDerivedCounts } from './derived-counts-store.js';
 import { SqlTemplateStore } from './template-store.js';
+import { SqlLinkStore } from './link-store.js';
 
 /** A write lock held this long without changing hands is stuck (transactions take milliseconds; busy_timeout is 5 s). */
 const stuckLockMs = 30_000;
@@ -63,6 +64,7 @@ export class SqlStore implements Store {
   readonly consents: SqlConsentStore;
   readonly derived: SqlDerivedCounts;
   readonly templates: SqlTemplateStore;
+  readonly links: SqlLinkStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -93,6 +95,7 @@ export class SqlStore implements Store {
     this.consents = new SqlConsentStore(context);
     this.derived = new SqlDerivedCounts(context);
     this.templates = new SqlTemplateStore(context);
+    this.links = new SqlLinkStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

@@ -41,6 +41,7 @@ import { migration as m0036 } from './0036-consent-sync-counts.js';
 import { migration as m0038 } from './0038-otp-prefix-rates.js';
 import { migration as m0039 } from './0039-smpp-part-schedule.js';
 import { migration as m0055 } from './0055-templates.js';
+import { migration as m0056 } from './0056-short-links.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -79,6 +80,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0038-otp-prefix-rates', m0038],
   ['0039-smpp-part-schedule', m0039],
   ['0055-templates', m0055],
+  ['0056-short-links', m0056],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */
