@@ -5,6 +5,7 @@
  * One file, long because it is the one options table: one entry per option is the point.
  */
 import { splitAllowlist, invalidAllowlistEntries } from './domain/ip-allowlist.js';
+import { shortLinkPath } from './domain/short-links.js';
 
 type Parser<T> = (raw: string) => T | { error: string };
 
@@ -31,6 +32,13 @@ const bool: Parser<boolean> = (raw) => {
   if (['true', '1', 'yes', 'on'].includes(v)) return true;
   if (['false', '0', 'no', 'off'].includes(v)) return false;
   return { error: `must be true or false, got "${raw}"` };
+};
+
+/** `--short-link-base`: empty (short links off), or an http(s) URL with a path (src/domain/short-links.ts). */
+const shortLinkBase: Parser<string> = (raw) => {
+  if (raw === '') return raw;
+  const checked = shortLinkPath(raw);
+  return 'error' in checked ? { error: checked.error } : raw;
 };
 
 const databaseUrl: Parser<string> = (raw) => {
@@ -91,6 +99,13 @@ export const optionSpecs = {
     description: 'delay of the simulator carrier before a delivery report',
     default: 300,
     parse: integer(0, 3_600_000),
+  },
+  shortLinkBase: {
+    flag: 'short-link-base',
+    description:
+      'where short links point, an http(s) URL with a path (https://s.example/l): sends with short_links=1 get <base>/<token>, and GET <path>/<token> on this port redirects; empty turns short links off',
+    default: '',
+    parse: shortLinkBase,
   },
   trustedProxies: {
     flag: 'trusted-proxies',

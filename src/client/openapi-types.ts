@@ -767,6 +767,26 @@ export type webhooks = {
         patch?: never;
         trace?: never;
     };
+    "sms.clicked": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A recipient opened a short link of the message for the first time (data.url, data.clicked_at)
+         * @description Sent to the webhook URL of the key that sent the message. Any 2xx acknowledges; anything else is retried with backoff. Ordering is not guaranteed and an event may arrive twice.
+         */
+        post: operations["webhook_sms_clicked"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "key.test": {
         parameters: {
             query?: never;
@@ -1441,6 +1461,7 @@ export interface operations {
                     /** @description At most 2,000 characters; `TS-L` becomes a line break. */
                     text?: string;
                     template_id?: number;
+                    short_links?: number;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer}
@@ -1477,6 +1498,7 @@ export interface operations {
                     /** @description At most 2,000 characters; `TS-L` becomes a line break. */
                     text?: string;
                     template_id?: number | string;
+                    short_links?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -1513,6 +1535,7 @@ export interface operations {
                     /** @description At most 2,000 characters; `TS-L` becomes a line break. */
                     text?: string;
                     template_id?: number | string;
+                    short_links?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -4214,6 +4237,7 @@ export interface operations {
                     /** @description One text for every number, at most 2,000 characters. */
                     text?: string;
                     template_id?: number;
+                    short_links?: number;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer}
@@ -4248,6 +4272,7 @@ export interface operations {
                     /** @description One text for every number, at most 2,000 characters. */
                     text?: string;
                     template_id?: number | string;
+                    short_links?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -4282,6 +4307,7 @@ export interface operations {
                     /** @description One text for every number, at most 2,000 characters. */
                     text?: string;
                     template_id?: number | string;
+                    short_links?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -4492,6 +4518,7 @@ export interface operations {
                     /** @description text[i] goes to sentto[i]; as many texts as numbers, each at most 2,000 characters. */
                     text?: string[];
                     template_id?: number;
+                    short_links?: number;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer}
@@ -4526,6 +4553,7 @@ export interface operations {
                     /** @description text[i] goes to sentto[i]; as many texts as numbers, each at most 2,000 characters. */
                     text?: string[];
                     template_id?: number | string;
+                    short_links?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -4560,6 +4588,7 @@ export interface operations {
                     /** @description text[i] goes to sentto[i]; as many texts as numbers, each at most 2,000 characters. */
                     text?: string[];
                     template_id?: number | string;
+                    short_links?: number | string;
                     /**
                      * @description Character set and counting table: 0 English, 1 Turkish, 2 Arabic and other Unicode (default 2).
                      * @enum {integer|string}
@@ -4816,6 +4845,10 @@ export interface operations {
                             /** @description Commercial sends (iys=1) only: recipients left out for want of consent (İYS), not sent, not charged */
                             iys_skipped?: number;
                         };
+                        /** @description Clicks on the short links of the send (short_links=1); 0 without */
+                        clicks?: number;
+                        /** @description Recipients who opened at least one of their short links */
+                        unique_clickers?: number;
                     } | {
                         /** @constant */
                         status: "error";
@@ -5038,6 +5071,10 @@ export interface operations {
                                 /** @description A recipient left out of a commercial send: IYS_NO_CONSENT or IYS_RET */
                                 reason?: string;
                             };
+                            /** @description A send with short_links=1: the short links this recipient got */
+                            short_links?: string[];
+                            /** @description A send with short_links=1: clicks on those links */
+                            clicks?: number;
                         }[];
                         pagination: {
                             current_page: number;
@@ -8462,6 +8499,56 @@ export interface operations {
                 "application/json": {
                     /** @constant */
                     event_type: "sms.received";
+                    /** @description The same for every attempt of one event: drop duplicates by it. */
+                    event_id: string;
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC time of this attempt; equals X-Service-Timestamp and is covered by the signature.
+                     */
+                    timestamp: string;
+                    /** @description More fields may be added: ignore the ones you do not know. */
+                    data: {
+                        /** @description The message the event is about; 0 for key.test. */
+                        sms_id: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Acknowledged (any 2xx does) */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Not acknowledged: the event is tried again */
+            default: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhook_sms_clicked: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description `sha256=<hex>`: lowercase hex HMAC-SHA256 of the raw body keyed with the webhook secret; present when a secret is set. Compare in constant time before parsing. */
+                "X-Service-Signature"?: string;
+                /** @description The time of this attempt (ISO 8601, UTC), the body's `timestamp`. Refuse requests outside your tolerance window (for example 5 minutes). */
+                "X-Service-Timestamp": string;
+                "User-Agent"?: "haberci-webhooks/1";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    event_type: "sms.clicked";
                     /** @description The same for every attempt of one event: drop duplicates by it. */
                     event_id: string;
                     /**

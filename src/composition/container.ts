@@ -24,6 +24,7 @@ import { CampaignService } from '../services/campaign-controls.js';
 import { ReportQueries } from '../services/report-queries.js';
 import { OtpService } from '../services/otp-service.js';
 import { TemplateService } from '../services/template-service.js';
+import { ShortLinkService } from '../services/short-link-service.js';
 import { GroupService } from '../services/group-service.js';
 import { BlocklistService } from '../services/blocklist-service.js';
 import { ConsentService } from '../services/consent-service.js';
@@ -81,6 +82,8 @@ export interface ContainerOptions {
   log?: Logger;
   /** SQLite: told of each wait of this thread's connection for the threads' write lock, in seconds (metrics). */
   onWriteLockWait?: (seconds: number) => void;
+  /** `serve --short-link-base`, checked: where short links point; unset, `short_links` is refused. */
+  shortLinkBase?: string | undefined;
 }
 
 /** Opens (and migrates) the store and builds the services on it. */
@@ -105,6 +108,7 @@ export async function openAppContainer(
   const services = apiServices(store, clock, lastUsed, {
     sendCommitted: () => dispatchWake.notify(),
     eventWritten: () => webhookWake.notify(),
+    links: new ShortLinkService(store, clock, shortLinkBaseOf(options.shortLinkBase), () => webhookWake.notify()),
   });
   return {
     store,
@@ -133,21 +137,27 @@ export async function openAppContainer(
   };
 }
 
+/** A short link base as links are written: without a trailing slash; null when unset. */
+function shortLinkBaseOf(base: string | undefined): string | null {
+  return base === undefined || base === '' ? null : base.replace(/\/+$/, '');
+}
+
 /** The services of the API and the panel's data pages, on one store. */
 function apiServices(
   store: Store,
   clock: Clock,
   lastUsed: KeyLastUsed,
-  wakes: { sendCommitted: () => void; eventWritten: () => void },
+  wakes: { sendCommitted: () => void; eventWritten: () => void; links: ShortLinkService },
 ): Services {
   const sends = new SendService(store, clock, wakes.sendCommitted);
   const services: Services = {
+    links: wakes.links,
     clock,
     auth: new AuthService(store.keys, clock, (keyId, at) => lastUsed.seen(keyId, at)),
     accounts: new AccountQueries(store.senderIds),
     sends,
     status: new StatusQueries(store.reports),
-    reports: new ReportQueries(store.reports, () => clock.now()),
+    reports: new ReportQueries(store.reports, () => clock.now(), wakes.links),
     // OTP codes come from the CSPRNG; randomInt draws uniformly (no modulo bias).
     otp: new OtpService(sends, randomInt, store, clock, wakes.eventWritten),
     groups: new GroupService(store.directory, clock, store.templates),

@@ -4,6 +4,7 @@
  * Fastify and the panel are loaded only here, when a server is built: the admin commands
  * share the composition root and need neither.
  */
+import { shortLinkPath } from '../domain/short-links.js';
 import type { FastifyInstance } from 'fastify';
 import type { Logger } from 'pino';
 import { connectionLimits } from '../config.js';
@@ -45,7 +46,11 @@ export async function createHttp(parts: HttpParts): Promise<FastifyInstance> {
   const readiness = parts.readiness ?? storeReadiness(container);
   return buildApp({
     services: container.services,
-    surfaces: [healthSurface(readiness), ...(config.panel ? [await panelSurface(container, config, live)] : [])],
+    surfaces: [
+      healthSurface(readiness),
+      ...(config.panel ? [await panelSurface(container, config, live)] : []),
+      ...(await shortLinks(container, config)),
+    ],
     logger,
     trustedProxies: config.trustedProxies,
     requestsPerSecond: config.requestsPerSecond,
@@ -55,6 +60,15 @@ export async function createHttp(parts: HttpParts): Promise<FastifyInstance> {
     connections: connectionLimits(config),
     bodyBytesInFlight: config.bodyBytesInFlight,
   });
+}
+
+/** The short links' redirects under the path of `--short-link-base`, when it is set. */
+async function shortLinks(container: AppContainer, config: Config): Promise<Surface[]> {
+  if (config.shortLinkBase === '') return [];
+  const checked = shortLinkPath(config.shortLinkBase);
+  if ('error' in checked) throw new Error(`--short-link-base: ${checked.error}`);
+  const { shortLinkSurface } = await import('../http/short-link-surface.js');
+  return [shortLinkSurface(checked.path, container.services.links)];
 }
 
 /** The customer panel at /panel/, a surface beside the API (loaded only when served). */

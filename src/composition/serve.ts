@@ -61,6 +61,7 @@ export async function openHttpThread(location: StoreLocation, config: Config, lo
   let lockWaits: ((seconds: number) => void) | null = null;
   const container = await openAppContainer(location, undefined, {
     log: logger,
+    shortLinkBase: config.shortLinkBase,
     ...(config.opsPort !== null ? { onWriteLockWait: (seconds: number) => lockWaits?.(seconds) } : {}),
   });
   return {

@@ -7,7 +7,14 @@
 import { createHmac } from 'node:crypto';
 
 export type WebhookEventType =
-  'sms.sent' | 'sms.delivered' | 'sms.failed' | 'sms.cancelled' | 'otp.verified' | 'key.test' | 'sms.received';
+  | 'sms.sent'
+  | 'sms.delivered'
+  | 'sms.failed'
+  | 'sms.cancelled'
+  | 'otp.verified'
+  | 'key.test'
+  | 'sms.received'
+  | 'sms.clicked';
 
 /**
  * The events a key's webhook can be limited to (`haberci admin key ... --webhook-events`).
@@ -22,6 +29,7 @@ export const SELECTABLE_WEBHOOK_EVENTS = [
   'sms.failed',
   'sms.cancelled',
   'sms.received',
+  'sms.clicked',
 ] as const;
 export type SelectableWebhookEvent = (typeof SELECTABLE_WEBHOOK_EVENTS)[number];
 

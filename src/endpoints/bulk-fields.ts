@@ -7,7 +7,9 @@ import type { Caller } from '../services/auth.js';
 import type { Services } from '../services/services.js';
 import { commercialType } from './iys-fields.js';
 import type { SmsLang } from '../domain/labels.js';
-import { textTooLong } from '../domain/sms-count.js';
+import { textTooLong, toLineBreaks } from '../domain/sms-count.js';
+import { shaped, shapedTexts } from './template-sends.js';
+import type { SendPlan } from '../services/send-plan.js';
 import { parseSchedule } from '../domain/schedule.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
@@ -109,6 +111,7 @@ export function bulkHandler(kind: 'group' | 'mixed') {
       lang: (body.sms_lang ?? 2) as SmsLang,
       numbers: given.value.numbers,
       texts: given.value.texts,
+      ...(given.value.alongside ? { alongside: given.value.alongside } : {}),
       scheduledAt: schedule.value,
       commercial: commercialType(body),
     });
@@ -125,13 +128,21 @@ async function givenTexts(
   body: BulkBody,
   caller: Caller,
   services: Services,
-): Promise<Result<{ numbers: readonly string[]; texts: string | readonly string[] }>> {
-  if (body.template_id === undefined) return ok({ numbers: body.sentto, texts: body.text ?? '' });
-  const numbers = bulkRecipients({ numbers: body.sentto, texts: '' }).numbers;
-  if (numbers.length === 0) return fail('TS-1026', { message: 'sentto has no numbers' });
-  const filled = await services.templates.textsFor(caller.account.id, body.template_id, numbers);
-  if (!filled.ok) return filled;
-  return ok({ numbers, texts: filled.value.texts ?? filled.value.text });
+): Promise<
+  Result<{ numbers: readonly string[]; texts: string | readonly string[]; alongside?: SendPlan['alongside'] }>
+> {
+  if (!shaped(body)) return ok({ numbers: body.sentto, texts: body.text ?? '' });
+  // The list as the send keeps it (normalised, de-duplicated), so each text is its number's.
+  const list = bulkRecipients({ numbers: body.sentto, texts: body.text ?? '' });
+  if (list.numbers.length === 0) return fail('TS-1026', { message: 'sentto has no numbers' });
+  const text = typeof body.text === 'string' ? toLineBreaks(body.text) : (list.texts ?? '');
+  const given = await shapedTexts(services, caller, body, list.numbers, text);
+  if (!given.ok) return given;
+  return ok({
+    numbers: list.numbers,
+    texts: given.value.texts ?? given.value.text,
+    ...(given.value.alongside ? { alongside: given.value.alongside } : {}),
+  });
 }
 
 interface BulkBody {
@@ -139,6 +150,7 @@ interface BulkBody {
   sentto: string[];
   text?: string | string[];
   template_id?: number;
+  short_links?: number;
   sms_lang?: number;
   scheduled_sms?: number;
   scheduled_date?: string;

@@ -13,7 +13,7 @@ import {
 } from './bulk-fields.js';
 import { numbersBodyLimit } from './body-limits.js';
 import { commercialFields } from './iys-fields.js';
-import { oneTextSource, sendTemplateIdField } from './template-fields.js';
+import { oneTextSource, sendTemplateIdField, shortLinksField } from './template-fields.js';
 
 /** POST /group/send: one text to up to 50,000 numbers, queued first. */
 export const groupSend = defineEndpoint({
@@ -36,6 +36,7 @@ export const groupSend = defineEndpoint({
         sentto: numbersField,
         text: bulkText.optional(),
         template_id: sendTemplateIdField,
+        short_links: shortLinksField,
         ...scheduleFields,
         ...commercialFields,
       })

@@ -3,7 +3,7 @@ import { defineEndpoint } from './endpoint.js';
 import { bulkSendReply } from './replies.js';
 import { coded } from './fields.js';
 import { commercialFields } from './iys-fields.js';
-import { oneTextSource, sendTemplateIdField } from './template-fields.js';
+import { oneTextSource, sendTemplateIdField, shortLinksField } from './template-fields.js';
 import {
   bulkHandler,
   bulkText,
@@ -46,6 +46,7 @@ export const groupSendMixed = defineEndpoint({
         sentto: numbersField,
         text: z.array(bulkText, coded('TS-1033')).optional(),
         template_id: sendTemplateIdField,
+        short_links: shortLinksField,
         ...scheduleFields,
         ...commercialFields,
       })

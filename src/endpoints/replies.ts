@@ -149,6 +149,8 @@ export const reportSummaryReply = reply(['TS-1064'], {
         'Commercial sends (iys=1) only: recipients left out for want of consent (İYS), not sent, not charged',
     }),
   }),
+  clicks: int.optional().meta({ description: 'Clicks on the short links of the send (short_links=1); 0 without' }),
+  unique_clickers: int.optional().meta({ description: 'Recipients who opened at least one of their short links' }),
 });
 
 export const reportPageReply = reply(['TS-1064'], {
@@ -165,6 +167,11 @@ export const reportPageReply = reply(['TS-1064'], {
           description: 'A recipient left out of a commercial send: IYS_NO_CONSENT or IYS_RET',
         }),
       }),
+      short_links: z
+        .array(text)
+        .optional()
+        .meta({ description: 'A send with short_links=1: the short links this recipient got' }),
+      clicks: int.optional().meta({ description: 'A send with short_links=1: clicks on those links' }),
     }),
   ),
   pagination: z.strictObject({ current_page: int, total_pages: int, total_records: int, records_per_page: int }),

@@ -8,8 +8,8 @@ import { titleTooLong } from '../domain/sender-title.js';
 import { textTooLong } from '../domain/sms-count.js';
 import { maxScheduledRecipients, singleSend } from '../services/single-send.js';
 import { commercialFields } from './iys-fields.js';
-import { oneTextSource, sendTemplateIdField } from './template-fields.js';
-import { templateSingleSend } from './template-sends.js';
+import { oneTextSource, sendTemplateIdField, shortLinksField } from './template-fields.js';
+import { shaped, shapedSingleSend } from './template-sends.js';
 
 /**
  * One entry that cannot be a phone number refuses the whole request (docs/decisions.md):
@@ -49,6 +49,7 @@ const request = z.preprocess(
         .superRefine(storableText('TS-1026', 'text'))
         .optional(),
       template_id: sendTemplateIdField,
+      short_links: shortLinksField,
       sms_lang: integerField('TS-1033')
         .refine((v) => v >= 0 && v <= 2, 'TS-1033')
         .optional(),
@@ -105,9 +106,7 @@ export const smsSend = defineEndpoint({
   request,
   // One call: the use case answers TS-1024 with its reply, or the code that refused it.
   handle: ({ body, caller, services }) =>
-    body.template_id === undefined
-      ? singleSend(services.sends, services.clock, caller, body)
-      : templateSingleSend(services, caller, body, body.template_id),
+    shaped(body) ? shapedSingleSend(services, caller, body) : singleSend(services.sends, services.clock, caller, body),
 });
 
 /**

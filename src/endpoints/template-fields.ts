@@ -78,3 +78,8 @@ export function oneTextSource(
       ctx.addIssue({ code: 'custom', ...codedDetail(missing, 'text (or template_id) is missing') });
   };
 }
+
+/** `short_links` on a send: 1 shortens every URL per recipient, 0 or absent does not; TS-1033 otherwise. */
+export const shortLinksField = integerField('TS-1033')
+  .refine((v) => v === 0 || v === 1, codedDetail('TS-1033', 'short_links is 0 or 1'))
+  .optional();

@@ -16,6 +16,10 @@ const events: Partial<Record<WebhookEventType, { summary: string; status: string
     status: 'cancelled',
   },
   'sms.received': { summary: "An inbound SMS reached one of the account's numbers", status: null },
+  'sms.clicked': {
+    summary: 'A recipient opened a short link of the message for the first time (data.url, data.clicked_at)',
+    status: null,
+  },
   'key.test': { summary: "The provider tested the key's webhook", status: null },
 };
 

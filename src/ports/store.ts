@@ -26,6 +26,7 @@ import type { OtpStore } from './otp-store.js';
 import type { ConsentStore } from './consent-store.js';
 import type { DerivedCounts } from './derived-counts.js';
 import type { TemplateStore } from './template-store.js';
+import type { LinkStore } from './link-store.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -80,6 +81,8 @@ export interface Store {
   readonly derived: DerivedCounts;
   /** Saved texts with placeholders and the contact fields that fill them (src/ports/template-store.ts). */
   readonly templates: TemplateStore;
+  /** Short links of sends and their clicks (src/ports/link-store.ts). */
+  readonly links: LinkStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

@@ -4,6 +4,7 @@ import { reportStatus, summaryBucket } from '../domain/delivery-state.js';
 import { localDate, localDateTime, localTime } from '../domain/istanbul-time.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
+import type { ShortLinkService } from './short-link-service.js';
 
 export const recordsPerPage = 500;
 
@@ -66,6 +67,7 @@ export class ReportQueries {
   constructor(
     private readonly messages: ReportStore,
     private readonly now: () => number,
+    private readonly links: Pick<ShortLinkService, 'sendClicks' | 'recipientLinks'>,
   ) {}
 
   private async report(accountId: number, raporId: number): Promise<SendRecord | null> {
@@ -77,6 +79,7 @@ export class ReportQueries {
     const send = await this.report(accountId, raporId);
     if (!send) return fail('TS-1029', { variant: 'not-found', message: 'Report not found' });
     const t = tally(send, await this.messages.sendCounters(send.id));
+    const clicks = await this.links.sendClicks(send.id);
     return ok({
       rapor_id: send.id,
       total_numbers: send.totalNumbers,
@@ -94,6 +97,9 @@ export class ReportQueries {
         last_update: localDateTime(t.lastChange),
         ...(send.iysSkipped === null ? {} : { iys_skipped: send.iysSkipped }),
       },
+      // Additions to v4 (short links): 0 for a send without them.
+      clicks: clicks.clicks,
+      unique_clickers: clicks.clickers,
     });
   }
 
@@ -104,6 +110,10 @@ export class ReportQueries {
     const totalPages = Math.ceil(totalRecords / recordsPerPage);
     const rows =
       page > totalPages ? [] : await this.messages.sendMessages(send.id, (page - 1) * recordsPerPage, recordsPerPage);
+    const links = await this.links.recipientLinks(
+      send.id,
+      rows.map((r) => r.recipient),
+    );
     return ok({
       data: rows.map((r) => {
         const status = reportStatus(r.state);
@@ -119,6 +129,8 @@ export class ReportQueries {
             operator: r.operator,
             ...(reason === null ? {} : { reason }),
           },
+          // A send with short links: the links this recipient got, and their clicks.
+          ...(links.get(r.recipient) ?? {}),
         };
       }),
       pagination: {

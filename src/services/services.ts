@@ -11,6 +11,7 @@ import type { ConsentService } from './consent-service.js';
 import type { ResellerService } from './reseller-service.js';
 import type { TemplateService } from './template-service.js';
 import type { CampaignService } from './campaign-controls.js';
+import type { ShortLinkService } from './short-link-service.js';
 
 /** What endpoint handlers may use. Built in main.ts. */
 export interface Services {
@@ -27,4 +28,5 @@ export interface Services {
   resellers: ResellerService;
   templates: TemplateService;
   campaigns: CampaignService;
+  links: ShortLinkService;
 }

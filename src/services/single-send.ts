@@ -59,11 +59,15 @@ export interface SingleSendOptions {
    */
   scheduledMessagesNow?: boolean;
   /**
-   * The texts of a send that names a template (`template_id`), for its numbers: asked once
-   * the numbers are known, after an idempotent replay. Absent, the request's `text` is sent.
+   * The texts of a send that names a template (`template_id`) or asks for short links, for
+   * its numbers: asked once the numbers are known, after an idempotent replay. Absent, the
+   * request's `text` is sent.
    */
-  template?: (numbers: readonly string[]) => Promise<Result<TemplateTexts>>;
+  texts?: (numbers: readonly string[]) => Promise<Result<GivenTexts>>;
 }
+
+/** A send's texts when not simply its `text`: one for all or one per number, and writes that commit with it. */
+export type GivenTexts = TemplateTexts & { alongside?: SendPlan['alongside'] };
 
 /**
  * /sms/send: one text to one or more numbers, now or at a scheduled time, in the documented
@@ -101,7 +105,7 @@ export async function singleSend(
     if (replayed?.ok) return ok({ code: 'TS-1024', fields: JSON.parse(replayed.value) as Record<string, unknown> });
   }
 
-  const filled = options.template ? await options.template(numbers) : null;
+  const filled = options.texts ? await options.texts(numbers) : null;
   if (filled && !filled.ok) return filled;
   const text = filled ? filled.value.text : toLineBreaks(request.text ?? '');
   // One text per number when a template's placeholders were filled; null: `text` for all.
@@ -136,6 +140,7 @@ export async function singleSend(
       priority: priorityOf(smsSendLane(numbers.length, scheduledAt !== null)),
       recipients: recipients.plan,
       ...(recipients.tally ? { iys: recipients.tally } : {}),
+      ...(filled?.value.alongside ? { alongside: filled.value.alongside } : {}),
       perMinuteLimited: true,
     },
     ({ sendId, messageIds, totalSms }) => ({

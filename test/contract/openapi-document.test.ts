@@ -93,6 +93,7 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(Object.keys(document.webhooks).sort(), [
       'key.test',
       'sms.cancelled',
+      'sms.clicked',
       'sms.delivered',
       'sms.failed',
       'sms.received',

@@ -1,3 +1,5 @@
+import { shortLinkPath } from '../../src/domain/short-links.js';
+import { shortLinkSurface } from '../../src/http/short-link-surface.js';
 import { after, before } from 'node:test';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TestDialect } from './dialects.js';
@@ -60,9 +62,10 @@ export interface Provisioned {
 export async function createHarness(
   location: StoreLocation = { dialect: 'sqlite', file: ':memory:' },
   appOptions: Partial<AppOptions> = {},
+  shortLinkBase?: string,
 ): Promise<Harness> {
   const clock = new FixedClock(defaultNow);
-  return { ...(await harnessOn(location, clock, appOptions)), clock };
+  return { ...(await harnessOn(location, clock, appOptions, shortLinkBase)), clock };
 }
 
 /** A harness on the system clock, for tests that run the dispatcher's own loop in real time. */
@@ -75,13 +78,22 @@ export function createLiveHarness(
   return harnessOn(location, systemClock, appOptions);
 }
 
-async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Partial<AppOptions>): Promise<LiveHarness> {
-  const runtime = await openAppContainer(location, clock);
+async function harnessOn(
+  location: StoreLocation,
+  clock: Clock,
+  appOptions: Partial<AppOptions>,
+  shortLinkBase?: string,
+): Promise<LiveHarness> {
+  const runtime = await openAppContainer(location, clock, { shortLinkBase });
+  // With a short link base, its redirects are served as `serve` serves them.
+  const path = shortLinkBase === undefined ? null : shortLinkPath(shortLinkBase);
+  const links = path !== null && 'path' in path ? [shortLinkSurface(path.path, runtime.services.links)] : [];
   const app = await buildApp({
     connections: defaultConnectionLimits,
     services: runtime.services,
     requestsPerSecond: 0,
     ...appOptions,
+    surfaces: [...(appOptions.surfaces ?? []), ...links],
   });
   // Answers that do not come through post() (tests that inject or listen themselves) are
   // checked against the contract here; what fails is reported when the harness closes.
@@ -156,10 +168,14 @@ async function harnessOn(location: StoreLocation, clock: Clock, appOptions: Part
  * A harness for one describe() on one dialect: created before its tests, closed (and the
  * dialect's schema dropped) after them. The returned object reads the live harness.
  */
-export function harnessFor(dialect: TestDialect, appOptions: Partial<AppOptions> = {}): Harness {
+export function harnessFor(
+  dialect: TestDialect,
+  appOptions: Partial<AppOptions> = {},
+  shortLinkBase?: string,
+): Harness {
   let current: Harness | null = null;
   before(async () => {
-    current = await createHarness(await dialect.location(), appOptions);
+    current = await createHarness(await dialect.location(), appOptions, shortLinkBase);
   });
   after(async () => {
     try {

@@ -85,6 +85,7 @@ for (const dialect of testDialects()) {
           '0039-smpp-part-schedule',
           '0045-resellers',
           '0055-templates',
+          '0056-short-links',
           '0057-campaign-controls',
         ]);
       });

@@ -482,7 +482,27 @@ export interface ContactFieldsTable {
   updated_at: number;
 }
 
+export interface ShortLinksTable {
+  token: string;
+  account_id: number;
+  send_id: number;
+  recipient: string;
+  url: string;
+  created_at: number;
+  clicks: Generated<number>;
+  first_clicked_at: number | null;
+}
+
+export interface LinkClicksTable {
+  id: Generated<number>;
+  send_id: number;
+  token: string;
+  clicked_at: number;
+}
+
 export interface Database {
+  short_links: ShortLinksTable;
+  link_clicks: LinkClicksTable;
   templates: TemplatesTable;
   contact_fields: ContactFieldsTable;
   smpp_users: SmppUsersTable;

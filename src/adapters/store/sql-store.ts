@@ -32,6 +32,7 @@ import { SqlRetentionStore } from './retention-store.js';
 import { SqlOtpStore } from './otp-store.js';
 import { SqlDerivedCounts } from './derived-counts-store.js';
 import { SqlTemplateStore } from './template-store.js';
+import { SqlLinkStore } from './link-store.js';
 
 /** A write lock held this long without changing hands is stuck (transactions take milliseconds; busy_timeout is 5 s). */
 const stuckLockMs = 30_000;
@@ -65,6 +66,7 @@ export class SqlStore implements Store {
   readonly consents: SqlConsentStore;
   readonly derived: SqlDerivedCounts;
   readonly templates: SqlTemplateStore;
+  readonly links: SqlLinkStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -96,6 +98,7 @@ export class SqlStore implements Store {
     this.consents = new SqlConsentStore(context);
     this.derived = new SqlDerivedCounts(context);
     this.templates = new SqlTemplateStore(context);
+    this.links = new SqlLinkStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

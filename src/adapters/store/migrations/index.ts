@@ -42,6 +42,7 @@ import { migration as m0038 } from './0038-otp-prefix-rates.js';
 import { migration as m0039 } from './0039-smpp-part-schedule.js';
 import { migration as m0045 } from './0045-resellers.js';
 import { migration as m0055 } from './0055-templates.js';
+import { migration as m0056 } from './0056-short-links.js';
 import { migration as m0057 } from './0057-campaign-controls.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
@@ -82,6 +83,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0039-smpp-part-schedule', m0039],
   ['0045-resellers', m0045],
   ['0055-templates', m0055],
+  ['0056-short-links', m0056],
   ['0057-campaign-controls', m0057],
 ];
 

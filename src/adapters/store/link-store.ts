@@ -1,0 +1,134 @@
+import { StorePart } from './store-part.js';
+import { hasUrl, newEventId, resolveTargets } from './event-outbox.js';
+import { takesEvent } from '../../domain/webhook.js';
+import type { LinkClick, LinkStore, NewShortLink } from '../../ports/link-store.js';
+
+/** Rows per multi-row INSERT and items per IN list: inside both dialects' parameter limits. */
+const chunk = 1000;
+
+export class SqlLinkStore extends StorePart implements LinkStore {
+  async insert(accountId: number, sendId: number, links: readonly NewShortLink[], now: number): Promise<void> {
+    for (let i = 0; i < links.length; i += chunk) {
+      const rows = links.slice(i, i + chunk).map((l) => ({
+        token: l.token,
+        account_id: accountId,
+        send_id: sendId,
+        recipient: l.recipient,
+        url: l.url,
+        created_at: now,
+      }));
+      await this.db.insertInto('short_links').values(rows).execute();
+    }
+  }
+
+  async click(token: string, now: number): Promise<LinkClick | null> {
+    return this.transact(async (self) => {
+      const { db, sql } = self;
+      const link = await db
+        .selectFrom('short_links')
+        .innerJoin('sends', 'sends.id', 'short_links.send_id')
+        .select(['short_links.send_id', 'short_links.recipient', 'short_links.url', 'sends.key_id'])
+        .where('short_links.token', '=', token)
+        .executeTakeFirst();
+      if (!link) return null;
+      // The message's links, locked: two first clicks at once on two of its links take turns,
+      // so exactly one of them finds none clicked before and writes sms.clicked.
+      const siblings = await db
+        .selectFrom('short_links')
+        .select(['token', 'first_clicked_at'])
+        .where('send_id', '=', link.send_id)
+        .where('recipient', '=', link.recipient)
+        .$call((qb) => sql.forUpdate(qb))
+        .execute();
+      const first = siblings.every((s) => s.first_clicked_at === null);
+      await db
+        .updateTable('short_links')
+        .set((eb) => ({
+          clicks: eb('clicks', '+', 1),
+          first_clicked_at: eb.fn.coalesce('first_clicked_at', eb.val(now)),
+        }))
+        .where('token', '=', token)
+        .execute();
+      await db.insertInto('link_clicks').values({ send_id: link.send_id, token, clicked_at: now }).execute();
+      const event = first && (await self.clickedEvent(link, now));
+      return { url: link.url, event };
+    });
+  }
+
+  /** sms.clicked for the message's key's webhook, when it has one that takes the event. */
+  protected async clickedEvent(
+    link: { send_id: number; recipient: string; url: string; key_id: number },
+    now: number,
+  ): Promise<boolean> {
+    const message = await this.db
+      .selectFrom('messages')
+      .select('id')
+      .where('send_id', '=', link.send_id)
+      .where('recipient', '=', link.recipient)
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    if (!message) return false;
+    const target = (await resolveTargets(this.db, [link.key_id])).get(link.key_id);
+    if (!hasUrl(target) || !takesEvent(target.events, 'sms.clicked')) return false;
+    await this.db
+      .insertInto('webhook_events')
+      .values({
+        event_id: newEventId(),
+        key_id: link.key_id,
+        event_type: 'sms.clicked',
+        sms_id: Number(message.id),
+        status: null,
+        data: JSON.stringify({ url: link.url, clicked_at: new Date(now).toISOString() }),
+        state: 'pending',
+        attempts: 0,
+        next_attempt_at: now,
+        lease_until: null,
+        created_at: now,
+        done_at: null,
+      })
+      .execute();
+    return true;
+  }
+
+  async sendClicks(sendId: number): Promise<{ clicks: number; clickers: number }> {
+    const row = await this.db
+      .selectFrom('short_links')
+      .select((eb) => [
+        eb.fn.sum<string | number | null>('clicks').as('clicks'),
+        eb.fn
+          .count<string | number>('recipient')
+          .distinct()
+          .filterWhere('first_clicked_at', 'is not', null)
+          .as('clickers'),
+      ])
+      .where('send_id', '=', sendId)
+      .executeTakeFirst();
+    return { clicks: Number(row?.clicks ?? 0), clickers: Number(row?.clickers ?? 0) };
+  }
+
+  async recipientLinks(
+    sendId: number,
+    recipients: readonly string[],
+  ): Promise<Map<string, { links: string[]; clicks: number }>> {
+    const found = new Map<string, { links: string[]; clicks: number }>();
+    const distinct = [...new Set(recipients)];
+    for (let i = 0; i < distinct.length; i += chunk) {
+      const rows = await this.db
+        .selectFrom('short_links')
+        .select(['recipient', 'token', 'clicks'])
+        .where('send_id', '=', sendId)
+        .where('recipient', 'in', distinct.slice(i, i + chunk))
+        .orderBy('created_at')
+        .orderBy('token')
+        .execute();
+      for (const row of rows) {
+        const entry = found.get(row.recipient) ?? { links: [], clicks: 0 };
+        entry.links.push(row.token);
+        entry.clicks += row.clicks;
+        found.set(row.recipient, entry);
+      }
+    }
+    return found;
+  }
+}

@@ -1,0 +1,116 @@
+import { randomBytes } from 'node:crypto';
+import type { Clock } from '../ports/clock.js';
+import type { Store } from '../ports/store.js';
+import type { NewShortLink } from '../ports/link-store.js';
+import type { SendPlan } from './send-plan.js';
+import { isToken, maxLinksPerText, maxUrlLength, replaceUrls, tokenBytes, urlsOf } from '../domain/short-links.js';
+import { textTooLong } from '../domain/sms-count.js';
+import { fail, ok } from '../domain/result.js';
+import type { Result } from '../domain/result.js';
+
+/** The texts of a send with its URLs shortened, and the links to write with it. */
+export interface Shortened {
+  /** One text per number, each with its own links. */
+  texts: string[];
+  links: NewShortLink[];
+}
+
+/** Tokens drawn from the CSPRNG, many at a time (a 50,000-number send takes one call). */
+function tokens(count: number): string[] {
+  const bytes = randomBytes(count * tokenBytes);
+  const out: string[] = [];
+  for (let i = 0; i < count; i++) {
+    let token = bytes.subarray(i * tokenBytes, (i + 1) * tokenBytes).toString('base64url');
+    // A text's TS-L becomes a line break wherever it is read again: no token may hold one.
+    while (token.includes('TS-L')) token = randomBytes(tokenBytes).toString('base64url');
+    out.push(token);
+  }
+  return out;
+}
+
+/**
+ * Short links with click tracking (docs/api.md, "Short links"): `short_links` 1 on a send
+ * gives every URL of each recipient's text a link of its own under `--short-link-base`,
+ * written with the send; a click redirects to the URL and is counted.
+ */
+export class ShortLinkService {
+  constructor(
+    private readonly store: Store,
+    private readonly clock: Clock,
+    /** `serve --short-link-base`, without a trailing slash; null: short links are off. */
+    private readonly base: string | null,
+    /** Tells the webhook courier an event was written (an sms.clicked). */
+    private readonly eventWritten: () => void,
+  ) {}
+
+  /**
+   * Each number's text with its URLs replaced by short links (counted in the SMS length, so
+   * the cost answered is that of the texts sent). `texts`: one for all, or one per number.
+   * Refused: short links not configured (TS-1033), a text with more than 10 URLs or a URL
+   * over 2,000 characters (TS-1033), a text over 2,000 characters once shortened (TS-1026).
+   */
+  shorten(numbers: readonly string[], texts: string | readonly string[]): Result<Shortened> {
+    if (this.base === null)
+      return fail('TS-1033', { message: 'short_links: this server has no short link base (serve --short-link-base)' });
+    const base = this.base;
+    const out: string[] = [];
+    const links: NewShortLink[] = [];
+    const shared = typeof texts === 'string' ? urlsOf(texts) : null;
+    const pool = tokens(shared === null ? 0 : shared.length * numbers.length);
+    let next = 0;
+    for (let i = 0; i < numbers.length; i++) {
+      const recipient = numbers[i] ?? '';
+      const text = typeof texts === 'string' ? texts : (texts[i] ?? '');
+      const urls = shared ?? urlsOf(text);
+      if (urls.length > maxLinksPerText)
+        return fail('TS-1033', { message: `short_links: at most ${maxLinksPerText} URLs in a text` });
+      if (urls.some((u) => u.length > maxUrlLength))
+        return fail('TS-1033', { message: `short_links: a URL is longer than ${maxUrlLength} characters` });
+      const own = shared === null ? tokens(urls.length) : null;
+      const shortened = replaceUrls(text, (url) => {
+        const token = own ? (own.shift() ?? '') : (pool[next++] ?? '');
+        links.push({ token, recipient, url });
+        return `${base}/${token}`;
+      });
+      if (textTooLong(shortened))
+        return fail('TS-1026', {
+          message: `The text for ${recipient} is longer than 2000 characters with its short links`,
+        });
+      out.push(shortened);
+    }
+    return ok({ texts: out, links });
+  }
+
+  /** The send's writes of its links, committed with it (SendPlan.alongside). */
+  alongside(accountId: number, links: readonly NewShortLink[]): NonNullable<SendPlan['alongside']> {
+    return (store, sendId) => store.links.insert(accountId, sendId, links, this.clock.now());
+  }
+
+  /** Where a token leads, the click recorded; null for a token that is not a live link. */
+  async follow(token: string): Promise<string | null> {
+    if (!isToken(token)) return null;
+    const click = await this.store.links.click(token, this.clock.now());
+    if (click?.event) this.eventWritten();
+    return click?.url ?? null;
+  }
+
+  /** /reports/basic: a send's clicks and the recipients who clicked. */
+  sendClicks(sendId: number): Promise<{ clicks: number; clickers: number }> {
+    return this.store.links.sendClicks(sendId);
+  }
+
+  /** /reports/detailed: each recipient's links (as sent) and clicks, for a send with short links. */
+  async recipientLinks(
+    sendId: number,
+    recipients: readonly string[],
+  ): Promise<Map<string, { short_links: string[]; clicks: number }>> {
+    const found = await this.store.links.recipientLinks(sendId, recipients);
+    const base = this.base ?? '';
+    return new Map(
+      [...found].map(([recipient, l]) => [
+        recipient,
+        { short_links: l.links.map((t) => `${base}/${t}`), clicks: l.clicks },
+      ]),
+    );
+  }
+}
