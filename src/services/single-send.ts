@@ -54,6 +54,11 @@ export interface SingleSendOptions {
    * receipt and query_sm carry (docs/decisions.md, "Customers over SMPP").
    */
   scheduledMessagesNow?: boolean;
+  /**
+   * Writes that commit with the send (SendPlan.alongside): the SMPP server's receipts owed
+   * for the submit, in the transaction that accepts it.
+   */
+  alongside?: SendPlan['alongside'];
 }
 
 /**
@@ -120,6 +125,7 @@ export async function singleSend(
       recipients: recipients.plan,
       ...(recipients.tally ? { iys: recipients.tally } : {}),
       perMinuteLimited: true,
+      ...(options.alongside ? { alongside: options.alongside } : {}),
     },
     ({ sendId, messageIds, totalSms }) => ({
       sms_id: messagesNow ? (messageIds[messageIds.length - 1] ?? sendId) : sendId,

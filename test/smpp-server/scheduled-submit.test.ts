@@ -43,6 +43,7 @@ for (const dialect of testDialects()) {
       await h.runtime.smppUsers.create({ keyId: p.keyId, systemId: 'sched', password: 'pw' });
       server = new SmppServer({
         store: h.runtime.store.smpp,
+        outbox: h.runtime.store.outbox,
         reports: h.runtime.store.reports,
         services: h.runtime.services,
         clock: h.clock,

@@ -40,6 +40,7 @@ import { migration as m0035 } from './0035-derived-counts.js';
 import { migration as m0036 } from './0036-consent-sync-counts.js';
 import { migration as m0038 } from './0038-otp-prefix-rates.js';
 import { migration as m0039 } from './0039-smpp-part-schedule.js';
+import { migration as m0041 } from './0041-outbox.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -77,6 +78,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0036-consent-sync-counts', m0036],
   ['0038-otp-prefix-rates', m0038],
   ['0039-smpp-part-schedule', m0039],
+  ['0041-outbox', m0041],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */
