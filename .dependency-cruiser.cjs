@@ -148,6 +148,12 @@ module.exports = {
       "The rest of the program opens and locates stores through adapters/store/index.ts; the lock, caches and connections are the store's own (docs/architecture.md, Store).",
     ),
     forbid(
+      'outbox-behind-the-store',
+      '^src/(http|panel|endpoints|jobs|cli|runtime|client)/',
+      '^src/ports/outbox\\.ts$',
+      'The outbox is written through the Store in the transaction of the commit it follows, and consumed by its consumer (the SMPP server\'s receipt courier): no surface or other job reads or writes it (docs/decisions.md, "One outbox").',
+    ),
+    forbid(
       'client-stands-alone',
       layer('client'),
       '^src/(?!client/)',

@@ -45,6 +45,7 @@ export async function openSmppServer(
   const { SmppServer } = await import('../smpp-server/smpp-server.js');
   const server = new SmppServer({
     store: container.store.smpp,
+    outbox: container.store.outbox,
     reports: container.store.reports,
     assemblyTimeoutMs: config.smppServerAssemblyTimeoutMs,
     bindLeaseMs: config.leaseMs,

@@ -7,6 +7,7 @@ import { firstNonNumber, numberFieldTooShort, quotedEntry } from '../domain/reci
 import { titleTooLong } from '../domain/sender-title.js';
 import { textTooLong } from '../domain/sms-count.js';
 import { maxScheduledRecipients, singleSend } from '../services/single-send.js';
+import type { SingleSendOptions } from '../services/single-send.js';
 import { commercialFields } from './iys-fields.js';
 import { oneTextSource, sendTemplateIdField, shortLinksField } from './template-fields.js';
 import { shaped, shapedSingleSend } from './template-sends.js';
@@ -113,10 +114,17 @@ export const smsSend = defineEndpoint({
  * /sms/send as the SMPP server runs a submit_sm: the same fields, checks, limits and use case,
  * but a scheduled send's message is written at acceptance (queued, due at its time) and
  * `sms_id` is its own id, so submit_sm_resp, the receipt and query_sm carry the message's id
- * (docs/decisions.md, "Customers over SMPP"). Not a route: the HTTP API keeps `smsSend`.
+ * (docs/decisions.md, "Customers over SMPP"). `alongside`: the receipts the submit owes,
+ * written in the transaction that accepts it (docs/decisions.md, "One outbox"). Not a route:
+ * the HTTP API keeps `smsSend`.
  */
-export const smsSendOverSmpp = defineEndpoint({
-  ...smsSend,
-  handle: ({ body, caller, services }) =>
-    singleSend(services.sends, services.clock, caller, body, { scheduledMessagesNow: true }),
-});
+export function smsSendOverSmpp(alongside?: SingleSendOptions['alongside']) {
+  return defineEndpoint({
+    ...smsSend,
+    handle: ({ body, caller, services }) =>
+      singleSend(services.sends, services.clock, caller, body, {
+        scheduledMessagesNow: true,
+        ...(alongside ? { alongside } : {}),
+      }),
+  });
+}

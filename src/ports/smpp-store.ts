@@ -1,6 +1,4 @@
-/** Customers over SMPP: their SMPP users, the receipts owed to them, the MO messages given to them. */
-import type { FinalState } from '../domain/delivery-state.js';
-import type { InboundRecord } from './inbound-store.js';
+/** Customers over SMPP: their SMPP users, the parts of their concatenated submits, their binds (what is owed to them: ports/outbox.ts). */
 
 /** An SMPP user: a system_id and password that bind as one API key, with its bind limits. */
 export interface SmppUser {
@@ -25,37 +23,6 @@ export interface SmppCredentials {
 }
 
 export type NewSmppUser = Omit<SmppUser, 'id' | 'disabledAt' | 'createdAt'> & { passwordHash: string };
-
-/** A receipt owed: the message, as far as it went, once it reached a final state. */
-export interface OwedReceipt {
-  messageId: number;
-  /** The customer's source_addr of the submit (the receipt's destination_addr). */
-  sourceAddr: string;
-  recipient: string;
-  /** `rejected`: the parts of a concatenated submit that never made a message (given up, or refused when complete). */
-  state: FinalState | 'rejected';
-  /** The message's detail (the carrier's error text, if any). */
-  detail: string | null;
-  submittedAt: number;
-  doneAt: number | null;
-}
-
-/** A receipt owed for one part of a concatenated submit: it carries the part's own message_id. */
-export interface OwedPartReceipt extends OwedReceipt {
-  partId: string;
-}
-
-/** A part of a concatenated submit answered with a message_id of its own. */
-export interface PartReceipt {
-  partId: string;
-  smppUserId: number;
-  /** The assembled message; null: the assembly was given up, so the receipt says REJECTD. */
-  messageId: number | null;
-  sourceAddr: string;
-  recipient: string;
-  /** When the part was answered. */
-  submittedAt: number;
-}
 
 /** One session bound to a process of the cluster, as the SMPP server tells it (the provider console's SMPP page). */
 export interface SmppSessionState {
@@ -127,25 +94,6 @@ export interface SmppStore {
   users(accountId: number): Promise<SmppUser[]>;
   /** Disables the user (again: keeps the first time); null when there is none. */
   disableUser(id: number, now: number): Promise<SmppUser | null>;
-  /** Owes a receipt for an accepted message (registered_delivery asked for one). */
-  owe(receipt: { messageId: number; smppUserId: number; sourceAddr: string }, now: number): Promise<void>;
-  /** Receipts owed to a user whose message reached a final state, oldest first. */
-  owed(smppUserId: number, limit: number): Promise<OwedReceipt[]>;
-  /** The customer acknowledged these receipts (deliver_sm_resp). */
-  acknowledged(messageIds: readonly number[], now: number): Promise<void>;
-  /** How many receipts (of messages and of parts) are owed to the user and ready to go: the backlog. */
-  owedCount(smppUserId: number): Promise<number>;
-  /** Owes a receipt for each of these parts (registered_delivery asked for one). */
-  owePartReceipts(parts: readonly PartReceipt[], now: number): Promise<void>;
-  /** Part receipts owed to a user: given up, or whose message reached a final state; oldest first. */
-  owedParts(smppUserId: number, limit: number): Promise<OwedPartReceipt[]>;
-  partsAcknowledged(partIds: readonly string[], now: number): Promise<void>;
-  /**
-   * Inbound messages of the account received since `since`, of id `fromId` or above, not yet
-   * acknowledged over SMPP, oldest first. `fromId` spares reading the acknowledged ones again.
-   */
-  owedMo(accountId: number, since: number, fromId: number, limit: number): Promise<InboundRecord[]>;
-  moAcknowledged(messages: readonly { inboundId: number; accountId: number }[], now: number): Promise<void>;
   /**
    * Keeps a part of a concatenated submit, giving it its own id from the id space of sends
    * and messages; answers whether the message is complete (and takes its parts out).
@@ -166,6 +114,4 @@ export interface SmppStore {
   releaseBinds(sessionIds: readonly string[]): Promise<void>;
   /** Every live bind of the cluster, by system_id then time. */
   liveBinds(now: number): Promise<SmppBind[]>;
-  /** Removes receipts (of messages and of parts) created before `before` (acknowledged or not): the retention limit. Answers how many. */
-  removeBefore(before: number): Promise<number>;
 }

@@ -15,6 +15,7 @@ import type { EventStore } from './event-store.js';
 import type { DirectoryStore } from './directory-store.js';
 import type { InboundStore } from './inbound-store.js';
 import type { SmppStore } from './smpp-store.js';
+import type { OutboxStore } from './outbox.js';
 import type { CarrierBinds } from './carrier-binds.js';
 import type { PanelQueries } from './panel-queries.js';
 import type { UserStore } from './user-store.js';
@@ -59,6 +60,8 @@ export interface Store {
   readonly inbound: InboundStore;
   /** Customers over SMPP: their users and the receipts owed to them. */
   readonly smpp: SmppStore;
+  /** Consequences of commits, written in them, until their consumers carry them out. */
+  readonly outbox: OutboxStore;
   /** The live carrier's binds across the cluster, and its shared rate cuts (src/ports/carrier-binds.ts). */
   readonly carrierBinds: CarrierBinds;
   /** The panel's read queries. */

@@ -7,7 +7,8 @@ import { isRetReply, parseRetWords, recipientTypes } from '../domain/iys.js';
  * Mobile-originated messages. Each is stored, routed to the account that owns its
  * destination (a number or short code given to it with `haberci admin inbound-route add`),
  * and, when that account has a key with a webhook, announced as `sms.received`: the message
- * and its event in one transaction, before the carrier acknowledges the operator.
+ * and its event in one transaction, before the carrier acknowledges the operator; so is the
+ * outbox row that owes it to the account's SMPP receivers, when it has an SMPP user.
  */
 export class InboundService {
   constructor(
@@ -22,7 +23,11 @@ export class InboundService {
       const [id = 0] = await store.messages.allocateIds(1);
       const accountId = await store.inbound.routeFor(to);
       await store.inbound.insert({ id, accountId, from, to, text: message.text, receivedAt: message.receivedAt });
-      if (accountId !== null) await recordRetReply(store, accountId, from, message);
+      if (accountId !== null) {
+        await recordRetReply(store, accountId, from, message);
+        // Owed to the account's SMPP receivers (if it has an SMPP user): in this transaction too.
+        await store.outbox.oweMo({ id, accountId, receivedAt: message.receivedAt });
+      }
       const keyId = accountId === null ? null : await store.inbound.webhookKeyOf(accountId);
       if (keyId !== null) {
         await store.events.createPending(

@@ -64,6 +64,25 @@ export interface SingleSendOptions {
    * request's `text` is sent.
    */
   texts?: (numbers: readonly string[]) => Promise<Result<GivenTexts>>;
+  /**
+   * Writes that commit with the send (SendPlan.alongside): the SMPP server's receipts owed
+   * for the submit, in the transaction that accepts it.
+   */
+  alongside?: SendPlan['alongside'];
+}
+
+type Alongside = NonNullable<SendPlan['alongside']>;
+
+/** The writes that commit with a send: its links' and its caller's (SMPP receipts owed), both when both. */
+function alongsideOf(links: Alongside | undefined, caller: Alongside | undefined): { alongside?: Alongside } {
+  if (links === undefined) return caller === undefined ? {} : { alongside: caller };
+  if (caller === undefined) return { alongside: links };
+  return {
+    alongside: async (store, sendId, messageIds) => {
+      await links(store, sendId, messageIds);
+      await caller(store, sendId, messageIds);
+    },
+  };
 }
 
 /** A send's texts when not simply its `text`: one for all or one per number, and writes that commit with it. */
@@ -140,7 +159,7 @@ export async function singleSend(
       priority: priorityOf(smsSendLane(numbers.length, scheduledAt !== null)),
       recipients: recipients.plan,
       ...(recipients.tally ? { iys: recipients.tally } : {}),
-      ...(filled?.value.alongside ? { alongside: filled.value.alongside } : {}),
+      ...alongsideOf(filled?.value.alongside, options.alongside),
       perMinuteLimited: true,
     },
     ({ sendId, messageIds, totalSms }) => ({

@@ -50,7 +50,7 @@ export class CustomerSession {
   binding = false;
   /** submit_sm being processed. */
   submitsInFlight = 0;
-  /** deliver_sm sent and not answered, by sequence_number: the key of what each carries (receipt-pump.ts). */
+  /** deliver_sm sent and not answered, by sequence_number: the key of what each carries (receipt-courier.ts). */
   readonly unanswered = new Map<number, string>();
   closed = false;
   private idleTimer: NodeJS.Timeout | null = null;

@@ -6,7 +6,7 @@
  * own id). Dates are UTC. And the deliver_sm of an inbound (MO) message: esm_class 0.
  */
 import type { InboundRecord } from '../ports/inbound-store.js';
-import type { OwedReceipt } from '../ports/smpp-store.js';
+import type { DueReceipt } from '../ports/outbox.js';
 import type { PduOptions } from '../smpp/smpp-wire.js';
 import { septetsOf } from '../domain/gsm-alphabet.js';
 
@@ -23,20 +23,23 @@ function smppDate(ms: number): string {
   return `${two(d.getUTCFullYear() % 100)}${two(d.getUTCMonth() + 1)}${two(d.getUTCDate())}${two(d.getUTCHours())}${two(d.getUTCMinutes())}`;
 }
 
+/** What a receipt says: the message (or part) as far as it went, under the id the customer was given. */
+export type ReceiptFacts = Omit<DueReceipt, 'id' | 'messageId'> & { messageId: string | number };
+
 /** The carrier's error code when the message's detail names one ("err:123"), else 000 / 001. */
-function errOf(r: OwedReceipt): string {
+function errOf(r: ReceiptFacts): string {
   const named = r.detail === null ? undefined : /err:(\w{1,3})/i.exec(r.detail)?.[1];
   return (named ?? (r.state === 'delivered' ? '0' : '1')).padStart(3, '0');
 }
 
 /** `id`: the message_id the customer was given for the submit (a part's own id for a concatenated part). */
-export function receiptText(r: OwedReceipt, id: string = String(r.messageId)): string {
+export function receiptText(r: ReceiptFacts, id: string = String(r.messageId)): string {
   const { stat } = stateOf[r.state];
   const dlvrd = r.state === 'delivered' ? '001' : '000';
   return `id:${id} sub:001 dlvrd:${dlvrd} submit date:${smppDate(r.submittedAt)} done date:${smppDate(r.doneAt ?? r.submittedAt)} stat:${stat} err:${errOf(r)} text:`;
 }
 
-export function receiptPdu(r: OwedReceipt, id: string = String(r.messageId)): PduOptions {
+export function receiptPdu(r: ReceiptFacts, id: string = String(r.messageId)): PduOptions {
   return {
     service_type: '',
     source_addr_ton: 1,

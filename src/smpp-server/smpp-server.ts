@@ -3,14 +3,15 @@
  * authenticates by system_id and password and then acts as the API key of its SMPP user:
  * every submit_sm is one /sms/send of one recipient, through the API's own pipeline
  * (authenticate, permissions, fields, request limits, singleSend), so nothing here
- * decides what may be sent. Receipts owed to a user go out as deliver_sm to its bound
- * receivers and transceivers (receipt-pump.ts). Concatenated parts are kept in the store
+ * decides what may be sent. Receipts owed to a user are outbox rows written in the
+ * transaction that accepts its submit; they go out as deliver_sm to its bound receivers and
+ * transceivers (receipt-courier.ts). Concatenated parts are kept in the store
  * until the last, put together by assemblies.ts and sent as one /sms/send here; query_sm is answered from the account's
  * messages (query-sm.ts).
  *
  * One file, long because it is the PDU dispatch of one session, and every handler (bind,
  * submit and its parts, query_sm, close) reads and writes the same per-process state (the
- * sessions, the bound users, the receipt pump, the concatenation time-out); split, that state would be
+ * sessions, the bound users, the receipt courier, the concatenation time-out); split, that state would be
  * passed around or made public for no reader's benefit.
  */
 import type { Socket } from 'node:net';
@@ -21,7 +22,9 @@ import type { Session } from 'smpp';
 import { bodyFault, makePdu, ShortPduError, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
 import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
-import type { AssemblyPart, PartReceipt, SmppSessionState, SmppStore } from '../ports/smpp-store.js';
+import type { AssemblyPart, SmppSessionState, SmppStore } from '../ports/smpp-store.js';
+import type { OutboxStore, OwedSmppPartReceipt } from '../ports/outbox.js';
+import type { SendPlan } from '../services/send-plan.js';
 import type { ReportStore } from '../ports/reports.js';
 import type { Caller } from '../services/auth.js';
 import { noSmppServerMetrics } from '../ports/metrics.js';
@@ -35,20 +38,24 @@ import { readSubmit, sendBody } from './submit-read.js';
 import { assembleText, assembledSchedule } from './assemblies.js';
 import { queryAnswer } from './query-sm.js';
 import { CommandStatus, submitStatus } from './status-map.js';
-import { ReceiptPump } from './receipt-pump.js';
 import { BindGuesses } from './bind-guesses.js';
 import { Doors } from './doors.js';
 import type { BindAttempts, BindGuessPolicy } from './bind-guesses.js';
+import { ReceiptCourier } from './receipt-courier.js';
 
 export interface SmppServerOptions {
   store: SmppStore;
+  /** Where the receipts and MO owed to the users are written and claimed. */
+  outbox: OutboxStore;
   services: Services;
   clock: Clock;
   log: Logger;
   /** A session silent this long is closed; an unbound connection after min(this, 30 s). */
   idleMs: number;
-  /** How often owed receipts are looked for (default 200 ms). */
+  /** How often owed receipts are looked for when nothing woke the courier (default 200 ms). */
   receiptPollMs?: number;
+  /** How long a receipt sent is held unanswered before it may go out again (default twice the bind lease: 30 s). */
+  receiptLeaseMs?: number;
   /** Owed receipts older than this are given up (default 72 hours). */
   receiptRetentionMs?: number;
   /** Binds, submits, receipts and sessions counted for /metrics. */
@@ -99,7 +106,7 @@ export class SmppServer {
   private readonly sessions = new Set<CustomerSession>();
   /** Bound sessions by SMPP user id (max binds, receipts). */
   private readonly byUser = new Map<number, Set<CustomerSession>>();
-  private readonly receipts: ReceiptPump;
+  private readonly receipts: ReceiptCourier;
   private readonly expiry: NodeJS.Timeout;
   private readonly leases: NodeJS.Timeout;
   private renewing: Promise<void> | null = null;
@@ -121,12 +128,16 @@ export class SmppServer {
       handshakeMs: Math.min(10_000, o.idleMs, 30_000),
     };
     this.doors = new Doors(doorLimits, o.log, (socket: Socket) => this.accept(new smpp.Session({ socket })));
-    this.receipts = new ReceiptPump({
+    this.bindLeaseMs = o.bindLeaseMs ?? 15_000;
+    this.receipts = new ReceiptCourier({
       metrics: this.metrics,
-      store: o.store,
+      outbox: o.outbox,
+      users: o.store,
       clock: o.clock,
       log: o.log,
+      holder: this.process,
       pollMs: o.receiptPollMs ?? 200,
+      leaseMs: o.receiptLeaseMs ?? 2 * this.bindLeaseMs,
       retentionMs: o.receiptRetentionMs ?? 72 * 3600_000,
       receivers: () => this.byUser,
     });
@@ -143,7 +154,6 @@ export class SmppServer {
       Math.min(1000, timeoutMs),
     );
     this.expiry.unref();
-    this.bindLeaseMs = o.bindLeaseMs ?? 15_000;
     this.leases = setInterval(
       () => {
         if (this.renewing) return;
@@ -175,7 +185,7 @@ export class SmppServer {
     const binds = await this.o.store.liveBinds(this.o.clock.now());
     const owed = new Map<number, number>();
     const users = new Set([...binds.map((b) => b.smppUserId), ...this.byUser.keys()]);
-    for (const userId of users) owed.set(userId, await this.o.store.owedCount(userId));
+    for (const userId of users) owed.set(userId, await this.o.outbox.receiptsDue(userId));
     const out: SmppSessionState[] = [];
     for (const s of here.values()) {
       const b = s.bound;
@@ -437,6 +447,7 @@ export class SmppServer {
     const read = readSubmit(pdu, this.o.clock.now());
     if (!read.ok) return refuse(read.status);
     s.submitsInFlight++;
+    const answering: string[] = [];
     try {
       const caller = await this.caller(s);
       if (!caller.ok) return refuse(caller.status);
@@ -475,7 +486,22 @@ export class SmppServer {
         others = added.parts.filter((p) => p.seq !== part.seq);
       }
       const body = sendBody(request, text, scheduledAt, this.o.clock.now());
-      const result = await runAdmitted(smsSendOverSmpp, body, caller.value, this.o.services);
+      // The receipts owed, written in the transaction that accepts the message; until it is
+      // answered here, the courier gives them back rather than send them before the message_id.
+      const keptFrom = scheduledAt ?? 0;
+      const owe: NonNullable<SendPlan['alongside']> = async (store, _sendId, messageIds) => {
+        const messageId = messageIds[messageIds.length - 1];
+        if (messageId === undefined) return;
+        answering.push(String(messageId));
+        this.receipts.answering.add(String(messageId));
+        const createdAt = Math.max(this.o.clock.now(), keptFrom);
+        if (request.receipt)
+          await store.outbox.oweReceipts([
+            { messageId, smppUserId: bound.user.id, sourceAddr: request.sourceAddr, createdAt },
+          ]);
+        await store.outbox.owePartReceipts(partReceipts(bound.user.id, to, others, messageId, keptFrom), createdAt);
+      };
+      const result = await runAdmitted(smsSendOverSmpp(owe), body, caller.value, this.o.services);
       if (!result.ok) {
         const status = submitStatus(result);
         refuse(status);
@@ -483,27 +509,15 @@ export class SmppServer {
         if (status === CommandStatus.RTHROTTLED && others.length > 0 && (await this.o.store.restoreAssembly(others)))
           return;
         // The parts answered before are not a message: their receipts say REJECTD.
-        return await this.owePartReceipts(bound.user.id, to, others, null);
+        return await this.oweRejected(bound.user.id, to, others);
       }
       const messageId = Number(result.value.fields?.sms_id);
       this.metrics.submit(statusName(CommandStatus.ROK));
       bound.submits++;
       s.reply(pdu, { message_id: String(messageId) });
-      // After the answer: a receipt never reaches the client before the message_id it matches.
-      // A scheduled message's receipts are kept from its time, not its submit (their 72 hours).
-      const keptFrom = scheduledAt ?? 0;
-      if (request.receipt)
-        await this.o.store
-          .owe(
-            { messageId, smppUserId: bound.user.id, sourceAddr: request.sourceAddr },
-            Math.max(this.o.clock.now(), keptFrom),
-          )
-          .catch((error: unknown) =>
-            this.o.log.error({ err: error, sms_id: messageId }, 'SMPP server: the receipt owed was not recorded'),
-          );
-      await this.owePartReceipts(bound.user.id, to, others, messageId, keptFrom);
     } finally {
       s.submitsInFlight--;
+      for (const id of answering) this.receipts.answering.delete(id);
     }
   }
 
@@ -518,25 +532,16 @@ export class SmppServer {
     return { ok: true, value: caller.value };
   }
 
-  /** Receipts for the parts of a concatenated message other than the last (each under its own id); `messageId` null: REJECTD. */
-  private async owePartReceipts(
+  /** The parts of a concatenated message that never made one (given up, or refused): their receipts say REJECTD. */
+  private async oweRejected(
     smppUserId: number,
     to: { sourceAddr: string; recipient: string },
     parts: readonly AssemblyPart[],
-    messageId: number | null,
-    keptFrom = 0,
   ): Promise<void> {
-    const owed: PartReceipt[] = parts
-      .filter((p) => p.receipt)
-      .map((p) => ({ partId: p.partId, smppUserId, messageId, ...to, submittedAt: Math.max(p.receivedAt, keptFrom) }));
-    if (owed.length === 0) return;
-    await this.o.store
-      .owePartReceipts(owed, this.o.clock.now())
+    await this.o.outbox
+      .owePartReceipts(partReceipts(smppUserId, to, parts, null), this.o.clock.now())
       .catch((error: unknown) =>
-        this.o.log.error(
-          { err: error, sms_id: messageId },
-          'SMPP server: the receipts owed for parts were not recorded',
-        ),
+        this.o.log.error({ err: error }, 'SMPP server: the receipts owed for parts were not recorded'),
       );
   }
 
@@ -551,7 +556,7 @@ export class SmppServer {
       );
       this.metrics.submit('assembly_given_up');
       const to = { sourceAddr: first.sourceAddr, recipient: first.destination };
-      await this.owePartReceipts(first.smppUserId, to, parts, null);
+      await this.oweRejected(first.smppUserId, to, parts);
     }
   }
 
@@ -566,4 +571,17 @@ export class SmppServer {
       : null;
     s.reply(pdu, queryAnswer(id, message));
   }
+}
+
+/** Receipts for the parts of a concatenated message other than the last (each under its own id); `messageId` null: REJECTD. */
+function partReceipts(
+  smppUserId: number,
+  to: { sourceAddr: string; recipient: string },
+  parts: readonly AssemblyPart[],
+  messageId: number | null,
+  keptFrom = 0,
+): OwedSmppPartReceipt[] {
+  return parts
+    .filter((p) => p.receipt)
+    .map((p) => ({ partId: p.partId, smppUserId, messageId, ...to, submittedAt: Math.max(p.receivedAt, keptFrom) }));
 }

@@ -12,6 +12,7 @@ export function smppServerOn(
 ): SmppServer {
   return new SmppServer({
     store: runtime.store.smpp,
+    outbox: runtime.store.outbox,
     reports: runtime.store.reports,
     services: runtime.services,
     bindAttempts: runtime.store.users,

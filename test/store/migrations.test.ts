@@ -87,6 +87,7 @@ for (const dialect of testDialects()) {
           '0055-templates',
           '0056-short-links',
           '0057-campaign-controls',
+          '0058-outbox',
         ]);
       });
 

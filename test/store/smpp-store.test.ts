@@ -1,7 +1,7 @@
 /**
- * The SMPP users and the receipts owed to them (issue 35), on both stores: users by
- * system_id with their key's hash, disabling, and receipts owed only once their message is
- * final, oldest first, until acknowledged, and removed past their retention.
+ * The SMPP users (issue 35), on both stores: users by system_id with their key's hash,
+ * disabling, the parts of concatenated submits, the binds of every process. (What is owed
+ * to them is the outbox's: outbox-store.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
@@ -9,7 +9,6 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { defaultKeySettings, openAppContainer } from '../../src/main.js';
 import type { AppContainer } from '../../src/main.js';
 import { FixedClock } from '../../src/ports/clock.js';
-import { singleSend } from '../../src/services/single-send.js';
 import { hashApiKey } from '../../src/services/key-secrets.js';
 import { verifyPassword } from '../../src/services/passwords.js';
 import type { PartAdded } from '../../src/ports/smpp-store.js';
@@ -17,7 +16,7 @@ import type { PartAdded } from '../../src/ports/smpp-store.js';
 const start = Date.UTC(2026, 2, 15, 9, 0, 0);
 
 for (const dialect of testDialects()) {
-  describeOn(dialect, `SMPP users and owed receipts (${dialect.name})`, () => {
+  describeOn(dialect, `SMPP users, parts and binds (${dialect.name})`, () => {
     let app: AppContainer;
     let clock: FixedClock;
     let keyId = 0;
@@ -67,85 +66,6 @@ for (const dialect of testDialects()) {
       const disabled = await app.smppUsers.disable(view.id);
       assert.equal(disabled.disabled, true);
       assert.notEqual((await app.store.smpp.credentials('acme'))?.user.disabledAt, null);
-    });
-
-    it('owes a receipt once the message is final, oldest first, until acknowledged; retention removes old rows', async () => {
-      const user = await app.smppUsers.create({ keyId, systemId: 'owed', password: 'pw' });
-      const auth = await app.services.auth.authenticate(apiKey, '127.0.0.1');
-      assert.ok(auth.ok);
-      const ids: number[] = [];
-      for (const to of ['905321112201', '905321112202']) {
-        const sent = await singleSend(app.services.sends, clock, auth.value, { sentto: to, title: 'ACME', text: 'hi' });
-        assert.ok(sent.ok);
-        const id = Number(sent.value.fields.sms_id);
-        ids.push(id);
-        await app.store.smpp.owe({ messageId: id, smppUserId: user.id, sourceAddr: 'ACME' }, clock.now());
-      }
-      assert.deepEqual(await app.store.smpp.owed(user.id, 10), []);
-      for (const id of [...ids].reverse()) await app.store.queue.markFailed(id, 'stat:UNDELIV err:001', clock.now());
-      const owed = await app.store.smpp.owed(user.id, 10);
-      assert.deepEqual(
-        owed.map((r) => [r.messageId, r.state, r.sourceAddr, r.recipient]),
-        ids.map((id, i) => [id, 'failed', 'ACME', ['905321112201', '905321112202'][i]]),
-      );
-      assert.equal((await app.store.smpp.owed(user.id, 1)).length, 1);
-      await app.store.smpp.acknowledged([ids[0] ?? 0], clock.now());
-      assert.deepEqual(
-        (await app.store.smpp.owed(user.id, 10)).map((r) => r.messageId),
-        [ids[1]],
-      );
-      clock.set(start + 3 * 86_400_000);
-      assert.equal(await app.store.smpp.removeBefore(start + 1), 2);
-      assert.deepEqual(await app.store.smpp.owed(user.id, 10), []);
-    });
-
-    it('owes part receipts: given up at once (rejected), or once the assembled message is final; until acknowledged', async () => {
-      clock.set(start + 4 * 86_400_000);
-      const user = await app.smppUsers.create({ keyId, systemId: 'parts', password: 'pw' });
-      const auth = await app.services.auth.authenticate(apiKey, '127.0.0.1');
-      assert.ok(auth.ok);
-      const sent = await singleSend(app.services.sends, clock, auth.value, {
-        sentto: '905321112203',
-        title: 'ACME',
-        text: 'long',
-      });
-      assert.ok(sent.ok);
-      const messageId = Number(sent.value.fields.sms_id);
-      const part = { smppUserId: user.id, sourceAddr: 'ACME', recipient: '905321112203' };
-      await app.store.smpp.owePartReceipts(
-        [
-          { ...part, partId: 'p-given-up', messageId: null, submittedAt: clock.now() - 2 },
-          { ...part, partId: 'p-assembled', messageId, submittedAt: clock.now() - 1 },
-        ],
-        clock.now(),
-      );
-      assert.deepEqual(
-        (await app.store.smpp.owedParts(user.id, 10)).map((r) => [r.partId, r.state]),
-        [['p-given-up', 'rejected']],
-      );
-      assert.equal(await app.store.smpp.owedCount(user.id), 1);
-      await app.store.queue.markFailed(messageId, 'stat:UNDELIV err:034', clock.now());
-      const owed = await app.store.smpp.owedParts(user.id, 10);
-      assert.deepEqual(
-        owed.map((r) => [r.partId, r.state, r.recipient, r.sourceAddr]),
-        [
-          ['p-given-up', 'rejected', '905321112203', 'ACME'],
-          ['p-assembled', 'failed', '905321112203', 'ACME'],
-        ],
-      );
-      // The message's own receipt and its two parts' receipts: the backlog the console shows.
-      await app.store.smpp.owe({ messageId, smppUserId: user.id, sourceAddr: 'ACME' }, clock.now());
-      assert.equal(await app.store.smpp.owedCount(user.id), 3);
-      await app.store.smpp.acknowledged([messageId], clock.now());
-      await app.store.smpp.partsAcknowledged(['p-given-up'], clock.now());
-      assert.equal(await app.store.smpp.owedCount(user.id), 1);
-      assert.deepEqual(
-        (await app.store.smpp.owedParts(user.id, 10)).map((r) => r.partId),
-        ['p-assembled'],
-      );
-      // Acknowledged or not, the three rows go past the retention limit.
-      assert.equal(await app.store.smpp.removeBefore(clock.now() + 1), 3);
-      assert.deepEqual(await app.store.smpp.owedParts(user.id, 10), []);
     });
 
     it('keeps the parts of a concatenated message until the last: ids of their own, the same for a part sent again, the user\u2019s bound, put back, given up', async () => {
@@ -226,52 +146,6 @@ for (const dialect of testDialects()) {
       assert.deepEqual(await smpp.expiredAssemblies(5001), []);
     });
 
-    it('owes an account\u2019s inbound messages since a time, oldest first, until acknowledged', async () => {
-      const at = clock.now();
-      await app.store.inbound.insert({
-        id: 900_001,
-        accountId,
-        from: '905321112233',
-        to: '4444',
-        text: 'old',
-        receivedAt: at - 10,
-      });
-      await app.store.inbound.insert({
-        id: 900_002,
-        accountId,
-        from: '905321112233',
-        to: '4444',
-        text: 'a',
-        receivedAt: at,
-      });
-      await app.store.inbound.insert({
-        id: 900_003,
-        accountId,
-        from: '905321112233',
-        to: '4444',
-        text: 'b',
-        receivedAt: at + 1,
-      });
-      await app.store.inbound.insert({
-        id: 900_004,
-        accountId: null,
-        from: '905321112233',
-        to: '5555',
-        text: 'c',
-        receivedAt: at + 2,
-      });
-      assert.deepEqual(
-        (await app.store.smpp.owedMo(accountId, at, 0, 10)).map((m) => m.text),
-        ['a', 'b'],
-      );
-      await app.store.smpp.moAcknowledged([{ inboundId: 900_002, accountId }], at + 5);
-      assert.deepEqual(
-        (await app.store.smpp.owedMo(accountId, at, 0, 10)).map((m) => m.id),
-        [900_003],
-      );
-      assert.equal((await app.store.smpp.owedMo(accountId, at, 0, 1)).length, 1);
-      assert.deepEqual(await app.store.smpp.owedMo(accountId, at, 900_004, 10), []);
-    });
     it('binds: concurrent claims never pass max binds; a release or a lease run out frees a place', async () => {
       const user = await app.smppUsers.create({ keyId, systemId: 'binds', password: 'pw', maxBinds: 2 });
       const now = clock.now();

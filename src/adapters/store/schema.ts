@@ -305,24 +305,19 @@ export interface SmppUsersTable {
   created_at: number;
 }
 
-export interface SmppReceiptsTable {
-  message_id: number;
-  smpp_user_id: number;
-  source_addr: string;
-  created_at: number;
-  sent_at: number | null;
-}
-
-/** Migration 0030: receipts owed for the parts of a concatenated submit. */
-export interface SmppPartReceiptsTable {
-  part_id: string;
-  smpp_user_id: number;
-  message_id: number | null;
-  source_addr: string;
-  recipient: string;
+/** Migration 0058: a consequence of a commit, written in it, until a consumer carries it out. */
+export interface OutboxTable {
+  id: Generated<number>;
+  kind: string;
+  owner_id: number;
+  subject: string;
+  ref_id: number | null;
+  source_addr: string | null;
+  recipient: string | null;
   failed_at: number | null;
   created_at: number;
-  sent_at: number | null;
+  holder: string | null;
+  lease_until: Generated<number>;
 }
 
 /** Migration 0030: an unfinished concatenated message and how many of its parts arrived. */
@@ -378,13 +373,6 @@ export interface SmppAssemblyPartsTable {
   received_at: number;
   /** The part's schedule_delivery_time (migration 0039); null: none. */
   scheduled_at: number | null;
-}
-
-/** Migration 0030: inbound messages given to an account's SMPP receiver and acknowledged. */
-export interface SmppMoSentTable {
-  inbound_id: number;
-  account_id: number;
-  sent_at: number;
 }
 
 /** Migration 0026: an OTP message's code, as a keyed hash, and its tries. */
@@ -506,9 +494,7 @@ export interface Database {
   templates: TemplatesTable;
   contact_fields: ContactFieldsTable;
   smpp_users: SmppUsersTable;
-  smpp_receipts: SmppReceiptsTable;
-  smpp_part_receipts: SmppPartReceiptsTable;
-  smpp_mo_sent: SmppMoSentTable;
+  outbox: OutboxTable;
   smpp_assemblies: SmppAssembliesTable;
   smpp_assembly_parts: SmppAssemblyPartsTable;
   smpp_binds: SmppBindsTable;

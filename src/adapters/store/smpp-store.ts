@@ -1,7 +1,7 @@
 /**
- * The store's part for customers over SMPP: SMPP users, the receipts owed to them (of
- * messages and of the parts of concatenated submits), the parts of concatenated submits
- * not yet all received, the inbound messages given to them, and the binds of every process.
+ * The store's part for customers over SMPP: SMPP users, the parts of concatenated submits
+ * not yet all received, and the binds of every process. (The receipts and inbound messages
+ * owed to them are rows of the outbox: outbox-store.ts.)
  *
  * One file, long because these are the tables of one aggregate (the SMPP user's, all keyed
  * by it) and the queries that join them to `messages`; the server reads them together
@@ -9,20 +9,15 @@
  */
 import { StorePart } from './store-part.js';
 import type { SmppAssemblyPartsTable, SmppUsersTable } from './schema.js';
-import type { FinalState } from '../../domain/delivery-state.js';
 import type {
   AssemblyPart,
   NewSmppUser,
   PartAdded,
-  OwedPartReceipt,
-  OwedReceipt,
-  PartReceipt,
   SmppBind,
   SmppCredentials,
   SmppStore,
   SmppUser,
 } from '../../ports/smpp-store.js';
-import type { InboundRecord } from '../../ports/inbound-store.js';
 
 type UserRow = Omit<SmppUsersTable, 'id'> & { id: number };
 
@@ -39,8 +34,6 @@ function userOf(r: UserRow): SmppUser {
     createdAt: Number(r.created_at),
   };
 }
-
-const finalStates: readonly FinalState[] = ['delivered', 'failed', 'expired'];
 
 /** The parts of one message share it: source, destination, data_coding, reference and total. */
 function assemblyKey(
@@ -140,161 +133,6 @@ export class SqlSmppStore extends StorePart implements SmppStore {
       .where('disabled_at', 'is', null)
       .execute();
     return this.getUser(id);
-  }
-
-  async owe(r: { messageId: number; smppUserId: number; sourceAddr: string }, now: number): Promise<void> {
-    await this.db
-      .insertInto('smpp_receipts')
-      .values({ message_id: r.messageId, smpp_user_id: r.smppUserId, source_addr: r.sourceAddr, created_at: now })
-      .onConflict((oc) => oc.column('message_id').doNothing())
-      .execute();
-  }
-
-  async owed(smppUserId: number, limit: number): Promise<OwedReceipt[]> {
-    const rows = await this.db
-      .selectFrom('smpp_receipts as r')
-      .innerJoin('messages as m', 'm.id', 'r.message_id')
-      .select(['r.message_id', 'r.source_addr', 'm.recipient', 'm.state', 'm.detail', 'm.created_at', 'm.done_at'])
-      .where('r.smpp_user_id', '=', smppUserId)
-      .where('r.sent_at', 'is', null)
-      .where('m.state', 'in', finalStates)
-      .orderBy('r.message_id')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({
-      messageId: Number(r.message_id),
-      sourceAddr: r.source_addr,
-      recipient: r.recipient,
-      state: r.state as FinalState,
-      detail: r.detail,
-      submittedAt: Number(r.created_at),
-      doneAt: r.done_at === null ? null : Number(r.done_at),
-    }));
-  }
-
-  async acknowledged(messageIds: readonly number[], now: number): Promise<void> {
-    if (messageIds.length === 0) return;
-    await this.db
-      .updateTable('smpp_receipts')
-      .set({ sent_at: now })
-      .where('message_id', 'in', [...messageIds])
-      .execute();
-  }
-
-  async owedCount(smppUserId: number): Promise<number> {
-    const receipts = await this.db
-      .selectFrom('smpp_receipts as r')
-      .innerJoin('messages as m', 'm.id', 'r.message_id')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('r.smpp_user_id', '=', smppUserId)
-      .where('r.sent_at', 'is', null)
-      .where('m.state', 'in', finalStates)
-      .executeTakeFirst();
-    const parts = await this.db
-      .selectFrom('smpp_part_receipts as p')
-      .leftJoin('messages as m', 'm.id', 'p.message_id')
-      .select((eb) => eb.fn.countAll<number | string>().as('n'))
-      .where('p.smpp_user_id', '=', smppUserId)
-      .where('p.sent_at', 'is', null)
-      .where((eb) => eb.or([eb('p.failed_at', 'is not', null), eb('m.state', 'in', finalStates)]))
-      .executeTakeFirst();
-    return Number(receipts?.n ?? 0) + Number(parts?.n ?? 0);
-  }
-
-  async owePartReceipts(parts: readonly PartReceipt[], now: number): Promise<void> {
-    if (parts.length === 0) return;
-    await this.db
-      .insertInto('smpp_part_receipts')
-      .values(
-        parts.map((p) => ({
-          part_id: p.partId,
-          smpp_user_id: p.smppUserId,
-          message_id: p.messageId,
-          source_addr: p.sourceAddr,
-          recipient: p.recipient,
-          failed_at: p.messageId === null ? now : null,
-          created_at: p.submittedAt,
-        })),
-      )
-      .onConflict((oc) => oc.column('part_id').doNothing())
-      .execute();
-  }
-
-  async owedParts(smppUserId: number, limit: number): Promise<OwedPartReceipt[]> {
-    const rows = await this.db
-      .selectFrom('smpp_part_receipts as p')
-      .leftJoin('messages as m', 'm.id', 'p.message_id')
-      .select([
-        'p.part_id',
-        'p.message_id',
-        'p.source_addr',
-        'p.recipient',
-        'p.failed_at',
-        'p.created_at',
-        'm.state',
-        'm.detail',
-        'm.done_at',
-      ])
-      .where('p.smpp_user_id', '=', smppUserId)
-      .where('p.sent_at', 'is', null)
-      .where((eb) => eb.or([eb('p.failed_at', 'is not', null), eb('m.state', 'in', finalStates)]))
-      .orderBy('p.created_at')
-      .orderBy('p.part_id')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({
-      partId: r.part_id,
-      messageId: r.message_id === null ? 0 : Number(r.message_id),
-      sourceAddr: r.source_addr,
-      recipient: r.recipient,
-      state: r.failed_at !== null ? 'rejected' : (r.state as FinalState),
-      detail: r.failed_at !== null ? null : r.detail,
-      submittedAt: Number(r.created_at),
-      doneAt: r.failed_at !== null ? Number(r.failed_at) : r.done_at === null ? null : Number(r.done_at),
-    }));
-  }
-
-  async partsAcknowledged(partIds: readonly string[], now: number): Promise<void> {
-    if (partIds.length === 0) return;
-    await this.db
-      .updateTable('smpp_part_receipts')
-      .set({ sent_at: now })
-      .where('part_id', 'in', [...partIds])
-      .execute();
-  }
-
-  async owedMo(accountId: number, since: number, fromId: number, limit: number): Promise<InboundRecord[]> {
-    const rows = await this.db
-      .selectFrom('inbound_messages as i')
-      .selectAll('i')
-      .where('i.account_id', '=', accountId)
-      .where('i.id', '>=', fromId)
-      .where('i.received_at', '>=', since)
-      .where((eb) =>
-        eb.not(
-          eb.exists(eb.selectFrom('smpp_mo_sent as s').select('s.inbound_id').whereRef('s.inbound_id', '=', 'i.id')),
-        ),
-      )
-      .orderBy('i.id')
-      .limit(limit)
-      .execute();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      accountId: r.account_id,
-      from: r.source,
-      to: r.destination,
-      text: r.text,
-      receivedAt: Number(r.received_at),
-    }));
-  }
-
-  async moAcknowledged(messages: readonly { inboundId: number; accountId: number }[], now: number): Promise<void> {
-    if (messages.length === 0) return;
-    await this.db
-      .insertInto('smpp_mo_sent')
-      .values(messages.map((m) => ({ inbound_id: m.inboundId, account_id: m.accountId, sent_at: now })))
-      .onConflict((oc) => oc.column('inbound_id').doNothing())
-      .execute();
   }
 
   async addAssemblyPart(input: Omit<AssemblyPart, 'partId'>, maxPending: number): Promise<PartAdded> {
@@ -488,13 +326,5 @@ export class SqlSmppStore extends StorePart implements SmppStore {
       bindType: r.bind_type === 'transmitter' || r.bind_type === 'receiver' ? r.bind_type : 'transceiver',
       boundAt: Number(r.bound_at),
     }));
-  }
-
-  async removeBefore(before: number): Promise<number> {
-    const receipts = await this.db.deleteFrom('smpp_receipts').where('created_at', '<', before).executeTakeFirst();
-    const parts = await this.db.deleteFrom('smpp_part_receipts').where('created_at', '<', before).executeTakeFirst();
-    // MO acknowledgements only need to outlive the owed window (MO received before `before` are not looked at).
-    await this.db.deleteFrom('smpp_mo_sent').where('sent_at', '<', before).execute();
-    return Number(receipts.numDeletedRows) + Number(parts.numDeletedRows);
   }
 }

@@ -20,6 +20,7 @@ import { SqlEventStore } from './event-store.js';
 import { SqlDirectoryStore } from './directory-store.js';
 import { SqlInboundStore } from './inbound-store.js';
 import { SqlSmppStore } from './smpp-store.js';
+import { SqlOutboxStore } from './outbox-store.js';
 import { SqlCarrierBinds } from './carrier-binds-store.js';
 import { SqlPanelQueries } from './panel-queries-store.js';
 import { SqlUserStore } from './user-store.js';
@@ -51,6 +52,7 @@ export class SqlStore implements Store {
   readonly directory: SqlDirectoryStore;
   readonly inbound: SqlInboundStore;
   readonly smpp: SqlSmppStore;
+  readonly outbox: SqlOutboxStore;
   readonly carrierBinds: SqlCarrierBinds;
   readonly panel: SqlPanelQueries;
   readonly users: SqlUserStore;
@@ -85,6 +87,7 @@ export class SqlStore implements Store {
     this.directory = new SqlDirectoryStore(context);
     this.inbound = new SqlInboundStore(context);
     this.smpp = new SqlSmppStore(context);
+    this.outbox = new SqlOutboxStore(context);
     this.carrierBinds = new SqlCarrierBinds(context);
     this.panel = new SqlPanelQueries(context);
     this.users = new SqlUserStore(context);
