@@ -38,6 +38,7 @@ import { readSubmit, sendBody } from './submit-read.js';
 import { assembleText, assembledSchedule } from './assemblies.js';
 import { queryAnswer } from './query-sm.js';
 import { CommandStatus, submitStatus } from './status-map.js';
+import { storeFault } from '../util/store-faults.js';
 import { BindGuesses } from './bind-guesses.js';
 import { Doors } from './doors.js';
 import type { BindAttempts, BindGuessPolicy } from './bind-guesses.js';
@@ -286,8 +287,12 @@ export class SmppServer {
         return s.reply(pdu, { command_status: faultStatus[fault] });
       }
       void this.request(s, pdu).catch((error: unknown) => {
+        // A store that could not be reached or did not answer, with nothing of the request
+        // committed, is "again, later" (the API's 503): ESME_RTHROTTLED, which clients retry.
+        // Anything else, a commit whose outcome is unknown among them, stays ESME_RSYSERR.
+        const later = storeFault(error) !== null;
         this.o.log.error({ err: error, command: pdu.command }, 'SMPP server: a request failed');
-        s.reply(pdu, { command_status: CommandStatus.RSYSERR });
+        s.reply(pdu, { command_status: later ? CommandStatus.RTHROTTLED : CommandStatus.RSYSERR });
       });
     });
   }
