@@ -192,7 +192,7 @@ describe('panel API keys', () => {
     // The secret is kept when the field is left empty, and never shown.
     await a.post(`/panel/keys/${made.id}/webhook`, {
       webhook_url: `${receiver.url}/other`,
-      webhook_events: ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.cancelled', 'sms.received'],
+      webhook_events: ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.cancelled', 'sms.received', 'sms.clicked'],
     });
     const after = await h.runtime.store.keys.getKey(made.id);
     assert.equal(after?.webhookSecret, 'Sekr3t-Value-XYZ');

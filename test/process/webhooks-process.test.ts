@@ -341,6 +341,7 @@ describe('webhooks through the real executable', () => {
         'sms.failed',
         'sms.cancelled',
         'sms.received',
+        'sms.clicked',
       ]);
 
       // 1234: delivered; 0000: failed (interfaces.md).
@@ -372,7 +373,7 @@ describe('webhooks through the real executable', () => {
       // Back to every event; a rotated key keeps its choice; an unknown name is refused.
       assert.deepEqual(
         (await admin(['key', 'update', '--id', finalOnly.keyId, '--webhook-events', 'all', ...store])).webhook_events,
-        ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.cancelled', 'sms.received'],
+        ['sms.sent', 'sms.delivered', 'sms.failed', 'sms.cancelled', 'sms.received', 'sms.clicked'],
       );
       await admin(['key', 'update', '--id', every.keyId, '--webhook-events', 'sms.received', ...store]);
       const rotated = await admin(['key', 'rotate', '--id', every.keyId, ...store]);
@@ -389,7 +390,7 @@ describe('webhooks through the real executable', () => {
           'sms.delivered,sms.bounced',
           ...store,
         ]),
-        "error: option '--webhook-events <list>' argument 'sms.delivered,sms.bounced' is invalid. unknown event \"sms.bounced\" (use all, or names from sms.sent, sms.delivered, sms.failed, sms.cancelled, sms.received).",
+        "error: option '--webhook-events <list>' argument 'sms.delivered,sms.bounced' is invalid. unknown event \"sms.bounced\" (use all, or names from sms.sent, sms.delivered, sms.failed, sms.cancelled, sms.received, sms.clicked).",
       );
     } finally {
       server.child.kill('SIGTERM');

@@ -298,6 +298,8 @@ for (const dialect of testDialects()) {
       // This build writes sends.iys, which migration 0024 adds: the 0015 store has it for these
       // writes only, and loses it again before the real migrations run.
       await sql`ALTER TABLE sends ADD COLUMN iys TEXT`.execute(first.db);
+      // And sends.control (a campaign's pause or cancel), which migration 0057 adds.
+      await sql`ALTER TABLE sends ADD COLUMN control TEXT`.execute(first.db);
       // Likewise the queue of sums and the number search (0035), for these writes and their
       // derivation; undone below as well.
       await derivedCounts(dialect.name).up(first.db);
@@ -307,6 +309,7 @@ for (const dialect of testDialects()) {
       const before = await rollupsAndRecount(first);
       assert.notDeepEqual(before.sends, before.sendsRecount);
       await sql`ALTER TABLE sends DROP COLUMN iys`.execute(first.db);
+      await sql`ALTER TABLE sends DROP COLUMN control`.execute(first.db);
       await sql`DROP TABLE count_deltas`.execute(first.db);
       await sql`DROP TABLE derivations`.execute(first.db);
       await sql`DROP TABLE message_numbers`.execute(first.db);
