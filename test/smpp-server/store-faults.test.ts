@@ -54,7 +54,7 @@ for (const dialect of testDialects()) {
         ESME_RTHROTTLED,
       ],
       ['a commit whose outcome is unknown: ESME_RSYSERR', () => new StoreOutcomeUnknown('no answer'), ESME_RSYSERR],
-      ['any other failure: ESME_RSYSERR', () => new Error('a bug'), ESME_RSYSERR],
+      ['another failure (a bug): ESME_RSYSERR', () => new Error('a bug'), ESME_RSYSERR],
     ];
     for (const [name, make, status] of cases) {
       it(name, async () => {
