@@ -46,7 +46,7 @@ function progress(text: string): void {
   process.stderr.write(`[${bench}] ${text}\n`);
 }
 
-async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
+export async function post(url: string, body: unknown): Promise<Record<string, unknown>> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -74,7 +74,7 @@ interface Rig {
 }
 
 /** The simulator, and the carrier's config file at `config` with its one connection (`extra` over it). */
-async function simAndConfig(
+export async function simAndConfig(
   config: string,
   extra: Record<string, number> = {},
 ): Promise<{ sim: ServerProcess; stats: string }> {
@@ -123,7 +123,7 @@ async function withRig<T>(work: (rig: Rig) => Promise<T>): Promise<T> {
   }
 }
 
-async function seenAt(rig: Pick<Rig, 'stats'>): Promise<Map<string, number>> {
+export async function seenAt(rig: Pick<Rig, 'stats'>): Promise<Map<string, number>> {
   const all = submits.parse(await (await fetch(`${rig.stats}/submits`)).json());
   const at = new Map<string, number>();
   for (const s of all) if (!at.has(s.destination)) at.set(s.destination, s.at);

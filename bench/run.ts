@@ -18,6 +18,7 @@ import { benchClusterWake } from './cluster-wake.bench.js';
 import { benchRetention } from './retention.bench.js';
 import { benchScaleModel } from './scale-model.bench.js';
 import { benchCarrierFairness } from './carrier-fairness.bench.js';
+import { benchCampaignCancel } from './campaign-cancel.bench.js';
 import type { Bench, BenchOptions, BenchResult, Figure } from './lib/bench.js';
 import { defaultBenchOptions } from './lib/bench.js';
 import { machineInfo } from './lib/machine.js';
@@ -78,6 +79,12 @@ const benches: readonly Bench[] = [
     description:
       'one SMPP connection at 50/s: an interactive message under 50,000 queued bulk, and two accounts sharing the bulk lane',
     run: benchCarrierFairness,
+  },
+  {
+    name: 'campaign-cancel',
+    description:
+      '/group/cancel of a running 50,000-number send on a 50/s link: the answer, and the counts after it (issue 45)',
+    run: benchCampaignCancel,
   },
   {
     name: 'smpp-e2e',

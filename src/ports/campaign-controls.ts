@@ -5,8 +5,8 @@
  * claimed (submitting) runs its course; one still queued is held or cancelled, never both
  * sent and given back.
  */
-import type { DueExpansion } from './dispatch-queue.js';
-import type { NewMessage, SendKind } from './messages.js';
+import type { WriteOut } from './dispatch-queue.js';
+import type { SendKind } from './messages.js';
 
 /** A send of the account, of one of these kinds. */
 export interface SendTarget {
@@ -28,18 +28,17 @@ export interface ControlOutcome {
   waiting: number;
 }
 
-/**
- * The messages of recipients [from, end) of a send whose list is not written out yet, as the
- * expander would write them (src/services/deferred-messages.ts).
- */
-export type WriteOut = (send: DueExpansion, from: number) => NewMessage[];
+export type { WriteOut } from './dispatch-queue.js';
 
 export interface CampaignControls {
   /**
    * Cancels what of the send is not yet handed to the dispatcher: its recipients not yet
    * written out are written out (as the expander would) and, with its queued and held
    * messages, cancelled; each message's credit given back once (refund key `message:<id>`),
-   * an sms.cancelled event for each message of /sms/send. Null: no such send.
+   * an sms.cancelled event for each message of /sms/send. Null: no such send. A send with
+   * more waiting than a cancel settles at once is counted and its credit given back now,
+   * and the rest of its messages are cancelled by the dispatcher
+   * (`DispatchQueue.settleCancels`).
    */
   cancelSend(target: SendTarget, now: number, writeOut: WriteOut): Promise<CancelOutcome | null>;
   /** Cancels one message of the account's /sms/send, if it is still queued or held. Null: no such message. */

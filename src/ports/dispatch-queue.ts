@@ -82,9 +82,22 @@ export interface LaneShare {
   choose(candidates: readonly LaneCandidates[], limit: number): number[];
 }
 
+/**
+ * The messages of recipients [from, to) of a send whose list is not written out yet (to the
+ * end of its list without `to`, or where it ends), as the expander would write them
+ * (src/services/deferred-messages.ts).
+ */
+export type WriteOut = (send: DueExpansion, from: number, to?: number) => NewMessage[];
+
 export interface DispatchQueue {
   /** Claims one send whose recipients are due to be written out, leasing it until `leaseUntil`. */
   claimExpansion(now: number, leaseUntil: number): Promise<DueExpansion | null>;
+  /**
+   * Settles up to `limit` messages of one cancelled send still being settled (its list
+   * written out, its waiting messages cancelled, their refunds taken from the credit given
+   * back ahead); how many it settled (at least 1 when it found one), 0 when none is left.
+   */
+  settleCancels(now: number, writeOut: WriteOut, limit: number): Promise<number>;
   /**
    * Writes recipients [from, from + messages.length) of a send as messages, in one
    * transaction, and releases the send's lease; `done` closes the send's list. False when

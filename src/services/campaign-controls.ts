@@ -31,12 +31,18 @@ export class CampaignService {
     const target: SendTarget = { accountId, sendId: smsId, kinds: smsKinds };
     const outcome =
       (await this.store.cancelSend(target, now, restOf)) ?? (await this.store.cancelMessage(accountId, smsId, now));
-    return outcome ? ok(outcome) : fail('TS-1020');
+    return outcome ? ok(this.cancelled(outcome)) : fail('TS-1020');
   }
 
   async cancelGroup(accountId: number, raporId: number): Promise<Result<CancelOutcome>> {
     const outcome = await this.store.cancelSend(this.group(accountId, raporId), this.clock.now(), restOf);
-    return outcome ? ok(outcome) : reportNotFound;
+    return outcome ? ok(this.cancelled(outcome)) : reportNotFound;
+  }
+
+  /** A large cancel's rest is settled by the dispatchers' expanders: they are woken for it. */
+  private cancelled(outcome: CancelOutcome): CancelOutcome {
+    if (outcome.cancelled > 0) this.queued();
+    return outcome;
   }
 
   async pauseGroup(accountId: number, raporId: number): Promise<Result<ControlOutcome>> {

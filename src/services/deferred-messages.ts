@@ -49,8 +49,8 @@ export function messagesOf(
   return out;
 }
 
-/** Every recipient of the send's list from `from` on (a cancel's write-out). */
-export function restOf(send: DueExpansion, from: number): NewMessage[] {
+/** The recipients [from, to) of the send's list, to its end without `to` (a cancel's write-out). */
+export function restOf(send: DueExpansion, from: number, to?: number): NewMessage[] {
   const list = decodeRecipients(send.pendingRecipients);
-  return messagesOf(send, list, from, list.numbers.length);
+  return messagesOf(send, list, from, Math.min(to ?? Infinity, list.numbers.length));
 }

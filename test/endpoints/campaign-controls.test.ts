@@ -24,6 +24,7 @@ import {
 } from '../helpers/bulk.js';
 import { cancelledText } from '../../src/domain/delivery-state.js';
 import { allPermissions } from '../../src/domain/permissions.js';
+import { cancelledAtOnce } from '../../src/adapters/store/messages/cancel-work.js';
 
 const later = { scheduled_sms: 1, scheduled_date: '2026-03-16', scheduled_time: '13:00' };
 
@@ -94,6 +95,58 @@ for (const dialect of testDialects()) {
       assert.equal(before + cancelled, 300, 'sent + cancelled = accepted');
       assert.equal(cancel.body.refunded, cancelled);
       assert.equal(await balance(p), 1000 - before);
+    });
+
+    it('a cancel of more than it settles at once answers for all of it; the rest is settled after, given back exactly once', async () => {
+      const p = await h.provision({ account: { balanceMain: 5000 } });
+      const total = cancelledAtOnce + 700;
+      const sentto = numbersEnding('1234', total, '9057');
+      const sent = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto, text: 'Hello' }));
+      await delivery.runOnce(); // every message written out, the first batch submitted
+      const before = submittedOf(sentto);
+      assert.ok(before > 0 && before < total - cancelledAtOnce, `submitted before the cancel: ${before}`);
+      const cancel = await h.post('/group/cancel', { api_key: p.apiKey, rapor_id: sent.raporId });
+      assert.deepEqual(
+        [cancel.body.result_code, cancel.body.cancelled, cancel.body.refunded],
+        ['TS-1064', total - before, total - before],
+        cancel.raw,
+      );
+      // The credit of every message stopped is back with the answer, before the settling.
+      assert.equal(await balance(p), 5000 - before);
+      // A claim between the answer and the settling finds the rest still queued: it gives
+      // them back and sends none of them (nothing else is due in this store now).
+      const now = h.clock.now();
+      assert.deepEqual(await h.runtime.store.queue.claimDue(now, 50, now + 60_000), []);
+      const again = await h.post('/group/cancel', { api_key: p.apiKey, rapor_id: sent.raporId });
+      assert.deepEqual([again.body.cancelled, again.body.refunded], [0, 0], 'counted once');
+      await drain(delivery);
+      assert.equal(submittedOf(sentto), before, 'nothing submitted after the answer');
+      assert.equal(await balance(p), 5000 - before, 'the settling gave nothing twice');
+      const basic = await reportBasic(h, p.apiKey, sent.raporId);
+      assert.deepEqual([basic.body.cancelled_count, basic.body.pending_count], [total - before, before], basic.raw);
+      const last = await h.post('/group/cancel', { api_key: p.apiKey, rapor_id: sent.raporId });
+      assert.deepEqual([last.body.cancelled, last.body.refunded], [0, 0]);
+      assert.equal(await balance(p), 5000 - before);
+    });
+
+    it('a cancel of a large scheduled send counts its list at once and writes it out cancelled after', async () => {
+      const p = await h.provision({ account: { balanceMain: 5000 } });
+      const total = cancelledAtOnce + 450;
+      const sentto = numbersEnding('1234', total, '9058');
+      // Later on the day the first test moved the clock to (14:00 in Istanbul).
+      const at = { scheduled_sms: 1, scheduled_date: '2026-03-16', scheduled_time: '15:00' };
+      const sent = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto, text: 'Hello', ...at }));
+      const cancel = await h.post('/group/cancel', { api_key: p.apiKey, rapor_id: sent.raporId });
+      assert.deepEqual([cancel.body.cancelled, cancel.body.refunded], [total, total], cancel.raw);
+      assert.equal(await balance(p), 5000);
+      h.clock.set(Date.UTC(2026, 2, 16, 12, 30));
+      await drain(delivery);
+      assert.equal(submittedOf(sentto), 0);
+      assert.equal(await balance(p), 5000);
+      const basic = await reportBasic(h, p.apiKey, sent.raporId);
+      assert.deepEqual([basic.body.cancelled_count, basic.body.total_numbers], [total, total], basic.raw);
+      const page = detailedOf(await reportDetailed(h, p.apiKey, sent.raporId));
+      assert.ok(page.data.length > 0 && page.data.every((r) => r.sms_status === cancelledText));
     });
 
     it('/group/pause holds the send from the dispatcher until /group/resume', async () => {

@@ -33,13 +33,27 @@ const refundInsert = preparedRows(
   }),
 );
 
-/** `accounts.refund` (src/ports/accounts.ts), on a transaction's context. */
+/**
+ * Credit given back ahead of its refunds' keys, by bucket (a large cancel's, migration 0063):
+ * the keys' refunds use it up first and move a balance only past it. Changed in place.
+ */
+export interface CreditAhead {
+  main: number;
+  international: number;
+}
+
+/**
+ * `accounts.refund` (src/ports/accounts.ts), on a transaction's context. With `ahead`, the
+ * credit of the keys inserted is taken from it first (it was given back already), and only
+ * the rest moves a balance; the answer counts both.
+ */
 export async function refundOnce(
   context: PartContext,
   refunds: readonly Refund[],
   reason: string,
   reference: string | null,
   now: number,
+  ahead?: CreditAhead,
 ): Promise<number> {
   const db = context.db;
   const given = refunds.filter((r) => r.amount > 0);
@@ -67,28 +81,45 @@ export async function refundOnce(
   let refunded = 0;
   // Accounts in id order, as the send paths lock them: concurrent refunds cannot deadlock.
   for (const t of [...totals.values()].sort((a, b) => a.accountId - b.accountId)) {
-    const column = t.bucket === 'main' ? 'balance_main' : 'balance_international';
-    const updated = await db
-      .updateTable('accounts')
-      .set({ [column]: sql`${sql.ref(column)} + ${t.amount}` })
-      .where('id', '=', t.accountId)
-      .returning(sql<number>`${sql.ref(column)}`.as('balance'))
-      .executeTakeFirst();
-    if (!updated) continue;
-    context.caches?.balancesChanged();
-    await db
-      .insertInto('ledger')
-      .values({
-        account_id: t.accountId,
-        bucket: t.bucket,
-        delta: t.amount,
-        balance_after: Number(updated.balance),
-        reason,
-        reference,
-        created_at: now,
-      })
-      .execute();
-    refunded += t.amount;
+    const covered = ahead ? Math.min(ahead[t.bucket], t.amount) : 0;
+    if (ahead) ahead[t.bucket] -= covered;
+    refunded += covered + (await credit(context, t.accountId, t.bucket, t.amount - covered, reason, reference, now));
   }
   return refunded;
+}
+
+/** Adds `amount` to an account's bucket with its ledger row; the amount added (0: no such account). */
+export async function credit(
+  context: PartContext,
+  accountId: number,
+  bucket: BalanceBucket,
+  amount: number,
+  reason: string,
+  reference: string | null,
+  now: number,
+): Promise<number> {
+  if (amount <= 0) return 0;
+  const db = context.db;
+  const column = bucket === 'main' ? 'balance_main' : 'balance_international';
+  const updated = await db
+    .updateTable('accounts')
+    .set({ [column]: sql`${sql.ref(column)} + ${amount}` })
+    .where('id', '=', accountId)
+    .returning(sql<number>`${sql.ref(column)}`.as('balance'))
+    .executeTakeFirst();
+  if (!updated) return 0;
+  context.caches?.balancesChanged();
+  await db
+    .insertInto('ledger')
+    .values({
+      account_id: accountId,
+      bucket,
+      delta: amount,
+      balance_after: Number(updated.balance),
+      reason,
+      reference,
+      created_at: now,
+    })
+    .execute();
+  return amount;
 }

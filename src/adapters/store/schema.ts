@@ -113,6 +113,15 @@ export interface SendsTable {
   control: Generated<'paused' | 'cancelled' | null>;
 }
 
+/** A send whose cancel is still being settled, with the credit given back ahead (migration 0063). */
+export interface CancelSettlementsTable {
+  send_id: number;
+  account_id: number;
+  prepaid_main: number;
+  prepaid_international: number;
+  created_at: number;
+}
+
 /** Credit given back, once per key (migration 0057; docs/decisions.md, "Campaign controls"). */
 export interface RefundsTable {
   refund_key: string;
@@ -526,6 +535,7 @@ export interface Database {
   accounts: AccountsTable;
   ledger: LedgerTable;
   refunds: RefundsTable;
+  cancel_settlements: CancelSettlementsTable;
   sender_ids: SenderIdsTable;
   api_keys: ApiKeysTable;
   key_usage: KeyUsageTable;

@@ -5,10 +5,12 @@
  * along the edges of domain/delivery-state, guarded in SQL by their `from` states: a claim
  * (queued ──▶ submitting) and a cancel (queued ──▶ cancelled) of the same row are one after
  * the other on either store, and the second finds the row no longer in its `from` state.
+ * A cancel of more than `cancelledAtOnce` waiting messages counts them all and gives their
+ * credit back in its transaction, and leaves their cancelling to the settling (cancel-work.ts).
  */
 import { sql } from 'kysely';
-import type { SmsLang } from '../../../ports/carrier.js';
-import type { DueExpansion, Transition } from '../../../ports/dispatch-queue.js';
+import { credit } from '../refunds.js';
+import type { CreditAhead } from '../refunds.js';
 import type {
   CampaignControls,
   CancelOutcome,
@@ -16,40 +18,16 @@ import type {
   SendTarget,
   WriteOut,
 } from '../../../ports/campaign-controls.js';
-import type { CommercialTally } from '../../../domain/iys.js';
 import { moves } from '../../../domain/delivery-state.js';
-import { isTurkeyNumber } from '../../../domain/recipients.js';
 import { StorePart } from '../store-part.js';
-import { SqlAccountStore } from '../accounts-store.js';
-import { SqlMessageStore } from './message-store.js';
-import { recordEvents } from './receipts.js';
-
-/** The reason of a cancel's refunds in the ledger (and in `refunds`). */
-export const cancelReason = 'cancelled by the customer';
-const cancelledDetail = 'Cancelled by the customer before sending';
-
-type CancelledRow = { id: number | string; key_id: number; account_id: number; recipient: string; sms_count: number };
+import { SqlCancelWork, bucketOf, cancelReason, cancelledAtOnce, dueOf, sendColumns } from './cancel-work.js';
 
 export class SqlCampaignControls extends StorePart implements CampaignControls {
   /** The send's row, locked until the transaction ends (PostgreSQL). */
   private async lockedSend(target: SendTarget) {
     return this.db
       .selectFrom('sends')
-      .select([
-        'id',
-        'account_id',
-        'key_id',
-        'kind',
-        'text',
-        'lang',
-        'sandbox',
-        'priority',
-        'total_numbers',
-        'expanded_count',
-        'pending_recipients',
-        'iys',
-        'control',
-      ])
+      .select(sendColumns)
       .where('id', '=', target.sendId)
       .where('account_id', '=', target.accountId)
       .where('kind', 'in', [...target.kinds])
@@ -62,59 +40,69 @@ export class SqlCampaignControls extends StorePart implements CampaignControls {
       const send = await self.lockedSend(target);
       if (!send) return null;
       const id = Number(send.id);
-      if (send.pending_recipients !== null) {
-        // The list not yet written out is written out now, as the expander would (its
-        // charged recipients queued, the uncharged failed), so every recipient is a message
-        // that the report shows and the refund names.
-        const due: DueExpansion = {
-          id,
-          accountId: send.account_id,
-          keyId: send.key_id,
-          kind: send.kind,
-          text: send.text,
-          lang: send.lang as SmsLang,
-          sandbox: send.sandbox === 1,
-          priority: send.priority,
-          expandedCount: send.expanded_count,
-          pendingRecipients: send.pending_recipients,
-          iys: send.iys === null ? null : (JSON.parse(send.iys) as CommercialTally),
-        };
-        const messages = writeOut(due, send.expanded_count);
-        const writes = new SqlMessageStore(self.context);
-        const ids = await writes.allocateIds(messages.length);
-        await writes.insertMessagesOf([
-          {
-            send: {
-              id,
-              accountId: send.account_id,
-              keyId: send.key_id,
-              sandbox: send.sandbox === 1,
-              createdAt: now,
-              dueAt: now,
-              priority: send.priority,
-            },
-            ids,
-            messages,
-          },
-        ]);
-        await self.db
-          .updateTable('sends')
-          .set({
-            expanded_count: send.expanded_count + messages.length,
-            pending_recipients: null,
-            expand_lease_until: null,
-          })
-          .where('id', '=', id)
-          .execute();
-      }
+      // Counted and given back by an earlier cancel, being settled: nothing more to give.
+      if (await self.settlementOf(id)) return { cancelled: 0, refunded: 0 };
       await self.db.updateTable('sends').set({ control: 'cancelled', updated_at: now }).where('id', '=', id).execute();
-      const { rows } = await sql<CancelledRow>`
-        update messages set state = ${moves.cancel.to[0]}, done_at = ${now}, lease_until = null,
-          detail = ${cancelledDetail}
-        where send_id = ${id} and state in (${sql.join(moves.cancel.from)})
-        returning id, key_id, account_id, recipient, sms_count`.execute(self.db);
-      return self.settleCancelled(rows, `send:${id}`, now);
+      const ahead: CreditAhead = { main: 0, international: 0 };
+      let aheadCount = 0;
+      if (send.pending_recipients !== null) {
+        const due = dueOf(send);
+        const rest = writeOut(due, send.expanded_count);
+        if (rest.length <= cancelledAtOnce) {
+          // A short list not yet written out is written out now, as the expander would (its
+          // charged recipients queued, the uncharged failed), so every recipient is a message
+          // that the report shows and the refund names.
+          await new SqlCancelWork(self.context).writeChunk(due, send.expanded_count, rest, true, now);
+        } else {
+          // A long one is counted now and written out, cancelled, by the settling.
+          for (const m of rest) {
+            if (m.failedDetail !== undefined) continue;
+            ahead[bucketOf(m.recipient)] += m.smsCount;
+            aheadCount += 1;
+          }
+        }
+      }
+      // The written messages still waiting, locked (PostgreSQL): a claim running now either
+      // took them before (they are submitting, not counted) or skips them; one after the
+      // commit finds the send cancelled and gives them back (dispatch-queue.ts).
+      const waiting = await self.db
+        .selectFrom('messages')
+        .select(['id', 'recipient', 'sms_count'])
+        .where('send_id', '=', id)
+        .where('state', 'in', [...moves.cancel.from])
+        .orderBy('id')
+        .$call((qb) => self.sql.forUpdate(qb))
+        .execute();
+      for (const m of waiting.slice(cancelledAtOnce)) {
+        ahead[bucketOf(m.recipient)] += Number(m.sms_count);
+        aheadCount += 1;
+      }
+      const first = waiting.slice(0, cancelledAtOnce).map((m) => Number(m.id));
+      const work = new SqlCancelWork(self.context);
+      const rows = first.length === 0 ? [] : await work.cancelMessages(sql`id in (${sql.join(first)})`, now);
+      const outcome = await work.settleCancelled(rows, `send:${id}`, now);
+      if (aheadCount === 0) return outcome;
+      for (const bucket of ['main', 'international'] as const)
+        await credit(self.context, send.account_id, bucket, ahead[bucket], cancelReason, `send:${id}`, now);
+      await self.db
+        .insertInto('cancel_settlements')
+        .values({
+          send_id: id,
+          account_id: send.account_id,
+          prepaid_main: ahead.main,
+          prepaid_international: ahead.international,
+          created_at: now,
+        })
+        .execute();
+      return {
+        cancelled: outcome.cancelled + aheadCount,
+        refunded: outcome.refunded + ahead.main + ahead.international,
+      };
     });
+  }
+
+  private settlementOf(sendId: number) {
+    return this.db.selectFrom('cancel_settlements').select('send_id').where('send_id', '=', sendId).executeTakeFirst();
   }
 
   async cancelMessage(accountId: number, messageId: number, now: number): Promise<CancelOutcome | null> {
@@ -128,35 +116,10 @@ export class SqlCampaignControls extends StorePart implements CampaignControls {
         .where('s.kind', '=', 'sms')
         .executeTakeFirst();
       if (!found) return null;
-      const { rows } = await sql<CancelledRow>`
-        update messages set state = ${moves.cancel.to[0]}, done_at = ${now}, lease_until = null,
-          detail = ${cancelledDetail}
-        where id = ${messageId} and state in (${sql.join(moves.cancel.from)})
-        returning id, key_id, account_id, recipient, sms_count`.execute(self.db);
-      return self.settleCancelled(rows, `send:${Number(found.send_id)}`, now);
+      const work = new SqlCancelWork(self.context);
+      const rows = await work.cancelMessages(sql`id = ${messageId}`, now);
+      return work.settleCancelled(rows, `send:${Number(found.send_id)}`, now);
     });
-  }
-
-  /** The refunds and events of messages just cancelled, in the cancel's transaction. */
-  private async settleCancelled(rows: readonly CancelledRow[], reference: string, now: number): Promise<CancelOutcome> {
-    const refunded = await new SqlAccountStore(this.context).refund(
-      rows.map((r) => ({
-        key: `message:${Number(r.id)}`,
-        accountId: r.account_id,
-        bucket: isTurkeyNumber(r.recipient) ? 'main' : 'international',
-        amount: Number(r.sms_count),
-      })),
-      cancelReason,
-      reference,
-      now,
-    );
-    const transitions: Transition[] = rows.map((r) => ({
-      messageId: Number(r.id),
-      keyId: r.key_id,
-      state: 'cancelled',
-    }));
-    await recordEvents(this.db, transitions, now);
-    return { cancelled: rows.length, refunded };
   }
 
   async pause(target: SendTarget, now: number): Promise<ControlOutcome | null> {

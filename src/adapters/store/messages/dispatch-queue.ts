@@ -10,10 +10,12 @@ import type {
   LaneShare,
   SentItem,
   Transition,
+  WriteOut,
 } from '../../../ports/dispatch-queue.js';
 import { sql } from 'kysely';
 import type { NewMessage } from '../../../ports/messages.js';
 import { SqlExpansion } from './expansion.js';
+import { SqlCancelWork } from './cancel-work.js';
 import type { CarrierReceipt, SmsLang } from '../../../ports/carrier.js';
 import { moves } from '../../../domain/delivery-state.js';
 import { StorePart } from '../store-part.js';
@@ -50,6 +52,10 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
     return new SqlExpansion(this.context).claimExpansion(now, leaseUntil);
   }
 
+  settleCancels(now: number, writeOut: WriteOut, limit: number): Promise<number> {
+    return new SqlCancelWork(this.context).settleCancels(now, writeOut, limit);
+  }
+
   expandChunk(
     send: DueExpansion,
     from: number,
@@ -69,7 +75,11 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
           Number(c.id),
         );
       if (ids.length === 0) return [];
-      const rows = (await self.db.executeQuery(claimedMessages(self.db, {}, ids))).rows;
+      const claimed = (await self.db.executeQuery(claimedMessages(self.db, {}, ids))).rows;
+      // A send cancelled with more waiting than its cancel settled at once keeps those
+      // messages queued until they are settled (campaign-controls.ts): a claim that takes
+      // them gives them back, held, in its own transaction, and sends none of them.
+      const rows = claimed.some((r) => r.control !== null) ? await self.holdBack(claimed) : claimed;
       const secret = rows.some((r) => r.sealed_text !== null) ? await self.otpSecret() : '';
       return rows.map((r) => ({
         id: Number(r.id),
@@ -85,6 +95,20 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
         lane: laneOf(r.priority),
       }));
     });
+  }
+
+  /** The claimed rows of running sends; those of paused or cancelled ones given back, held. */
+  private async holdBack<R extends { id: number | string; control: string | null }>(
+    claimed: readonly R[],
+  ): Promise<R[]> {
+    const held = claimed.filter((r) => r.control !== null).map((r) => Number(r.id));
+    await this.db
+      .updateTable('messages')
+      .set({ state: requeuedState, lease_until: null, attempts: sql`attempts - 1` })
+      .where('id', 'in', held)
+      .where('state', '=', moves.retry.from[0])
+      .execute();
+    return claimed.filter((r) => r.control === null);
   }
 
   async extendLeases(ids: readonly number[], now: number, until: number): Promise<number> {

@@ -1,31 +1,19 @@
 /** Bulk and scheduled sends written out as queued messages, a chunk at a time, under a lease. */
 import type { DueExpansion } from '../../../ports/dispatch-queue.js';
 import type { NewMessage } from '../../../ports/messages.js';
-import type { SmsLang } from '../../../ports/carrier.js';
 import { StorePart } from '../store-part.js';
-import type { CommercialTally } from '../../../domain/iys.js';
 import { SqlMessageStore } from './message-store.js';
+import { dueOf, sendColumns } from './cancel-work.js';
 
 export class SqlExpansion extends StorePart {
   async claimExpansion(now: number, leaseUntil: number): Promise<DueExpansion | null> {
     return this.transact(async (self) => {
       const due = await self.db
         .selectFrom('sends')
-        .select([
-          'id',
-          'account_id',
-          'key_id',
-          'kind',
-          'text',
-          'lang',
-          'sandbox',
-          'priority',
-          'expanded_count',
-          'pending_recipients',
-          'iys',
-        ])
+        .select(sendColumns)
         .where('pending_recipients', 'is not', null)
-        // A paused send's list waits for resume (a cancelled one has none left).
+        // A paused send's list waits for resume; a cancelled one's is written out by its cancel
+        // or its settling (cancel-work.ts).
         .where('control', 'is', null)
         .where((eb) => eb.or([eb('scheduled_at', 'is', null), eb('scheduled_at', '<=', now)]))
         .where((eb) => eb.or([eb('expand_lease_until', 'is', null), eb('expand_lease_until', '<=', now)]))
@@ -36,19 +24,7 @@ export class SqlExpansion extends StorePart {
         .executeTakeFirst();
       if (!due || due.pending_recipients === null) return null;
       await self.db.updateTable('sends').set({ expand_lease_until: leaseUntil }).where('id', '=', due.id).execute();
-      return {
-        id: Number(due.id),
-        accountId: due.account_id,
-        keyId: due.key_id,
-        kind: due.kind,
-        text: due.text,
-        lang: due.lang as SmsLang,
-        sandbox: due.sandbox === 1,
-        priority: due.priority,
-        expandedCount: due.expanded_count,
-        pendingRecipients: due.pending_recipients,
-        iys: due.iys === null ? null : (JSON.parse(due.iys) as CommercialTally),
-      };
+      return dueOf(due);
     });
   }
 

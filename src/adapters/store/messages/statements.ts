@@ -116,6 +116,7 @@ export const claimedMessages = preparedList(
         'm.account_id',
         'm.priority',
         'm.due_at',
+        's.control',
       ])
       .where('m.id', 'in', ids)
       .orderBy('m.priority')
