@@ -89,6 +89,7 @@ async function panelOptions(container: AppContainer, config: Config, live?: Prov
       clock: container.clock,
       sends: container.services.sends,
       webhooks: webhooks.admin,
+      campaigns: container.services.campaigns,
       sessionPolicy: {
         ...defaultSessionPolicy,
         idleMs: config.panelIdleMinutes * 60_000,

@@ -22,6 +22,16 @@ export interface CancelOutcome {
   refunded: number;
 }
 
+/** What a cancel would stop now and give back (the panel's confirmation). */
+export interface CancelPreview {
+  /** Messages not yet handed to an operator, with the recipients not yet written out. */
+  waiting: number;
+  /** Their SMS credits. */
+  credit: number;
+  /** The send's control: null while it runs. */
+  control: 'paused' | 'cancelled' | null;
+}
+
 export interface ControlOutcome {
   state: 'paused' | 'running' | 'cancelled';
   /** Messages not yet submitted: queued or held, and recipients not yet written out. */
@@ -43,6 +53,8 @@ export interface CampaignControls {
   cancelSend(target: SendTarget, now: number, writeOut: WriteOut): Promise<CancelOutcome | null>;
   /** Cancels one message of the account's /sms/send, if it is still queued or held. Null: no such message. */
   cancelMessage(accountId: number, messageId: number, now: number): Promise<CancelOutcome | null>;
+  /** What `cancelSend` would stop and give back now, read without changing it. Null: no such send. */
+  previewCancel(target: SendTarget, writeOut: WriteOut): Promise<CancelPreview | null>;
   /** Holds the send's queued messages and its list until resume. Null: no such send. */
   pause(target: SendTarget, now: number): Promise<ControlOutcome | null>;
   /** Gives a paused send back to the dispatcher. Null: no such send. */

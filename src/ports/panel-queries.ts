@@ -81,6 +81,8 @@ export interface CampaignRow {
   expandedCount: number;
   createdAt: number;
   counts: Counts;
+  /** Null while it runs; paused or cancelled by its customer (campaign controls). */
+  control: 'paused' | 'cancelled' | null;
 }
 
 export interface ExportRow {

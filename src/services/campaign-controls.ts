@@ -4,7 +4,13 @@
  * /sms/cancel, a message's sms_id). The store does the work in one transaction each
  * (src/ports/campaign-controls.ts); this decides which sends each endpoint reaches.
  */
-import type { CampaignControls, CancelOutcome, ControlOutcome, SendTarget } from '../ports/campaign-controls.js';
+import type {
+  CampaignControls,
+  CancelOutcome,
+  CancelPreview,
+  ControlOutcome,
+  SendTarget,
+} from '../ports/campaign-controls.js';
 import type { Clock } from '../ports/clock.js';
 import type { SendKind } from '../ports/messages.js';
 import { fail, ok } from '../domain/result.js';
@@ -55,6 +61,16 @@ export class CampaignService {
     if (!outcome) return reportNotFound;
     if (outcome.waiting > 0) this.queued();
     return ok(outcome);
+  }
+
+  /** What /group/cancel would stop and give back now (the panel asks before it cancels). */
+  async previewGroupCancel(accountId: number, raporId: number): Promise<CancelPreview | null> {
+    return this.store.previewCancel(this.group(accountId, raporId), restOf);
+  }
+
+  /** The same controls on another store of the same data (a transaction's, with its audit row). */
+  on(store: CampaignControls): CampaignService {
+    return new CampaignService(store, this.clock, this.queued);
   }
 
   private group(accountId: number, sendId: number): SendTarget {

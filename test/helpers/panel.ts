@@ -150,6 +150,7 @@ export async function createPanelHarness(
     clock,
     sends: runtime.services.sends,
     webhooks: webhooks.admin,
+    campaigns: runtime.services.campaigns,
     sessionPolicy: { ...defaultSessionPolicy, ...policy },
   });
   const users = services.sessions;

@@ -47,6 +47,9 @@ for (const dialect of testDialects()) {
       [`/panel/groups/${ids.group}/contacts`, { numbers: '05329990001', csv: '' }],
       [`/panel/groups/${ids.group}/contacts/remove`, { number: '905321110001' }],
       ['/panel/blocklist', { numbers: '05329990002', csv: '' }],
+      [`/panel/campaigns/${ids.send}/pause`, {}],
+      [`/panel/campaigns/${ids.send}/resume`, {}],
+      [`/panel/campaigns/${ids.send}/cancel`, {}],
       ['/panel/blocklist/remove', { number: '905321110002' }],
       ['/panel/keys', { permissions: ['check_balance'] }],
       [`/panel/keys/${ids.key}/settings`, { permissions: ['check_balance'], hourly_limit: '1' }],
@@ -137,7 +140,7 @@ for (const dialect of testDialects()) {
         .map(([path]) =>
           `POST ${path}`
             .replace(/\/keys\/\d+\/webhook\/deliveries\/\d+\//, '/keys/:id/webhook/deliveries/:event/')
-            .replace(/\/(keys|groups)\/\d+/, '/$1/:id'),
+            .replace(/\/(keys|groups|campaigns)\/\d+/, '/$1/:id'),
         )
         .sort();
       assert.deepEqual(ours, posted);

@@ -220,6 +220,7 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
         's.sms_cost',
         's.expanded_count',
         's.created_at',
+        's.control',
       ])
       .select(['c.messages', 'c.sms', 'c.delivered', 'c.failed'])
       .where('s.account_id', '=', accountId);
@@ -237,6 +238,7 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
     sms_cost: number;
     expanded_count: number;
     created_at: number;
+    control: 'paused' | 'cancelled' | null;
     messages: number | null;
     sms: number | null;
     delivered: number | null;
@@ -253,6 +255,7 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
       blockedNumbers: r.blocked_numbers,
       smsCost: Number(r.sms_cost),
       expandedCount: r.expanded_count,
+      control: r.control,
       createdAt: Number(r.created_at),
       counts: counts(r),
     };

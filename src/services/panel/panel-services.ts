@@ -7,6 +7,7 @@ import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import type { SendService } from '../send-service.js';
 import type { WebhookAdmin } from '../webhook-admin.js';
+import type { CampaignService } from '../campaign-controls.js';
 import { AuditLog } from '../audit-log.js';
 import { UserService, defaultSessionPolicy } from './users.js';
 import type { SessionPolicy } from './users.js';
@@ -25,6 +26,7 @@ export function panelServices(deps: {
   clock: Clock;
   sends: SendService;
   webhooks: WebhookAdmin;
+  campaigns: CampaignService;
   sessionPolicy?: SessionPolicy;
   live?: ProviderLive | undefined;
 }): PanelServices {
@@ -33,7 +35,15 @@ export function panelServices(deps: {
   const sessions = new UserService(store, clock, deps.sessionPolicy ?? defaultSessionPolicy);
   return {
     sessions,
-    account: new CustomerPanel({ store, clock, audit, sends: deps.sends, webhooks: deps.webhooks, users: sessions }),
+    account: new CustomerPanel({
+      store,
+      clock,
+      audit,
+      sends: deps.sends,
+      webhooks: deps.webhooks,
+      users: sessions,
+      campaigns: deps.campaigns,
+    }),
     provider: new ProviderPanel({ store, clock, audit, ...(deps.live ? { live: deps.live } : {}) }),
   };
 }

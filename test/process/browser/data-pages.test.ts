@@ -202,6 +202,41 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     await context.close();
   });
 
+  it('pauses, resumes and cancels a campaign from its page, the confirmation showing the credit that comes back', async () => {
+    const base = suite.server.url;
+    const sentto = Array.from({ length: 12 }, (_, i) => `9055522200${String(i).padStart(2, '0')}`);
+    const sent = await postJson(`${base}/group/send`, {
+      api_key: suite.sender.apiKey,
+      title: 'ACME',
+      text: 'Kampanya',
+      sentto,
+      scheduled_sms: 1,
+      scheduled_date: '2030-06-01',
+      scheduled_time: '10:00',
+    });
+    assert.equal(sent.body.result, true, JSON.stringify(sent.body));
+    const id = Number(sent.body.rapor_id);
+    const before = await balance();
+    await page.goto(`${base}/panel/campaigns/${id}`);
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await page.getByRole('status').filter({ hasText: 'The campaign is paused' }).waitFor();
+    assert.equal(await page.locator('#campaign-state').textContent(), 'Paused');
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await page.getByRole('status').filter({ hasText: 'The campaign is sending again.' }).waitFor();
+    assert.equal(await page.locator('#campaign-state').textContent(), 'Running');
+    await page.getByRole('link', { name: 'Cancel the campaign' }).click();
+    await page
+      .getByText('12 messages not yet sent will be cancelled and 12 SMS credits will come back to your balance.')
+      .waitFor();
+    await page.getByRole('button', { name: 'Cancel the campaign' }).click();
+    await page.getByRole('status').filter({ hasText: '12 messages cancelled; 12 SMS credits came back.' }).waitFor();
+    assert.equal(await page.locator('#campaign-state').textContent(), 'Cancelled');
+    assert.equal(await page.getByRole('button', { name: 'Pause' }).count(), 0, 'a cancelled campaign has no controls');
+    assert.equal(await balance(), before + 12);
+    const report = await postJson(`${base}/reports/basic`, { api_key: suite.sender.apiKey, raporid: id });
+    assert.equal(report.body.cancelled_count, 12, JSON.stringify(report.body));
+  });
+
   it('draws a campaign’s outcome chart with data', async () => {
     assert.notEqual(campaignUrl, '');
     await page.goto(campaignUrl);

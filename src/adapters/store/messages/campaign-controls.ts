@@ -14,6 +14,7 @@ import type { CreditAhead } from '../refunds.js';
 import type {
   CampaignControls,
   CancelOutcome,
+  CancelPreview,
   ControlOutcome,
   SendTarget,
   WriteOut,
@@ -159,6 +160,33 @@ export class SqlCampaignControls extends StorePart implements CampaignControls {
         .execute();
       return { state: 'running', waiting: await self.waiting(send) };
     });
+  }
+
+  async previewCancel(target: SendTarget, writeOut: WriteOut): Promise<CancelPreview | null> {
+    const send = await this.db
+      .selectFrom('sends')
+      .select(sendColumns)
+      .where('id', '=', target.sendId)
+      .where('account_id', '=', target.accountId)
+      .where('kind', 'in', [...target.kinds])
+      .executeTakeFirst();
+    if (!send) return null;
+    if (send.control === 'cancelled') return { waiting: 0, credit: 0, control: send.control };
+    const row = await this.db
+      .selectFrom('messages')
+      .select((eb) => [eb.fn.countAll<number>().as('n'), eb.fn.sum<number>('sms_count').as('credit')])
+      .where('send_id', '=', Number(send.id))
+      .where('state', 'in', [...moves.cancel.from])
+      .executeTakeFirst();
+    let waiting = Number(row?.n ?? 0);
+    let credit = Number(row?.credit ?? 0);
+    if (send.pending_recipients !== null)
+      for (const m of writeOut(dueOf(send), send.expanded_count)) {
+        if (m.failedDetail !== undefined) continue;
+        waiting += 1;
+        credit += m.smsCount;
+      }
+    return { waiting, credit, control: send.control };
   }
 
   /** Messages of the send not yet submitted, with the recipients not yet written out. */

@@ -10,15 +10,20 @@ import { cursorOf, idOf, queryOf } from '../../kit/forms.js';
 import { dateTime, stateLabel } from '../../kit/format.js';
 import { sendCsv } from '../../kit/csv.js';
 import { PageScripts } from '../../kit/scripts.js';
+import { ConfirmForm, RowAction } from '../../kit/post-form.js';
+import type { PanelState } from '../../context.js';
 import { campaignMessages } from './catalogue.js';
 import type { CampaignRow } from '../../../ports/panel-queries.js';
 import { NotFound } from '../../../services/panel/not-found.js';
 
-function outcome(c: CampaignRow): { delivered: number; failed: number; pending: number; done: number } {
+function outcome(c: CampaignRow, cancelled = 0): { delivered: number; failed: number; pending: number; done: number } {
   const { delivered, failed, messages } = c.counts;
-  // Recipients not yet written out as messages are pending too.
-  const pending = Math.max(0, c.totalNumbers - c.invalidNumbers - delivered - failed, messages - delivered - failed);
-  return { delivered, failed, pending, done: delivered + failed };
+  // Recipients not yet written out as messages are pending too; cancelled ones are not.
+  const pending = Math.max(
+    0,
+    Math.max(c.totalNumbers - c.invalidNumbers - delivered - failed, messages - delivered - failed) - cancelled,
+  );
+  return { delivered, failed, pending, done: delivered + failed + cancelled };
 }
 
 function OutcomeChart(props: { lang: Lang; c: CampaignRow }) {
@@ -41,6 +46,37 @@ function OutcomeChart(props: { lang: Lang; c: CampaignRow }) {
         data-chart={JSON.stringify(spec)}
       ></div>
     </figure>
+  );
+}
+
+/** What the last control did, from the redirect's query. */
+function ControlNotice(props: { lang: Lang; query: Record<string, string | undefined> }) {
+  const t = campaignMessages[props.lang];
+  const q = props.query;
+  if (q.cancelled !== undefined)
+    return <Notice text={t.cancelledNotice(Number(q.cancelled) || 0, Number(q.refunded) || 0)} />;
+  if (q.control === 'paused') return <Notice text={t.paused} />;
+  if (q.control === 'resumed') return <Notice text={t.resumed} />;
+  if (q.control === 'refused') return <Notice text={t.refused} kind="error" />;
+  return null;
+}
+
+/** Pause or Resume, and Cancel (asked first, with the credit that comes back), while the campaign can still change. */
+function ControlButtons(props: { lang: Lang; c: CampaignRow; state: PanelState }) {
+  const t = campaignMessages[props.lang];
+  const { c, state } = props;
+  // The controls of /group/*: a campaign's sends (a single /sms/send is cancelled over the API).
+  if (c.control === 'cancelled' || (c.kind !== 'group' && c.kind !== 'mixed')) return null;
+  const base = `/panel/campaigns/${c.id}`;
+  return (
+    <div class="actions">
+      {c.control === 'paused' ? (
+        <RowAction action={`${base}/resume`} state={state} label={t.resume} buttonClass="primary" />
+      ) : (
+        <RowAction action={`${base}/pause`} state={state} label={t.pause} buttonClass="secondary" />
+      )}
+      <RowAction action={`${base}/cancel`} state={state} label={t.cancel} confirm={`${base}/cancel`} />
+    </div>
   );
 }
 
@@ -113,16 +149,21 @@ export const campaignsArea: AccountArea = {
       const t = campaignMessages[lang];
       const d = kitText[lang];
       const id = idOf(request.params.id, true);
-      const c = await door.of(request).campaigns.campaign(id);
+      const campaigns = door.of(request).campaigns;
+      const c = await campaigns.campaign(id);
       if (!c) throw new NotFound(`no campaign ${id}`);
-      const o = outcome(c);
+      const cancelled = await campaigns.cancelledOf(c);
+      const o = outcome(c, cancelled);
       return sendPage(request, reply, {
         title: t.campaignTitle(c.id),
         body: (
           <>
             <PageScripts chart />
             <Notice text={queryOf(request.query).sent === '1' ? t.sent : undefined} />
+            <ControlNotice lang={lang} query={queryOf(request.query)} />
             <dl class="facts">
+              <dt>{t.state}</dt>
+              <dd id="campaign-state">{t.stateLabel(c.control)}</dd>
               <dt>{t.colSender}</dt>
               <dd>{c.sender}</dd>
               <dt>{t.text}</dt>
@@ -149,7 +190,14 @@ export const campaignsArea: AccountArea = {
               <dd>{o.failed}</dd>
               <dt>{d.pending}</dt>
               <dd>{o.pending}</dd>
+              {c.control === 'cancelled' && (
+                <>
+                  <dt>{t.cancelled}</dt>
+                  <dd>{cancelled}</dd>
+                </>
+              )}
             </dl>
+            <ControlButtons lang={lang} c={c} state={request.panel} />
             <p>
               <label for="progress">{t.progress}</label>{' '}
               <progress id="progress" max={Math.max(1, o.done + o.pending)} value={o.done}></progress>{' '}
@@ -166,6 +214,45 @@ export const campaignsArea: AccountArea = {
         ),
       });
     });
+
+    app.get<{ Params: { id: string } }>('/campaigns/:id/cancel', async (request, reply) => {
+      const lang = request.panel.lang;
+      const t = campaignMessages[lang];
+      const id = idOf(request.params.id, true);
+      const preview = await door.of(request).campaigns.previewCancel(id);
+      if (!preview) throw new NotFound(`no campaign ${id}`);
+      const back = `/panel/campaigns/${id}`;
+      return sendPage(request, reply, {
+        title: t.cancelTitle(id),
+        body:
+          preview.waiting === 0 ? (
+            <p>
+              {t.nothingToCancel} <a href={back}>{t.campaignLink(id)}</a>
+            </p>
+          ) : (
+            <ConfirmForm
+              action={`${back}/cancel`}
+              state={request.panel}
+              warning={t.cancelWarning(preview.waiting, preview.credit)}
+              confirm={t.cancelConfirm}
+              back={back}
+            />
+          ),
+      });
+    });
+
+    for (const action of ['pause', 'resume', 'cancel'] as const)
+      app.post<{ Params: { id: string } }>(`/campaigns/:id/${action}`, async (request, reply) => {
+        const id = idOf(request.params.id, true);
+        const answer = await door.of(request).campaigns.control(action, id);
+        if (!answer) throw new NotFound(`no campaign ${id}`);
+        const done = !answer.ok
+          ? 'control=refused'
+          : 'cancelled' in answer.value
+            ? `cancelled=${answer.value.cancelled}&refunded=${answer.value.refunded}`
+            : `control=${action === 'pause' ? 'paused' : 'resumed'}`;
+        return reply.redirect(`/panel/campaigns/${id}?${done}`, 303);
+      });
 
     app.get<{ Params: { id: string } }>('/campaigns/:id/export.csv', async (request, reply) => {
       const lang = request.panel.lang;

@@ -17,6 +17,7 @@ import { CustomerSenderIds } from './sender-ids.js';
 import { CustomerOverview } from './overview.js';
 import { CustomerMessages } from './messages.js';
 import { CustomerCampaigns } from './campaigns.js';
+import type { CampaignService } from '../../campaign-controls.js';
 import { CustomerSend } from './send.js';
 import { CustomerGroups } from './groups.js';
 import { CustomerBlocklist } from './blocklist.js';
@@ -30,6 +31,8 @@ export interface CustomerDeps {
   sends: SendService;
   webhooks: WebhookAdmin;
   users: UserService;
+  /** The API's campaign controls (the panel's Pause, Resume and Cancel). */
+  campaigns: CampaignService;
 }
 
 /** What a customer page may use, for one user of one account. */
@@ -67,7 +70,7 @@ export class CustomerPanel {
       senderIds: new CustomerSenderIds(deps, customer, changes),
       overview: new CustomerOverview(store, clock, customer.accountId),
       messages: new CustomerMessages(store, customer.accountId),
-      campaigns: new CustomerCampaigns(store, customer.accountId),
+      campaigns: new CustomerCampaigns(store, customer.accountId, { campaigns: deps.campaigns, changes }),
       send: new CustomerSend(deps, customer, changes),
       groups: new CustomerGroups(deps, customer, changes),
       blocklist: new CustomerBlocklist(deps, customer, changes),
