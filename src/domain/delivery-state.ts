@@ -36,6 +36,9 @@ export const moves = {
   pause: { from: ['queued'], to: ['paused'] },
   resume: { from: ['paused'], to: ['queued'] },
   cancel: { from: ['queued', 'paused'], to: ['cancelled'] },
+  // A send's validity ended before the message was submitted: claimed, then ended, never
+  // submitted (docs/decisions.md, "Send window, speed and validity").
+  lapse: { from: ['submitting'], to: ['expired'] },
 } as const satisfies Record<string, { from: readonly DeliveryState[]; to: readonly DeliveryState[] }>;
 
 export function canMove(from: DeliveryState, to: DeliveryState): boolean {

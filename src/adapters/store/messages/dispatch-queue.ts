@@ -24,6 +24,7 @@ import type { SentPart } from './statements.js';
 import { unsealOtpText } from '../../../domain/otp-check.js';
 import { laneOf } from '../../../domain/lanes.js';
 import { claimShared } from './lane-claim.js';
+import { holdAtClaim, someHeld } from './claim-holds.js';
 
 /**
  * Where a message given back by the dispatcher goes: queued, or held (paused) when its send
@@ -69,7 +70,10 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
           Number(c.id),
         );
       if (ids.length === 0) return [];
-      const rows = (await self.db.executeQuery(claimedMessages(self.db, {}, ids))).rows;
+      const claimed = (await self.db.executeQuery(claimedMessages(self.db, {}, ids))).rows;
+      // Sends with a window or a validity: a message outside the one or past the other is not submitted.
+      const held = someHeld(claimed) ? await holdAtClaim(self.context, claimed, now) : null;
+      const rows = held === null ? claimed : claimed.filter((r) => !held.has(Number(r.id)));
       const secret = rows.some((r) => r.sealed_text !== null) ? await self.otpSecret() : '';
       return rows.map((r) => ({
         id: Number(r.id),
@@ -83,6 +87,7 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
         attempts: r.attempts,
         accountId: r.account_id,
         lane: laneOf(r.priority),
+        ...(r.valid_until !== null ? { validUntil: Number(r.valid_until) } : {}),
       }));
     });
   }
