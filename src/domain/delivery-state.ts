@@ -13,6 +13,9 @@
  * queued messages (queued ⇄ paused), a cancel ends those not yet handed to the dispatcher
  * (queued or paused ──▶ cancelled, final, their credit given back). A message the dispatcher
  * holds (submitting) runs its course.
+ *
+ * A send's validity (docs/decisions.md, "Send window, speed and validity"): a message the
+ * claim finds past it ends expired without being submitted (submitting ──lapse──▶ expired).
  */
 export type DeliveryState =
   'queued' | 'paused' | 'submitting' | 'sent' | 'delivered' | 'failed' | 'expired' | 'cancelled';
