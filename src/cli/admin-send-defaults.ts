@@ -10,9 +10,12 @@ import type { SendControls, SendWindow } from '../domain/send-controls.js';
 import { parse } from './option-parsers.js';
 import type { Options } from './admin-types.js';
 
-function orNone<T>(inner: (raw: string) => T): (raw: string) => T | null {
-  return (raw) => (raw.trim() === 'none' ? null : inner(raw));
+/** `none` stays the word (commander reads a parser's null as no value): the change makes it null. */
+function orNone<T>(inner: (raw: string) => T): (raw: string) => T | 'none' {
+  return (raw) => (raw.trim() === 'none' ? 'none' : inner(raw));
 }
+
+const noneAsNull = <T>(value: unknown): T | null => (value === 'none' ? null : (value as T));
 
 function sendWindow(raw: string): SendWindow {
   let value: unknown;
@@ -46,8 +49,8 @@ export function sendDefaultOptions(cmd: Command): Command {
 /** The defaults the options change (absent: left as they are). */
 export function sendDefaultsChange(o: Options): { sendDefaults?: Partial<SendControls> } {
   const change: Partial<SendControls> = {};
-  if (o.sendWindow !== undefined) change.window = o.sendWindow as SendWindow | null;
-  if (o.speed !== undefined) change.speed = o.speed as number | null;
-  if (o.validityMinutes !== undefined) change.validityMinutes = o.validityMinutes as number | null;
+  if (o.sendWindow !== undefined) change.window = noneAsNull<SendWindow>(o.sendWindow);
+  if (o.speed !== undefined) change.speed = noneAsNull<number>(o.speed);
+  if (o.validityMinutes !== undefined) change.validityMinutes = noneAsNull<number>(o.validityMinutes);
   return Object.keys(change).length === 0 ? {} : { sendDefaults: change };
 }
