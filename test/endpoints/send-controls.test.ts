@@ -133,6 +133,29 @@ for (const dialect of testDialects()) {
       assert.ok(Math.min(...gaps) >= 95, `no two closer than the interval: ${gaps.join(',')}`);
     });
 
+    it('a paused paced send takes up its pace again from the resume, not all at once', async () => {
+      const p = await h.provision();
+      const start = istanbul(25, 10, 0);
+      h.clock.set(start);
+      const sentto = numbersEnding('1234', 3, '90536');
+      const sent = assertBulkAccepted(await groupSend(h, p.apiKey, { sentto, speed: 1 }));
+      await drain(delivery);
+      assert.equal(submittedOf(sentto), 1);
+      const paused = await h.post('/group/pause', { api_key: p.apiKey, rapor_id: sent.raporId });
+      assert.equal(paused.body.waiting, 2, paused.raw);
+      h.clock.set(start + 10 * minute);
+      const resumed = await h.post('/group/resume', { api_key: p.apiKey, rapor_id: sent.raporId });
+      assert.equal(resumed.body.state, 'running', resumed.raw);
+      await drain(delivery);
+      assert.equal(submittedOf(sentto), 2, 'one at the resume: the pause did not bank the two slots');
+      h.clock.set(start + 11 * minute - 1);
+      await drain(delivery);
+      assert.equal(submittedOf(sentto), 2);
+      h.clock.set(start + 11 * minute);
+      await drain(delivery);
+      assert.equal(submittedOf(sentto), 3);
+    });
+
     it('validity: a message not submitted in time ends expired, is never submitted, and its credit comes back once', async () => {
       const p = await h.provision();
       h.clock.set(istanbul(16, 20, 0)); // Monday 20:00, the window closed until Tuesday 09:00.
