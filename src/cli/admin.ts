@@ -21,6 +21,7 @@ import { iysCommands } from './admin-iys.js';
 import { senderIdCommands } from './admin-sender-ids.js';
 import { userCommands } from './admin-users.js';
 import { smppUserCommands } from './admin-smpp.js';
+import { sendDefaultOptions, sendDefaultsChange } from './admin-send-defaults.js';
 import type { CliIo, Options } from './admin-types.js';
 import { recordCliAudit } from './admin-audit.js';
 
@@ -170,7 +171,7 @@ export function adminCommand(io: CliIo): Command {
         }),
       ),
     );
-  accountOptions(leaf(account, 'update', 'change an account'))
+  sendDefaultOptions(accountOptions(leaf(account, 'update', 'change an account')))
     .requiredOption('--id <n>', 'account id', parse.integer(1))
     .option('--name <text>', 'account name', parse.nonEmpty)
     .option('--status <status>', 'Active or Suspended', parse.oneOf(['Active', 'Suspended'] as const))
@@ -188,6 +189,7 @@ export function adminCommand(io: CliIo): Command {
             ...(o.globalSending !== undefined ? { globalSending: o.globalSending as boolean } : {}),
             ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
             ...(o.reseller !== undefined ? { reseller: o.reseller as boolean } : {}),
+            ...sendDefaultsChange(o),
           },
           { main: o.balance as number | undefined, international: o.internationalBalance as number | undefined },
         ),

@@ -1487,6 +1487,18 @@ export interface operations {
                     iys?: number;
                     /** @enum {string} */
                     iys_recipient_type?: "BIREYSEL" | "TACIR";
+                    /** @description Optional. Istanbul time, days 1 (Monday) to 7 (every day when left out); messages outside it wait for the next opening. A `to` not after `from` closes the next day. Also taken as the same JSON in a string (form bodies, /group/sendMixed). TS-1033 when out of its rules. */
+                    send_window?: {
+                        /** @example 09:00 */
+                        from: string;
+                        /** @example 18:00 */
+                        to: string;
+                        days?: number[];
+                    } | string;
+                    /** @description Optional. At most this many messages of this send a minute (TS-1033 outside 1 to 100,000). */
+                    speed?: number;
+                    /** @description Optional. Minutes from the send's time: a message not submitted by then ends expired (credit given back) and is never submitted after it; a submitted one carries it as SMPP validity_period (TS-1033 outside 1 to 2,880). */
+                    validity_minutes?: number;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
@@ -1524,6 +1536,18 @@ export interface operations {
                     iys?: number | string;
                     /** @enum {string} */
                     iys_recipient_type?: "BIREYSEL" | "TACIR";
+                    /** @description Optional. Istanbul time, days 1 (Monday) to 7 (every day when left out); messages outside it wait for the next opening. A `to` not after `from` closes the next day. Also taken as the same JSON in a string (form bodies, /group/sendMixed). TS-1033 when out of its rules. */
+                    send_window?: {
+                        /** @example 09:00 */
+                        from: string;
+                        /** @example 18:00 */
+                        to: string;
+                        days?: number[];
+                    } | string;
+                    /** @description Optional. At most this many messages of this send a minute (TS-1033 outside 1 to 100,000). */
+                    speed?: number | string;
+                    /** @description Optional. Minutes from the send's time: a message not submitted by then ends expired (credit given back) and is never submitted after it; a submitted one carries it as SMPP validity_period (TS-1033 outside 1 to 2,880). */
+                    validity_minutes?: number | string;
                 };
                 "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1050; wrong length: TS-1050. */
@@ -1561,6 +1585,18 @@ export interface operations {
                     iys?: number | string;
                     /** @enum {string} */
                     iys_recipient_type?: "BIREYSEL" | "TACIR";
+                    /** @description Optional. Istanbul time, days 1 (Monday) to 7 (every day when left out); messages outside it wait for the next opening. A `to` not after `from` closes the next day. Also taken as the same JSON in a string (form bodies, /group/sendMixed). TS-1033 when out of its rules. */
+                    send_window?: {
+                        /** @example 09:00 */
+                        from: string;
+                        /** @example 18:00 */
+                        to: string;
+                        days?: number[];
+                    } | string;
+                    /** @description Optional. At most this many messages of this send a minute (TS-1033 outside 1 to 100,000). */
+                    speed?: number | string;
+                    /** @description Optional. Minutes from the send's time: a message not submitted by then ends expired (credit given back) and is never submitted after it; a submitted one carries it as SMPP validity_period (TS-1033 outside 1 to 2,880). */
+                    validity_minutes?: number | string;
                 };
             };
         };
@@ -4261,6 +4297,18 @@ export interface operations {
                     iys?: number;
                     /** @enum {string} */
                     iys_recipient_type?: "BIREYSEL" | "TACIR";
+                    /** @description Optional. Istanbul time, days 1 (Monday) to 7 (every day when left out); messages outside it wait for the next opening. A `to` not after `from` closes the next day. Also taken as the same JSON in a string (form bodies, /group/sendMixed). TS-1033 when out of its rules. */
+                    send_window?: {
+                        /** @example 09:00 */
+                        from: string;
+                        /** @example 18:00 */
+                        to: string;
+                        days?: number[];
+                    } | string;
+                    /** @description Optional. At most this many messages of this send a minute (TS-1033 outside 1 to 100,000). */
+                    speed?: number;
+                    /** @description Optional. Minutes from the send's time: a message not submitted by then ends expired (credit given back) and is never submitted after it; a submitted one carries it as SMPP validity_period (TS-1033 outside 1 to 2,880). */
+                    validity_minutes?: number;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
@@ -4296,6 +4344,18 @@ export interface operations {
                     iys?: number | string;
                     /** @enum {string} */
                     iys_recipient_type?: "BIREYSEL" | "TACIR";
+                    /** @description Optional. Istanbul time, days 1 (Monday) to 7 (every day when left out); messages outside it wait for the next opening. A `to` not after `from` closes the next day. Also taken as the same JSON in a string (form bodies, /group/sendMixed). TS-1033 when out of its rules. */
+                    send_window?: {
+                        /** @example 09:00 */
+                        from: string;
+                        /** @example 18:00 */
+                        to: string;
+                        days?: number[];
+                    } | string;
+                    /** @description Optional. At most this many messages of this send a minute (TS-1033 outside 1 to 100,000). */
+                    speed?: number | string;
+                    /** @description Optional. Minutes from the send's time: a message not submitted by then ends expired (credit given back) and is never submitted after it; a submitted one carries it as SMPP validity_period (TS-1033 outside 1 to 2,880). */
+                    validity_minutes?: number | string;
                 };
                 "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
@@ -4331,6 +4391,18 @@ export interface operations {
                     iys?: number | string;
                     /** @enum {string} */
                     iys_recipient_type?: "BIREYSEL" | "TACIR";
+                    /** @description Optional. Istanbul time, days 1 (Monday) to 7 (every day when left out); messages outside it wait for the next opening. A `to` not after `from` closes the next day. Also taken as the same JSON in a string (form bodies, /group/sendMixed). TS-1033 when out of its rules. */
+                    send_window?: {
+                        /** @example 09:00 */
+                        from: string;
+                        /** @example 18:00 */
+                        to: string;
+                        days?: number[];
+                    } | string;
+                    /** @description Optional. At most this many messages of this send a minute (TS-1033 outside 1 to 100,000). */
+                    speed?: number | string;
+                    /** @description Optional. Minutes from the send's time: a message not submitted by then ends expired (credit given back) and is never submitted after it; a submitted one carries it as SMPP validity_period (TS-1033 outside 1 to 2,880). */
+                    validity_minutes?: number | string;
                 };
             };
         };
@@ -4542,6 +4614,18 @@ export interface operations {
                     iys?: number;
                     /** @enum {string} */
                     iys_recipient_type?: "BIREYSEL" | "TACIR";
+                    /** @description Optional. Istanbul time, days 1 (Monday) to 7 (every day when left out); messages outside it wait for the next opening. A `to` not after `from` closes the next day. Also taken as the same JSON in a string (form bodies, /group/sendMixed). TS-1033 when out of its rules. */
+                    send_window?: {
+                        /** @example 09:00 */
+                        from: string;
+                        /** @example 18:00 */
+                        to: string;
+                        days?: number[];
+                    } | string;
+                    /** @description Optional. At most this many messages of this send a minute (TS-1033 outside 1 to 100,000). */
+                    speed?: number;
+                    /** @description Optional. Minutes from the send's time: a message not submitted by then ends expired (credit given back) and is never submitted after it; a submitted one carries it as SMPP validity_period (TS-1033 outside 1 to 2,880). */
+                    validity_minutes?: number;
                 };
                 "application/x-www-form-urlencoded": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
@@ -4577,6 +4661,18 @@ export interface operations {
                     iys?: number | string;
                     /** @enum {string} */
                     iys_recipient_type?: "BIREYSEL" | "TACIR";
+                    /** @description Optional. Istanbul time, days 1 (Monday) to 7 (every day when left out); messages outside it wait for the next opening. A `to` not after `from` closes the next day. Also taken as the same JSON in a string (form bodies, /group/sendMixed). TS-1033 when out of its rules. */
+                    send_window?: {
+                        /** @example 09:00 */
+                        from: string;
+                        /** @example 18:00 */
+                        to: string;
+                        days?: number[];
+                    } | string;
+                    /** @description Optional. At most this many messages of this send a minute (TS-1033 outside 1 to 100,000). */
+                    speed?: number | string;
+                    /** @description Optional. Minutes from the send's time: a message not submitted by then ends expired (credit given back) and is never submitted after it; a submitted one carries it as SMPP validity_period (TS-1033 outside 1 to 2,880). */
+                    validity_minutes?: number | string;
                 };
                 "multipart/form-data": {
                     /** @description The API key (30 to 128 characters). Missing: TS-1025; wrong length: TS-1025. */
@@ -4612,6 +4708,18 @@ export interface operations {
                     iys?: number | string;
                     /** @enum {string} */
                     iys_recipient_type?: "BIREYSEL" | "TACIR";
+                    /** @description Optional. Istanbul time, days 1 (Monday) to 7 (every day when left out); messages outside it wait for the next opening. A `to` not after `from` closes the next day. Also taken as the same JSON in a string (form bodies, /group/sendMixed). TS-1033 when out of its rules. */
+                    send_window?: {
+                        /** @example 09:00 */
+                        from: string;
+                        /** @example 18:00 */
+                        to: string;
+                        days?: number[];
+                    } | string;
+                    /** @description Optional. At most this many messages of this send a minute (TS-1033 outside 1 to 100,000). */
+                    speed?: number | string;
+                    /** @description Optional. Minutes from the send's time: a message not submitted by then ends expired (credit given back) and is never submitted after it; a submitted one carries it as SMPP validity_period (TS-1033 outside 1 to 2,880). */
+                    validity_minutes?: number | string;
                 };
             };
         };

@@ -13,6 +13,9 @@
  * queued messages (queued ⇄ paused), a cancel ends those not yet handed to the dispatcher
  * (queued or paused ──▶ cancelled, final, their credit given back). A message the dispatcher
  * holds (submitting) runs its course.
+ *
+ * A send's validity (docs/decisions.md, "Send window, speed and validity"): a message the
+ * claim finds past it ends expired without being submitted (submitting ──lapse──▶ expired).
  */
 export type DeliveryState =
   'queued' | 'paused' | 'submitting' | 'sent' | 'delivered' | 'failed' | 'expired' | 'cancelled';
@@ -36,6 +39,9 @@ export const moves = {
   pause: { from: ['queued'], to: ['paused'] },
   resume: { from: ['paused'], to: ['queued'] },
   cancel: { from: ['queued', 'paused'], to: ['cancelled'] },
+  // A send's validity ended before the message was submitted: claimed, then ended, never
+  // submitted (docs/decisions.md, "Send window, speed and validity").
+  lapse: { from: ['submitting'], to: ['expired'] },
 } as const satisfies Record<string, { from: readonly DeliveryState[]; to: readonly DeliveryState[] }>;
 
 export function canMove(from: DeliveryState, to: DeliveryState): boolean {

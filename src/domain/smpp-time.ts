@@ -112,3 +112,19 @@ export function smppSchedule(
     return { ok: false, why: 'past', reason: `${Math.round((now - t.at) / 1000)} s in the past` };
   return { ok: true, at: t.at <= now ? null : t.at };
 }
+
+/** An instant as an absolute SMPP time (`YYMMDDhhmmsstnnp`), written in UTC (offset `00+`). */
+export function smppAbsoluteTime(at: number): string {
+  const d = new Date(at);
+  const two = (n: number): string => String(n).padStart(2, '0');
+  return (
+    two(d.getUTCFullYear() % 100) +
+    two(d.getUTCMonth() + 1) +
+    two(d.getUTCDate()) +
+    two(d.getUTCHours()) +
+    two(d.getUTCMinutes()) +
+    two(d.getUTCSeconds()) +
+    String(Math.floor(d.getUTCMilliseconds() / 100)) +
+    '00+'
+  );
+}

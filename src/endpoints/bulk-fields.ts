@@ -11,6 +11,8 @@ import { textTooLong, toLineBreaks } from '../domain/sms-count.js';
 import { shaped, shapedTexts } from './template-sends.js';
 import type { SendPlan } from '../services/send-plan.js';
 import { parseSchedule } from '../domain/schedule.js';
+import { requestedControls } from '../domain/send-controls.js';
+import type { SendControlBody } from '../domain/send-controls.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
 
@@ -114,6 +116,7 @@ export function bulkHandler(kind: 'group' | 'mixed') {
       ...(given.value.alongside ? { alongside: given.value.alongside } : {}),
       scheduledAt: schedule.value,
       commercial: commercialType(body),
+      ...requestedControls(body),
     });
     if (!sent.ok) return sent;
     return ok({ code: 'TS-1024', fields: { ...sent.value } });
@@ -145,7 +148,7 @@ async function givenTexts(
   });
 }
 
-interface BulkBody {
+interface BulkBody extends SendControlBody {
   title: string;
   sentto: string[];
   text?: string | string[];

@@ -13,6 +13,7 @@ import {
 } from './bulk-fields.js';
 import { numbersBodyLimit } from './body-limits.js';
 import { commercialFields } from './iys-fields.js';
+import { sendControlFields } from './send-control-fields.js';
 import { oneTextSource, sendTemplateIdField, shortLinksField } from './template-fields.js';
 
 /** POST /group/send: one text to up to 50,000 numbers, queued first. */
@@ -39,6 +40,7 @@ export const groupSend = defineEndpoint({
         short_links: shortLinksField,
         ...scheduleFields,
         ...commercialFields,
+        ...sendControlFields,
       })
       .superRefine(oneTextSource('TS-1033')),
   ),

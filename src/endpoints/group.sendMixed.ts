@@ -3,6 +3,7 @@ import { defineEndpoint } from './endpoint.js';
 import { bulkSendReply } from './replies.js';
 import { coded } from './fields.js';
 import { commercialFields } from './iys-fields.js';
+import { sendControlFields } from './send-control-fields.js';
 import { oneTextSource, sendTemplateIdField, shortLinksField } from './template-fields.js';
 import {
   bulkHandler,
@@ -49,6 +50,7 @@ export const groupSendMixed = defineEndpoint({
         short_links: shortLinksField,
         ...scheduleFields,
         ...commercialFields,
+        ...sendControlFields,
       })
       .superRefine(oneTextSource('TS-1033'))
       .refine((b) => b.text === undefined || b.text.length === b.sentto.length, 'TS-1033'),

@@ -9,6 +9,7 @@ import { textTooLong } from '../domain/sms-count.js';
 import { maxScheduledRecipients, singleSend } from '../services/single-send.js';
 import type { SingleSendOptions } from '../services/single-send.js';
 import { commercialFields } from './iys-fields.js';
+import { sendControlFields } from './send-control-fields.js';
 import { oneTextSource, sendTemplateIdField, shortLinksField } from './template-fields.js';
 import { shaped, shapedSingleSend } from './template-sends.js';
 
@@ -66,6 +67,7 @@ const request = z.preprocess(
         .superRefine(storableText('TS-1033', 'idempotency_key'))
         .optional(),
       ...commercialFields,
+      ...sendControlFields,
     })
     .superRefine(oneTextSource('TS-1026')),
 );

@@ -62,6 +62,34 @@ const common: Record<string, FieldRule> = {
     description: 'Group name, 1 to 100 characters once surrounding whitespace is removed; unique per account.',
     maxLength: 100,
   },
+  send_window: {
+    description:
+      'Optional. Istanbul time, days 1 (Monday) to 7 (every day when left out); messages outside it wait for the next opening. A `to` not after `from` closes the next day. Also taken as the same JSON in a string (form bodies, /group/sendMixed). TS-1033 when out of its rules.',
+    oneOf: [
+      {
+        type: 'object',
+        properties: {
+          from: { type: 'string', pattern: '^\\d{2}:\\d{2}$', examples: ['09:00'] },
+          to: { type: 'string', pattern: '^\\d{2}:\\d{2}$', examples: ['18:00'] },
+          days: { type: 'array', items: { type: 'integer', minimum: 1, maximum: 7 }, minItems: 1, maxItems: 7 },
+        },
+        required: ['from', 'to'],
+        additionalProperties: false,
+      },
+      { type: 'string', maxLength: 200 },
+    ],
+  },
+  speed: {
+    description: 'Optional. At most this many messages of this send a minute (TS-1033 outside 1 to 100,000).',
+    minimum: 1,
+    maximum: 100_000,
+  },
+  validity_minutes: {
+    description:
+      "Optional. Minutes from the send's time: a message not submitted by then ends expired (credit given back) and is never submitted after it; a submitted one carries it as SMPP validity_period (TS-1033 outside 1 to 2,880).",
+    minimum: 1,
+    maximum: 2880,
+  },
   number: {
     description:
       'A Türkiye mobile number: 905XXXXXXXXX, +90 5XX..., 0090 5XX..., 05XX... or 5XX...; at least 7 characters.',

@@ -309,7 +309,11 @@ export class Dispatcher implements CarrierListener {
   private async submit(m: ClaimedMessage, carrier: Carrier, offCarrier?: () => void): Promise<void> {
     let outcome: SubmitOutcome;
     try {
-      outcome = await carrier.submit({ messageId: m.id, to: m.recipient, from: m.sender, text: m.text, lang: m.lang });
+      outcome = await carrier.submit(
+        m.validUntil === undefined
+          ? { messageId: m.id, to: m.recipient, from: m.sender, text: m.text, lang: m.lang }
+          : { messageId: m.id, to: m.recipient, from: m.sender, text: m.text, lang: m.lang, validUntil: m.validUntil },
+      );
     } catch (error) {
       outcome = { kind: 'retry', reason: error instanceof Error ? error.message : 'carrier error' };
     }

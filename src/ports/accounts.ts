@@ -1,4 +1,6 @@
 /** Accounts and their balance ledger. */
+import type { SendControls } from '../domain/send-controls.js';
+
 export interface Account {
   id: number;
   name: string;
@@ -18,6 +20,11 @@ export interface Account {
    */
   reseller?: boolean;
   parentId?: number | null;
+  /**
+   * The window, speed and validity a send of the account gets when it names none of them
+   * (docs/api.md, "Send window, speed and validity"); null or absent: none.
+   */
+  sendDefaults?: SendControls | null;
 }
 
 export type AccountInput = Pick<
@@ -35,7 +42,10 @@ export type AccountPatch = Partial<
     Account,
     'name' | 'status' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending' | 'sendWeight' | 'reseller'
   >
->;
+> & {
+  /** Changes some of the account's send defaults (a field null takes that default away; absent leaves it). */
+  sendDefaults?: Partial<SendControls>;
+};
 
 /** Credit moved from one account's balance to another's (a reseller and its customer). */
 export interface CreditMove {

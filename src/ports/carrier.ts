@@ -17,6 +17,8 @@ export interface CarrierMessage {
   /** Text with TS-L already turned into a line break. */
   text: string;
   lang: SmsLang;
+  /** The instant the message is no longer worth delivering (SMPP validity_period); absent: the carrier's default. */
+  validUntil?: number;
 }
 
 /**

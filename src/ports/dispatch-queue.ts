@@ -8,7 +8,7 @@ import type { CommercialTally } from '../domain/iys.js';
 import type { DeliveryState } from '../domain/delivery-state.js';
 import type { Lane } from '../domain/lanes.js';
 import type { CarrierReceipt, SmsLang } from './carrier.js';
-import type { NewMessage, SendKind } from './messages.js';
+import type { NewMessage, SendKind, StoredControls } from './messages.js';
 
 /** A bulk or scheduled send whose recipients are due to be written out as messages. */
 export interface DueExpansion {
@@ -24,6 +24,8 @@ export interface DueExpansion {
   pendingRecipients: string;
   /** A commercial send's filter: its last `none + ret` recipients are left out. */
   iys: CommercialTally | null;
+  /** Its window, speed and validity, when it asked for some: the messages written out are due accordingly. */
+  controls?: StoredControls;
 }
 
 /** A message claimed for submission, with what the carrier needs. */
@@ -39,6 +41,8 @@ export interface ClaimedMessage {
   attempts: number;
   accountId: number;
   lane: Lane;
+  /** Its send's validity: the carrier is told to give up on it then (SMPP validity_period). */
+  validUntil?: number;
 }
 
 /** A state change the pipeline made; events (webhooks) are derived from these. */

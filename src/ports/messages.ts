@@ -1,6 +1,7 @@
 /** Sends and their messages as the send paths (the HTTP thread) write them. */
 import type { SmsLang } from './carrier.js';
 import type { CommercialTally } from '../domain/iys.js';
+import type { SendWindow } from '../domain/send-controls.js';
 
 export type SendKind = 'sms' | 'group' | 'mixed' | 'otp';
 
@@ -25,6 +26,18 @@ export interface NewSend {
   pendingRecipients: string | null;
   /** A commercial send's filter (İYS): its left-out recipients are the last of its list. */
   iys?: CommercialTally | null;
+  /** A send's window, speed and validity, when it asked for some (docs/decisions.md, "Send window, speed and validity"). */
+  controls?: StoredControls;
+}
+
+/** A send's window, speed and validity as the store keeps them with the send (migration 0059). */
+export interface StoredControls {
+  window: SendWindow | null;
+  speed: number | null;
+  /** The instant after which its messages are not submitted; null: no validity. */
+  validUntil: number | null;
+  /** A paced send's next free slot: where its next messages written take up the pace. */
+  paceNextAt: number | null;
 }
 
 export interface NewMessage {
@@ -41,6 +54,8 @@ export interface NewMessage {
    * commercial send).
    */
   failedEvent?: Record<string, unknown>;
+  /** When it is due, when not the send's time (a send with a window or a speed). */
+  dueAt?: number;
 }
 
 /** What the messages of one send share. */

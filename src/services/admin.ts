@@ -14,6 +14,7 @@ import { SenderIdAdmin } from './sender-id-admin.js';
 import type { SenderIdView } from './sender-id-admin.js';
 import { AdminError } from './admin-error.js';
 import { checkResellerChange, createUnder } from './account-hierarchy.js';
+import { sendDefaultsView, type SendDefaultsView } from '../domain/send-controls.js';
 
 // Where other services and the CLI have always found it.
 export { AdminError };
@@ -83,6 +84,7 @@ export interface AccountView {
   /** Whether the account is a reseller, and the reseller that owns it (null: the provider's own). */
   reseller: boolean;
   parent_id: number | null;
+  send_defaults: SendDefaultsView | null;
 }
 
 export function accountView(a: Account): AccountView {
@@ -100,6 +102,7 @@ export function accountView(a: Account): AccountView {
     created_at: new Date(a.createdAt).toISOString(),
     reseller: a.reseller === true,
     parent_id: a.parentId ?? null,
+    send_defaults: a.sendDefaults ? sendDefaultsView(a.sendDefaults) : null,
   };
 }
 

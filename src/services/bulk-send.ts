@@ -27,6 +27,8 @@ export interface BulkRequest {
   commercial?: RecipientType | null;
   /** Writes that commit with the send (SendPlan.alongside). */
   alongside?: SendPlan['alongside'];
+  /** The send's window, speed and validity, when the request named some (SendPlan.controls). */
+  controls?: SendPlan['controls'];
 }
 
 export interface BulkReply {
@@ -89,6 +91,7 @@ export async function bulkSend(sends: SendService, caller: Caller, request: Bulk
       blockedNumbers: request.blockedNumbers ?? 0,
       ...(filtered ? { iys: filtered.tally } : {}),
       ...(request.alongside ? { alongside: request.alongside } : {}),
+      ...(request.controls ? { controls: request.controls } : {}),
     },
     ({ sendId, totalSms }): BulkReply => ({
       rapor_id: sendId,

@@ -4,7 +4,8 @@
  */
 import type { BalanceBucket, ChargeEntry } from '../ports/accounts.js';
 import type { Store } from '../ports/store.js';
-import type { MessageDefaults, NewMessage, NewSend } from '../ports/messages.js';
+import type { MessageDefaults, NewMessage, NewSend, StoredControls } from '../ports/messages.js';
+import { dueTimes, mergeControls, validUntilOf } from '../domain/send-controls.js';
 import type { Caller } from './auth.js';
 import { encodeRecipients } from '../domain/deferred-recipients.js';
 import { fail, ok } from '../domain/result.js';
@@ -48,7 +49,14 @@ export interface Slot {
   messageIds: number[];
 }
 
-export type MessageGroup = { send: MessageDefaults; ids: number[]; messages: NewMessage[]; plan: SendPlan };
+export type MessageGroup = {
+  send: MessageDefaults;
+  ids: number[];
+  messages: NewMessage[];
+  plan: SendPlan;
+  /** The send has a window, speed or validity (its own or its account's): not handed off. */
+  controlled?: boolean;
+};
 
 /** What an accepted request writes. */
 export interface Writes {
@@ -173,6 +181,7 @@ function writesOf(slot: Slot, total: number, now: number): Writes {
     });
   }
   const immediate = 'now' in plan.recipients ? plan.recipients.now : null;
+  const controls = storedControls(item, immediate, now);
   const messages = immediate && {
     send: {
       id: sendId,
@@ -186,8 +195,34 @@ function writesOf(slot: Slot, total: number, now: number): Writes {
     ids: messageIds,
     messages: immediate,
     plan,
+    ...(controls ? { controlled: true } : {}),
   };
-  return { item, total, charges, send: { id: sendId, send: newSend(item, total, now) }, messages };
+  const send = newSend(item, total, now);
+  if (controls) send.controls = controls;
+  return { item, total, charges, send: { id: sendId, send }, messages };
+}
+
+/**
+ * A send's window, speed and validity (its own, else its account's defaults; docs/decisions.md,
+ * "Send window, speed and validity"), and the due times of the messages it writes now. Null,
+ * at the cost of two reads of fields, for every send that has none.
+ */
+function storedControls(item: AcceptRequest, immediate: NewMessage[] | null, now: number): StoredControls | null {
+  const { plan } = item;
+  const defaults = plan.kind === 'otp' ? null : (item.caller.account.sendDefaults ?? null);
+  if (plan.controls === undefined && defaults === null) return null;
+  const c = mergeControls(plan.controls ?? null, defaults);
+  if (c === null) return null;
+  const start = plan.scheduledAt ?? now;
+  const validUntil = validUntilOf(c.validityMinutes, start);
+  let paceNextAt: number | null = null;
+  if (immediate !== null) {
+    const going = immediate.filter((m) => m.failedDetail === undefined);
+    const due = dueTimes(c, start, going.length, { from: null, validUntil });
+    going.forEach((m, i) => (m.dueAt = due.dueAts[i] ?? start));
+    paceNextAt = due.next;
+  }
+  return { window: c.window, speed: c.speed, validUntil, paceNextAt };
 }
 
 export function groupsOf(accepted: readonly Writes[]): MessageGroup[] {

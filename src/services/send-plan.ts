@@ -7,6 +7,7 @@ import { countFor } from '../domain/sms-count.js';
 import { isTurkeyNumber } from '../domain/recipients.js';
 import { operatorOf } from '../domain/operators.js';
 import type { CommercialTally } from '../domain/iys.js';
+import type { SendControls } from '../domain/send-controls.js';
 
 /**
  * What a send is, shared by the use cases that build one (single-send, bulk-send, OTP) and
@@ -54,6 +55,11 @@ export interface SendPlan {
    * lock, before the per-minute limit and the balance. Refused, nothing is written or charged.
    */
   admit?: SendAdmission;
+  /**
+   * The window, speed and validity the request asked for (docs/api.md); each one it left
+   * out is the account's default, if it has one (not for OTP). Such a send is never handed off.
+   */
+  controls?: SendControls;
 }
 
 /** A use case's own limit, checked under the send's lock (SendPlan.admit). */

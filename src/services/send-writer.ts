@@ -175,7 +175,8 @@ export class SendWriter {
     const handoff = this.handoff;
     if (!handoff) return [];
     // Immediate sends of either lane: the dispatcher orders what it holds by lane and account.
-    const eligible = groups.filter((g) => g.plan.scheduledAt === null);
+    // A send with a window, speed or validity waits in the store for the claim that decides on it.
+    const eligible = groups.filter((g) => g.plan.scheduledAt === null && g.controlled !== true);
     const count = eligible.reduce((n, g) => n + g.messages.filter((m) => m.failedDetail === undefined).length, 0);
     if (count === 0 || !handoff.reserve(count)) return [];
     reserved.count = count;

@@ -15,6 +15,8 @@ import { parseSchedule, scheduleRequested } from '../domain/schedule.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
 import type { TemplateTexts } from './template-service.js';
+import type { SendWindow } from '../domain/send-controls.js';
+import { requestedControls } from '../domain/send-controls.js';
 
 /** Recipients per request: 500 distinct numbers, 50,000 for a scheduled send. */
 export const maxRecipients = 500;
@@ -40,6 +42,10 @@ export interface SingleSendRequest {
   /** 1: a commercial message, sent only to recipients with consent (İYS). */
   iys?: number;
   iys_recipient_type?: RecipientType;
+  /** The send's window, speed and validity (docs/api.md, "Send window, speed and validity"). */
+  send_window?: SendWindow | undefined;
+  speed?: number | undefined;
+  validity_minutes?: number | undefined;
 }
 
 /** The answer to an accepted (or replayed) send: TS-1024 and the reply stored for replays. */
@@ -161,6 +167,7 @@ export async function singleSend(
       ...(recipients.tally ? { iys: recipients.tally } : {}),
       ...alongsideOf(filled?.value.alongside, options.alongside),
       perMinuteLimited: true,
+      ...requestedControls(request),
     },
     ({ sendId, messageIds, totalSms }) => ({
       sms_id: messagesNow ? (messageIds[messageIds.length - 1] ?? sendId) : sendId,

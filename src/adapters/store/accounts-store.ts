@@ -20,6 +20,7 @@ import type { PartContext } from './store-part.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from './prepared-query.js';
 import { accountRows, customerCount, ledgerSums, moveCredit } from './credit-moves.js';
 import { refundOnce } from './refunds.js';
+import { changedDefaults, decodeControls, encodeControls } from '../../domain/send-controls.js';
 
 export function parseList(text: string): string[] {
   const value: unknown = JSON.parse(text);
@@ -31,8 +32,9 @@ export function parseList(text: string): string[] {
  * it), nor the hierarchy (`reseller`, `parent_id`: only the reseller's use cases need it).
  */
 export function toAccount(
-  row: Omit<Selectable<AccountsTable>, 'send_weight' | 'reseller' | 'parent_id'> & {
+  row: Omit<Selectable<AccountsTable>, 'send_weight' | 'reseller' | 'parent_id' | 'send_defaults'> & {
     send_weight?: number | undefined;
+    send_defaults?: string | null | undefined;
     reseller?: number | undefined;
     parent_id?: number | null | undefined;
   },
@@ -51,6 +53,9 @@ export function toAccount(
     createdAt: Number(row.created_at),
     ...(row.reseller !== undefined ? { reseller: row.reseller === 1 } : {}),
     ...(row.parent_id !== undefined ? { parentId: row.parent_id } : {}),
+    ...(row.send_defaults !== undefined && row.send_defaults !== null
+      ? { sendDefaults: decodeControls(row.send_defaults) }
+      : {}),
   };
 }
 
@@ -155,6 +160,10 @@ export class SqlAccountStore extends StorePart implements AccountStore {
     if (patch.globalSending !== undefined) values.global_sending = patch.globalSending ? 1 : 0;
     if (patch.sendWeight !== undefined) values.send_weight = patch.sendWeight;
     if (patch.reseller !== undefined) values.reseller = patch.reseller ? 1 : 0;
+    if (patch.sendDefaults !== undefined) {
+      const before = await this.getAccount(id);
+      values.send_defaults = encodeControls(changedDefaults(before?.sendDefaults ?? null, patch.sendDefaults));
+    }
     if (Object.keys(values).length > 0) {
       await this.db.updateTable('accounts').set(values).where('id', '=', id).execute();
       // The key lookup holds the account's fields: a suspension must be seen by the next request.

@@ -84,6 +84,7 @@ function keyLookupQuery(db: Executor) {
       'a.ip_allow as a_ip_allow',
       'a.global_sending as a_global_sending',
       'a.created_at as a_created_at',
+      'a.send_defaults as a_send_defaults',
     ]);
 }
 
@@ -186,6 +187,7 @@ export class SqlKeyStore extends StorePart implements KeyStore {
       ip_allow: row.a_ip_allow,
       global_sending: row.a_global_sending,
       created_at: row.a_created_at,
+      send_defaults: row.a_send_defaults,
     });
     return { key: toKey(row), account };
   }

@@ -24,6 +24,8 @@ export interface AccountsTable {
   reseller: Generated<number>;
   /** The reseller that owns this customer account; null: the provider's own (migration 0045). */
   parent_id: number | null;
+  /** The account's send window, speed and validity defaults as JSON; null: none (migration 0059). */
+  send_defaults: Generated<string | null>;
 }
 
 export interface LedgerTable {
@@ -111,6 +113,11 @@ export interface SendsTable {
   iys: string | null;
   /** Null while it runs; paused or cancelled by its customer (migration 0057). */
   control: Generated<'paused' | 'cancelled' | null>;
+  /** The send's window (JSON of minutes and weekdays), speed, the end of its validity, and its pace (migration 0059). */
+  send_window: Generated<string | null>;
+  speed: Generated<number | null>;
+  valid_until: Generated<number | null>;
+  pace_next_at: Generated<number | null>;
 }
 
 /** A send whose cancel is still being settled, with the credit given back ahead (migration 0063). */

@@ -11,6 +11,8 @@ export interface ReceivedSubmit {
   dataCoding: number;
   esmClass: number;
   registeredDelivery: number;
+  /** validity_period as sent ('' for none). */
+  validityPeriod: string;
   /** short_message as received, UDH included. */
   shortMessage: Buffer;
   udh: Buffer | undefined;
@@ -32,6 +34,7 @@ export function readSubmit(pdu: Pdu, systemId: string): ReceivedSubmit {
     dataCoding: numberField(pdu, 'data_coding') ?? 0,
     esmClass,
     registeredDelivery: numberField(pdu, 'registered_delivery') ?? 0,
+    validityPeriod: stringField(pdu, 'validity_period') ?? '',
     shortMessage,
     udh: (esmClass & 0x40) !== 0 ? shortMessage.subarray(0, 1 + (shortMessage[0] ?? 0)) : undefined,
     messageId: undefined,

@@ -10,6 +10,7 @@ import { systemClock } from '../../../ports/clock.js';
 import type { Clock } from '../../../ports/clock.js';
 import type { CarrierMetrics } from '../../../ports/metrics.js';
 import { encodeForSubmit } from '../../../domain/sms-encoding.js';
+import { smppAbsoluteTime } from '../../../domain/smpp-time.js';
 import type { EncodedSms } from '../../../domain/sms-encoding.js';
 import { deliverHandler } from './deliver-handler.js';
 import { chooseRoute, preferredRoute } from './routing.js';
@@ -243,5 +244,7 @@ function submitOptions(message: CarrierMessage, encoded: EncodedSms, part: Buffe
     registered_delivery: 1,
     data_coding: encoded.dataCoding,
     short_message: part,
+    // The send's validity (docs/decisions.md, "Send window, speed and validity"): the SMSC gives up then.
+    ...(message.validUntil !== undefined ? { validity_period: smppAbsoluteTime(message.validUntil) } : {}),
   };
 }

@@ -22,6 +22,7 @@ import type {
 import { moves } from '../../../domain/delivery-state.js';
 import { StorePart } from '../store-part.js';
 import { SqlCancelWork, bucketOf, cancelReason, cancelledAtOnce, dueOf, sendColumns } from './cancel-work.js';
+import { decodeWindow, dueTimes } from '../../../domain/send-controls.js';
 
 export class SqlCampaignControls extends StorePart implements CampaignControls {
   /** The send's row, locked until the transaction ends (PostgreSQL). */
@@ -158,6 +159,7 @@ export class SqlCampaignControls extends StorePart implements CampaignControls {
         .where('send_id', '=', id)
         .where('state', '=', moves.resume.from[0])
         .execute();
+      if (send.speed !== null) await self.repace(id, send, now);
       return { state: 'running', waiting: await self.waiting(send) };
     });
   }
@@ -187,6 +189,37 @@ export class SqlCampaignControls extends StorePart implements CampaignControls {
         credit += m.smsCount;
       }
     return { waiting, credit, control: send.control };
+  }
+
+  /**
+   * A paced send resumed: its queued messages take up the pace from now (their due times
+   * passed during the pause, and would all go at once), and its list not yet written out
+   * follows them.
+   */
+  private async repace(
+    id: number,
+    send: { send_window: string | null; speed: number | null; valid_until: number | string | null },
+    now: number,
+  ): Promise<void> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .select('id')
+      .where('send_id', '=', id)
+      .where('state', '=', moves.resume.to[0])
+      .orderBy('id')
+      .execute();
+    const validUntil = send.valid_until === null ? null : Number(send.valid_until);
+    const due = dueTimes({ window: decodeWindow(send.send_window), speed: send.speed }, now, rows.length, {
+      from: null,
+      validUntil,
+    });
+    for (let start = 0; start < rows.length; start += 500) {
+      const slice = rows.slice(start, start + 500);
+      const cases = slice.map((r, i) => sql`when ${Number(r.id)} then cast(${due.dueAts[start + i] ?? now} as bigint)`);
+      await sql`update messages set due_at = case id ${sql.join(cases, sql` `)} end
+        where id in (${sql.join(slice.map((r) => Number(r.id)))})`.execute(this.db);
+    }
+    await this.db.updateTable('sends').set({ pace_next_at: due.next }).where('id', '=', id).execute();
   }
 
   /** Messages of the send not yet submitted, with the recipients not yet written out. */

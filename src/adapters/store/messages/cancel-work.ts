@@ -55,6 +55,9 @@ export const sendColumns = [
   'pending_recipients',
   'iys',
   'control',
+  'send_window',
+  'speed',
+  'valid_until',
 ] as const;
 
 export type SendRow = Pick<Selectable<SendsTable>, (typeof sendColumns)[number]>;

@@ -26,6 +26,7 @@ import type { SentPart } from './statements.js';
 import { unsealOtpText } from '../../../domain/otp-check.js';
 import { laneOf } from '../../../domain/lanes.js';
 import { claimShared } from './lane-claim.js';
+import { holdAtClaim, someHeld } from './claim-holds.js';
 
 /**
  * Where a message given back by the dispatcher goes: queued, or held (paused) when its send
@@ -77,9 +78,12 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
       if (ids.length === 0) return [];
       const claimed = (await self.db.executeQuery(claimedMessages(self.db, {}, ids))).rows;
       // A send cancelled with more waiting than its cancel settled at once keeps those
-      // messages queued until they are settled (campaign-controls.ts): a claim that takes
-      // them gives them back, held, in its own transaction, and sends none of them.
-      const rows = claimed.some((r) => r.control !== null) ? await self.holdBack(claimed) : claimed;
+      // messages queued until they are settled (cancel-work.ts): a claim that takes them
+      // gives them back, held, in its own transaction, and sends none of them.
+      const running = claimed.some((r) => r.control !== null) ? await self.holdBack(claimed) : claimed;
+      // Sends with a window or a validity: a message outside the one or past the other is not submitted.
+      const held = someHeld(running) ? await holdAtClaim(self.context, running, now) : null;
+      const rows = held === null ? running : running.filter((r) => !held.has(Number(r.id)));
       const secret = rows.some((r) => r.sealed_text !== null) ? await self.otpSecret() : '';
       return rows.map((r) => ({
         id: Number(r.id),
@@ -93,6 +97,7 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
         attempts: r.attempts,
         accountId: r.account_id,
         lane: laneOf(r.priority),
+        ...(r.valid_until !== null ? { validUntil: Number(r.valid_until) } : {}),
       }));
     });
   }

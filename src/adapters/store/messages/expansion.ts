@@ -1,16 +1,64 @@
 /** Bulk and scheduled sends written out as queued messages, a chunk at a time, under a lease. */
 import type { DueExpansion } from '../../../ports/dispatch-queue.js';
 import type { NewMessage } from '../../../ports/messages.js';
+import type { SmsLang } from '../../../ports/carrier.js';
 import { StorePart } from '../store-part.js';
+import type { CommercialTally } from '../../../domain/iys.js';
 import { SqlMessageStore } from './message-store.js';
-import { dueOf, sendColumns } from './cancel-work.js';
+import type { NewMessage as Message, StoredControls } from '../../../ports/messages.js';
+import { decodeWindow, dueTimes } from '../../../domain/send-controls.js';
+
+/** A send's window, speed and validity as its row keeps them; nothing for a send without. */
+export function controlsOf(row: {
+  send_window: string | null;
+  speed: number | null;
+  valid_until: number | string | null;
+  pace_next_at: number | string | null;
+}): { controls?: StoredControls } {
+  if (row.send_window === null && row.speed === null && row.valid_until === null) return {};
+  return {
+    controls: {
+      window: decodeWindow(row.send_window),
+      speed: row.speed,
+      validUntil: row.valid_until === null ? null : Number(row.valid_until),
+      paceNextAt: row.pace_next_at === null ? null : Number(row.pace_next_at),
+    },
+  };
+}
+
+/**
+ * Sets when each message of a chunk is due (its send's window and pace); answers the send's
+ * next free slot when it is paced, null otherwise.
+ */
+export function dueOnPace(controls: StoredControls, messages: readonly Message[], now: number): number | null {
+  const going = messages.filter((m) => m.failedDetail === undefined);
+  const due = dueTimes(controls, now, going.length, { from: controls.paceNextAt, validUntil: controls.validUntil });
+  going.forEach((m, i) => (m.dueAt = due.dueAts[i] ?? now));
+  return due.next;
+}
 
 export class SqlExpansion extends StorePart {
   async claimExpansion(now: number, leaseUntil: number): Promise<DueExpansion | null> {
     return this.transact(async (self) => {
       const due = await self.db
         .selectFrom('sends')
-        .select(sendColumns)
+        .select([
+          'id',
+          'account_id',
+          'key_id',
+          'kind',
+          'text',
+          'lang',
+          'sandbox',
+          'priority',
+          'expanded_count',
+          'pending_recipients',
+          'iys',
+          'send_window',
+          'speed',
+          'valid_until',
+          'pace_next_at',
+        ])
         .where('pending_recipients', 'is not', null)
         // A paused send's list waits for resume; a cancelled one's is written out by its cancel
         // or its settling (cancel-work.ts).
@@ -24,7 +72,20 @@ export class SqlExpansion extends StorePart {
         .executeTakeFirst();
       if (!due || due.pending_recipients === null) return null;
       await self.db.updateTable('sends').set({ expand_lease_until: leaseUntil }).where('id', '=', due.id).execute();
-      return dueOf(due);
+      return {
+        id: Number(due.id),
+        accountId: due.account_id,
+        keyId: due.key_id,
+        kind: due.kind,
+        text: due.text,
+        lang: due.lang as SmsLang,
+        sandbox: due.sandbox === 1,
+        priority: due.priority,
+        expandedCount: due.expanded_count,
+        pendingRecipients: due.pending_recipients,
+        iys: due.iys === null ? null : (JSON.parse(due.iys) as CommercialTally),
+        ...controlsOf(due),
+      };
     });
   }
 
@@ -54,6 +115,9 @@ export class SqlExpansion extends StorePart {
         .where('control', 'is', null)
         .executeTakeFirst();
       if (Number(moved.numUpdatedRows) === 0) return false;
+      const paced = send.controls ? dueOnPace(send.controls, messages, now) : null;
+      if (paced !== null)
+        await self.db.updateTable('sends').set({ pace_next_at: paced }).where('id', '=', send.id).execute();
       const writes = new SqlMessageStore(self.context);
       const ids = await writes.allocateIds(messages.length);
       await writes.insertMessagesOf([

@@ -3,6 +3,7 @@ import type { MessagesTable, SendsTable } from '../schema.js';
 import type { MessageDefaults, NewMessage, NewSend } from '../../../ports/messages.js';
 import type { CarrierReceipt } from '../../../ports/carrier.js';
 import type { FinalState } from '../../../domain/delivery-state.js';
+import { encodeWindow } from '../../../domain/send-controls.js';
 
 /** Row builders shared by the message store's writes. */
 export function toReceipt(r: {
@@ -42,6 +43,10 @@ export function sendRow(id: number, s: NewSend): Insertable<SendsTable> {
     created_at: s.createdAt,
     updated_at: s.createdAt,
     iys: s.iys ? JSON.stringify(s.iys) : null,
+    send_window: s.controls?.window ? encodeWindow(s.controls.window) : null,
+    speed: s.controls?.speed ?? null,
+    valid_until: s.controls?.validUntil ?? null,
+    pace_next_at: s.controls?.paceNextAt ?? null,
   };
 }
 
@@ -59,7 +64,7 @@ export function messageRow(send: MessageDefaults, id: number, m: NewMessage): In
     operator: m.operator,
     state: failed ? 'failed' : handed ? 'submitting' : 'queued',
     priority: send.priority,
-    due_at: send.dueAt,
+    due_at: m.dueAt ?? send.dueAt,
     lease_until: handed ? (send.leaseUntil ?? null) : null,
     attempts: handed ? 1 : 0,
     carrier: null,

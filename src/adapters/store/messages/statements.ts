@@ -36,6 +36,10 @@ const sendColumns = columnsOf<Insertable<SendsTable>>({
   updated_at: true,
   iys: true,
   control: true,
+  send_window: true,
+  speed: true,
+  valid_until: true,
+  pace_next_at: true,
 });
 const messageColumns = columnsOf<Insertable<MessagesTable>>({
   id: true,
@@ -111,6 +115,9 @@ export const claimedMessages = preparedList(
         'o.sealed_text',
         's.sender',
         's.lang',
+        // A send's window and validity (migration 0059): null on sends that asked for neither.
+        's.send_window',
+        's.valid_until',
         'm.sandbox',
         'm.attempts',
         'm.account_id',

@@ -1,6 +1,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { encodeForSubmit } from '../../../../src/domain/sms-encoding.js';
+import { parseSmppTime } from '../../../../src/domain/smpp-time.js';
 import type { SmppCarrier } from '../../../../src/adapters/carriers/smpp/smpp-carrier.js';
 import type { SmscSimulator } from '../../../../src/adapters/carriers/smpp/smsc-simulator.js';
 import { carrierConfig, message, RecordingListener, startCarrier, startSimulator } from './smpp-harness.js';
@@ -60,6 +61,18 @@ describe('SMPP carrier against the simulator: submits and receipts', () => {
       if (got.length > 1) assert.equal(new Set(got.map((r) => r.udh?.[3])).size, 1, 'all parts share one reference');
     });
   }
+
+  it("gives a message's validity as an absolute validity_period, and none without it", async () => {
+    const until = Date.UTC(2026, 2, 16, 18, 30, 15, 400);
+    const valid = await carrier.submit({ ...message('905321299555', 'Hello', 0), validUntil: until });
+    const plain = await carrier.submit(message('905321299556', 'Hello', 0));
+    assert.deepEqual([valid.kind, plain.kind], ['accepted', 'accepted']);
+    const got = (to: string) => sim.received.find((r) => r.destination === to)?.validityPeriod;
+    assert.equal(got('905321299555'), '260316183015400+');
+    assert.equal(got('905321299556'), '');
+    // The SMSC reads it back as the same instant (tenths of a second).
+    assert.deepEqual(parseSmppTime(got('905321299555') ?? '', until), { kind: 'at', at: until });
+  });
 
   it('maps receipts to delivered, failed and expired, and 0002 gets none', async () => {
     const ids = new Map<string, string>();
