@@ -175,6 +175,11 @@ export function adminCommand(io: CliIo): Command {
     .option('--name <text>', 'account name', parse.nonEmpty)
     .option('--status <status>', 'Active or Suspended', parse.oneOf(['Active', 'Suspended'] as const))
     .option('--reseller <bool>', 'true: the account may own customer accounts (one level)', parse.bool)
+    .option(
+      '--refund-undelivered <bool>',
+      "true: credit of a message that ends failed or expired is given back (on a reseller's customer: passed on)",
+      parse.bool,
+    )
     .action((o: Options) =>
       run(o, (r) =>
         r.admin.updateAccount(
@@ -188,6 +193,7 @@ export function adminCommand(io: CliIo): Command {
             ...(o.globalSending !== undefined ? { globalSending: o.globalSending as boolean } : {}),
             ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
             ...(o.reseller !== undefined ? { reseller: o.reseller as boolean } : {}),
+            ...(o.refundUndelivered !== undefined ? { refundUndelivered: o.refundUndelivered as boolean } : {}),
           },
           { main: o.balance as number | undefined, international: o.internationalBalance as number | undefined },
         ),

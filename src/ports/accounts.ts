@@ -18,6 +18,12 @@ export interface Account {
    */
   reseller?: boolean;
   parentId?: number | null;
+  /**
+   * Whether credit of a message that ends failed or expired is given back (docs/resellers.md):
+   * on a customer of a reseller, whether the reseller passes on what the provider gives back.
+   * Absent on the key lookup's account.
+   */
+  refundUndelivered?: boolean;
 }
 
 export type AccountInput = Pick<
@@ -33,7 +39,15 @@ export type AccountInput = Pick<
 export type AccountPatch = Partial<
   Pick<
     Account,
-    'name' | 'status' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending' | 'sendWeight' | 'reseller'
+    | 'name'
+    | 'status'
+    | 'perMinuteLimit'
+    | 'otpBrand'
+    | 'ipAllow'
+    | 'globalSending'
+    | 'sendWeight'
+    | 'reseller'
+    | 'refundUndelivered'
   >
 >;
 
@@ -90,6 +104,8 @@ export interface Refund {
   bucket: BalanceBucket;
   /** SMS credits, at least 1 (nothing is recorded for less). */
   amount: number;
+  /** The ledger reason of this refund, when it is not the call's (a batch of several causes). */
+  reason?: string;
 }
 
 export interface AccountStore {
@@ -132,7 +148,8 @@ export interface AccountStore {
   /**
    * Gives credit back, each key at most once ever: a key refunded before (by this call, an
    * earlier one, or a concurrent one on another connection) gives nothing. One ledger row per
-   * account and bucket that got credit, with `reason` and `reference`. Runs in the caller's
+   * account, bucket and reason that got credit (a refund's own reason, else `reason`), with
+   * `reference` (null: the key, when the row is one refund's). Runs in the caller's
    * transaction (its own otherwise), so the refund commits with the state change that earns
    * it. Answers the credits given back.
    */

@@ -83,6 +83,8 @@ export interface AccountView {
   /** Whether the account is a reseller, and the reseller that owns it (null: the provider's own). */
   reseller: boolean;
   parent_id: number | null;
+  /** Credit of a message that ends failed or expired is given back (docs/resellers.md). */
+  refund_undelivered: boolean;
 }
 
 export function accountView(a: Account): AccountView {
@@ -100,6 +102,7 @@ export function accountView(a: Account): AccountView {
     created_at: new Date(a.createdAt).toISOString(),
     reseller: a.reseller === true,
     parent_id: a.parentId ?? null,
+    refund_undelivered: a.refundUndelivered === true,
   };
 }
 

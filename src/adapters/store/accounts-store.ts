@@ -31,10 +31,11 @@ export function parseList(text: string): string[] {
  * it), nor the hierarchy (`reseller`, `parent_id`: only the reseller's use cases need it).
  */
 export function toAccount(
-  row: Omit<Selectable<AccountsTable>, 'send_weight' | 'reseller' | 'parent_id'> & {
+  row: Omit<Selectable<AccountsTable>, 'send_weight' | 'reseller' | 'parent_id' | 'refund_undelivered'> & {
     send_weight?: number | undefined;
     reseller?: number | undefined;
     parent_id?: number | null | undefined;
+    refund_undelivered?: number | undefined;
   },
 ): Account {
   return {
@@ -51,6 +52,7 @@ export function toAccount(
     createdAt: Number(row.created_at),
     ...(row.reseller !== undefined ? { reseller: row.reseller === 1 } : {}),
     ...(row.parent_id !== undefined ? { parentId: row.parent_id } : {}),
+    ...(row.refund_undelivered !== undefined ? { refundUndelivered: row.refund_undelivered === 1 } : {}),
   };
 }
 
@@ -155,6 +157,7 @@ export class SqlAccountStore extends StorePart implements AccountStore {
     if (patch.globalSending !== undefined) values.global_sending = patch.globalSending ? 1 : 0;
     if (patch.sendWeight !== undefined) values.send_weight = patch.sendWeight;
     if (patch.reseller !== undefined) values.reseller = patch.reseller ? 1 : 0;
+    if (patch.refundUndelivered !== undefined) values.refund_undelivered = patch.refundUndelivered ? 1 : 0;
     if (Object.keys(values).length > 0) {
       await this.db.updateTable('accounts').set(values).where('id', '=', id).execute();
       // The key lookup holds the account's fields: a suspension must be seen by the next request.

@@ -24,6 +24,8 @@ export interface AccountsTable {
   reseller: Generated<number>;
   /** The reseller that owns this customer account; null: the provider's own (migration 0045). */
   parent_id: number | null;
+  /** 1: credit of a message that ends failed or expired is given back (migration 0060). */
+  refund_undelivered: Generated<number>;
 }
 
 export interface LedgerTable {

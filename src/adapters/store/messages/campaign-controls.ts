@@ -18,14 +18,13 @@ import type {
 } from '../../../ports/campaign-controls.js';
 import type { CommercialTally } from '../../../domain/iys.js';
 import { moves } from '../../../domain/delivery-state.js';
+import { cancelRefundReason } from '../../../domain/refunds.js';
 import { isTurkeyNumber } from '../../../domain/recipients.js';
 import { StorePart } from '../store-part.js';
 import { SqlAccountStore } from '../accounts-store.js';
 import { SqlMessageStore } from './message-store.js';
 import { recordEvents } from './receipts.js';
 
-/** The reason of a cancel's refunds in the ledger (and in `refunds`). */
-export const cancelReason = 'cancelled by the customer';
 const cancelledDetail = 'Cancelled by the customer before sending';
 
 type CancelledRow = { id: number | string; key_id: number; account_id: number; recipient: string; sms_count: number };
@@ -146,7 +145,7 @@ export class SqlCampaignControls extends StorePart implements CampaignControls {
         bucket: isTurkeyNumber(r.recipient) ? 'main' : 'international',
         amount: Number(r.sms_count),
       })),
-      cancelReason,
+      cancelRefundReason,
       reference,
       now,
     );
