@@ -23,6 +23,7 @@ import { userCommands } from './admin-users.js';
 import { smppUserCommands } from './admin-smpp.js';
 import type { CliIo, Options } from './admin-types.js';
 import { recordCliAudit } from './admin-audit.js';
+import { statementCommands } from './admin-statements.js';
 
 /** Service options a command may take besides the store (its leaf declares them). */
 const configFlags = [
@@ -233,6 +234,7 @@ export function adminCommand(io: CliIo): Command {
       ),
     );
   accountOtpCommands(account, leaf, run);
+  statementCommands(account, leaf, run);
 
   senderIdCommands(admin, leaf, run);
   userCommands(admin, leaf, run);

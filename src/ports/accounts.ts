@@ -145,6 +145,8 @@ export interface AccountStore {
   customerCount(parentId: number): Promise<number>;
   /** The account's ledger rows created in [from, to), summed per balance and reason. */
   ledgerSums(accountId: number, from: number, to: number): Promise<LedgerSum[]>;
+  /** Each balance as the ledger had it just before `instant` (the last row's balance after; 0 with none). */
+  ledgerBalancesBefore(accountId: number, instant: number): Promise<Balances>;
   /**
    * Gives credit back, each key at most once ever: a key refunded before (by this call, an
    * earlier one, or a concurrent one on another connection) gives nothing. One ledger row per

@@ -18,7 +18,7 @@ import type {
 import { StorePart } from './store-part.js';
 import type { PartContext } from './store-part.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from './prepared-query.js';
-import { accountRows, customerCount, ledgerSums, moveCredit } from './credit-moves.js';
+import { accountRows, customerCount, ledgerBalancesBefore, ledgerSums, moveCredit } from './credit-moves.js';
 import { refundOnce } from './refunds.js';
 
 export function parseList(text: string): string[] {
@@ -268,6 +268,10 @@ export class SqlAccountStore extends StorePart implements AccountStore {
 
   ledgerSums(accountId: number, from: number, to: number): Promise<LedgerSum[]> {
     return ledgerSums(this.context, accountId, from, to);
+  }
+
+  ledgerBalancesBefore(accountId: number, instant: number): Promise<Balances> {
+    return ledgerBalancesBefore(this.context, accountId, instant);
   }
 
   refund(refunds: readonly Refund[], reason: string, reference: string | null, now: number): Promise<number> {
