@@ -156,6 +156,24 @@ for (const dialect of testDialects()) {
       assert.equal(await balance(p), 1000 - 5 + 3);
     });
 
+    it('the same receipts applied by three transactions at once refund each message once', async () => {
+      const p = await h.provision();
+      await h.runtime.admin.updateAccount(p.accountId, { refundUndelivered: true }, {});
+      const numbers = Array.from({ length: 20 }, (_, i) => `9053200001${String(i).padStart(2, '0')}`);
+      const { raporId, ids } = await sendAndSubmit(p, numbers);
+      const all = ids.map((id): [number, ReceiptStatus] => [id, 'failed']);
+      // On PostgreSQL three connections of the pool, in different orders; SQLite takes them in turn.
+      await Promise.all([receipts(...all), receipts(...[...all].reverse()), receipts(...all.slice(5), ...all)]);
+      assert.equal(await balance(p), 1000);
+      const rows = await refundRows(p.accountId);
+      assert.equal(
+        rows.reduce((n, r) => n + r.delta, 0),
+        20,
+        JSON.stringify(rows),
+      );
+      assert.ok(Object.values(await refundedOf(p, raporId)).every((n) => n === 1));
+    });
+
     describe('a reseller and its customers', () => {
       let reseller: Provisioned;
       let passedOn: Provisioned;
