@@ -86,7 +86,7 @@ async function scenario(storeArgs: string[]): Promise<void> {
       `every message settled and refunded once: ${JSON.stringify(expected)} (last seen ${JSON.stringify(seen.last)})`,
       async () => {
         seen.last = await figuresOf(storeArgs, sender.accountId);
-        // Never more than once, at any moment.
+        // Never more than once, at every poll.
         assert.ok(seen.last.refunded <= undelivered, JSON.stringify(seen.last));
         return JSON.stringify(seen.last) === JSON.stringify(expected);
       },
