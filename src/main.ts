@@ -12,6 +12,8 @@ import type { IysSimulator, IysSimulatorOptions } from './adapters/iys/iys-simul
 // Every thread and command: its container on a store.
 export { openAppContainer, createLogger } from './composition/container.js';
 export type { AppContainer } from './composition/container.js';
+export { statementsCsv } from './services/account-statements.js';
+export type { Statement, ResellerStatement } from './services/account-statements.js';
 export { serveLocation, existingStoreLocation, initStore } from './composition/store-locations.js';
 export type { StoreLocation } from './adapters/store/index.js';
 

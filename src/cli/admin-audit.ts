@@ -62,6 +62,7 @@ const recorded: Record<string, string> = {
   name: 'name',
   status: 'status',
   reseller: 'reseller',
+  refundUndelivered: 'refund_undelivered',
   parent: 'parent_id',
   balance: 'balance',
   internationalBalance: 'international_balance',

@@ -24,6 +24,7 @@ import { smppUserCommands } from './admin-smpp.js';
 import { sendDefaultOptions, sendDefaultsChange } from './admin-send-defaults.js';
 import type { CliIo, Options } from './admin-types.js';
 import { recordCliAudit } from './admin-audit.js';
+import { statementCommands } from './admin-statements.js';
 
 /** Service options a command may take besides the store (its leaf declares them). */
 const configFlags = [
@@ -176,6 +177,11 @@ export function adminCommand(io: CliIo): Command {
     .option('--name <text>', 'account name', parse.nonEmpty)
     .option('--status <status>', 'Active or Suspended', parse.oneOf(['Active', 'Suspended'] as const))
     .option('--reseller <bool>', 'true: the account may own customer accounts (one level)', parse.bool)
+    .option(
+      '--refund-undelivered <bool>',
+      "true: credit of a message that ends failed or expired is given back (on a reseller's customer: passed on)",
+      parse.bool,
+    )
     .action((o: Options) =>
       run(o, (r) =>
         r.admin.updateAccount(
@@ -190,6 +196,7 @@ export function adminCommand(io: CliIo): Command {
             ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
             ...(o.reseller !== undefined ? { reseller: o.reseller as boolean } : {}),
             ...sendDefaultsChange(o),
+            ...(o.refundUndelivered !== undefined ? { refundUndelivered: o.refundUndelivered as boolean } : {}),
           },
           { main: o.balance as number | undefined, international: o.internationalBalance as number | undefined },
         ),
@@ -229,6 +236,7 @@ export function adminCommand(io: CliIo): Command {
       ),
     );
   accountOtpCommands(account, leaf, run);
+  statementCommands(account, leaf, run);
 
   senderIdCommands(admin, leaf, run);
   userCommands(admin, leaf, run);

@@ -3,6 +3,7 @@
  * it once, and the wakes of this thread's jobs. Every thread of `serve` opens its own, on its
  * own store connection; an admin command opens one for its run.
  */
+import { AccountStatements } from '../services/account-statements.js';
 import { randomInt } from 'node:crypto';
 import pino from 'pino';
 import type { Logger } from 'pino';
@@ -51,6 +52,8 @@ export interface AppContainer {
   admin: AdminService;
   /** The provider's reads of accounts with their resellers named (admin CLI). */
   accountDirectory: AccountDirectory;
+  /** Monthly statements of accounts and resellers from the ledger (admin CLI). */
+  statements: AccountStatements;
   /** Panel users on the default session policy (the admin CLI's; the panel's own follows its options). */
   panelUsers: UserService;
   /** The provider's inbound routes and messages (admin CLI). */
@@ -117,6 +120,7 @@ export async function openAppContainer(
     services,
     admin: new AdminService(store, clock),
     accountDirectory: new AccountDirectory(store),
+    statements: new AccountStatements(store),
     panelUsers: new UserService(store, clock),
     inboundAdmin: new InboundAdmin(store, clock),
     smppUsers: new SmppUserAdmin(store, clock),

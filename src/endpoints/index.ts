@@ -28,6 +28,7 @@ import { subaccountsList } from './subaccounts.list.js';
 import { subaccountsFund } from './subaccounts.fund.js';
 import { subaccountsStatus } from './subaccounts.status.js';
 import { subaccountsUsage } from './subaccounts.usage.js';
+import { subaccountsUpdate } from './subaccounts.update.js';
 import { smsCancel } from './sms.cancel.js';
 import { groupCancel } from './group.cancel.js';
 import { groupPause } from './group.pause.js';
@@ -64,6 +65,7 @@ export const endpoints: readonly Endpoint[] = [
   subaccountsFund,
   subaccountsStatus,
   subaccountsUsage,
+  subaccountsUpdate,
   smsCancel,
   groupCancel,
   groupPause,

@@ -172,6 +172,10 @@ export const reportPageReply = reply(['TS-1064'], {
         .optional()
         .meta({ description: 'A send with short_links=1: the short links this recipient got' }),
       clicks: int.optional().meta({ description: 'A send with short_links=1: clicks on those links' }),
+      refunded: int.optional().meta({
+        description:
+          "SMS credits given back to the account for this message (cancelled, or failed or expired under the account's refund policy); absent when none",
+      }),
     }),
   ),
   pagination: z.strictObject({ current_page: int, total_pages: int, total_records: int, records_per_page: int }),

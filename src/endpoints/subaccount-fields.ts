@@ -97,6 +97,13 @@ export const subaccountFundReply = reply(['TS-1064'], { reseller: balances, cust
 
 export const subaccountStatusReply = reply(['TS-1064'], customer);
 
+export const subaccountUpdateReply = reply(['TS-1064'], {
+  ...customer,
+  refund_undelivered: z.boolean().meta({
+    description: "Whether the provider's refunds of this customer's failed and expired messages are passed on to it",
+  }),
+});
+
 export const subaccountUsageReply = reply(['TS-1064'], {
   account_id: int,
   from: z.string(),

@@ -25,6 +25,12 @@ export interface Account {
    * (docs/api.md, "Send window, speed and validity"); null or absent: none.
    */
   sendDefaults?: SendControls | null;
+  /**
+   * Whether credit of a message that ends failed or expired is given back (docs/resellers.md):
+   * on a customer of a reseller, whether the reseller passes on what the provider gives back.
+   * Absent on the key lookup's account.
+   */
+  refundUndelivered?: boolean;
 }
 
 export type AccountInput = Pick<
@@ -40,7 +46,15 @@ export type AccountInput = Pick<
 export type AccountPatch = Partial<
   Pick<
     Account,
-    'name' | 'status' | 'perMinuteLimit' | 'otpBrand' | 'ipAllow' | 'globalSending' | 'sendWeight' | 'reseller'
+    | 'name'
+    | 'status'
+    | 'perMinuteLimit'
+    | 'otpBrand'
+    | 'ipAllow'
+    | 'globalSending'
+    | 'sendWeight'
+    | 'reseller'
+    | 'refundUndelivered'
   >
 > & {
   /** Changes some of the account's send defaults (a field null takes that default away; absent leaves it). */
@@ -100,6 +114,8 @@ export interface Refund {
   bucket: BalanceBucket;
   /** SMS credits, at least 1 (nothing is recorded for less). */
   amount: number;
+  /** The ledger reason of this refund, when it is not the call's (a batch of several causes). */
+  reason?: string;
 }
 
 export interface AccountStore {
@@ -139,10 +155,13 @@ export interface AccountStore {
   customerCount(parentId: number): Promise<number>;
   /** The account's ledger rows created in [from, to), summed per balance and reason. */
   ledgerSums(accountId: number, from: number, to: number): Promise<LedgerSum[]>;
+  /** Each balance as the ledger had it just before `instant` (the last row's balance after; 0 with none). */
+  ledgerBalancesBefore(accountId: number, instant: number): Promise<Balances>;
   /**
    * Gives credit back, each key at most once ever: a key refunded before (by this call, an
    * earlier one, or a concurrent one on another connection) gives nothing. One ledger row per
-   * account and bucket that got credit, with `reason` and `reference`. Runs in the caller's
+   * account, bucket and reason that got credit (a refund's own reason, else `reason`), with
+   * `reference` (null: the key, when the row is one refund's). Runs in the caller's
    * transaction (its own otherwise), so the refund commits with the state change that earns
    * it. Answers the credits given back.
    */

@@ -51,6 +51,8 @@ export interface ReportRow {
   doneAt: number | null;
   /** Why it failed without being sent, when the store says (failed at once). */
   detail: string | null;
+  /** SMS credits given back to its account for it (the refund keyed `message:<id>`), 0 if none. */
+  refunded: number;
 }
 
 export interface StateCount {
@@ -60,7 +62,16 @@ export interface StateCount {
   lastChange: number | null;
 }
 
+/** An account's messages created in a period that are in one state now, and their SMS. */
+export interface PeriodStateCount {
+  state: DeliveryState;
+  messages: number;
+  sms: number;
+}
+
 export interface ReportStore {
+  /** The account's messages created in [from, to), by their state now (statements). */
+  periodStates(accountId: number, from: number, to: number): Promise<PeriodStateCount[]>;
   /** Messages of a send by state: the summary report's counters. */
   sendCounters(sendId: number): Promise<StateCount[]>;
   /** Messages of a send written out so far, in id order, a page at a time. */

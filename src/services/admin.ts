@@ -14,7 +14,6 @@ import { SenderIdAdmin } from './sender-id-admin.js';
 import type { SenderIdView } from './sender-id-admin.js';
 import { AdminError } from './admin-error.js';
 import { checkResellerChange, createUnder } from './account-hierarchy.js';
-import { sendDefaultsView, type SendDefaultsView } from '../domain/send-controls.js';
 
 // Where other services and the CLI have always found it.
 export { AdminError };
@@ -68,50 +67,10 @@ export function keyView(key: ApiKey, now: number): KeyView {
   };
 }
 
-export interface AccountView {
-  id: number;
-  name: string;
-  status: Account['status'];
-  balance_main: number;
-  balance_international: number;
-  per_minute_limit: number;
-  otp_brand: string;
-  ip_allow: string[];
-  global_sending: boolean;
-  /** The account's weight in its share of the carrier (docs/smpp.md, "Lanes and shares"). */
-  send_weight: number;
-  created_at: string;
-  /** Whether the account is a reseller, and the reseller that owns it (null: the provider's own). */
-  reseller: boolean;
-  parent_id: number | null;
-  send_defaults: SendDefaultsView | null;
-}
-
-export function accountView(a: Account): AccountView {
-  return {
-    id: a.id,
-    name: a.name,
-    status: a.status,
-    balance_main: a.balanceMain,
-    balance_international: a.balanceInternational,
-    per_minute_limit: a.perMinuteLimit,
-    otp_brand: a.otpBrand,
-    ip_allow: a.ipAllow,
-    global_sending: a.globalSending,
-    send_weight: a.sendWeight ?? 1,
-    created_at: new Date(a.createdAt).toISOString(),
-    reseller: a.reseller === true,
-    parent_id: a.parentId ?? null,
-    send_defaults: a.sendDefaults ? sendDefaultsView(a.sendDefaults) : null,
-  };
-}
-
-/** What balance commands print: the account's two balances after the change. */
-export interface BalancesView {
-  id: number;
-  balance_main: number;
-  balance_international: number;
-}
+import { accountView } from './account-view.js';
+import type { AccountView, BalancesView } from './account-view.js';
+export { accountView };
+export type { AccountView, BalancesView };
 
 export const defaultKeySettings: KeySettings = {
   permissions: allPermissions(true),

@@ -131,6 +131,8 @@ export class ReportQueries {
           },
           // A send with short links: the links this recipient got, and their clicks.
           ...(links.get(r.recipient) ?? {}),
+          // Credit given back for this message, once (docs/resellers.md, "Refunds").
+          ...(r.refunded > 0 ? { refunded: r.refunded } : {}),
         };
       }),
       pagination: {

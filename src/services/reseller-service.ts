@@ -10,6 +10,7 @@ import type { Account, Balances } from '../ports/accounts.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { fail, ok } from '../domain/result.js';
+import { moveReasons } from '../domain/refunds.js';
 import type { Failure, Result } from '../domain/result.js';
 import { AuditLog } from './audit-log.js';
 import type { AuditFact, KeyActor } from './audit-log.js';
@@ -186,14 +187,14 @@ export class ResellerService {
               to: customerId,
               bucket,
               amount,
-              reasons: { from: 'funding of customer', to: 'funded by reseller' },
+              reasons: moveReasons.fund,
             }
           : {
               from: customerId,
               to: caller.accountId,
               bucket,
               amount: -amount,
-              reasons: { from: 'taken back by reseller', to: 'taken back from customer' },
+              reasons: moveReasons.takeBack,
             },
         this.clock.now(),
       );
@@ -236,6 +237,31 @@ export class ResellerService {
         detail: { status, before: customer.value.status, reseller_id: caller.accountId },
       });
       return ok(customerView(updated));
+    });
+  }
+
+  /**
+   * Whether the reseller passes on to this customer what the provider gives back for the
+   * customer's undelivered messages (docs/resellers.md, "Refunds"): in effect while the
+   * provider's policy for the reseller is on.
+   */
+  async setRefundPolicy(
+    caller: ResellerCaller,
+    customerId: number,
+    refundUndelivered: boolean,
+  ): Promise<Result<CustomerView & { refund_undelivered: boolean }>> {
+    return this.store.transaction(async (store) => {
+      const customer = await this.customer(store, caller, customerId);
+      if (!customer.ok) return customer;
+      const updated = await store.accounts.updateAccount(customerId, { refundUndelivered });
+      if (!updated) return notYours;
+      await this.record(store, caller, {
+        action: 'subaccount.refund-policy',
+        accountId: customerId,
+        object: { type: 'account', id: customerId },
+        detail: { refund_undelivered: refundUndelivered, reseller_id: caller.accountId },
+      });
+      return ok({ ...customerView(updated), refund_undelivered: updated.refundUndelivered === true });
     });
   }
 

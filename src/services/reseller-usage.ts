@@ -8,6 +8,7 @@ import type { BalanceBucket } from '../ports/accounts.js';
 import type { Store } from '../ports/store.js';
 import { dayOfDate, dayStart } from '../domain/istanbul-time.js';
 import { fail, ok } from '../domain/result.js';
+import { isRefundReason, isSendReason } from '../domain/refunds.js';
 import type { Result } from '../domain/result.js';
 
 /** The longest period one request reads: a year and a day (a leap year's). */
@@ -27,10 +28,10 @@ export interface Usage {
   credit_taken_back: PerBucket;
 }
 
-/** What a ledger reason is, for usage: the send paths write `<kind> send`, refunds `refund...`. */
+/** What a ledger reason is, for usage: the send paths write `<kind> send`, refunds `refund...` or a cancel's. */
 export function reasonClass(reason: string, delta: 'added' | 'taken'): 'added' | 'spent' | 'refunded' | 'taken_back' {
-  if (delta === 'added') return reason.startsWith('refund') ? 'refunded' : 'added';
-  return reason.endsWith(' send') ? 'spent' : 'taken_back';
+  if (delta === 'added') return isRefundReason(reason) ? 'refunded' : 'added';
+  return isSendReason(reason) ? 'spent' : 'taken_back';
 }
 
 const zero = (): PerBucket => ({ main: 0, international: 0 });

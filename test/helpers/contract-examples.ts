@@ -101,6 +101,7 @@ export async function captureExamples(): Promise<CapturedExamples> {
     await call('/subaccounts/fund', { account_id: customer.account_id, amount: -500 });
     await call('/subaccounts/list', {});
     await call('/subaccounts/status', { account_id: customer.account_id, status: 'Suspended' });
+    await call('/subaccounts/update', { account_id: customer.account_id, refund_undelivered: 1 });
     await call('/subaccounts/usage', { account_id: customer.account_id, from: '2026-03-01', to: '2026-03-31' });
     const campaign = await call('/group/send', {
       title: 'ACME',

@@ -84,6 +84,8 @@ export async function validRequest(h: Harness, p: Provisioned, path: string): Pr
       return { account_id: await customerOf(h, p), status: 'Suspended' };
     case '/subaccounts/usage':
       return { account_id: await customerOf(h, p), from: '2026-03-01', to: '2026-03-31' };
+    case '/subaccounts/update':
+      return { account_id: await customerOf(h, p), refund_undelivered: 1 };
     case '/sms/cancel':
       return {
         sms_id: Number((await post('/sms/send', { title: 'ACME', sentto: number, text: 'hi', sms_lang: 0 })).sms_id),

@@ -89,6 +89,7 @@ for (const dialect of testDialects()) {
           '0057-campaign-controls',
           '0058-outbox',
           '0059-send-controls',
+          '0060-refund-policy',
           '0063-cancel-settling',
         ]);
       });

@@ -18,7 +18,7 @@ import type {
 import { StorePart } from './store-part.js';
 import type { PartContext } from './store-part.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from './prepared-query.js';
-import { accountRows, customerCount, ledgerSums, moveCredit } from './credit-moves.js';
+import { accountRows, customerCount, ledgerBalancesBefore, ledgerSums, moveCredit } from './credit-moves.js';
 import { refundOnce } from './refunds.js';
 import { changedDefaults, decodeControls, encodeControls } from '../../domain/send-controls.js';
 
@@ -32,11 +32,15 @@ export function parseList(text: string): string[] {
  * it), nor the hierarchy (`reseller`, `parent_id`: only the reseller's use cases need it).
  */
 export function toAccount(
-  row: Omit<Selectable<AccountsTable>, 'send_weight' | 'reseller' | 'parent_id' | 'send_defaults'> & {
+  row: Omit<
+    Selectable<AccountsTable>,
+    'send_weight' | 'reseller' | 'parent_id' | 'send_defaults' | 'refund_undelivered'
+  > & {
     send_weight?: number | undefined;
     send_defaults?: string | null | undefined;
     reseller?: number | undefined;
     parent_id?: number | null | undefined;
+    refund_undelivered?: number | undefined;
   },
 ): Account {
   return {
@@ -56,6 +60,7 @@ export function toAccount(
     ...(row.send_defaults !== undefined && row.send_defaults !== null
       ? { sendDefaults: decodeControls(row.send_defaults) }
       : {}),
+    ...(row.refund_undelivered !== undefined ? { refundUndelivered: row.refund_undelivered === 1 } : {}),
   };
 }
 
@@ -164,6 +169,7 @@ export class SqlAccountStore extends StorePart implements AccountStore {
       const before = await this.getAccount(id);
       values.send_defaults = encodeControls(changedDefaults(before?.sendDefaults ?? null, patch.sendDefaults));
     }
+    if (patch.refundUndelivered !== undefined) values.refund_undelivered = patch.refundUndelivered ? 1 : 0;
     if (Object.keys(values).length > 0) {
       await this.db.updateTable('accounts').set(values).where('id', '=', id).execute();
       // The key lookup holds the account's fields: a suspension must be seen by the next request.
@@ -274,6 +280,10 @@ export class SqlAccountStore extends StorePart implements AccountStore {
 
   ledgerSums(accountId: number, from: number, to: number): Promise<LedgerSum[]> {
     return ledgerSums(this.context, accountId, from, to);
+  }
+
+  ledgerBalancesBefore(accountId: number, instant: number): Promise<Balances> {
+    return ledgerBalancesBefore(this.context, accountId, instant);
   }
 
   refund(refunds: readonly Refund[], reason: string, reference: string | null, now: number): Promise<number> {

@@ -1,6 +1,7 @@
 /**
  * Credit moved between accounts (a reseller and its customer) and the reads of the
- * hierarchy: a reseller's customers, an account's ledger summed over a period. Called by
+ * hierarchy: a reseller's customers, an account's ledger summed over a period and its
+ * balances at an instant (statements: docs/resellers.md). Called by
  * SqlAccountStore; a move runs inside the transaction it is given.
  */
 import { sql } from 'kysely';
@@ -117,4 +118,30 @@ export async function ledgerSums(
     .groupBy(['bucket', 'reason'])
     .execute();
   return rows.map((r) => ({ bucket: r.bucket, reason: r.reason, added: Number(r.added), taken: Number(r.taken) }));
+}
+
+/**
+ * Each balance as the ledger had it just before `instant`: the balance after the account's
+ * last row of that balance created before it (0 with none). Rows of one account are written
+ * under its row lock, so their ids follow each other as their balances do.
+ */
+export async function ledgerBalancesBefore(
+  context: PartContext,
+  accountId: number,
+  instant: number,
+): Promise<Balances> {
+  const out: Balances = { main: 0, international: 0 };
+  for (const bucket of ['main', 'international'] as const) {
+    const row = await context.db
+      .selectFrom('ledger')
+      .select('balance_after')
+      .where('account_id', '=', accountId)
+      .where('bucket', '=', bucket)
+      .where('created_at', '<', instant)
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    out[bucket] = row ? Number(row.balance_after) : 0;
+  }
+  return out;
 }

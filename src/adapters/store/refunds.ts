@@ -4,7 +4,9 @@
  * `refunds` (migration 0057): a key inserted before, by this call or by any other
  * transaction, inserts nothing (on PostgreSQL a concurrent insert of the same key waits for
  * the first transaction, then inserts nothing), and only the keys this call inserted move
- * a balance. Called inside the transaction of the state change that earns the refund.
+ * a balance. Called inside the transaction of the state change that earns the refund. Each
+ * refund may carry its own reason (a batch of receipts refunds failed and expired messages
+ * together): one ledger row per account, bucket and reason.
  */
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
@@ -14,6 +16,13 @@ import type { PartContext } from './store-part.js';
 import { columnsOf, preparedRows } from './prepared-query.js';
 
 type RefundRow = Insertable<RefundsTable>;
+/** What one account's balance gets back in one call, and its parts by reason. */
+interface Total {
+  accountId: number;
+  bucket: BalanceBucket;
+  amount: number;
+  byReason: Map<string, { amount: number; keys: string[] }>;
+}
 /** Rows per prepared INSERT (six values each, well inside the parameter limits). */
 const refundChunk = 256;
 const refundInsert = preparedRows(
@@ -65,27 +74,79 @@ export async function refundOnce(
       account_id: r.accountId,
       bucket: r.bucket,
       amount: r.amount,
-      reason,
+      reason: r.reason ?? reason,
       created_at: now,
     }));
     for (const row of (await db.executeQuery(refundInsert(db, rows))).rows) fresh.add(row.refund_key);
   }
-  const totals = new Map<string, { accountId: number; bucket: BalanceBucket; amount: number }>();
+  // One balance update per account and bucket; within it one ledger row per reason.
+  const totals = new Map<string, Total>();
   for (const r of given) {
     if (!fresh.delete(r.key)) continue;
     const key = `${r.accountId}:${r.bucket}`;
-    const t = totals.get(key) ?? { accountId: r.accountId, bucket: r.bucket, amount: 0 };
+    const t = totals.get(key) ?? { accountId: r.accountId, bucket: r.bucket, amount: 0, byReason: new Map() };
     t.amount += r.amount;
+    const why = r.reason ?? reason;
+    const part = t.byReason.get(why) ?? { amount: 0, keys: [] };
+    part.amount += r.amount;
+    part.keys.push(r.key);
+    t.byReason.set(why, part);
     totals.set(key, t);
   }
   let refunded = 0;
   // Accounts in id order, as the send paths lock them: concurrent refunds cannot deadlock.
-  for (const t of [...totals.values()].sort((a, b) => a.accountId - b.accountId)) {
+  const ordered = [...totals.values()].sort((a, b) => a.accountId - b.accountId || a.bucket.localeCompare(b.bucket));
+  for (const t of ordered) {
+    // Credit given back ahead (a large cancel's) covers the first of it: no balance moves for that.
     const covered = ahead ? Math.min(ahead[t.bucket], t.amount) : 0;
     if (ahead) ahead[t.bucket] -= covered;
-    refunded += covered + (await credit(context, t.accountId, t.bucket, t.amount - covered, reason, reference, now));
+    refunded += covered;
+    takeCovered(t, covered);
+    if (t.amount <= 0) continue;
+    const column = t.bucket === 'main' ? 'balance_main' : 'balance_international';
+    const updated = await db
+      .updateTable('accounts')
+      .set({ [column]: sql`${sql.ref(column)} + ${t.amount}` })
+      .where('id', '=', t.accountId)
+      .returning(sql<number>`${sql.ref(column)}`.as('balance'))
+      .executeTakeFirst();
+    if (!updated) continue;
+    context.caches?.balancesChanged();
+    let after = Number(updated.balance) - t.amount;
+    await db
+      .insertInto('ledger')
+      .values(
+        [...t.byReason].map(([why, part]) => {
+          after += part.amount;
+          return {
+            account_id: t.accountId,
+            bucket: t.bucket,
+            delta: part.amount,
+            balance_after: after,
+            reason: why,
+            // A refund of one key names it, when the caller names nothing wider.
+            reference: reference ?? (part.keys.length === 1 ? (part.keys[0] ?? null) : null),
+            created_at: now,
+          };
+        }),
+      )
+      .execute();
+    refunded += t.amount;
   }
   return refunded;
+}
+
+/** Takes `covered` off a total and its parts by reason, the first parts first. */
+function takeCovered(t: Total, covered: number): void {
+  let left = covered;
+  t.amount -= covered;
+  for (const [why, part] of t.byReason) {
+    if (left <= 0) break;
+    const taken = Math.min(left, part.amount);
+    part.amount -= taken;
+    left -= taken;
+    if (part.amount === 0) t.byReason.delete(why);
+  }
 }
 
 /** Adds `amount` to an account's bucket with its ledger row; the amount added (0: no such account). */

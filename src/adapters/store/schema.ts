@@ -26,6 +26,8 @@ export interface AccountsTable {
   parent_id: number | null;
   /** The account's send window, speed and validity defaults as JSON; null: none (migration 0059). */
   send_defaults: Generated<string | null>;
+  /** 1: credit of a message that ends failed or expired is given back (migration 0060). */
+  refund_undelivered: Generated<number>;
 }
 
 export interface LedgerTable {

@@ -16,13 +16,14 @@ import type { DueExpansion, Transition, WriteOut } from '../../../ports/dispatch
 import type { CancelOutcome } from '../../../ports/campaign-controls.js';
 import type { CommercialTally } from '../../../domain/iys.js';
 import { moves } from '../../../domain/delivery-state.js';
+import { cancelRefundReason } from '../../../domain/refunds.js';
 import { isTurkeyNumber } from '../../../domain/recipients.js';
 import { StorePart } from '../store-part.js';
 import { SqlMessageStore } from './message-store.js';
 import { recordEvents } from './receipts.js';
 
 /** The reason of a cancel's refunds in the ledger (and in `refunds`). */
-export const cancelReason = 'cancelled by the customer';
+export const cancelReason = cancelRefundReason;
 export const cancelledDetail = 'Cancelled by the customer before sending';
 
 export type CancelledRow = {

@@ -21,6 +21,7 @@ import { moves } from '../../../domain/delivery-state.js';
 import { StorePart } from '../store-part.js';
 import { SqlReceipts, recordEvents } from './receipts.js';
 import { RollupDeltas } from './rollups.js';
+import { UndeliveredRefunds, refundTarget } from './refund-policy.js';
 import { claimDue, claimedMessages, markSent, partsInsert, preparedChunk } from './statements.js';
 import type { SentPart } from './statements.js';
 import { unsealOtpText } from '../../../domain/otp-check.js';
@@ -198,10 +199,15 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
         .set({ state: moves.reject.to[0], done_at: now, lease_until: null, detail })
         .where('id', '=', messageId)
         .where('state', 'in', moves.reject.from)
-        .returning(['key_id', 'state', 'account_id', 'send_id', 'created_at'])
+        .returning(['key_id', 'state', 'account_id', 'send_id', 'created_at', 'recipient', 'sms_count'])
+        .returning(refundTarget.as('refund_to'))
         .executeTakeFirst();
       const t: Transition | null = row ? { messageId, keyId: row.key_id, state: 'failed' } : null;
       if (row) {
+        // Its credit back in this transaction, where a policy gives it (refund-policy.ts).
+        const refunds = new UndeliveredRefunds();
+        refunds.add({ ...row, id: messageId }, 'rejected');
+        await refunds.give(self.context, now);
         // From queued or submitting (moves.reject), neither of which the rollups count.
         const deltas = new RollupDeltas();
         deltas.moved(row, moves.reject.from[0], row.state);

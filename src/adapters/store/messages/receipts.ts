@@ -15,6 +15,7 @@ import type { Executor } from '../executor.js';
 import { StorePart } from '../store-part.js';
 import { groupByOutcome, outcomeOf, toReceipt } from './rows.js';
 import { RollupDeltas } from './rollups.js';
+import { UndeliveredRefunds } from './refund-policy.js';
 import { earlyReceipts, messagesToSettle, partStates, partsNamed, settleMessages, settleParts } from './statements.js';
 
 /** Writes the webhook events of these transitions (in the caller's transaction) and marks the ones that got one. */
@@ -34,10 +35,14 @@ export class SqlReceipts extends StorePart {
       const answers: (Transition | 'unmatched' | null)[] = [];
       // The panel's rollups: the messages settled by the whole batch, added once at its end.
       const deltas = new RollupDeltas();
+      // Credit of messages that ended failed or expired, where a policy gives it back: in
+      // this transaction, so a receipt and its refund commit together or not at all.
+      const refunds = new UndeliveredRefunds();
       for (let start = 0; start < receipts.length; start += rowChunk) {
         if (start > 0) await yieldToEventLoop();
-        answers.push(...(await self.applyChunk(receipts.slice(start, start + rowChunk), now, deltas)));
+        answers.push(...(await self.applyChunk(receipts.slice(start, start + rowChunk), now, { deltas, refunds })));
       }
+      await refunds.give(self.context, now);
       await deltas.queue(self.db);
       return answers;
     });
@@ -109,7 +114,7 @@ export class SqlReceipts extends StorePart {
   private async applyChunk(
     receipts: readonly CarrierReceipt[],
     now: number,
-    deltas: RollupDeltas,
+    { deltas, refunds }: { deltas: RollupDeltas; refunds: UndeliveredRefunds },
   ): Promise<(Transition | 'unmatched' | null)[]> {
     const ids = [...new Set(receipts.map((r) => r.carrierMessageId))];
     const parts = (await this.db.executeQuery(partsNamed(this.db, {}, ids))).rows;
@@ -178,6 +183,7 @@ export class SqlReceipts extends StorePart {
       const row = messageRows.get(m.messageId);
       // The state read (under a row lock on PostgreSQL) before settling: the message's old state.
       if (row) deltas.moved(row, row.state, m.final);
+      if (row && m.final !== 'delivered') refunds.add(row, m.final);
     }
     await recordEvents(
       this.db,

@@ -1,9 +1,34 @@
 /** The customer's reads of sends and messages: /sms/status, /reports, the per-minute limit. */
+import { sql } from 'kysely';
 import type { CommercialTally } from '../../../domain/iys.js';
-import type { MessageRecord, ReportRow, ReportStore, SendRecord, StateCount } from '../../../ports/reports.js';
+import type {
+  MessageRecord,
+  PeriodStateCount,
+  ReportRow,
+  ReportStore,
+  SendRecord,
+  StateCount,
+} from '../../../ports/reports.js';
 import { StorePart } from '../store-part.js';
 
 export class SqlReportStore extends StorePart implements ReportStore {
+  async periodStates(accountId: number, from: number, to: number): Promise<PeriodStateCount[]> {
+    // A range of the message log's index (account_id, created_at, id).
+    const rows = await this.db
+      .selectFrom('messages')
+      .select([
+        'state',
+        (eb) => eb.fn.countAll<number | string>().as('messages'),
+        (eb) => eb.fn.sum<number | string | null>('sms_count').as('sms'),
+      ])
+      .where('account_id', '=', accountId)
+      .where('created_at', '>=', from)
+      .where('created_at', '<', to)
+      .groupBy('state')
+      .execute();
+    return rows.map((r) => ({ state: r.state, messages: Number(r.messages), sms: Number(r.sms ?? 0) }));
+  }
+
   async recipientsSince(accountId: number, since: number): Promise<number> {
     // Counted from the sends, not the messages: a scheduled send's recipients are recorded
     // (and count) at request time, before its messages are written out.
@@ -110,6 +135,14 @@ export class SqlReportStore extends StorePart implements ReportStore {
     const rows = await this.db
       .selectFrom('messages')
       .select(['id', 'recipient', 'operator', 'state', 'created_at', 'submitted_at', 'done_at', 'detail'])
+      // Only a message that ended without delivery may have been refunded: one read by key then.
+      .select(
+        sql<
+          number | string | null
+        >`case when messages.state in ('failed', 'expired', 'cancelled') then (select r.amount from refunds r where r.refund_key = 'message:' || messages.id and r.account_id = messages.account_id) end`.as(
+          'refunded',
+        ),
+      )
       .where('send_id', '=', sendId)
       .orderBy('id')
       .limit(limit)
@@ -124,6 +157,7 @@ export class SqlReportStore extends StorePart implements ReportStore {
       submittedAt: r.submitted_at === null ? null : Number(r.submitted_at),
       doneAt: r.done_at === null ? null : Number(r.done_at),
       detail: r.detail,
+      refunded: Number(r.refunded ?? 0),
     }));
   }
 }

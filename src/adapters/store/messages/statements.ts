@@ -9,6 +9,7 @@ import type { MessagePartsTable, MessagesTable, SendsTable } from '../schema.js'
 import { moves } from '../../../domain/delivery-state.js';
 import type { FinalState } from '../../../domain/delivery-state.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from '../prepared-query.js';
+import { refundTarget } from './refund-policy.js';
 
 // The statements of every send batch, compiled once per database (and per row count).
 /** Rows per prepared INSERT: each row count is compiled once, so the counts are kept few. */
@@ -178,7 +179,9 @@ const messagesToSettleOf = (locking: boolean) =>
     (db, _: Record<string, never>, ids: number[]) =>
       db
         .selectFrom('messages')
-        .select(['id', 'state', 'key_id', 'account_id', 'send_id', 'created_at'])
+        // The message's refund policy comes with it (refund-policy.ts): no statement more.
+        .select(['id', 'state', 'key_id', 'account_id', 'send_id', 'created_at', 'recipient', 'sms_count'])
+        .select(refundTarget.as('refund_to'))
         .where('id', 'in', ids)
         .orderBy('id')
         .$if(locking, (qb) => qb.forUpdate()),
