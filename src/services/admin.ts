@@ -39,6 +39,10 @@ export interface KeyView {
   webhook_events: SelectableWebhookEvent[];
   /** Nominal delays between attempts in milliseconds (the last repeats): the key's own or the default. */
   webhook_retry_schedule_ms: number[];
+  /** Events one webhook request carries at most (1: one event a request). */
+  webhook_batch: number;
+  /** How long a bucket that is not full waits for more events, in milliseconds. */
+  webhook_batch_wait_ms: number;
   sandbox: boolean;
   created_at: string;
 }
@@ -62,6 +66,8 @@ export function keyView(key: ApiKey, now: number): KeyView {
     webhook_attempts: key.webhookAttempts,
     webhook_events: key.webhookEvents ?? [...SELECTABLE_WEBHOOK_EVENTS],
     webhook_retry_schedule_ms: key.webhookRetryScheduleMs ?? [...DEFAULT_RETRY_SCHEDULE_MS],
+    webhook_batch: key.webhookBatch,
+    webhook_batch_wait_ms: key.webhookBatchWaitMs,
     sandbox: key.sandbox,
     created_at: new Date(key.createdAt).toISOString(),
   };
@@ -122,6 +128,8 @@ export const defaultKeySettings: KeySettings = {
   webhookAttempts: 5,
   webhookEvents: null,
   webhookRetryScheduleMs: null,
+  webhookBatch: 1,
+  webhookBatchWaitMs: 0,
   sandbox: false,
 };
 
@@ -274,6 +282,8 @@ export class AdminService {
         webhookAttempts: old.webhookAttempts,
         webhookEvents: old.webhookEvents,
         webhookRetryScheduleMs: old.webhookRetryScheduleMs,
+        webhookBatch: old.webhookBatch,
+        webhookBatchWaitMs: old.webhookBatchWaitMs,
         sandbox: old.sandbox,
       };
       const fresh = await store.keys.createKey(old.accountId, secret.hash, secret.hint, settings, now);

@@ -88,6 +88,7 @@ for (const dialect of testDialects()) {
           '0056-short-links',
           '0057-campaign-controls',
           '0058-outbox',
+          '0061-webhook-buckets',
         ]);
       });
 

@@ -45,6 +45,7 @@ import { migration as m0055 } from './0055-templates.js';
 import { migration as m0056 } from './0056-short-links.js';
 import { migration as m0057 } from './0057-campaign-controls.js';
 import { migration as m0058 } from './0058-outbox.js';
+import { migration as m0061 } from './0061-webhook-buckets.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -87,6 +88,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0056-short-links', m0056],
   ['0057-campaign-controls', m0057],
   ['0058-outbox', m0058],
+  ['0061-webhook-buckets', m0061],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */
