@@ -13,7 +13,7 @@ import type { AppContainer } from '../main.js';
 import type { KeySettings } from '../ports/keys.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
-import { MAX_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH_WAIT_MS, MIN_WEBHOOK_BATCH } from '../domain/webhook.js';
+import { MAX_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH_WAIT_MS, MIN_WEBHOOK_BATCH } from '../domain/webhook-bucket.js';
 import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
 import { accountOtpCommands, otpCommands, otpHoldCommands } from './admin-otp.js';

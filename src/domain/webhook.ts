@@ -161,26 +161,6 @@ export function buildAttempt(
   return { body, headers: headersFor(body, webhookTimestamp(attemptTime), secret) };
 }
 
-/** A key's bucket size (`--webhook-batch`): 1, the default, posts each event alone. */
-export const MIN_WEBHOOK_BATCH = 1;
-export const MAX_WEBHOOK_BATCH = 100;
-/** The longest a bucket that is not full waits for more events (`--webhook-batch-wait-ms`). */
-export const MAX_WEBHOOK_BATCH_WAIT_MS = 60_000;
-
-/**
- * Body and headers of one attempt of a bucket: `{"events": [...]}`, each element the event
- * exactly as a single delivery carries it (buildPayload), in the order given, all with the
- * time of this attempt; signed once over the whole body, as a single event is.
- */
-export function buildBucketAttempt(
-  events: readonly WebhookEvent[],
-  attemptTime: number,
-  secret: string | null,
-): { body: string; headers: Record<string, string> } {
-  const body = `{"events":[${events.map((e) => buildPayload(e, attemptTime)).join(',')}]}`;
-  return { body, headers: headersFor(body, webhookTimestamp(attemptTime), secret) };
-}
-
 /**
  * The default delays between attempts: 1 min, 10 min, 1 h, 6 h, so the default 5 attempts
  * span about 7 hours and a receiver that is down for minutes or a few hours still gets its

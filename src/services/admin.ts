@@ -39,9 +39,8 @@ export interface KeyView {
   webhook_events: SelectableWebhookEvent[];
   /** Nominal delays between attempts in milliseconds (the last repeats): the key's own or the default. */
   webhook_retry_schedule_ms: number[];
-  /** Events one webhook request carries at most (1: one event a request). */
+  /** Events one webhook request carries at most (1: one each), and how long a bucket not full waits (ms). */
   webhook_batch: number;
-  /** How long a bucket that is not full waits for more events, in milliseconds. */
   webhook_batch_wait_ms: number;
   sandbox: boolean;
   created_at: string;
@@ -270,22 +269,9 @@ export class AdminService {
       const state = keyStateAt(old, now);
       if (state !== 'Active') throw new AdminError(`only an Active key can be rotated (the key is ${state})`);
       const secret = newApiKey(old.sandbox);
-      const settings: KeySettings = {
-        permissions: old.permissions,
-        ipAllow: old.ipAllow,
-        hourlyLimit: old.hourlyLimit,
-        dailyLimit: old.dailyLimit,
-        monthlyLimit: old.monthlyLimit,
-        expiresOn: old.expiresOn,
-        webhookUrl: old.webhookUrl,
-        webhookSecret: old.webhookSecret,
-        webhookAttempts: old.webhookAttempts,
-        webhookEvents: old.webhookEvents,
-        webhookRetryScheduleMs: old.webhookRetryScheduleMs,
-        webhookBatch: old.webhookBatch,
-        webhookBatchWaitMs: old.webhookBatchWaitMs,
-        sandbox: old.sandbox,
-      };
+      // Every setting moves to the new key; what is the key's own (its id, state, dates) does not.
+      const { id: _id, accountId: _a, keyHint: _h, state: _s, validUntil: _v, replacedBy: _r, ...rest } = old;
+      const { createdAt: _c, updatedAt: _u, ...settings } = rest;
       const fresh = await store.keys.createKey(old.accountId, secret.hash, secret.hint, settings, now);
       // Its OTP settings and the conversion watch's standing holds go with it.
       await store.otp.carryOver(id, fresh.id, now);

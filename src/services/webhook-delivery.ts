@@ -6,7 +6,8 @@
 import type { Clock } from '../ports/clock.js';
 import type { AttemptResult, ClaimedEvent } from '../ports/event-store.js';
 import type { AttemptOutcome, WebhookSender } from '../ports/webhook-sender.js';
-import { afterAttempt, buildAttempt, buildBucketAttempt } from '../domain/webhook.js';
+import { afterAttempt, buildAttempt } from '../domain/webhook.js';
+import { buildBucketAttempt } from '../domain/webhook-bucket.js';
 import type { BackoffOptions, WebhookEvent } from '../domain/webhook.js';
 
 export interface WebhookDeliveryOptions {
