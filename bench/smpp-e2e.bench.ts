@@ -68,6 +68,8 @@ export interface EndToEnd {
   delayMs: [number, number];
   /** The key's --webhook-events, when limited. */
   events: string | null;
+  /** The key's --webhook-batch (1: one event a request). */
+  batch: number;
   acceptPerSecond: number;
   acceptP99Ms: number;
   /** Load start to the last submit_sm at the simulator, to its last deliver_sm_resp, to the last callback. */
@@ -87,6 +89,7 @@ async function measureOnce(
   options: BenchOptions,
   delayMs: [number, number],
   events: string | null = null,
+  batch = 1,
 ): Promise<EndToEnd> {
   const n = options.messages;
   const script = await sharedSimulatorScript();
@@ -125,6 +128,7 @@ async function measureOnce(
           url: `http://127.0.0.1:${receiverPort}/hook`,
           secret: 'bench-webhook-secret',
           ...(events === null ? {} : { events }),
+          ...(batch === 1 ? {} : { batch }),
         });
         const config = join(dataDir, 'smpp.json');
         await writeFile(
@@ -158,7 +162,7 @@ async function measureOnce(
           const delivered = async (): Promise<number> =>
             (await getJson(receiverUrl, receiverStats)).byType['sms.delivered'] ?? 0;
           progress(
-            `receipts after ${delayMs[0]}-${delayMs[1]} ms${events === null ? '' : `, webhook events ${events}`}: warm-up ${warmup}`,
+            `receipts after ${delayMs[0]}-${delayMs[1]} ms${events === null ? '' : `, webhook events ${events}`}${batch === 1 ? '' : `, buckets of ${batch}`}: warm-up ${warmup}`,
           );
           await runHey({ url, requests: warmup, connections: 10, body });
           await pollUntil(async () => ((await delivered()) >= warmup ? true : null), 100, 120_000);
@@ -189,6 +193,7 @@ async function measureOnce(
           return {
             delayMs,
             events,
+            batch,
             acceptPerSecond: hey.requestsPerSecond,
             acceptP99Ms: hey.latencyP99Ms,
             submitPerSecond: rate(smsc.lastSubmitMs),
@@ -227,7 +232,7 @@ export function pastFloor(
 }
 
 function oursFigures(r: EndToEnd): Figure[] {
-  const scenario = `haberci, receipts ${r.delayMs[0]}-${r.delayMs[1]} ms${r.events === null ? '' : `, webhook events ${r.events}`}`;
+  const scenario = `haberci, receipts ${r.delayMs[0]}-${r.delayMs[1]} ms${r.events === null ? '' : `, webhook events ${r.events}`}${r.batch === 1 ? '' : `, buckets of ${r.batch}`}`;
   const past = pastFloor(r.callbackSeconds, r.lastSubmitSeconds, r.delayMs[1]);
   return [
     figure(
@@ -286,6 +291,10 @@ export async function benchSmppEndToEnd(options: BenchOptions): Promise<BenchOut
   const finalOnly = await measureOnce(options, [0, 50], finalEvents);
   figures.push(...oursFigures(finalOnly));
   faults.push(...finalOnly.faults);
+  // Context, not judged: every event, the key taking buckets of 100 (docs/webhooks.md, "Buckets").
+  const buckets = await measureOnce(options, [0, 50], null, 100);
+  figures.push(...oursFigures(buckets));
+  faults.push(...buckets.faults);
   if (prompt.callbacksPerSecond !== null && late.callbacksPerSecond !== null && late.callbackSeconds !== null) {
     const p = prompt.callbacksPerSecond;
     figures.push(

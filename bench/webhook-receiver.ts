@@ -20,8 +20,15 @@ let firstDeliveredMs = 0;
 let lastDeliveredMs = 0;
 let lastMs = 0;
 
+type Received = { event_id?: unknown; event_type?: unknown };
+
+/** A request's events: a bucket's (`{"events": [...]}`, a key with --webhook-batch above 1), or the one event. */
 function record(body: string): void {
-  const event = JSON.parse(body) as { event_id?: unknown; event_type?: unknown };
+  const parsed = JSON.parse(body) as Received & { events?: Received[] };
+  for (const event of Array.isArray(parsed.events) ? parsed.events : [parsed]) recordEvent(event);
+}
+
+function recordEvent(event: Received): void {
   const id = String(event.event_id);
   const type = String(event.event_type);
   if (seen.has(id)) {

@@ -146,7 +146,7 @@ export interface SendingKey {
 export async function provisionSender(
   store: BenchStore,
   balance: number,
-  webhook?: { url: string; secret: string; events?: string },
+  webhook?: { url: string; secret: string; events?: string; batch?: number },
 ): Promise<SendingKey> {
   const account = await adminCommand(
     store,
@@ -164,6 +164,7 @@ export async function provisionSender(
           '--webhook-secret',
           webhook.secret,
           ...(webhook.events === undefined ? [] : ['--webhook-events', webhook.events]),
+          ...(webhook.batch === undefined ? [] : ['--webhook-batch', String(webhook.batch)]),
         ];
   const key = await adminCommand(store, ['key', 'create', '--account', id, ...hook], createdKey);
   return { accountId: account.id, apiKey: key.api_key };

@@ -13,6 +13,7 @@ import type { AppContainer } from '../main.js';
 import type { KeySettings } from '../ports/keys.js';
 import type { PermissionSet } from '../domain/permissions.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
+import { MAX_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH_WAIT_MS, MIN_WEBHOOK_BATCH } from '../domain/webhook-bucket.js';
 import { parse } from './option-parsers.js';
 import { webhookCommands } from './admin-webhooks.js';
 import { accountOtpCommands, otpCommands, otpHoldCommands } from './admin-otp.js';
@@ -87,6 +88,16 @@ function keyOptions(cmd: Command): Command {
       'delays between attempts, the last repeating: default (1m,10m,1h,6h), or comma-separated such as 30s,5m,2h',
       parse.retrySchedule,
     )
+    .option(
+      '--webhook-batch <n>',
+      'events one webhook request carries at most: 1 (the default) posts each event alone, 2 to 100 post buckets {"events": [...]}',
+      parse.integer(MIN_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH),
+    )
+    .option(
+      '--webhook-batch-wait-ms <n>',
+      'how long a bucket that is not full waits for more events, in milliseconds (0 to 60000; default 0)',
+      parse.integer(0, MAX_WEBHOOK_BATCH_WAIT_MS),
+    )
     .option('--sandbox [bool]', 'sandbox key: simulator outcomes only', parse.bool);
 }
 
@@ -105,6 +116,8 @@ function keyPatch(o: Options): Partial<KeySettings> {
     patch.webhookEvents = o.webhookEvents === 'all' ? null : (o.webhookEvents as SelectableWebhookEvent[]);
   if (o.webhookRetrySchedule !== undefined)
     patch.webhookRetryScheduleMs = o.webhookRetrySchedule === 'default' ? null : (o.webhookRetrySchedule as number[]);
+  if (o.webhookBatch !== undefined) patch.webhookBatch = o.webhookBatch as number;
+  if (o.webhookBatchWaitMs !== undefined) patch.webhookBatchWaitMs = o.webhookBatchWaitMs as number;
   if (o.sandbox !== undefined) patch.sandbox = o.sandbox === true;
   return patch;
 }

@@ -6,7 +6,7 @@
 import type { paths } from './openapi-types.js';
 
 export { verifyWebhook } from './verify-webhook.js';
-export type { VerifyOptions, VerifyResult, WebhookEventBody } from './verify-webhook.js';
+export type { VerifyOptions, VerifyResult, WebhookBucketBody, WebhookEventBody } from './verify-webhook.js';
 export type { paths, operations, components } from './openapi-types.js';
 
 export type ApiPath = keyof paths;

@@ -7,8 +7,14 @@ export interface VerifyOptions {
   now?: number;
 }
 
+/**
+ * A verified request: one event (`shape: 'event'`, a key with `--webhook-batch 1`, the
+ * default), or a bucket of them (`shape: 'bucket'`, a key with a larger batch). `events`
+ * holds the events of either shape in the order sent, so a receiver can handle both alike.
+ */
 export type VerifyResult =
-  | { ok: true; event: WebhookEventBody }
+  | { ok: true; shape: 'event'; event: WebhookEventBody; events: [WebhookEventBody] }
+  | { ok: true; shape: 'bucket'; event?: undefined; bucket: WebhookBucketBody; events: WebhookEventBody[] }
   | {
       ok: false;
       reason: 'signature-missing' | 'signature-mismatch' | 'malformed-body' | 'timestamp-mismatch' | 'stale-timestamp';
@@ -20,6 +26,11 @@ export interface WebhookEventBody {
   timestamp: string;
   data: { sms_id: number; status?: 'sent' | 'delivered' | 'failed'; [field: string]: unknown };
   [field: string]: unknown;
+}
+
+/** The body a key with `--webhook-batch` above 1 receives: its events together, each as a single request carries it. */
+export interface WebhookBucketBody {
+  events: WebhookEventBody[];
 }
 
 type HeaderBag = Headers | Record<string, string | string[] | undefined>;
@@ -54,19 +65,45 @@ export function verifyWebhook(
     given.length === expected.length ? timingSafeEqual(given, expected) : (timingSafeEqual(expected, expected), false);
   if (!same) return { ok: false, reason: 'signature-mismatch' };
 
-  let event: WebhookEventBody;
+  let body: unknown;
   try {
-    event = JSON.parse(bytes.toString('utf8')) as WebhookEventBody;
+    body = JSON.parse(bytes.toString('utf8'));
   } catch {
     return { ok: false, reason: 'malformed-body' };
   }
-  if (typeof event !== 'object' || event === null || typeof event.timestamp !== 'string')
-    return { ok: false, reason: 'malformed-body' };
-  const headerTime = header(headers, 'x-service-timestamp');
-  if (headerTime !== undefined && headerTime !== event.timestamp) return { ok: false, reason: 'timestamp-mismatch' };
+  const bucket = isBucket(body) ? body : null;
+  const events = bucket ? bucket.events : [body];
+  if (!events.every(isEvent)) return { ok: false, reason: 'malformed-body' };
+  // Every element of a bucket carries the time of its one attempt: each is checked as a single event's.
+  for (const event of events) {
+    const refused = timeRefusal(event, header(headers, 'x-service-timestamp'), options);
+    if (refused) return { ok: false, reason: refused };
+  }
+  const [first] = events;
+  if (first === undefined) return { ok: false, reason: 'malformed-body' };
+  return bucket
+    ? { ok: true, shape: 'bucket', bucket: { events }, events }
+    : { ok: true, shape: 'event', event: first, events: [first] };
+}
+
+function isBucket(body: unknown): body is { events: unknown[] } {
+  return typeof body === 'object' && body !== null && Array.isArray((body as { events?: unknown }).events);
+}
+
+function isEvent(value: unknown): value is WebhookEventBody {
+  return (
+    typeof value === 'object' && value !== null && typeof (value as { timestamp?: unknown }).timestamp === 'string'
+  );
+}
+
+function timeRefusal(
+  event: WebhookEventBody,
+  headerTime: string | undefined,
+  options: VerifyOptions,
+): 'timestamp-mismatch' | 'stale-timestamp' | null {
+  if (headerTime !== undefined && headerTime !== event.timestamp) return 'timestamp-mismatch';
   const at = Date.parse(event.timestamp);
   const tolerance = (options.toleranceSeconds ?? 300) * 1000;
-  if (Number.isNaN(at) || Math.abs((options.now ?? Date.now()) - at) > tolerance)
-    return { ok: false, reason: 'stale-timestamp' };
-  return { ok: true, event };
+  if (Number.isNaN(at) || Math.abs((options.now ?? Date.now()) - at) > tolerance) return 'stale-timestamp';
+  return null;
 }

@@ -15,57 +15,16 @@ import {
   destinationOf,
   unhealthyOutcome,
 } from './destination-slots.js';
-import type { DestinationOptions } from './destination-slots.js';
 import { AccountSlots } from './account-slots.js';
+import { WebhookBuckets } from './webhook-buckets.js';
+import { defaultGatherMs, defaultWebhookCourierOptions } from './webhook-courier-options.js';
+import type { WebhookCourierOptions, WebhookCourierSetup } from './webhook-courier-options.js';
 
-export interface WebhookCourierOptions {
-  /** Attempts in flight at once. */
-  concurrency: number;
-  /** Events claimed per store round trip. */
-  batchSize: number;
-  /** Poll interval when nothing is due (another process may add events). */
-  idleMs: number;
-  /**
-   * After a claim that found fewer due events than it asked for, how long to let more
-   * gather before claiming again (new events do not cut it short): with receipts trickling
-   * in, each claim transaction then carries several events instead of two. The most it
-   * adds to an event's wait for its first attempt. Default 10 ms.
-   */
-  gatherMs?: number;
-  /** Each destination's share: by default a quarter of `concurrency`, paused after 5 unhealthy attempts in a row. */
-  destinations?: Partial<DestinationOptions>;
-  /**
-   * Attempts in flight at once for one account's keys, whatever their destinations (default
-   * half of `concurrency`), so an account with several slow receivers cannot take every
-   * slot; an attempt to a destination that has proved fast is held by its destination's cap only.
-   */
-  accountConcurrency?: number;
-}
-
-/** What a courier works with; `options` and `wake` have defaults. */
-export interface WebhookCourierSetup {
-  store: EventStore;
-  delivery: WebhookDelivery;
-  clock: Clock;
-  log: Logger;
-  options?: WebhookCourierOptions;
-  /** Told when this process writes events. */
-  wake?: WakeSignal;
-  /** Counts each attempt's outcome and duration (nothing by default). */
-  metrics?: WebhookMetrics;
-}
+export type { WebhookCourierOptions, WebhookCourierSetup } from './webhook-courier-options.js';
+export { defaultWebhookCourierOptions } from './webhook-courier-options.js';
 
 /** Longest wait for more free slots before claiming fewer events than a batch. */
 const slotGatherMs = 2;
-
-const defaultGatherMs = 10;
-
-export const defaultWebhookCourierOptions: WebhookCourierOptions = {
-  concurrency: 64,
-  batchSize: 100,
-  idleMs: 250,
-  gatherMs: defaultGatherMs,
-};
 
 /**
  * Carries due webhook events from the store, the outbox, to their receivers: at least
@@ -74,7 +33,8 @@ export const defaultWebhookCourierOptions: WebhookCourierOptions = {
  * an event for its attempt's timeout and some; if the process dies, the event is due again
  * when the lease runs out, so a restart (or another process) loses nothing. Outcomes are
  * written a batch per transaction. When to claim is the ClaimLoop's; this class keeps the
- * policy: how much to claim for which destination, one attempt per event, its record.
+ * policy: how much to claim for which destination, one attempt per event (or per bucket, for
+ * a key that takes buckets: WebhookBuckets), its record.
  */
 export class WebhookCourier {
   /** Told when this process writes events (or a full destination has room again). */
@@ -92,6 +52,7 @@ export class WebhookCourier {
   private destinationFull = false;
   private readonly destinations: DestinationSlots;
   private readonly accounts: AccountSlots;
+  private readonly buckets: WebhookBuckets;
   private readonly results = new MicroBatcher(async (items: AttemptResult[]) => {
     await this.store.recordAttempts(items, this.clock.now());
     return items.map(() => undefined);
@@ -106,6 +67,7 @@ export class WebhookCourier {
     this.options = options;
     this.metrics = setup.metrics ?? noWebhookMetrics;
     this.wake = setup.wake ?? new WakeSignal();
+    this.buckets = new WebhookBuckets(() => this.wake.notify());
     this.loop = new ClaimLoop(
       { round: () => this.round(), afterIdle: () => this.afterIdle(), drain: () => undefined },
       {
@@ -136,8 +98,9 @@ export class WebhookCourier {
   }
 
   /** Stops claiming, and waits until the attempts in flight are made and recorded. */
-  stop(): Promise<void> {
-    return this.loop.stop();
+  async stop(): Promise<void> {
+    await this.loop.stop();
+    this.buckets.stop();
   }
 
   private fastKey(keyId: number): boolean {
@@ -164,29 +127,43 @@ export class WebhookCourier {
     for (const [keyId, limit] of this.accounts.keyLimits((k) => this.fastKey(k)))
       keyLimits.set(keyId, Math.min(limit, keyLimits.get(keyId) ?? perKey));
     const heldKeys = this.destinations.heldKeys(now);
-    const claimed = await this.store.claimDue(now, room, now + this.delivery.leaseMs, { perKey, keyLimits, heldKeys });
+    const destinationFull = [...keyLimits.values()].includes(0);
+    const bucketing = this.buckets.sizes.size > 0;
+    if (bucketing) this.buckets.share(keyLimits, perKey, now);
+    const claimed = await this.store.claimDue(now, room, now + this.delivery.leaseMs, {
+      perKey,
+      keyLimits,
+      heldKeys,
+      ...(bucketing ? { bucketSizes: this.buckets.sizes } : {}),
+    });
     const perKeyClaimed = new Map<number, number>();
     const refused: ClaimedEvent[] = [];
+    let byKey: Map<number, ClaimedEvent[]> | undefined;
     for (const event of claimed) {
       perKeyClaimed.set(event.keyId, (perKeyClaimed.get(event.keyId) ?? 0) + 1);
-      const destination = destinationOf(event.target);
-      const fast = this.destinations.fast(destination);
-      if (
-        this.destinations.room(destination, now, event.attempts > 0) > 0 &&
-        this.accounts.room(event.target.accountId, fast) > 0
-      )
-        void this.deliver(event);
-      else {
-        this.destinations.learn(event.keyId, destination);
-        this.accounts.learn(event.keyId, event.target.accountId);
-        refused.push(event);
+      if (this.buckets.takes(event)) {
+        byKey ??= new Map();
+        const events = byKey.get(event.keyId);
+        if (events) events.push(event);
+        else byKey.set(event.keyId, [event]);
+        continue;
       }
+      if (this.fits(event, now)) void this.deliver(event);
+      else refused.push(event);
     }
+    const bucketed = byKey
+      ? this.buckets.start(byKey, now, refused, (first, bucket) => {
+          if (!this.fits(first, now)) return false;
+          void this.deliver(first, bucket);
+          return true;
+        })
+      : 0;
     if (refused.length > 0) await this.store.release(refused, now);
     const filled = [...perKeyClaimed].some(([keyId, n]) => n >= (keyLimits.get(keyId) ?? perKey));
     const started = claimed.length - refused.length;
-    this.destinationFull = [...keyLimits.values()].includes(0);
+    this.destinationFull = destinationFull;
     if (started === 0) return 'empty';
+    if (bucketed > 0) return 'full';
     return started < room && !(filled || refused.length > 0) ? 'short' : 'full';
   }
 
@@ -207,6 +184,19 @@ export class WebhookCourier {
         return Math.min(batchSize, free);
       await this.loop.waitForRoom(free > 0 && writable ? slotGatherMs : 1000);
     }
+  }
+
+  /** Whether the event's destination and account have room for an attempt now; if not, they learn its key. */
+  private fits(event: ClaimedEvent, now: number): boolean {
+    const destination = destinationOf(event.target);
+    if (
+      this.destinations.room(destination, now, event.attempts > 0) > 0 &&
+      this.accounts.room(event.target.accountId, this.destinations.fast(destination)) > 0
+    )
+      return true;
+    this.destinations.learn(event.keyId, destination);
+    this.accounts.learn(event.keyId, event.target.accountId);
+    return false;
   }
 
   /** Books an attempt's end against its destination; wakes the loop if it was waiting for that destination's room. */
@@ -238,17 +228,23 @@ export class WebhookCourier {
     return claimed.length;
   }
 
-  /** Attempts and records one claimed event; never rejects. */
-  private async deliver(event: ClaimedEvent): Promise<void> {
+  /**
+   * Attempts and records one claimed event, or one bucket (`bucket`, events of one key led by
+   * `event`: one request, one slot); each event's outcome is recorded. Never rejects.
+   */
+  private async deliver(event: ClaimedEvent, bucket?: readonly ClaimedEvent[]): Promise<void> {
     this.loop.launch();
     this.onWire += 1;
     const destination = destinationOf(event.target);
     this.destinations.start(event.keyId, destination);
     this.accounts.start(event.keyId, event.target.accountId);
+    if (bucket) this.buckets.started(event.keyId);
     let result: AttemptResult | null = null;
+    let results: AttemptResult[] | undefined;
     try {
       try {
-        result = await this.delivery.attempt(event, false);
+        if (bucket) [result = null] = results = await this.delivery.attemptBucket(bucket);
+        else result = await this.delivery.attempt(event, false);
       } catch (error) {
         this.log.error(
           { err: error, eventId: event.eventId },
@@ -259,7 +255,9 @@ export class WebhookCourier {
         this.onWire -= 1;
         if (this.accounts.finish(event.target.accountId)) this.wake.notify();
         this.finishAt(destination, result);
+        if (bucket) this.buckets.finished(event.keyId);
       }
+      if (result === null) return;
       this.metrics.attempt(
         result.state === 'delivered' ? 'delivered' : result.state === 'failed' ? 'failed' : 'retrying',
         result.attempt.durationMs / 1000,
@@ -267,7 +265,7 @@ export class WebhookCourier {
       // Its slot is free; the outcome still counts against the bound on unwritten ones until it settles.
       this.loop.roomFreed();
       try {
-        await this.results.add(result);
+        await (results ? Promise.all(results.map((r) => this.results.add(r))) : this.results.add(result));
       } catch (error) {
         // The lease brings the event back if its outcome was not written: it is sent again.
         this.log.error({ err: error, eventId: event.eventId }, 'webhooks: could not record an attempt');
@@ -285,13 +283,16 @@ export class WebhookCourier {
           keyId: event.keyId,
           status: result.attempt.httpStatus,
           state: result.state,
+          events: bucket?.length ?? 1,
         },
         'webhooks: attempt recorded',
       );
     }
     if (result.state === 'failed') {
+      const { httpStatus: status, error } = result.attempt;
+      const events = bucket?.length ?? 1;
       this.log.warn(
-        { eventId: event.eventId, keyId: event.keyId, status: result.attempt.httpStatus, error: result.attempt.error },
+        { eventId: event.eventId, keyId: event.keyId, status, error, events },
         'webhooks: event failed after its last attempt',
       );
     }

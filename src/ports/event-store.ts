@@ -22,6 +22,10 @@ export interface WebhookTarget {
   retryScheduleMs: readonly number[] | null;
   /** The events the key's webhook takes (null: all); applied when events are created. */
   events: readonly SelectableWebhookEvent[] | null;
+  /** Events one request carries at most (absent or 1: one event a request, as a single body). */
+  batch?: number;
+  /** How long a bucket that is not full waits for more first attempts, in milliseconds. */
+  batchWaitMs?: number;
 }
 
 export interface NewEvent {
@@ -98,6 +102,8 @@ export interface ClaimShare {
   keyLimits: ReadonlyMap<number, number>;
   /** Keys whose events' first attempts wait (their destination is paused); their retries do not. */
   heldKeys?: ReadonlySet<number>;
+  /** Keys that take buckets and their size: each of their slots is up to that many events. */
+  bucketSizes?: ReadonlyMap<number, number>;
 }
 
 export interface EventStore {

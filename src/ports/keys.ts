@@ -19,6 +19,10 @@ export interface KeySettings {
   webhookEvents: SelectableWebhookEvent[] | null;
   /** Nominal delays between attempts (the last repeats); null: the default schedule. */
   webhookRetryScheduleMs: number[] | null;
+  /** Events one webhook request carries at most, 1 to 100 (1: one event a request, as a single body). */
+  webhookBatch: number;
+  /** How long a bucket that is not full waits for more events before it goes, in milliseconds. */
+  webhookBatchWaitMs: number;
   sandbox: boolean;
 }
 

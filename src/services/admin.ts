@@ -39,6 +39,9 @@ export interface KeyView {
   webhook_events: SelectableWebhookEvent[];
   /** Nominal delays between attempts in milliseconds (the last repeats): the key's own or the default. */
   webhook_retry_schedule_ms: number[];
+  /** Events one webhook request carries at most (1: one each), and how long a bucket not full waits (ms). */
+  webhook_batch: number;
+  webhook_batch_wait_ms: number;
   sandbox: boolean;
   created_at: string;
 }
@@ -62,6 +65,8 @@ export function keyView(key: ApiKey, now: number): KeyView {
     webhook_attempts: key.webhookAttempts,
     webhook_events: key.webhookEvents ?? [...SELECTABLE_WEBHOOK_EVENTS],
     webhook_retry_schedule_ms: key.webhookRetryScheduleMs ?? [...DEFAULT_RETRY_SCHEDULE_MS],
+    webhook_batch: key.webhookBatch,
+    webhook_batch_wait_ms: key.webhookBatchWaitMs,
     sandbox: key.sandbox,
     created_at: new Date(key.createdAt).toISOString(),
   };
@@ -84,6 +89,8 @@ export const defaultKeySettings: KeySettings = {
   webhookAttempts: 5,
   webhookEvents: null,
   webhookRetryScheduleMs: null,
+  webhookBatch: 1,
+  webhookBatchWaitMs: 0,
   sandbox: false,
 };
 
@@ -224,20 +231,9 @@ export class AdminService {
       const state = keyStateAt(old, now);
       if (state !== 'Active') throw new AdminError(`only an Active key can be rotated (the key is ${state})`);
       const secret = newApiKey(old.sandbox);
-      const settings: KeySettings = {
-        permissions: old.permissions,
-        ipAllow: old.ipAllow,
-        hourlyLimit: old.hourlyLimit,
-        dailyLimit: old.dailyLimit,
-        monthlyLimit: old.monthlyLimit,
-        expiresOn: old.expiresOn,
-        webhookUrl: old.webhookUrl,
-        webhookSecret: old.webhookSecret,
-        webhookAttempts: old.webhookAttempts,
-        webhookEvents: old.webhookEvents,
-        webhookRetryScheduleMs: old.webhookRetryScheduleMs,
-        sandbox: old.sandbox,
-      };
+      // Every setting moves to the new key; what is the key's own (its id, state, dates) does not.
+      const { id: _id, accountId: _a, keyHint: _h, state: _s, validUntil: _v, replacedBy: _r, ...rest } = old;
+      const { createdAt: _c, updatedAt: _u, ...settings } = rest;
       const fresh = await store.keys.createKey(old.accountId, secret.hash, secret.hint, settings, now);
       // Its OTP settings and the conversion watch's standing holds go with it.
       await store.otp.carryOver(id, fresh.id, now);

@@ -7,6 +7,7 @@ import type { Clock } from '../ports/clock.js';
 import type { AttemptResult, ClaimedEvent } from '../ports/event-store.js';
 import type { AttemptOutcome, WebhookSender } from '../ports/webhook-sender.js';
 import { afterAttempt, buildAttempt } from '../domain/webhook.js';
+import { buildBucketAttempt } from '../domain/webhook-bucket.js';
 import type { BackoffOptions, WebhookEvent } from '../domain/webhook.js';
 
 export interface WebhookDeliveryOptions {
@@ -56,6 +57,12 @@ export class WebhookDelivery {
    * it was, its schedule included. Never throws for a failed attempt.
    */
   async attempt(event: ClaimedEvent, manual: boolean): Promise<AttemptResult> {
+    // A key that takes buckets gets every request as a bucket, a lone event too (key.test, redelivery).
+    if ((event.target.batch ?? 1) > 1) {
+      const [result] = await this.attemptBucket([event], manual);
+      if (result === undefined) throw new Error('a bucket of one event gave no result');
+      return result;
+    }
     const startedAt = this.clock.now();
     const { url, secret } = event.target;
     const outcome =
@@ -66,9 +73,51 @@ export class WebhookDelivery {
             ...buildAttempt(toWebhookEvent(event), startedAt, secret),
             timeoutMs: this.options.timeoutMs,
           });
+    return this.verdict(event, manual, startedAt, outcome, event.dueAt);
+  }
+
+  /**
+   * Attempts the events of one key together: one request whose body is the bucket
+   * `{"events": [...]}` in the order given, signed once. They share the outcome, and a
+   * failed bucket's events share their next attempt (counted from the latest due time among
+   * them), so it is tried again whole on the key's schedule. The events must share their
+   * target and their count of attempts (the courier makes buckets so).
+   */
+  async attemptBucket(events: readonly ClaimedEvent[], manual = false): Promise<AttemptResult[]> {
+    const first = events[0];
+    if (first === undefined) return [];
+    const startedAt = this.clock.now();
+    const { url, secret } = first.target;
+    const outcome =
+      url === null || url === ''
+        ? noUrl
+        : await this.sender.send({
+            url,
+            ...buildBucketAttempt(events.map(toWebhookEvent), startedAt, secret),
+            timeoutMs: this.options.timeoutMs,
+          });
+    let dueAt = first.dueAt;
+    for (const e of events) dueAt = Math.max(dueAt, e.dueAt);
+    const one = this.verdict(first, manual, startedAt, outcome, dueAt);
+    return events.map((e) => ({
+      ...one,
+      id: e.id,
+      leaseUntil: e.leaseUntil,
+      ...(manual ? { state: outcome.ok ? 'delivered' : e.state, nextAttemptAt: e.dueAt } : {}),
+    }));
+  }
+
+  /** What one attempt leaves the event in; `dueAt`: when the attempt was due. */
+  private verdict(
+    event: ClaimedEvent,
+    manual: boolean,
+    startedAt: number,
+    outcome: AttemptOutcome,
+    dueAt: number,
+  ): AttemptResult {
     const attempt = {
       manual,
-      url,
+      url: event.target.url,
       startedAt,
       durationMs: outcome.durationMs,
       httpStatus: outcome.status,
@@ -81,7 +130,7 @@ export class WebhookDelivery {
     const now = this.clock.now();
     // The schedule counts from when the attempt was due, not from when it happened to run
     // (a claim's wait or a destination's pause would stretch every later step), never in the past.
-    const next = verdict.state === 'pending' ? Math.max(event.dueAt + verdict.delayMs, now) : now;
+    const next = verdict.state === 'pending' ? Math.max(dueAt + verdict.delayMs, now) : now;
     return { ...base, state: verdict.state, nextAttemptAt: next };
   }
 

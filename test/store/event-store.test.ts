@@ -128,6 +128,8 @@ for (const dialect of testDialects()) {
           webhookUrl: 'http://new.example/hook',
           webhookAttempts: 7,
           webhookRetryScheduleMs: [5_000, 90_000],
+          webhookBatch: 10,
+          webhookBatchWaitMs: 500,
         });
         await sendAll(runtime);
         const [event] = await runtime.store.events.claimDue(clock.now(), 10, clock.now() + 1000);
@@ -140,6 +142,8 @@ for (const dialect of testDialects()) {
           maxAttempts: 7,
           retryScheduleMs: [5_000, 90_000],
           events: null,
+          batch: 10,
+          batchWaitMs: 500,
         });
         assert.equal(
           (await runtime.store.events.recentForKey(rotated.id, 10))[0]?.id,

@@ -33,6 +33,8 @@ for (const dialect of testDialects()) {
           webhookAttempts: 7,
           webhookEvents: ['sms.delivered' as const, 'sms.received' as const],
           webhookRetryScheduleMs: [30_000, 7_200_000],
+          webhookBatch: 25,
+          webhookBatchWaitMs: 750,
           sandbox: true,
         };
         const created = await store.keys.createKey(account.id, 'round-trip-hash', 'hb_test_abcd…', settings, now);
@@ -52,6 +54,8 @@ for (const dialect of testDialects()) {
             webhookAttempts: created.webhookAttempts,
             webhookEvents: created.webhookEvents,
             webhookRetryScheduleMs: created.webhookRetryScheduleMs,
+            webhookBatch: created.webhookBatch,
+            webhookBatchWaitMs: created.webhookBatchWaitMs,
             sandbox: created.sandbox,
           },
           settings,

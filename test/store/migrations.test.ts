@@ -90,6 +90,7 @@ for (const dialect of testDialects()) {
           '0058-outbox',
           '0059-send-controls',
           '0060-refund-policy',
+          '0061-webhook-buckets',
           '0063-cancel-settling',
         ]);
       });

@@ -44,6 +44,8 @@ const keyTargets = preparedList(
         'webhook_attempts',
         'webhook_events',
         'webhook_retry_schedule',
+        'webhook_batch',
+        'webhook_batch_wait_ms',
         'replaced_by',
       ])
       .where('id', 'in', ids),
@@ -147,6 +149,8 @@ export async function resolveTargets(db: Executor, keyIds: readonly number[]): P
       webhook_attempts: number;
       webhook_events: string | null;
       webhook_retry_schedule: string | null;
+      webhook_batch: number;
+      webhook_batch_wait_ms: number;
       replaced_by: number | null;
     }
   >();
@@ -174,6 +178,8 @@ export async function resolveTargets(db: Executor, keyIds: readonly number[]): P
       maxAttempts,
       retryScheduleMs: retryScheduleFromText(row.webhook_retry_schedule),
       events: webhookEventsFromText(row.webhook_events),
+      batch: row.webhook_batch,
+      batchWaitMs: row.webhook_batch_wait_ms,
     });
   }
   return out;

@@ -79,11 +79,15 @@ const leaseOf = (dialect: Dialect) =>
   );
 const lease = { sqlite: leaseOf('sqlite'), postgres: leaseOf('postgres') };
 
+/** The most events one claim takes when keys take buckets (a slot then carries up to 100). */
+const maxBucketClaim = 1_000;
+
 /**
  * The events to claim of a window (oldest due first): each key's n-th event ranks n, and
  * they are taken by rank, then age, at most `perKey` (or the key's own limit) of a key.
  */
 function choose(window: readonly Candidate[], limit: number, share: ClaimShare): number[] {
+  if (share.bucketSizes !== undefined && share.bucketSizes.size > 0) return chooseSlots(window, limit, share);
   const taken = new Map<number, number>();
   const ranked: { id: number; rank: number; at: number }[] = [];
   for (const [at, c] of window.entries()) {
@@ -96,6 +100,37 @@ function choose(window: readonly Candidate[], limit: number, share: ClaimShare):
   return ranked.slice(0, limit).map((r) => r.id);
 }
 
+/**
+ * As choose, counted in slots (attempts) rather than events: a key that takes buckets of N
+ * fills one slot with N events, so its n-th event ranks ceil(n / N), and `limit` and the
+ * keys' limits count slots. Keys share slots as fairly as before, whatever their buckets.
+ */
+function chooseSlots(window: readonly Candidate[], limit: number, share: ClaimShare): number[] {
+  const sizes = share.bucketSizes ?? new Map<number, number>();
+  const taken = new Map<number, number>();
+  const ranked: { id: number; key: number; rank: number; at: number }[] = [];
+  for (const [at, c] of window.entries()) {
+    const key = Number(c.key_id);
+    const n = (taken.get(key) ?? 0) + 1;
+    taken.set(key, n);
+    const rank = Math.ceil(n / (sizes.get(key) ?? 1));
+    if (rank <= (share.keyLimits.get(key) ?? share.perKey)) ranked.push({ id: Number(c.id), key, rank, at });
+  }
+  ranked.sort((a, b) => a.rank - b.rank || a.at - b.at);
+  const slots = new Set<string>();
+  const out: number[] = [];
+  for (const r of ranked) {
+    const slot = `${r.key}:${r.rank}`;
+    if (!slots.has(slot)) {
+      if (slots.size >= limit) continue;
+      slots.add(slot);
+    }
+    out.push(r.id);
+    if (out.length >= maxBucketClaim) break;
+  }
+  return out;
+}
+
 /** Claims up to `limit` due events for `leaseUntil`, shared as `share` says. */
 export async function claimFairly(
   db: Executor,
@@ -103,7 +138,9 @@ export async function claimFairly(
   claim: { now: number; limit: number; leaseUntil: number },
   share: ClaimShare,
 ): Promise<Row[]> {
-  const scan = claim.limit * windowPerEvent;
+  // A key's bucket fills a slot with up to 100 events: the window reaches that far too.
+  const largest = share.bucketSizes ? Math.max(1, ...share.bucketSizes.values()) : 1;
+  const scan = claim.limit * windowPerEvent + (largest > 1 ? Math.min(claim.limit, 20) * largest : 0);
   const held = [...(share.heldKeys ?? [])];
   const skipped = [...share.keyLimits].filter(([, n]) => n <= 0).map(([keyId]) => keyId);
   const rows =

@@ -42,6 +42,8 @@ function toKey(row: Selectable<ApiKeysTable>): ApiKey {
     webhookAttempts: row.webhook_attempts,
     webhookEvents: webhookEventsFromText(row.webhook_events),
     webhookRetryScheduleMs: retryScheduleFromText(row.webhook_retry_schedule),
+    webhookBatch: row.webhook_batch,
+    webhookBatchWaitMs: row.webhook_batch_wait_ms,
     sandbox: row.sandbox === 1,
     createdAt: Number(row.created_at),
     updatedAt: Number(row.updated_at),
@@ -62,6 +64,8 @@ function keyColumns(patch: KeyPatch): Updateable<ApiKeysTable> {
   if (patch.webhookEvents !== undefined) out.webhook_events = webhookEventsToText(patch.webhookEvents);
   if (patch.webhookRetryScheduleMs !== undefined)
     out.webhook_retry_schedule = retryScheduleToText(patch.webhookRetryScheduleMs);
+  if (patch.webhookBatch !== undefined) out.webhook_batch = patch.webhookBatch;
+  if (patch.webhookBatchWaitMs !== undefined) out.webhook_batch_wait_ms = patch.webhookBatchWaitMs;
   if (patch.sandbox !== undefined) out.sandbox = patch.sandbox ? 1 : 0;
   if (patch.state !== undefined) out.state = patch.state;
   if (patch.validUntil !== undefined) out.valid_until = patch.validUntil;
@@ -125,6 +129,8 @@ export class SqlKeyStore extends StorePart implements KeyStore {
         webhook_attempts: settings.webhookAttempts,
         webhook_events: webhookEventsToText(settings.webhookEvents),
         webhook_retry_schedule: retryScheduleToText(settings.webhookRetryScheduleMs),
+        webhook_batch: settings.webhookBatch,
+        webhook_batch_wait_ms: settings.webhookBatchWaitMs,
         sandbox: settings.sandbox ? 1 : 0,
         created_at: now,
         updated_at: now,

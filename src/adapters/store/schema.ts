@@ -70,6 +70,10 @@ export interface ApiKeysTable {
   webhook_events: string | null;
   /** Delays between attempts in milliseconds, comma-separated; null: the default schedule. */
   webhook_retry_schedule: string | null;
+  /** Events a webhook request carries at most (1: one event a request, as a single body). */
+  webhook_batch: Generated<number>;
+  /** How long a bucket that is not full waits for more events, in milliseconds. */
+  webhook_batch_wait_ms: Generated<number>;
   sandbox: number;
   created_at: number;
   updated_at: number;

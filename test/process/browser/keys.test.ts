@@ -112,6 +112,43 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     assert.equal(receiver.requests.length, 2);
   });
 
+  it('sets the webhook’s bucket (issue 44): refuses a size out of range, saves one, and the key has it', async () => {
+    await page.getByLabel('Events per request').fill('101');
+    // The browser refuses it first (min and max); past that, the server refuses it too.
+    assert.equal(
+      await page.getByLabel('Events per request').evaluate((el) => (el as HTMLInputElement).checkValidity()),
+      false,
+    );
+    await page.getByLabel('Events per request').evaluate((el) => {
+      const form = (el as HTMLInputElement).form;
+      if (form) form.noValidate = true;
+    });
+    await page.getByRole('button', { name: 'Save webhook' }).click();
+    await page.getByText('Enter a whole number from 1 to 100.').waitFor();
+    // The refused form is answered 400, which the console reports: expected here, not a blocked script.
+    const refusal = consoleErrors.findIndex((m) => /status of 400/.test(m));
+    assert.notEqual(refusal, -1);
+    consoleErrors.splice(refusal, 1);
+    assert.equal(await page.getByLabel('Events per request').inputValue(), '101', 'the form keeps what was posted');
+    await page.getByLabel('Events per request').fill('10');
+    await page.getByLabel('Bucket wait (ms)').fill('500');
+    await page.getByRole('button', { name: 'Save webhook' }).click();
+    await page.getByText('Webhook saved.').waitFor();
+    await page.reload();
+    assert.equal(await page.getByLabel('Events per request').inputValue(), '10');
+    assert.equal(await page.getByLabel('Bucket wait (ms)').inputValue(), '500');
+    await screenshot(page, 'key-webhook-bucket', { fullPage: true });
+    assert.deepEqual(await unnamedControls(page), []);
+    const keyId = /\/panel\/keys\/(\d+)/.exec(page.url())?.[1] ?? '';
+    const shown = await admin(['key', 'show', '--id', keyId, ...suite.store]);
+    assert.deepEqual([shown.webhook_batch, shown.webhook_batch_wait_ms], [10, 500]);
+    // A key with buckets gets every request as one, its test event too.
+    const before = receiver.requests.length;
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await page.getByText('Test event delivered (HTTP 200).').waitFor();
+    assert.match(receiver.requests[before]?.body ?? '', /^\{"events":\[\{"event_type":"key\.test"/);
+  });
+
   it('rotates with keep-old: the old and the new key both work', async () => {
     await page.getByLabel('Keep the old key working for 24 hours').check();
     await page.getByRole('button', { name: 'Rotate key' }).click();

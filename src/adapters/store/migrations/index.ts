@@ -47,6 +47,7 @@ import { migration as m0057 } from './0057-campaign-controls.js';
 import { migration as m0058 } from './0058-outbox.js';
 import { migration as m0059 } from './0059-send-controls.js';
 import { migration as m0060 } from './0060-refund-policy.js';
+import { migration as m0061 } from './0061-webhook-buckets.js';
 import { migration as m0063 } from './0063-cancel-settling.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
@@ -92,6 +93,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0058-outbox', m0058],
   ['0059-send-controls', m0059],
   ['0060-refund-policy', m0060],
+  ['0061-webhook-buckets', m0061],
   ['0063-cancel-settling', m0063],
 ];
 

@@ -39,13 +39,15 @@ function webhookNotice(
   return undefined;
 }
 
-export type WebhookErrors = { url?: string; secret?: string; attempts?: string };
+export type WebhookErrors = { url?: string; secret?: string; attempts?: string; batch?: string; batchWait?: string };
 
 /** A refused webhook form, as posted. */
 export interface PostedWebhook {
   errors: WebhookErrors;
   url: string;
   attempts: string;
+  batch: string;
+  batchWait: string;
 }
 
 export function WebhookSection(props: {
@@ -104,6 +106,28 @@ export function WebhookSection(props: {
             error={errors.attempts}
             state={state}
             attributes={{ min: 1, max: 50, step: 1, inputMode: 'numeric' }}
+          />
+          <InputField
+            id="webhook-batch"
+            name="webhook_batch"
+            type="number"
+            label={t.batch}
+            value={props.posted?.batch ?? String(key.webhook_batch)}
+            hint={t.batchHint}
+            error={errors.batch}
+            state={state}
+            attributes={{ min: 1, max: 100, step: 1, inputMode: 'numeric' }}
+          />
+          <InputField
+            id="webhook-batch-wait"
+            name="webhook_batch_wait_ms"
+            type="number"
+            label={t.batchWait}
+            value={props.posted?.batchWait ?? String(key.webhook_batch_wait_ms)}
+            hint={t.batchWaitHint}
+            error={errors.batchWait}
+            state={state}
+            attributes={{ min: 0, max: 60000, step: 1, inputMode: 'numeric' }}
           />
           <fieldset>
             <legend>{t.events}</legend>

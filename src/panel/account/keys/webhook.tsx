@@ -5,10 +5,18 @@ import { field, httpUrl, idOf, list, ticked } from '../../kit/forms.js';
 import type { Lang } from '../../catalogue.js';
 import { webhookMessages } from './webhook-catalogue.js';
 import { SELECTABLE_WEBHOOK_EVENTS } from '../../../domain/webhook.js';
+import { MAX_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH_WAIT_MS, MIN_WEBHOOK_BATCH } from '../../../domain/webhook-bucket.js';
 import type { SelectableWebhookEvent } from '../../../domain/webhook.js';
 import type { KeySettings } from '../../../ports/keys.js';
 import { AdminError } from '../../../services/admin-error.js';
 import type { PostedWebhook, WebhookErrors } from './webhook-section.js';
+
+/** A whole number from `min` to `max`; null when left empty (unchanged), false when not one. */
+function wholeIn(raw: string, min: number, max: number): number | null | false {
+  if (raw === '') return null;
+  const n = /^\d{1,6}$/.test(raw) ? Number(raw) : NaN;
+  return n >= min && n <= max ? n : false;
+}
 
 export function readWebhookForm(form: unknown, lang: Lang): { ok: Partial<KeySettings> } | PostedWebhook {
   const t = webhookMessages[lang];
@@ -21,7 +29,14 @@ export function readWebhookForm(form: unknown, lang: Lang): { ok: Partial<KeySet
   const rawAttempts = field(form, 'webhook_attempts').trim();
   const attempts = /^\d{1,2}$/.test(rawAttempts) ? Number(rawAttempts) : rawAttempts === '' ? null : 0;
   if (attempts !== null && (attempts < 1 || attempts > 50)) errors.attempts = t.errAttempts;
-  if (Object.keys(errors).length > 0) return { errors, url: rawUrl, attempts: rawAttempts };
+  const rawBatch = field(form, 'webhook_batch').trim();
+  const batch = wholeIn(rawBatch, MIN_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH);
+  if (batch === false) errors.batch = t.errBatch;
+  const rawBatchWait = field(form, 'webhook_batch_wait_ms').trim();
+  const batchWait = wholeIn(rawBatchWait, 0, MAX_WEBHOOK_BATCH_WAIT_MS);
+  if (batchWait === false) errors.batchWait = t.errBatchWait;
+  if (Object.keys(errors).length > 0)
+    return { errors, url: rawUrl, attempts: rawAttempts, batch: rawBatch, batchWait: rawBatchWait };
   const chosen = list(form, 'webhook_events').filter((e): e is SelectableWebhookEvent =>
     (SELECTABLE_WEBHOOK_EVENTS as readonly string[]).includes(e),
   );
@@ -30,6 +45,8 @@ export function readWebhookForm(form: unknown, lang: Lang): { ok: Partial<KeySet
     webhookEvents: chosen.length === SELECTABLE_WEBHOOK_EVENTS.length ? null : chosen,
   };
   if (attempts !== null) patch.webhookAttempts = attempts;
+  if (typeof batch === 'number') patch.webhookBatch = batch;
+  if (typeof batchWait === 'number') patch.webhookBatchWaitMs = batchWait;
   if (secret !== '') patch.webhookSecret = secret;
   else if (ticked(form, 'remove_secret')) patch.webhookSecret = null;
   return { ok: patch };
