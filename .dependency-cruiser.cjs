@@ -154,6 +154,12 @@ module.exports = {
       'The outbox is written through the Store in the transaction of the commit it follows, and consumed by its consumer (the SMPP server\'s receipt courier): no surface or other job reads or writes it (docs/decisions.md, "One outbox").',
     ),
     forbid(
+      'jobs-start-from-the-table',
+      '^src/(?!jobs/|composition/(jobs|dispatch|webhooks|iys-sync)\\.ts$)',
+      '^src/jobs/(dispatcher|webhook-courier|count-deriver|retention-sweeper|otp-watch|iys-sync)\\.ts$',
+      'Every background job is a row of the job table (src/composition/jobs.ts), built there or by the builder its row calls (dispatch.ts, webhooks.ts, iys-sync.ts): a thread starts the table, not jobs of its own (docs/architecture.md, The job table).',
+    ),
+    forbid(
       'client-stands-alone',
       layer('client'),
       '^src/(?!client/)',

@@ -29,9 +29,11 @@ export { openSmppServer } from './composition/smpp-server.js';
 export type { OpenSmppServer } from './composition/smpp-server.js';
 export type { DemoAccount } from './composition/demo.js';
 
-// The job threads of `serve` (startJob; tests start a dispatcher or a courier alone).
+// The job threads of `serve` (startJob; tests start a dispatcher or a courier alone), and
+// where the runtime relays each wake channel (the job table's rows it wakes).
 export { jobMetrics, startJob } from './composition/job.js';
 export type { JobConfig, RunningJob } from './composition/job.js';
+export { relayContainerWakes, threadsWokenBy } from './composition/jobs.js';
 export type { MetricsJson, ThreadMetrics } from './adapters/metrics/thread-metrics.js';
 export { startDispatcher } from './composition/dispatch.js';
 export { startWebhooks } from './composition/webhooks.js';

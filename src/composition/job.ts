@@ -1,60 +1,26 @@
 /**
  * What a job thread of `serve` runs (runtime/job-thread-entry.ts wires it to the thread):
- * its own container on `serve`'s store, and its job: the dispatcher with its traffic counts,
- * retention, the deriver of the panel's rollups and the wakes of other processes; or the
- * webhook courier.
+ * its own container on `serve`'s store, and the rows of the job table (jobs.ts) for its
+ * thread, started in the table's order and stopped by their turns; the wakes relayed to the
+ * thread, raised by its container, or sent by other processes reach the rows by channel.
  */
 import type { Logger } from 'pino';
-import type { Config } from '../config.js';
 import type { Carrier, CarrierLinks } from '../ports/carrier.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
-import { bothMessageMetrics } from '../ports/metrics.js';
-import type { WakeJob, WakeListener } from '../ports/wakes.js';
-import type { Dispatcher } from '../jobs/dispatcher.js';
-import { RetentionSweeper } from '../jobs/retention-sweeper.js';
-import { OtpWatch, defaultOtpWatchOptions } from '../jobs/otp-watch.js';
-import { CountDeriver } from '../jobs/count-deriver.js';
+import type { WakeChannel, WakeJob, WakeListener } from '../ports/wakes.js';
 import { listenForWakes } from '../adapters/store/index.js';
 import type { StoreLocation } from '../adapters/store/index.js';
 import type { ThreadMetrics } from '../adapters/metrics/thread-metrics.js';
+import type { TrafficCounter } from '../services/traffic-counter.js';
 import { openAppContainer } from './container.js';
 import type { AppContainer } from './container.js';
 import { jobThreadLocation } from './store-locations.js';
-import { dispatchWindow, startDispatcher } from './dispatch.js';
-import type { CarrierConfig } from './dispatch.js';
-import { startWebhooks } from './webhooks.js';
 import { trafficCounter } from './traffic.js';
-import { startIysSync } from './iys-sync.js';
+import { fromOtherProcesses, jobTable, relayContainerWakes, threadsWokenBy } from './jobs.js';
+import { periodOf, stopTurns } from './job-row.js';
+import type { JobConfig, JobContext, JobRow, RunningPart } from './job-row.js';
 
-/** What a job needs of the configuration (plain data: it is copied over to its thread). */
-export type JobConfig = Pick<
-  Config,
-  | 'logLevel'
-  | 'trafficFlushMs'
-  | 'deliveryYieldMs'
-  | 'simDelayMs'
-  | 'leaseMs'
-  | 'webhookAllowPrivate'
-  | 'webhookTimeoutMs'
-  | 'webhookConcurrency'
-  | 'webhookDestinationConcurrency'
-  | 'webhookRetryBaseMs'
-  | 'dispatchPollMs'
-  | 'notify'
-  | 'retentionDays'
-  | 'retentionBatch'
-  | 'retentionPauseMs'
-  | 'retentionEveryMs'
-  | 'retentionPartitionIds'
-  | 'otpWatchEveryMs'
-  | 'otpWatchGraceMs'
-  | 'iysSyncMs'
-  | 'iysRetryMaxMs'
-  | 'iysTimeoutMs'
-  | 'secretKeyFile'
-  | 'data'
-> &
-  CarrierConfig;
+export type { JobConfig } from './job-row.js';
 
 export interface JobStart {
   job: WakeJob;
@@ -68,18 +34,16 @@ export interface JobStart {
   dispatchWindow?: SharedArrayBuffer | undefined;
   /** dispatch: told how many live carrier connections are bound, on every change (SMPP). */
   onLinks: (links: CarrierLinks) => void;
-  /** dispatch: events were written (the webhook thread is to be woken); at most once a turn. */
-  eventsWritten: () => void;
+  /** A channel raised here that wakes rows of another job thread: the runtime takes it there (at most once a turn). */
+  relay: (thread: WakeJob, channel: WakeChannel) => void;
 }
 
 /** A job running in its thread. */
 export interface RunningJob {
-  /** New work was committed (by this process's HTTP thread, or events by the dispatch thread). */
-  wake(): void;
+  /** A channel relayed to this thread (by the HTTP thread, or the other job thread): the rows it names are woken. */
+  wake(channel: WakeChannel): void;
   /** Messages the HTTP thread stored already leased to this dispatcher. */
   handOff(messages: HandedMessage[]): void;
-  /** Copies the SQLite WAL back into the database file (the dispatch thread, on a timer). */
-  checkpoint(): void;
   /** Finishes what is in flight, stores its outcomes, and closes the store. */
   stop(): Promise<void>;
   /** The dispatch thread's live carrier (null: the webhook thread). */
@@ -93,7 +57,12 @@ export async function jobMetrics(job: WakeJob, on: boolean): Promise<ThreadMetri
   return new ThreadMetrics(job);
 }
 
-/** Opens the job's container and starts its job; rejects with the reason when it cannot. */
+interface Started {
+  row: JobRow;
+  part: RunningPart;
+}
+
+/** Opens the job's container and starts its thread's rows; rejects with the reason when one cannot start. */
 export async function startJob(start: JobStart): Promise<RunningJob> {
   const { location, config, logger, metrics } = start;
   let container: AppContainer;
@@ -106,111 +75,56 @@ export async function startJob(start: JobStart): Promise<RunningJob> {
   } catch (error) {
     throw new Error(`cannot open the store: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return start.job === 'dispatch' ? runDispatch(container, start) : runWebhooks(container, start);
-}
-
-async function runDispatch(container: AppContainer, start: JobStart): Promise<RunningJob> {
-  const { config, logger, metrics } = start;
-  const window = start.dispatchWindow ? dispatchWindow(start.dispatchWindow) : undefined;
-  let dispatcher: Dispatcher;
   let carrier: Carrier | null = null;
-  // The console's traffic per minute: counted here, written a row a minute.
-  const traffic = trafficCounter(container, 'dispatch', config.trafficFlushMs, logger);
+  let traffic: TrafficCounter | null = null;
+  const context: Omit<JobContext, 'everyMs'> = {
+    container,
+    config,
+    logger,
+    metrics,
+    dispatchWindow: start.dispatchWindow,
+    onLinks: start.onLinks,
+    traffic: () => (traffic ??= trafficCounter(container, 'dispatch', config.trafficFlushMs, logger)),
+    carrier: (live) => (carrier = live),
+  };
+  const started: Started[] = [];
   try {
-    dispatcher = await startDispatcher({
-      container,
-      config,
-      logger,
-      options: { idleMs: config.dispatchPollMs },
-      ...(window ? { window } : {}),
-      onLinks: start.onLinks,
-      observers: {
-        messages: metrics ? bothMessageMetrics(metrics, traffic) : traffic,
-        ...(metrics ? { carrierMetrics: metrics } : {}),
-        carrier: (live) => (carrier = live),
-      },
-    });
+    for (const row of jobTable)
+      if (row.thread === start.job && (row.runs?.(config) ?? true))
+        started.push({ row, part: await row.start({ ...context, everyMs: periodOf(row, config) }) });
   } catch (error) {
+    await stopRows(started);
     await container.close();
     throw error;
   }
-  traffic.start();
-  // The panel's rollups, derived after the commits that queued their sums: woken by this
-  // process's sends (a wake, a hand-off), its receipts and rejects (they write events), and
-  // other processes' sends (their NOTIFY).
-  const deriver = new CountDeriver(container.store.derived, container.clock, logger);
-  deriver.start();
-  // Events written here are delivered by the webhook thread.
-  container.webhookWake.relayTo(() => {
-    start.eventsWritten();
-    deriver.wake();
+  const wake = (channel: WakeChannel): void => {
+    for (const { row, part } of started) if (row.wakes.includes(channel)) part.wake?.();
+  };
+  // Raised here: relayed to the other thread's rows it wakes, and this thread's woken.
+  relayContainerWakes(container, start.job, (channel) => {
+    for (const thread of threadsWokenBy(channel)) if (thread !== start.job) start.relay(thread, channel);
+    wake(channel);
   });
-  // Messages other processes commit (PostgreSQL): woken by their NOTIFY.
-  const listener = await wakesOf(start, () => {
-    container.dispatchWake.notify();
-    deriver.wake();
-  });
-  // Retention (--retention-days) sweeps from this thread, off the HTTP thread.
-  const retention =
-    config.retentionDays > 0
-      ? new RetentionSweeper(container.store.retention, container.clock, logger, {
-          days: config.retentionDays,
-          batch: config.retentionBatch,
-          pauseMs: config.retentionPauseMs,
-          everyMs: config.retentionEveryMs,
-          partitionIds: config.retentionPartitionIds,
-        })
-      : null;
-  retention?.start();
-  // The OTP conversion watch: from the rows written, off the HTTP thread.
-  const otpWatch = new OtpWatch(container.store, container.clock, logger, {
-    ...defaultOtpWatchOptions,
-    everyMs: config.otpWatchEveryMs,
-    graceMs: config.otpWatchGraceMs,
-  });
-  otpWatch.start();
-  // The sync with İYS of the accounts configured with an address, off the HTTP thread too.
-  const iys = startIysSync(container, config, logger);
+  const listener = await wakesOf(start, () => wake(fromOtherProcesses[start.job]));
   return {
     carrier,
-    wake: () => {
-      container.dispatchWake.notify();
-      deriver.wake();
-    },
+    wake,
     handOff: (messages) => {
-      dispatcher.handOff(messages);
-      deriver.wake();
+      for (const { part } of started) part.handOff?.(messages);
+      wake('messages.handed');
     },
-    checkpoint: () => container.checkpoint(),
     async stop() {
       await listener?.stop();
-      await retention?.stop();
-      await otpWatch.stop();
-      await iys.stop();
-      await dispatcher.stop();
-      // After the dispatcher, whose last outcomes queue sums too: one last round derives them.
-      await deriver.stop();
-      await traffic.stop();
+      await stopRows(started);
       await container.close();
     },
   };
 }
 
-async function runWebhooks(container: AppContainer, start: JobStart): Promise<RunningJob> {
-  const { config, logger, metrics } = start;
-  const webhooks = startWebhooks({ container, config, logger, metrics: metrics ?? undefined });
-  const listener = await wakesOf(start, () => container.webhookWake.notify());
-  return {
-    carrier: null,
-    wake: () => container.webhookWake.notify(),
-    handOff: () => undefined,
-    checkpoint: () => container.checkpoint(),
-    async stop() {
-      await listener?.stop();
-      await webhooks.stop();
-      await container.close();
-    },
-  };
+/** Stops the rows by their turns; within a turn, the later started first. */
+async function stopRows(started: readonly Started[]): Promise<void> {
+  for (const turn of stopTurns)
+    for (const { row, part } of [...started].reverse()) if (row.stops === turn) await part.stop();
 }
 
 /** On PostgreSQL (unless --notify false), the job's wakes from other processes, listened for on a connection of its own. */

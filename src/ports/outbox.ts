@@ -10,8 +10,8 @@ import type { FinalState } from '../domain/delivery-state.js';
 import type { InboundRecord } from './inbound-store.js';
 
 /**
- * The kinds of rows, each carried out by one consumer of the job table (composition/jobs.ts):
- * receipts and MO owed to the SMPP users of the customers' SMPP server.
+ * The kinds of rows, each carried out by one consumer: receipts and MO owed to the SMPP users
+ * of the customers' SMPP server, by its receipt courier (smpp-server/receipt-courier.ts).
  */
 export type OutboxKind = 'smpp.receipt' | 'smpp.part-receipt' | 'smpp.mo';
 

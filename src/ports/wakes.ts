@@ -5,8 +5,25 @@
  * delay to the next poll, never work.
  */
 
-/** The job a wake is for: the dispatcher (messages) or the webhook courier (events). */
+/**
+ * The job thread a wake is for: `dispatch` (the dispatcher and the jobs beside it) or
+ * `webhooks` (the webhook courier). Between processes a wake names the thread (NOTIFY's
+ * payload); within one it names a channel (WakeChannel).
+ */
 export type WakeJob = 'dispatch' | 'webhooks';
+
+/**
+ * What a wake says happened: each job of the job table (composition/jobs.ts) names the
+ * channels it is woken by, and the runtime relays a channel to the threads of those jobs.
+ * - `messages.accepted`: sends were committed for the dispatcher to claim (this process's
+ *   HTTP thread, or another process's NOTIFY);
+ * - `messages.handed`: messages were handed off to this process's dispatcher (after their commit);
+ * - `outcomes.written`: the dispatch thread wrote events with what it recorded (a submit's
+ *   answer, a receipt, an expiry, an inbound message);
+ * - `events.written`: the API's services wrote events (an OTP verified, a short link
+ *   clicked), or another process did (its NOTIFY).
+ */
+export type WakeChannel = 'messages.accepted' | 'messages.handed' | 'outcomes.written' | 'events.written';
 
 /** The sending side, on the store (PostgreSQL's NOTIFY; nothing on SQLite, where one process serves). */
 export interface Wakes {

@@ -11,6 +11,7 @@
 import { Worker } from 'node:worker_threads';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
 import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
+import type { WakeChannel } from '../ports/wakes.js';
 import type { MetricsJson } from '../main.js';
 import type { Ask, FromJobThread, JobThreadStart, ToJobThread } from './thread-protocol.js';
 
@@ -94,7 +95,7 @@ export class JobThread {
   static async start(start: JobThreadStart, onCrash: (error: Error) => void): Promise<JobThread> {
     const thread = new Worker(new URL('./job-thread-entry.js', import.meta.url), {
       workerData: start,
-      transferList: [start.webhookWakes],
+      transferList: [start.peerWakes],
     });
     const handle = new JobThread(thread, onCrash);
     await handle.started();
@@ -132,9 +133,9 @@ export class JobThread {
     return (await this.ask('connections'))?.connections ?? [];
   }
 
-  /** Wakes the thread's job: new sends were committed, or events were written. */
-  wake(): void {
-    const message: ToJobThread = { type: 'wake' };
+  /** Wakes the thread's rows that `channel` names (new sends were committed, events were written). */
+  wake(channel: WakeChannel): void {
+    const message: ToJobThread = { type: 'wake', channel };
     this.thread.postMessage(message);
   }
 

@@ -1,5 +1,5 @@
 import { MessageChannel } from 'node:worker_threads';
-import { handOffSends } from '../main.js';
+import { handOffSends, relayContainerWakes, threadsWokenBy } from '../main.js';
 import type { AppContainer, DispatchWindow, JobThreadsView, MetricsJson, StoreLocation } from '../main.js';
 import { JobThread } from './job-thread.js';
 import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
@@ -31,16 +31,16 @@ export class JobThreads implements JobThreadsView {
 
   /** Starts both threads. Rejects with the reason when one cannot start; the other is then stopped. */
   static async start({ location, config, window, onCrash, metrics = false }: JobThreadsStart): Promise<JobThreads> {
-    // The dispatch thread wakes the webhook thread through this channel when it wrote events.
+    // The job threads wake each other's rows through this channel (WakeChannel by WakeChannel).
     const between = new MessageChannel();
     let dispatch: JobThread | null = null;
     try {
       dispatch = await JobThread.start(
-        { job: 'dispatch', location, config, webhookWakes: between.port1, dispatchWindow: window.buffer, metrics },
+        { job: 'dispatch', location, config, peerWakes: between.port1, dispatchWindow: window.buffer, metrics },
         onCrash,
       );
       const webhooks = await JobThread.start(
-        { job: 'webhooks', location, config, webhookWakes: between.port2, metrics },
+        { job: 'webhooks', location, config, peerWakes: between.port2, metrics },
         onCrash,
       );
       return new JobThreads(dispatch, webhooks);
@@ -51,13 +51,15 @@ export class JobThreads implements JobThreadsView {
   }
 
   /**
-   * From now on the container's wakes reach the threads, and its accepted sends go straight
-   * to the dispatch thread, already leased to it, through `window` (the dispatch thread's).
+   * From now on the container's wakes reach the threads whose rows their channels wake, and
+   * its accepted sends go straight to the dispatch thread, already leased to it, through
+   * `window` (the dispatch thread's).
    */
   connect(container: AppContainer, window: DispatchWindow, leaseMs: number): void {
     const { dispatch, webhooks } = this;
-    container.dispatchWake.relayTo(() => dispatch.wake());
-    container.webhookWake.relayTo(() => webhooks.wake());
+    relayContainerWakes(container, 'http', (channel) => {
+      for (const thread of threadsWokenBy(channel)) (thread === 'dispatch' ? dispatch : webhooks).wake(channel);
+    });
     handOffSends(container, window, leaseMs, (messages) => dispatch.handOff(messages));
   }
 

@@ -7,7 +7,15 @@
 import type { Logger } from 'pino';
 import type { FastifyInstance } from 'fastify';
 import type { Config } from '../config.js';
-import { dispatchWindow, openHttpThread, openSmppServer, serveLocation, stopHttp } from '../main.js';
+import {
+  dispatchWindow,
+  openHttpThread,
+  openSmppServer,
+  relayContainerWakes,
+  serveLocation,
+  stopHttp,
+  threadsWokenBy,
+} from '../main.js';
 import type { AppContainer, HttpThread, OpenSmppServer, ServeHttp, StoreLocation } from '../main.js';
 import { JobThreads } from './job-threads.js';
 import { WarmUp } from './warm-up.js';
@@ -107,20 +115,22 @@ async function startJobThreads(
 
 /**
  * A process without job threads on PostgreSQL: its commits of messages (and events) wake
- * the job threads of the other processes with NOTIFY, at most once per turn of the event
- * loop (the wakes' relay). A NOTIFY that fails costs a delay to their next poll, not work.
+ * the job threads of the other processes with NOTIFY, each channel to the threads whose rows
+ * it wakes, at most once per turn of the event loop (the wakes' relay). A NOTIFY that fails
+ * costs a delay to their next poll, not work.
  */
 function wakeOtherProcesses(container: AppContainer, logger: Logger): void {
   const wakes = container.wakes;
   if (!wakes.shared) return;
-  const send = (job: 'dispatch' | 'webhooks') => () =>
+  const send = (job: 'dispatch' | 'webhooks'): void =>
     void wakes
       .notify(job)
       .catch((error: unknown) =>
         logger.warn({ err: error, job }, 'NOTIFY failed: other processes find the work at their next poll'),
       );
-  container.dispatchWake.relayTo(send('dispatch'));
-  container.webhookWake.relayTo(send('webhooks'));
+  relayContainerWakes(container, 'http', (channel) => {
+    for (const thread of threadsWokenBy(channel)) send(thread);
+  });
 }
 
 /** The operations listener, open; `stopping()` turns its probes to 503 for the stop. */

@@ -4,18 +4,18 @@
  * (a SharedArrayBuffer, a transferred MessagePort).
  *
  * The life of a job thread: started with a JobThreadStart; answers `ready` once its job runs
- * (or `failed`, and ends); then takes `wake` and `hand-off` until `stop`, after which it
+ * (or `failed`, and ends); then takes `wake` (by channel) and `hand-off` until `stop`, after which it
  * finishes what is in flight and exits.
  */
 import type { MessagePort } from 'node:worker_threads';
 import type { JobConfig, MetricsJson, StoreLocation } from '../main.js';
 import type { HandedMessage } from '../ports/dispatch-handoff.js';
 import type { CarrierLinks, ConnectionState } from '../ports/carrier.js';
-import type { WakeJob } from '../ports/wakes.js';
+import type { WakeChannel, WakeJob } from '../ports/wakes.js';
 
 /**
- * The job a thread runs: `dispatch` (the dispatcher, the carriers, receipts, inbound messages
- * and the SQLite WAL checkpoints) or `webhooks` (the webhook sender).
+ * The job thread: `dispatch` (the dispatcher, the carriers, receipts, inbound messages and
+ * the jobs beside it) or `webhooks` (the webhook courier); its rows are the job table's.
  */
 export type JobName = WakeJob;
 
@@ -24,14 +24,14 @@ export type JobThreadConfig = JobConfig;
 
 /**
  * What a thread is started with: its job, the store (with the write lock the threads share)
- * and its options, and the port between the two job threads (the dispatch thread wakes the
- * webhook thread through it when it wrote events).
+ * and its options, and the port between the two job threads (the wake channels one raises
+ * for the other's rows: the dispatch thread's `outcomes.written` for the webhook courier).
  */
 export interface JobThreadStart {
   job: JobName;
   location: StoreLocation;
   config: JobThreadConfig;
-  webhookWakes: MessagePort;
+  peerWakes: MessagePort;
   /** The dispatch thread's: the buffer of its DispatchWindow, shared with the HTTP thread, which hands messages off to it. */
   dispatchWindow?: SharedArrayBuffer;
   /** Count metrics (the operations listener is on): the thread answers `metrics` asks with its registry. */
@@ -47,7 +47,7 @@ export type Ask = 'metrics' | 'connections';
 
 /** Messages from the HTTP thread to a job thread. */
 export type ToJobThread =
-  | { type: 'wake' }
+  | { type: 'wake'; channel: WakeChannel }
   | { type: 'hand-off'; messages: HandedMessage[] }
   | { type: 'stop' }
   | { type: 'ask'; id: number; what: Ask };

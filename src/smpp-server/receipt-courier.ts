@@ -1,6 +1,7 @@
 /**
- * Receipts and MO back to customers: the consumer of the outbox's `smpp.*` rows (a row of
- * the job table, composition/jobs.ts). For each SMPP user with a receiver or transceiver
+ * Receipts and MO back to customers: the consumer of the outbox's `smpp.*` rows (the SMPP
+ * server's own, started and stopped with its sessions: not a row of the job table,
+ * docs/decisions.md, "The job table"). For each SMPP user with a receiver or transceiver
  * bound here, it claims the receipts due to it (the outbox rows of its submits whose
  * message is final, and of its concatenated parts) and then its account's inbound messages,
  * as many as the sessions' windows have room for, with a lease in the store (`--lease-ms`
