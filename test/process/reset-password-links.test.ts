@@ -41,7 +41,8 @@ function suite(name: string, storeArgs: () => readonly string[], skip: string | 
     let server: ServerProcess | null = null;
     before(async () => {
       await adminOk(['store', 'init', ...storeArgs()]);
-      server = await startServer([...storeArgs(), '--demo', 'false']);
+      // Without job threads: nothing here is delivered, and they cost a start seconds of CPU.
+      server = await startServer([...storeArgs(), '--demo', 'false', '--worker', 'false']);
     });
     after(async () => {
       server?.child.kill('SIGKILL');

@@ -65,12 +65,13 @@ describe('haberci serve and the panel', () => {
   });
 
   it('serves no panel with --panel false: /panel/ is the API\u2019s not-found answer', async () => {
-    const off = await startServer(['--data', dir(), '--demo', 'false', '--panel', 'false']);
+    // Without job threads: only the panel's pages are asked, and the threads cost a start seconds of CPU.
+    const off = await startServer(['--data', dir(), '--demo', 'false', '--worker', 'false', '--panel', 'false']);
     servers.push(off);
     const answer = await fetch(`${off.url}/panel/`);
     assert.equal(answer.status, 404);
     assert.match(answer.headers.get('content-type') ?? '', /application\/json/);
-    const on = await startServer(['--data', dir(), '--demo', 'false'], { HABERCI_PANEL: 'true' });
+    const on = await startServer(['--data', dir(), '--demo', 'false', '--worker', 'false'], { HABERCI_PANEL: 'true' });
     servers.push(on);
     const page = await fetch(`${on.url}/panel/sign-in`);
     assert.equal(page.status, 200);

@@ -46,8 +46,11 @@ function suite(name: string, storeArgs: () => readonly string[], skip: string | 
     const servers: ServerProcess[] = [];
     before(async () => {
       await adminOk(['store', 'init', ...storeArgs()]);
-      // The store is made: both start side by side.
-      servers.push(...(await Promise.all([0, 1].map(() => startServer([...storeArgs(), '--demo', 'false'])))));
+      // The store is made: both start side by side, without job threads (nothing here is
+      // delivered; two threads cost each start about two seconds of CPU).
+      servers.push(
+        ...(await Promise.all([0, 1].map(() => startServer([...storeArgs(), '--demo', 'false', '--worker', 'false'])))),
+      );
     });
     after(async () => {
       for (const s of servers) {

@@ -25,8 +25,11 @@ describe('the built-in simulator after its process was killed (SQLite)', () => {
   });
 
   it('reports again, after a restart, the message it had submitted and not yet reported', async () => {
-    // Reports come 4 s after the submit: long enough to kill the process in between.
-    const args = ['--data', dir, '--demo', 'false', '--ops-port', '0', '--sim-delay-ms', '4000'];
+    // Reports come 15 s after the submit: long enough to kill the process in between, and
+    // to see the restarted one still waiting, whose replay comes this delay and a second after
+    // its job thread started (before its port opened: with 4 s, a start on a loaded machine
+    // was slower than that, and the message was reported before it was asked for).
+    const args = ['--data', dir, '--demo', 'false', '--ops-port', '0', '--sim-delay-ms', '15000'];
     const first = await startServer(args);
     servers.push(first);
     const sender = await provisionSender(['--data', dir], 'Replay', 100);
@@ -52,9 +55,13 @@ describe('the built-in simulator after its process was killed (SQLite)', () => {
     const second = await startServer(args);
     servers.push(second);
     assert.equal((await status(second.url)).result_code, 'TS-1022', 'still waiting for its report at the restart');
-    await waitFor('the restarted process to report the message', async () => {
-      return (await status(second.url)).result_code === 'TS-1064';
-    });
+    await waitFor(
+      'the restarted process to report the message',
+      async () => {
+        return (await status(second.url)).result_code === 'TS-1064';
+      },
+      { timeoutMs: 30_000, intervalMs: 100 },
+    );
     const counted = await scrapeUntil(
       opsAddress(second.output()),
       'the report to be counted',

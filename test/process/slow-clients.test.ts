@@ -38,7 +38,10 @@ function closedAfter(socket: net.Socket, limitMs: number): Promise<number> {
 }
 
 describe('slow and idle clients against a real server', () => {
+  // Without job threads (--worker false): only HTTP is asked here, and they cost a start seconds of CPU.
   const suite = serverForSuite('Slow', 100, [
+    '--worker',
+    'false',
     '--headers-timeout-ms',
     String(headersTimeoutMs),
     '--request-timeout-ms',

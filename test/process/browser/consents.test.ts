@@ -16,7 +16,8 @@ const email = 'browser-consents@example.com';
 const password = 'correct horse battery';
 
 describe('panel in a browser: consents (İYS)', { skip: chromiumSkip }, () => {
-  const suite = serverForSuite('Browser Consents', 1000);
+  // Without job threads: nothing is delivered here, and they cost a start seconds of CPU.
+  const suite = serverForSuite('Browser Consents', 1000, ['--worker', 'false']);
   let browser: Browser;
   let page: Page;
 
