@@ -51,14 +51,14 @@ async function oneRound(url: string, stats: string, apiKey: string, round: numbe
   const answeredAt = Date.now();
   if (cancel.result_code !== 'TS-1064') throw new Error(`group cancel: ${JSON.stringify(cancel)}`);
   const cancelled = Number(cancel.cancelled);
-  // Settled: every message final or sent (what the carrier had runs its course).
+  // Settled: every message cancelled or final (what the dispatcher had claimed before the
+  // answer runs its course at the link's pace, and its receipts come back).
   let basic: Record<string, unknown> = {};
-  for (let i = 0; i < 120; i++) {
+  for (let i = 0; i < 240; i++) {
     basic = await post(`${url}/reports/basic`, { api_key: apiKey, raporid: sent.rapor_id });
-    if (Number(basic.cancelled_count) === cancelled) break;
+    if (Number(basic.cancelled_count) === cancelled && Number(basic.pending_count) === 0) break;
     await sleep(500);
   }
-  await sleep(2000);
   const at = await seenAt({ stats });
   const mine = list.filter((n) => at.has(n));
   const afterAnswer = mine.filter((n) => (at.get(n) ?? 0) > answeredAt).length;

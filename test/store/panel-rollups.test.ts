@@ -10,6 +10,7 @@
 import { it } from 'node:test';
 import assert from 'node:assert/strict';
 import { sql } from 'kysely';
+import { withLaterColumns, withoutLaterColumns } from '../helpers/later-columns.js';
 import type { MigrationProvider } from 'kysely';
 import { migrate } from '../../src/adapters/store/migrate.js';
 import { migrationProvider } from '../../src/adapters/store/migrations/index.js';
@@ -284,6 +285,7 @@ for (const dialect of testDialects()) {
       await migrate(first, through0015);
       const clock = new FixedClock(Date.UTC(2026, 2, 14, 20, 58));
       const store = storeOn(first);
+      await withLaterColumns(first.db);
       const admin = new AdminService(store, clock);
       const account = await admin.createAccount({
         name: 'A',
@@ -310,6 +312,7 @@ for (const dialect of testDialects()) {
       assert.notDeepEqual(before.sends, before.sendsRecount);
       await sql`ALTER TABLE sends DROP COLUMN iys`.execute(first.db);
       await sql`ALTER TABLE sends DROP COLUMN control`.execute(first.db);
+      await withoutLaterColumns(first.db);
       await sql`DROP TABLE count_deltas`.execute(first.db);
       await sql`DROP TABLE derivations`.execute(first.db);
       await sql`DROP TABLE message_numbers`.execute(first.db);

@@ -15,6 +15,7 @@ import { migrate } from '../../src/adapters/store/migrate.js';
 import { openConnection, storeOn } from '../../src/adapters/store/open-store.js';
 import { migrationProvider } from '../../src/adapters/store/migrations/index.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { withLaterColumns, withoutLaterColumns } from '../helpers/later-columns.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 
 const now = Date.UTC(2026, 2, 15, 9, 0, 0);
@@ -48,6 +49,7 @@ for (const dialect of testDialects()) {
       try {
         await migrate(connection, before0019(dialect.name));
         const older = storeOn(connection);
+        await withLaterColumns(connection.db);
         const account = await older.accounts.createAccount(
           {
             name: 'Before',
@@ -84,6 +86,7 @@ for (const dialect of testDialects()) {
           return allocated;
         })();
 
+        await withoutLaterColumns(connection.db);
         if (dialect.name === 'postgres') {
           // A trigger on messages (as a later or parallel migration could add) fires for the partitioned table after 0019.
           await sql`create table trigger_hits (n integer not null)`.execute(db);

@@ -9,12 +9,18 @@
  * - `sends.pace_next_at`: a paced send's next free slot, where the next chunk of its list
  *   written out (or its messages given back by a resume) take up the pace.
  * - `accounts.send_defaults`: the account's defaults of the three (JSON), read by the key
- *   lookup with the account, so a send that names none costs no read more.
+ *   lookup with the account, so a send that names none costs no read more. The lookup caches
+ *   hold it, so the triggers that tell other connections of a change of the account's
+ *   looked-up columns watch it too (as 0033 did for `send_weight`).
  */
+import { sql } from 'kysely';
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../store-location.js';
 
-export function migration(_dialect: Dialect): Migration {
+const watched =
+  'id, name, status, per_minute_limit, otp_brand, ip_allow, global_sending, created_at, send_weight, send_defaults';
+
+export function migration(dialect: Dialect): Migration {
   return {
     async up(db: Kysely<unknown>): Promise<void> {
       await db.schema.alterTable('sends').addColumn('send_window', 'text').execute();
@@ -22,6 +28,21 @@ export function migration(_dialect: Dialect): Migration {
       await db.schema.alterTable('sends').addColumn('valid_until', 'bigint').execute();
       await db.schema.alterTable('sends').addColumn('pace_next_at', 'bigint').execute();
       await db.schema.alterTable('accounts').addColumn('send_defaults', 'text').execute();
+      if (dialect === 'sqlite') {
+        await sql`drop trigger accounts_update_lookup_version`.execute(db);
+        await sql
+          .raw(
+            `create trigger accounts_update_lookup_version after update of ${watched} on accounts begin update lookup_version set n = n + 1 where id = 1; end`,
+          )
+          .execute(db);
+      } else {
+        await sql`drop trigger accounts_lookups_changed on accounts`.execute(db);
+        await sql
+          .raw(
+            `create trigger accounts_lookups_changed after insert or delete or update of ${watched} on accounts for each statement execute function haberci_lookups_changed('lookups')`,
+          )
+          .execute(db);
+      }
     },
   };
 }
