@@ -42,6 +42,7 @@ export type CancelledRow = {
  */
 export const cancelledAtOnce = 1000;
 
+/** The columns of a send its cancel, its settling and the expander read. */
 export const sendColumns = [
   'id',
   'account_id',
@@ -59,6 +60,7 @@ export const sendColumns = [
   'send_window',
   'speed',
   'valid_until',
+  'pace_next_at',
 ] as const;
 
 export type SendRow = Pick<Selectable<SendsTable>, (typeof sendColumns)[number]>;

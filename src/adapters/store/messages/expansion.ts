@@ -5,6 +5,7 @@ import type { SmsLang } from '../../../ports/carrier.js';
 import { StorePart } from '../store-part.js';
 import type { CommercialTally } from '../../../domain/iys.js';
 import { SqlMessageStore } from './message-store.js';
+import { sendColumns } from './cancel-work.js';
 import type { NewMessage as Message, StoredControls } from '../../../ports/messages.js';
 import { decodeWindow, dueTimes } from '../../../domain/send-controls.js';
 
@@ -42,23 +43,7 @@ export class SqlExpansion extends StorePart {
     return this.transact(async (self) => {
       const due = await self.db
         .selectFrom('sends')
-        .select([
-          'id',
-          'account_id',
-          'key_id',
-          'kind',
-          'text',
-          'lang',
-          'sandbox',
-          'priority',
-          'expanded_count',
-          'pending_recipients',
-          'iys',
-          'send_window',
-          'speed',
-          'valid_until',
-          'pace_next_at',
-        ])
+        .select(sendColumns)
         .where('pending_recipients', 'is not', null)
         // A paused send's list waits for resume; a cancelled one's is written out by its cancel
         // or its settling (cancel-work.ts).
