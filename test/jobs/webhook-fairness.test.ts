@@ -77,8 +77,9 @@ for (const dialect of testDialects()) {
       const slow = await hangingReceiver();
       const fast = await startReceiver(answer(204));
       try {
-        // The slow receiver's attempts last the whole test (3 s timeout): only its share of the 4 slots is held.
-        await withCourier(3_000, { destinations: { concurrency: 2 } }, async (runtime, courier, releases) => {
+        // The slow receiver's attempts last the whole test (30 s timeout, far beyond it even on a loaded
+        // machine): only its share of the 4 slots is held.
+        await withCourier(30_000, { destinations: { concurrency: 2 } }, async (runtime, courier, releases) => {
           const slowKey = await pendingEvents(runtime, 20, { webhookUrl: `${slow.receiver.url}/hook` });
           await waitFor('the slow receiver holds its share', () => slow.open() === 2, { intervalMs: 5 });
           const created = Date.now();
@@ -115,7 +116,8 @@ for (const dialect of testDialects()) {
       const fast = await startReceiver(answer(204));
       try {
         const destinations = { concurrency: 2, failuresBeforePause: 3, pauseMs: 60_000 };
-        await withCourier(100, { destinations }, async (runtime, courier) => {
+        // 500 ms: the fast receiver answers well within it even on a loaded machine, so only the slow one times out.
+        await withCourier(500, { destinations }, async (runtime, courier) => {
           const slowKey = await pendingEvents(runtime, 10, { webhookUrl: `${slow.receiver.url}/hook` });
           const timeouts = async () =>
             (await runtime.store.events.recentForKey(slowKey.key.keyId, 100))
