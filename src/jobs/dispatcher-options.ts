@@ -35,6 +35,12 @@ export interface DispatcherOptions {
    * at once; the rest of its interactive messages wait in the bulk lane (LaneScheduler).
    */
   interactiveShare: number;
+  /**
+   * While claimed messages wait in the lanes for the carrier, how often the dispatcher asks
+   * whether their sends were paused or cancelled since, and gives those back unsubmitted: a
+   * cancel's answer waits for this (docs/decisions.md, "Campaign controls").
+   */
+  controlCheckMs: number;
 }
 
 /** Submit outcomes or reports written in one transaction at most. */
@@ -52,6 +58,7 @@ export const defaultDispatcherOptions: DispatcherOptions = {
   maxAttempts: 500,
   maintenanceMs: 2_000,
   interactiveShare: 0.5,
+  controlCheckMs: 100,
 };
 
 /** Backoff for passing refusals: doubling from the base, capped. */

@@ -73,6 +73,7 @@ export class Dispatcher implements CarrierListener {
   // business time (due times, schedules) and may stand still in tests.
   private lastMaintenance = -Infinity;
   private lastExpansion = -Infinity;
+  private lastControlCheck = -Infinity;
   private readonly expander: SendExpander;
   private readonly handed: HandedQueue;
   /** Claimed or handed and not yet settled; shared with the HTTP thread when it hands messages off. */
@@ -196,7 +197,11 @@ export class Dispatcher implements CarrierListener {
     const { batchSize, maxInFlight } = this.options;
     const takesWork = this.carriers.live.takesWork?.() ?? true;
     this.window.closeToHandoffs(!takesWork);
-    while (this.handed.length === 0 && this.window.used() >= maxInFlight) await this.loop.waitForRoom(1000);
+    await this.dropControlled();
+    while (this.handed.length === 0 && this.window.used() >= maxInFlight) {
+      await this.loop.waitForRoom(this.options.controlCheckMs);
+      await this.dropControlled();
+    }
     const now = this.clock.now();
     const handed = this.handed.take(batchSize, now, this.window);
     for (const m of handed) this.launch(m);
@@ -223,6 +228,41 @@ export class Dispatcher implements CarrierListener {
     for (const m of claimed) this.launch(m);
     const started = handed.length + claimed.length;
     return started === 0 ? 'empty' : claimed.length < room ? 'short' : 'full';
+  }
+
+  /**
+   * Claimed messages waiting in the lanes whose send was paused or cancelled since their
+   * claim are given back unsubmitted (held, or cancelled with their credit back): looked at
+   * every `controlCheckMs` while some wait, a query of their sends' ids, never per message.
+   * What the carrier has already runs its course.
+   */
+  private async dropControlled(): Promise<void> {
+    if (this.lanes.size === 0 || performance.now() - this.lastControlCheck < this.options.controlCheckMs) return;
+    this.lastControlCheck = performance.now();
+    const sends = new Set<number>();
+    for (const m of this.lanes.waiting()) sends.add(m.sendId);
+    const controlled = new Set(await this.store.controlledSends([...sends]));
+    if (controlled.size === 0) return;
+    const dropped = this.lanes.takeWhere((m) => controlled.has(m.sendId));
+    if (dropped.length === 0) return;
+    try {
+      const transitions = await this.store.giveBack(
+        dropped.map((m) => m.id),
+        this.clock.now(),
+      );
+      if (transitions.length > 0) this.onTransitions(transitions);
+      this.log.info(
+        { messages: dropped.length, sends: [...controlled] },
+        'dispatcher: gave back messages of sends paused or cancelled',
+      );
+    } finally {
+      // Given back, or (the write failed) left to their leases, which then run out: either way not ours.
+      for (const m of dropped) {
+        this.heartbeat.release(m.id);
+        this.window.release(1);
+        this.loop.settle();
+      }
+    }
   }
 
   /**

@@ -1,5 +1,6 @@
 import type { Lane } from '../domain/lanes.js';
 import type { LaneCandidates, LaneShare } from '../ports/dispatch-queue.js';
+import { Fifo } from './fifo.js';
 
 /**
  * The order in which a dispatcher gives its messages to a carrier that can take only so
@@ -27,34 +28,6 @@ interface Trial {
   interactive: number[];
   bulk: number[];
   finish: Record<Lane, number>;
-}
-
-/** A first-in first-out list whose take is O(1) (Array.shift copies a long array). */
-class Fifo<T> {
-  private items: T[] = [];
-  private head = 0;
-
-  get length(): number {
-    return this.items.length - this.head;
-  }
-
-  push(item: T): void {
-    this.items.push(item);
-  }
-
-  shift(): T | undefined {
-    if (this.head >= this.items.length) return undefined;
-    const item = this.items[this.head] as T;
-    this.head += 1;
-    if (this.head === this.items.length) {
-      this.items = [];
-      this.head = 0;
-    } else if (this.head >= 1024 && this.head * 2 >= this.items.length) {
-      this.items = this.items.slice(this.head);
-      this.head = 0;
-    }
-    return item;
-  }
 }
 
 interface AccountState<T> {
@@ -155,6 +128,28 @@ export class LaneScheduler<T extends Scheduled> implements LaneShare {
     if (fromInteractive) bulk.interactiveOut += 1;
     this.held -= 1;
     return m;
+  }
+
+  /** Every message held, not yet given to the carrier. */
+  *waiting(): IterableIterator<T> {
+    for (const a of this.accounts.values()) {
+      yield* a.interactive.values();
+      yield* a.bulk.values();
+    }
+  }
+
+  /**
+   * Takes out the held messages `which` selects (those of a send paused or cancelled since
+   * they were claimed): they are not given to the carrier. Their accounts' tags stay.
+   */
+  takeWhere(which: (m: T) => boolean): T[] {
+    const taken: T[] = [];
+    for (const [accountId, a] of this.accounts) {
+      taken.push(...a.interactive.takeWhere(which), ...a.bulk.takeWhere(which));
+      this.forgetIfIdle(accountId, a);
+    }
+    this.held -= taken.length;
+    return taken;
   }
 
   /** A message given by `next()` is done with the carrier. */

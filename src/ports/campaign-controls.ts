@@ -22,6 +22,24 @@ export interface CancelOutcome {
   refunded: number;
 }
 
+/** A cancel as committed: its outcome, and the messages of the send a dispatcher had claimed then. */
+export interface CancelCommit extends CancelOutcome {
+  /**
+   * Claimed (submitting) when the cancel committed: each is either with the carrier already
+   * and runs its course, or still waiting in a dispatcher, which gives it back cancelled.
+   */
+  inFlight: readonly number[];
+}
+
+/** What became of a cancel's in-flight messages so far. */
+export interface InFlightSettling {
+  /** Still claimed by a dispatcher. */
+  submitting: number;
+  /** Given back and cancelled, and their SMS credits given back. */
+  cancelled: number;
+  refunded: number;
+}
+
 /** What a cancel would stop now and give back (the panel's confirmation). */
 export interface CancelPreview {
   /** Messages not yet handed to an operator, with the recipients not yet written out. */
@@ -50,7 +68,9 @@ export interface CampaignControls {
    * and the rest of its messages are cancelled by the dispatcher
    * (`DispatchQueue.settleCancels`).
    */
-  cancelSend(target: SendTarget, now: number, writeOut: WriteOut): Promise<CancelOutcome | null>;
+  cancelSend(target: SendTarget, now: number, writeOut: WriteOut): Promise<CancelCommit | null>;
+  /** What became of a cancel's in-flight messages (`CancelCommit.inFlight`). */
+  inFlightSettling(messageIds: readonly number[]): Promise<InFlightSettling>;
   /** Cancels one message of the account's /sms/send, if it is still queued or held. Null: no such message. */
   cancelMessage(accountId: number, messageId: number, now: number): Promise<CancelOutcome | null>;
   /** What `cancelSend` would stop and give back now, read without changing it. Null: no such send. */

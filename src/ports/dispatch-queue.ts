@@ -125,8 +125,20 @@ export interface DispatchQueue {
    * taken the message since. Returns how many were extended.
    */
   extendLeases(ids: readonly number[], now: number, until: number): Promise<number>;
-  /** Returns messages whose lease ran out (a worker died mid-submit) to the queue. */
+  /**
+   * Returns messages whose lease ran out (a worker died mid-submit) to the queue; those of a
+   * paused send are held, those of a cancelled one cancelled (`giveBack`).
+   */
   requeueExpiredLeases(now: number): Promise<number>;
+  /** Of these sends, those paused or cancelled (a dispatcher holding their claimed messages looks now and then). */
+  controlledSends(sendIds: readonly number[]): Promise<number[]>;
+  /**
+   * Gives back claimed messages the dispatcher will not submit, their send paused or cancelled
+   * since the claim: held (paused) until resume, or cancelled with their credit back once
+   * and their sms.cancelled events, unless a large cancel is still being settled (then its
+   * settling takes them). The cancelled messages' transitions.
+   */
+  giveBack(messageIds: readonly number[], now: number): Promise<Transition[]>;
   /** Records accepted submits (and their parts) in one transaction; one list of transitions per item. */
   markSentMany(items: readonly SentItem[], now: number): Promise<Transition[][]>;
   markRetry(messageId: number, dueAt: number, detail: string): Promise<void>;

@@ -4,8 +4,10 @@
  * /sms/cancel, a message's sms_id). The store does the work in one transaction each
  * (src/ports/campaign-controls.ts); this decides which sends each endpoint reaches.
  */
+import { setTimeout as sleep } from 'node:timers/promises';
 import type {
   CampaignControls,
+  CancelCommit,
   CancelOutcome,
   CancelPreview,
   ControlOutcome,
@@ -21,6 +23,15 @@ import { restOf } from './deferred-messages.js';
 const groupKinds: readonly SendKind[] = ['group', 'mixed'];
 const smsKinds: readonly SendKind[] = ['sms'];
 
+/**
+ * How long a cancel's answer waits at most for the dispatchers to give back, or finish
+ * submitting, the messages they had claimed (about `controlCheckMs` plus what the carrier's
+ * window holds, at its pace); past it the answer counts what is settled, and the rest
+ * settles after it.
+ */
+export const inFlightWaitMs = 2_000;
+const inFlightPollMs = 20;
+
 const reportNotFound = fail('TS-1029', { variant: 'not-found', message: 'Report not found' });
 
 export class CampaignService {
@@ -29,6 +40,8 @@ export class CampaignService {
     private readonly clock: Clock,
     /** Tells the dispatchers that messages are queued again (a resume). */
     private readonly queued: () => void,
+    /** False inside another transaction (the panel's, with its audit row), which must not wait on other writers. */
+    private readonly waits = true,
   ) {}
 
   /** A scheduled /sms/send by its report id, or one message of an /sms/send by its sms_id. */
@@ -37,18 +50,36 @@ export class CampaignService {
     const target: SendTarget = { accountId, sendId: smsId, kinds: smsKinds };
     const outcome =
       (await this.store.cancelSend(target, now, restOf)) ?? (await this.store.cancelMessage(accountId, smsId, now));
-    return outcome ? ok(this.cancelled(outcome)) : fail('TS-1020');
+    return outcome ? ok(await this.cancelled(outcome)) : fail('TS-1020');
   }
 
   async cancelGroup(accountId: number, raporId: number): Promise<Result<CancelOutcome>> {
     const outcome = await this.store.cancelSend(this.group(accountId, raporId), this.clock.now(), restOf);
-    return outcome ? ok(this.cancelled(outcome)) : reportNotFound;
+    return outcome ? ok(await this.cancelled(outcome)) : reportNotFound;
   }
 
-  /** A large cancel's rest is settled by the dispatchers' expanders: they are woken for it. */
-  private cancelled(outcome: CancelOutcome): CancelOutcome {
+  /**
+   * A large cancel's rest is settled by the dispatchers' expanders: they are woken for it.
+   * The messages the dispatchers had claimed are given back or submitted before the answer,
+   * so nothing of the send reaches an operator after it (docs/decisions.md, "Campaign controls").
+   */
+  private async cancelled(outcome: CancelCommit | CancelOutcome): Promise<CancelOutcome> {
     if (outcome.cancelled > 0) this.queued();
-    return outcome;
+    const answer = { cancelled: outcome.cancelled, refunded: outcome.refunded };
+    if (!('inFlight' in outcome) || outcome.inFlight.length === 0 || !this.waits) return answer;
+    const more = await this.settleInFlight(outcome.inFlight);
+    return { cancelled: answer.cancelled + more.cancelled, refunded: answer.refunded + more.refunded };
+  }
+
+  /** Waits (at most `inFlightWaitMs`) until no dispatcher holds these messages; what became of them. */
+  async settleInFlight(messageIds: readonly number[]): Promise<CancelOutcome> {
+    const deadline = performance.now() + inFlightWaitMs;
+    for (;;) {
+      const settling = await this.store.inFlightSettling(messageIds);
+      if (settling.submitting === 0 || performance.now() >= deadline)
+        return { cancelled: settling.cancelled, refunded: settling.refunded };
+      await sleep(inFlightPollMs);
+    }
   }
 
   async pauseGroup(accountId: number, raporId: number): Promise<Result<ControlOutcome>> {
@@ -68,9 +99,14 @@ export class CampaignService {
     return this.store.previewCancel(this.group(accountId, raporId), restOf);
   }
 
-  /** The same controls on another store of the same data (a transaction's, with its audit row). */
+  /**
+   * The same controls on another store of the same data (a transaction's, with its audit
+   * row): a cancel there does not wait for the dispatchers (they could not write meanwhile).
+   * Its answer counts what the transaction cancelled; the messages the dispatchers had
+   * claimed are given back cancelled within `controlCheckMs` after it, or submitted.
+   */
   on(store: CampaignControls): CampaignService {
-    return new CampaignService(store, this.clock, this.queued);
+    return new CampaignService(store, this.clock, this.queued, false);
   }
 
   private group(accountId: number, sendId: number): SendTarget {

@@ -99,6 +99,15 @@ for (const dialect of testDialects()) {
       return counts;
     }
 
+    /** A cancel's answer, without the messages a dispatcher had claimed (asserted apart). */
+    async function cancel(
+      store: SqlStore,
+      target: SendTarget,
+    ): Promise<{ cancelled: number; refunded: number } | null> {
+      const commit = await store.campaigns.cancelSend(target, now, restOf);
+      return commit && { cancelled: commit.cancelled, refunded: commit.refunded };
+    }
+
     async function balance(accountId: number): Promise<number> {
       return (await suite.store.accounts.getAccount(accountId))?.balanceMain ?? -1;
     }
@@ -106,10 +115,10 @@ for (const dialect of testDialects()) {
     it('cancels the queued messages with their credit back once, one ledger row with the reason', async () => {
       const { accountId, target, ids } = await queuedSend(5, 2);
       assert.equal(await balance(accountId), 100_000 - 10);
-      const first = await suite.store.campaigns.cancelSend(target, now, restOf);
+      const first = await cancel(suite.store, target);
       assert.deepEqual(first, { cancelled: 5, refunded: 10 });
       assert.equal(await balance(accountId), 100_000);
-      const again = await suite.store.campaigns.cancelSend(target, now, restOf);
+      const again = await cancel(suite.store, target);
       assert.deepEqual(again, { cancelled: 0, refunded: 0 });
       assert.equal(await balance(accountId), 100_000);
       const refunds = (await suite.ledger(accountId)).filter((r) => r.delta > 0 && r.reason !== 'opening balance');
@@ -136,12 +145,9 @@ for (const dialect of testDialects()) {
 
     it('a send of another account, or of another kind, is not found', async () => {
       const { target } = await queuedSend(1);
-      assert.equal(
-        await suite.store.campaigns.cancelSend({ ...target, accountId: target.accountId + 1000 }, now, restOf),
-        null,
-      );
+      assert.equal(await cancel(suite.store, { ...target, accountId: target.accountId + 1000 }), null);
       assert.equal(await suite.store.campaigns.pause({ ...target, kinds: ['sms'] }, now), null);
-      assert.deepEqual(await suite.store.campaigns.cancelSend(target, now, restOf), { cancelled: 1, refunded: 1 });
+      assert.deepEqual(await cancel(suite.store, target), { cancelled: 1, refunded: 1 });
     });
 
     it('writes out a list not yet expanded and cancels it, refunding what it was charged', async () => {
@@ -160,7 +166,7 @@ for (const dialect of testDialects()) {
         ]);
       });
       const target: SendTarget = { accountId: account.id, sendId, kinds: ['group'] };
-      assert.deepEqual(await store.campaigns.cancelSend(target, now, restOf), { cancelled: 3, refunded: 3 });
+      assert.deepEqual(await cancel(store, target), { cancelled: 3, refunded: 3 });
       assert.equal(await balance(account.id), 1000);
       assert.deepEqual([...(await states(sendId))], [['cancelled', 3]]);
       // Nothing is left for the expander.
@@ -184,13 +190,18 @@ for (const dialect of testDialects()) {
       assert.equal(after.get('cancelled') ?? 0, outcome.cancelled);
       assert.equal(claimed.length + outcome.cancelled, count, 'sent + cancelled = accepted');
       assert.equal(outcome.refunded, outcome.cancelled);
+      assert.deepEqual(
+        [...outcome.inFlight].sort((a, b) => a - b),
+        [...claimed].sort((a, b) => a - b),
+        'the cancel names the claimed messages it leaves to their dispatcher',
+      );
       assert.equal(await balance(accountId), 100_000 - claimed.length);
       // The claimed ones are sent; a second cancel finds nothing, and no claim finds any more.
       await suite.store.queue.markSentMany(
         claimed.map((id) => ({ messageId: id, carrier: 'sim', carrierMessageIds: [`c${id}`] })),
         now,
       );
-      assert.deepEqual(await other.campaigns.cancelSend(target, now, restOf), { cancelled: 0, refunded: 0 });
+      assert.deepEqual(await cancel(other, target), { cancelled: 0, refunded: 0 });
       assert.deepEqual(await suite.store.queue.claimDue(now, 1000, lease), []);
       assert.equal(await balance(accountId), 100_000 - claimed.length);
     });
@@ -212,10 +223,43 @@ for (const dialect of testDialects()) {
     it('a cancelled send is neither paused nor resumed; a paused one is cancelled', async () => {
       const { target } = await queuedSend(2);
       assert.equal((await suite.store.campaigns.pause(target, now))?.state, 'paused');
-      assert.deepEqual(await suite.store.campaigns.cancelSend(target, now, restOf), { cancelled: 2, refunded: 2 });
+      assert.deepEqual(await cancel(suite.store, target), { cancelled: 2, refunded: 2 });
       assert.deepEqual(await suite.store.campaigns.resume(target, now), { state: 'cancelled', waiting: 0 });
       assert.deepEqual(await suite.store.campaigns.pause(target, now), { state: 'cancelled', waiting: 0 });
       assert.deepEqual(await suite.store.queue.claimDue(now, 100, lease), []);
+    });
+
+    it('claimed messages a dispatcher gives back: cancelled with their credit once (cancelled send), held (paused send)', async () => {
+      const { accountId, target } = await queuedSend(6, 2);
+      const claimed = (await suite.store.queue.claimDue(now, 4, lease)).map((m) => m.id);
+      assert.equal(claimed.length, 4);
+      const commit = await suite.store.campaigns.cancelSend(target, now, restOf);
+      assert.deepEqual(commit && [commit.cancelled, commit.refunded, commit.inFlight.length], [2, 4, 4]);
+      assert.deepEqual(await suite.store.queue.controlledSends([target.sendId, target.sendId + 999]), [target.sendId]);
+      // Two given back by the dispatcher, two left to lease expiry (a dispatcher that died).
+      const transitions = await suite.store.queue.giveBack(claimed.slice(0, 2), now);
+      assert.deepEqual(
+        transitions.map((t) => [t.messageId, t.state]),
+        claimed.slice(0, 2).map((id) => [id, 'cancelled']),
+      );
+      // (The suite's store holds other tests' claims too: their leases run out with these.)
+      assert.ok((await suite.store.queue.requeueExpiredLeases(lease + 1)) >= 2);
+      assert.deepEqual([...(await states(target.sendId))], [['cancelled', 6]]);
+      assert.deepEqual(await suite.store.campaigns.inFlightSettling(claimed), {
+        submitting: 0,
+        cancelled: 4,
+        refunded: 8,
+      });
+      // Every credit back once: given back again, nothing moves.
+      assert.deepEqual(await suite.store.queue.giveBack(claimed, now), []);
+      assert.equal(await balance(accountId), 100_000);
+
+      const paused = await queuedSend(3);
+      const [one = 0] = (await suite.store.queue.claimDue(now, 1, lease)).map((m) => m.id);
+      await suite.store.campaigns.pause(paused.target, now);
+      assert.deepEqual(await suite.store.queue.giveBack([one], now), []);
+      assert.deepEqual([...(await states(paused.target.sendId))], [['paused', 3]]);
+      assert.equal(await balance(paused.accountId), 100_000 - 3);
     });
   });
 }

@@ -13,8 +13,10 @@ import { credit } from '../refunds.js';
 import type { CreditAhead } from '../refunds.js';
 import type {
   CampaignControls,
+  CancelCommit,
   CancelOutcome,
   CancelPreview,
+  InFlightSettling,
   ControlOutcome,
   SendTarget,
   WriteOut,
@@ -23,6 +25,9 @@ import { moves } from '../../../domain/delivery-state.js';
 import { StorePart } from '../store-part.js';
 import { SqlCancelWork, bucketOf, cancelReason, cancelledAtOnce, dueOf, sendColumns } from './cancel-work.js';
 import { decodeWindow, dueTimes } from '../../../domain/send-controls.js';
+
+/** In-flight messages a cancel follows at most: the dispatchers' windows hold far fewer. */
+const maxInFlightCounted = 10_000;
 
 export class SqlCampaignControls extends StorePart implements CampaignControls {
   /** The send's row, locked until the transaction ends (PostgreSQL). */
@@ -37,7 +42,42 @@ export class SqlCampaignControls extends StorePart implements CampaignControls {
       .executeTakeFirst();
   }
 
-  async cancelSend(target: SendTarget, now: number, writeOut: WriteOut): Promise<CancelOutcome | null> {
+  async cancelSend(target: SendTarget, now: number, writeOut: WriteOut): Promise<CancelCommit | null> {
+    const outcome = await this.cancelled(target, now, writeOut);
+    if (!outcome) return null;
+    // Committed: no claim takes the send's messages from now on, so those claimed are all there are.
+    const inFlight = await this.db
+      .selectFrom('messages')
+      .select('id')
+      .where('send_id', '=', target.sendId)
+      .where('state', '=', moves.retry.from[0])
+      .limit(maxInFlightCounted)
+      .execute();
+    return { ...outcome, inFlight: inFlight.map((m) => Number(m.id)) };
+  }
+
+  async inFlightSettling(messageIds: readonly number[]): Promise<InFlightSettling> {
+    const settling: InFlightSettling = { submitting: 0, cancelled: 0, refunded: 0 };
+    for (let from = 0; from < messageIds.length; from += 1000) {
+      const rows = await this.db
+        .selectFrom('messages')
+        .select(['state', (eb) => eb.fn.countAll<number>().as('n'), (eb) => eb.fn.sum<number>('sms_count').as('sms')])
+        .where('id', 'in', messageIds.slice(from, from + 1000))
+        // Held: given back while a large cancel of the send is settled, which cancels them.
+        .where('state', 'in', [moves.retry.from[0], moves.cancel.to[0], moves.pause.to[0]])
+        .groupBy('state')
+        .execute();
+      for (const r of rows) {
+        if (r.state !== moves.retry.from[0]) {
+          settling.cancelled += Number(r.n);
+          settling.refunded += Number(r.sms);
+        } else settling.submitting += Number(r.n);
+      }
+    }
+    return settling;
+  }
+
+  private async cancelled(target: SendTarget, now: number, writeOut: WriteOut): Promise<CancelOutcome | null> {
     return this.transact(async (self) => {
       const send = await self.lockedSend(target);
       if (!send) return null;

@@ -28,6 +28,7 @@ export const cancelledDetail = 'Cancelled by the customer before sending';
 
 export type CancelledRow = {
   id: number | string;
+  send_id: number | string;
   key_id: number;
   account_id: number;
   recipient: string;
@@ -169,8 +170,31 @@ export class SqlCancelWork extends StorePart {
       update messages set state = ${moves.cancel.to[0]}, done_at = ${now}, lease_until = null,
         detail = ${cancelledDetail}
       where ${which} and state in (${sql.join(moves.cancel.from)})
-      returning id, key_id, account_id, recipient, sms_count`.execute(this.db);
+      returning id, send_id, key_id, account_id, recipient, sms_count`.execute(this.db);
     return rows;
+  }
+
+  /**
+   * Messages a dispatcher gave back (held now) whose send was cancelled since it claimed them:
+   * cancelled with their credit back, unless the send's large cancel is still being settled
+   * (its settling takes them then, from the credit it gave back ahead and past it). They were
+   * claimed when the cancel counted, so no cancel gave their credit back yet.
+   */
+  async settleHeld(ids: readonly number[], now: number): Promise<Transition[]> {
+    const transitions: Transition[] = [];
+    for (let from = 0; from < ids.length; from += cancelledAtOnce) {
+      const slice = ids.slice(from, from + cancelledAtOnce);
+      const rows = await this.cancelMessages(
+        sql`id in (${sql.join(slice)}) and send_id in (select id from sends where control = 'cancelled')
+          and send_id not in (select send_id from cancel_settlements)`,
+        now,
+      );
+      const bySend = new Map<number, CancelledRow[]>();
+      for (const r of rows) bySend.set(Number(r.send_id), [...(bySend.get(Number(r.send_id)) ?? []), r]);
+      for (const [sendId, cancelled] of bySend) await this.settleCancelled(cancelled, `send:${sendId}`, now);
+      for (const r of rows) transitions.push({ messageId: Number(r.id), keyId: r.key_id, state: 'cancelled' });
+    }
+    return transitions;
   }
 
   /** The refunds and events of messages just cancelled, in the cancel's transaction. */

@@ -81,7 +81,7 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
       // A send cancelled with more waiting than its cancel settled at once keeps those
       // messages queued until they are settled (cancel-work.ts): a claim that takes them
       // gives them back, held, in its own transaction, and sends none of them.
-      const running = claimed.some((r) => r.control !== null) ? await self.holdBack(claimed) : claimed;
+      const running = claimed.some((r) => r.control !== null) ? await self.holdBack(claimed, now) : claimed;
       // Sends with a window or a validity: a message outside the one or past the other is not submitted.
       const held = someHeld(running) ? await holdAtClaim(self.context, running, now) : null;
       const rows = held === null ? running : running.filter((r) => !held.has(Number(r.id)));
@@ -103,18 +103,51 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
     });
   }
 
-  /** The claimed rows of running sends; those of paused or cancelled ones given back, held. */
+  /** The claimed rows of running sends; those of paused or cancelled ones given back (`giveBackHeld`). */
   private async holdBack<R extends { id: number | string; control: string | null }>(
     claimed: readonly R[],
+    now: number,
   ): Promise<R[]> {
-    const held = claimed.filter((r) => r.control !== null).map((r) => Number(r.id));
-    await this.db
-      .updateTable('messages')
-      .set({ state: requeuedState, lease_until: null, attempts: sql`attempts - 1` })
-      .where('id', 'in', held)
-      .where('state', '=', moves.retry.from[0])
-      .execute();
+    await this.giveBackHeld(
+      claimed.filter((r) => r.control !== null).map((r) => Number(r.id)),
+      now,
+    );
     return claimed.filter((r) => r.control === null);
+  }
+
+  /**
+   * Claimed messages given back unattempted, in the caller's transaction: held when their
+   * send is paused or cancelled (queued otherwise), and those of a cancelled send settled
+   * (cancel-work.ts, `settleHeld`).
+   */
+  private async giveBackHeld(ids: readonly number[], now: number): Promise<Transition[]> {
+    const given: number[] = [];
+    for (let from = 0; from < ids.length; from += 1000) {
+      const rows = await this.db
+        .updateTable('messages')
+        .set({ state: requeuedState, lease_until: null, attempts: sql`attempts - 1` })
+        .where('id', 'in', ids.slice(from, from + 1000))
+        .where('state', '=', moves.retry.from[0])
+        .returning('id')
+        .execute();
+      for (const r of rows) given.push(Number(r.id));
+    }
+    return given.length === 0 ? [] : new SqlCancelWork(this.context).settleHeld(given, now);
+  }
+
+  async controlledSends(sendIds: readonly number[]): Promise<number[]> {
+    if (sendIds.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('sends')
+      .select('id')
+      .where('id', 'in', [...sendIds])
+      .where('control', 'is not', null)
+      .execute();
+    return rows.map((r) => Number(r.id));
+  }
+
+  giveBack(messageIds: readonly number[], now: number): Promise<Transition[]> {
+    return this.transact((self) => self.giveBackHeld(messageIds, now));
   }
 
   async extendLeases(ids: readonly number[], now: number, until: number): Promise<number> {
@@ -134,13 +167,19 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
   }
 
   async requeueExpiredLeases(now: number): Promise<number> {
-    const result = await this.db
-      .updateTable('messages')
-      .set({ state: requeuedState, lease_until: null })
-      .where('state', '=', moves.retry.from[0])
-      .where('lease_until', '<=', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows);
+    return this.transact(async (self) => {
+      const rows = await self.db
+        .updateTable('messages')
+        .set({ state: requeuedState, lease_until: null })
+        .where('state', '=', moves.retry.from[0])
+        .where('lease_until', '<=', now)
+        .returning(['id', 'state'])
+        .execute();
+      // Those of a send cancelled meanwhile are settled, not left held (cancel-work.ts).
+      const held = rows.filter((r) => r.state === moves.pause.to[0]).map((r) => Number(r.id));
+      if (held.length > 0) await new SqlCancelWork(self.context).settleHeld(held, now);
+      return rows.length;
+    });
   }
 
   async markSentMany(items: readonly SentItem[], now: number): Promise<Transition[][]> {
