@@ -1,7 +1,8 @@
 /**
  * Retention: what the store removes once it is older than the provider keeps
  * data, a small batch at a time. Only finished data goes (docs/decisions.md, Retention):
- * messages delivered, failed or expired, with their parts; sends with no message left;
+ * messages delivered, failed, expired or cancelled, with their parts; sends with no message
+ * left, with their short links and clicks; refunds' once-only keys (their ledger rows stay);
  * webhook events delivered or given up, with their attempts; inbound messages; receipts
  * that never matched a message; idempotency keys; one-time codes (their keyed hashes and
  * sealed texts) whose message is finished or gone, the OTP guard's refusals, and the
@@ -19,7 +20,8 @@ export type RetentionTable =
   | 'idempotency_keys'
   | 'otp_codes'
   | 'otp_refusals'
-  | 'otp_holds';
+  | 'otp_holds'
+  | 'refunds';
 
 /** Every table, in the order a sweep takes them (a send goes once its messages are gone). */
 export const retentionTables: readonly RetentionTable[] = [
@@ -32,6 +34,7 @@ export const retentionTables: readonly RetentionTable[] = [
   'otp_codes',
   'otp_refusals',
   'otp_holds',
+  'refunds',
 ];
 
 export interface RetentionStep {

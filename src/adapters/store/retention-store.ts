@@ -19,7 +19,7 @@ import type { RetentionStep, RetentionStore, RetentionTable } from '../../ports/
 import { sql } from 'kysely';
 import { StorePart } from './store-part.js';
 
-const finishedMessages = ['delivered', 'failed', 'expired'] as const;
+const finishedMessages = ['delivered', 'failed', 'expired', 'cancelled'] as const;
 const finishedEvents = ['delivered', 'failed'] as const;
 
 /** A walk by id: the batch read, the ids to remove, and where the walk goes on. */
@@ -79,6 +79,8 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
         return this.otpRefusals(before, limit);
       case 'otp_holds':
         return this.otpHolds(before, limit);
+      case 'refunds':
+        return this.refunds(before, limit);
     }
   }
 
@@ -104,11 +106,29 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
     const sendIds = [...new Set(rows.filter((r) => candidates.has(Number(r.id))).map((r) => Number(r.send_id)))];
     const complete = await this.db
       .selectFrom('sends')
-      .innerJoin('send_counts', 'send_counts.send_id', 'sends.id')
+      .leftJoin('send_counts', 'send_counts.send_id', 'sends.id')
       .select('sends.id')
       .where('sends.id', 'in', sendIds)
       .where('sends.pending_recipients', 'is', null)
-      .whereRef(sql<number>`send_counts.delivered + send_counts.failed`, '>=', 'send_counts.messages')
+      .where((eb) =>
+        eb.or([
+          eb(sql<number>`send_counts.delivered + send_counts.failed`, '>=', sql<number>`send_counts.messages`),
+          // The rollups do not count cancelled messages: a cancelled send is whole when none
+          // of its messages is left unfinished (asked only of cancelled sends).
+          eb.and([
+            eb('sends.control', '=', 'cancelled'),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('messages as u')
+                  .select('u.id')
+                  .whereRef('u.send_id', '=', 'sends.id')
+                  .where('u.state', 'not in', [...finishedMessages]),
+              ),
+            ),
+          ]),
+        ]),
+      )
       .execute();
     const whole = new Set(complete.map((r) => Number(r.id)));
     const gone = rows.filter((r) => candidates.has(Number(r.id)) && whole.has(Number(r.send_id)));
@@ -145,15 +165,13 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
       )
       .returning('id')
       .execute();
-    if (gone.length > 0)
-      await this.db
-        .deleteFrom('send_counts')
-        .where(
-          'send_id',
-          'in',
-          gone.map((r) => Number(r.id)),
-        )
-        .execute();
+    if (gone.length > 0) {
+      const goneIds = gone.map((r) => Number(r.id));
+      await this.db.deleteFrom('send_counts').where('send_id', 'in', goneIds).execute();
+      // Its short links expire with it (an old link answers 404), and their clicks go too.
+      await this.db.deleteFrom('link_clicks').where('send_id', 'in', goneIds).execute();
+      await this.db.deleteFrom('short_links').where('send_id', 'in', goneIds).execute();
+    }
     return { removed: gone.length, next };
   }
 
@@ -304,5 +322,35 @@ export class SqlRetentionStore extends StorePart implements RetentionStore {
       )
       .executeTakeFirst();
     return { removed: Number(gone.numDeletedRows), next: rows.length < limit ? null : 0 };
+  }
+
+  /**
+   * Refunds' once-only keys (migration 0057) older than the cut-off whose message is gone:
+   * nothing can earn that refund again. A key whose message is still kept stays with it.
+   * The ledger rows of the credit given back are the account's history and stay.
+   */
+  private async refunds(before: number, limit: number): Promise<RetentionStep> {
+    const rows = await this.db
+      .selectFrom('refunds')
+      .select('refund_key')
+      .where('created_at', '<', before)
+      .orderBy('created_at')
+      .limit(limit)
+      .execute();
+    if (rows.length === 0) return { removed: 0, next: null };
+    const messageOf = (key: string): number | null => (/^message:(\d+)$/.test(key) ? Number(key.slice(8)) : null);
+    const ids = rows.map((r) => messageOf(r.refund_key)).filter((id): id is number => id !== null);
+    const kept = new Set(
+      ids.length === 0
+        ? []
+        : (await this.db.selectFrom('messages').select('id').where('id', 'in', ids).execute()).map((m) => Number(m.id)),
+    );
+    const gone = rows.map((r) => r.refund_key).filter((key) => !kept.has(messageOf(key) ?? -1));
+    if (gone.length === 0) return { removed: 0, next: null };
+
+    const deleted = await this.db.deleteFrom('refunds').where('refund_key', 'in', gone).executeTakeFirst();
+    const removed = Number(deleted.numDeletedRows);
+    // Kept keys stay at the head of the walk: it goes on only while a batch removes some.
+    return { removed, next: rows.length === limit && removed > 0 ? 0 : null };
   }
 }

@@ -91,10 +91,13 @@ export async function keepMessagePartitions(
       select exists (
         select 1 from ${sql.id(range.name)} m
         where m.created_at >= ${before}
-          or m.state not in ('delivered', 'failed', 'expired')
+          or m.state not in ('delivered', 'failed', 'expired', 'cancelled')
           or not exists (
             select 1 from sends s join send_counts c on c.send_id = s.id
-            where s.id = m.send_id and s.pending_recipients is null and c.delivered + c.failed >= c.messages)
+            where s.id = m.send_id and s.pending_recipients is null and (c.delivered + c.failed >= c.messages
+              or (s.control = 'cancelled' and not exists (
+                select 1 from messages u where u.send_id = s.id
+                and u.state not in ('delivered', 'failed', 'expired', 'cancelled')))))
       ) as keep`.execute(db),
     );
     if (keep[0]?.keep !== false) continue;
