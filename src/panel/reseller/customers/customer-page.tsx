@@ -8,6 +8,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Lang } from '../../catalogue.js';
 import type { ResellerDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
+import { kitText } from '../../kit/text.js';
 import { InputField, Notice } from '../../kit/fields.js';
 import { PostForm, RowAction } from '../../kit/post-form.js';
 import { Table } from '../../kit/table.js';
@@ -233,7 +234,7 @@ async function reviewPage(
           {move.international && <input type="hidden" name="international" value="1" />}
           <div class="actions">
             <button type="submit">{t.confirm}</button>
-            <a href={base}>{t.back}</a>
+            <a href={base}>{kitText[state.lang].cancel}</a>
           </div>
         </PostForm>
       </>
