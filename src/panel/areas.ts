@@ -1,6 +1,6 @@
 /**
  * Every area of the panel, once, by the side it serves: signing in (anyone), the customer's
- * pages and the provider's console. The plugin mounts each side's areas with that side's
+ * pages, the reseller's (a reseller account's users: its customers) and the provider's console. The plugin mounts each side's areas with that side's
  * door to the services and its access rule; each side's menu is its areas' entries, in
  * their order. A new page is a folder of its side with its page(s) and its catalogue, and
  * one line here.
@@ -20,6 +20,11 @@ import { keysArea } from './account/keys/keys.js';
 import { otpArea } from './account/otp/otp.js';
 import { senderIdsArea } from './account/sender-ids/sender-ids.js';
 import { settingsArea } from './account/settings/settings.js';
+import { statementArea } from './account/statement/statement.js';
+import type { ResellerArea } from './reseller/door.js';
+import { resellerCustomersArea } from './reseller/customers/customers.js';
+import { resellerSenderIdsArea } from './reseller/sender-ids/sender-ids.js';
+import { resellerStatementArea } from './reseller/statement/statement.js';
 import type { ProviderArea } from './provider/door.js';
 import { providerHomeArea } from './provider/home/home.js';
 import { providerAccountsArea } from './provider/accounts/accounts.js';
@@ -33,6 +38,8 @@ import { providerOtpHoldsArea } from './provider/otp-holds/otp-holds.js';
 export interface PanelAreas {
   session: readonly PanelArea<UserService>[];
   account: readonly AccountArea[];
+  /** The reseller side: shown to a reseller account's users after their account's own pages. */
+  reseller: readonly ResellerArea[];
   provider: readonly ProviderArea[];
 }
 
@@ -50,7 +57,9 @@ export const panelAreas: PanelAreas = {
     otpArea,
     senderIdsArea,
     settingsArea,
+    statementArea,
   ],
+  reseller: [resellerCustomersArea, resellerSenderIdsArea, resellerStatementArea],
   provider: [
     providerHomeArea,
     providerAccountsArea,

@@ -10,8 +10,11 @@ import type { PanelUser } from '../ports/user-store.js';
 import type { UserActor } from '../services/audit-log.js';
 import type { Lang } from './catalogue.js';
 
-/** Who may use a route: anyone, a customer user, a provider user, or any signed-in user. */
-export type PanelAccess = 'public' | 'account' | 'provider' | 'signed-in';
+/**
+ * Who may use a route: anyone, a customer user, a user of a reseller account (a customer
+ * user too), a provider user, or any signed-in user.
+ */
+export type PanelAccess = 'public' | 'account' | 'reseller' | 'provider' | 'signed-in';
 
 /** What the panel knows about the request, set before any handler runs. */
 export interface PanelState {
@@ -27,6 +30,8 @@ export interface PanelState {
   sessionEnded: boolean;
   /** The signed-in customer's account is suspended: every page says so. */
   suspended: boolean;
+  /** The signed-in customer's account is a reseller: the reseller side's pages are open to it. */
+  reseller: boolean;
   /** The navigation of every area, sorted. */
   nav: readonly NavEntry[];
 }

@@ -3,7 +3,8 @@
  * not-found and error pages (HTML, never the API's envelope). Before any handler: security
  * headers, the language, the session. Before every state change: the CSRF check. Each
  * side's areas (areas.ts) are mounted with that side's door to the services and its access
- * rule: a customer's pages answer 404 to a provider user and the console's to a customer.
+ * rule: a customer's pages answer 404 to a provider user and the console's to a customer;
+ * the reseller side's answer 404 to every user but a reseller account's.
  */
 import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
@@ -30,6 +31,7 @@ import type { PanelServices } from '../services/panel/panel-services.js';
 import { homes, panelAreas } from './areas.js';
 import { accountDoor } from './account/door.js';
 import { providerDoor } from './provider/door.js';
+import { resellerDoor } from './reseller/door.js';
 import { panelPath } from './paths.js';
 import { ServerStopping } from '../http/drain-on-stop.js';
 import { BodyBudgetFull } from '../http/body-budget.js';
@@ -102,7 +104,12 @@ async function mountSide<D>(
 
 export async function panelPlugin(app: FastifyInstance, options: PanelPluginOptions): Promise<void> {
   const sessions = options.sessions;
-  const nav = { account: navOf(panelAreas.account), provider: navOf(panelAreas.provider) };
+  const nav = {
+    account: navOf(panelAreas.account),
+    // A reseller's users have their account's pages, and the reseller side's after them.
+    reseller: navOf([...panelAreas.account, ...panelAreas.reseller]),
+    provider: navOf(panelAreas.provider),
+  };
 
   await app.register(cookie);
   // Forms post url-encoded bodies; the API's parsers stay inside the API.
@@ -122,6 +129,7 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
       preCsrf: '',
       sessionEnded: false,
       suspended: false,
+      reseller: false,
       nav: [],
     };
     request.panel = state;
@@ -135,8 +143,13 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
         state.user = found.user;
         state.sessionToken = token;
         state.csrf = csrfTokenOf(token);
-        state.nav = found.user.accountId === null ? nav.provider : nav.account;
-        if (found.user.accountId !== null) state.suspended = await options.account.suspended(found.user.accountId);
+        state.nav = nav.provider;
+        if (found.user.accountId !== null) {
+          const standing = await options.account.standing(found.user.accountId);
+          state.suspended = standing.suspended;
+          state.reseller = standing.reseller;
+          state.nav = standing.reseller ? nav.reseller : nav.account;
+        }
       } else {
         state.sessionEnded = true;
         clearSessionCookie(request, reply);
@@ -167,6 +180,7 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
       return reply.redirect(`/panel/sign-in${search === '' ? '' : `?${search}`}`, 303);
     }
     if (access === 'account' && user.accountId === null) return notFoundPage(request, reply);
+    if (access === 'reseller' && (user.accountId === null || !state.reseller)) return notFoundPage(request, reply);
     if (access === 'provider' && user.accountId !== null) return notFoundPage(request, reply);
   });
 
@@ -222,6 +236,7 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
 
   for (const area of panelAreas.session) await area.routes(app, sessions);
   await mountSide(app, panelAreas.account, accountDoor(options.account), 'account');
+  await mountSide(app, panelAreas.reseller, resellerDoor(options.reseller), 'reseller');
   await mountSide(app, panelAreas.provider, providerDoor(options.provider), 'provider');
 }
 

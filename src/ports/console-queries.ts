@@ -32,6 +32,10 @@ export interface ConsoleQueries {
   accounts(search: AccountSearch): Promise<Account[]>;
   /** An account's ledger, newest first; `before`: entries with an id below this one. */
   ledger(accountId: number, before: number | undefined, limit: number): Promise<LedgerEntry[]>;
-  /** Pending sender IDs of every account, oldest first; `after`: ids above this one. */
-  pendingSenderIds(after: number | undefined, limit: number): Promise<PendingSenderId[]>;
+  /**
+   * Pending sender IDs of every account, oldest first; `after`: ids above this one. With
+   * `reseller`: instead, the requests of that reseller's customers that wait for it
+   * (`awaiting-reseller`).
+   */
+  pendingSenderIds(after: number | undefined, limit: number, reseller?: number): Promise<PendingSenderId[]>;
 }

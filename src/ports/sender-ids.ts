@@ -3,7 +3,11 @@ export interface SenderId {
   id: number;
   accountId: number;
   title: string;
-  status: 'approved' | 'pending' | 'rejected';
+  /**
+   * `awaiting-reseller`: a reseller's customer asked for it and the reseller has not yet
+   * passed it on (then `pending`, the provider's review) or rejected it.
+   */
+  status: 'approved' | 'pending' | 'rejected' | 'awaiting-reseller';
   createdAt: number;
 }
 

@@ -66,13 +66,16 @@ export interface UserStore {
   /** The user of an unused, unexpired token without using it. */
   peekPasswordToken(tokenHash: string, now: number): Promise<number | null>;
 
-  /** Sets a sender ID's status; a rejection keeps its reason (an approval clears it). */
+  /**
+   * Sets a sender ID's status; a rejection keeps its reason (an approval clears it). With
+   * `onlyFrom`, only while its status is that one (else null).
+   */
   reviewSenderId(
     id: number,
     status: SenderId['status'],
     reason: string | null,
     now: number,
-    onlyPending?: boolean,
+    onlyFrom?: SenderId['status'],
   ): Promise<SenderId | null>;
   /** Rejection reasons of an account's sender IDs, by sender ID id. */
   rejectionReasons(accountId: number): Promise<Map<number, string>>;

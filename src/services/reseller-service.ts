@@ -13,7 +13,7 @@ import { fail, ok } from '../domain/result.js';
 import { moveReasons } from '../domain/refunds.js';
 import type { Failure, Result } from '../domain/result.js';
 import { AuditLog } from './audit-log.js';
-import type { AuditFact, KeyActor } from './audit-log.js';
+import type { AuditFact, KeyActor, UserActor } from './audit-log.js';
 import { AdminError } from './admin-error.js';
 import { createUnder, maxAccountPage } from './account-hierarchy.js';
 import { UserService } from './panel/users.js';
@@ -25,12 +25,12 @@ export const maxCustomers = 10_000;
 /** The largest amount one move takes: well inside a safe integer and a bigint column. */
 export const maxMoveAmount = 1_000_000_000_000;
 
-/** The reseller acting: its account (from the key lookup) and the key, for the audit row. */
-export interface ResellerCaller {
-  accountId: number;
-  keyId: number;
-  address: string | null;
-}
+/**
+ * The reseller acting: its account (from the key lookup) and the key, for the audit row; or,
+ * in the panel, its account and the signed-in user of it.
+ */
+export type ResellerCaller =
+  { accountId: number; keyId: number; address: string | null } | { accountId: number; user: UserActor };
 
 /** A customer as the reseller sees it. */
 export interface CustomerView {
@@ -89,8 +89,14 @@ export class ResellerService {
     return account !== null && account.parentId === caller.accountId ? ok(account) : notYours;
   }
 
-  private actor(caller: ResellerCaller): KeyActor {
-    return { kind: 'key', keyId: caller.keyId, address: caller.address };
+  private actor(caller: ResellerCaller): KeyActor | UserActor {
+    return 'user' in caller ? caller.user : { kind: 'key', keyId: caller.keyId, address: caller.address };
+  }
+
+  /** The reseller's customer `customerId`, or null for every other id (and when the caller is no reseller). */
+  async owned(caller: ResellerCaller, customerId: number, store: Store = this.store): Promise<Account | null> {
+    const found = await this.customer(store, caller, customerId);
+    return found.ok ? found.value : null;
   }
 
   private record(store: Store, caller: ResellerCaller, fact: AuditFact): Promise<void> {

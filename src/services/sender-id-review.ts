@@ -32,7 +32,13 @@ export class SenderIdReview {
   }
 
   private async review(id: number, status: 'approved' | 'rejected', reason: string | null): Promise<SenderId> {
-    const done = await this.store.users.reviewSenderId(id, status, reason, this.clock.now(), this.onlyPending);
+    const done = await this.store.users.reviewSenderId(
+      id,
+      status,
+      reason,
+      this.clock.now(),
+      this.onlyPending ? 'pending' : undefined,
+    );
     if (done) return done;
     if (this.onlyPending && (await this.store.senderIds.getSenderId(id)) !== null)
       throw new AlreadyReviewed(`sender ID ${id} was already reviewed`);

@@ -66,12 +66,13 @@ export class SqlConsoleQueries extends StorePart implements ConsoleQueries {
     }));
   }
 
-  async pendingSenderIds(after: number | undefined, limit: number): Promise<PendingSenderId[]> {
+  async pendingSenderIds(after: number | undefined, limit: number, reseller?: number): Promise<PendingSenderId[]> {
     let query = this.tables
       .selectFrom('sender_ids as s')
       .innerJoin('accounts as a', 'a.id', 's.account_id')
       .select(['s.id', 's.account_id', 's.title', 's.status', 's.created_at', 'a.name as account_name'])
-      .where('s.status', '=', 'pending');
+      .where('s.status', '=', reseller === undefined ? 'pending' : 'awaiting-reseller');
+    if (reseller !== undefined) query = query.where('a.parent_id', '=', reseller);
     if (after !== undefined) query = query.where('s.id', '>', after);
     const rows = await query.orderBy('s.id').limit(limit).execute();
     return rows.map((r) => ({

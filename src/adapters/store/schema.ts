@@ -1,5 +1,6 @@
 import type { Generated } from 'kysely';
 import type { DeliveryState } from '../../domain/delivery-state.js';
+import type { SenderId } from '../../ports/sender-ids.js';
 
 /**
  * Tables of the store. Times are epoch milliseconds (bigint), booleans are 0/1 integers and
@@ -45,7 +46,7 @@ export interface SenderIdsTable {
   id: Generated<number>;
   account_id: number;
   title: string;
-  status: 'approved' | 'pending' | 'rejected';
+  status: SenderId['status'];
   created_at: number;
 }
 

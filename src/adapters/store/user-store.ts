@@ -244,7 +244,7 @@ export class SqlUserStore extends StorePart implements UserStore {
     status: SenderId['status'],
     reason: string | null,
     now: number,
-    onlyPending = false,
+    onlyFrom?: SenderId['status'],
   ): Promise<SenderId | null> {
     // The status and its reason change together.
     return this.transact(async (self) => {
@@ -252,7 +252,7 @@ export class SqlUserStore extends StorePart implements UserStore {
         .updateTable('sender_ids')
         .set({ status })
         .where('id', '=', id)
-        .$if(onlyPending, (q) => q.where('status', '=', 'pending'))
+        .$if(onlyFrom !== undefined, (q) => q.where('status', '=', onlyFrom ?? 'pending'))
         .returningAll()
         .executeTakeFirst();
       if (!row) return null;

@@ -1,6 +1,6 @@
 /**
  * The panel's services, built once by the composition root: sessions (sign-in, links, a
- * user's own sessions), the customer side's door and the provider side's door. The panel
+ * user's own sessions), the customer side's door, the reseller side's and the provider side's door. The panel
  * (src/panel/) calls nothing else.
  */
 import type { Clock } from '../../ports/clock.js';
@@ -14,11 +14,14 @@ import type { SessionPolicy } from './users.js';
 import { CustomerPanel } from './account/customer-panel.js';
 import { ProviderPanel } from './provider/provider-panel.js';
 import type { ProviderLive } from './provider/provider-live.js';
+import { ResellerPanel } from './reseller/reseller-panel.js';
 
 export interface PanelServices {
   sessions: UserService;
   account: CustomerPanel;
   provider: ProviderPanel;
+  /** The reseller side: a reseller account's users, over its customers. */
+  reseller: ResellerPanel;
 }
 
 export function panelServices(deps: {
@@ -45,5 +48,6 @@ export function panelServices(deps: {
       campaigns: deps.campaigns,
     }),
     provider: new ProviderPanel({ store, clock, audit, ...(deps.live ? { live: deps.live } : {}) }),
+    reseller: new ResellerPanel({ store, clock, audit }),
   };
 }

@@ -23,7 +23,12 @@ async function page(
   const t = senderIdMessages[lang];
   const rows = await door.of(request).senderIds.list();
   const done = queryOf(request.query).done === 'requested' ? t.requested : undefined;
-  const stateText = { approved: t.approved, pending: t.pending, rejected: t.rejected };
+  const stateText = {
+    approved: t.approved,
+    pending: t.pending,
+    rejected: t.rejected,
+    'awaiting-reseller': t.awaitingReseller,
+  };
   return sendPage(request, reply, {
     title: t.title,
     status: posted ? 400 : 200,

@@ -83,6 +83,9 @@ async function accountPage(
         <p>
           <a href={`/panel/provider/audit?account=${id}`}>{t.auditLink}</a>
         </p>
+        <p>
+          <a href={`${base}/statement`}>{account.reseller === true ? t.resellerStatementLink : t.statementLink}</a>
+        </p>
 
         <h2>{t.users}</h2>
         {users.length === 0 ? (

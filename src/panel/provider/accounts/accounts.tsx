@@ -15,6 +15,7 @@ import { cursorOf, field, queryOf } from '../../kit/forms.js';
 import { dateTime } from '../../kit/format.js';
 import { providerAccountMessages } from './catalogue.js';
 import { accountPageRoutes } from './account-page.js';
+import { statementRoutes } from './statement.js';
 import type { AccountView } from '../../../services/admin.js';
 
 interface ListForm {
@@ -146,5 +147,6 @@ export const providerAccountsArea: ProviderArea = {
     });
 
     accountPageRoutes(app, door);
+    statementRoutes(app, door);
   },
 };

@@ -23,6 +23,9 @@ import { CustomerGroups } from './groups.js';
 import { CustomerBlocklist } from './blocklist.js';
 import { CustomerConsents } from './consents.js';
 import { CustomerOtp } from './otp.js';
+import { AccountStatements } from '../../account-statements.js';
+import { monthBucket } from '../../../domain/istanbul-time.js';
+import type { Statement } from '../../account-statements.js';
 
 export interface CustomerDeps {
   store: Store;
@@ -48,6 +51,8 @@ export interface CustomerServices {
   blocklist: CustomerBlocklist;
   consents: CustomerConsents;
   otp: CustomerOtp;
+  /** The account's own statement of a month, `YYYY-MM`, this Istanbul month without one (docs/resellers.md, "Statements"). */
+  statement(month?: string): Promise<Statement>;
   /** The signed-in user's own password (not a change of the account). */
   changePassword(current: string, next: string): Promise<PasswordChange>;
 }
@@ -58,6 +63,12 @@ export class CustomerPanel {
   /** Whether the account is suspended (its pages say so; AccountChanges refuses its changes). */
   async suspended(accountId: number): Promise<boolean> {
     return (await this.deps.store.accounts.getAccount(accountId))?.status === 'Suspended';
+  }
+
+  /** Whether the account is suspended, and whether it is a reseller (its users see the reseller side too): one read. */
+  async standing(accountId: number): Promise<{ suspended: boolean; reseller: boolean }> {
+    const account = await this.deps.store.accounts.getAccount(accountId);
+    return { suspended: account?.status === 'Suspended', reseller: account?.reseller === true };
   }
 
   for(customer: Customer): CustomerServices {
@@ -76,6 +87,8 @@ export class CustomerPanel {
       blocklist: new CustomerBlocklist(deps, customer, changes),
       consents: new CustomerConsents(deps, customer, changes),
       otp: new CustomerOtp(deps, customer, changes),
+      statement: (month) =>
+        new AccountStatements(store).statement(customer.accountId, month ?? monthBucket(clock.now())),
       changePassword: (current, next) => deps.users.changePassword(customer.actor, current, next),
     };
   }

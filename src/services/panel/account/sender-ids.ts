@@ -27,11 +27,16 @@ export class CustomerSenderIds {
 
   /**
    * A requested sender ID is pending until the provider approves it (the console, or `admin
-   * sender-id approve`). AdminError: refused as a title, or the account has it already.
+   * sender-id approve`); a reseller's customer's waits first for the reseller to pass it on
+   * (`awaiting-reseller`). AdminError: refused as a title, or the account has it already.
    */
   request(title: string): Promise<SenderIdView> {
     return this.changes.make(
-      (store) => new SenderIdAdmin(store, this.deps.clock).add(this.customer.accountId, title, 'pending'),
+      async (store) => {
+        const account = await store.accounts.getAccount(this.customer.accountId);
+        const status = (account?.parentId ?? null) === null ? 'pending' : 'awaiting-reseller';
+        return new SenderIdAdmin(store, this.deps.clock).add(this.customer.accountId, title, status);
+      },
       (made) => ({ action: 'sender-id.request', object: { type: 'sender-id', id: made.id }, detail: { title } }),
     );
   }

@@ -9,6 +9,10 @@ import type { AuditLog, AuditPage, UserActor } from '../../audit-log.js';
 import type { AuditSearch } from '../../../ports/audit-store.js';
 import { ProviderConsole } from './provider-console.js';
 import type { ProviderLive } from './provider-live.js';
+import { AccountStatements } from '../../account-statements.js';
+import type { ResellerStatement, Statement } from '../../account-statements.js';
+import { NotFound } from '../not-found.js';
+import { monthBucket } from '../../../domain/istanbul-time.js';
 
 /** What a console page may use, for one provider user. */
 export interface ProviderServices {
@@ -17,6 +21,8 @@ export interface ProviderServices {
   /** The carriers' and traffic's live figures; absent outside `serve` (the pages answer not found). */
   live: ProviderLive | undefined;
   now(): number;
+  /** An account's statement of a month, `YYYY-MM` (this Istanbul month without one); a reseller's with each of its customers'. */
+  statement(accountId: number, month?: string): Promise<Statement | ResellerStatement>;
 }
 
 export class ProviderPanel {
@@ -29,6 +35,12 @@ export class ProviderPanel {
       auditSearch: (query) => audit.search(query),
       live,
       now: () => clock.now(),
+      statement: async (accountId, month) => {
+        const account = await store.accounts.getAccount(accountId);
+        if (!account) throw new NotFound(`no account ${accountId}`);
+        const which = month ?? monthBucket(clock.now());
+        return new AccountStatements(store).statement(accountId, which, account.reseller === true);
+      },
     };
   }
 }

@@ -1,0 +1,42 @@
+/**
+ * The reseller's monthly statement with each of its customers' (docs/resellers.md,
+ * "Statements"): the figures of `admin account statement --customers`, and their CSV.
+ */
+import type { ResellerArea } from '../door.js';
+import { sendPage } from '../../layout.js';
+import { queryOf } from '../../kit/forms.js';
+import { StatementView, monthQuery, sendStatementCsv } from '../../kit/statement.js';
+import { resellerStatementMessages } from './catalogue.js';
+
+export const resellerStatementArea: ResellerArea = {
+  name: 'reseller-statement',
+  nav: [{ path: '/reseller/statement', label: (lang) => resellerStatementMessages[lang].nav, order: 220 }],
+  routes(app, door) {
+    app.get('/reseller/statement', async (request, reply) => {
+      const lang = request.panel.lang;
+      const t = resellerStatementMessages[lang];
+      const statement = await door.of(request).statement(monthQuery(queryOf(request.query).month));
+      return sendPage(request, reply, {
+        title: t.title,
+        body: (
+          <>
+            <p>{t.intro}</p>
+            <StatementView
+              lang={lang}
+              action="/panel/reseller/statement"
+              csv="/panel/reseller/statement/csv"
+              statements={[statement, ...statement.customers]}
+            />
+          </>
+        ),
+      });
+    });
+    app.get('/reseller/statement/csv', async (request, reply) => {
+      const statement = await door.of(request).statement(monthQuery(queryOf(request.query).month));
+      return sendStatementCsv(reply, `statement-${statement.account_id}-${statement.month}-customers.csv`, [
+        statement,
+        ...statement.customers,
+      ]);
+    });
+  },
+};
