@@ -18,6 +18,7 @@ import { checkBrandName, checkColor, checkHost, checkSupportText, logoTypeOf } f
 import type { Actor } from './audit-log.js';
 import { AuditLog } from './audit-log.js';
 import { AdminError } from './admin-error.js';
+import { AccountSuspended } from './panel/account/account-changes.js';
 
 export interface BrandView {
   account_id: number;
@@ -48,6 +49,8 @@ export interface BrandInput {
   color?: string;
   support?: string;
   logo?: Uint8Array;
+  /** Removes the logo (a `logo` given with it wins). */
+  removeLogo?: boolean;
 }
 
 export type BrandField = 'account' | 'name' | 'host' | 'color' | 'support' | 'logo';
@@ -89,6 +92,13 @@ export class BrandService {
     return this.store.brands.get(accountId);
   }
 
+  /** A reseller's panel page: its brand (null: none yet), or null when the account is no reseller. */
+  async ofReseller(accountId: number): Promise<{ brand: Brand | null } | null> {
+    const account = await this.store.accounts.getAccount(accountId);
+    if (account?.reseller !== true) return null;
+    return { brand: await this.get(accountId) };
+  }
+
   /** `admin reseller brand`: with no change given, shows the brand. */
   async command(accountId: number, input: BrandInput): Promise<BrandView> {
     if (Object.values(input).every((v) => v === undefined)) {
@@ -114,6 +124,8 @@ export class BrandService {
         'account',
         `account ${accountId} is not a reseller (admin account update --id ${accountId} --reseller true)`,
       );
+    // A suspended reseller's users change nothing of it from the panel; the provider still may.
+    if (actor !== null && account.status === 'Suspended') throw new AccountSuspended();
     const change: BrandChange = {};
     for (const [field, raw, check] of [
       ['name', input.name, checkBrandName],
@@ -135,6 +147,7 @@ export class BrandService {
       if (checked && !checked.ok) return refused('host', checked.problem);
       change.host = checked ? checked.value : null;
     }
+    if (input.removeLogo === true) change.logo = null;
     if (input.logo !== undefined) {
       const checked = logoTypeOf(input.logo);
       if (!checked.ok) return refused('logo', checked.problem);
@@ -171,16 +184,5 @@ export class BrandService {
       throw new AdminError(
         `account ${accountId} is not a reseller (admin account update --id ${accountId} --reseller true)`,
       );
-  }
-
-  /**
-   * Whether a panel user of `accountId` (null: a provider user) may use the panel of the
-   * reseller `resellerId`'s brand: the reseller's own users and its customers' only.
-   */
-  async inBrand(resellerId: number, accountId: number | null): Promise<boolean> {
-    if (accountId === null) return false;
-    if (accountId === resellerId) return true;
-    const account = await this.store.accounts.getAccount(accountId);
-    return account?.parentId === resellerId;
   }
 }

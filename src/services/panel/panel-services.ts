@@ -14,11 +14,14 @@ import type { SessionPolicy } from './users.js';
 import { CustomerPanel } from './account/customer-panel.js';
 import { ProviderPanel } from './provider/provider-panel.js';
 import type { ProviderLive } from './provider/provider-live.js';
+import { BrandService } from '../brands.js';
 
 export interface PanelServices {
   sessions: UserService;
   account: CustomerPanel;
   provider: ProviderPanel;
+  /** Resellers' brands: the panel served on a brand's host (docs/resellers.md, "White label"). */
+  brands: BrandService;
 }
 
 export function panelServices(deps: {
@@ -45,5 +48,6 @@ export function panelServices(deps: {
       campaigns: deps.campaigns,
     }),
     provider: new ProviderPanel({ store, clock, audit, ...(deps.live ? { live: deps.live } : {}) }),
+    brands: new BrandService(store, clock),
   };
 }
