@@ -215,6 +215,8 @@ export const brandRoutes: PanelArea<BrandService> = {
     });
     await app.register(async (scope) => {
       await scope.register(multipart, {
+        // A logo past the limit is cut off and marked truncated: the page says so, rather than an error page.
+        throwFileSizeLimit: false,
         limits: {
           fieldNameSize: 64,
           fieldSize: 4096,
