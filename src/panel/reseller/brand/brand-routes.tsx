@@ -10,7 +10,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelArea } from '../../context.js';
 import { accountIdOf, actorOf } from '../../context.js';
 import { sendPage } from '../../layout.js';
-import { Field, InputField, Notice } from '../../kit/fields.js';
+import { InputField, Notice } from '../../kit/fields.js';
 import { Csrf } from '../../kit/post-form.js';
 import { brandMessages } from './catalogue.js';
 import { NotFound } from '../../../services/panel/not-found.js';
@@ -110,16 +110,17 @@ function brandPage(
             attributes={{ maxLength: maxSupportText }}
           />
           {brand?.logoType && (
-            <Field id="brand-remove-logo" label={t.currentLogo} state={state}>
+            <div>
+              <p>{t.currentLogo}</p>
               <img
                 src={`/panel/brand/logo/${brand.accountId}?v=${brand.updatedAt}`}
                 alt={t.logoAlt(brand.name)}
                 height={48}
               />
               <label>
-                <input id="brand-remove-logo" type="checkbox" name="remove_logo" value={removeValue} /> {t.removeLogo}
+                <input type="checkbox" name="remove_logo" value={removeValue} /> {t.removeLogo}
               </label>
-            </Field>
+            </div>
           )}
           <InputField
             id="brand-logo"
