@@ -40,6 +40,7 @@ const changing = new Set([
   'blocklist.remove',
   'smpp-user.create',
   'smpp-user.disable',
+  'reseller.brand',
 ]);
 
 const otpSettingOptions = [
@@ -90,6 +91,9 @@ const recorded: Record<string, string> = {
   watchMinShare: 'otp_watch_min_share',
   watchRise: 'otp_watch_rise',
   prefix: 'prefix',
+  host: 'host',
+  color: 'color',
+  support: 'support',
 };
 
 function osUser(): string | null {
@@ -163,5 +167,8 @@ export async function recordCliAudit(
   // `key otp` without a setting only shows them.
   if (command === 'key.otp' && !otpSettingOptions.some((name) => o[name] !== undefined)) return;
   if (command === 'account.otp' && o.countries === undefined) return;
+  // `reseller brand` without a change only shows it.
+  if (command === 'reseller.brand' && ['name', 'host', 'logo', 'color', 'support'].every((n) => o[n] === undefined))
+    return;
   await container.audit.record({ kind: 'cli', osUser: osUser() }, await factOf(container, command, o, result));
 }

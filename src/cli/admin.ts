@@ -26,6 +26,7 @@ import { sendDefaultOptions, sendDefaultsChange } from './admin-send-defaults.js
 import type { CliIo, Options } from './admin-types.js';
 import { recordCliAudit } from './admin-audit.js';
 import { statementCommands } from './admin-statements.js';
+import { resellerCommands } from './admin-resellers.js';
 
 /** Service options a command may take besides the store (its leaf declares them). */
 const configFlags = [
@@ -253,6 +254,7 @@ export function adminCommand(io: CliIo): Command {
 
   senderIdCommands(admin, leaf, run);
   userCommands(admin, leaf, run);
+  resellerCommands(admin, leaf, run);
 
   const key = admin.command('key').description('API keys');
   keyOptions(leaf(key, 'create', 'create a key; prints it once'))

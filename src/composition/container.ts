@@ -32,6 +32,7 @@ import { ConsentService } from '../services/consent-service.js';
 import { ResellerService } from '../services/reseller-service.js';
 import { IysAdmin } from '../services/iys-admin.js';
 import { UserService } from '../services/panel/users.js';
+import { BrandService } from '../services/brands.js';
 import { InboundAdmin } from '../services/inbound-admin.js';
 import { SmppUserAdmin } from '../services/smpp-users.js';
 import { SenderIdReview } from '../services/sender-id-review.js';
@@ -56,6 +57,8 @@ export interface AppContainer {
   statements: AccountStatements;
   /** Panel users on the default session policy (the admin CLI's; the panel's own follows its options). */
   panelUsers: UserService;
+  /** Resellers' brands (admin CLI). */
+  brands: BrandService;
   /** The provider's inbound routes and messages (admin CLI). */
   inboundAdmin: InboundAdmin;
   /** The provider's SMPP users (admin CLI). */
@@ -122,6 +125,7 @@ export async function openAppContainer(
     accountDirectory: new AccountDirectory(store),
     statements: new AccountStatements(store),
     panelUsers: new UserService(store, clock),
+    brands: new BrandService(store, clock),
     inboundAdmin: new InboundAdmin(store, clock),
     smppUsers: new SmppUserAdmin(store, clock),
     iysAdmin: new IysAdmin(store, clock),

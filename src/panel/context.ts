@@ -7,6 +7,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PanelUser } from '../ports/user-store.js';
+import type { Brand } from '../ports/brand-store.js';
 import type { UserActor } from '../services/audit-log.js';
 import type { Lang } from './catalogue.js';
 
@@ -34,6 +35,8 @@ export interface PanelState {
   reseller: boolean;
   /** The navigation of every area, sorted. */
   nav: readonly NavEntry[];
+  /** The reseller's brand whose host the request came to; null: the provider's own panel. */
+  brand: Brand | null;
 }
 
 export interface NavEntry {

@@ -6,6 +6,7 @@ import { kitText } from './kit/text.js';
 import { languages } from './catalogue.js';
 import { PostForm } from './kit/post-form.js';
 import { assetPath } from './assets.js';
+import { BrandFooter, BrandMark } from './reseller/brand/brand-mark.js';
 
 /** htmx without inline styles or eval, so that the Content-Security-Policy holds. */
 const htmxConfig = JSON.stringify({ includeIndicatorStyles: false, allowEval: false, allowScriptTags: false });
@@ -40,9 +41,7 @@ function Header(props: { state: PanelState; here: string; back: string }) {
   const entries = user ? state.nav : [];
   return (
     <header class="top">
-      <a class="brand" href="/panel/">
-        {t.product}
-      </a>
+      <BrandMark state={state} fallback={t.product} />
       {entries.length > 0 && (
         <nav class="main-nav" aria-label={t.mainNav}>
           <ul>
@@ -96,10 +95,11 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Pag
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="htmx-config" content={htmxConfig} />
-        <title>{`${page.title} · ${t.product}`}</title>
+        <title>{`${page.title} · ${state.brand?.name ?? t.product}`}</title>
         {/* No favicon: the browser would otherwise ask for /favicon.ico, outside the panel. */}
         <link rel="icon" href="data:," />
         <link rel="stylesheet" href={assetPath('panel.css')} />
+        {state.brand?.color && <link rel="stylesheet" href={`/panel/brand/style.css?v=${state.brand.updatedAt}`} />}
         <script src={assetPath('htmx.min.js')} defer></script>
         <script src={assetPath('panel.js')} defer></script>
       </head>
@@ -117,6 +117,7 @@ export function sendPage(request: FastifyRequest, reply: FastifyReply, page: Pag
           )}
           {page.body}
         </main>
+        <BrandFooter state={state} />
       </body>
     </html>,
   );

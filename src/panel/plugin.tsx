@@ -35,6 +35,8 @@ import { resellerDoor } from './reseller/door.js';
 import { panelPath } from './paths.js';
 import { ServerStopping } from '../http/drain-on-stop.js';
 import { BodyBudgetFull } from '../http/body-budget.js';
+import { hostOfHeader } from '../domain/brand.js';
+import { brandRoutes } from './reseller/brand/brand-routes.js';
 
 export interface PanelPluginOptions extends PanelServices {
   /** Called when the server closes (releases what the services hold, such as the webhook sender). */
@@ -131,14 +133,16 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
       suspended: false,
       reseller: false,
       nav: [],
+      brand: null,
     };
     request.panel = state;
     if (request.url.startsWith('/panel/assets/')) return;
     reply.header('cache-control', 'no-store');
+    state.brand = await options.brands.forHost(hostOfHeader(request.host));
     state.preCsrf = preCsrfOf(request, reply);
     const token = request.cookies[sessionCookie];
     if (token !== undefined && token !== '') {
-      const found = await sessions.session(token);
+      const found = await sessions.session(token, state.brand?.accountId ?? null);
       if (found) {
         state.user = found.user;
         state.sessionToken = token;
@@ -238,6 +242,8 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
   await mountSide(app, panelAreas.account, accountDoor(options.account), 'account');
   await mountSide(app, panelAreas.reseller, resellerDoor(options.reseller), 'reseller');
   await mountSide(app, panelAreas.provider, providerDoor(options.provider), 'provider');
+  // White label: the brand's logo and colours (public), and a reseller's page to set them.
+  await mountSide(app, [brandRoutes], options.brands, 'account');
 }
 
 function forbiddenOrBad(request: FastifyRequest, reply: FastifyReply, status: number): FastifyReply {

@@ -28,6 +28,7 @@ import type { ConsentStore } from './consent-store.js';
 import type { DerivedCounts } from './derived-counts.js';
 import type { TemplateStore } from './template-store.js';
 import type { LinkStore } from './link-store.js';
+import type { BrandStore } from './brand-store.js';
 
 /** What the store says to a readiness probe. */
 export interface StoreHealth {
@@ -86,6 +87,8 @@ export interface Store {
   readonly templates: TemplateStore;
   /** Short links of sends and their clicks (src/ports/link-store.ts). */
   readonly links: LinkStore;
+  /** Resellers' brands: what their panel shows on their host (src/ports/brand-store.ts). */
+  readonly brands: BrandStore;
   /** Runs work in one transaction against a store bound to it (this store, inside one). */
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T>;
   /**

@@ -92,6 +92,7 @@ for (const dialect of testDialects()) {
           '0060-refund-policy',
           '0061-webhook-buckets',
           '0063-cancel-settling',
+          '0064-brands',
         ]);
       });
 

@@ -511,7 +511,23 @@ export interface LinkClicksTable {
   clicked_at: number;
 }
 
+/** Migration 0064: a reseller's brand (white label). */
+export interface BrandsTable {
+  account_id: number;
+  name: string;
+  /** Lower-cased, unique; null until the provider sets it. */
+  host: string | null;
+  /** #rrggbb */
+  color: string | null;
+  support: string | null;
+  /** Base64 of the logo's bytes. */
+  logo: string | null;
+  logo_type: string | null;
+  updated_at: number;
+}
+
 export interface Database {
+  brands: BrandsTable;
   short_links: ShortLinksTable;
   link_clicks: LinkClicksTable;
   templates: TemplatesTable;

@@ -34,6 +34,7 @@ import { SqlOtpStore } from './otp-store.js';
 import { SqlDerivedCounts } from './derived-counts-store.js';
 import { SqlTemplateStore } from './template-store.js';
 import { SqlLinkStore } from './link-store.js';
+import { SqlBrandStore } from './brand-store.js';
 
 /** A write lock held this long without changing hands is stuck (transactions take milliseconds; busy_timeout is 5 s). */
 const stuckLockMs = 30_000;
@@ -69,6 +70,7 @@ export class SqlStore implements Store {
   readonly derived: SqlDerivedCounts;
   readonly templates: SqlTemplateStore;
   readonly links: SqlLinkStore;
+  readonly brands: SqlBrandStore;
 
   /** `connection`: null for a store bound to a transaction (it closes nothing). */
   constructor(
@@ -102,6 +104,7 @@ export class SqlStore implements Store {
     this.derived = new SqlDerivedCounts(context);
     this.templates = new SqlTemplateStore(context);
     this.links = new SqlLinkStore(context);
+    this.brands = new SqlBrandStore(context);
   }
 
   transaction<T>(work: (store: Store) => Promise<T>): Promise<T> {

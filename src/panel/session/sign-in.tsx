@@ -123,7 +123,8 @@ export const sessionArea: PanelArea<UserService> = {
       const body = signInBody.safeParse(request.body ?? {});
       const input = body.success ? body.data : { email: '', password: '', next: undefined };
       const next = panelPath(input.next);
-      const result = await sessions.signIn(input.email, input.password, request.ip);
+      const brandOf = request.panel.brand?.accountId ?? null;
+      const result = await sessions.signIn(input.email, input.password, request.ip, brandOf);
       if (!result.ok) {
         const error = result.reason === 'limited' ? t.limited(result.retryAfterMinutes) : t.invalid;
         return signInPage(request, reply, next, {

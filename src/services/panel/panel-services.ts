@@ -15,6 +15,7 @@ import { CustomerPanel } from './account/customer-panel.js';
 import { ProviderPanel } from './provider/provider-panel.js';
 import type { ProviderLive } from './provider/provider-live.js';
 import { ResellerPanel } from './reseller/reseller-panel.js';
+import { BrandService } from '../brands.js';
 
 export interface PanelServices {
   sessions: UserService;
@@ -22,6 +23,8 @@ export interface PanelServices {
   provider: ProviderPanel;
   /** The reseller side: a reseller account's users, over its customers. */
   reseller: ResellerPanel;
+  /** Resellers' brands: the panel served on a brand's host (docs/resellers.md, "White label"). */
+  brands: BrandService;
 }
 
 export function panelServices(deps: {
@@ -49,5 +52,6 @@ export function panelServices(deps: {
     }),
     provider: new ProviderPanel({ store, clock, audit, ...(deps.live ? { live: deps.live } : {}) }),
     reseller: new ResellerPanel({ store, clock, audit }),
+    brands: new BrandService(store, clock),
   };
 }

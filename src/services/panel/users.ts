@@ -12,6 +12,7 @@ import type { PanelUser, PanelSession } from '../../ports/user-store.js';
 import { hashPassword, passwordProblem, unusableHash, verifyPassword } from '../passwords.js';
 import { AdminError } from '../admin-error.js';
 import { AuditLog } from '../audit-log.js';
+import { admits } from './brand-admission.js';
 import type { UserActor } from '../audit-log.js';
 
 export interface SessionPolicy {
@@ -167,9 +168,10 @@ export class UserService {
    * each in one atomic statement (so a burst of concurrent guesses, in one process or many,
    * gets at most the limit evaluated, and a guesser who reached it learns nothing more). A
    * reservation is kept as the failure it turns out to be; a right password gives the
-   * address's back and clears the email's.
+   * address's back and clears the email's. On a brand's host (`brandOf`: its reseller) a
+   * user of another account is answered and counted as a wrong password.
    */
-  async signIn(emailRaw: string, password: string, address: string): Promise<SignIn> {
+  async signIn(emailRaw: string, password: string, address: string, brandOf: number | null = null): Promise<SignIn> {
     const now = this.clock.now();
     const email = emailRaw.trim().toLowerCase();
     const { perAddress, perUser, windowMs } = this.policy;
@@ -183,7 +185,13 @@ export class UserService {
     }
     const user = email === '' ? null : await this.users.findUserByEmail(email);
     const matches = await verifyPassword(password, user?.passwordHash ?? unusableHash);
-    if (!user || !matches || user.passwordHash === null || user.status !== 'active')
+    if (
+      !user ||
+      !matches ||
+      user.passwordHash === null ||
+      user.status !== 'active' ||
+      !(await admits(this.store, user, brandOf))
+    )
       return { ok: false, reason: 'invalid' };
     await this.users.releaseSignInAttempt(byAddress);
     await this.users.clearSignInFailures(byUser);
@@ -198,7 +206,10 @@ export class UserService {
   }
 
   /** The signed-in user of a session token, or null (unknown, expired, user disabled). */
-  async session(token: string): Promise<{ user: PanelUser; session: PanelSession } | null> {
+  async session(
+    token: string,
+    brandOf: number | null = null,
+  ): Promise<{ user: PanelUser; session: PanelSession } | null> {
     const hash = tokenHash(token);
     const session = await this.users.findSession(hash);
     if (!session) return null;
@@ -208,7 +219,7 @@ export class UserService {
       return null;
     }
     const user = await this.users.getUser(session.userId);
-    if (!user || user.status !== 'active') return null;
+    if (!user || user.status !== 'active' || !(await admits(this.store, user, brandOf))) return null;
     // Written at most once a minute per session: a page load need not be a write.
     if (now - session.lastSeenAt >= 60_000) await this.users.touchSession(hash, now);
     return { user, session };
