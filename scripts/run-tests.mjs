@@ -12,6 +12,8 @@
 // Arguments: `--unit` (every suite but test/process/), `--process` (only test/process/);
 // any other argument keeps the files whose path contains it.
 // Environment: HABERCI_TEST_CONCURRENCY (default 3), HABERCI_TEST_FILE_TIMEOUT_S (default 300).
+// Every file's NODE_OPTIONS preloads dist/test/helpers/test-costs.js (a test-only password
+// hash cost), which the processes a test starts inherit.
 //
 // CPU: each file runs under /usr/bin/time (when it is there), which reports the user and
 // system time of the file's process and of every child it waited for (`serve`, `admin`, the
@@ -28,7 +30,8 @@ import {
   rmSync,
   mkdtempSync,
 } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { tmpdir } from 'node:os';
 import { spawn } from 'node:child_process';
 import { setTimeout, clearTimeout } from 'node:timers';
@@ -69,6 +72,10 @@ files.sort((a, b) => guess(b) - guess(a) || a.localeCompare(b));
 
 const concurrency = Math.max(1, Number(process.env.HABERCI_TEST_CONCURRENCY ?? 3));
 const limitS = Math.max(10, Number(process.env.HABERCI_TEST_FILE_TIMEOUT_S ?? 300));
+// Every test process, and every process it starts, preloads test/helpers/test-costs.ts
+// (password hashes at a test-only cost; docs/decisions.md, "Tests").
+const preload = pathToFileURL(resolve('dist/test/helpers/test-costs.js')).href;
+const nodeOptions = [process.env.NODE_OPTIONS ?? '', `--import=${preload}`].join(' ').trim();
 const started = Date.now();
 const results = [];
 const timeBin = '/usr/bin/time';
@@ -93,7 +100,7 @@ function runFile(file) {
     const [command, ...commandArgs] =
       cpuPath === null ? nodeArgs : [timeBin, '-q', '-f', 'CPU %U %S', '-o', cpuPath, ...nodeArgs];
     const child = spawn(command, commandArgs, {
-      env: { ...process.env, NODE_ENV: 'test' },
+      env: { ...process.env, NODE_ENV: 'test', NODE_OPTIONS: nodeOptions },
       detached: true,
     });
     const chunks = [];
