@@ -174,9 +174,34 @@ describe('dispatcher', () => {
       });
 
       it('lets messages gather after a claim that found fewer than it asked for, then claims them together', async () => {
+        // Race-free in two parts (one run with a 600 ms gather failed under load when queueing
+        // three messages took longer than the gather). First, with the first claim held until
+        // three more messages are queued and have woken the loop: the claim after the gather
+        // takes the three together. Then, with a gather far longer than the test: wakes after
+        // a short claim do not end the gather, so nothing is claimed alone.
         const runtime = await openAppContainer(await dialect.location(), systemClock);
         const carrier = new RecordingCarrier('rec');
-        const { store, claims } = countingClaims(runtime.store.queue);
+        await queueMessages(runtime, 1);
+        let release: () => void = () => undefined;
+        const released = new Promise<void>((resolve) => (release = resolve));
+        let held = false;
+        const queue = runtime.store.queue;
+        const holding = new Proxy(queue, {
+          get(target, property) {
+            if (property === 'claimDue')
+              return async (...args: Parameters<typeof queue.claimDue>) => {
+                const claimed = await target.claimDue(...args);
+                if (!held && claimed.length > 0) {
+                  held = true;
+                  await released;
+                }
+                return claimed;
+              };
+            const value: unknown = Reflect.get(target, property, target);
+            return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+          },
+        });
+        const { store, claims } = countingClaims(holding);
         const d = new Dispatcher({
           store,
           carriers: { live: carrier, sandbox: carrier },
@@ -185,19 +210,43 @@ describe('dispatcher', () => {
           options: { ...defaultDispatcherOptions, idleMs: 50, gatherMs: 600 },
         });
         try {
-          await queueMessages(runtime, 1);
           await d.start();
-          await waitFor('the first claim', () => claims.length === 1);
+          await waitFor('the first claim', () => held);
           // Each new message wakes the dispatcher; none of them is claimed alone.
           for (let i = 0; i < 3; i++) {
             await queueMessages(runtime, 1);
             d.wake.notify();
-            await pause(30);
           }
+          release();
           await waitFor('four submits', () => carrier.submitted.length === 4);
           assert.deepEqual(claims, [1, 3]);
         } finally {
+          release();
           await d.stop();
+        }
+
+        const long = countingClaims(runtime.store.queue);
+        const gathering = new Dispatcher({
+          store: long.store,
+          carriers: { live: carrier, sandbox: carrier },
+          clock: systemClock,
+          log: silent,
+          options: { ...defaultDispatcherOptions, idleMs: 50, gatherMs: 600_000 },
+        });
+        try {
+          await queueMessages(runtime, 1);
+          await gathering.start();
+          await waitFor('the first claim', () => long.claims.length === 1 && gathering.mode === 'gathering');
+          for (let i = 0; i < 3; i++) {
+            await queueMessages(runtime, 1);
+            gathering.wake.notify();
+          }
+          // A few turns of the event loop, in which a wake that ended the gather would claim.
+          await pause(50);
+          assert.equal(gathering.mode, 'gathering', 'the wakes did not end the gather');
+          assert.equal(long.attempts.made, 1, 'no message was claimed alone');
+        } finally {
+          await gathering.stop();
           await runtime.close();
         }
       });

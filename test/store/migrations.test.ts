@@ -16,6 +16,27 @@ import type { StoreLocation } from '../../src/adapters/store/index.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { accountInput, now, storeSuite } from '../helpers/store-suite.js';
 
+/**
+ * Every object of the store's schema other than Kysely's own migration tables: on SQLite
+ * every entry of `sqlite_master` (tables, indexes, triggers, views); on PostgreSQL every
+ * relation (tables, indexes, sequences, views), function and type of the current schema.
+ */
+async function storeObjects(h: StoreConnection): Promise<string[]> {
+  const { rows } =
+    h.dialect === 'postgres'
+      ? await sql<{ name: string }>`
+          select 'relation ' || relname as name from pg_class where relnamespace = current_schema()::regnamespace
+          union all
+          select 'function ' || proname from pg_proc where pronamespace = current_schema()::regnamespace
+          union all
+          select 'type ' || typname from pg_type where typnamespace = current_schema()::regnamespace`.execute(h.db)
+      : await sql<{ name: string }>`select type || ' ' || name as name from sqlite_master`.execute(h.db);
+  return rows
+    .map((r) => r.name)
+    .filter((name) => !/^[a-z]+ _?kysely_/.test(name) && !/^[a-z]+ sqlite_/.test(name))
+    .sort();
+}
+
 for (const dialect of testDialects()) {
   describeOn(dialect, `store (${dialect.name})`, () => {
     const suite = storeSuite(dialect);
@@ -113,6 +134,18 @@ for (const dialect of testDialects()) {
         // fifth of the cost (every cut took 90 s of a full run).
         const cuts =
           dialect.name === 'sqlite' ? names : names.filter((_, i) => i === 0 || i === names.length - 1 || i % 6 === 0);
+        // The next start after a cut is a start on an empty store when nothing of the store is
+        // left: every object of the schema (tables, indexes, triggers, views; on PostgreSQL
+        // also sequences, functions and types) is checked gone after every cut. A start on
+        // an empty store is the same whatever was cut, so the next start completes the store
+        // after the first, a middle and the last cut (completing after every cut cost more
+        // than the cuts themselves: a migration from zero each).
+        const migrated = await storeObjects(handle);
+        assert.ok(
+          migrated.length > (await storeTables(handle)).length,
+          'a migrated store has more objects than tables: the check sees indexes and the rest',
+        );
+        const completed = new Set([cuts[0], cuts[Math.floor(cuts.length / 2)], cuts[cuts.length - 1]]);
         for (const cut of cuts) {
           // The cut migration's statements all run, then it fails before it is recorded:
           // what a crash at the worst moment leaves, on a fresh store.
@@ -135,6 +168,8 @@ for (const dialect of testDialects()) {
           const applied = await sql<{ name: string }>`select name from kysely_migration`.execute(h.db);
           assert.deepEqual(applied.rows, [], `nothing recorded when ${cut} is cut off`);
           assert.deepEqual(await storeTables(h), [], `no table of the store left when ${cut} is cut off`);
+          assert.deepEqual(await storeObjects(h), [], `nothing of the store left when ${cut} is cut off`);
+          if (!completed.has(cut)) continue;
           await migrate(h);
           const done = await sql<{ name: string }>`select name from kysely_migration order by name`.execute(h.db);
           assert.deepEqual(
@@ -144,6 +179,8 @@ for (const dialect of testDialects()) {
           const a = await storeOn(h).accounts.createAccount(accountInput('After the cut'), now);
           assert.equal((await storeOn(h).accounts.getAccount(a.id))?.name, 'After the cut');
         }
+        assert.equal(completed.size, 3, 'three cuts are completed');
+        for (const cut of completed) assert.ok(cut !== undefined && cuts.includes(cut), `${cut} is one of the cuts`);
       });
 
       it('two processes starting at once on an empty store both migrate it', async () => {

@@ -7,7 +7,8 @@
  * that is not İYS's shape, a refused token) is an IysUnavailable: the caller tries again
  * later. Neither the password nor the token is ever part of an error.
  */
-import { request } from 'undici';
+import { createRequire } from 'node:module';
+import type * as Undici from 'undici';
 import type { Consent } from '../../domain/iys.js';
 import { IysUnavailable } from '../../ports/iys-api.js';
 import type { ChangesPage, IysApi, PushResult } from '../../ports/iys-api.js';
@@ -27,6 +28,10 @@ export interface IysClientOptions {
 }
 
 const defaultMaxBody = 1024 * 1024;
+
+// undici is loaded with the first request, not with the module (every thread loads this one).
+const load = createRequire(import.meta.url);
+let undici: typeof Undici | null = null;
 
 interface Answer {
   status: number;
@@ -139,7 +144,8 @@ export class IysClient implements IysApi {
   private async send(method: 'GET' | 'POST', path: string, body: unknown, bearer?: string): Promise<Answer> {
     const limit = this.options.maxBodyBytes ?? defaultMaxBody;
     try {
-      const res = await request(`${this.base}${path}`, {
+      undici ??= load('undici') as typeof Undici;
+      const res = await undici.request(`${this.base}${path}`, {
         method,
         headers: {
           accept: 'application/json',
