@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { StorePart } from './store-part.js';
 import { hasUrl, newEventId, resolveTargets } from './event-outbox.js';
 import { takesEvent } from '../../domain/webhook.js';
@@ -89,6 +90,38 @@ export class SqlLinkStore extends StorePart implements LinkStore {
       })
       .execute();
     return true;
+  }
+
+  async hasLinks(sendId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('short_links')
+      .select('token')
+      .where('send_id', '=', sendId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async clickSeries(sendId: number, maxPoints: number): Promise<{ at: number; clicks: number }[]> {
+    const span = await this.db
+      .selectFrom('link_clicks')
+      .select((eb) => [eb.fn.min('clicked_at').as('first'), eb.fn.max('clicked_at').as('last')])
+      .where('send_id', '=', sendId)
+      .executeTakeFirst();
+    if (span?.first === null || span?.first === undefined || span.last === null) return [];
+    const first = Number(span.first);
+    const minute = 60_000;
+    const bucket = Math.max(1, Math.ceil((Number(span.last) - first + 1) / Math.max(1, maxPoints) / minute)) * minute;
+    const start = Math.floor(first / minute) * minute;
+    const index = sql<number>`(clicked_at - ${sql.lit(start)}) / ${sql.lit(bucket)}`;
+    const rows = await this.db
+      .selectFrom('link_clicks')
+      .select((eb) => [index.as('slot'), eb.fn.countAll<string | number>().as('clicks')])
+      .where('send_id', '=', sendId)
+      .groupBy('slot')
+      .orderBy('slot')
+      .execute();
+    return rows.map((r) => ({ at: start + Number(r.slot) * bucket, clicks: Number(r.clicks) }));
   }
 
   async sendClicks(sendId: number): Promise<{ clicks: number; clickers: number }> {

@@ -23,6 +23,8 @@ import { CustomerGroups } from './groups.js';
 import { CustomerBlocklist } from './blocklist.js';
 import { CustomerConsents } from './consents.js';
 import { CustomerOtp } from './otp.js';
+import { CustomerTemplates } from './templates.js';
+import type { ShortLinkService } from '../../short-link-service.js';
 
 export interface CustomerDeps {
   store: Store;
@@ -33,6 +35,8 @@ export interface CustomerDeps {
   users: UserService;
   /** The API's campaign controls (the panel's Pause, Resume and Cancel). */
   campaigns: CampaignService;
+  /** The API's short links (a panel send's `short_links`, a campaign's clicks). */
+  links: ShortLinkService;
 }
 
 /** What a customer page may use, for one user of one account. */
@@ -48,6 +52,7 @@ export interface CustomerServices {
   blocklist: CustomerBlocklist;
   consents: CustomerConsents;
   otp: CustomerOtp;
+  templates: CustomerTemplates;
   /** The signed-in user's own password (not a change of the account). */
   changePassword(current: string, next: string): Promise<PasswordChange>;
 }
@@ -76,6 +81,7 @@ export class CustomerPanel {
       blocklist: new CustomerBlocklist(deps, customer, changes),
       consents: new CustomerConsents(deps, customer, changes),
       otp: new CustomerOtp(deps, customer, changes),
+      templates: new CustomerTemplates(deps, customer, changes),
       changePassword: (current, next) => deps.users.changePassword(customer.actor, current, next),
     };
   }
