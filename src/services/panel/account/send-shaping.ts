@@ -7,7 +7,7 @@
 import type { Store } from '../../../ports/store.js';
 import type { NewShortLink } from '../../../ports/link-store.js';
 import type { ShortLinkService } from '../../short-link-service.js';
-import { maxSpeed, maxValidityMinutes, parseSendWindow } from '../../../domain/send-controls.js';
+import { maxSpeed, maxValidityMinutes, parseSendWindow, windowView } from '../../../domain/send-controls.js';
 import type { SendControls, SendWindow } from '../../../domain/send-controls.js';
 import { fillTemplate, placeholdersOf } from '../../../domain/templates.js';
 import { textTooLong, toLineBreaks } from '../../../domain/sms-count.js';
@@ -28,16 +28,15 @@ export type ControlsField = 'window' | 'speed' | 'validity';
 
 export const emptyControls: ControlsInput = { from: '', to: '', days: [1, 2, 3, 4, 5, 6, 7], speed: '', validity: '' };
 
-const hhmm = (minutes: number): string =>
-  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
-
 /** Controls (an account's defaults) as the form shows them. */
 export function controlsInput(c: SendControls | null | undefined): ControlsInput {
   if (!c) return emptyControls;
+  const w = c.window === null ? null : windowView(c.window);
   return {
-    from: c.window ? hhmm(c.window.from) : '',
-    to: c.window ? hhmm(c.window.to % 1440) : '',
-    days: c.window ? [...c.window.days] : emptyControls.days,
+    from: w?.from ?? '',
+    // A time input has no 24:00: the end of the day is 00:00 there (parseSendWindow reads it so).
+    to: w === null ? '' : w.to === '24:00' ? '00:00' : w.to,
+    days: w?.days ?? emptyControls.days,
     speed: c.speed === null ? '' : String(c.speed),
     validity: c.validityMinutes === null ? '' : String(c.validityMinutes),
   };
