@@ -19,6 +19,7 @@ import { benchRetention } from './retention.bench.js';
 import { benchScaleModel } from './scale-model.bench.js';
 import { benchCarrierFairness } from './carrier-fairness.bench.js';
 import { benchCampaignCancel } from './campaign-cancel.bench.js';
+import { benchShortLinksSend } from './short-links-send.bench.js';
 import type { Bench, BenchOptions, BenchResult, Figure } from './lib/bench.js';
 import { defaultBenchOptions } from './lib/bench.js';
 import { machineInfo } from './lib/machine.js';
@@ -85,6 +86,12 @@ const benches: readonly Bench[] = [
     description:
       '/group/cancel of a running 50,000-number send on a 50/s link: the answer, and the counts after it (issue 45)',
     run: benchCampaignCancel,
+  },
+  {
+    name: 'short-links-send',
+    description:
+      '/group/send of 50,000 numbers with short_links: 1 beside without, interleaved, on SQLite: the ratio (issue 45)',
+    run: benchShortLinksSend,
   },
   {
     name: 'smpp-e2e',

@@ -22,7 +22,8 @@ export interface ServerProcess {
 }
 
 const host = '127.0.0.1';
-const readyTimeoutMs = 60_000;
+// Generous: a shared, loaded machine has taken over a minute to start a server.
+const readyTimeoutMs = 180_000;
 const stopGraceMs = 10_000;
 
 /** A port free on 127.0.0.1 now; the server is started on it right after. */

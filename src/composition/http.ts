@@ -90,6 +90,7 @@ async function panelOptions(container: AppContainer, config: Config, live?: Prov
       sends: container.services.sends,
       webhooks: webhooks.admin,
       campaigns: container.services.campaigns,
+      links: container.services.links,
       sessionPolicy: {
         ...defaultSessionPolicy,
         idleMs: config.panelIdleMinutes * 60_000,

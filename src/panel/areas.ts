@@ -11,6 +11,7 @@ import { sessionArea } from './session/sign-in.js';
 import type { AccountArea } from './account/door.js';
 import { overviewArea } from './account/overview/overview.js';
 import { sendArea } from './account/send/send.js';
+import { templatesArea } from './account/templates/templates.js';
 import { messagesArea } from './account/messages/messages.js';
 import { campaignsArea } from './account/campaigns/campaigns.js';
 import { groupsArea } from './account/groups/groups.js';
@@ -48,6 +49,7 @@ export const panelAreas: PanelAreas = {
   account: [
     overviewArea,
     sendArea,
+    templatesArea,
     messagesArea,
     campaignsArea,
     groupsArea,

@@ -21,6 +21,13 @@ export interface LinkStore {
    * the key's webhook, in one transaction. Null: no such link.
    */
   click(token: string, now: number): Promise<LinkClick | null>;
+  /** Whether the send has short links at all. */
+  hasLinks(sendId: number): Promise<boolean>;
+  /**
+   * A send's clicks over time: counts in buckets of whole minutes, as few as give at most
+   * `maxPoints` buckets from its first click to its last; each bucket by its start (ms).
+   */
+  clickSeries(sendId: number, maxPoints: number): Promise<{ at: number; clicks: number }[]>;
   /** A send's clicks and its recipients who clicked at least once. */
   sendClicks(sendId: number): Promise<{ clicks: number; clickers: number }>;
   /** The links and click counts of some recipients of a send, by recipient. */

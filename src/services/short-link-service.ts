@@ -29,6 +29,41 @@ function tokens(count: number): string[] {
 }
 
 /**
+ * One text for every number: cut at its URLs once, then each number's text is the pieces
+ * joined by its own links (no pattern run per number). Every token has the same length, so
+ * one text's length is every text's.
+ */
+function shortenShared(base: string, numbers: readonly string[], text: string): Result<Shortened> {
+  const urls: string[] = [];
+  const pieces = replaceUrls(text, (url) => {
+    urls.push(url);
+    return '\u0000';
+  }).split('\u0000');
+  if (urls.length > maxLinksPerText)
+    return fail('TS-1033', { message: `short_links: at most ${maxLinksPerText} URLs in a text` });
+  if (urls.some((u) => u.length > maxUrlLength))
+    return fail('TS-1033', { message: `short_links: a URL is longer than ${maxUrlLength} characters` });
+  const pool = tokens(urls.length * numbers.length);
+  const out: string[] = [];
+  const links: NewShortLink[] = [];
+  let next = 0;
+  for (const recipient of numbers) {
+    let shortened = pieces[0] ?? '';
+    for (let k = 0; k < urls.length; k++) {
+      const token = pool[next++] ?? '';
+      links.push({ token, recipient, url: urls[k] ?? '' });
+      shortened += `${base}/${token}${pieces[k + 1] ?? ''}`;
+    }
+    if (out.length === 0 && textTooLong(shortened))
+      return fail('TS-1026', {
+        message: `The text for ${recipient} is longer than 2000 characters with its short links`,
+      });
+    out.push(shortened);
+  }
+  return ok({ texts: out, links });
+}
+
+/**
  * Short links with click tracking (docs/api.md, "Short links"): `short_links` 1 on a send
  * gives every URL of each recipient's text a link of its own under `--short-link-base`,
  * written with the send; a click redirects to the URL and is counted.
@@ -53,6 +88,7 @@ export class ShortLinkService {
     if (this.base === null)
       return fail('TS-1033', { message: 'short_links: this server has no short link base (serve --short-link-base)' });
     const base = this.base;
+    if (typeof texts === 'string' && !texts.includes('\u0000')) return shortenShared(base, numbers, texts);
     const out: string[] = [];
     const links: NewShortLink[] = [];
     const shared = typeof texts === 'string' ? urlsOf(texts) : null;

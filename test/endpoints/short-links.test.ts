@@ -72,6 +72,13 @@ for (const dialect of testDialects()) {
       const basic = await h.post('/reports/basic', { api_key: p.apiKey, raporid: raporId });
       assert.equal(basic.body.clicks, 3, basic.raw);
       assert.equal(basic.body.unique_clickers, 1);
+      // The campaign page's chart: the clicks in minute buckets from the first.
+      const links = h.runtime.store.links;
+      const series = await links.clickSeries(raporId, 120);
+      assert.deepEqual(series, [{ at: Math.floor(h.clock.now() / 60_000) * 60_000, clicks: 3 }]);
+      assert.equal(await links.hasLinks(raporId), true);
+      assert.equal(await links.hasLinks(raporId + 1000), false);
+      assert.deepEqual(await links.clickSeries(raporId + 1000, 120), []);
       const detailed = await h.post('/reports/detailed', { api_key: p.apiKey, raporid: raporId });
       const rows = detailed.body.data as { phone_number: string; short_links?: string[]; clicks?: number }[];
       const row = rows.find((r) => r.phone_number === first.to);

@@ -151,6 +151,7 @@ export async function createPanelHarness(
     sends: runtime.services.sends,
     webhooks: webhooks.admin,
     campaigns: runtime.services.campaigns,
+    links: runtime.services.links,
     sessionPolicy: { ...defaultSessionPolicy, ...policy },
   });
   const users = services.sessions;

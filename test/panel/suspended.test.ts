@@ -36,7 +36,7 @@ for (const dialect of testDialects()) {
     let receiver: Receiver;
     let c: PanelBrowser;
     let user = { accountId: 0, userId: 0, email: '', password: '' };
-    const ids = { key: 0, paused: 0, event: 0, group: 0, send: 0 };
+    const ids = { key: 0, paused: 0, event: 0, group: 0, send: 0, template: 0 };
 
     /** Every action a customer can post, with a form that would change something if allowed. */
     const actions = (): [string, Record<string, string | string[]>][] => [
@@ -63,6 +63,9 @@ for (const dialect of testDialects()) {
       ['/panel/sender-ids', { title: 'NEWONE' }],
       [`/panel/otp/keys/${ids.key}`, { validity: '60', countries: '90,49' }],
       ['/panel/account/allowlist', { ip_allow: '203.0.113.0/24' }],
+      ['/panel/account/send-defaults', { window_from: '09:00', window_to: '18:00', window_days: ['1'], speed: '5' }],
+      ['/panel/templates', { name: 'New template', text: 'Hi {{name}}' }],
+      [`/panel/templates/${ids.template}/delete`, {}],
       [
         '/panel/consents/add',
         {
@@ -93,6 +96,7 @@ for (const dialect of testDialects()) {
         events: (await store.events.recentForKey(ids.key, 50)).map((e) => [e.id, e.state, e.log.length]),
         audit: (await store.audit.search({ accountId: user.accountId, limit: 1000 })).length,
         otp: await store.otp.settingsOf(ids.key),
+        templates: await store.templates.list(user.accountId),
         received: receiver.requests.length,
       });
     };
@@ -124,6 +128,10 @@ for (const dialect of testDialects()) {
         confirm: '1',
       });
       ids.send = Number(/campaigns\/(\d+)/.exec(sent.location ?? '')?.[1]);
+      await c.get('/panel/templates');
+      await c.post('/panel/templates', { name: 'Kept', text: 'Hi {{name}}' });
+      ids.template = (await h.runtime.store.templates.list(user.accountId))[0]?.id ?? 0;
+      assert.ok(ids.template > 0);
       assert.ok(ids.event > 0 && ids.group > 0 && ids.send > 0);
       await admin.updateAccount(user.accountId, { status: 'Suspended' }, {});
     });
@@ -141,7 +149,7 @@ for (const dialect of testDialects()) {
         .map(([path]) =>
           `POST ${path}`
             .replace(/\/keys\/\d+\/webhook\/deliveries\/\d+\//, '/keys/:id/webhook/deliveries/:event/')
-            .replace(/\/(keys|groups|campaigns)\/\d+/, '/$1/:id'),
+            .replace(/\/(keys|groups|campaigns|templates)\/\d+/, '/$1/:id'),
         )
         .sort();
       assert.deepEqual(ours, posted);
@@ -163,6 +171,7 @@ for (const dialect of testDialects()) {
         '/panel/keys',
         `/panel/keys/${ids.key}`,
         '/panel/sender-ids',
+        '/panel/templates',
         '/panel/account',
       ]) {
         const page = await c.get(path);

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { StorePart } from './store-part.js';
 import { hasUrl, newEventId, resolveTargets } from './event-outbox.js';
 import { takesEvent } from '../../domain/webhook.js';
@@ -5,19 +6,27 @@ import type { LinkClick, LinkStore, NewShortLink } from '../../ports/link-store.
 
 /** Rows per multi-row INSERT and items per IN list: inside both dialects' parameter limits. */
 const chunk = 1000;
+/** Links per insert statement (one bound list each). */
+const listChunk = 10_000;
 
 export class SqlLinkStore extends StorePart implements LinkStore {
   async insert(accountId: number, sendId: number, links: readonly NewShortLink[], now: number): Promise<void> {
-    for (let i = 0; i < links.length; i += chunk) {
-      const rows = links.slice(i, i + chunk).map((l) => ({
-        token: l.token,
-        account_id: accountId,
-        send_id: sendId,
-        recipient: l.recipient,
-        url: l.url,
-        created_at: now,
-      }));
-      await this.db.insertInto('short_links').values(rows).execute();
+    // One statement a chunk with the rows as one bound list (SQLite: a JSON array read by
+    // json_each; PostgreSQL: text arrays unnested): a 50,000-recipient send's links are a few
+    // statements, not a thousand-row VALUES list each compiled afresh.
+    for (let i = 0; i < links.length; i += listChunk) {
+      const part = links.slice(i, i + listChunk);
+      const query =
+        this.dialect === 'sqlite'
+          ? sql`insert into short_links (token, account_id, send_id, recipient, url, created_at)
+              select json_extract(value, '$[0]'), ${accountId}, ${sendId}, json_extract(value, '$[1]'),
+                json_extract(value, '$[2]'), ${now}
+              from json_each(${JSON.stringify(part.map((l) => [l.token, l.recipient, l.url]))})`
+          : sql`insert into short_links (token, account_id, send_id, recipient, url, created_at)
+              select t, ${accountId}::integer, ${sendId}::bigint, r, u, ${now}::bigint
+              from unnest(${part.map((l) => l.token)}::text[], ${part.map((l) => l.recipient)}::text[],
+                ${part.map((l) => l.url)}::text[]) as x(t, r, u)`;
+      await query.execute(this.db);
     }
   }
 
@@ -89,6 +98,38 @@ export class SqlLinkStore extends StorePart implements LinkStore {
       })
       .execute();
     return true;
+  }
+
+  async hasLinks(sendId: number): Promise<boolean> {
+    const row = await this.db
+      .selectFrom('short_links')
+      .select('token')
+      .where('send_id', '=', sendId)
+      .limit(1)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async clickSeries(sendId: number, maxPoints: number): Promise<{ at: number; clicks: number }[]> {
+    const span = await this.db
+      .selectFrom('link_clicks')
+      .select((eb) => [eb.fn.min('clicked_at').as('first'), eb.fn.max('clicked_at').as('last')])
+      .where('send_id', '=', sendId)
+      .executeTakeFirst();
+    if (span?.first === null || span?.first === undefined || span.last === null) return [];
+    const first = Number(span.first);
+    const minute = 60_000;
+    const bucket = Math.max(1, Math.ceil((Number(span.last) - first + 1) / Math.max(1, maxPoints) / minute)) * minute;
+    const start = Math.floor(first / minute) * minute;
+    const index = sql<number>`(clicked_at - ${sql.lit(start)}) / ${sql.lit(bucket)}`;
+    const rows = await this.db
+      .selectFrom('link_clicks')
+      .select((eb) => [index.as('slot'), eb.fn.countAll<string | number>().as('clicks')])
+      .where('send_id', '=', sendId)
+      .groupBy('slot')
+      .orderBy('slot')
+      .execute();
+    return rows.map((r) => ({ at: start + Number(r.slot) * bucket, clicks: Number(r.clicks) }));
   }
 
   async sendClicks(sendId: number): Promise<{ clicks: number; clickers: number }> {

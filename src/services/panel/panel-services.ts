@@ -8,6 +8,7 @@ import type { Store } from '../../ports/store.js';
 import type { SendService } from '../send-service.js';
 import type { WebhookAdmin } from '../webhook-admin.js';
 import type { CampaignService } from '../campaign-controls.js';
+import type { ShortLinkService } from '../short-link-service.js';
 import { AuditLog } from '../audit-log.js';
 import { UserService, defaultSessionPolicy } from './users.js';
 import type { SessionPolicy } from './users.js';
@@ -33,6 +34,7 @@ export function panelServices(deps: {
   sends: SendService;
   webhooks: WebhookAdmin;
   campaigns: CampaignService;
+  links: ShortLinkService;
   sessionPolicy?: SessionPolicy;
   live?: ProviderLive | undefined;
 }): PanelServices {
@@ -49,6 +51,7 @@ export function panelServices(deps: {
       webhooks: deps.webhooks,
       users: sessions,
       campaigns: deps.campaigns,
+      links: deps.links,
     }),
     provider: new ProviderPanel({ store, clock, audit, ...(deps.live ? { live: deps.live } : {}) }),
     reseller: new ResellerPanel({ store, clock, audit }),

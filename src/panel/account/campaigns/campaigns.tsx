@@ -13,6 +13,7 @@ import { PageScripts } from '../../kit/scripts.js';
 import { ConfirmForm, RowAction } from '../../kit/post-form.js';
 import type { PanelState } from '../../context.js';
 import { campaignMessages } from './catalogue.js';
+import { ClicksSection } from './clicks.js';
 import type { CampaignRow } from '../../../ports/panel-queries.js';
 import { NotFound } from '../../../services/panel/not-found.js';
 
@@ -152,7 +153,7 @@ export const campaignsArea: AccountArea = {
       const campaigns = door.of(request).campaigns;
       const c = await campaigns.campaign(id);
       if (!c) throw new NotFound(`no campaign ${id}`);
-      const cancelled = await campaigns.cancelledOf(c);
+      const [cancelled, clicks] = await Promise.all([campaigns.cancelledOf(c), campaigns.clicksOf(c)]);
       const o = outcome(c, cancelled);
       return sendPage(request, reply, {
         title: t.campaignTitle(c.id),
@@ -204,6 +205,7 @@ export const campaignsArea: AccountArea = {
               {t.progressText(o.done, o.done + o.pending)}
             </p>
             <OutcomeChart lang={lang} c={c} />
+            <ClicksSection lang={lang} clicks={clicks} />
             <p>
               <a href={`/panel/campaigns/${c.id}/export.csv`} download>
                 {d.exportCsv}

@@ -2,6 +2,7 @@
 import type { Lang } from '../../catalogue.js';
 import { dateTime } from '../../kit/format.js';
 import { sendMessages } from './catalogue.js';
+import { controlsErrorText, controlsText } from './controls.js';
 import type { Encoding } from '../../../domain/sms-counter.js';
 import type { SendError, SendField, SendPreview } from '../../../services/panel/account/send.js';
 
@@ -13,6 +14,8 @@ export function encodingLabel(lang: Lang, e: Encoding): string {
 export function errorText(lang: Lang, field: SendField, e: SendError): string {
   const t = sendMessages[lang];
   if (field === 'recipients' && e === 'required') return t.errNoRecipients;
+  if (field === 'window' || field === 'speed' || field === 'validity') return controlsErrorText(lang, field);
+  if (field === 'links') return t.errLinks;
   return {
     required: t.errRequired,
     'not-approved': t.errNotApproved,
@@ -23,6 +26,7 @@ export function errorText(lang: Lang, field: SendField, e: SendError): string {
     past: t.errPast,
     insufficient: t.errInsufficient,
     'text-rules': t.errTextRules,
+    'missing-field': t.errMissingField,
   }[e];
 }
 
@@ -38,6 +42,15 @@ export function Preview(props: { lang: Lang; p: SendPreview }) {
       <p>{t.previewCost(p.cost.total, p.cost.main, p.cost.international)}</p>
       <p>{t.previewBalance(p.balance.main, p.balance.international)}</p>
       {p.scheduledAt !== null && <p>{t.previewScheduled(dateTime(p.scheduledAt, props.lang, 'second'))}</p>}
+      {p.controls !== null && <p>{t.previewControls(controlsText(props.lang, p.controls))}</p>}
+      {p.sample !== null && (
+        <>
+          <p>{t.previewSample}</p>
+          <pre class="message-text" id="send-sample">
+            {p.sample}
+          </pre>
+        </>
+      )}
       {p.commercial !== null && p.commercial.none + p.commercial.ret > 0 && (
         <p>{t.previewLacking(p.commercial.none + p.commercial.ret, p.commercial.none, p.commercial.ret)}</p>
       )}

@@ -18,6 +18,17 @@ import { countText } from '../../../domain/sms-counter.js';
 import { recipientTypes } from '../../../domain/iys.js';
 import type { PanelSendInput, SendError, SendField, SendPreview } from '../../../services/panel/account/send.js';
 import { readNumberCsv } from '../../../services/panel/account/csv-import.js';
+import type { CsvEntry } from '../../../services/panel/account/csv-import.js';
+import { controlsInput, emptyControls } from '../../../services/panel/account/send-shaping.js';
+import { normaliseNumber } from '../../../domain/recipients.js';
+import { ControlsFieldset, controlsOf } from './controls.js';
+
+/** The CSV's columns by normalised number (a template's fields). */
+function csvFieldsOf(entries: readonly CsvEntry[]): Map<string, Record<string, string>> {
+  const fields = new Map<string, Record<string, string>>();
+  for (const e of entries) if (e.fields) fields.set(normaliseNumber(e.value), e.fields);
+  return fields;
+}
 
 interface FormState {
   input: PanelSendInput;
@@ -36,7 +47,11 @@ async function formPage(
   const lang = request.panel.lang;
   const t = sendMessages[lang];
   const mine = door.of(request);
-  const [senders, groups] = await Promise.all([mine.send.approvedSenders(), mine.groups.list()]);
+  const [senders, groups, templates] = await Promise.all([
+    mine.send.approvedSenders(),
+    mine.groups.list(),
+    mine.templates.list(),
+  ]);
   const { input, errors, preview } = form;
   const count = countText(input.text);
   const canConfirm = preview !== null && Object.keys(errors).length === 0;
@@ -87,14 +102,25 @@ async function formPage(
               ))}
             </select>
           </Field>
-          <Field id="send-text" label={t.text} error={errors.text} state={request.panel} class="field">
-            <textarea
-              id="send-text"
-              name="text"
-              rows={6}
-              required
-              {...described('send-text', errors.text, 'send-counter')}
+          <Field id="send-template" label={t.template} error={errors.template} state={request.panel} class="field">
+            <select
+              id="send-template"
+              name="template"
+              {...described('send-template', errors.template, 'send-template-help')}
             >
+              <option value="">{t.noTemplate}</option>
+              {templates.map((tm) => (
+                <option value={String(tm.template_id)} selected={tm.template_id === input.templateId}>
+                  {tm.name}
+                </option>
+              ))}
+            </select>
+            <p class="help" id="send-template-help">
+              {t.templateHelp}
+            </p>
+          </Field>
+          <Field id="send-text" label={t.text} error={errors.text} state={request.panel} class="field">
+            <textarea id="send-text" name="text" rows={6} {...described('send-text', errors.text, 'send-counter')}>
               {input.text}
             </textarea>
             <p
@@ -111,6 +137,16 @@ async function formPage(
             >
               {t.counter(count.characters, count.parts, encodingLabel(lang, count.encoding))}
             </p>
+          </Field>
+          <Field id="send-links" label={t.shortLinks} error={errors.links} state={request.panel} class="field">
+            <input
+              id="send-links"
+              type="checkbox"
+              name="short_links"
+              value="1"
+              checked={input.shortLinks === true}
+              {...described('send-links', errors.links)}
+            />
           </Field>
           <Field id="send-schedule" label={t.schedule} error={errors.schedule} state={request.panel} class="field">
             <input
@@ -138,6 +174,13 @@ async function formPage(
               {t.commercialHelp}
             </p>
           </fieldset>
+          <ControlsFieldset
+            lang={lang}
+            state={request.panel}
+            value={input.controls ?? emptyControls}
+            errors={{ window: errors.window, speed: errors.speed, validity: errors.validity }}
+            id="send-controls"
+          />
           {errors.balance !== undefined && (
             <FieldError id="send-balance-error" text={errors.balance} state={request.panel} />
           )}
@@ -158,6 +201,7 @@ async function formPage(
 
 function inputOf(body: unknown): { input: PanelSendInput; csv: string } {
   const group = field(body, 'group');
+  const template = field(body, 'template');
   return {
     input: {
       sender: field(body, 'sender'),
@@ -168,6 +212,9 @@ function inputOf(body: unknown): { input: PanelSendInput; csv: string } {
       schedule: field(body, 'schedule'),
       commercial:
         field(body, 'iys') === '1' ? (field(body, 'iys_recipient_type') === 'TACIR' ? 'TACIR' : 'BIREYSEL') : null,
+      controls: controlsOf(body),
+      templateId: /^[1-9]\d{0,15}$/.test(template) ? Number(template) : null,
+      shortLinks: field(body, 'short_links') === '1',
     },
     csv: field(body, 'csv'),
   };
@@ -179,7 +226,17 @@ export const sendArea: AccountArea = {
   routes(app, door) {
     app.get('/send', async (request, reply) =>
       formPage(request, reply, door, {
-        input: { sender: '', numbers: '', csvNumbers: [], groupId: null, text: '', schedule: '', commercial: null },
+        input: {
+          sender: '',
+          numbers: '',
+          csvNumbers: [],
+          groupId: null,
+          text: '',
+          schedule: '',
+          commercial: null,
+          // The account's defaults, prefilled: a send takes them unless changed here.
+          controls: controlsInput(await door.of(request).send.defaults()),
+        },
         csv: '',
         errors: {},
         preview: null,
@@ -191,9 +248,11 @@ export const sendArea: AccountArea = {
       const { input, csv } = inputOf(request.body);
       const errors: Partial<Record<SendField, string>> = {};
       if (csv.trim() !== '') {
-        const read = readNumberCsv(csv);
-        if (read.ok) input.csvNumbers = read.entries.map((e) => e.value);
-        else errors.recipients = csvErrorText(read.error, lang);
+        const read = readNumberCsv(csv, { columns: input.templateId !== null });
+        if (read.ok) {
+          input.csvNumbers = read.entries.map((e) => e.value);
+          if (input.templateId !== null) input.csvFields = csvFieldsOf(read.entries);
+        } else errors.recipients = csvErrorText(read.error, lang);
       }
       const send = door.of(request).send;
       const wantsSend = field(request.body, 'confirm') === '1' && errors.recipients === undefined;
@@ -201,7 +260,9 @@ export const sendArea: AccountArea = {
       if (outcome.ok && 'sendId' in outcome) return reply.redirect(`/panel/campaigns/${outcome.sendId}?sent=1`, 303);
       if (!outcome.ok)
         for (const [k, e] of Object.entries(outcome.errors) as [SendField, SendError][])
-          errors[k] ??= errorText(lang, k, e);
+          errors[k] ??=
+            errorText(lang, k, e) +
+            (k === 'template' && outcome.preview?.missing ? `: ${outcome.preview.missing}` : '');
       const status = Object.keys(errors).length > 0 ? 400 : 200;
       return formPage(request, reply, door, { input, csv, errors, preview: outcome.preview }, status);
     });

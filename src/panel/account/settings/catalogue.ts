@@ -25,6 +25,13 @@ export const accountMessages = defineMessages(
       'Addresses or CIDR ranges, separated by commas or new lines. A key with its own list uses that list instead. Empty: no restriction.',
     saveAllowlist: 'Save allowlist',
     allowlistSaved: 'Allowlist saved.',
+    sendDefaults: 'Send defaults',
+    sendDefaultsIntro:
+      'The send window, speed and validity every send of the account takes unless it names its own (the Send SMS page starts from them).',
+    sendDefaultsLegend: 'Default delivery controls',
+    saveSendDefaults: 'Save send defaults',
+    sendDefaultsSaved: 'Send defaults saved.',
+    sendDefaultsNone: 'No default: sends go as fast as the operators take them, at any hour, with no validity.',
     errAllowlist: (bad: string) => `Not an IP address or CIDR range: ${bad}`,
     password: 'Change password',
     currentPassword: 'Current password',
@@ -65,6 +72,14 @@ export const accountMessages = defineMessages(
       'Adresler ya da CIDR aralıkları, virgül ya da satır başıyla ayrılmış. Kendi listesi olan anahtar onu kullanır. Boş: kısıtlama yok.',
     saveAllowlist: 'İzin listesini kaydet',
     allowlistSaved: 'İzin listesi kaydedildi.',
+    sendDefaults: 'Gönderim varsayılanları',
+    sendDefaultsIntro:
+      'Hesabın her gönderiminin, kendisininkini belirtmedikçe aldığı gönderim aralığı, hız ve geçerlilik (SMS gönder sayfası bunlarla başlar).',
+    sendDefaultsLegend: 'Varsayılan gönderim denetimleri',
+    saveSendDefaults: 'Gönderim varsayılanlarını kaydet',
+    sendDefaultsSaved: 'Gönderim varsayılanları kaydedildi.',
+    sendDefaultsNone:
+      'Varsayılan yok: gönderimler operatörlerin aldığı hızda, her saatte, geçerlilik süresi olmadan gider.',
     errAllowlist: (bad: string) => `IP adresi ya da CIDR aralığı değil: ${bad}`,
     password: 'Parola değiştir',
     currentPassword: 'Geçerli parola',

@@ -12,9 +12,13 @@ import { kitText } from '../../kit/text.js';
 import { setSessionCookie } from '../../security.js';
 import { accountMessages } from './catalogue.js';
 import type { UserView } from '../../../services/panel/users.js';
+import { controlsInput, parseControls } from '../../../services/panel/account/send-shaping.js';
+import type { ControlsField, ControlsInput } from '../../../services/panel/account/send-shaping.js';
+import { ControlsFieldset, controlsErrorText, controlsOf, controlsText } from '../send/controls.js';
 
 interface AccountErrors {
   allowlist?: { value: string; error: string };
+  defaults?: { value: ControlsInput; errors: Partial<Record<ControlsField, string>> };
   current?: string;
   next?: string;
 }
@@ -61,11 +65,26 @@ async function page(
   const lang = state.lang;
   const t = accountMessages[lang];
   const mine = door.of(request).account;
-  const [account, users, activity] = await Promise.all([mine.view(), mine.users(), mine.activity(20)]);
+  const [account, users, activity, defaults] = await Promise.all([
+    mine.view(),
+    mine.users(),
+    mine.activity(20),
+    mine.sendDefaults(),
+  ]);
   const query = queryOf(request.query);
   const done =
-    query.done === 'allowlist' ? t.allowlistSaved : query.done === 'password' ? t.passwordChanged : undefined;
-  const failed = errors.allowlist !== undefined || errors.current !== undefined || errors.next !== undefined;
+    query.done === 'allowlist'
+      ? t.allowlistSaved
+      : query.done === 'password'
+        ? t.passwordChanged
+        : query.done === 'send-defaults'
+          ? t.sendDefaultsSaved
+          : undefined;
+  const failed =
+    errors.allowlist !== undefined ||
+    errors.current !== undefined ||
+    errors.next !== undefined ||
+    errors.defaults !== undefined;
   const userState = (u: UserView): string =>
     u.status === 'disabled' ? t.userDisabled : u.password_set ? t.userActive : t.userNoPassword;
   return sendPage(request, reply, {
@@ -120,6 +139,23 @@ async function page(
           </div>
         </PostForm>
 
+        <h2>{t.sendDefaults}</h2>
+        <p>{t.sendDefaultsIntro}</p>
+        <p id="send-defaults-now">{defaults === null ? t.sendDefaultsNone : controlsText(lang, defaults)}</p>
+        <PostForm action="/panel/account/send-defaults" state={state} class="stack">
+          <ControlsFieldset
+            lang={lang}
+            state={state}
+            value={errors.defaults?.value ?? controlsInput(defaults)}
+            errors={errors.defaults?.errors ?? {}}
+            id="defaults"
+            legend={t.sendDefaultsLegend}
+          />
+          <div>
+            <button type="submit">{t.saveSendDefaults}</button>
+          </div>
+        </PostForm>
+
         <h2>{t.password}</h2>
         <PasswordForm request={request} errors={errors} />
 
@@ -166,6 +202,18 @@ export const settingsArea: AccountArea = {
         });
       await door.of(request).account.setAllowlist(parsed.ok);
       return reply.redirect('/panel/account?done=allowlist', 303);
+    });
+
+    app.post('/account/send-defaults', async (request, reply) => {
+      const value = controlsOf(request.body);
+      const parsed = parseControls(value);
+      if (!parsed.ok) {
+        const lang = request.panel.lang;
+        const errs = Object.fromEntries(parsed.errors.map((f) => [f, controlsErrorText(lang, f)]));
+        return page(request, reply, door, { defaults: { value, errors: errs } });
+      }
+      await door.of(request).account.setSendDefaults(parsed.controls);
+      return reply.redirect('/panel/account?done=send-defaults', 303);
     });
 
     app.post('/account/password', async (request, reply) => {

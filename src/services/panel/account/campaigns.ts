@@ -16,6 +16,15 @@ export interface CampaignControlDeps {
 }
 
 export const campaignPageSize = 25;
+/** Most points of a campaign's clicks chart. */
+export const clickChartPoints = 120;
+
+/** A campaign's clicks of its short links: totals, and counts over time. */
+export interface CampaignClicks {
+  clicks: number;
+  clickers: number;
+  series: { at: number; clicks: number }[];
+}
 /** Rows fetched from the store per page of a CSV export: the most an export holds at once. */
 export const exportPageSize = 1000;
 
@@ -72,6 +81,14 @@ export class CustomerCampaigns {
   async campaign(sendId: number): Promise<CampaignRow | null> {
     if (!Number.isSafeInteger(sendId) || sendId <= 0) return null;
     return this.store.panel.campaign(this.accountId, sendId);
+  }
+
+  /** The clicks of a campaign's short links; null when it has none (a send without `short_links`). */
+  async clicksOf(c: CampaignRow): Promise<CampaignClicks | null> {
+    const links = this.store.links;
+    if (!(await links.hasLinks(c.id))) return null;
+    const [totals, series] = await Promise.all([links.sendClicks(c.id), links.clickSeries(c.id, clickChartPoints)]);
+    return { ...totals, series };
   }
 
   /** Messages of the send cancelled so far (a controlled campaign's page shows them apart from the pending). */

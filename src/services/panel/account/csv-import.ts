@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { isFieldName, maxContactFields, maxFieldValueLength } from '../../../domain/templates.js';
 
 /**
  * The panel's CSV rules (imports of contacts, the blocking list and send recipients): UTF-8
@@ -20,6 +21,8 @@ export interface CsvEntry {
   value: string;
   /** The name column's value, when the file has one and it is not empty. */
   name?: string;
+  /** With `columns`: the row's other cells by their header (names a template's placeholder can take). */
+  fields?: Record<string, string>;
 }
 
 /** What happened to one row of an import. */
@@ -43,7 +46,17 @@ export function typedEntries(text: string): string[] {
     .filter((e) => e !== '');
 }
 
-export function readNumberCsv(text: string): CsvRead {
+/** A header cell as a placeholder's name: letters, digits and `_` (isFieldName), else none. */
+function fieldNameOf(cell: string): string | null {
+  const name = cell.trim();
+  return isFieldName(name) ? name : null;
+}
+
+/**
+ * `columns`: each entry also carries its row's other cells by the header's names (a send of a
+ * template fills its placeholders from them), when the file has a header row.
+ */
+export function readNumberCsv(text: string, options: { columns?: boolean } = {}): CsvRead {
   const body = text.replace(/^\uFEFF/, '');
   const firstLine = body.split(/\r?\n/, 1)[0] ?? '';
   const delimiter = (firstLine.match(/;/g)?.length ?? 0) > (firstLine.match(/,/g)?.length ?? 0) ? ';' : ',';
@@ -73,11 +86,23 @@ export function readNumberCsv(text: string): CsvRead {
     nameColumn = header.findIndex((cell, i) => i !== column && is(cell, nameHeaders));
   }
   if (records.length - start > maxCsvRows) return { ok: false, error: 'too-many-rows' };
+  const names = options.columns === true && start === 1 ? header.slice(0, maxContactFields + 1).map(fieldNameOf) : [];
   const entries: CsvEntry[] = [];
   for (const { record, info } of records.slice(start)) {
     const value = (record[column] ?? '').trim();
     const name = nameColumn === -1 ? '' : (record[nameColumn] ?? '').trim().slice(0, maxContactName);
-    entries.push(name === '' ? { line: info.lines, value } : { line: info.lines, value, name });
+    const entry: CsvEntry = name === '' ? { line: info.lines, value } : { line: info.lines, value, name };
+    if (names.length > 0) entry.fields = rowFields(names, record, column);
+    entries.push(entry);
   }
   return { ok: true, entries };
+}
+
+/** A row's cells by their columns' names, the number's column left out; values cut to a field's bound. */
+function rowFields(names: readonly (string | null)[], record: readonly string[], numberColumn: number) {
+  const fields: Record<string, string> = {};
+  names.forEach((name, i) => {
+    if (name !== null && i !== numberColumn) fields[name] = (record[i] ?? '').trim().slice(0, maxFieldValueLength);
+  });
+  return fields;
 }

@@ -26,6 +26,8 @@ import { CustomerOtp } from './otp.js';
 import { AccountStatements } from '../../account-statements.js';
 import { monthBucket } from '../../../domain/istanbul-time.js';
 import type { Statement } from '../../account-statements.js';
+import { CustomerTemplates } from './templates.js';
+import type { ShortLinkService } from '../../short-link-service.js';
 
 export interface CustomerDeps {
   store: Store;
@@ -36,6 +38,8 @@ export interface CustomerDeps {
   users: UserService;
   /** The API's campaign controls (the panel's Pause, Resume and Cancel). */
   campaigns: CampaignService;
+  /** The API's short links (a panel send's `short_links`, a campaign's clicks). */
+  links: ShortLinkService;
 }
 
 /** What a customer page may use, for one user of one account. */
@@ -53,6 +57,7 @@ export interface CustomerServices {
   otp: CustomerOtp;
   /** The account's own statement of a month, `YYYY-MM`, this Istanbul month without one (docs/resellers.md, "Statements"). */
   statement(month?: string): Promise<Statement>;
+  templates: CustomerTemplates;
   /** The signed-in user's own password (not a change of the account). */
   changePassword(current: string, next: string): Promise<PasswordChange>;
 }
@@ -89,6 +94,7 @@ export class CustomerPanel {
       otp: new CustomerOtp(deps, customer, changes),
       statement: (month) =>
         new AccountStatements(store).statement(customer.accountId, month ?? monthBucket(clock.now())),
+      templates: new CustomerTemplates(deps, customer, changes),
       changePassword: (current, next) => deps.users.changePassword(customer.actor, current, next),
     };
   }

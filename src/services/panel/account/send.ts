@@ -3,13 +3,11 @@ import type { Store } from '../../../ports/store.js';
 import { panelKeyHint } from '../../../ports/panel-queries.js';
 import type { SendService } from '../../send-service.js';
 import { chargesOf } from '../../send-plan.js';
-import type { Charges } from '../../send-plan.js';
 import { bulkSend } from '../../bulk-send.js';
 import type { Caller } from '../../auth.js';
 import { defaultKeySettings } from '../../admin.js';
 import { newApiKey } from '../../key-secrets.js';
 import { countText } from '../../../domain/sms-counter.js';
-import type { TextCount } from '../../../domain/sms-counter.js';
 import { countFor, textTooLong } from '../../../domain/sms-count.js';
 import { isPlausibleNumber, isTurkeyNumber, normaliseNumber, subscriberKey } from '../../../domain/recipients.js';
 import { maxContactEntries } from '../../../domain/contacts.js';
@@ -17,69 +15,39 @@ import { parseSchedule } from '../../../domain/schedule.js';
 import type { AccountChanges, Customer } from './account-changes.js';
 import { typedEntries } from './csv-import.js';
 import { parseRetWords, splitByConsent } from '../../../domain/iys.js';
-import type { RecipientType } from '../../../domain/iys.js';
 import { commercialTextGaps } from '../../../domain/commercial-text.js';
-import type { TextGap } from '../../../domain/commercial-text.js';
+import type { SendPlan } from '../../send-plan.js';
+import type { ShortLinkService } from '../../short-link-service.js';
+import { noControls } from '../../../domain/send-controls.js';
+import type { SendControls } from '../../../domain/send-controls.js';
+import { parseControls, shapeTexts } from './send-shaping.js';
+import { widestCount } from './send-shaping.js';
+import type { Shaped } from './send-shaping.js';
 
-/** What the send form posts. Recipients come from any mix of the three sources. */
-export interface PanelSendInput {
-  sender: string;
-  /** Numbers typed or pasted: separated by commas, semicolons or lines (spaces inside a number are kept). */
-  numbers: string;
-  /** Numbers read from an uploaded CSV (first column, see panel CSV rules). */
-  csvNumbers: readonly string[];
-  groupId: number | null;
-  text: string;
-  /** '' (now) or `YYYY-MM-DDTHH:MM` in Europe/Istanbul (a datetime-local input). */
-  schedule: string;
-  /** A commercial send (İYS) of this recipient type: only recipients with consent are sent to; null: not commercial. */
-  commercial: RecipientType | null;
+export type {
+  PanelSendInput,
+  CommercialPreview,
+  SendField,
+  SendError,
+  SendPreview,
+  PreviewOutcome,
+  SendOutcome,
+} from './send-types.js';
+import type {
+  CommercialPreview,
+  PanelSendInput,
+  PreviewOutcome,
+  SendError,
+  SendField,
+  SendOutcome,
+  SendPreview,
+} from './send-types.js';
+
+/** A checked send with its texts as they go out. */
+interface Checked {
+  outcome: PreviewOutcome;
+  shaped: Shaped | null;
 }
-
-/** What the consent filter of a commercial send will do, as the API's filter decides it. */
-export interface CommercialPreview {
-  type: RecipientType;
-  /** Recipients without a consent of the type: left out, not charged. */
-  none: number;
-  /** Recipients with a RET: left out, not charged. */
-  ret: number;
-  /** What the text lacks of the commercial text rules (a warning, or a refusal when the account is set so). */
-  gaps: TextGap[];
-}
-
-export type SendField = 'sender' | 'recipients' | 'group' | 'text' | 'schedule' | 'balance';
-export type SendError =
-  | 'required'
-  | 'not-approved'
-  | 'not-found'
-  | 'too-long'
-  | 'too-many'
-  | 'invalid'
-  | 'past'
-  | 'insufficient'
-  | 'text-rules';
-
-export interface SendPreview {
-  count: TextCount;
-  /** Numbers that will be sent to and charged, normalised, each once. */
-  recipients: string[];
-  /** On the account's blocking list: skipped, not charged. */
-  blocked: string[];
-  /** Entries that are no phone number: skipped, not charged. */
-  invalid: string[];
-  cost: Charges & { total: number };
-  balance: Charges;
-  scheduledAt: number | null;
-  /** For a commercial send: how many recipients lack consent, and the text's gaps. */
-  commercial: CommercialPreview | null;
-}
-
-export type PreviewOutcome =
-  | { ok: true; preview: SendPreview }
-  | { ok: false; errors: Partial<Record<SendField, SendError>>; preview: SendPreview | null };
-export type SendOutcome =
-  | { ok: true; sendId: number; preview: SendPreview }
-  | { ok: false; errors: Partial<Record<SendField, SendError>>; preview: SendPreview | null };
 
 /**
  * Sending from the panel: the same bulk send as /group/send (same validation, charging and
@@ -88,7 +56,7 @@ export type SendOutcome =
  */
 export class CustomerSend {
   constructor(
-    private readonly deps: { store: Store; sends: SendService; clock: Clock },
+    private readonly deps: { store: Store; sends: SendService; clock: Clock; links: ShortLinkService },
     private readonly customer: Customer,
     private readonly changes: AccountChanges,
   ) {}
@@ -103,15 +71,31 @@ export class CustomerSend {
   }
 
   async preview(input: PanelSendInput): Promise<PreviewOutcome> {
+    return (await this.check(input)).outcome;
+  }
+
+  /** The account's default window, speed and validity (the form's prefilled values). */
+  async defaults(): Promise<SendControls | null> {
+    return (await this.store.accounts.getAccount(this.customer.accountId))?.sendDefaults ?? null;
+  }
+
+  private async check(input: PanelSendInput): Promise<Checked> {
     const { accountId } = this.customer;
     const errors: Partial<Record<SendField, SendError>> = {};
     const account = await this.store.accounts.getAccount(accountId);
-    if (!account) return { ok: false, errors: { sender: 'not-found' }, preview: null };
+    if (!account) return { outcome: { ok: false, errors: { sender: 'not-found' }, preview: null }, shaped: null };
     const senders = await this.store.senderIds.approvedSenderIds(accountId);
     if (input.sender.trim() === '') errors.sender = 'required';
     else if (!senders.some((s) => s.title === input.sender)) errors.sender = 'not-approved';
-    if (input.text === '') errors.text = 'required';
+    const templateId = input.templateId ?? null;
+    if (templateId === null && input.text === '') errors.text = 'required';
     else if (textTooLong(input.text)) errors.text = 'too-long';
+    let controls: SendControls | null = null;
+    if (input.controls) {
+      const parsed = parseControls(input.controls);
+      if (parsed.ok) controls = noControls(parsed.controls) ? null : parsed.controls;
+      else for (const f of parsed.errors) errors[f] = 'invalid';
+    }
 
     const entries = [...typedEntries(input.numbers), ...input.csvNumbers];
     if (input.groupId !== null) {
@@ -166,9 +150,33 @@ export class CustomerSend {
       if (gaps.length > 0 && settings?.refuseTextRules === true) errors.text = 'text-rules';
     }
 
-    const count = countText(input.text);
+    // A template or short links: each recipient's text as it goes out, and the cost is theirs.
+    let shaped: Shaped | null = null;
+    let missing: string | null = null;
+    if ((templateId !== null || input.shortLinks === true) && recipients.length > 0 && errors.text === undefined) {
+      const result = await shapeTexts(
+        this.deps,
+        accountId,
+        {
+          text: input.text,
+          templateId,
+          shortLinks: input.shortLinks === true,
+          csvFields: input.csvFields ?? new Map(),
+        },
+        recipients,
+      );
+      if (result.ok) shaped = result.shaped;
+      else {
+        errors[result.field] = result.error;
+        missing = result.missing ?? null;
+      }
+    }
+    const texts = shaped?.texts ?? null;
+    const count = texts === null ? countText(shaped?.text ?? input.text) : widestCount(texts);
+    const index = new Map(recipients.map((r, i) => [r, i]));
+    const textOf = (r: string): string => texts?.[index.get(r) ?? 0] ?? shaped?.text ?? input.text;
     const charges = chargesOf(
-      charged.map((recipient) => ({ recipient, smsCount: countFor(recipient, input.text, count.lang, 'bulk') })),
+      charged.map((recipient) => ({ recipient, smsCount: countFor(recipient, textOf(recipient), count.lang, 'bulk') })),
     );
     const preview: SendPreview = {
       count,
@@ -179,15 +187,21 @@ export class CustomerSend {
       balance: { main: account.balanceMain, international: account.balanceInternational },
       scheduledAt,
       commercial,
+      controls,
+      sample: texts?.[0] ?? null,
+      missing,
     };
     if (charges.main > account.balanceMain || charges.international > account.balanceInternational)
       errors.balance = 'insufficient';
-    return Object.keys(errors).length > 0 ? { ok: false, errors, preview } : { ok: true, preview };
+    return {
+      outcome: Object.keys(errors).length > 0 ? { ok: false, errors, preview } : { ok: true, preview },
+      shaped,
+    };
   }
 
   /** Checked again as the preview was, then sent; its audit row is written in the send's transaction. */
   async send(input: PanelSendInput): Promise<SendOutcome> {
-    const checked = await this.preview(input);
+    const { outcome: checked, shaped } = await this.check(input);
     if (!checked.ok) return checked;
     const { preview } = checked;
     // A change like any other, before anything is sent: the panel's key may be made here.
@@ -201,19 +215,32 @@ export class CustomerSend {
       title: input.sender,
       lang: preview.count.lang,
       numbers: preview.recipients,
-      texts: input.text,
+      texts: shaped?.texts ?? shaped?.text ?? input.text,
       scheduledAt: preview.scheduledAt,
       blockedNumbers: preview.blocked.length,
       commercial: input.commercial,
-      alongside: this.changes.alongside((sendId) => ({
-        action: 'send.create',
-        object: { type: 'send', id: String(sendId) },
-      })),
+      alongside: this.alongside(shaped),
+      ...(preview.controls ? { controls: preview.controls } : {}),
     });
     if (sent.ok) return { ok: true, sendId: sent.value.rapor_id, preview };
     // The checks above ran before the send transaction; these are races with other writers.
     const field: SendField = sent.code === 'TS-1028' ? 'sender' : sent.code === 'TS-1027' ? 'balance' : 'recipients';
     return { ok: false, errors: { [field]: field === 'balance' ? 'insufficient' : 'invalid' }, preview };
+  }
+
+  /** The send's audit row, and its short links when it has some, written in its transaction. */
+  private alongside(shaped: Shaped | null): NonNullable<SendPlan['alongside']> {
+    const audit = this.changes.alongside((sendId) => ({
+      action: 'send.create',
+      object: { type: 'send', id: String(sendId) },
+    }));
+    const links = shaped !== null && shaped.links.length > 0 ? shaped.links : null;
+    if (links === null) return audit;
+    const write = this.deps.links.alongside(this.customer.accountId, links);
+    return async (store, sendId, messageIds) => {
+      await audit(store, sendId);
+      await write(store, sendId, messageIds);
+    };
   }
 
   /**

@@ -11,6 +11,8 @@ import type { AuditLog } from '../../audit-log.js';
 import { userView } from '../users.js';
 import type { UserView } from '../users.js';
 import type { AccountChanges, Customer } from './account-changes.js';
+import { windowView } from '../../../domain/send-controls.js';
+import type { SendControls } from '../../../domain/send-controls.js';
 
 /** An audit entry as the customer sees it: the provider's staff and commands are not named. */
 export interface ActivityEntry extends AuditEntry {
@@ -41,6 +43,28 @@ export class CustomerAccount {
       e.actorUserId !== null && own.has(e.actorUserId)
         ? { ...e, byProvider: false }
         : { ...e, actor: '', address: null, byProvider: true },
+    );
+  }
+
+  /** The account's default window, speed and validity (the same the provider sets: `admin account update`). */
+  async sendDefaults(): Promise<SendControls | null> {
+    return (await this.deps.store.accounts.getAccount(this.customer.accountId))?.sendDefaults ?? null;
+  }
+
+  /** Replaces the account's send defaults (each null: no default), with its audit row. */
+  setSendDefaults(controls: SendControls): Promise<AccountView> {
+    return this.changes.make(
+      (store) =>
+        new AdminService(store, this.deps.clock).updateAccount(this.customer.accountId, { sendDefaults: controls }, {}),
+      () => ({
+        action: 'account.send_defaults',
+        object: { type: 'account', id: this.customer.accountId },
+        detail: {
+          window: controls.window === null ? 'none' : JSON.stringify(windowView(controls.window)),
+          speed: controls.speed ?? 'none',
+          validity_minutes: controls.validityMinutes ?? 'none',
+        },
+      }),
     );
   }
 
