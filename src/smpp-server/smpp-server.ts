@@ -32,7 +32,7 @@ import type { SmppServerMetrics } from '../ports/metrics.js';
 import type { Services } from '../services/services.js';
 import { unusableHash, verifyPassword } from '../services/passwords.js';
 import { smsSend, smsSendOverSmpp } from '../endpoints/sms.send.js';
-import { permitted, runAdmitted } from '../http/pipeline.js';
+import { permitted, runAdmitted } from '../endpoints/pipeline.js';
 import { CustomerSession, SubmitRate } from './customer-session.js';
 import { readSubmit, sendBody } from './submit-read.js';
 import { assembleText, assembledSchedule } from './assemblies.js';
