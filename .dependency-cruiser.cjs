@@ -106,6 +106,12 @@ module.exports = {
       "The SMPP server for customers sends through the API's own pipeline and services: no adapter, no second send path.",
     ),
     forbid(
+      'smpp-server-through-its-services',
+      layer('smpp-server'),
+      '^src/ports/(?!(clock|metrics)\\.ts$)',
+      'The SMPP server reaches the store through its services (src/services/smpp/: its users, binds, concatenated parts, what is owed to them): no store part, no outbox row, read or written from the surface.',
+    ),
+    forbid(
       'smpp-server-beside-http',
       layer('smpp-server'),
       layer('http'),

@@ -43,13 +43,11 @@ export async function openSmppServer(
   if (config.smppServerPort === null && config.smppServerTlsPort === null) return null;
   // Loaded only when asked for: every process and admin command shares the composition root.
   const { SmppServer } = await import('../smpp-server/smpp-server.js');
+  const { SmppService } = await import('../services/smpp/smpp-service.js');
   const server = new SmppServer({
-    store: container.store.smpp,
-    outbox: container.store.outbox,
-    reports: container.store.reports,
+    smpp: new SmppService(container.store),
     assemblyTimeoutMs: config.smppServerAssemblyTimeoutMs,
     bindLeaseMs: config.leaseMs,
-    bindAttempts: container.store.users,
     services: container.services,
     clock: container.clock,
     log: logger,
