@@ -9,7 +9,7 @@ import { watchOpenFiles } from './open-files.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
-import type { SmppSessionState } from '../ports/smpp-store.js';
+import type { SmppSessionState } from '../ports/smpp-binds.js';
 import type { AppContainer } from './container.js';
 
 export interface OpenSmppServer {

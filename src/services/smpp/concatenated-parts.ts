@@ -4,12 +4,12 @@
  * so parts sent through binds to different processes, or across a restart, still make one
  * message; putting the text back together is the server's (src/smpp-server/assemblies.ts).
  */
-import type { AssemblyPart, PartAdded, SmppStore } from '../../ports/smpp-store.js';
+import type { AssemblyPart, PartAdded, SmppPartStore } from '../../ports/smpp-parts.js';
 
 export type { AssemblyPart, PartAdded };
 
 export class ConcatenatedParts {
-  constructor(private readonly store: Pick<SmppStore, 'addAssemblyPart' | 'restoreAssembly' | 'expiredAssemblies'>) {}
+  constructor(private readonly store: SmppPartStore) {}
 
   /** Keeps a part under an id of its own; the message's parts, taken out, once it is complete; `full` past `maxPending` unfinished messages of the user. */
   add(part: Omit<AssemblyPart, 'partId'>, maxPending: number): Promise<PartAdded> {

@@ -4,12 +4,12 @@
  * lease that its process renews every third of it; a process that died stops counting when
  * its leases run out.
  */
-import type { SmppBind, SmppStore } from '../../ports/smpp-store.js';
+import type { SmppBind, SmppBindStore } from '../../ports/smpp-binds.js';
 
 export type { SmppBind };
 
 export class CustomerBinds {
-  constructor(private readonly store: Pick<SmppStore, 'claimBind' | 'renewBinds' | 'releaseBinds' | 'liveBinds'>) {}
+  constructor(private readonly store: SmppBindStore) {}
 
   /** Takes a place for the bind, leased until `expiresAt`, if its user holds fewer than `maxBinds` live ones; false when it holds them. */
   take(bind: SmppBind, maxBinds: number, now: number, expiresAt: number): Promise<boolean> {

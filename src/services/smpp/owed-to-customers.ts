@@ -13,7 +13,7 @@ import type {
   OutboxStore,
   OwedSmppPartReceipt,
 } from '../../ports/outbox.js';
-import type { AssemblyPart } from '../../ports/smpp-store.js';
+import type { AssemblyPart } from '../../ports/smpp-parts.js';
 import type { SendPlan } from '../send-plan.js';
 
 export type { DueMo, DueReceipt, OutboxKind, OutboxLease };

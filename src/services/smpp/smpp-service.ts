@@ -7,7 +7,8 @@
  */
 import type { Store } from '../../ports/store.js';
 import type { MessageRecord } from '../../ports/reports.js';
-import type { SmppCredentials, SmppSessionState, SmppUser } from '../../ports/smpp-store.js';
+import type { SmppCredentials, SmppUser } from '../../ports/smpp-users.js';
+import type { SmppSessionState } from '../../ports/smpp-binds.js';
 import type { InboundRecord } from '../../ports/inbound-store.js';
 import type { BindAttempts } from './bind-guesses.js';
 import { ConcatenatedParts } from './concatenated-parts.js';
@@ -17,7 +18,7 @@ import { OwedToCustomers } from './owed-to-customers.js';
 export type { InboundRecord, MessageRecord, SmppCredentials, SmppSessionState, SmppUser };
 
 /** The parts of the store the SMPP server's services use. */
-export type SmppServiceStore = Pick<Store, 'smpp' | 'outbox' | 'reports' | 'users'>;
+export type SmppServiceStore = Pick<Store, 'smppUsers' | 'smppParts' | 'smppBinds' | 'outbox' | 'reports' | 'users'>;
 
 export class SmppService {
   readonly binds: CustomerBinds;
@@ -27,19 +28,19 @@ export class SmppService {
   readonly bindAttempts: BindAttempts;
 
   constructor(private readonly store: SmppServiceStore) {
-    this.binds = new CustomerBinds(store.smpp);
-    this.parts = new ConcatenatedParts(store.smpp);
+    this.binds = new CustomerBinds(store.smppBinds);
+    this.parts = new ConcatenatedParts(store.smppParts);
     this.owed = new OwedToCustomers(store.outbox);
     this.bindAttempts = store.users;
   }
 
   /** The user and hashes of an enabled or disabled user by its system_id; null when none. */
   credentials(systemId: string): Promise<SmppCredentials | null> {
-    return this.store.smpp.credentials(systemId);
+    return this.store.smppUsers.credentials(systemId);
   }
 
   getUser(id: number): Promise<SmppUser | null> {
-    return this.store.smpp.getUser(id);
+    return this.store.smppUsers.getUser(id);
   }
 
   /** One of the account's own messages (query_sm); null when it has none of that id. */
