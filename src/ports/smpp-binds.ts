@@ -40,11 +40,11 @@ export interface SmppBindStore {
    * Records a bind if the user has fewer than `maxBinds` live binds in the whole cluster
    * (rows whose lease has not run out), leased until `expiresAt`; false when it has them.
    */
-  claimBind(bind: SmppBind, maxBinds: number, now: number, expiresAt: number): Promise<boolean>;
+  take(bind: SmppBind, maxBinds: number, now: number, expiresAt: number): Promise<boolean>;
   /** Extends the leases of these binds (the process holding them lives); drops every lease that ran out. */
-  renewBinds(sessionIds: readonly string[], now: number, expiresAt: number): Promise<void>;
+  renew(sessionIds: readonly string[], now: number, expiresAt: number): Promise<void>;
   /** The sessions ended. */
-  releaseBinds(sessionIds: readonly string[]): Promise<void>;
+  release(sessionIds: readonly string[]): Promise<void>;
   /** Every live bind of the cluster, by system_id then time. */
-  liveBinds(now: number): Promise<SmppBind[]>;
+  live(now: number): Promise<SmppBind[]>;
 }

@@ -160,24 +160,24 @@ for (const dialect of testDialects()) {
         boundAt: now + i,
       });
       const claims = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => app.store.smppBinds.claimBind(bind(i), 2, now, now + 1000)),
+        Array.from({ length: 8 }, (_, i) => app.store.smppBinds.take(bind(i), 2, now, now + 1000)),
       );
       assert.equal(claims.filter(Boolean).length, 2, JSON.stringify(claims));
-      const live = await app.store.smppBinds.liveBinds(now);
+      const live = await app.store.smppBinds.live(now);
       assert.equal(live.length, 2);
       const [held, other] = live.map((b) => b.sessionId);
       assert.ok(held && other);
-      await app.store.smppBinds.releaseBinds([held]);
-      assert.equal(await app.store.smppBinds.claimBind(bind(20), 2, now, now + 1000), true);
-      assert.equal(await app.store.smppBinds.claimBind(bind(21), 2, now, now + 1000), false);
+      await app.store.smppBinds.release([held]);
+      assert.equal(await app.store.smppBinds.take(bind(20), 2, now, now + 1000), true);
+      assert.equal(await app.store.smppBinds.take(bind(21), 2, now, now + 1000), false);
       // The process of `other` renews; the one of s20 does not: at the lease's end only s20 is gone.
-      await app.store.smppBinds.renewBinds([other], now + 500, now + 5000);
+      await app.store.smppBinds.renew([other], now + 500, now + 5000);
       assert.deepEqual(
-        (await app.store.smppBinds.liveBinds(now + 1000)).map((b) => b.sessionId),
+        (await app.store.smppBinds.live(now + 1000)).map((b) => b.sessionId),
         [other],
       );
-      assert.equal(await app.store.smppBinds.claimBind(bind(22), 2, now + 1000, now + 5000), true);
-      assert.equal(await app.store.smppBinds.claimBind(bind(23), 2, now + 1000, now + 5000), false);
+      assert.equal(await app.store.smppBinds.take(bind(22), 2, now + 1000, now + 5000), true);
+      assert.equal(await app.store.smppBinds.take(bind(23), 2, now + 1000, now + 5000), false);
     });
   });
 }

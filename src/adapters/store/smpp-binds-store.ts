@@ -1,61 +1,50 @@
-/** The binds of customers' SMPP users across the cluster (src/ports/smpp-binds.ts): a row each, with a lease. */
-import { StorePart } from './store-part.js';
+/** The binds of customers' SMPP users across the cluster (src/ports/smpp-binds.ts, migration 0032): counted places of the lease part (leases.ts), a row each. */
+import { LeasePart } from './leases.js';
+import type { LeaseTable } from './leases.js';
 import type { SmppBind, SmppBindStore } from '../../ports/smpp-binds.js';
 
-export class SqlSmppBindStore extends StorePart implements SmppBindStore {
-  async claimBind(bind: SmppBind, maxBinds: number, now: number, expiresAt: number): Promise<boolean> {
+export class SqlSmppBindStore extends LeasePart implements SmppBindStore {
+  protected readonly leases: LeaseTable = {
+    table: 'smpp_binds',
+    group: 'smpp_user_id',
+    place: 'session_id',
+    holder: 'process',
+  };
+
+  async take(bind: SmppBind, maxBinds: number, now: number, expiresAt: number): Promise<boolean> {
     return this.transact(async (self) => {
       const db = self.db;
       // The user's row lock orders binds of one user arriving at several processes at once.
       await self.sql.forUpdate(db.selectFrom('smpp_users').select('id').where('id', '=', bind.smppUserId)).execute();
-      await db
-        .deleteFrom('smpp_binds')
-        .where('smpp_user_id', '=', bind.smppUserId)
-        .where('expires_at', '<=', now)
-        .execute();
-      const live = await db
-        .selectFrom('smpp_binds')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('smpp_user_id', '=', bind.smppUserId)
-        .executeTakeFirst();
-      if (Number(live?.n ?? 0) >= maxBinds) return false;
-      await db
-        .insertInto('smpp_binds')
-        .values({
-          session_id: bind.sessionId,
-          smpp_user_id: bind.smppUserId,
-          account_id: bind.accountId,
-          system_id: bind.systemId,
-          process: bind.process,
-          peer: bind.peer,
-          bind_type: bind.bindType,
-          bound_at: bind.boundAt,
-          expires_at: expiresAt,
-        })
-        .execute();
-      return true;
+      return self.takeCounted(bind.smppUserId, maxBinds, now, () =>
+        db
+          .insertInto('smpp_binds')
+          .values({
+            session_id: bind.sessionId,
+            smpp_user_id: bind.smppUserId,
+            account_id: bind.accountId,
+            system_id: bind.systemId,
+            process: bind.process,
+            peer: bind.peer,
+            bind_type: bind.bindType,
+            bound_at: bind.boundAt,
+            expires_at: expiresAt,
+          })
+          .execute(),
+      );
     });
   }
 
-  async renewBinds(sessionIds: readonly string[], now: number, expiresAt: number): Promise<void> {
-    if (sessionIds.length > 0)
-      await this.db
-        .updateTable('smpp_binds')
-        .set({ expires_at: expiresAt })
-        .where('session_id', 'in', [...sessionIds])
-        .execute();
-    await this.db.deleteFrom('smpp_binds').where('expires_at', '<=', now).execute();
+  async renew(sessionIds: readonly string[], now: number, expiresAt: number): Promise<void> {
+    await this.renewLeases({ places: sessionIds }, expiresAt);
+    await this.expireLeases(now);
   }
 
-  async releaseBinds(sessionIds: readonly string[]): Promise<void> {
-    if (sessionIds.length === 0) return;
-    await this.db
-      .deleteFrom('smpp_binds')
-      .where('session_id', 'in', [...sessionIds])
-      .execute();
+  async release(sessionIds: readonly string[]): Promise<void> {
+    await this.releaseLeases({ places: sessionIds });
   }
 
-  async liveBinds(now: number): Promise<SmppBind[]> {
+  async live(now: number): Promise<SmppBind[]> {
     const rows = await this.db
       .selectFrom('smpp_binds')
       .selectAll()

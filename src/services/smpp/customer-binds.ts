@@ -13,21 +13,21 @@ export class CustomerBinds {
 
   /** Takes a place for the bind, leased until `expiresAt`, if its user holds fewer than `maxBinds` live ones; false when it holds them. */
   take(bind: SmppBind, maxBinds: number, now: number, expiresAt: number): Promise<boolean> {
-    return this.store.claimBind(bind, maxBinds, now, expiresAt);
+    return this.store.take(bind, maxBinds, now, expiresAt);
   }
 
   /** Moves the leases of these binds (held by this process) on to `expiresAt`; every lease run out by `now` goes. */
   renew(sessionIds: readonly string[], now: number, expiresAt: number): Promise<void> {
-    return this.store.renewBinds(sessionIds, now, expiresAt);
+    return this.store.renew(sessionIds, now, expiresAt);
   }
 
   /** The sessions ended: their places are free at once. */
   release(sessionIds: readonly string[]): Promise<void> {
-    return this.store.releaseBinds(sessionIds);
+    return this.store.release(sessionIds);
   }
 
   /** Every live bind of the cluster, by system_id then time. */
   live(now: number): Promise<SmppBind[]> {
-    return this.store.liveBinds(now);
+    return this.store.live(now);
   }
 }
