@@ -60,8 +60,8 @@ module.exports = {
     forbid(
       'endpoints-use-services',
       layer('endpoints'),
-      `^src/(adapters|jobs|panel)/|${above}`,
-      'An endpoint parses, calls a service, and maps the answer.',
+      `^src/(adapters|jobs|http|panel)/|${above}`,
+      'An endpoint parses, calls a service, and maps the answer; the table and its pipeline serve every surface, so they know none (src/http/ mounts them).',
     ),
     forbid(
       'http-takes-surfaces',
@@ -104,6 +104,18 @@ module.exports = {
       layer('smpp-server'),
       `^src/(adapters|jobs|panel)/|${above}`,
       "The SMPP server for customers sends through the API's own pipeline and services: no adapter, no second send path.",
+    ),
+    forbid(
+      'smpp-server-through-its-services',
+      layer('smpp-server'),
+      '^src/ports/(?!(clock|metrics)\\.ts$)',
+      'The SMPP server reaches the store through its services (src/services/smpp/: its users, binds, concatenated parts, what is owed to them): no store part, no outbox row, read or written from the surface.',
+    ),
+    forbid(
+      'smpp-server-beside-http',
+      layer('smpp-server'),
+      layer('http'),
+      "The SMPP server is a surface beside the HTTP server, not on it: the pipeline they share is the endpoint table's (src/endpoints/pipeline.ts).",
     ),
     forbid(
       'adapters-implement-ports',

@@ -21,7 +21,6 @@ const longFiles = {
   'src/config.ts': 'the one options table: one entry per option is the point',
   'src/adapters/store/schema.ts': "Kysely's one `Database` type: every table's row in one place",
   'src/adapters/store/otp-store.ts': "the OTP tables are one aggregate, read together by the guard's one statement",
-  'src/adapters/store/smpp-store.ts': "the SMPP user's tables, one aggregate behind one port (SmppStore)",
   'src/adapters/store/consent-store.ts': 'recording, filter, sync queue and panel reads share the rows and one rule',
   'src/adapters/store/panel-queries-store.ts':
     "each page's query is short; split, they would repeat the scoping and row types",

@@ -9,7 +9,7 @@ import { watchOpenFiles } from './open-files.js';
 import type { Logger } from 'pino';
 import type { Config } from '../config.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
-import type { SmppSessionState } from '../ports/smpp-store.js';
+import type { SmppSessionState } from '../ports/smpp-binds.js';
 import type { AppContainer } from './container.js';
 
 export interface OpenSmppServer {
@@ -43,13 +43,11 @@ export async function openSmppServer(
   if (config.smppServerPort === null && config.smppServerTlsPort === null) return null;
   // Loaded only when asked for: every process and admin command shares the composition root.
   const { SmppServer } = await import('../smpp-server/smpp-server.js');
+  const { SmppService } = await import('../services/smpp/smpp-service.js');
   const server = new SmppServer({
-    store: container.store.smpp,
-    outbox: container.store.outbox,
-    reports: container.store.reports,
+    smpp: new SmppService(container.store),
     assemblyTimeoutMs: config.smppServerAssemblyTimeoutMs,
     bindLeaseMs: config.leaseMs,
-    bindAttempts: container.store.users,
     services: container.services,
     clock: container.clock,
     log: logger,

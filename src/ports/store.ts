@@ -14,7 +14,9 @@ import type { IdempotencyStore } from './idempotency.js';
 import type { EventStore } from './event-store.js';
 import type { DirectoryStore } from './directory-store.js';
 import type { InboundStore } from './inbound-store.js';
-import type { SmppStore } from './smpp-store.js';
+import type { SmppUserStore } from './smpp-users.js';
+import type { SmppPartStore } from './smpp-parts.js';
+import type { SmppBindStore } from './smpp-binds.js';
 import type { OutboxStore } from './outbox.js';
 import type { CarrierBinds } from './carrier-binds.js';
 import type { PanelQueries } from './panel-queries.js';
@@ -59,8 +61,12 @@ export interface Store {
   readonly directory: DirectoryStore;
   /** Mobile-originated messages and their routes. */
   readonly inbound: InboundStore;
-  /** Customers over SMPP: their users and the receipts owed to them. */
-  readonly smpp: SmppStore;
+  /** Customers over SMPP: their SMPP users (system_id, password, bind limits). */
+  readonly smppUsers: SmppUserStore;
+  /** The parts of their concatenated submits, kept until the last one comes. */
+  readonly smppParts: SmppPartStore;
+  /** Their binds across the cluster, each with a lease. */
+  readonly smppBinds: SmppBindStore;
   /** Consequences of commits, written in them, until their consumers carry them out. */
   readonly outbox: OutboxStore;
   /** The live carrier's binds across the cluster, and its shared rate cuts (src/ports/carrier-binds.ts). */

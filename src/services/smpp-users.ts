@@ -1,6 +1,6 @@
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
-import type { SmppUser } from '../ports/smpp-store.js';
+import type { SmppUser } from '../ports/smpp-users.js';
 import { AdminError } from './admin-error.js';
 import { hashPassword } from './passwords.js';
 
@@ -61,9 +61,9 @@ export class SmppUserAdmin {
       throw new AdminError(`--password must be 1 to ${smppLimits.password} printable ASCII characters, no spaces`);
     const key = await this.store.keys.getKey(r.keyId);
     if (!key) throw new AdminError(`no key with id ${r.keyId}`);
-    if (await this.store.smpp.credentials(r.systemId))
+    if (await this.store.smppUsers.credentials(r.systemId))
       throw new AdminError(`an SMPP user with system_id ${r.systemId} exists already`);
-    const user = await this.store.smpp.createUser(
+    const user = await this.store.smppUsers.createUser(
       {
         keyId: key.id,
         accountId: key.accountId,
@@ -79,11 +79,11 @@ export class SmppUserAdmin {
   }
 
   async list(accountId: number): Promise<{ smpp_users: ReturnType<typeof smppUserView>[] }> {
-    return { smpp_users: (await this.store.smpp.users(accountId)).map(smppUserView) };
+    return { smpp_users: (await this.store.smppUsers.users(accountId)).map(smppUserView) };
   }
 
   async disable(id: number): Promise<ReturnType<typeof smppUserView>> {
-    const user = await this.store.smpp.disableUser(id, this.clock.now());
+    const user = await this.store.smppUsers.disableUser(id, this.clock.now());
     if (!user) throw new AdminError(`no SMPP user with id ${id}`);
     return smppUserView(user);
   }

@@ -1,13 +1,13 @@
 /**
  * Concatenated submits put back together (docs/smpp.md, "Concatenated submits"). The parts
  * of one message (UDH concatenation IE with an 8- or 16-bit reference, or the sar_* TLVs)
- * are kept in the store per SMPP user (store.smpp.addAssemblyPart), keyed by source,
+ * are kept in the store per SMPP user (services/smpp/concatenated-parts.ts), keyed by source,
  * destination, data_coding, reference and total, so parts sent through binds to different
  * processes, or across a restart, still make one message. When the last part arrives, the
  * payloads are joined and decoded once here, so a GSM escape or a UTF-16 surrogate pair split
  * across parts reads right.
  */
-import type { AssemblyPart } from '../ports/smpp-store.js';
+import type { AssemblyPart } from '../services/smpp/concatenated-parts.js';
 import { decodePayload } from '../domain/sms-decoding.js';
 
 /** The text of a complete message: its parts' payloads in sequence order, decoded together. */

@@ -6,7 +6,7 @@
 import type { Session } from 'smpp';
 import { makePdu } from '../smpp/smpp-wire.js';
 import type { Pdu, PduOptions } from '../smpp/smpp-wire.js';
-import type { SmppUser } from '../ports/smpp-store.js';
+import type { SmppUser } from '../services/smpp/smpp-service.js';
 
 /** A token bucket of `perSecond` submits a second, holding at most one second's worth. */
 export class SubmitRate {

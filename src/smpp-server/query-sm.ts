@@ -5,7 +5,7 @@
  * final_date when final (SMPP absolute time, UTC). An id the account has no message for
  * (another account's, a part's own id, anything else) is ESME_RQUERYFAIL.
  */
-import type { MessageRecord } from '../ports/reports.js';
+import type { MessageRecord } from '../services/smpp/smpp-service.js';
 import type { PduOptions } from '../smpp/smpp-wire.js';
 
 export const ESME_RQUERYFAIL = 0x67;

@@ -19,16 +19,16 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../ports/clock.js';
-import type { OutboxKind, OutboxLease, OutboxStore } from '../ports/outbox.js';
-import type { SmppStore } from '../ports/smpp-store.js';
+import type { OutboxKind, OutboxLease, OwedToCustomers } from '../services/smpp/owed-to-customers.js';
+import type { SmppService } from '../services/smpp/smpp-service.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
 import type { CustomerSession } from './customer-session.js';
 import { moPdu, receiptPdu } from './receipt-pdu.js';
 import type { PduOptions } from '../smpp/smpp-wire.js';
 
 export interface ReceiptCourierOptions {
-  outbox: OutboxStore;
-  users: Pick<SmppStore, 'getUser'>;
+  owed: OwedToCustomers;
+  users: Pick<SmppService, 'getUser'>;
   clock: Clock;
   log: Logger;
   metrics: SmppServerMetrics;
@@ -133,7 +133,7 @@ export class ReceiptCourier {
     if (now - this.lastDisabledCheck >= disabledCheckMs) await this.closeDisabled(now);
     if (now - this.lastRetention >= retentionCheckMs) {
       this.lastRetention = now;
-      const removed = await this.o.outbox.removeBefore(kinds, now - this.o.retentionMs);
+      const removed = await this.o.owed.removeBefore(kinds, now - this.o.retentionMs);
       if (removed > 0) this.o.log.warn({ removed }, 'SMPP server: receipts never acknowledged were given up');
     }
   }
@@ -143,13 +143,13 @@ export class ReceiptCourier {
     const user = sessions[0]?.bound?.user;
     if (room === 0 || !user) return;
     const items: { id: number; key: string; pdu: () => PduOptions }[] = [];
-    for (const r of await this.o.outbox.claimReceipts(userId, lease, room)) {
+    for (const r of await this.o.owed.claimReceipts(userId, lease, room)) {
       // Still being answered here: given back, found again at the next round.
       if (this.answering.has(r.messageId)) this.released.push(r.id);
       else items.push({ id: r.id, key: `r:${r.id}`, pdu: () => receiptPdu(r) });
     }
     if (items.length < room)
-      for (const m of await this.o.outbox.claimMo(user.accountId, lease, room - items.length))
+      for (const m of await this.o.owed.claimMo(user.accountId, lease, room - items.length))
         items.push({ id: m.id, key: `m:${m.id}`, pdu: () => moPdu(m.message) });
     for (const item of items) {
       const session = sessions.reduce((best, s) => (s.room > best.room ? s : best));
@@ -187,9 +187,7 @@ export class ReceiptCourier {
     this.released = [];
     this.receiptsDone = 0;
     try {
-      await this.o.outbox.done(done);
-      await this.o.outbox.holdUntil(held, this.o.holder, this.o.clock.now() + retryAfterMs);
-      await this.o.outbox.release(released, this.o.holder);
+      await this.o.owed.settle({ done, held, released }, this.o.holder, this.o.clock.now() + retryAfterMs);
       if (receipts > 0) this.o.metrics.receiptAcknowledged(receipts);
     } catch (error) {
       this.done.push(...done);

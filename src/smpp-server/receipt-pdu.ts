@@ -5,8 +5,8 @@
  * whose id is the message_id given in submit_sm_resp (the sms_id in decimal, or a part's
  * own id). Dates are UTC. And the deliver_sm of an inbound (MO) message: esm_class 0.
  */
-import type { InboundRecord } from '../ports/inbound-store.js';
-import type { DueReceipt } from '../ports/outbox.js';
+import type { InboundRecord } from '../services/smpp/smpp-service.js';
+import type { DueReceipt } from '../services/smpp/owed-to-customers.js';
 import type { PduOptions } from '../smpp/smpp-wire.js';
 import { septetsOf } from '../domain/gsm-alphabet.js';
 

@@ -22,32 +22,30 @@ import type { Session } from 'smpp';
 import { bodyFault, makePdu, ShortPduError, smpp, statusName, stringField } from '../smpp/smpp-wire.js';
 import type { Pdu } from '../smpp/smpp-wire.js';
 import type { Clock } from '../ports/clock.js';
-import type { AssemblyPart, SmppSessionState, SmppStore } from '../ports/smpp-store.js';
-import type { OutboxStore, OwedSmppPartReceipt } from '../ports/outbox.js';
-import type { SendPlan } from '../services/send-plan.js';
-import type { ReportStore } from '../ports/reports.js';
+import type { SmppService, SmppSessionState } from '../services/smpp/smpp-service.js';
+import type { AssemblyPart } from '../services/smpp/concatenated-parts.js';
+import type { SubmitTo } from '../services/smpp/owed-to-customers.js';
 import type { Caller } from '../services/auth.js';
 import { noSmppServerMetrics } from '../ports/metrics.js';
 import type { SmppServerMetrics } from '../ports/metrics.js';
 import type { Services } from '../services/services.js';
 import { unusableHash, verifyPassword } from '../services/passwords.js';
 import { smsSend, smsSendOverSmpp } from '../endpoints/sms.send.js';
-import { permitted, runAdmitted } from '../http/pipeline.js';
+import { permitted, runAdmitted } from '../endpoints/pipeline.js';
 import { CustomerSession, SubmitRate } from './customer-session.js';
 import { readSubmit, sendBody } from './submit-read.js';
 import { assembleText, assembledSchedule } from './assemblies.js';
 import { queryAnswer } from './query-sm.js';
 import { CommandStatus, submitStatus } from './status-map.js';
 import { storeFault } from '../util/store-faults.js';
-import { BindGuesses } from './bind-guesses.js';
+import { BindGuesses } from '../services/smpp/bind-guesses.js';
 import { Doors } from './doors.js';
-import type { BindAttempts, BindGuessPolicy } from './bind-guesses.js';
+import type { BindGuessPolicy } from '../services/smpp/bind-guesses.js';
 import { ReceiptCourier } from './receipt-courier.js';
 
 export interface SmppServerOptions {
-  store: SmppStore;
-  /** Where the receipts and MO owed to the users are written and claimed. */
-  outbox: OutboxStore;
+  /** Its way to the store: its users, their binds, concatenated parts, what is owed to them (receipts and MO), failed binds, query_sm's read. */
+  smpp: SmppService;
   services: Services;
   clock: Clock;
   log: Logger;
@@ -61,8 +59,6 @@ export interface SmppServerOptions {
   receiptRetentionMs?: number;
   /** Binds, submits, receipts and sessions counted for /metrics. */
   metrics?: SmppServerMetrics;
-  /** The messages query_sm reads (the account's own only). */
-  reports: Pick<ReportStore, 'findMessage'>;
   /** An unfinished concatenated message is given up this long after its first part (default 60 s). */
   assemblyTimeoutMs?: number;
   /**
@@ -71,8 +67,6 @@ export interface SmppServerOptions {
    * this long after its last renewal (default 15 s).
    */
   bindLeaseMs?: number;
-  /** Where failed binds are counted, per system_id and per peer address (the store's sign-in attempts). */
-  bindAttempts: BindAttempts;
   /** The limits on failed binds (default defaultBindGuessPolicy). */
   bindGuesses?: BindGuessPolicy;
   /** Open SMPP connections of the process, both ports together (default 1,000). */
@@ -121,7 +115,7 @@ export class SmppServer {
 
   constructor(private readonly o: SmppServerOptions) {
     this.metrics = o.metrics ?? noSmppServerMetrics;
-    this.guesses = new BindGuesses(o.bindAttempts, o.clock, o.bindGuesses);
+    this.guesses = new BindGuesses(o.smpp.bindAttempts, o.clock, o.bindGuesses);
     // A TLS handshake is given no longer than a bind (CustomerSession's bind timer), and 10 s at most.
     const doorLimits = {
       maxConnections: o.maxConnections ?? 1000,
@@ -132,8 +126,8 @@ export class SmppServer {
     this.bindLeaseMs = o.bindLeaseMs ?? 15_000;
     this.receipts = new ReceiptCourier({
       metrics: this.metrics,
-      outbox: o.outbox,
-      users: o.store,
+      owed: o.smpp.owed,
+      users: o.smpp,
       clock: o.clock,
       log: o.log,
       holder: this.process,
@@ -146,8 +140,8 @@ export class SmppServer {
     this.expiry = setInterval(
       () => {
         if (this.expiring) return;
-        this.expiring = this.o.store
-          .expiredAssemblies(this.o.clock.now() - timeoutMs)
+        this.expiring = this.o.smpp.parts
+          .expired(this.o.clock.now() - timeoutMs)
           .then((gone) => this.giveUp(gone))
           .catch((error: unknown) => this.o.log.warn({ err: error }, 'SMPP server: concatenated parts: store error'))
           .finally(() => (this.expiring = null));
@@ -160,8 +154,8 @@ export class SmppServer {
         if (this.renewing) return;
         const ids = this.boundIds();
         const now = this.o.clock.now();
-        this.renewing = this.o.store
-          .renewBinds(ids, now, now + this.bindLeaseMs)
+        this.renewing = this.o.smpp.binds
+          .renew(ids, now, now + this.bindLeaseMs)
           .catch((error: unknown) => this.o.log.warn({ err: error }, 'SMPP server: binds: the lease was not renewed'))
           .finally(() => (this.renewing = null));
       },
@@ -183,10 +177,10 @@ export class SmppServer {
   async boundSessions(): Promise<SmppSessionState[]> {
     const here = new Map<string, CustomerSession>();
     for (const sessions of this.byUser.values()) for (const s of sessions) if (s.bound) here.set(s.bound.bindId, s);
-    const binds = await this.o.store.liveBinds(this.o.clock.now());
+    const binds = await this.o.smpp.binds.live(this.o.clock.now());
     const owed = new Map<number, number>();
     const users = new Set([...binds.map((b) => b.smppUserId), ...this.byUser.keys()]);
-    for (const userId of users) owed.set(userId, await this.o.outbox.receiptsDue(userId));
+    for (const userId of users) owed.set(userId, await this.o.smpp.owed.receiptsDue(userId));
     const out: SmppSessionState[] = [];
     for (const s of here.values()) {
       const b = s.bound;
@@ -254,8 +248,8 @@ export class SmppServer {
     clearInterval(this.leases);
     await this.renewing;
     // The binds end with the process: other processes may take them at once.
-    await this.o.store
-      .releaseBinds(ids)
+    await this.o.smpp.binds
+      .release(ids)
       .catch((error: unknown) => this.o.log.warn({ err: error }, 'SMPP server: binds: not released at stop'));
     await this.expiring;
     await this.receipts.stop();
@@ -307,8 +301,8 @@ export class SmppServer {
       if (mine?.size === 0) this.byUser.delete(s.bound.user.id);
       this.metrics.sessions(this.boundCount());
       if (!this.stopping)
-        void this.o.store
-          .releaseBinds([s.bound.bindId])
+        void this.o.smpp.binds
+          .release([s.bound.bindId])
           .catch((error: unknown) =>
             this.o.log.warn({ err: error }, 'SMPP server: binds: not released (it runs out with its lease)'),
           );
@@ -378,7 +372,7 @@ export class SmppServer {
   private async checkBind(s: CustomerSession, pdu: Pdu): Promise<number> {
     const systemId = stringField(pdu, 'system_id') ?? '';
     const password = stringField(pdu, 'password') ?? '';
-    const found = await this.o.store.credentials(systemId);
+    const found = await this.o.smpp.credentials(systemId);
     // Counted in the store before the hash: past a limit the password is not evaluated.
     const reserved = await this.guesses.reserve(systemId, s.peer, found?.user.maxBinds ?? 0);
     if (reserved === null) {
@@ -402,7 +396,7 @@ export class SmppServer {
     const now = this.o.clock.now();
     const transmit = pdu.command !== 'bind_receiver';
     const receive = pdu.command !== 'bind_transmitter';
-    const claimed = await this.o.store.claimBind(
+    const claimed = await this.o.smpp.binds.take(
       {
         sessionId: bindId,
         smppUserId: found.user.id,
@@ -420,7 +414,7 @@ export class SmppServer {
     if (!claimed) return CommandStatus.RBINDFAIL;
     // Closed while the store answered, or another bind of this process took the last place meanwhile.
     if (s.closed || mine.size >= found.user.maxBinds) {
-      await this.o.store.releaseBinds([bindId]);
+      await this.o.smpp.binds.release([bindId]);
       return CommandStatus.RBINDFAIL;
     }
     mine.add(s);
@@ -463,7 +457,7 @@ export class SmppServer {
       let others: AssemblyPart[] = [];
       if (request.part) {
         const { part } = request;
-        const added = await this.o.store.addAssemblyPart(
+        const added = await this.o.smpp.parts.add(
           {
             smppUserId: bound.user.id,
             sourceAddr: request.sourceAddr,
@@ -494,24 +488,24 @@ export class SmppServer {
       // The receipts owed, written in the transaction that accepts the message; until it is
       // answered here, the courier gives them back rather than send them before the message_id.
       const keptFrom = scheduledAt ?? 0;
-      const owe: NonNullable<SendPlan['alongside']> = async (store, _sendId, messageIds) => {
-        const messageId = messageIds[messageIds.length - 1];
-        if (messageId === undefined) return;
-        answering.push(String(messageId));
-        this.receipts.answering.add(String(messageId));
-        const createdAt = Math.max(this.o.clock.now(), keptFrom);
-        if (request.receipt)
-          await store.outbox.oweReceipts([
-            { messageId, smppUserId: bound.user.id, sourceAddr: request.sourceAddr, createdAt },
-          ]);
-        await store.outbox.owePartReceipts(partReceipts(bound.user.id, to, others, messageId, keptFrom), createdAt);
-      };
+      const owe = this.o.smpp.owed.withSubmit({
+        smppUserId: bound.user.id,
+        to,
+        receipt: request.receipt,
+        others,
+        keptFrom,
+        clock: this.o.clock,
+        accepting: (messageId) => {
+          answering.push(messageId);
+          this.receipts.answering.add(messageId);
+        },
+      });
       const result = await runAdmitted(smsSendOverSmpp(owe), body, caller.value, this.o.services);
       if (!result.ok) {
         const status = submitStatus(result);
         refuse(status);
         // Refused for now: the client sends this part again, and the others wait for it.
-        if (status === CommandStatus.RTHROTTLED && others.length > 0 && (await this.o.store.restoreAssembly(others)))
+        if (status === CommandStatus.RTHROTTLED && others.length > 0 && (await this.o.smpp.parts.restore(others)))
           return;
         // The parts answered before are not a message: their receipts say REJECTD.
         return await this.oweRejected(bound.user.id, to, others);
@@ -538,13 +532,9 @@ export class SmppServer {
   }
 
   /** The parts of a concatenated message that never made one (given up, or refused): their receipts say REJECTD. */
-  private async oweRejected(
-    smppUserId: number,
-    to: { sourceAddr: string; recipient: string },
-    parts: readonly AssemblyPart[],
-  ): Promise<void> {
-    await this.o.outbox
-      .owePartReceipts(partReceipts(smppUserId, to, parts, null), this.o.clock.now())
+  private async oweRejected(smppUserId: number, to: SubmitTo, parts: readonly AssemblyPart[]): Promise<void> {
+    await this.o.smpp.owed
+      .rejectedParts(smppUserId, to, parts, this.o.clock.now())
       .catch((error: unknown) =>
         this.o.log.error({ err: error }, 'SMPP server: the receipts owed for parts were not recorded'),
       );
@@ -571,22 +561,7 @@ export class SmppServer {
     const caller = await this.caller(s);
     if (!caller.ok) return s.reply(pdu, { command_status: caller.status });
     const id = stringField(pdu, 'message_id') ?? '';
-    const message = /^\d{1,15}$/.test(id)
-      ? await this.o.reports.findMessage(Number(id), caller.value.account.id)
-      : null;
+    const message = /^\d{1,15}$/.test(id) ? await this.o.smpp.findMessage(Number(id), caller.value.account.id) : null;
     s.reply(pdu, queryAnswer(id, message));
   }
-}
-
-/** Receipts for the parts of a concatenated message other than the last (each under its own id); `messageId` null: REJECTD. */
-function partReceipts(
-  smppUserId: number,
-  to: { sourceAddr: string; recipient: string },
-  parts: readonly AssemblyPart[],
-  messageId: number | null,
-  keptFrom = 0,
-): OwedSmppPartReceipt[] {
-  return parts
-    .filter((p) => p.receipt)
-    .map((p) => ({ partId: p.partId, smppUserId, messageId, ...to, submittedAt: Math.max(p.receivedAt, keptFrom) }));
 }

@@ -2,6 +2,7 @@ import pino from 'pino';
 import type { AppContainer } from '../../src/main.js';
 import type { Clock } from '../../src/ports/clock.js';
 import { SmppServer } from '../../src/smpp-server/smpp-server.js';
+import { SmppService } from '../../src/services/smpp/smpp-service.js';
 import type { SmppServerOptions } from '../../src/smpp-server/smpp-server.js';
 
 /** The SMPP server for customers on a test's container and clock, silent, idle after a minute; `options` override. */
@@ -11,11 +12,8 @@ export function smppServerOn(
   options: Partial<SmppServerOptions> = {},
 ): SmppServer {
   return new SmppServer({
-    store: runtime.store.smpp,
-    outbox: runtime.store.outbox,
-    reports: runtime.store.reports,
+    smpp: new SmppService(runtime.store),
     services: runtime.services,
-    bindAttempts: runtime.store.users,
     clock,
     log: pino({ level: 'silent' }),
     idleMs: 60_000,

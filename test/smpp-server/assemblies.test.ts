@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assembleText, assembledSchedule } from '../../src/smpp-server/assemblies.js';
-import type { AssemblyPart } from '../../src/ports/smpp-store.js';
+import type { AssemblyPart } from '../../src/ports/smpp-parts.js';
 
 const part = (seq: number, payload: Buffer, over: Partial<AssemblyPart> = {}): AssemblyPart => ({
   smppUserId: 1,

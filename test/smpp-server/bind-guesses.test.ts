@@ -15,7 +15,7 @@ import type { Esme } from '../helpers/esme.js';
 import { waitFor } from '../helpers/wait-for.js';
 import type { SmppServer } from '../../src/smpp-server/smpp-server.js';
 import { smppServerOn } from '../helpers/smpp-server.js';
-import { defaultBindGuessPolicy } from '../../src/smpp-server/bind-guesses.js';
+import { defaultBindGuessPolicy } from '../../src/services/smpp/bind-guesses.js';
 
 const ESME_ROK = 0x00;
 const ESME_RBINDFAIL = 0x0d;

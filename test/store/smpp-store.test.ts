@@ -11,7 +11,7 @@ import type { AppContainer } from '../../src/main.js';
 import { FixedClock } from '../../src/ports/clock.js';
 import { hashApiKey } from '../../src/services/key-secrets.js';
 import { verifyPassword } from '../../src/services/passwords.js';
-import type { PartAdded } from '../../src/ports/smpp-store.js';
+import type { PartAdded } from '../../src/ports/smpp-parts.js';
 
 const start = Date.UTC(2026, 2, 15, 9, 0, 0);
 
@@ -49,7 +49,7 @@ for (const dialect of testDialects()) {
       assert.equal(view.max_binds, 2);
       assert.equal(view.window, 10);
       assert.ok(!JSON.stringify(view).includes('secret1'));
-      const found = await app.store.smpp.credentials('acme');
+      const found = await app.store.smppUsers.credentials('acme');
       assert.ok(found);
       assert.equal(found.keyHash, hashApiKey(apiKey));
       assert.notEqual(found.passwordHash, 'secret1');
@@ -58,14 +58,14 @@ for (const dialect of testDialects()) {
       await assert.rejects(app.smppUsers.create({ keyId, systemId: 'a'.repeat(16), password: 'x' }), /system-id/);
       await assert.rejects(app.smppUsers.create({ keyId, systemId: 'b', password: '123456789' }), /password/);
       await assert.rejects(app.smppUsers.create({ keyId: 9999, systemId: 'c', password: 'x' }), /no key/);
-      assert.equal(await app.store.smpp.credentials('nobody'), null);
+      assert.equal(await app.store.smppUsers.credentials('nobody'), null);
       assert.deepEqual(
         (await app.smppUsers.list(accountId)).smpp_users.map((u) => u.system_id),
         ['acme'],
       );
       const disabled = await app.smppUsers.disable(view.id);
       assert.equal(disabled.disabled, true);
-      assert.notEqual((await app.store.smpp.credentials('acme'))?.user.disabledAt, null);
+      assert.notEqual((await app.store.smppUsers.credentials('acme'))?.user.disabledAt, null);
     });
 
     it('keeps the parts of a concatenated message until the last: ids of their own, the same for a part sent again, the user\u2019s bound, put back, given up', async () => {
@@ -85,7 +85,7 @@ for (const dialect of testDialects()) {
         scheduledAt: seq === 2 ? 1_800_000_000_123 : null,
         ...over,
       });
-      const smpp = app.store.smpp;
+      const smpp = app.store.smppParts;
       const idOf = (added: PartAdded): string => (added.kind === 'pending' ? added.partId : `(${added.kind})`);
       const id2 = idOf(await smpp.addAssemblyPart(part(2), 2));
       assert.match(id2, /^\d+$/);
@@ -160,24 +160,24 @@ for (const dialect of testDialects()) {
         boundAt: now + i,
       });
       const claims = await Promise.all(
-        Array.from({ length: 8 }, (_, i) => app.store.smpp.claimBind(bind(i), 2, now, now + 1000)),
+        Array.from({ length: 8 }, (_, i) => app.store.smppBinds.take(bind(i), 2, now, now + 1000)),
       );
       assert.equal(claims.filter(Boolean).length, 2, JSON.stringify(claims));
-      const live = await app.store.smpp.liveBinds(now);
+      const live = await app.store.smppBinds.live(now);
       assert.equal(live.length, 2);
       const [held, other] = live.map((b) => b.sessionId);
       assert.ok(held && other);
-      await app.store.smpp.releaseBinds([held]);
-      assert.equal(await app.store.smpp.claimBind(bind(20), 2, now, now + 1000), true);
-      assert.equal(await app.store.smpp.claimBind(bind(21), 2, now, now + 1000), false);
+      await app.store.smppBinds.release([held]);
+      assert.equal(await app.store.smppBinds.take(bind(20), 2, now, now + 1000), true);
+      assert.equal(await app.store.smppBinds.take(bind(21), 2, now, now + 1000), false);
       // The process of `other` renews; the one of s20 does not: at the lease's end only s20 is gone.
-      await app.store.smpp.renewBinds([other], now + 500, now + 5000);
+      await app.store.smppBinds.renew([other], now + 500, now + 5000);
       assert.deepEqual(
-        (await app.store.smpp.liveBinds(now + 1000)).map((b) => b.sessionId),
+        (await app.store.smppBinds.live(now + 1000)).map((b) => b.sessionId),
         [other],
       );
-      assert.equal(await app.store.smpp.claimBind(bind(22), 2, now + 1000, now + 5000), true);
-      assert.equal(await app.store.smpp.claimBind(bind(23), 2, now + 1000, now + 5000), false);
+      assert.equal(await app.store.smppBinds.take(bind(22), 2, now + 1000, now + 5000), true);
+      assert.equal(await app.store.smppBinds.take(bind(23), 2, now + 1000, now + 5000), false);
     });
   });
 }

@@ -1,53 +1,26 @@
-/** The binds of the live carrier's connections across the cluster (src/ports/carrier-binds.ts, migration 0034). */
+/** The binds of the live carrier's connections across the cluster (src/ports/carrier-binds.ts, migration 0034): numbered places of the lease part (leases.ts), and the shared rate cuts. */
 import type { CarrierBindLease, CarrierBinds, RateCut } from '../../ports/carrier-binds.js';
-import { StorePart } from './store-part.js';
+import { LeasePart } from './leases.js';
+import type { LeaseTable } from './leases.js';
 
-export class SqlCarrierBinds extends StorePart implements CarrierBinds {
-  async take(
-    connection: string,
-    maxBinds: number,
-    owner: string,
-    now: number,
-    expiresAt: number,
-  ): Promise<number | null> {
-    for (let slot = 0; slot < maxBinds; slot++) {
-      // The upsert takes the place only when nobody holds it: on PostgreSQL the conflicting
-      // row is locked and its lease checked again, so of two processes one gets it.
-      const row = await this.db
-        .insertInto('carrier_binds')
-        .values({ connection, slot, owner, bound_at: now, expires_at: expiresAt })
-        .onConflict((oc) =>
-          oc
-            .columns(['connection', 'slot'])
-            .doUpdateSet({ owner, bound_at: now, expires_at: expiresAt })
-            .where('carrier_binds.expires_at', '<=', now),
-        )
-        .returning('slot')
-        .executeTakeFirst();
-      if (row) return slot;
-    }
-    return null;
+export class SqlCarrierBinds extends LeasePart implements CarrierBinds {
+  protected readonly leases: LeaseTable = {
+    table: 'carrier_binds',
+    group: 'connection',
+    place: 'slot',
+    holder: 'owner',
+  };
+
+  take(connection: string, maxBinds: number, owner: string, now: number, expiresAt: number): Promise<number | null> {
+    return this.takeNumbered(connection, maxBinds, owner, now, expiresAt);
   }
 
   async renew(connection: string, slot: number, owner: string, now: number, expiresAt: number): Promise<boolean> {
-    const result = await this.db
-      .updateTable('carrier_binds')
-      .set({ expires_at: expiresAt })
-      .where('connection', '=', connection)
-      .where('slot', '=', slot)
-      .where('owner', '=', owner)
-      .where('expires_at', '>', now)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return (await this.renewLeases({ places: [slot], group: connection, holder: owner }, expiresAt, now)) === 1;
   }
 
   async release(connection: string, slot: number, owner: string): Promise<void> {
-    await this.db
-      .deleteFrom('carrier_binds')
-      .where('connection', '=', connection)
-      .where('slot', '=', slot)
-      .where('owner', '=', owner)
-      .execute();
+    await this.releaseLeases({ places: [slot], group: connection, holder: owner });
   }
 
   async live(now: number): Promise<CarrierBindLease[]> {

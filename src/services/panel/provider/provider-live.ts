@@ -5,7 +5,7 @@
  * the dispatch thread for its connections; shows a receiver by its host only.
  */
 import type { ConnectionState } from '../../../ports/carrier.js';
-import type { SmppSessionState } from '../../../ports/smpp-store.js';
+import type { SmppSessionState } from '../../../ports/smpp-binds.js';
 import type { Backlog } from '../../../ports/metrics.js';
 import type { AttemptSample, MonitoringStore, TrafficMinute } from '../../../ports/monitoring-store.js';
 import { minuteMs } from '../../traffic-counter.js';

@@ -7,8 +7,8 @@
  * process or many gets at most the limit evaluated. A failed bind keeps its reservations as
  * failures; a right password gives both back. Past a limit the password is not evaluated.
  */
-import type { Clock } from '../ports/clock.js';
-import type { UserStore } from '../ports/user-store.js';
+import type { Clock } from '../../ports/clock.js';
+import type { UserStore } from '../../ports/user-store.js';
 
 export interface BindGuessPolicy {
   /** Failed binds of one system_id in a window before its binds are refused unchecked (a user's own max binds more may be in flight). */

@@ -1,39 +1,10 @@
 /**
- * The store's part for customers over SMPP: SMPP users, the parts of concatenated submits
- * not yet all received, and the binds of every process. (The receipts and inbound messages
- * owed to them are rows of the outbox: outbox-store.ts.)
- *
- * One file, long because these are the tables of one aggregate (the SMPP user's, all keyed
- * by it) and the queries that join them to `messages`; the server reads them together
- * through one port (SmppStore), and a split would cut that port in pieces no caller wants.
+ * The parts of concatenated submits not yet all received (src/ports/smpp-parts.ts): a row per
+ * message being put together (`smpp_assemblies`, its count of parts) and a row per part.
  */
 import { StorePart } from './store-part.js';
-import type { SmppAssemblyPartsTable, SmppUsersTable } from './schema.js';
-import type {
-  AssemblyPart,
-  NewSmppUser,
-  PartAdded,
-  SmppBind,
-  SmppCredentials,
-  SmppStore,
-  SmppUser,
-} from '../../ports/smpp-store.js';
-
-type UserRow = Omit<SmppUsersTable, 'id'> & { id: number };
-
-function userOf(r: UserRow): SmppUser {
-  return {
-    id: Number(r.id),
-    keyId: r.key_id,
-    accountId: r.account_id,
-    systemId: r.system_id,
-    maxBinds: r.max_binds,
-    windowSize: r.window_size,
-    maxSubmitsPerSecond: r.max_submits_per_second,
-    disabledAt: r.disabled_at === null ? null : Number(r.disabled_at),
-    createdAt: Number(r.created_at),
-  };
-}
+import type { SmppAssemblyPartsTable } from './schema.js';
+import type { AssemblyPart, PartAdded, SmppPartStore } from '../../ports/smpp-parts.js';
 
 /** The parts of one message share it: source, destination, data_coding, reference and total. */
 function assemblyKey(
@@ -79,62 +50,7 @@ function partOf(r: SmppAssemblyPartsTable): AssemblyPart {
   };
 }
 
-export class SqlSmppStore extends StorePart implements SmppStore {
-  async createUser(u: NewSmppUser, now: number): Promise<SmppUser> {
-    const row = await this.db
-      .insertInto('smpp_users')
-      .values({
-        key_id: u.keyId,
-        account_id: u.accountId,
-        system_id: u.systemId,
-        password_hash: u.passwordHash,
-        max_binds: u.maxBinds,
-        window_size: u.windowSize,
-        max_submits_per_second: u.maxSubmitsPerSecond,
-        disabled_at: null,
-        created_at: now,
-      })
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    return userOf(row);
-  }
-
-  async credentials(systemId: string): Promise<SmppCredentials | null> {
-    const row = await this.db
-      .selectFrom('smpp_users as u')
-      .innerJoin('api_keys as k', 'k.id', 'u.key_id')
-      .selectAll('u')
-      .select('k.key_hash')
-      .where('u.system_id', '=', systemId)
-      .executeTakeFirst();
-    return row ? { user: userOf(row), passwordHash: row.password_hash, keyHash: row.key_hash } : null;
-  }
-
-  async getUser(id: number): Promise<SmppUser | null> {
-    const row = await this.db.selectFrom('smpp_users').selectAll().where('id', '=', id).executeTakeFirst();
-    return row ? userOf(row) : null;
-  }
-
-  async users(accountId: number): Promise<SmppUser[]> {
-    const rows = await this.db
-      .selectFrom('smpp_users')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('id')
-      .execute();
-    return rows.map(userOf);
-  }
-
-  async disableUser(id: number, now: number): Promise<SmppUser | null> {
-    await this.db
-      .updateTable('smpp_users')
-      .set({ disabled_at: now })
-      .where('id', '=', id)
-      .where('disabled_at', 'is', null)
-      .execute();
-    return this.getUser(id);
-  }
-
+export class SqlSmppPartStore extends StorePart implements SmppPartStore {
   async addAssemblyPart(input: Omit<AssemblyPart, 'partId'>, maxPending: number): Promise<PartAdded> {
     const key = assemblyKey(input);
     return this.transact(async (self) => {
@@ -253,78 +169,5 @@ export class SqlSmppStore extends StorePart implements SmppStore {
       if (parts.length > 0) out.push(parts);
     }
     return out;
-  }
-
-  async claimBind(bind: SmppBind, maxBinds: number, now: number, expiresAt: number): Promise<boolean> {
-    return this.transact(async (self) => {
-      const db = self.db;
-      // The user's row lock orders binds of one user arriving at several processes at once.
-      await self.sql.forUpdate(db.selectFrom('smpp_users').select('id').where('id', '=', bind.smppUserId)).execute();
-      await db
-        .deleteFrom('smpp_binds')
-        .where('smpp_user_id', '=', bind.smppUserId)
-        .where('expires_at', '<=', now)
-        .execute();
-      const live = await db
-        .selectFrom('smpp_binds')
-        .select((eb) => eb.fn.countAll<number | string>().as('n'))
-        .where('smpp_user_id', '=', bind.smppUserId)
-        .executeTakeFirst();
-      if (Number(live?.n ?? 0) >= maxBinds) return false;
-      await db
-        .insertInto('smpp_binds')
-        .values({
-          session_id: bind.sessionId,
-          smpp_user_id: bind.smppUserId,
-          account_id: bind.accountId,
-          system_id: bind.systemId,
-          process: bind.process,
-          peer: bind.peer,
-          bind_type: bind.bindType,
-          bound_at: bind.boundAt,
-          expires_at: expiresAt,
-        })
-        .execute();
-      return true;
-    });
-  }
-
-  async renewBinds(sessionIds: readonly string[], now: number, expiresAt: number): Promise<void> {
-    if (sessionIds.length > 0)
-      await this.db
-        .updateTable('smpp_binds')
-        .set({ expires_at: expiresAt })
-        .where('session_id', 'in', [...sessionIds])
-        .execute();
-    await this.db.deleteFrom('smpp_binds').where('expires_at', '<=', now).execute();
-  }
-
-  async releaseBinds(sessionIds: readonly string[]): Promise<void> {
-    if (sessionIds.length === 0) return;
-    await this.db
-      .deleteFrom('smpp_binds')
-      .where('session_id', 'in', [...sessionIds])
-      .execute();
-  }
-
-  async liveBinds(now: number): Promise<SmppBind[]> {
-    const rows = await this.db
-      .selectFrom('smpp_binds')
-      .selectAll()
-      .where('expires_at', '>', now)
-      .orderBy('system_id')
-      .orderBy('bound_at')
-      .limit(10_000)
-      .execute();
-    return rows.map((r) => ({
-      sessionId: r.session_id,
-      smppUserId: r.smpp_user_id,
-      accountId: r.account_id,
-      systemId: r.system_id,
-      process: r.process,
-      peer: r.peer,
-      bindType: r.bind_type === 'transmitter' || r.bind_type === 'receiver' ? r.bind_type : 'transceiver',
-      boundAt: Number(r.bound_at),
-    }));
   }
 }

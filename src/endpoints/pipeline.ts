@@ -1,6 +1,6 @@
 import type { KeyWithAccount } from '../ports/keys.js';
-import type { Endpoint, Reply } from '../endpoints/endpoint.js';
-import { firstCode, firstDetail } from '../endpoints/fields.js';
+import type { Endpoint, Reply } from './endpoint.js';
+import { firstCode, firstDetail } from './fields.js';
 import { isResultCode } from '../domain/result-codes.js';
 import { permissionOffCode } from '../domain/permissions.js';
 import { fail, ok } from '../domain/result.js';
