@@ -161,6 +161,8 @@ export class Dispatcher implements CarrierListener {
 
   /** One round of the claim loop: maintenance and expansion when due, then handed messages and a claim. */
   private async round(): Promise<RoundOutcome> {
+    // First: a cancel's answer waits for it, and a chunk of settling below may take a while.
+    await this.dropControlled();
     if (performance.now() - this.lastMaintenance >= this.options.maintenanceMs) await this.maintain();
     const expanded = await this.expandIfDue();
     if (expanded > 0) {

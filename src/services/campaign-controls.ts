@@ -64,10 +64,14 @@ export class CampaignService {
    * so nothing of the send reaches an operator after it (docs/decisions.md, "Campaign controls").
    */
   private async cancelled(outcome: CancelCommit | CancelOutcome): Promise<CancelOutcome> {
-    if (outcome.cancelled > 0) this.queued();
     const answer = { cancelled: outcome.cancelled, refunded: outcome.refunded };
-    if (!('inFlight' in outcome) || outcome.inFlight.length === 0 || !this.waits) return answer;
+    if (!('inFlight' in outcome) || outcome.inFlight.length === 0 || !this.waits) {
+      if (outcome.cancelled > 0) this.queued();
+      return answer;
+    }
+    // The settling is woken after the wait: a chunk of it would hold up the dispatcher's giving back.
     const more = await this.settleInFlight(outcome.inFlight);
+    if (answer.cancelled + more.cancelled > 0) this.queued();
     return { cancelled: answer.cancelled + more.cancelled, refunded: answer.refunded + more.refunded };
   }
 
