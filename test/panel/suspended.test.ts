@@ -77,7 +77,6 @@ for (const dialect of testDialects()) {
         },
       ],
       ['/panel/consents/import', { csv: '05321110008,ONAY,BIREYSEL,HS_WEB,2026-01-02 10:00:00' }],
-      ['/panel/reseller/brand', { name: 'Renamed brand', color: '#123456', support: '' }],
     ];
 
     /** Everything an action could change, and what reached the webhook receiver. */
