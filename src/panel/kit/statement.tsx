@@ -64,7 +64,8 @@ export const statementText = defineMessages(
   },
 );
 
-const shape = /^(\d{4})-(0[1-9]|1[0-2])$/;
+/** From 2000 to 2999: the months the statement's day arithmetic takes (monthBounds). */
+const shape = /^(2\d{3})-(0[1-9]|1[0-2])$/;
 
 /** The month a statement page was asked for (`?month=YYYY-MM`), or undefined: this month. */
 export function monthQuery(raw: string | undefined): string | undefined {

@@ -147,7 +147,26 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
   }
 
   giveBack(messageIds: readonly number[], now: number): Promise<Transition[]> {
-    return this.transact((self) => self.giveBackHeld(messageIds, now));
+    return this.transact(async (self) => {
+      // Their sends locked first (PostgreSQL), as a cancel locks its send before its messages
+      // (not in a claim's hold-back, which holds its messages' locks already):
+      // a cancel committing meanwhile is then wholly before this or wholly after it, so the
+      // settling below reads the control and the settlement it left.
+      for (let from = 0; from < messageIds.length; from += 1000)
+        await self.db
+          .selectFrom('sends')
+          .select('id')
+          .where('id', 'in', (eb) =>
+            eb
+              .selectFrom('messages')
+              .select('send_id')
+              .where('id', 'in', messageIds.slice(from, from + 1000)),
+          )
+          .orderBy('id')
+          .$call((qb) => self.sql.forUpdate(qb))
+          .execute();
+      return self.giveBackHeld(messageIds, now);
+    });
   }
 
   async extendLeases(ids: readonly number[], now: number, until: number): Promise<number> {

@@ -213,7 +213,8 @@ function inputOf(body: unknown): { input: PanelSendInput; csv: string } {
       commercial:
         field(body, 'iys') === '1' ? (field(body, 'iys_recipient_type') === 'TACIR' ? 'TACIR' : 'BIREYSEL') : null,
       controls: controlsOf(body),
-      templateId: /^[1-9]\d{0,15}$/.test(template) ? Number(template) : null,
+      // A 32-bit serial: a wider id is no template (PostgreSQL would refuse the cast).
+      templateId: /^[1-9]\d{0,9}$/.test(template) && Number(template) <= 2_147_483_647 ? Number(template) : null,
       shortLinks: field(body, 'short_links') === '1',
     },
     csv: field(body, 'csv'),

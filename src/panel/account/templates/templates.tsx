@@ -113,7 +113,8 @@ export const templatesArea: AccountArea = {
       return reply.redirect('/panel/templates?done=created', 303);
     });
     app.post<{ Params: { id: string } }>('/templates/:id/delete', async (request, reply) => {
-      const id = idOf(request.params.id, true);
+      // Not wide: a template id is a 32-bit serial (a wider one fails PostgreSQL's cast).
+      const id = idOf(request.params.id);
       if (!(await door.of(request).templates.remove(id))) throw new NotFound(`no template ${id}`);
       return reply.redirect('/panel/templates?done=removed', 303);
     });

@@ -7,9 +7,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelState } from '../../context.js';
 import type { ProviderArea, ProviderDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
-import { InputField, Notice } from '../../kit/fields.js';
-import { PostForm, RowAction } from '../../kit/post-form.js';
+import { Notice } from '../../kit/fields.js';
 import { Table } from '../../kit/table.js';
+import { SenderIdDecision } from '../../kit/sender-id-decision.js';
+import type { RefusedRejection } from '../../kit/sender-id-decision.js';
 import { Pager } from '../../kit/pager.js';
 import { cursorOf, field, idOf, queryOf } from '../../kit/forms.js';
 import { dateTime } from '../../kit/format.js';
@@ -19,43 +20,17 @@ import { AlreadyReviewed } from '../../../services/sender-id-review.js';
 
 type IdParams = { Params: { id: string } };
 
-/** A rejection refused for want of a reason: the request's id, the reason typed, the error. */
-interface Refused {
-  id: number;
-  reason: string;
-  error: string;
-}
+type Refused = RefusedRejection;
 
 function Decision(props: { state: PanelState; s: PendingSenderId; refused: Refused | undefined }) {
-  const { state, s } = props;
-  const t = providerSenderIdMessages[state.lang];
-  const refused = props.refused?.id === s.id ? props.refused : undefined;
-  const input = `reason-${s.id}`;
   return (
-    <>
-      <RowAction
-        action={`/panel/provider/sender-ids/${s.id}/approve`}
-        state={state}
-        label={t.approve(s.title)}
-        formClass="inline"
-      />
-      <PostForm action={`/panel/provider/sender-ids/${s.id}/reject`} state={state} class="stack">
-        <InputField
-          id={input}
-          name="reason"
-          label={t.reasonLabel(s.title)}
-          value={refused?.reason ?? ''}
-          error={refused?.error}
-          state={state}
-          attributes={{ maxLength: 500, required: true }}
-        />
-        <div>
-          <button type="submit" class="danger">
-            {t.reject(s.title)}
-          </button>
-        </div>
-      </PostForm>
-    </>
+    <SenderIdDecision
+      state={props.state}
+      base="/panel/provider/sender-ids"
+      request={props.s}
+      texts={providerSenderIdMessages[props.state.lang]}
+      refused={props.refused}
+    />
   );
 }
 

@@ -12,6 +12,7 @@ import { accountIdOf, actorOf } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { InputField, Notice } from '../../kit/fields.js';
 import { Csrf } from '../../kit/post-form.js';
+import { field } from '../../kit/forms.js';
 import { brandMessages } from './catalogue.js';
 import { NotFound } from '../../../services/panel/not-found.js';
 import { AccountSuspended } from '../../../services/panel/account/account-changes.js';
@@ -175,10 +176,11 @@ function resellerRoutes(app: FastifyInstance, brands: BrandService): void {
     const form = (request.body ?? {}) as BrandForm;
     if (form.logoTooLarge === 'yes')
       return brandPage(request, reply, mine.brand, { errors: { logo: t.badLogo }, values: form, status: 400 });
+    // field(): a repeated name (`name=a&name=b`) of a url-encoded post is its first, never an array.
     const input: BrandInput = {
-      name: form.name ?? '',
-      color: form.color ?? '',
-      support: form.support ?? '',
+      name: field(form, 'name'),
+      color: field(form, 'color'),
+      support: field(form, 'support'),
       ...(form.logo !== undefined ? { logo: form.logo } : {}),
       ...(form.remove_logo === removeValue ? { removeLogo: true } : {}),
     };
@@ -229,8 +231,9 @@ export const brandRoutes: PanelArea<BrandService> = {
         },
       });
       // Read before the panel's preHandler checks the form's CSRF token in the body.
+      // Signed-out requests are not parsed: the panel refuses them next, whatever they carry.
       scope.addHook('preValidation', async (request) => {
-        if (request.isMultipart()) request.body = await readForm(request);
+        if (request.isMultipart() && request.panel.user) request.body = await readForm(request);
       });
       resellerRoutes(scope, brands);
     });

@@ -8,9 +8,10 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelState } from '../../context.js';
 import type { ResellerArea, ResellerDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
-import { InputField, Notice } from '../../kit/fields.js';
-import { PostForm, RowAction } from '../../kit/post-form.js';
+import { Notice } from '../../kit/fields.js';
 import { Table } from '../../kit/table.js';
+import { SenderIdDecision } from '../../kit/sender-id-decision.js';
+import type { RefusedRejection } from '../../kit/sender-id-decision.js';
 import { Pager } from '../../kit/pager.js';
 import { cursorOf, field, idOf, queryOf } from '../../kit/forms.js';
 import { dateTime } from '../../kit/format.js';
@@ -19,41 +20,17 @@ import type { PendingSenderId } from '../../../ports/console-queries.js';
 
 type IdParams = { Params: { id: string } };
 
-interface Refused {
-  id: number;
-  reason: string;
-  error: string;
-}
+type Refused = RefusedRejection;
 
 function Decision(props: { state: PanelState; s: PendingSenderId; refused: Refused | undefined }) {
-  const { state, s } = props;
-  const t = resellerSenderIdMessages[state.lang];
-  const refused = props.refused?.id === s.id ? props.refused : undefined;
   return (
-    <>
-      <RowAction
-        action={`/panel/reseller/sender-ids/${s.id}/approve`}
-        state={state}
-        label={t.approve(s.title)}
-        formClass="inline"
-      />
-      <PostForm action={`/panel/reseller/sender-ids/${s.id}/reject`} state={state} class="stack">
-        <InputField
-          id={`reason-${s.id}`}
-          name="reason"
-          label={t.reasonLabel(s.title)}
-          value={refused?.reason ?? ''}
-          error={refused?.error}
-          state={state}
-          attributes={{ maxLength: 500, required: true }}
-        />
-        <div>
-          <button type="submit" class="danger">
-            {t.reject(s.title)}
-          </button>
-        </div>
-      </PostForm>
-    </>
+    <SenderIdDecision
+      state={props.state}
+      base="/panel/reseller/sender-ids"
+      request={props.s}
+      texts={resellerSenderIdMessages[props.state.lang]}
+      refused={props.refused}
+    />
   );
 }
 
