@@ -131,10 +131,20 @@ function runFile(file) {
       process.stdout.write(
         `\n── ${file}: ${verdict} in ${seconds.toFixed(1)} s${cpuText}\n` + Buffer.concat(chunks).toString(),
       );
-      results.push({ file, seconds, cpu, ok, verdict });
+      results.push({ file, seconds, cpu, ok, verdict, output: ok ? '' : Buffer.concat(chunks).toString() });
       resolve();
     });
   });
+}
+
+/** The reporter's "failing tests" section of a file's output, or its last lines, at most 80 lines. */
+function failureExcerpt(output) {
+  const lines = output.split('\n');
+  const from = lines.findIndex((l) => l.startsWith('✖ failing tests'));
+  const picked = from >= 0 ? lines.slice(from) : lines.slice(-60);
+  return picked.length > 80
+    ? [...picked.slice(0, 80), `… (${picked.length - 80} more lines not shown)`].join('\n')
+    : picked.join('\n');
 }
 
 const queue = [...files];
@@ -166,6 +176,9 @@ if (cpuDir !== null) {
 if (failed.length > 0) {
   console.log(`failed (${failed.length}):`);
   for (const r of failed) console.log(`  ${r.file}: ${r.verdict}`);
+  // Again at the very end, where a CI log's tail shows it: what failed in each, from the
+  // reporter's list of failing tests (or the output's last lines), cut to a screenful.
+  for (const r of failed) console.log(`\n── why ${r.file} failed:\n${failureExcerpt(r.output)}`);
 } else {
   console.log('every file passed');
 }
