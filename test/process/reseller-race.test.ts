@@ -33,6 +33,15 @@ async function party(store: readonly string[], args: readonly string[]): Promise
   return { id, key: String(key.api_key) };
 }
 
+/**
+ * A 503 SRV-ERR: the store did not answer in its time bound (a loaded machine; PostgreSQL's
+ * statement_timeout), and nothing of the request was committed (src/util/store-faults.ts),
+ * so the sums below stay exact. An answer whose outcome is unknown would be a 500: never allowed.
+ */
+function storeBusy(answer: { status: number; body: Record<string, unknown> }): boolean {
+  return answer.status === 503 && answer.body.result_code === 'SRV-ERR';
+}
+
 async function race(store: readonly string[]): Promise<void> {
   const servers: ServerProcess[] = [await startServer([...store, ...serveArgs])];
   try {
@@ -56,7 +65,7 @@ async function race(store: readonly string[]): Promise<void> {
           amount,
         });
         if (answer.body.result_code === 'TS-1064') moved += 1;
-        else assert.equal(answer.body.result_code, 'TS-1027', JSON.stringify(answer.body));
+        else if (!storeBusy(answer)) assert.equal(answer.body.result_code, 'TS-1027', JSON.stringify(answer.body));
         return;
       }
       const sender = i % 5 === 3 ? customer : reseller;
@@ -68,7 +77,7 @@ async function race(store: readonly string[]): Promise<void> {
         sms_lang: 0,
       });
       if (answer.body.result_code === 'TS-1024') sent += 1;
-      else assert.equal(answer.body.result_code, 'TS-1027', JSON.stringify(answer.body));
+      else if (!storeBusy(answer)) assert.equal(answer.body.result_code, 'TS-1027', JSON.stringify(answer.body));
     };
     let taken = 0;
     await Promise.all(
