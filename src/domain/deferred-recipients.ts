@@ -6,17 +6,27 @@ export interface DeferredRecipients {
   numbers: string[];
   /** texts[i] goes to numbers[i]; null when the send has one text. */
   texts: string[] | null;
+  /**
+   * A send with `short_links` 1: the short link base its texts' URLs are replaced under as
+   * its messages are written out, each with links of its own (docs/decisions.md, "Short
+   * links"); absent otherwise.
+   */
+  links?: string;
 }
 
 export function encodeRecipients(r: DeferredRecipients): string {
-  return JSON.stringify(r.texts === null ? { n: r.numbers } : { n: r.numbers, t: r.texts });
+  return JSON.stringify({
+    n: r.numbers,
+    ...(r.texts === null ? {} : { t: r.texts }),
+    ...(r.links === undefined ? {} : { l: r.links }),
+  });
 }
 
 export function decodeRecipients(text: string): DeferredRecipients {
-  const value = JSON.parse(text) as { n?: unknown; t?: unknown };
+  const value = JSON.parse(text) as { n?: unknown; t?: unknown; l?: unknown };
   const numbers = Array.isArray(value.n) ? value.n.filter((x): x is string => typeof x === 'string') : [];
   const texts = Array.isArray(value.t) ? value.t.filter((x): x is string => typeof x === 'string') : null;
-  return { numbers, texts };
+  return { numbers, texts, ...(typeof value.l === 'string' ? { links: value.l } : {}) };
 }
 
 /** /group/send: a number once, first-seen order kept. */

@@ -42,6 +42,16 @@ export function replaceUrls(text: string, link: (url: string) => string): string
 }
 
 /**
+ * The text as it will go out once its URLs are short links under `base`, with a stand-in for
+ * each token: every token has the same length and characters of the GSM alphabet, so this
+ * text counts (characters, SMS, encoding) as every recipient's text will.
+ */
+export function withStandInLinks(text: string, base: string): string {
+  const standIn = `${base}/${'x'.repeat(tokenLength)}`;
+  return replaceUrls(text, () => standIn);
+}
+
+/**
  * The path under which `serve` answers a base's tokens (`https://s.example/l` → `/l`), or
  * why the base cannot be one: an http(s) URL with a path, no query or fragment.
  */

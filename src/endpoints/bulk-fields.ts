@@ -9,7 +9,6 @@ import { commercialType } from './iys-fields.js';
 import type { SmsLang } from '../domain/labels.js';
 import { textTooLong, toLineBreaks } from '../domain/sms-count.js';
 import { shaped, shapedTexts } from './template-sends.js';
-import type { SendPlan } from '../services/send-plan.js';
 import { parseSchedule } from '../domain/schedule.js';
 import { requestedControls } from '../domain/send-controls.js';
 import type { SendControlBody } from '../domain/send-controls.js';
@@ -113,7 +112,7 @@ export function bulkHandler(kind: 'group' | 'mixed') {
       lang: (body.sms_lang ?? 2) as SmsLang,
       numbers: given.value.numbers,
       texts: given.value.texts,
-      ...(given.value.alongside ? { alongside: given.value.alongside } : {}),
+      ...(given.value.shortLinks === undefined ? {} : { shortLinks: given.value.shortLinks }),
       scheduledAt: schedule.value,
       commercial: commercialType(body),
       ...requestedControls(body),
@@ -131,20 +130,18 @@ async function givenTexts(
   body: BulkBody,
   caller: Caller,
   services: Services,
-): Promise<
-  Result<{ numbers: readonly string[]; texts: string | readonly string[]; alongside?: SendPlan['alongside'] }>
-> {
+): Promise<Result<{ numbers: readonly string[]; texts: string | readonly string[]; shortLinks?: string }>> {
   if (!shaped(body)) return ok({ numbers: body.sentto, texts: body.text ?? '' });
   // The list as the send keeps it (normalised, de-duplicated), so each text is its number's.
   const list = bulkRecipients({ numbers: body.sentto, texts: body.text ?? '' });
   if (list.numbers.length === 0) return fail('TS-1026', { message: 'sentto has no numbers' });
   const text = typeof body.text === 'string' ? toLineBreaks(body.text) : (list.texts ?? '');
-  const given = await shapedTexts(services, caller, body, list.numbers, text);
+  const given = await shapedTexts(services, caller, body, list.numbers, text, true);
   if (!given.ok) return given;
   return ok({
     numbers: list.numbers,
     texts: given.value.texts ?? given.value.text,
-    ...(given.value.alongside ? { alongside: given.value.alongside } : {}),
+    ...(given.value.shortLinks === undefined ? {} : { shortLinks: given.value.shortLinks }),
   });
 }
 

@@ -21,7 +21,9 @@ export function shaped(body: TextShaping): boolean {
  * A send's texts for its numbers (normalised, distinct) when it names `template_id` or asks
  * for `short_links`: the template filled per number from the contacts' fields, then each
  * number's URLs shortened, the links written with the send. `text`: the request's text(s)
- * when there is no template. Computed before the send's transaction.
+ * when there is no template. Computed before the send's transaction. `later` (a bulk send):
+ * the URLs are left as they are and the base returned instead (`shortLinks`), the links made
+ * as the messages are written out (ShortLinkService.later).
  */
 export async function shapedTexts(
   services: Services,
@@ -29,7 +31,8 @@ export async function shapedTexts(
   body: TextShaping,
   numbers: readonly string[],
   text: string | readonly string[],
-): Promise<Result<GivenTexts>> {
+  later = false,
+): Promise<Result<GivenTexts & { shortLinks?: string }>> {
   let given: GivenTexts;
   if (body.template_id !== undefined) {
     const filled = await services.templates.textsFor(caller.account.id, body.template_id, numbers);
@@ -37,6 +40,10 @@ export async function shapedTexts(
     given = filled.value;
   } else given = typeof text === 'string' ? { text, texts: null } : { text: '', texts: [...text] };
   if (body.short_links !== 1) return ok(given);
+  if (later) {
+    const base = services.links.later(given.texts ?? given.text);
+    return base.ok ? ok({ ...given, shortLinks: base.value }) : base;
+  }
   const shortened = services.links.shorten(numbers, given.texts ?? given.text);
   if (!shortened.ok) return shortened;
   return ok({

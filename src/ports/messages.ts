@@ -2,6 +2,7 @@
 import type { SmsLang } from './carrier.js';
 import type { CommercialTally } from '../domain/iys.js';
 import type { SendWindow } from '../domain/send-controls.js';
+import type { NewShortLink } from './link-store.js';
 
 export type SendKind = 'sms' | 'group' | 'mixed' | 'otp';
 
@@ -56,6 +57,8 @@ export interface NewMessage {
   failedEvent?: Record<string, unknown>;
   /** When it is due, when not the send's time (a send with a window or a speed). */
   dueAt?: number;
+  /** The short links in its text, written with it when a bulk send's messages are written out. */
+  links?: readonly NewShortLink[];
 }
 
 /** What the messages of one send share. */

@@ -6,6 +6,7 @@ import { normaliseNumber, isPlausibleNumber } from '../domain/recipients.js';
 import { distinctNumbers, distinctPairs } from '../domain/deferred-recipients.js';
 import type { DeferredRecipients } from '../domain/deferred-recipients.js';
 import { countFor, toLineBreaks } from '../domain/sms-count.js';
+import { withStandInLinks } from '../domain/short-links.js';
 import type { SmsLang } from '../domain/labels.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
@@ -27,6 +28,11 @@ export interface BulkRequest {
   commercial?: RecipientType | null;
   /** Writes that commit with the send (SendPlan.alongside). */
   alongside?: SendPlan['alongside'];
+  /**
+   * `short_links` 1: the base its URLs become links under, as its messages are written out
+   * (ShortLinkService.later, which checked the texts); charged for the texts with their links.
+   */
+  shortLinks?: string;
   /** The send's window, speed and validity, when the request named some (SendPlan.controls). */
   controls?: SendPlan['controls'];
 }
@@ -69,13 +75,20 @@ export async function bulkSend(sends: SendService, caller: Caller, request: Bulk
     if (refused) return refused;
   }
   const filtered = type === null ? null : await filterByConsent(sends, caller.account.id, type, given);
-  const list = filtered?.list ?? given;
+  const links = request.shortLinks;
+  const list: DeferredRecipients = { ...(filtered?.list ?? given), ...(links === undefined ? {} : { links }) };
   const sentCount = filtered?.sentCount ?? list.numbers.length;
   const sharedText = typeof request.texts === 'string' ? toLineBreaks(request.texts) : null;
-  const counts = list.numbers.slice(0, sentCount).map((recipient, i) => ({
-    recipient,
-    smsCount: countFor(recipient, list.texts?.[i] ?? sharedText ?? '', request.lang, 'bulk'),
-  }));
+  // Each text as it goes out: with short links, as long as they will be.
+  const sent = (text: string): string => (links === undefined ? text : withStandInLinks(text, links));
+  const sharedSent = sent(sharedText ?? '');
+  const counts = list.numbers.slice(0, sentCount).map((recipient, i) => {
+    const text = list.texts?.[i];
+    return {
+      recipient,
+      smsCount: countFor(recipient, text === undefined ? sharedSent : sent(text), request.lang, 'bulk'),
+    };
+  });
   const accepted = await sends.accept(
     caller,
     {

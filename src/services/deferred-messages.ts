@@ -12,6 +12,7 @@ import { countFor } from '../domain/sms-count.js';
 import { operatorOf } from '../domain/operators.js';
 import { couldBeNumber, isPlausibleNumber } from '../domain/recipients.js';
 import { leaveOut } from '../domain/iys.js';
+import { linkedText } from './short-link-service.js';
 
 export const invalidNumberDetail = 'Invalid number: not sent';
 export const notANumberDetail = 'Not a phone number: not sent, not charged';
@@ -31,10 +32,14 @@ export function messagesOf(
   const firstRet = iys === null ? Infinity : list.numbers.length - iys.ret;
   for (let i = from; i < to; i++) {
     const recipient = list.numbers[i] ?? '';
-    const text = list.texts ? (list.texts[i] ?? '') : (send.text ?? '');
+    const given = list.texts ? (list.texts[i] ?? '') : (send.text ?? '');
+    // With short links, each text gets links of its own here: as long as the stand-ins its
+    // send was charged for (ShortLinkService.later), so the count is the one charged.
+    const linked = list.links === undefined ? null : linkedText(list.links, recipient, given);
+    const text = linked?.text ?? given;
     const message: NewMessage = {
       recipient,
-      text: list.texts ? text : null,
+      text: list.texts || linked ? text : null,
       smsCount: countFor(recipient, text, send.lang, mode),
       operator: operatorOf(recipient),
     };
@@ -44,6 +49,8 @@ export function messagesOf(
     if (iys !== null && i >= firstLeftOut) leaveOut(message, i >= firstRet ? 'RET' : 'NONE', iys.type);
     else if (!couldBeNumber(recipient)) message.failedDetail = notANumberDetail;
     else if (mode === 'bulk' && !isPlausibleNumber(recipient)) message.failedDetail = invalidNumberDetail;
+    // A message that is never submitted has no links to follow.
+    if (linked && linked.links.length > 0 && message.failedDetail === undefined) message.links = linked.links;
     out.push(message);
   }
   return out;

@@ -3,7 +3,15 @@ import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { NewShortLink } from '../ports/link-store.js';
 import type { SendPlan } from './send-plan.js';
-import { isToken, maxLinksPerText, maxUrlLength, replaceUrls, tokenBytes, urlsOf } from '../domain/short-links.js';
+import {
+  isToken,
+  maxLinksPerText,
+  maxUrlLength,
+  replaceUrls,
+  tokenBytes,
+  urlsOf,
+  withStandInLinks,
+} from '../domain/short-links.js';
 import { textTooLong } from '../domain/sms-count.js';
 import { fail, ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
@@ -29,6 +37,32 @@ function tokens(count: number): string[] {
 }
 
 /**
+ * One recipient's text as it is written out (a bulk send's, src/services/deferred-messages.ts):
+ * each URL replaced by a link of its own under `base`, and the links to write with it.
+ */
+export function linkedText(base: string, recipient: string, text: string): { text: string; links: NewShortLink[] } {
+  const urls = urlsOf(text);
+  if (urls.length === 0) return { text, links: [] };
+  const pool = tokens(urls.length);
+  const links: NewShortLink[] = [];
+  const out = replaceUrls(text, (url) => {
+    const token = pool[links.length] ?? '';
+    links.push({ token, recipient, url });
+    return `${base}/${token}`;
+  });
+  return { text: out, links };
+}
+
+/** Refused: more than 10 URLs in a text or a URL over 2,000 characters (TS-1033). */
+function refusedUrls(urls: readonly string[]): Result<never> | null {
+  if (urls.length > maxLinksPerText)
+    return fail('TS-1033', { message: `short_links: at most ${maxLinksPerText} URLs in a text` });
+  if (urls.some((u) => u.length > maxUrlLength))
+    return fail('TS-1033', { message: `short_links: a URL is longer than ${maxUrlLength} characters` });
+  return null;
+}
+
+/**
  * One text for every number: cut at its URLs once, then each number's text is the pieces
  * joined by its own links (no pattern run per number). Every token has the same length, so
  * one text's length is every text's.
@@ -39,10 +73,8 @@ function shortenShared(base: string, numbers: readonly string[], text: string): 
     urls.push(url);
     return '\u0000';
   }).split('\u0000');
-  if (urls.length > maxLinksPerText)
-    return fail('TS-1033', { message: `short_links: at most ${maxLinksPerText} URLs in a text` });
-  if (urls.some((u) => u.length > maxUrlLength))
-    return fail('TS-1033', { message: `short_links: a URL is longer than ${maxUrlLength} characters` });
+  const refused = refusedUrls(urls);
+  if (refused) return refused;
   const pool = tokens(urls.length * numbers.length);
   const out: string[] = [];
   const links: NewShortLink[] = [];
@@ -98,10 +130,8 @@ export class ShortLinkService {
       const recipient = numbers[i] ?? '';
       const text = typeof texts === 'string' ? texts : (texts[i] ?? '');
       const urls = shared ?? urlsOf(text);
-      if (urls.length > maxLinksPerText)
-        return fail('TS-1033', { message: `short_links: at most ${maxLinksPerText} URLs in a text` });
-      if (urls.some((u) => u.length > maxUrlLength))
-        return fail('TS-1033', { message: `short_links: a URL is longer than ${maxUrlLength} characters` });
+      const refused = refusedUrls(urls);
+      if (refused) return refused;
       const own = shared === null ? tokens(urls.length) : null;
       const shortened = replaceUrls(text, (url) => {
         const token = own ? (own.shift() ?? '') : (pool[next++] ?? '');
@@ -115,6 +145,24 @@ export class ShortLinkService {
       out.push(shortened);
     }
     return ok({ texts: out, links });
+  }
+
+  /**
+   * A bulk send's short links, made as its messages are written out (each chunk's links
+   * committed with its messages), not in the send's transaction: its texts checked here as
+   * `shorten` checks them, the base to keep with its list returned. `texts`: one for all, or
+   * one per number.
+   */
+  later(texts: string | readonly string[]): Result<string> {
+    if (this.base === null)
+      return fail('TS-1033', { message: 'short_links: this server has no short link base (serve --short-link-base)' });
+    for (const text of typeof texts === 'string' ? [texts] : texts) {
+      const refused = refusedUrls(urlsOf(text));
+      if (refused) return refused;
+      if (textTooLong(withStandInLinks(text, this.base)))
+        return fail('TS-1026', { message: 'A text is longer than 2000 characters with its short links' });
+    }
+    return ok(this.base);
   }
 
   /** The send's writes of its links, committed with it (SendPlan.alongside). */

@@ -141,6 +141,68 @@ for (const dialect of testDialects()) {
       const long = `${'a'.repeat(1980)} http://a.b`;
       assertRefused(await send({ text: long, short_links: 1 }), 'TS-1026', 400);
       assertAccepted(await send({ text: long }));
+      const group = (fields: Record<string, unknown>) =>
+        h.post('/group/send', { api_key: p.apiKey, title: 'ACME', sentto: ['905321234567'], ...fields });
+      assertRefused(await group({ text: long, short_links: 1 }), 'TS-1026', 400);
+      const eleven = Array.from({ length: 11 }, (_, i) => `http://u${i}.example`).join(' ');
+      assertRefused(await group({ text: eleven, short_links: 1 }), 'TS-1033', 400);
+      assertAccepted(await group({ text: eleven }));
+    });
+
+    it('a group send is charged for its texts with their links, which are made as its messages are written out: a cancel gives back what was charged', async () => {
+      const p = await h.provision();
+      // 150 characters with a 20-character URL: 162 with its link (32), so two SMS each.
+      const text = `${'z'.repeat(129)} http://b.example/xyz`;
+      assert.equal(text.length, 150);
+      const numbers = ['905321234567', '905331234567', '905341234567'];
+      const sent = await h.post('/group/send', {
+        api_key: p.apiKey,
+        title: 'ACME',
+        sentto: numbers,
+        text,
+        short_links: 1,
+        sms_lang: 0,
+      });
+      assert.equal(sent.body.result_code, 'TS-1024', sent.raw);
+      assert.equal(sent.body.total_sms_cost, 6, sent.raw);
+      const raporId = sent.body.rapor_id as number;
+      // Not written out yet: no link exists, and the whole cost comes back.
+      assert.equal(await h.runtime.store.links.hasLinks(raporId), false);
+      const cancel = await h.post('/group/cancel', { api_key: p.apiKey, rapor_id: raporId });
+      assert.deepEqual([cancel.body.cancelled, cancel.body.refunded], [3, 6], cancel.raw);
+
+      // The same send written out and submitted: each message its own link, two SMS each.
+      const again = await h.post('/group/send', {
+        api_key: p.apiKey,
+        title: 'ACME',
+        sentto: numbers,
+        text,
+        short_links: 1,
+        sms_lang: 0,
+      });
+      assert.equal(again.body.total_sms_cost, 6, again.raw);
+      const carrier = new RecordingCarrier();
+      const delivery = await simulatedDelivery(h.runtime, { live: carrier });
+      try {
+        await drain(delivery);
+      } finally {
+        await delivery.stop();
+      }
+      // The earlier tests' plain sends went out with it.
+      const ours = carrier.submitted.filter((m) => m.text.startsWith('zzz'));
+      assert.equal(ours.length, 3);
+      for (const m of ours) {
+        assert.equal(m.text.length, 162, m.text);
+        assert.equal(tokensOf(m.text).length, 1, m.text);
+      }
+      const detailed = await h.post('/reports/detailed', { api_key: p.apiKey, raporid: again.body.rapor_id });
+      const rows = detailed.body.data as { short_links?: string[] }[];
+      assert.deepEqual(
+        rows.map((r) => r.short_links?.length),
+        [1, 1, 1],
+        detailed.raw,
+      );
+      assert.equal(await h.runtime.store.links.hasLinks(again.body.rapor_id as number), true);
     });
   });
 }

@@ -14,6 +14,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer, Harness, Provisioned } from '../helpers/harness.js';
 import { RetentionSweeper } from '../../src/jobs/retention-sweeper.js';
+import { SendExpander } from '../../src/jobs/send-expander.js';
 
 const dayMs = 86_400_000;
 const base = 'https://s.example/l';
@@ -34,7 +35,10 @@ for (const dialect of testDialects()) {
     const h = harnessFor(dialect, {}, base);
     const get = (path: string): Promise<Answer> => h.post(path, undefined, { method: 'GET' });
 
-    /** A group send of three numbers with a link each, cancelled before any dispatcher ran; one link clicked. */
+    /**
+     * A group send of three numbers with a link each, written out (its links are made then)
+     * and cancelled before any dispatcher submitted it; one link clicked.
+     */
     async function cancelledSend(p: Provisioned, prefix: string): Promise<{ sendId: number; token: string }> {
       const sent = await h.post('/group/send', {
         api_key: p.apiKey,
@@ -45,6 +49,7 @@ for (const dialect of testDialects()) {
       });
       assert.equal(sent.body.result_code, 'TS-1024', sent.raw);
       const sendId = sent.body.rapor_id as number;
+      assert.equal(await new SendExpander(h.runtime.store.queue, h.clock).expandNext(), 3);
       const { rows } = await sql<{ token: string }>`select token from short_links where send_id = ${sendId}`.execute(
         dbOf(h),
       );

@@ -5,6 +5,7 @@ import type { SmsLang } from '../../../ports/carrier.js';
 import { StorePart } from '../store-part.js';
 import type { CommercialTally } from '../../../domain/iys.js';
 import { SqlMessageStore } from './message-store.js';
+import { SqlLinkStore } from '../link-store.js';
 import { sendColumns } from './cancel-work.js';
 import type { NewMessage as Message, StoredControls } from '../../../ports/messages.js';
 import { decodeWindow, dueTimes } from '../../../domain/send-controls.js';
@@ -120,6 +121,9 @@ export class SqlExpansion extends StorePart {
           messages,
         },
       ]);
+      // A send with short links: its messages' links, committed with them (deferred-messages.ts).
+      const links = messages.flatMap((m) => m.links ?? []);
+      if (links.length > 0) await new SqlLinkStore(self.context).insert(send.accountId, send.id, links, now);
       return true;
     });
   }

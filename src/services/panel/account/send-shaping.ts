@@ -5,7 +5,6 @@
  * None of it runs for a send that names none of these.
  */
 import type { Store } from '../../../ports/store.js';
-import type { NewShortLink } from '../../../ports/link-store.js';
 import type { ShortLinkService } from '../../short-link-service.js';
 import { maxSpeed, maxValidityMinutes, parseSendWindow, windowView } from '../../../domain/send-controls.js';
 import type { SendControls, SendWindow } from '../../../domain/send-controls.js';
@@ -83,11 +82,14 @@ export type ShapeError =
   | { field: 'text'; error: 'too-long' }
   | { field: 'links'; error: 'invalid' };
 
-/** One text for every recipient (`texts` null) or one each, with the short links to write. */
+/**
+ * One text for every recipient (`texts` null) or one each; with short links, the base their
+ * URLs become links under as the send's messages are written out (`linkBase`).
+ */
 export interface Shaped {
   text: string;
   texts: string[] | null;
-  links: NewShortLink[];
+  linkBase: string | null;
 }
 
 /** The template's text of the account, or null when it has none of this id. */
@@ -99,7 +101,7 @@ export async function templateText(store: Store, accountId: number, templateId: 
 /**
  * The texts of a send to `recipients` (normalised, distinct): the template filled for each
  * (no message goes out with a gap: a recipient lacking a field refuses the send, as the API
- * does), then each one's URLs shortened.
+ * does); with short links, the texts checked for them (ShortLinkService.later).
  */
 export async function shapeTexts(
   deps: { store: Store; links: ShortLinkService },
@@ -130,13 +132,13 @@ export async function shapeTexts(
       }
     }
   }
-  if (!input.shortLinks) return { ok: true, shaped: { text, texts, links: [] } };
-  const shortened = deps.links.shorten(recipients, texts ?? toLineBreaks(text));
-  if (!shortened.ok)
-    return shortened.code === 'TS-1026'
+  if (!input.shortLinks) return { ok: true, shaped: { text, texts, linkBase: null } };
+  const base = deps.links.later(texts ?? toLineBreaks(text));
+  if (!base.ok)
+    return base.code === 'TS-1026'
       ? { ok: false, field: 'text', error: 'too-long' }
       : { ok: false, field: 'links', error: 'invalid' };
-  return { ok: true, shaped: { text, texts: shortened.value.texts, links: shortened.value.links } };
+  return { ok: true, shaped: { text, texts, linkBase: base.value } };
 }
 
 /** The count of per-recipient texts: the widest encoding among them (the send's sms_lang), the longest text. */

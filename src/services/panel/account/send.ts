@@ -16,9 +16,9 @@ import type { AccountChanges, Customer } from './account-changes.js';
 import { typedEntries } from './csv-import.js';
 import { parseRetWords, splitByConsent } from '../../../domain/iys.js';
 import { commercialTextGaps } from '../../../domain/commercial-text.js';
-import type { SendPlan } from '../../send-plan.js';
 import type { ShortLinkService } from '../../short-link-service.js';
 import { noControls } from '../../../domain/send-controls.js';
+import { withStandInLinks } from '../../../domain/short-links.js';
 import type { SendControls } from '../../../domain/send-controls.js';
 import { parseControls, shapeTexts } from './send-shaping.js';
 import { widestCount } from './send-shaping.js';
@@ -171,10 +171,14 @@ export class CustomerSend {
         missing = result.missing ?? null;
       }
     }
-    const texts = shaped?.texts ?? null;
-    const count = texts === null ? countText(shaped?.text ?? input.text) : widestCount(texts);
+    // Each text as it goes out: with short links, as long as they will be.
+    const base = shaped?.linkBase ?? null;
+    const sent = (text: string): string => (base === null ? text : withStandInLinks(text, base));
+    const texts = shaped?.texts?.map(sent) ?? null;
+    const shared = sent(shaped?.text ?? input.text);
+    const count = texts === null ? countText(shared) : widestCount(texts);
     const index = new Map(recipients.map((r, i) => [r, i]));
-    const textOf = (r: string): string => texts?.[index.get(r) ?? 0] ?? shaped?.text ?? input.text;
+    const textOf = (r: string): string => texts?.[index.get(r) ?? 0] ?? shared;
     const charges = chargesOf(
       charged.map((recipient) => ({ recipient, smsCount: countFor(recipient, textOf(recipient), count.lang, 'bulk') })),
     );
@@ -188,7 +192,7 @@ export class CustomerSend {
       scheduledAt,
       commercial,
       controls,
-      sample: texts?.[0] ?? null,
+      sample: texts?.[0] ?? (base === null ? null : shared),
       missing,
     };
     if (charges.main > account.balanceMain || charges.international > account.balanceInternational)
@@ -219,28 +223,17 @@ export class CustomerSend {
       scheduledAt: preview.scheduledAt,
       blockedNumbers: preview.blocked.length,
       commercial: input.commercial,
-      alongside: this.alongside(shaped),
+      alongside: this.changes.alongside((sendId) => ({
+        action: 'send.create',
+        object: { type: 'send', id: String(sendId) },
+      })),
+      ...(shaped?.linkBase ? { shortLinks: shaped.linkBase } : {}),
       ...(preview.controls ? { controls: preview.controls } : {}),
     });
     if (sent.ok) return { ok: true, sendId: sent.value.rapor_id, preview };
     // The checks above ran before the send transaction; these are races with other writers.
     const field: SendField = sent.code === 'TS-1028' ? 'sender' : sent.code === 'TS-1027' ? 'balance' : 'recipients';
     return { ok: false, errors: { [field]: field === 'balance' ? 'insufficient' : 'invalid' }, preview };
-  }
-
-  /** The send's audit row, and its short links when it has some, written in its transaction. */
-  private alongside(shaped: Shaped | null): NonNullable<SendPlan['alongside']> {
-    const audit = this.changes.alongside((sendId) => ({
-      action: 'send.create',
-      object: { type: 'send', id: String(sendId) },
-    }));
-    const links = shaped !== null && shaped.links.length > 0 ? shaped.links : null;
-    if (links === null) return audit;
-    const write = this.deps.links.alongside(this.customer.accountId, links);
-    return async (store, sendId, messageIds) => {
-      await audit(store, sendId);
-      await write(store, sendId, messageIds);
-    };
   }
 
   /**
