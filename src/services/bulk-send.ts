@@ -35,6 +35,8 @@ export interface BulkRequest {
   shortLinks?: string;
   /** The send's window, speed and validity, when the request named some (SendPlan.controls). */
   controls?: SendPlan['controls'];
+  /** The account's defaults do not apply (SendPlan.withoutDefaults). */
+  withoutDefaults?: boolean;
 }
 
 export interface BulkReply {
@@ -105,6 +107,7 @@ export async function bulkSend(sends: SendService, caller: Caller, request: Bulk
       ...(filtered ? { iys: filtered.tally } : {}),
       ...(request.alongside ? { alongside: request.alongside } : {}),
       ...(request.controls ? { controls: request.controls } : {}),
+      ...(request.withoutDefaults === true ? { withoutDefaults: true } : {}),
     },
     ({ sendId, totalSms }): BulkReply => ({
       rapor_id: sendId,

@@ -203,13 +203,15 @@ function writesOf(slot: Slot, total: number, now: number): Writes {
 }
 
 /**
- * A send's window, speed and validity (its own, else its account's defaults; docs/decisions.md,
+ * A send's window, speed and validity (its own, else its account's defaults unless it is
+ * `withoutDefaults`; docs/decisions.md,
  * "Send window, speed and validity"), and the due times of the messages it writes now. Null,
  * at the cost of two reads of fields, for every send that has none.
  */
 function storedControls(item: AcceptRequest, immediate: NewMessage[] | null, now: number): StoredControls | null {
   const { plan } = item;
-  const defaults = plan.kind === 'otp' ? null : (item.caller.account.sendDefaults ?? null);
+  const defaults =
+    plan.kind === 'otp' || plan.withoutDefaults === true ? null : (item.caller.account.sendDefaults ?? null);
   if (plan.controls === undefined && defaults === null) return null;
   const c = mergeControls(plan.controls ?? null, defaults);
   if (c === null) return null;

@@ -60,6 +60,11 @@ export interface SendPlan {
    * out is the account's default, if it has one (not for OTP). Such a send is never handed off.
    */
   controls?: SendControls;
+  /**
+   * `controls` (or none) is the send's whole choice: the account's defaults fill none of its
+   * fields (the panel's send form, which showed them, so an emptied field means none).
+   */
+  withoutDefaults?: boolean;
 }
 
 /** A use case's own limit, checked under the send's lock (SendPlan.admit). */

@@ -181,6 +181,8 @@ async function formPage(
             errors={{ window: errors.window, speed: errors.speed, validity: errors.validity }}
             id="send-controls"
           />
+          {/* The fields above showed the account's defaults: one emptied is none for this send. */}
+          <input type="hidden" name="controls_shown" value="1" />
           {errors.balance !== undefined && (
             <FieldError id="send-balance-error" text={errors.balance} state={request.panel} />
           )}
@@ -213,6 +215,7 @@ function inputOf(body: unknown): { input: PanelSendInput; csv: string } {
       commercial:
         field(body, 'iys') === '1' ? (field(body, 'iys_recipient_type') === 'TACIR' ? 'TACIR' : 'BIREYSEL') : null,
       controls: controlsOf(body),
+      controlsShown: field(body, 'controls_shown') === '1',
       // A 32-bit serial: a wider id is no template (PostgreSQL would refuse the cast).
       templateId: /^[1-9]\d{0,9}$/.test(template) && Number(template) <= 2_147_483_647 ? Number(template) : null,
       shortLinks: field(body, 'short_links') === '1',
@@ -235,7 +238,7 @@ export const sendArea: AccountArea = {
           text: '',
           schedule: '',
           commercial: null,
-          // The account's defaults, prefilled: a send takes them unless changed here.
+          // The account's defaults, prefilled: a send takes them unless changed (or emptied) here.
           controls: controlsInput(await door.of(request).send.defaults()),
         },
         csv: '',

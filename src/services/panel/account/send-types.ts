@@ -21,6 +21,12 @@ export interface PanelSendInput {
   commercial: RecipientType | null;
   /** The send's window, speed and validity as typed; absent: none. */
   controls?: ControlsInput;
+  /**
+   * The form showed the account's defaults in `controls` (the send page always does): they are
+   * the send's whole choice, and a field emptied there is none for this send. Absent or false:
+   * as on the API, each field left empty takes the account's default.
+   */
+  controlsShown?: boolean;
   /** A template of the account instead of `text`, filled per recipient. */
   templateId?: number | null;
   /** Every URL of the text becomes a short link of each recipient's own. */

@@ -14,8 +14,8 @@ import { maxContactEntries } from '../../../domain/contacts.js';
 import { parseSchedule } from '../../../domain/schedule.js';
 import type { AccountChanges, Customer } from './account-changes.js';
 import { typedEntries } from './csv-import.js';
-import { parseRetWords, splitByConsent } from '../../../domain/iys.js';
-import { commercialTextGaps } from '../../../domain/commercial-text.js';
+import { splitByConsent } from '../../../domain/iys.js';
+import { textRuleGaps, textsSent } from './send-text-rules.js';
 import type { ShortLinkService } from '../../short-link-service.js';
 import { noControls } from '../../../domain/send-controls.js';
 import { withStandInLinks } from '../../../domain/short-links.js';
@@ -139,15 +139,8 @@ export class CustomerSend {
     if (input.commercial !== null) {
       const split = splitByConsent(await this.store.consents.statusesOf(accountId, input.commercial, recipients));
       charged = split.sent.map((i) => recipients[i] as string);
-      const settings = await this.store.consents.settingsOf(accountId);
-      const gaps = commercialTextGaps(input.text, input.sender, parseRetWords(settings?.retWords ?? null));
-      commercial = {
-        type: input.commercial,
-        none: split.none.length,
-        ret: split.ret.length,
-        gaps,
-      };
-      if (gaps.length > 0 && settings?.refuseTextRules === true) errors.text = 'text-rules';
+      // Its text rules are checked below, once its texts are shaped.
+      commercial = { type: input.commercial, none: split.none.length, ret: split.ret.length, gaps: [] };
     }
 
     // A template or short links: each recipient's text as it goes out, and the cost is theirs.
@@ -197,6 +190,14 @@ export class CustomerSend {
     };
     if (charges.main > account.balanceMain || charges.international > account.balanceInternational)
       errors.balance = 'insufficient';
+    // The text rules on the texts as they go out (a chosen template's, not the typed text), as
+    // the API checks them; `commercial` is the preview's. Refused on the field that gave the text.
+    if (commercial !== null) {
+      const sent = await textsSent(this.store, accountId, { text: input.text, templateId }, shaped);
+      const rules = await textRuleGaps(this.store, accountId, input.sender, sent);
+      commercial.gaps.push(...rules.gaps);
+      if (rules.gaps.length > 0 && rules.refuse) errors[templateId === null ? 'text' : 'template'] ??= 'text-rules';
+    }
     return {
       outcome: Object.keys(errors).length > 0 ? { ok: false, errors, preview } : { ok: true, preview },
       shaped,
@@ -229,6 +230,8 @@ export class CustomerSend {
       })),
       ...(shaped?.linkBase ? { shortLinks: shaped.linkBase } : {}),
       ...(preview.controls ? { controls: preview.controls } : {}),
+      // The form showed the defaults: what it posted is the whole choice, an emptied field none.
+      ...(input.controlsShown === true ? { withoutDefaults: true } : {}),
     });
     if (sent.ok) return { ok: true, sendId: sent.value.rapor_id, preview };
     // The checks above ran before the send transaction; these are races with other writers.
