@@ -20,6 +20,7 @@ import { benchScaleModel } from './scale-model.bench.js';
 import { benchCarrierFairness } from './carrier-fairness.bench.js';
 import { benchCampaignCancel } from './campaign-cancel.bench.js';
 import { benchShortLinksSend } from './short-links-send.bench.js';
+import { benchResellerSend } from './reseller-send.bench.js';
 import type { Bench, BenchOptions, BenchResult, Figure } from './lib/bench.js';
 import { defaultBenchOptions } from './lib/bench.js';
 import { machineInfo } from './lib/machine.js';
@@ -92,6 +93,12 @@ const benches: readonly Bench[] = [
     description:
       '/group/send of 50,000 numbers with short_links: 1 beside without, interleaved, on SQLite: the ratio (issue 45)',
     run: benchShortLinksSend,
+  },
+  {
+    name: 'reseller-send',
+    description:
+      "/sms/send from a reseller's customer beside a flat account, interleaved, on SQLite: server CPU a request (issue 46)",
+    run: benchResellerSend,
   },
   {
     name: 'smpp-e2e',

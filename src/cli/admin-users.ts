@@ -1,26 +1,36 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
+import type { AppContainer } from '../main.js';
 import { AdminError } from '../main.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
-/** Where a one-time link points: --panel-url, else the address `serve` listens on by the same options. */
-function linkFor(token: string, o: Options, config: Config): string {
+/**
+ * Where a one-time link points: --panel-url; else, for a customer of a reseller whose brand
+ * has a host, that host over https (the brand's certificate is at the proxy in front of
+ * haberci); else the address `serve` listens on by the same options.
+ */
+function linkFor(token: string, brandHost: string | null, o: Options, config: Config): string {
   const base =
     typeof o.panelUrl === 'string'
       ? o.panelUrl.replace(/\/+$/, '')
-      : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/panel`;
+      : brandHost !== null
+        ? `https://${brandHost}/panel`
+        : `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}/panel`;
   return `${base}/set-password?token=${encodeURIComponent(token)}`;
 }
 
 /** Prints the link instead of the raw token: the link is what a person is sent. */
-function withLink<T extends { set_password_token?: string }>(
+async function withLink<T extends { set_password_token?: string; account_id: number | null }>(
+  r: AppContainer,
   view: T,
   o: Options,
   config: Config,
-): Omit<T, 'set_password_token'> & { set_password_link?: string } {
+): Promise<Omit<T, 'set_password_token'> & { set_password_link?: string }> {
   const { set_password_token: token, ...rest } = view;
-  return token === undefined ? rest : { ...rest, set_password_link: linkFor(token, o, config) };
+  if (token === undefined) return rest;
+  const brandHost = typeof o.panelUrl === 'string' ? null : await r.brands.linkHost(view.account_id);
+  return { ...rest, set_password_link: linkFor(token, brandHost, o, config) };
 }
 
 /** `user create|list|disable|reset-password`: the panel's users. */
@@ -33,7 +43,7 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
     .option('--password <text>', 'the password (at least 10 characters); omit it to print a set-password link')
     .option(
       '--panel-url <url>',
-      'the panel\u2019s address for the link (default: http://HOST:PORT/panel from --host/--port or HABERCI_HOST/HABERCI_PORT)',
+      'the panel\u2019s address for the link (default: https://BRAND_HOST/panel for a customer of a reseller whose brand has a host, else http://HOST:PORT/panel from --host/--port or HABERCI_HOST/HABERCI_PORT)',
       parse.url,
     )
     .action((o: Options) => {
@@ -41,6 +51,7 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
       if (provider === (o.account !== undefined)) throw new AdminError('give either --account N or --provider');
       return run(o, async (r, _o, config) =>
         withLink(
+          r,
           await r.panelUsers.create({
             accountId: provider ? null : (o.account as number),
             email: o.email as string,
@@ -65,6 +76,6 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
     .requiredOption('--id <n>', 'user id', parse.integer(1))
     .option('--panel-url <url>', 'the panel\u2019s address for the link', parse.url)
     .action((o: Options) =>
-      run(o, async (r, _o, config) => withLink(await r.panelUsers.resetPassword(o.id as number), o, config)),
+      run(o, async (r, _o, config) => withLink(r, await r.panelUsers.resetPassword(o.id as number), o, config)),
     );
 }

@@ -108,8 +108,9 @@ export async function panelPlugin(app: FastifyInstance, options: PanelPluginOpti
   const sessions = options.sessions;
   const nav = {
     account: navOf(panelAreas.account),
-    // A reseller's users have their account's pages, and the reseller side's after them.
-    reseller: navOf([...panelAreas.account, ...panelAreas.reseller]),
+    // A reseller's users have their account's pages, and the reseller side's after them
+    // (its brand page is mounted apart, with the brands service as its door).
+    reseller: navOf([...panelAreas.account, ...panelAreas.reseller, brandRoutes]),
     provider: navOf(panelAreas.provider),
   };
 

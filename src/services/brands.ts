@@ -92,6 +92,17 @@ export class BrandService {
     return this.store.brands.get(accountId);
   }
 
+  /**
+   * Where a set-password link of a user of `accountId` points: its reseller's brand host when
+   * the account is a customer of a reseller whose brand has one (the host its customers are
+   * given, and the brand they signed up under), else null: the provider's panel.
+   */
+  async linkHost(accountId: number | null): Promise<string | null> {
+    if (accountId === null) return null;
+    const parentId = (await this.store.accounts.getAccount(accountId))?.parentId ?? null;
+    return parentId === null ? null : ((await this.get(parentId))?.host ?? null);
+  }
+
   /** A reseller's panel page: its brand (null: none yet), or null when the account is no reseller. */
   async ofReseller(accountId: number): Promise<{ brand: Brand | null } | null> {
     const account = await this.store.accounts.getAccount(accountId);

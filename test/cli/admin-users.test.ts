@@ -60,6 +60,48 @@ describe('admin user and sender-id review commands', () => {
     assert.equal(provider.account_id, null);
   });
 
+  it('points a reseller\u2019s customer\u2019s link at the brand\u2019s host, over https, unless --panel-url says where', async () => {
+    const reseller = String((await adminOk(['account', 'create', '--name', 'Mavi Bayi', ...store])).id);
+    await adminOk(['account', 'update', '--id', reseller, '--reseller', 'true', ...store]);
+    const customer = String(
+      (await adminOk(['account', 'create', '--parent', reseller, '--name', 'Ayse', ...store])).id,
+    );
+    const flat = String((await adminOk(['account', 'create', '--name', 'Flat', ...store])).id);
+    const invite = (email: string, account: string, extra: string[] = []) =>
+      adminOk(['user', 'create', '--account', account, '--email', email, ...extra, ...store]);
+    // No host yet: the provider's panel.
+    assert.match(
+      String((await invite('early@example.com', customer)).set_password_link),
+      /^http:\/\/127\.0\.0\.1:8080\/panel\//,
+    );
+    await adminOk([
+      'reseller',
+      'brand',
+      '--account',
+      reseller,
+      '--name',
+      'Mavi SMS',
+      '--host',
+      'panel.mavi.example',
+      ...store,
+    ]);
+    const invited = await invite('ayse@example.com', customer);
+    assert.match(
+      String(invited.set_password_link),
+      /^https:\/\/panel\.mavi\.example\/panel\/set-password\?token=[A-Za-z0-9_-]{40,}$/,
+    );
+    const reset = await adminOk(['user', 'reset-password', '--id', String(invited.id), ...store]);
+    assert.match(String(reset.set_password_link), /^https:\/\/panel\.mavi\.example\/panel\/set-password\?token=/);
+    const told = await invite('told@example.com', customer, ['--panel-url', 'http://mavi.internal:8080/panel']);
+    assert.match(String(told.set_password_link), /^http:\/\/mavi\.internal:8080\/panel\/set-password\?token=/);
+    // The reseller's own users and a flat account's are the provider's customers: its panel.
+    assert.match(
+      String((await invite('bayi@example.com', reseller)).set_password_link),
+      /^http:\/\/127\.0\.0\.1:8080\//,
+    );
+    assert.match(String((await invite('flat@example.com', flat)).set_password_link), /^http:\/\/127\.0\.0\.1:8080\//);
+  });
+
   it('refuses a second user with the same email, a short password, an unknown account, and both --account and --provider', async () => {
     assert.match(
       await adminFails([

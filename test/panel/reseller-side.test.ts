@@ -96,6 +96,21 @@ for (const dialect of testDialects()) {
       assert.match((await r.get('/panel/keys')).body, /href="\/panel\/reseller\/customers"/);
     });
 
+    it('links the brand page in the reseller side\u2019s menu, in English and Turkish, and nowhere else', async () => {
+      const entry = (label: string) =>
+        new RegExp(`<nav class="main-nav"[^]*<a href="/panel/reseller/brand"[^>]*>${label}</a>[^]*</nav>`);
+      assert.match((await r.get('/panel/keys')).body, entry('Your brand'));
+      assert.match((await r.get('/panel/reseller/brand')).body, /href="\/panel\/reseller\/brand" aria-current="page"/);
+      const tr = h.browser();
+      await tr.get('/panel/lang/tr');
+      await tr.signIn(email, 'password-Reseller Side');
+      assert.match((await tr.get('/panel/keys')).body, entry('Markanız'));
+      const customer = h.browser();
+      const plainUser = await h.account('No Brand Menu');
+      await customer.signIn(plainUser.email, plainUser.password);
+      assert.doesNotMatch((await customer.get('/panel/keys')).body, /reseller\/brand/);
+    });
+
     it('funds, takes back, suspends, reactivates and sets the refund policy, each with its audit row', async () => {
       await r.get(`/panel/reseller/customers/${mine}`);
       const review = await r.post(`/panel/reseller/customers/${mine}/fund/review`, {

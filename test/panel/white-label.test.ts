@@ -127,6 +127,41 @@ for (const dialect of testDialects()) {
       }
     });
 
+    it('a customer\u2019s set-password link is on the brand host, works there, and signing in lands on the brand', async () => {
+      const invited = await h.users.create({ accountId: customer.accountId, email: 'cem@example.com' });
+      assert.ok(invited.set_password_token);
+      // What `admin user create` prints is built on this host (test/cli/admin-users.test.ts).
+      assert.equal(await h.runtime.brands.linkHost(customer.accountId), host);
+      assert.equal(await h.runtime.brands.linkHost(flat.accountId), null);
+      assert.equal(await h.runtime.brands.linkHost(reseller.accountId), null);
+      const link = new URL(
+        `https://${host}/panel/set-password?token=${encodeURIComponent(invited.set_password_token)}`,
+      );
+      const c = h.browser('127.0.0.1', { host: link.host });
+      const page = await c.get(`${link.pathname}${link.search}`);
+      assert.equal(page.status, 200);
+      assert.match(page.body, /<title>Set your password · Mavi SMS<\/title>/);
+      assert.doesNotMatch(page.body.replace(/haberci_[a-z]+/g, ''), /haberci/i);
+      const set = await c.post('/panel/set-password', {
+        token: invited.set_password_token,
+        password: 'cem-password-1',
+      });
+      assert.equal(set.status, 303);
+      assert.equal(set.location, '/panel/sign-in?done=password-set');
+      const signIn = await c.get(set.location ?? '');
+      assert.match(signIn.body, /<title>Sign in · Mavi SMS<\/title>/);
+      const signedIn = await c.post('/panel/sign-in', { email: 'cem@example.com', password: 'cem-password-1' });
+      assert.equal(signedIn.status, 303);
+      // A path on the host the browser is on: the brand's.
+      assert.match(signedIn.location ?? '', /^\/panel\//);
+      const home = await c.get('/panel/keys');
+      assert.equal(home.status, 200);
+      assert.match(home.body, /Support: destek@mavi\.example/);
+      assert.doesNotMatch(home.body.replace(/haberci_[a-z]+/g, ''), /haberci/i);
+      // The link is spent.
+      assert.equal((await h.browser('127.0.0.1', { host }).get(`${link.pathname}${link.search}`)).status, 410);
+    });
+
     it('a session opened on the provider\u2019s host is none on the brand host for a user it does not admit', async () => {
       const c = h.browser();
       await c.signIn(flat.email, flat.password);

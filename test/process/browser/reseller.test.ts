@@ -5,7 +5,8 @@
  * sender-ID request on to the provider (whose queue then has it), suspends a customer (its
  * key is refused), is answered 404 for another reseller's customer, and downloads a
  * statement CSV whose figures are the ledger's: each account's closing balance is its
- * balance, the moves are the amounts moved, and the CSV equals `admin account statement`.
+ * balance, the moves are the amounts moved, and the CSV equals `admin account statement`;
+ * and opens its brand page from the menu.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -225,6 +226,18 @@ describe('panel in a browser: the reseller side', { skip: chromiumSkip, timeout:
       false,
       "no other reseller's customer",
     );
+  });
+
+  it('opens its brand page from the menu', async () => {
+    const menu = page.getByRole('navigation', { name: 'Main' });
+    await menu.getByRole('link', { name: 'Your brand', exact: true }).click();
+    await page.getByRole('heading', { name: 'Your brand' }).waitFor();
+    assert.equal(new URL(page.url()).pathname, '/panel/reseller/brand');
+    assert.equal(
+      await menu.getByRole('link', { name: 'Your brand', exact: true }).getAttribute('aria-current'),
+      'page',
+    );
+    assert.deepEqual(await unnamedControls(page), []);
   });
 });
 

@@ -201,6 +201,8 @@ function resellerRoutes(app: FastifyInstance, brands: BrandService): void {
 /** The white label's area: its door is the brands service. */
 export const brandRoutes: PanelArea<BrandService> = {
   name: 'reseller-brand',
+  // In the reseller side's menu only (the plugin adds it there): other users' page is "not found".
+  nav: [{ path: '/reseller/brand', label: (lang) => brandMessages[lang].nav, order: 230 }],
   async routes(app, brands) {
     // The brand of the request's host: its logo and its colours, for every page there.
     app.get('/brand/logo', { config: { panelAccess: 'public' } }, async (request, reply) => {

@@ -5,6 +5,7 @@ export const brandMessages = defineMessages(
   'reseller-brand',
   {
     title: 'Your brand',
+    nav: 'Your brand',
     intro:
       'Your customers see this name, logo, colour and support contact on every page of the panel at your host, instead of ours.',
     host: 'Host',
@@ -30,6 +31,7 @@ export const brandMessages = defineMessages(
   },
   {
     title: 'Markanız',
+    nav: 'Markanız',
     intro:
       'Müşterileriniz, sizin adresinizdeki panelin her sayfasında bizimki yerine bu adı, logoyu, rengi ve destek iletişimini görür.',
     host: 'Adres',
