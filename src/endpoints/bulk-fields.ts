@@ -132,6 +132,13 @@ async function givenTexts(
   services: Services,
 ): Promise<Result<{ numbers: readonly string[]; texts: string | readonly string[]; shortLinks?: string }>> {
   if (!shaped(body)) return ok({ numbers: body.sentto, texts: body.text ?? '' });
+  if (body.template_id === undefined) {
+    // Short links alone: the texts as sent, checked for their links; the send makes its list
+    // once, and its messages their links as they are written out.
+    const texts = body.text ?? '';
+    const base = services.links.later(typeof texts === 'string' ? toLineBreaks(texts) : texts.map(toLineBreaks));
+    return base.ok ? ok({ numbers: body.sentto, texts, shortLinks: base.value }) : base;
+  }
   // The list as the send keeps it (normalised, de-duplicated), so each text is its number's.
   const list = bulkRecipients({ numbers: body.sentto, texts: body.text ?? '' });
   if (list.numbers.length === 0) return fail('TS-1026', { message: 'sentto has no numbers' });

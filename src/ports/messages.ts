@@ -25,6 +25,8 @@ export interface NewSend {
   priority: number;
   /** Encoded DeferredRecipients, or null when the messages are written with the send. */
   pendingRecipients: string | null;
+  /** Made with `short_links` 1 (a bulk send's links are made as its messages are written out). */
+  shortLinks?: boolean;
   /** A commercial send's filter (İYS): its left-out recipients are the last of its list. */
   iys?: CommercialTally | null;
   /** A send's window, speed and validity, when it asked for some (docs/decisions.md, "Send window, speed and validity"). */

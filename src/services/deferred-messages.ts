@@ -12,7 +12,7 @@ import { countFor } from '../domain/sms-count.js';
 import { operatorOf } from '../domain/operators.js';
 import { couldBeNumber, isPlausibleNumber } from '../domain/recipients.js';
 import { leaveOut } from '../domain/iys.js';
-import { linkedText } from './short-link-service.js';
+import { LinkWriter } from './short-link-service.js';
 
 export const invalidNumberDetail = 'Invalid number: not sent';
 export const notANumberDetail = 'Not a phone number: not sent, not charged';
@@ -30,12 +30,13 @@ export function messagesOf(
   const iys = send.iys ?? null;
   const firstLeftOut = iys === null ? Infinity : list.numbers.length - iys.none - iys.ret;
   const firstRet = iys === null ? Infinity : list.numbers.length - iys.ret;
+  const writer = list.links === undefined ? null : new LinkWriter(list.links);
   for (let i = from; i < to; i++) {
     const recipient = list.numbers[i] ?? '';
     const given = list.texts ? (list.texts[i] ?? '') : (send.text ?? '');
     // With short links, each text gets links of its own here: as long as the stand-ins its
     // send was charged for (ShortLinkService.later), so the count is the one charged.
-    const linked = list.links === undefined ? null : linkedText(list.links, recipient, given);
+    const linked = writer?.linked(recipient, given) ?? null;
     const text = linked?.text ?? given;
     const message: NewMessage = {
       recipient,

@@ -271,6 +271,7 @@ function newSend(item: AcceptRequest, total: number, now: number): NewSend {
     createdAt: now,
     priority: plan.priority,
     pendingRecipients: 'later' in plan.recipients ? encodeRecipients(plan.recipients.later) : null,
+    ...('later' in plan.recipients && plan.recipients.later.links !== undefined ? { shortLinks: true } : {}),
     iys: plan.iys ?? null,
   };
 }

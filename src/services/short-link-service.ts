@@ -37,20 +37,53 @@ function tokens(count: number): string[] {
 }
 
 /**
- * One recipient's text as it is written out (a bulk send's, src/services/deferred-messages.ts):
- * each URL replaced by a link of its own under `base`, and the links to write with it.
+ * The texts of a bulk send's messages as they are written out (src/services/deferred-messages.ts):
+ * each URL replaced by a link of its own under `base`, with the links to write with it. A
+ * text met again (a send's one text, chunk after chunk) is cut at its URLs once, and tokens
+ * are drawn from the CSPRNG a thousand at a time.
  */
-export function linkedText(base: string, recipient: string, text: string): { text: string; links: NewShortLink[] } {
-  const urls = urlsOf(text);
-  if (urls.length === 0) return { text, links: [] };
-  const pool = tokens(urls.length);
-  const links: NewShortLink[] = [];
-  const out = replaceUrls(text, (url) => {
-    const token = pool[links.length] ?? '';
-    links.push({ token, recipient, url });
-    return `${base}/${token}`;
-  });
-  return { text: out, links };
+export class LinkWriter {
+  private cut: { text: string; pieces: string[]; urls: string[] } | null = null;
+  private pool: string[] = [];
+
+  constructor(private readonly base: string) {}
+
+  linked(recipient: string, text: string): { text: string; links: NewShortLink[] } {
+    if (text.includes('\u0000')) {
+      // Not cut on the marker it holds itself: each URL replaced where it stands.
+      const links: NewShortLink[] = [];
+      const out = replaceUrls(text, (url) => {
+        const token = this.token();
+        links.push({ token, recipient, url });
+        return `${this.base}/${token}`;
+      });
+      return { text: out, links };
+    }
+    if (this.cut?.text !== text) {
+      const urls: string[] = [];
+      const pieces = replaceUrls(text, (url) => {
+        urls.push(url);
+        return '\u0000';
+      }).split('\u0000');
+      this.cut = { text, pieces, urls };
+    }
+    const { pieces, urls } = this.cut;
+    if (urls.length === 0) return { text, links: [] };
+    let out = pieces[0] ?? '';
+    const links: NewShortLink[] = [];
+    for (let k = 0; k < urls.length; k++) {
+      const token = this.token();
+      const url = urls[k] ?? '';
+      links.push({ token, recipient, url });
+      out += `${this.base}/${token}${pieces[k + 1] ?? ''}`;
+    }
+    return { text: out, links };
+  }
+
+  private token(): string {
+    if (this.pool.length === 0) this.pool = tokens(1000);
+    return this.pool.pop() ?? '';
+  }
 }
 
 /** Refused: more than 10 URLs in a text or a URL over 2,000 characters (TS-1033). */
@@ -60,39 +93,6 @@ function refusedUrls(urls: readonly string[]): Result<never> | null {
   if (urls.some((u) => u.length > maxUrlLength))
     return fail('TS-1033', { message: `short_links: a URL is longer than ${maxUrlLength} characters` });
   return null;
-}
-
-/**
- * One text for every number: cut at its URLs once, then each number's text is the pieces
- * joined by its own links (no pattern run per number). Every token has the same length, so
- * one text's length is every text's.
- */
-function shortenShared(base: string, numbers: readonly string[], text: string): Result<Shortened> {
-  const urls: string[] = [];
-  const pieces = replaceUrls(text, (url) => {
-    urls.push(url);
-    return '\u0000';
-  }).split('\u0000');
-  const refused = refusedUrls(urls);
-  if (refused) return refused;
-  const pool = tokens(urls.length * numbers.length);
-  const out: string[] = [];
-  const links: NewShortLink[] = [];
-  let next = 0;
-  for (const recipient of numbers) {
-    let shortened = pieces[0] ?? '';
-    for (let k = 0; k < urls.length; k++) {
-      const token = pool[next++] ?? '';
-      links.push({ token, recipient, url: urls[k] ?? '' });
-      shortened += `${base}/${token}${pieces[k + 1] ?? ''}`;
-    }
-    if (out.length === 0 && textTooLong(shortened))
-      return fail('TS-1026', {
-        message: `The text for ${recipient} is longer than 2000 characters with its short links`,
-      });
-    out.push(shortened);
-  }
-  return ok({ texts: out, links });
 }
 
 /**
@@ -119,30 +119,24 @@ export class ShortLinkService {
   shorten(numbers: readonly string[], texts: string | readonly string[]): Result<Shortened> {
     if (this.base === null)
       return fail('TS-1033', { message: 'short_links: this server has no short link base (serve --short-link-base)' });
-    const base = this.base;
-    if (typeof texts === 'string' && !texts.includes('\u0000')) return shortenShared(base, numbers, texts);
+    const writer = new LinkWriter(this.base);
     const out: string[] = [];
     const links: NewShortLink[] = [];
-    const shared = typeof texts === 'string' ? urlsOf(texts) : null;
-    const pool = tokens(shared === null ? 0 : shared.length * numbers.length);
-    let next = 0;
     for (let i = 0; i < numbers.length; i++) {
       const recipient = numbers[i] ?? '';
       const text = typeof texts === 'string' ? texts : (texts[i] ?? '');
-      const urls = shared ?? urlsOf(text);
-      const refused = refusedUrls(urls);
-      if (refused) return refused;
-      const own = shared === null ? tokens(urls.length) : null;
-      const shortened = replaceUrls(text, (url) => {
-        const token = own ? (own.shift() ?? '') : (pool[next++] ?? '');
-        links.push({ token, recipient, url });
-        return `${base}/${token}`;
-      });
-      if (textTooLong(shortened))
+      // One text for all is checked once: every token has the same length.
+      if (i === 0 || typeof texts !== 'string') {
+        const refused = refusedUrls(urlsOf(text));
+        if (refused) return refused;
+      }
+      const linked = writer.linked(recipient, text);
+      if ((i === 0 || typeof texts !== 'string') && textTooLong(linked.text))
         return fail('TS-1026', {
           message: `The text for ${recipient} is longer than 2000 characters with its short links`,
         });
-      out.push(shortened);
+      out.push(linked.text);
+      for (const link of linked.links) links.push(link);
     }
     return ok({ texts: out, links });
   }

@@ -114,6 +114,7 @@ for (const dialect of testDialects()) {
           '0061-webhook-buckets',
           '0063-cancel-settling',
           '0064-brands',
+          '0065-send-short-links',
         ]);
       });
 

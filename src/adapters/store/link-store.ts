@@ -101,11 +101,18 @@ export class SqlLinkStore extends StorePart implements LinkStore {
   }
 
   async hasLinks(sendId: number): Promise<boolean> {
+    // A bulk send says so itself (its links are made as its messages are written out); a
+    // send whose messages were written with it has its links already.
     const row = await this.db
-      .selectFrom('short_links')
-      .select('token')
-      .where('send_id', '=', sendId)
-      .limit(1)
+      .selectFrom('sends')
+      .select('id')
+      .where('id', '=', sendId)
+      .where((eb) =>
+        eb.or([
+          eb('short_links', '=', 1),
+          eb.exists(eb.selectFrom('short_links').select('token').where('short_links.send_id', '=', sendId)),
+        ]),
+      )
       .executeTakeFirst();
     return row !== undefined;
   }

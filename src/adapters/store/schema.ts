@@ -125,6 +125,8 @@ export interface SendsTable {
   speed: Generated<number | null>;
   valid_until: Generated<number | null>;
   pace_next_at: Generated<number | null>;
+  /** 1 for a send made with `short_links` 1, its links made or still to be (migration 0065). */
+  short_links: Generated<number>;
 }
 
 /** A send whose cancel is still being settled, with the credit given back ahead (migration 0063). */

@@ -153,11 +153,14 @@ describe('panel in a browser: campaign tools', { skip: chromiumSkip }, () => {
     assert.match(await page.locator('#send-sample').innerText(), /^Indirim: http:\/\/s\.example\/l\/[A-Za-z0-9_-]+$/);
     const id = await confirmSend();
     assert.equal(await page.locator('#campaign-clicks').innerText(), '0');
-    const links = query<{ token: string; recipient: string; url: string }>(
-      'SELECT token, recipient, url FROM short_links WHERE send_id = ? ORDER BY recipient',
-      id,
-    );
-    assert.equal(links.length, 2);
+    // Made as the send's messages are written out, just after it is accepted.
+    const links = await waitFor('the send written out with its links', () => {
+      const rows = query<{ token: string; recipient: string; url: string }>(
+        'SELECT token, recipient, url FROM short_links WHERE send_id = ? ORDER BY recipient',
+        id,
+      );
+      return rows.length === 2 && rows;
+    });
     assert.equal(links[0]?.url, 'https://shop.example/a?x=1');
     for (let i = 0; i < 2; i++) {
       const go: Response = await fetch(`${suite.server.url}/l/${links[0]?.token ?? ''}`, { redirect: 'manual' });

@@ -37,6 +37,7 @@ export function sendRow(id: number, s: NewSend): Insertable<SendsTable> {
     blocked_numbers: s.blockedNumbers,
     sms_cost: s.smsCost,
     pending_recipients: s.pendingRecipients,
+    short_links: s.shortLinks === true ? 1 : 0,
     expanded_count: 0,
     expand_lease_until: null,
     priority: s.priority,

@@ -41,6 +41,7 @@ const sendColumns = columnsOf<Insertable<SendsTable>>({
   speed: true,
   valid_until: true,
   pace_next_at: true,
+  short_links: true,
 });
 const messageColumns = columnsOf<Insertable<MessagesTable>>({
   id: true,

@@ -50,6 +50,7 @@ import { migration as m0060 } from './0060-refund-policy.js';
 import { migration as m0061 } from './0061-webhook-buckets.js';
 import { migration as m0063 } from './0063-cancel-settling.js';
 import { migration as m0064 } from './0064-brands.js';
+import { migration as m0065 } from './0065-send-short-links.js';
 
 const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0001-accounts-keys', m0001],
@@ -97,6 +98,7 @@ const ordered: readonly [string, (dialect: Dialect) => Migration][] = [
   ['0061-webhook-buckets', m0061],
   ['0063-cancel-settling', m0063],
   ['0064-brands', m0064],
+  ['0065-send-short-links', m0065],
 ];
 
 /** The name of this build's last migration: recorded in a store once every migration ran on it. */
