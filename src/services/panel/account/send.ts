@@ -89,7 +89,7 @@ export class CustomerSend {
     else if (!senders.some((s) => s.title === input.sender)) errors.sender = 'not-approved';
     const templateId = input.templateId ?? null;
     if (templateId === null && input.text === '') errors.text = 'required';
-    else if (textTooLong(input.text)) errors.text = 'too-long';
+    else if (templateId === null && textTooLong(input.text)) errors.text = 'too-long';
     let controls: SendControls | null = null;
     if (input.controls) {
       const parsed = parseControls(input.controls);
