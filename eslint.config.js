@@ -25,7 +25,6 @@ const longFiles = {
   'src/adapters/store/panel-queries-store.ts':
     "each page's query is short; split, they would repeat the scoping and row types",
   'src/adapters/store/event-outbox.ts': "the outbox's writes share its statement builders and row shapes",
-  'src/adapters/store/user-store.ts': 'one port (UserStore) whose methods change users and sessions in one transaction',
   'src/adapters/store/retention-store.ts': "every table's sweep follows the one batch rule kept in it",
   'src/smpp-server/smpp-server.ts': "one session's PDU dispatch: every handler shares the per-process state",
   'src/jobs/dispatcher.ts': 'its round, launch and recording share the window, lanes and heartbeat it holds',

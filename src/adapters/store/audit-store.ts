@@ -1,24 +1,9 @@
 /** The audit log (migration 0018) on either dialect: see src/ports/audit-store.ts. */
 import { sql } from 'kysely';
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
+import type { AuditLogTable } from './schema-panel.js';
 import { StorePart } from './store-part.js';
-import type { PartContext } from './store-part.js';
 import type { AuditEntry, AuditEntryInput, AuditSearch, AuditStore } from '../../ports/audit-store.js';
-
-interface AuditLogTable {
-  id: Generated<number>;
-  at: number;
-  actor: string;
-  actor_user_id: number | null;
-  address: string | null;
-  action: string;
-  account_id: number | null;
-  object_type: string | null;
-  object_id: string | null;
-  detail: string | null;
-}
-
-type AuditDb = Kysely<{ audit_log: AuditLogTable }>;
 
 /** A LIKE pattern matching `text` literally (with `escape '\'`). */
 export function likeLiteral(text: string): string {
@@ -41,16 +26,8 @@ function toEntry(row: Selectable<AuditLogTable>): AuditEntry {
 }
 
 export class SqlAuditStore extends StorePart implements AuditStore {
-  private readonly tables: AuditDb;
-
-  constructor(context: PartContext) {
-    super(context);
-    // Declared here, not in the shared schema: this class alone uses the table.
-    this.tables = context.db as unknown as AuditDb;
-  }
-
   async record(entry: AuditEntryInput): Promise<void> {
-    await this.tables
+    await this.db
       .insertInto('audit_log')
       .values({
         at: entry.at,
@@ -67,7 +44,7 @@ export class SqlAuditStore extends StorePart implements AuditStore {
   }
 
   async search(q: AuditSearch): Promise<AuditEntry[]> {
-    let query = this.tables.selectFrom('audit_log').selectAll();
+    let query = this.db.selectFrom('audit_log').selectAll();
     if (q.accountId !== undefined) query = query.where('account_id', '=', q.accountId);
     if (q.actor !== undefined && q.actor !== '')
       query = query.where(sql<boolean>`lower(actor) like ${`%${likeLiteral(q.actor.toLowerCase())}%`} escape '\\'`);

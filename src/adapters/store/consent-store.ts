@@ -7,9 +7,8 @@
  * (a number's records, an export's pages, the RETs by reply).
  */
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { IysConsentsTable, IysSettingsTable } from './schema-panel.js';
 import { StorePart } from './store-part.js';
-import type { PartContext } from './store-part.js';
 import type {
   ConsentEntry,
   ConsentKey,
@@ -26,53 +25,6 @@ import { consentMark } from '../../domain/iys.js';
 import type { Consent, ConsentMarks, ConsentStatus, RecipientType } from '../../domain/iys.js';
 import { ConsentIndexes } from './consent-index.js';
 import type { ConsentIndexOptions } from './consent-index.js';
-
-export interface IysConsentsTable {
-  account_id: number;
-  recipient_type: string;
-  recipient: string;
-  status: string;
-  source: string;
-  consent_date: number;
-  recorded_at: number;
-  sync_state: string;
-  sync_attempts: number;
-  sync_due_at: number | null;
-  synced_at: number | null;
-  sync_error: string | null;
-}
-
-export interface IysSettingsTable {
-  account_id: number;
-  iys_code: string;
-  brand_code: string;
-  url: string | null;
-  username: string | null;
-  password_secret: string | null;
-  ret_words: string | null;
-  refuse_text_rules: number;
-  pull_cursor: string | null;
-  updated_at: number;
-}
-
-/** Per account, a counter triggers move with every write of a consent in force (migration 0028). */
-export interface IysConsentVersionsTable {
-  account_id: number;
-  n: number | string;
-}
-
-export interface IysConsentSyncCountsTable {
-  account_id: number;
-  sync_state: string;
-  n: number | string;
-}
-
-export type ConsentDb = Kysely<{
-  iys_consents: IysConsentsTable;
-  iys_settings: IysSettingsTable;
-  iys_consent_versions: IysConsentVersionsTable;
-  iys_consent_sync_counts: IysConsentSyncCountsTable;
-}>;
 
 /** Recipients per lookup statement: well inside both dialects' bound-parameter limits. */
 const lookupChunk = 2000;
@@ -122,15 +74,8 @@ function toSettings(r: IysSettingsTable): IysSettings {
 }
 
 export class SqlConsentStore extends StorePart implements ConsentStore {
-  private readonly tables: ConsentDb;
   /** The consent indexes of this connection (made at the first large commercial send outside a transaction). */
   private indexes: ConsentIndexes | null = null;
-
-  constructor(context: PartContext) {
-    super(context);
-    // Declared here, not in the shared schema: the İYS parts alone use the table.
-    this.tables = context.db as unknown as ConsentDb;
-  }
 
   async record(
     accountId: number,
@@ -144,7 +89,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
       for (const type of new Set(consents.map((c) => c.recipientType))) {
         const recipients = [...new Set(consents.filter((c) => c.recipientType === type).map((c) => c.recipient))];
         for (let start = 0; start < recipients.length; start += lookupChunk) {
-          const rows = await self.tables
+          const rows = await self.db
             .selectFrom('iys_consents')
             .select(['recipient', 'consent_date'])
             .where('account_id', '=', accountId)
@@ -183,7 +128,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
         sync_error: null,
       }));
       for (let start = 0; start < rows.length; start += writeChunk) {
-        await self.tables
+        await self.db
           .insertInto('iys_consents')
           .values(rows.slice(start, start + writeChunk))
           .onConflict((oc) =>
@@ -206,7 +151,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
   }
 
   async find(accountId: number, recipient: string, type: RecipientType): Promise<Consent | null> {
-    const row = await this.tables
+    const row = await this.db
       .selectFrom('iys_consents')
       .select(['recipient', 'recipient_type', 'status', 'source', 'consent_date'])
       .where('account_id', '=', accountId)
@@ -238,7 +183,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
 
   private async probe(accountId: number, type: RecipientType, recipients: readonly string[]): Promise<ConsentMarks> {
     // One statement, the numbers one bound parameter: an index probe each, nothing compiled per number.
-    const rows = await this.tables
+    const rows = await this.db
       .selectFrom('iys_consents')
       .select(['recipient', 'status'])
       .where('account_id', '=', accountId)
@@ -251,7 +196,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
   }
 
   private async versionOf(accountId: number): Promise<string> {
-    const row = await this.tables
+    const row = await this.db
       .selectFrom('iys_consent_versions')
       .select('n')
       .where('account_id', '=', accountId)
@@ -265,7 +210,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
     after: string | null,
     limit: number,
   ): Promise<{ recipient: string; status: string }[]> {
-    let query = this.tables
+    let query = this.db
       .selectFrom('iys_consents')
       .select(['recipient', 'status'])
       .where('account_id', '=', accountId)
@@ -315,7 +260,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
   }
 
   private entries(accountId: number) {
-    return this.tables
+    return this.db
       .selectFrom('iys_consents')
       .select([
         'recipient',
@@ -331,7 +276,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
   }
 
   async settingsOf(accountId: number): Promise<IysSettings | null> {
-    const r = await this.tables
+    const r = await this.db
       .selectFrom('iys_settings')
       .selectAll()
       .where('account_id', '=', accountId)
@@ -340,7 +285,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
   }
 
   async syncingAccounts(): Promise<IysSettings[]> {
-    const rows = await this.tables
+    const rows = await this.db
       .selectFrom('iys_settings')
       .selectAll()
       .where('url', 'is not', null)
@@ -350,7 +295,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
   }
 
   async dueForSync(accountId: number, now: number, limit: number): Promise<ConsentToSync[]> {
-    const rows = await this.tables
+    const rows = await this.db
       .selectFrom('iys_consents')
       .select(['recipient', 'recipient_type', 'status', 'source', 'consent_date', 'recorded_at', 'sync_attempts'])
       .where('sync_state', '=', 'pending')
@@ -379,7 +324,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
             : o.result === 'failed'
               ? { sync_state: 'failed', sync_error: o.error, sync_due_at: null }
               : { sync_error: o.error, sync_due_at: o.dueAt };
-        await self.tables
+        await self.db
           .updateTable('iys_consents')
           .set({ ...changes, sync_attempts: sql<number>`sync_attempts + 1` })
           .where('account_id', '=', accountId)
@@ -397,13 +342,13 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
 
   async syncSummary(accountId: number): Promise<SyncSummary> {
     // Counted by migration 0036's triggers; the newest error by its partial index.
-    const counts = await this.tables
+    const counts = await this.db
       .selectFrom('iys_consent_sync_counts')
       .select(['sync_state', 'n'])
       .where('account_id', '=', accountId)
       .execute();
     const of = (state: string): number => Number(counts.find((c) => c.sync_state === state)?.n ?? 0);
-    const last = await this.tables
+    const last = await this.db
       .selectFrom('iys_consents')
       .select('sync_error')
       .where('account_id', '=', accountId)
@@ -422,7 +367,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
   }
 
   async pullCursor(accountId: number): Promise<string | null> {
-    const r = await this.tables
+    const r = await this.db
       .selectFrom('iys_settings')
       .select('pull_cursor')
       .where('account_id', '=', accountId)
@@ -435,7 +380,7 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
   }
 
   async savePullCursor(accountId: number, cursor: string): Promise<void> {
-    await this.tables
+    await this.db
       .updateTable('iys_settings')
       .set({ pull_cursor: cursor })
       .where('account_id', '=', accountId)
@@ -460,9 +405,9 @@ export class SqlConsentStore extends StorePart implements ConsentStore {
       };
       if (current) {
         const { account_id: _id, pull_cursor: _p, ...changes } = row;
-        await self.tables.updateTable('iys_settings').set(changes).where('account_id', '=', accountId).execute();
+        await self.db.updateTable('iys_settings').set(changes).where('account_id', '=', accountId).execute();
       } else {
-        await self.tables.insertInto('iys_settings').values(row).execute();
+        await self.db.insertInto('iys_settings').values(row).execute();
       }
       const saved = await self.settingsOf(accountId);
       if (!saved) throw new Error('İYS settings not saved');

@@ -1,30 +1,14 @@
 /** The provider console's reads on either dialect: see src/ports/console-queries.ts. */
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
 import { StorePart } from './store-part.js';
-import type { PartContext } from './store-part.js';
-import type { Database } from './schema.js';
 import { toAccount } from './accounts-store.js';
 import { likeLiteral } from './audit-store.js';
 import type { Account } from '../../ports/accounts.js';
 import type { AccountSearch, ConsoleQueries, LedgerEntry, PendingSenderId } from '../../ports/console-queries.js';
 
-interface ConsoleTables {
-  panel_users: { id: number; account_id: number | null; email: string };
-}
-
-type ConsoleDb = Kysely<ConsoleTables & Pick<Database, 'accounts' | 'ledger' | 'sender_ids'>>;
-
 export class SqlConsoleQueries extends StorePart implements ConsoleQueries {
-  private readonly tables: ConsoleDb;
-
-  constructor(context: PartContext) {
-    super(context);
-    this.tables = context.db as unknown as ConsoleDb;
-  }
-
   async accounts(search: AccountSearch): Promise<Account[]> {
-    let query = this.tables.selectFrom('accounts').selectAll();
+    let query = this.db.selectFrom('accounts').selectAll();
     const text = search.text?.trim() ?? '';
     if (text !== '') {
       const pattern = `%${likeLiteral(text.toLowerCase())}%`;
@@ -52,7 +36,7 @@ export class SqlConsoleQueries extends StorePart implements ConsoleQueries {
   }
 
   async ledger(accountId: number, before: number | undefined, limit: number): Promise<LedgerEntry[]> {
-    let query = this.tables.selectFrom('ledger').selectAll().where('account_id', '=', accountId);
+    let query = this.db.selectFrom('ledger').selectAll().where('account_id', '=', accountId);
     if (before !== undefined) query = query.where('id', '<', before);
     const rows = await query.orderBy('id', 'desc').limit(limit).execute();
     return rows.map((r) => ({
@@ -67,7 +51,7 @@ export class SqlConsoleQueries extends StorePart implements ConsoleQueries {
   }
 
   async pendingSenderIds(after: number | undefined, limit: number, reseller?: number): Promise<PendingSenderId[]> {
-    let query = this.tables
+    let query = this.db
       .selectFrom('sender_ids as s')
       .innerJoin('accounts as a', 'a.id', 's.account_id')
       .select(['s.id', 's.account_id', 's.title', 's.status', 's.created_at', 'a.name as account_name'])

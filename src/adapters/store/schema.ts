@@ -1,3 +1,4 @@
+import type { AuditTables, IysTables, PanelTables } from './schema-panel.js';
 import type { Generated } from 'kysely';
 import type { DeliveryState } from '../../domain/delivery-state.js';
 import type { SenderId } from '../../ports/sender-ids.js';
@@ -6,7 +7,9 @@ import type { SenderId } from '../../ports/sender-ids.js';
  * Tables of the store. Times are epoch milliseconds (bigint), booleans are 0/1 integers and
  * lists are JSON text, so that one set of queries runs on SQLite and PostgreSQL alike.
  * One file, long because it is Kysely's one `Database` type: every table's row, in one place
- * that the migrations and the parts are read against.
+ * that the migrations and the parts are read against (the panel's, the audit log's and
+ * İYS's tables in schema-panel.ts, which `Database` extends; no part casts to a schema of
+ * its own).
  */
 export interface AccountsTable {
   id: Generated<number>;
@@ -528,7 +531,7 @@ export interface BrandsTable {
   updated_at: number;
 }
 
-export interface Database {
+export interface Database extends PanelTables, AuditTables, IysTables {
   brands: BrandsTable;
   short_links: ShortLinksTable;
   link_clicks: LinkClicksTable;

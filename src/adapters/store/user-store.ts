@@ -4,33 +4,11 @@
  * one port (`UserStore`) whose methods change them together in one transaction.
  */
 import { sql } from 'kysely';
-import type { Generated, Kysely, Selectable } from 'kysely';
+import type { Selectable } from 'kysely';
 import { StorePart } from './store-part.js';
-import type { PartContext } from './store-part.js';
-import type { Database } from './schema.js';
+import type { PanelUsersTable } from './schema-panel.js';
 import type { PanelSession, PanelUser, UserStore } from '../../ports/user-store.js';
 import type { SenderId } from '../../ports/sender-ids.js';
-
-interface PanelUsersTable {
-  id: Generated<number>;
-  account_id: number | null;
-  email: string;
-  password_hash: string | null;
-  status: 'active' | 'disabled';
-  created_at: number;
-  password_changed_at: number | null;
-}
-
-interface PanelTables {
-  panel_users: PanelUsersTable;
-  panel_sessions: { token_hash: string; user_id: number; created_at: number; last_seen_at: number };
-  panel_sign_in_failures: { subject: string; window_start: number; failures: number };
-  panel_password_tokens: { token_hash: string; user_id: number; expires_at: number; used_at: number | null };
-  sender_id_reviews: { sender_id: number; reason: string; decided_at: number };
-  key_last_used: { key_id: number; used_at: number };
-}
-
-type PanelDb = Kysely<PanelTables & Pick<Database, 'sender_ids' | 'api_keys'>>;
 
 function toUser(row: Selectable<PanelUsersTable>): PanelUser {
   return {
@@ -45,19 +23,11 @@ function toUser(row: Selectable<PanelUsersTable>): PanelUser {
 }
 
 export class SqlUserStore extends StorePart implements UserStore {
-  private readonly tables: PanelDb;
-
-  constructor(context: PartContext) {
-    super(context);
-    // The panel's tables are declared here, not in the shared schema: this class alone uses them.
-    this.tables = context.db as unknown as PanelDb;
-  }
-
   async createUser(
     input: { accountId: number | null; email: string; passwordHash: string | null },
     now: number,
   ): Promise<PanelUser | null> {
-    const row = await this.tables
+    const row = await this.db
       .insertInto('panel_users')
       .values({
         account_id: input.accountId,
@@ -74,12 +44,12 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async getUser(id: number): Promise<PanelUser | null> {
-    const row = await this.tables.selectFrom('panel_users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await this.db.selectFrom('panel_users').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toUser(row) : null;
   }
 
   async findUserByEmail(email: string): Promise<PanelUser | null> {
-    const row = await this.tables
+    const row = await this.db
       .selectFrom('panel_users')
       .selectAll()
       .where('email', '=', email.toLowerCase())
@@ -88,7 +58,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async usersOf(accountId: number): Promise<PanelUser[]> {
-    const rows = await this.tables
+    const rows = await this.db
       .selectFrom('panel_users')
       .selectAll()
       .where('account_id', '=', accountId)
@@ -98,7 +68,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async setPasswordHash(userId: number, hash: string | null, now: number): Promise<void> {
-    await this.tables
+    await this.db
       .updateTable('panel_users')
       .set({ password_hash: hash, password_changed_at: now })
       .where('id', '=', userId)
@@ -106,7 +76,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async setUserStatus(userId: number, status: PanelUser['status']): Promise<PanelUser | null> {
-    const row = await this.tables
+    const row = await this.db
       .updateTable('panel_users')
       .set({ status })
       .where('id', '=', userId)
@@ -116,14 +86,14 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async createSession(s: PanelSession): Promise<void> {
-    await this.tables
+    await this.db
       .insertInto('panel_sessions')
       .values({ token_hash: s.tokenHash, user_id: s.userId, created_at: s.createdAt, last_seen_at: s.lastSeenAt })
       .execute();
   }
 
   async findSession(tokenHash: string): Promise<PanelSession | null> {
-    const row = await this.tables
+    const row = await this.db
       .selectFrom('panel_sessions')
       .selectAll()
       .where('token_hash', '=', tokenHash)
@@ -139,7 +109,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async touchSession(tokenHash: string, now: number): Promise<void> {
-    await this.tables
+    await this.db
       .updateTable('panel_sessions')
       .set({ last_seen_at: now })
       .where('token_hash', '=', tokenHash)
@@ -147,16 +117,16 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async deleteSession(tokenHash: string): Promise<void> {
-    await this.tables.deleteFrom('panel_sessions').where('token_hash', '=', tokenHash).execute();
+    await this.db.deleteFrom('panel_sessions').where('token_hash', '=', tokenHash).execute();
   }
 
   async deleteSessionsOf(userId: number): Promise<number> {
-    const result = await this.tables.deleteFrom('panel_sessions').where('user_id', '=', userId).executeTakeFirst();
+    const result = await this.db.deleteFrom('panel_sessions').where('user_id', '=', userId).executeTakeFirst();
     return Number(result.numDeletedRows);
   }
 
   async signInFailures(subject: string, now: number, windowMs: number): Promise<number> {
-    const row = await this.tables
+    const row = await this.db
       .selectFrom('panel_sign_in_failures')
       .selectAll()
       .where('subject', '=', subject)
@@ -169,7 +139,7 @@ export class SqlUserStore extends StorePart implements UserStore {
     // One statement, so concurrent attempts (in this process or another) each see the others'
     // reservations: the upsert's WHERE leaves the row alone once the window holds `limit`.
     const expired = sql<boolean>`panel_sign_in_failures.window_start <= ${now - windowMs}`;
-    const row = await this.tables
+    const row = await this.db
       .insertInto('panel_sign_in_failures')
       .values({ subject, window_start: now, failures: 1 })
       .onConflict((oc) =>
@@ -187,7 +157,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async releaseSignInAttempt(subject: string): Promise<void> {
-    await this.tables
+    await this.db
       .updateTable('panel_sign_in_failures')
       .set({ failures: sql<number>`failures - 1` })
       .where('subject', '=', subject)
@@ -196,18 +166,18 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async clearSignInFailures(subject: string): Promise<void> {
-    await this.tables.deleteFrom('panel_sign_in_failures').where('subject', '=', subject).execute();
+    await this.db.deleteFrom('panel_sign_in_failures').where('subject', '=', subject).execute();
   }
 
   async createPasswordToken(tokenHash: string, userId: number, expiresAt: number): Promise<void> {
-    await this.tables
+    await this.db
       .insertInto('panel_password_tokens')
       .values({ token_hash: tokenHash, user_id: userId, expires_at: expiresAt, used_at: null })
       .execute();
   }
 
   async usePasswordToken(tokenHash: string, now: number): Promise<number | null> {
-    const row = await this.tables
+    const row = await this.db
       .updateTable('panel_password_tokens')
       .set({ used_at: now })
       .where('token_hash', '=', tokenHash)
@@ -219,7 +189,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async endPasswordTokensOf(userId: number, now: number): Promise<number> {
-    const result = await this.tables
+    const result = await this.db
       .updateTable('panel_password_tokens')
       .set({ used_at: now })
       .where('user_id', '=', userId)
@@ -229,7 +199,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async peekPasswordToken(tokenHash: string, now: number): Promise<number | null> {
-    const row = await this.tables
+    const row = await this.db
       .selectFrom('panel_password_tokens')
       .select('user_id')
       .where('token_hash', '=', tokenHash)
@@ -248,7 +218,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   ): Promise<SenderId | null> {
     // The status and its reason change together.
     return this.transact(async (self) => {
-      const row = await self.tables
+      const row = await self.db
         .updateTable('sender_ids')
         .set({ status })
         .where('id', '=', id)
@@ -258,9 +228,9 @@ export class SqlUserStore extends StorePart implements UserStore {
       if (!row) return null;
       // The send path's approval check is cached: an approval must be seen by the next send.
       self.context.caches?.sendersChanged();
-      await self.tables.deleteFrom('sender_id_reviews').where('sender_id', '=', id).execute();
+      await self.db.deleteFrom('sender_id_reviews').where('sender_id', '=', id).execute();
       if (reason !== null)
-        await self.tables.insertInto('sender_id_reviews').values({ sender_id: id, reason, decided_at: now }).execute();
+        await self.db.insertInto('sender_id_reviews').values({ sender_id: id, reason, decided_at: now }).execute();
       return {
         id: row.id,
         accountId: row.account_id,
@@ -272,7 +242,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async rejectionReasons(accountId: number): Promise<Map<number, string>> {
-    const rows = await this.tables
+    const rows = await this.db
       .selectFrom('sender_id_reviews as r')
       .innerJoin('sender_ids as s', 's.id', 'r.sender_id')
       .select(['r.sender_id', 'r.reason'])
@@ -282,7 +252,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async keyIdsOf(accountId: number): Promise<number[]> {
-    const rows = await this.tables
+    const rows = await this.db
       .selectFrom('api_keys')
       .select('id')
       .where('account_id', '=', accountId)
@@ -293,7 +263,7 @@ export class SqlUserStore extends StorePart implements UserStore {
 
   async markKeysUsed(entries: readonly { keyId: number; at: number }[]): Promise<void> {
     for (const { keyId, at } of entries) {
-      await this.tables
+      await this.db
         .insertInto('key_last_used')
         .values({ key_id: keyId, used_at: at })
         .onConflict((oc) =>
@@ -307,7 +277,7 @@ export class SqlUserStore extends StorePart implements UserStore {
 
   async lastUsed(keyIds: readonly number[]): Promise<Map<number, number>> {
     if (keyIds.length === 0) return new Map();
-    const rows = await this.tables
+    const rows = await this.db
       .selectFrom('key_last_used')
       .selectAll()
       .where('key_id', 'in', [...keyIds])
