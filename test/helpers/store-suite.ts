@@ -1,5 +1,5 @@
 /**
- * What the store suites of test/store/ (one file per store part) share: a fresh, migrated
+ * What the store suites of test/adapters/store/ (one file per store part) share: a fresh, migrated
  * store for each describe() on a dialect, ways to open more, and small builders.
  */
 import { after, before } from 'node:test';
