@@ -15,6 +15,7 @@ const laterColumns: readonly { table: string; column: string; type: string }[] =
   { table: 'sends', column: 'speed', type: 'INTEGER' }, // 0059
   { table: 'sends', column: 'valid_until', type: 'BIGINT' }, // 0059
   { table: 'sends', column: 'pace_next_at', type: 'BIGINT' }, // 0059
+  { table: 'sends', column: 'short_links', type: 'INTEGER NOT NULL DEFAULT 0' }, // 0065
 ];
 
 export async function withLaterColumns(db: Executor): Promise<void> {
