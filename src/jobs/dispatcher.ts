@@ -338,8 +338,9 @@ export class Dispatcher implements CarrierListener {
 
   async maintain(): Promise<void> {
     this.lastMaintenance = performance.now();
-    const requeued = await this.store.requeueExpiredLeases(this.clock.now());
+    const { requeued, cancelled } = await this.store.requeueExpiredLeases(this.clock.now());
     if (requeued > 0) this.log.warn({ requeued }, 'dispatcher: leases ran out; messages returned to the queue');
+    if (cancelled.length > 0) this.onTransitions(cancelled);
     const transitions = await this.store.retryUnmatchedReceipts(this.clock.now());
     if (transitions.length > 0) this.onTransitions(transitions);
     if (this.log.isLevelEnabled('debug'))

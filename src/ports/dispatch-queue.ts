@@ -127,9 +127,10 @@ export interface DispatchQueue {
   extendLeases(ids: readonly number[], now: number, until: number): Promise<number>;
   /**
    * Returns messages whose lease ran out (a worker died mid-submit) to the queue; those of a
-   * paused send are held, those of a cancelled one cancelled (`giveBack`).
+   * paused send are held, those of a cancelled one cancelled (`giveBack`). How many were
+   * returned, and the cancellations (with their sms.cancelled events, as `giveBack`'s).
    */
-  requeueExpiredLeases(now: number): Promise<number>;
+  requeueExpiredLeases(now: number): Promise<{ requeued: number; cancelled: Transition[] }>;
   /** Of these sends, those paused or cancelled (a dispatcher holding their claimed messages looks now and then). */
   controlledSends(sendIds: readonly number[]): Promise<number[]>;
   /**

@@ -243,7 +243,12 @@ for (const dialect of testDialects()) {
         claimed.slice(0, 2).map((id) => [id, 'cancelled']),
       );
       // (The suite's store holds other tests' claims too: their leases run out with these.)
-      assert.ok((await suite.store.queue.requeueExpiredLeases(lease + 1)) >= 2);
+      const expired = await suite.store.queue.requeueExpiredLeases(lease + 1);
+      assert.ok(expired.requeued >= 2);
+      assert.deepEqual(
+        expired.cancelled.map((t) => [t.messageId, t.state]).filter(([id]) => claimed.includes(id as number)),
+        claimed.slice(2).map((id) => [id, 'cancelled']),
+      );
       assert.deepEqual([...(await states(target.sendId))], [['cancelled', 6]]);
       assert.deepEqual(await suite.store.campaigns.inFlightSettling(claimed), {
         submitting: 0,

@@ -203,7 +203,7 @@ for (const dialect of testDialects()) {
       assert.ok(await store.queue.markFailed(rejected, 'rejected by operator', t1));
       await store.queue.markRetry(retried, t1 + 5_000, 'throttled');
       assert.equal(
-        await store.queue.requeueExpiredLeases(t1 + 120_000),
+        (await store.queue.requeueExpiredLeases(t1 + 120_000)).requeued,
         claimed.length - 2 + 1 /* the handed message's lease too */,
       );
       // Their submit answers come after the requeue: nothing moves to sent, but their parts are known.

@@ -172,7 +172,7 @@ for (const dialect of testDialects()) {
         const [id = 0] = await f.claimed(1);
         const now = f.clock.now();
         // The lease ran out before the carrier answered: the message is queued again.
-        assert.equal(await f.messages.requeueExpiredLeases(now + 60_001), 1);
+        assert.equal((await f.messages.requeueExpiredLeases(now + 60_001)).requeued, 1);
         assert.deepEqual(await f.sent(id, 'late-1'), [], 'the late answer moves nothing');
         const settled = await f.messages.applyReceipts([{ carrierMessageId: 'late-1', status: 'delivered' }], now);
         assert.deepEqual(settled.map(plain), [{ messageId: id, keyId: f.keyId, state: 'delivered' }]);

@@ -191,18 +191,23 @@ export class SqlCancelWork extends StorePart {
       );
       const bySend = new Map<number, CancelledRow[]>();
       for (const r of rows) bySend.set(Number(r.send_id), [...(bySend.get(Number(r.send_id)) ?? []), r]);
-      for (const [sendId, cancelled] of bySend) await this.settleCancelled(cancelled, `send:${sendId}`, now);
-      for (const r of rows) transitions.push({ messageId: Number(r.id), keyId: r.key_id, state: 'cancelled' });
+      for (const [sendId, cancelled] of bySend)
+        await this.settleCancelled(cancelled, `send:${sendId}`, now, undefined, transitions);
     }
     return transitions;
   }
 
-  /** The refunds and events of messages just cancelled, in the cancel's transaction. */
+  /**
+   * The refunds and events of messages just cancelled, in the cancel's transaction; their
+   * transitions (marked where an event was written, which wakes the webhook courier) go to
+   * `transitions` when given.
+   */
   async settleCancelled(
     rows: readonly CancelledRow[],
     reference: string,
     now: number,
     ahead?: CreditAhead,
+    transitions?: Transition[],
   ): Promise<CancelOutcome> {
     const refunded = await refundOnce(
       this.context,
@@ -217,12 +222,13 @@ export class SqlCancelWork extends StorePart {
       now,
       ahead,
     );
-    const transitions: Transition[] = rows.map((r) => ({
+    const made: Transition[] = rows.map((r) => ({
       messageId: Number(r.id),
       keyId: r.key_id,
       state: 'cancelled',
     }));
-    await recordEvents(this.db, transitions, now);
+    await recordEvents(this.db, made, now);
+    if (transitions) for (const t of made) transitions.push(t);
     return { cancelled: rows.length, refunded };
   }
 }

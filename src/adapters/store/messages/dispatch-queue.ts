@@ -185,7 +185,7 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
     return extended;
   }
 
-  async requeueExpiredLeases(now: number): Promise<number> {
+  async requeueExpiredLeases(now: number): Promise<{ requeued: number; cancelled: Transition[] }> {
     return this.transact(async (self) => {
       const rows = await self.db
         .updateTable('messages')
@@ -196,8 +196,8 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
         .execute();
       // Those of a send cancelled meanwhile are settled, not left held (cancel-work.ts).
       const held = rows.filter((r) => r.state === moves.pause.to[0]).map((r) => Number(r.id));
-      if (held.length > 0) await new SqlCancelWork(self.context).settleHeld(held, now);
-      return rows.length;
+      const cancelled = held.length > 0 ? await new SqlCancelWork(self.context).settleHeld(held, now) : [];
+      return { requeued: rows.length, cancelled };
     });
   }
 
