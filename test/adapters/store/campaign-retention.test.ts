@@ -37,7 +37,7 @@ for (const dialect of testDialects()) {
 
     /**
      * A group send of three numbers with a link each, written out (its links are made then)
-     * and cancelled before any dispatcher submitted it; one link clicked.
+     * and cancelled before a dispatcher submitted it; one link clicked.
      */
     async function cancelledSend(p: Provisioned, prefix: string): Promise<{ sendId: number; token: string }> {
       const sent = await h.post('/group/send', {
