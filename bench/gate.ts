@@ -16,9 +16,9 @@
  * `bench/gate-budgets.json`; a path over its budget by more than its margin fails the gate
  * (exit 1).
  *
- * `--buckets` is not in CI's run yet: beside it, end to end measured 19.5-27.5 in four runs
- * on 2026-12-02 (its limit 26.6), 14.4 without it the same hour; until that is understood,
- * run it by hand.
+ * `--buckets` is not in CI's run yet: beside it, end to end measured 26.6, 20.5 and 27.5 on
+ * 2026-12-02 (its limit 26.6), then 19.5 and 21.2 once a buckets round waits for its server
+ * to go quiet; 14.4 and 17.6 without it the same hour. Until that is understood, by hand.
  * `--plant-us N` plants a regression: every HTTP request of the haberci servers spins N µs
  * more (a preload, bench/gate-plant.ts), to show the gate catches what it must.
  * `--write` writes the measured ratios as the new budgets (a decision: commit them with
