@@ -367,11 +367,11 @@ for (const dialect of testDialects()) {
         const far = detailedOf(await reportDetailed(h, p.apiKey, result.raporId, 1_000));
         assert.deepEqual(far.data, []);
         assert.equal(far.pagination.current_page, 1_000);
-        // page is optional (default 1) and may be a string of digits.
-        assert.deepEqual(
-          detailedOf(await reportDetailed(h, p.apiKey, result.raporId)).data,
-          detailedOf(await reportDetailed(h, p.apiKey, result.raporId, 1)).data,
-        );
+        // page is optional (default 1) and may be a string of digits. (The same recipients: a
+        // receipt the simulator still owes may change a row's state between the two reads.)
+        const numbersOf = async (page?: number): Promise<string[]> =>
+          detailedOf(await reportDetailed(h, p.apiKey, result.raporId, page)).data.map((r) => r.phone_number);
+        assert.deepEqual(await numbersOf(), await numbersOf(1));
         assert.equal(detailedOf(await reportDetailed(h, p.apiKey, result.raporId, '2')).pagination.current_page, 2);
       });
     }
