@@ -128,10 +128,12 @@ describe('/metrics gathers the job threads of serve (SQLite, SMPP)', () => {
     // Five parts answered OK; the refused ones (every second submit) were counted apart and retried.
     assert.equal(delta(after, `haberci_smpp_submits_total{${conn}}`), 5);
     assert.ok(delta(after, `haberci_smpp_refusals_total{${conn},status="ESME_RTHROTTLED"}`) >= 2, after);
-    // Four receipts came (none for 0002), each after at least the SMSC's 100 ms.
+    // Four receipts came (none for 0002), each 100 ms after the SMSC answered the submit. The
+    // lag is counted from when the dispatcher records that answer, which a loaded machine does
+    // late (one run here summed under 0.4 s): so each is past 50 ms, not each past 100.
     assert.equal(delta(after, `haberci_smpp_receipt_lag_seconds_count{${conn}}`), 4);
     assert.equal(delta(after, `haberci_smpp_receipt_lag_seconds_bucket{le="0.05",${conn}}`), 0);
-    assert.ok(delta(after, `haberci_smpp_receipt_lag_seconds_sum{${conn}}`) >= 0.4);
+    assert.ok(delta(after, `haberci_smpp_receipt_lag_seconds_sum{${conn}}`) >= 0.2, after);
     assert.equal(sample(after, `haberci_smpp_window_in_use{${conn}}`), 0);
     // sms.sent for each of five, sms.delivered twice, sms.failed for the failed and the expired one: all answered 200.
     const hooks = receiver.requests.length;
