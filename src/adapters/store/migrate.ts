@@ -50,6 +50,11 @@ async function currentSchema(handle: StoreConnection): Promise<string | undefine
   return rows[0]?.schema ?? undefined;
 }
 
+/** PostgreSQL's "schema does not exist" (3F000): another store's schema dropped as the catalog was read. */
+function catalogRace(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === '3F000';
+}
+
 /** Brings the store's schema up to date; `provider` is for tests (the store's own migrations by default). */
 export async function migrate(handle: StoreConnection, testProvider?: MigrationProvider): Promise<void> {
   const provider = testProvider ?? migrationProvider(handle.dialect);
@@ -65,11 +70,14 @@ export async function migrate(handle: StoreConnection, testProvider?: MigrationP
   });
   // One run of migrations is one transaction on both dialects. Processes starting together
   // on an empty store race to create Kysely's own migration tables first, outside it; the
-  // loser's attempt fails as a whole, and another attempt finds the work done.
+  // loser's attempt fails as a whole, and another attempt finds the work done. Kysely finds
+  // those tables by reading the catalog of every schema, which fails ("schema ... does not
+  // exist", naming another schema) when another store's schema is dropped meanwhile (the
+  // test suites, many stores in one database): an attempt again reads the catalog anew.
   for (let attempt = 1; ; attempt++) {
     const { error, results } = await migrator.migrateToLatest();
     if (!error) return;
-    if (attempt < 3) {
+    if (attempt < (catalogRace(error) ? 6 : 3)) {
       await delay(100 * attempt);
       continue;
     }
