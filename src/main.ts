@@ -43,6 +43,7 @@ export { startWebhooks } from './composition/webhooks.js';
 export { webhookAdmin } from './composition/webhooks.js';
 export { AdminError, accountView, defaultKeySettings, keyView } from './services/admin.js';
 export { eventRef } from './services/webhook-admin.js';
+export type { AdminResult } from './services/admin-result.js';
 export { maxOtpMaxTries, maxOtpValiditySeconds, minOtpValiditySeconds } from './domain/otp-check.js';
 export { parseCountries } from './domain/otp-guard.js';
 export type { OtpSettings } from './domain/otp-guard.js';

@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { AppContainer } from '../main.js';
 import { parse } from './option-parsers.js';
+import { must } from './must.js';
 
 type Options = Record<string, unknown>;
 type Leaf = (parent: Command, name: string, description: string) => Command;
@@ -18,10 +19,10 @@ export function inboundCommands(admin: Command, leaf: Leaf, run: Run): void {
   leaf(route, 'add', 'give a number or short code to an account (replaces its previous owner)')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
     .requiredOption('--number <text>', 'the destination number or short code', parse.nonEmpty)
-    .action((o: Options) => run(o, (r) => r.inboundAdmin.addRoute(o.account as number, o.number as string)));
+    .action((o: Options) => run(o, (r) => must(r.inboundAdmin.addRoute(o.account as number, o.number as string))));
   leaf(route, 'remove', 'take a number or short code back')
     .requiredOption('--number <text>', 'the destination number or short code', parse.nonEmpty)
-    .action((o: Options) => run(o, (r) => r.inboundAdmin.removeRoute(o.number as string)));
+    .action((o: Options) => run(o, (r) => must(r.inboundAdmin.removeRoute(o.number as string))));
   leaf(route, 'list', 'list routes')
     .option('--account <n>', 'only this account', parse.integer(1))
     .action((o: Options) => run(o, (r) => r.inboundAdmin.routes((o.account as number | undefined) ?? null)));

@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import type { Command } from 'commander';
 import { parse } from './option-parsers.js';
+import { must } from './must.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 import { sealSecret, secretKeyAt } from '../util/secret-box.js';
 
@@ -44,18 +45,20 @@ export function iysCommands(admin: Command, leaf: Leaf, run: Run): void {
             : typeof o.passwordFile === 'string'
               ? `file:${resolve(o.passwordFile)}`
               : undefined;
-        return r.iysAdmin.configure(o.account as number, {
-          iysCode: o.iysCode as string,
-          brandCode: o.brandCode as string,
-          ...(typeof o.url === 'string' ? { url: o.url } : {}),
-          ...(typeof o.username === 'string' ? { username: o.username } : {}),
-          ...(passwordSecret !== undefined ? { passwordSecret } : {}),
-          ...(typeof o.retWords === 'string' ? { retWords: o.retWords } : {}),
-          ...(typeof o.textRules === 'string' ? { refuseTextRules: o.textRules === 'refuse' } : {}),
-        });
+        return must(
+          r.iysAdmin.configure(o.account as number, {
+            iysCode: o.iysCode as string,
+            brandCode: o.brandCode as string,
+            ...(typeof o.url === 'string' ? { url: o.url } : {}),
+            ...(typeof o.username === 'string' ? { username: o.username } : {}),
+            ...(passwordSecret !== undefined ? { passwordSecret } : {}),
+            ...(typeof o.retWords === 'string' ? { retWords: o.retWords } : {}),
+            ...(typeof o.textRules === 'string' ? { refuseTextRules: o.textRules === 'refuse' } : {}),
+          }),
+        );
       }),
     );
   leaf(iys, 'show', 'show an account\u2019s İYS settings (never the password)')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.iysAdmin.show(o.account as number)));
+    .action((o: Options) => run(o, (r) => must(r.iysAdmin.show(o.account as number))));
 }

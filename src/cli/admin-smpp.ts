@@ -1,5 +1,6 @@
 import type { Command } from 'commander';
 import { parse } from './option-parsers.js';
+import { must } from './must.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
 /** `smpp-user create|list|disable`: customers who bind over SMPP (docs/smpp.md, "Customers over SMPP"). */
@@ -14,14 +15,16 @@ export function smppUserCommands(admin: Command, leaf: Leaf, run: Run): void {
     .option('--max-submits-per-second <n>', 'submit_sm a second per bind, 0 = no limit (default 100)', parse.integer(0))
     .action((o: Options) =>
       run(o, (r) =>
-        r.smppUsers.create({
-          keyId: o.key as number,
-          systemId: o.systemId as string,
-          password: o.password as string,
-          ...(o.maxBinds !== undefined ? { maxBinds: o.maxBinds as number } : {}),
-          ...(o.window !== undefined ? { windowSize: o.window as number } : {}),
-          ...(o.maxSubmitsPerSecond !== undefined ? { maxSubmitsPerSecond: o.maxSubmitsPerSecond as number } : {}),
-        }),
+        must(
+          r.smppUsers.create({
+            keyId: o.key as number,
+            systemId: o.systemId as string,
+            password: o.password as string,
+            ...(o.maxBinds !== undefined ? { maxBinds: o.maxBinds as number } : {}),
+            ...(o.window !== undefined ? { windowSize: o.window as number } : {}),
+            ...(o.maxSubmitsPerSecond !== undefined ? { maxSubmitsPerSecond: o.maxSubmitsPerSecond as number } : {}),
+          }),
+        ),
       ),
     );
   leaf(user, 'list', 'an account\u2019s SMPP users')
@@ -29,5 +32,5 @@ export function smppUserCommands(admin: Command, leaf: Leaf, run: Run): void {
     .action((o: Options) => run(o, (r) => r.smppUsers.list(o.account as number)));
   leaf(user, 'disable', 'refuse the user\u2019s binds from now on and close its sessions at their next submit')
     .requiredOption('--id <n>', 'SMPP user id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.smppUsers.disable(o.id as number)));
+    .action((o: Options) => run(o, (r) => must(r.smppUsers.disable(o.id as number))));
 }

@@ -15,6 +15,7 @@ import type { PermissionSet } from '../domain/permissions.js';
 import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { MAX_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH_WAIT_MS, MIN_WEBHOOK_BATCH } from '../domain/webhook-bucket.js';
 import { parse } from './option-parsers.js';
+import { accountReadCommands } from './admin-accounts.js';
 import { webhookCommands } from './admin-webhooks.js';
 import { accountOtpCommands, otpCommands, otpHoldCommands } from './admin-otp.js';
 import { inboundCommands } from './admin-inbound.js';
@@ -233,22 +234,7 @@ export function adminCommand(io: CliIo): Command {
     .action((o: Options) =>
       run(o, (r) => r.admin.debit(o.id as number, o.amount as number, o.international === true, o.reason as string)),
     );
-  leaf(account, 'show', 'show an account with its balances (and its reseller, named)')
-    .requiredOption('--id <n>', 'account id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.accountDirectory.show(o.id as number)));
-  leaf(account, 'list', 'list accounts in id order, each with its reseller named')
-    .option('--parent <n>', "only this reseller's customers", parse.integer(1))
-    .option('--after <n>', 'accounts with an id above this one (the next_after of a page)', parse.integer(0))
-    .option('--limit <n>', 'accounts per page (default 100)', parse.integer(1, 500))
-    .action((o: Options) =>
-      run(o, (r) =>
-        r.accountDirectory.list({
-          ...(o.parent !== undefined ? { parentId: o.parent as number } : {}),
-          ...(o.after !== undefined ? { after: o.after as number } : {}),
-          ...(o.limit !== undefined ? { limit: o.limit as number } : {}),
-        }),
-      ),
-    );
+  accountReadCommands(account, leaf, run);
   accountOtpCommands(account, leaf, run);
   statementCommands(account, leaf, run);
 

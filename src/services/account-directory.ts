@@ -1,6 +1,7 @@
 /** The provider's reads of accounts with their place in the hierarchy (resellers named). */
 import type { Store } from '../ports/store.js';
-import { AdminError } from './admin-error.js';
+import { ok } from '../domain/result.js';
+import { notFound, type AdminResult } from './admin-result.js';
 import { accountView } from './admin.js';
 import type { AccountView } from './admin.js';
 import { maxAccountPage, ownershipOf } from './account-hierarchy.js';
@@ -10,10 +11,10 @@ import type { Ownership } from './account-hierarchy.js';
 export class AccountDirectory {
   constructor(private readonly store: Store) {}
 
-  async show(id: number): Promise<AccountView & Ownership> {
+  async show(id: number): Promise<AdminResult<AccountView & Ownership>> {
     const account = await this.store.accounts.getAccount(id);
-    if (!account) throw new AdminError(`no account with id ${id}`);
-    return { ...accountView(account), ...(await ownershipOf(this.store, account)) };
+    if (!account) return notFound(`no account with id ${id}`);
+    return ok({ ...accountView(account), ...(await ownershipOf(this.store, account)) });
   }
 
   /** A page of accounts in id order (a reseller's customers with `parentId`); `next_after` pages on. */
@@ -21,11 +22,11 @@ export class AccountDirectory {
     parentId?: number;
     after?: number;
     limit?: number;
-  }): Promise<{ accounts: (AccountView & Ownership)[]; next_after: number | null }> {
+  }): Promise<AdminResult<{ accounts: (AccountView & Ownership)[]; next_after: number | null }>> {
     const limit = Math.min(listing.limit ?? 100, maxAccountPage);
     if (listing.parentId !== undefined) {
       const parent = await this.store.accounts.getAccount(listing.parentId);
-      if (!parent) throw new AdminError(`no account with id ${listing.parentId}`);
+      if (!parent) return notFound(`no account with id ${listing.parentId}`);
     }
     const page = await this.store.accounts.listAccounts({
       ...(listing.parentId !== undefined ? { parentId: listing.parentId } : {}),
@@ -44,6 +45,6 @@ export class AccountDirectory {
       }
       accounts.push({ ...accountView(account), ...(await ownershipOf(this.store, account, names)) });
     }
-    return { accounts, next_after: page.length > limit ? (shown[shown.length - 1]?.id ?? null) : null };
+    return ok({ accounts, next_after: page.length > limit ? (shown[shown.length - 1]?.id ?? null) : null });
   }
 }

@@ -2,7 +2,8 @@ import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { InboundRecord, InboundRoute } from '../ports/inbound-store.js';
 import { normaliseNumber } from '../domain/recipients.js';
-import { AdminError } from './admin.js';
+import { ok } from '../domain/result.js';
+import { notFound, refused, type AdminResult } from './admin-result.js';
 
 function routeView(r: InboundRoute): { destination: string; account_id: number; created_at: string } {
   return { destination: r.destination, account_id: r.accountId, created_at: new Date(r.createdAt).toISOString() };
@@ -18,6 +19,11 @@ function messageView(m: InboundRecord): {
   return { sms_id: m.id, from: m.from, to: m.to, text: m.text, received_at: new Date(m.receivedAt).toISOString() };
 }
 
+function destination(number: string): AdminResult<string> {
+  const normalised = normaliseNumber(number);
+  return /^\d{3,15}$/.test(normalised) ? ok(normalised) : refused(`not a number or short code: ${number}`);
+}
+
 /** Provider commands for inbound numbers: which account receives what is sent to them. */
 export class InboundAdmin {
   constructor(
@@ -25,19 +31,17 @@ export class InboundAdmin {
     private readonly clock: Clock,
   ) {}
 
-  private destination(number: string): string {
-    const destination = normaliseNumber(number);
-    if (!/^\d{3,15}$/.test(destination)) throw new AdminError(`not a number or short code: ${number}`);
-    return destination;
+  async addRoute(accountId: number, number: string): Promise<AdminResult<ReturnType<typeof routeView>>> {
+    if (!(await this.store.accounts.getAccount(accountId))) return notFound(`no account with id ${accountId}`);
+    const to = destination(number);
+    if (!to.ok) return to;
+    return ok(routeView(await this.store.inbound.addRoute(to.value, accountId, this.clock.now())));
   }
 
-  async addRoute(accountId: number, number: string): Promise<ReturnType<typeof routeView>> {
-    if (!(await this.store.accounts.getAccount(accountId))) throw new AdminError(`no account with id ${accountId}`);
-    return routeView(await this.store.inbound.addRoute(this.destination(number), accountId, this.clock.now()));
-  }
-
-  async removeRoute(number: string): Promise<{ removed: boolean }> {
-    return { removed: await this.store.inbound.removeRoute(this.destination(number)) };
+  async removeRoute(number: string): Promise<AdminResult<{ removed: boolean }>> {
+    const to = destination(number);
+    if (!to.ok) return to;
+    return ok({ removed: await this.store.inbound.removeRoute(to.value) });
   }
 
   async routes(accountId: number | null): Promise<{ routes: ReturnType<typeof routeView>[] }> {

@@ -2,7 +2,8 @@ import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { IysSettings } from '../ports/consent-store.js';
 import { parseRetWords } from '../domain/iys.js';
-import { AdminError } from './admin.js';
+import { ok } from '../domain/result.js';
+import { notFound, refused, type AdminResult } from './admin-result.js';
 
 /** What `iys configure` is given; the password arrives already sealed (or as a file reference). */
 export interface IysConfigureInput {
@@ -39,12 +40,12 @@ export class IysAdmin {
     private readonly clock: Clock,
   ) {}
 
-  async configure(accountId: number, input: IysConfigureInput): Promise<Record<string, unknown>> {
-    if (!(await this.store.accounts.getAccount(accountId))) throw new AdminError(`no account ${accountId}`);
-    if (!/^\d{1,20}$/.test(input.iysCode)) throw new AdminError('--iys-code must be digits');
-    if (!/^\d{1,20}$/.test(input.brandCode)) throw new AdminError('--brand-code must be digits');
+  async configure(accountId: number, input: IysConfigureInput): Promise<AdminResult<Record<string, unknown>>> {
+    if (!(await this.store.accounts.getAccount(accountId))) return notFound(`no account ${accountId}`);
+    if (!/^\d{1,20}$/.test(input.iysCode)) return refused('--iys-code must be digits');
+    if (!/^\d{1,20}$/.test(input.brandCode)) return refused('--brand-code must be digits');
     if (input.url !== undefined && !/^https?:\/\/[^\s]+$/.test(input.url))
-      throw new AdminError('--url must be an http:// or https:// address');
+      return refused('--url must be an http:// or https:// address');
     const saved = await this.store.consents.saveSettings(
       accountId,
       {
@@ -58,15 +59,15 @@ export class IysAdmin {
       },
       this.clock.now(),
     );
-    return iysSettingsView(saved);
+    return ok(iysSettingsView(saved));
   }
 
-  async show(accountId: number): Promise<Record<string, unknown>> {
+  async show(accountId: number): Promise<AdminResult<Record<string, unknown>>> {
     const settings = await this.store.consents.settingsOf(accountId);
-    if (!settings) throw new AdminError(`account ${accountId} has no İYS settings`);
+    if (!settings) return notFound(`account ${accountId} has no İYS settings`);
     const sync = await this.store.consents.syncSummary(accountId);
     // Where the account's records stand with İYS (docs/iys.md, "The sync with İYS").
-    return {
+    return ok({
       ...iysSettingsView(settings),
       sync: {
         pending: sync.pending,
@@ -75,6 +76,6 @@ export class IysAdmin {
         from_iys: sync.fromIys,
         last_error: sync.lastError,
       },
-    };
+    });
   }
 }

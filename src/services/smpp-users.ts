@@ -1,7 +1,8 @@
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import type { SmppUser } from '../ports/smpp-users.js';
-import { AdminError } from './admin-error.js';
+import { ok } from '../domain/result.js';
+import { notFound, refused, type AdminResult } from './admin-result.js';
 import { hashPassword } from './passwords.js';
 
 /** SMPP 3.4 field sizes (C-Octet Strings): system_id 16 octets, password 9, each with its NUL. */
@@ -54,15 +55,15 @@ export class SmppUserAdmin {
     private readonly clock: Clock,
   ) {}
 
-  async create(r: SmppUserRequest): Promise<ReturnType<typeof smppUserView>> {
+  async create(r: SmppUserRequest): Promise<AdminResult<ReturnType<typeof smppUserView>>> {
     if (!printable.test(r.systemId) || r.systemId.length > smppLimits.systemId)
-      throw new AdminError(`--system-id must be 1 to ${smppLimits.systemId} printable ASCII characters, no spaces`);
+      return refused(`--system-id must be 1 to ${smppLimits.systemId} printable ASCII characters, no spaces`);
     if (!printable.test(r.password) || r.password.length > smppLimits.password)
-      throw new AdminError(`--password must be 1 to ${smppLimits.password} printable ASCII characters, no spaces`);
+      return refused(`--password must be 1 to ${smppLimits.password} printable ASCII characters, no spaces`);
     const key = await this.store.keys.getKey(r.keyId);
-    if (!key) throw new AdminError(`no key with id ${r.keyId}`);
+    if (!key) return notFound(`no key with id ${r.keyId}`);
     if (await this.store.smppUsers.credentials(r.systemId))
-      throw new AdminError(`an SMPP user with system_id ${r.systemId} exists already`);
+      return refused(`an SMPP user with system_id ${r.systemId} exists already`);
     const user = await this.store.smppUsers.createUser(
       {
         keyId: key.id,
@@ -75,16 +76,16 @@ export class SmppUserAdmin {
       },
       this.clock.now(),
     );
-    return smppUserView(user);
+    return ok(smppUserView(user));
   }
 
   async list(accountId: number): Promise<{ smpp_users: ReturnType<typeof smppUserView>[] }> {
     return { smpp_users: (await this.store.smppUsers.users(accountId)).map(smppUserView) };
   }
 
-  async disable(id: number): Promise<ReturnType<typeof smppUserView>> {
+  async disable(id: number): Promise<AdminResult<ReturnType<typeof smppUserView>>> {
     const user = await this.store.smppUsers.disableUser(id, this.clock.now());
-    if (!user) throw new AdminError(`no SMPP user with id ${id}`);
-    return smppUserView(user);
+    if (!user) return notFound(`no SMPP user with id ${id}`);
+    return ok(smppUserView(user));
   }
 }

@@ -13,6 +13,7 @@ import type { Harness, Provisioned } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { groupSend, groupSendMixed } from '../helpers/bulk.js';
 import { balancesOf } from '../helpers/sms.js';
+import { valueOf } from '../helpers/results.js';
 
 const consented = '905321110001';
 const bare = 'Büyük indirim başladı!';
@@ -34,7 +35,8 @@ async function account(h: Harness, refuse: boolean): Promise<Provisioned> {
     ],
   });
   assert.equal(added.body.added, 1, added.raw);
-  if (refuse) await h.runtime.iysAdmin.configure(p.accountId, { iysCode: '1', brandCode: '2', refuseTextRules: true });
+  if (refuse)
+    await valueOf(h.runtime.iysAdmin.configure(p.accountId, { iysCode: '1', brandCode: '2', refuseTextRules: true }));
   return p;
 }
 

@@ -11,6 +11,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { harnessFor } from '../helpers/harness.js';
 import type { Answer, Provisioned } from '../helpers/harness.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { valueOf } from '../helpers/results.js';
 
 function refused(answer: Answer, code: string, status: number): void {
   assert.equal(answer.status, status, answer.raw);
@@ -80,7 +81,7 @@ for (const dialect of testDialects()) {
           { name: made.name, status: made.status, main: made.balance_main, intl: made.balance_international },
           { name: 'Kuzey Market', status: 'Active', main: 0, intl: 0 },
         );
-        const shown = await h.runtime.accountDirectory.show(customerId);
+        const shown = await valueOf(h.runtime.accountDirectory.show(customerId));
         assert.equal(shown.parent_id, reseller.accountId);
         assert.equal(shown.reseller_name, 'Bayi Bir');
         const listed = succeeded(await call(reseller, '/subaccounts/list'));

@@ -19,6 +19,7 @@ import { IysSync, retryWait } from '../../src/jobs/iys-sync.js';
 import type { IysApi } from '../../src/ports/iys-api.js';
 import { consentMark } from '../../src/domain/iys.js';
 import { InboundService } from '../../src/services/inbound-service.js';
+import { valueOf } from '../helpers/results.js';
 
 const start = Date.UTC(2026, 10, 20, 9, 0, 0);
 const password = 'iys-sync-Secret-pw-123';
@@ -63,13 +64,15 @@ for (const dialect of testDialects()) {
       accountId = account.id;
       sim = new IysSimulator({ port: 0, username: 'api-user', password, tokenTtlSeconds: 3600 });
       await sim.start();
-      await app.iysAdmin.configure(accountId, {
-        iysCode: '700001',
-        brandCode: '700002',
-        url: `http://127.0.0.1:${sim.port}`,
-        username: 'api-user',
-        passwordSecret: 'kept by the test',
-      });
+      await valueOf(
+        app.iysAdmin.configure(accountId, {
+          iysCode: '700001',
+          brandCode: '700002',
+          url: `http://127.0.0.1:${sim.port}`,
+          username: 'api-user',
+          passwordSecret: 'kept by the test',
+        }),
+      );
       const logger = createLogger(
         'debug',
         new Writable({

@@ -11,6 +11,7 @@ import { after, before, it } from 'node:test';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
+import { valueOf } from '../helpers/results.js';
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `panel: Consents page (${dialect.name})`, () => {
@@ -194,7 +195,7 @@ for (const dialect of testDialects()) {
       assert.match(page.body, /<dt>Last error<\/dt><dd>=HYPERLINK\(&quot;x&quot;\)<\/dd>/);
       assert.match((await b.get('/panel/consents')).body, /No RET received by reply\./);
 
-      await h.runtime.iysAdmin.configure(accountA, { iysCode: '700001', brandCode: '800001' });
+      await valueOf(h.runtime.iysAdmin.configure(accountA, { iysCode: '700001', brandCode: '800001' }));
       const store = h.runtime.store.consents;
       const reply = (n: string, at: string) =>
         (['BIREYSEL', 'TACIR'] as const).map((type) => ({
@@ -259,7 +260,9 @@ for (const dialect of testDialects()) {
       assert.equal(before - (await balance()), 1, 'only the recipient with consent is charged');
 
       // The provider makes the rules a refusal: the panel will not send such a text.
-      await h.runtime.iysAdmin.configure(accountA, { iysCode: '700001', brandCode: '800001', refuseTextRules: true });
+      await valueOf(
+        h.runtime.iysAdmin.configure(accountA, { iysCode: '700001', brandCode: '800001', refuseTextRules: true }),
+      );
       const refused = await a.post('/panel/send', { ...form, confirm: '1' });
       assert.equal(refused.status, 400);
       assert.match(refused.body, /A commercial text must say who sends it and how to opt out\./);
@@ -268,7 +271,9 @@ for (const dialect of testDialects()) {
         (await a.get('/panel/consents')).body,
         /Commercial texts that miss a rule \(sender, how to opt out\) are refused\./,
       );
-      await h.runtime.iysAdmin.configure(accountA, { iysCode: '700001', brandCode: '800001', refuseTextRules: false });
+      await valueOf(
+        h.runtime.iysAdmin.configure(accountA, { iysCode: '700001', brandCode: '800001', refuseTextRules: false }),
+      );
     });
   });
 }

@@ -11,6 +11,7 @@ import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import type { StoredControls } from '../../src/ports/messages.js';
+import { valueOf } from '../helpers/results.js';
 
 const gapSender = /The text does not say who sends it/;
 const gapOptOut = /The text does not say how to opt out/;
@@ -95,7 +96,7 @@ for (const dialect of testDialects()) {
       assert.doesNotMatch(fine.body, gapOptOut);
 
       // The provider makes the rules a refusal: the bare template is refused on its field, nothing charged.
-      await h.runtime.iysAdmin.configure(accountId, { iysCode: '1', brandCode: '2', refuseTextRules: true });
+      await valueOf(h.runtime.iysAdmin.configure(accountId, { iysCode: '1', brandCode: '2', refuseTextRules: true }));
       const before = await balance();
       await a.get('/panel/send');
       const refused = await a.post('/panel/send', {

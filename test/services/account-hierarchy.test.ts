@@ -10,6 +10,7 @@ import { openAppContainer } from '../../src/main.js';
 import type { AppContainer } from '../../src/main.js';
 import { AdminError } from '../../src/services/admin.js';
 import type { AccountInput } from '../../src/ports/accounts.js';
+import { valueOf } from '../helpers/results.js';
 
 const input = (name: string, extra: Partial<AccountInput> = {}): AccountInput => ({
   name,
@@ -53,9 +54,9 @@ for (const dialect of testDialects()) {
       const customer = await runtime.admin.createAccount(input('Below', { parentId: reseller.id }));
       await refused(runtime.admin.updateAccount(customer.id, { reseller: true }, {}), /one level/);
       await refused(runtime.admin.updateAccount(reseller.id, { reseller: false }, {}), /still owns 1 customer/);
-      assert.equal((await runtime.accountDirectory.show(reseller.id)).reseller, true);
+      assert.equal((await valueOf(runtime.accountDirectory.show(reseller.id))).reseller, true);
       // Nothing changed by the refusals.
-      assert.equal((await runtime.accountDirectory.show(customer.id)).reseller, false);
+      assert.equal((await valueOf(runtime.accountDirectory.show(customer.id))).reseller, false);
       const lone = await runtime.admin.createAccount(input('Lone'));
       await runtime.admin.updateAccount(lone.id, { reseller: true }, {});
       assert.equal((await runtime.admin.updateAccount(lone.id, { reseller: false }, {})).reseller, false);
@@ -66,13 +67,13 @@ for (const dialect of testDialects()) {
       await runtime.admin.updateAccount(reseller.id, { reseller: true }, {});
       const first = await runtime.admin.createAccount(input('Müşteri 1', { parentId: reseller.id }));
       const second = await runtime.admin.createAccount(input('Müşteri 2', { parentId: reseller.id }));
-      const shown = await runtime.accountDirectory.show(first.id);
+      const shown = await valueOf(runtime.accountDirectory.show(first.id));
       assert.equal(shown.reseller_name, 'Bayi A.Ş.');
       assert.equal(shown.parent_id, reseller.id);
-      const resellerShown = await runtime.accountDirectory.show(reseller.id);
+      const resellerShown = await valueOf(runtime.accountDirectory.show(reseller.id));
       assert.equal(resellerShown.customers, 2);
       assert.equal(resellerShown.reseller_name, null);
-      const own = await runtime.accountDirectory.list({ parentId: reseller.id });
+      const own = await valueOf(runtime.accountDirectory.list({ parentId: reseller.id }));
       assert.deepEqual(
         own.accounts.map((a) => [a.id, a.reseller_name]),
         [
@@ -84,7 +85,9 @@ for (const dialect of testDialects()) {
       const seen: number[] = [];
       let after: number | undefined;
       for (;;) {
-        const page = await runtime.accountDirectory.list({ limit: 2, ...(after !== undefined ? { after } : {}) });
+        const page = await valueOf(
+          runtime.accountDirectory.list({ limit: 2, ...(after !== undefined ? { after } : {}) }),
+        );
         for (const a of page.accounts) {
           seen.push(a.id);
           if (a.parent_id !== null) assert.notEqual(a.reseller_name, null, `account ${a.id}`);

@@ -16,6 +16,7 @@ import { waitFor } from '../helpers/wait-for.js';
 import type { SmppServer } from '../../src/smpp-server/smpp-server.js';
 import { smppServerOn } from '../helpers/smpp-server.js';
 import { defaultBindGuessPolicy } from '../../src/services/smpp/bind-guesses.js';
+import { valueOf } from '../helpers/results.js';
 
 const ESME_ROK = 0x00;
 const ESME_RBINDFAIL = 0x0d;
@@ -41,7 +42,7 @@ for (const dialect of testDialects()) {
     before(async () => {
       const p = await h.provision();
       for (const systemId of ['acme', 'steady', 'busy', 'other'])
-        await h.runtime.smppUsers.create({ keyId: p.keyId, systemId, password: 'pw123456' });
+        await valueOf(h.runtime.smppUsers.create({ keyId: p.keyId, systemId, password: 'pw123456' }));
       port = await serverWith();
       narrowPort = await serverWith({ perSystemId: 100, perAddress: 6, windowMs: 15 * minute });
     });

@@ -18,6 +18,7 @@ import type { Esme } from '../helpers/esme.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { selfSigned } from '../helpers/self-signed.js';
 import { smppServerOn } from '../helpers/smpp-server.js';
+import { valueOf } from '../helpers/results.js';
 
 const ESME_ROK = 0x00;
 
@@ -76,7 +77,7 @@ for (const dialect of testDialects()) {
     before(async () => {
       keyId = (await h.provision()).keyId;
       for (const systemId of ['capped', 'stays'])
-        await h.runtime.smppUsers.create({ keyId, systemId, password: 'pw', maxBinds: 10 });
+        await valueOf(h.runtime.smppUsers.create({ keyId, systemId, password: 'pw', maxBinds: 10 }));
     });
     after(async () => {
       for (const r of raws) r.socket.destroy();

@@ -16,6 +16,7 @@ import type { SmppServer } from '../../src/smpp-server/smpp-server.js';
 import { smppServerOn } from '../helpers/smpp-server.js';
 import { smpp } from '../../src/smpp/smpp-wire.js';
 import type { Pdu, PduOptions } from '../../src/smpp/smpp-wire.js';
+import { valueOf } from '../helpers/results.js';
 
 const ESME_ROK = 0x00;
 const ESME_RINVMSGLEN = 0x01;
@@ -60,7 +61,7 @@ for (const dialect of testDialects()) {
     before(async () => {
       const p = await h.provision();
       accountId = p.accountId;
-      await h.runtime.smppUsers.create({ keyId: p.keyId, systemId: 'liar', password: 'pw' });
+      await valueOf(h.runtime.smppUsers.create({ keyId: p.keyId, systemId: 'liar', password: 'pw' }));
       server = smppServerOn(h.runtime, h.clock);
       port = await server.listen({ port: 0, host: '127.0.0.1' });
       esme = await connectEsme(port);

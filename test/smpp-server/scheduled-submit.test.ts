@@ -20,6 +20,7 @@ import type { SmppServer } from '../../src/smpp-server/smpp-server.js';
 import { smppServerOn } from '../helpers/smpp-server.js';
 import { numberField, stringField } from '../../src/smpp/smpp-wire.js';
 import type { Pdu } from '../../src/smpp/smpp-wire.js';
+import { valueOf } from '../helpers/results.js';
 
 const ESME_ROK = 0x00;
 const ESME_RINVSCHED = 0x61;
@@ -40,7 +41,7 @@ for (const dialect of testDialects()) {
       const p = await h.provision();
       accountId = p.accountId;
       apiKey = p.apiKey;
-      await h.runtime.smppUsers.create({ keyId: p.keyId, systemId: 'sched', password: 'pw' });
+      await valueOf(h.runtime.smppUsers.create({ keyId: p.keyId, systemId: 'sched', password: 'pw' }));
       server = smppServerOn(h.runtime, h.clock, { receiptPollMs: 20 });
       const port = await server.listen({ port: 0, host: '127.0.0.1' });
       // Nothing is claimed until runOnce(): the fixed clock decides what is due.

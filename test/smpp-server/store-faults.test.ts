@@ -14,6 +14,7 @@ import type { Esme } from '../helpers/esme.js';
 import type { SmppServer } from '../../src/smpp-server/smpp-server.js';
 import { smppServerOn } from '../helpers/smpp-server.js';
 import { StoreOutcomeUnknown, StoreUnavailable } from '../../src/util/store-faults.js';
+import { valueOf } from '../helpers/results.js';
 
 const ESME_ROK = 0x00;
 const ESME_RSYSERR = 0x08;
@@ -28,7 +29,7 @@ for (const dialect of testDialects()) {
 
     before(async () => {
       const p = await h.provision();
-      await h.runtime.smppUsers.create({ keyId: p.keyId, systemId: 'faulty', password: 'pw' });
+      await valueOf(h.runtime.smppUsers.create({ keyId: p.keyId, systemId: 'faulty', password: 'pw' }));
       const sends = h.runtime.services.sends;
       const accept = sends.accept.bind(sends);
       sends.accept = (...args: Parameters<typeof accept>) => (fault !== null ? Promise.reject(fault) : accept(...args));

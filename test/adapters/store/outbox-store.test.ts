@@ -13,6 +13,7 @@ import type { AppContainer } from '../../../src/main.js';
 import { FixedClock } from '../../../src/ports/clock.js';
 import { singleSend } from '../../../src/services/single-send.js';
 import type { Caller } from '../../../src/services/auth.js';
+import { valueOf } from '../../helpers/results.js';
 
 const start = Date.UTC(2026, 2, 15, 9, 0, 0);
 
@@ -53,7 +54,7 @@ for (const dialect of testDialects()) {
     const lease = (holder: string, ms = 30_000) => ({ holder, now: clock.now(), until: clock.now() + ms });
 
     it('owes a receipt once final, oldest first; one holder at a time until its lease runs out; done rows go', async () => {
-      const user = await app.smppUsers.create({ keyId, systemId: 'owed', password: 'pw' });
+      const user = await valueOf(app.smppUsers.create({ keyId, systemId: 'owed', password: 'pw' }));
       const ids = [await send('905321112201'), await send('905321112202')];
       const createdAt = clock.now();
       const outbox = app.store.outbox;
@@ -108,7 +109,7 @@ for (const dialect of testDialects()) {
 
     it('owes part receipts: given up at once (rejected), or once the assembled message is final', async () => {
       clock.set(start + 86_400_000);
-      const user = await app.smppUsers.create({ keyId, systemId: 'parts', password: 'pw' });
+      const user = await valueOf(app.smppUsers.create({ keyId, systemId: 'parts', password: 'pw' }));
       const messageId = await send('905321112203');
       const part = { smppUserId: user.id, sourceAddr: 'ACME', recipient: '905321112203' };
       await app.store.outbox.owePartReceipts(

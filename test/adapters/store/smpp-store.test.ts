@@ -12,6 +12,7 @@ import { FixedClock } from '../../../src/ports/clock.js';
 import { hashApiKey } from '../../../src/services/key-secrets.js';
 import { verifyPassword } from '../../../src/services/passwords.js';
 import type { PartAdded } from '../../../src/ports/smpp-parts.js';
+import { failureOf, valueOf } from '../../helpers/results.js';
 
 const start = Date.UTC(2026, 2, 15, 9, 0, 0);
 
@@ -43,7 +44,7 @@ for (const dialect of testDialects()) {
     after(() => app.close());
 
     it('creates a user with its password hashed, finds it by system_id with its key hash, refuses a second', async () => {
-      const view = await app.smppUsers.create({ keyId, systemId: 'acme', password: 'secret1', maxBinds: 2 });
+      const view = await valueOf(app.smppUsers.create({ keyId, systemId: 'acme', password: 'secret1', maxBinds: 2 }));
       assert.equal(view.system_id, 'acme');
       assert.equal(view.account_id, accountId);
       assert.equal(view.max_binds, 2);
@@ -54,16 +55,28 @@ for (const dialect of testDialects()) {
       assert.equal(found.keyHash, hashApiKey(apiKey));
       assert.notEqual(found.passwordHash, 'secret1');
       assert.equal(await verifyPassword('secret1', found.passwordHash), true);
-      await assert.rejects(app.smppUsers.create({ keyId, systemId: 'acme', password: 'x' }), /exists already/);
-      await assert.rejects(app.smppUsers.create({ keyId, systemId: 'a'.repeat(16), password: 'x' }), /system-id/);
-      await assert.rejects(app.smppUsers.create({ keyId, systemId: 'b', password: '123456789' }), /password/);
-      await assert.rejects(app.smppUsers.create({ keyId: 9999, systemId: 'c', password: 'x' }), /no key/);
+      assert.match(
+        (await failureOf(app.smppUsers.create({ keyId, systemId: 'acme', password: 'x' }))).message,
+        /exists already/,
+      );
+      assert.match(
+        (await failureOf(app.smppUsers.create({ keyId, systemId: 'a'.repeat(16), password: 'x' }))).message,
+        /system-id/,
+      );
+      assert.match(
+        (await failureOf(app.smppUsers.create({ keyId, systemId: 'b', password: '123456789' }))).message,
+        /password/,
+      );
+      assert.match(
+        (await failureOf(app.smppUsers.create({ keyId: 9999, systemId: 'c', password: 'x' }))).message,
+        /no key/,
+      );
       assert.equal(await app.store.smppUsers.credentials('nobody'), null);
       assert.deepEqual(
         (await app.smppUsers.list(accountId)).smpp_users.map((u) => u.system_id),
         ['acme'],
       );
-      const disabled = await app.smppUsers.disable(view.id);
+      const disabled = await valueOf(app.smppUsers.disable(view.id));
       assert.equal(disabled.disabled, true);
       assert.notEqual((await app.store.smppUsers.credentials('acme'))?.user.disabledAt, null);
     });
@@ -147,7 +160,7 @@ for (const dialect of testDialects()) {
     });
 
     it('binds: concurrent claims never pass max binds; a release or a lease run out frees a place', async () => {
-      const user = await app.smppUsers.create({ keyId, systemId: 'binds', password: 'pw', maxBinds: 2 });
+      const user = await valueOf(app.smppUsers.create({ keyId, systemId: 'binds', password: 'pw', maxBinds: 2 }));
       const now = clock.now();
       const bind = (i: number) => ({
         sessionId: `s${i}`,
