@@ -71,6 +71,25 @@ export default tseslint.config(
     rules: { 'max-lines': ['error', { max: longFileMax }] },
   },
   {
+    // The store's parts hold no dialect branches: what the dialects do differently is a member
+    // of DialectSql (src/adapters/store/dialect-sql.ts, one implementation each). Choosing and
+    // opening a store, and its migrations, are not parts.
+    files: ['src/adapters/store/**/*.ts'],
+    ignores: [
+      'src/adapters/store/{open-store,store-presence,store-location,migrate}.ts',
+      'src/adapters/store/{migrations,sqlite,postgres}/**',
+    ],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(sqlite|postgres)$/]',
+          message: 'A dialect branch in a store part: make the difference a member of DialectSql (dialect-sql.ts).',
+        },
+      ],
+    },
+  },
+  {
     files: ['**/*.js', '**/*.mjs', 'bin/haberci'],
     languageOptions: { globals: { process: 'readonly', console: 'readonly', URL: 'readonly' } },
   },

@@ -161,7 +161,7 @@ export class SqlEventStore extends StorePart implements EventStore {
     // handler, which sleeps 1-10 ms at a time with the worker's event loop stopped.
     return this.transact(async ({ db }) => {
       const rows = share
-        ? await claimFairly(db, this.dialect, { now, limit, leaseUntil }, share)
+        ? await claimFairly(db, this.sql, { now, limit, leaseUntil }, share)
         : (await db.executeQuery(claimDueStatement[this.dialect](db, { now, limit, leaseUntil }))).rows;
       rows.sort((a, b) => a.id - b.id);
       return this.claimed(db, rows, (r) => Number(r.next_attempt_at));

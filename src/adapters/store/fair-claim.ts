@@ -17,7 +17,7 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { ClaimShare } from '../../ports/event-store.js';
-import type { Dialect } from './store-location.js';
+import type { DialectSql } from './dialect-sql.js';
 import type { Executor } from './executor.js';
 import type { WebhookEventsTable } from './schema.js';
 import { preparedList, preparedQuery } from './prepared-query.js';
@@ -57,27 +57,34 @@ const window = preparedQuery(
   ['now', 'scan'],
 );
 
-const leaseOf = (dialect: Dialect) =>
+const leaseOf = (dialect: DialectSql) =>
   preparedList(
     (db, p: { now: number; leaseUntil: number }, ids: number[]) => ({
       compile: () =>
-        (dialect === 'postgres'
-          ? sql<Row>`
-              update webhook_events set lease_until = ${p.leaseUntil}
-              where id in (select id from webhook_events where id in (${sql.join(ids)}) and ${due(p.now)} for update skip locked)
-              returning *`
-          : // The unary + keeps SQLite's planner on the ids: offered the due index's
-            // (state, next_attempt_at), it scanned every due event instead of probing 30 ids.
-            sql<Row>`
-              update webhook_events set lease_until = ${p.leaseUntil}
-              where id in (${sql.join(ids)}) and +state = 'pending' and +next_attempt_at <= ${p.now}
-                and (lease_until is null or lease_until <= ${p.now})
-              returning *`
-        ).compile(db),
+        // The due test kept off the due index (SQLite's unary +): offered its (state,
+        // next_attempt_at), SQLite's planner scanned every due event instead of probing 30 ids.
+        sql<Row>`
+          update webhook_events set lease_until = ${p.leaseUntil}
+          where id in (
+            select id from webhook_events
+            where id in (${sql.join(ids)}) and ${dialect.unindexed('state')} = 'pending'
+              and ${dialect.unindexed('next_attempt_at')} <= ${p.now}
+              and (lease_until is null or lease_until <= ${p.now}) ${dialect.claimClause}
+          )
+          returning *`.compile(db),
     }),
     ['now', 'leaseUntil'],
   );
-const lease = { sqlite: leaseOf('sqlite'), postgres: leaseOf('postgres') };
+/** One prepared lease per dialect. */
+const leases = new WeakMap<DialectSql, ReturnType<typeof leaseOf>>();
+function leaseFor(dialect: DialectSql): ReturnType<typeof leaseOf> {
+  let lease = leases.get(dialect);
+  if (!lease) {
+    lease = leaseOf(dialect);
+    leases.set(dialect, lease);
+  }
+  return lease;
+}
 
 /** The most events one claim takes when keys take buckets (a slot then carries up to 100). */
 const maxBucketClaim = 1_000;
@@ -134,7 +141,7 @@ function chooseSlots(window: readonly Candidate[], limit: number, share: ClaimSh
 /** Claims up to `limit` due events for `leaseUntil`, shared as `share` says. */
 export async function claimFairly(
   db: Executor,
-  dialect: Dialect,
+  dialect: DialectSql,
   claim: { now: number; limit: number; leaseUntil: number },
   share: ClaimShare,
 ): Promise<Row[]> {
@@ -149,5 +156,5 @@ export async function claimFairly(
       : (await candidates(claim.now, scan, skipped, held).execute(db)).rows;
   const ids = choose(rows, claim.limit, share);
   if (ids.length === 0) return [];
-  return (await db.executeQuery(lease[dialect](db, { now: claim.now, leaseUntil: claim.leaseUntil }, ids))).rows;
+  return (await db.executeQuery(leaseFor(dialect)(db, { now: claim.now, leaseUntil: claim.leaseUntil }, ids))).rows;
 }

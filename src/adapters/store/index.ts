@@ -12,4 +12,4 @@ export type { OpenOptions } from './open-store.js';
 export type { SqlStore } from './sql-store.js';
 export { MigrationError } from './migrate.js';
 export { describeLocation, storeExists } from './store-presence.js';
-export { listenForWakes } from './wakes-store.js';
+export { listenForWakes } from './open-store.js';

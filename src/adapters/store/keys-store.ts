@@ -177,7 +177,7 @@ export class SqlKeyStore extends StorePart implements KeyStore {
     // On PostgreSQL the lookups of one turn (every lookup without a cache, its misses with
     // one) share one round trip.
     const row =
-      this.dialect === 'postgres' && !this.db.isTransaction
+      this.sql.batchesReads && !this.db.isTransaction
         ? await this.batched().add(hash)
         : // One prepared round trip on the hot path of every request.
           (await this.db.executeQuery(keyLookup(this.db, { hash }))).rows[0];

@@ -16,17 +16,13 @@ export class SqlLinkStore extends StorePart implements LinkStore {
     // statements, not a thousand-row VALUES list each compiled afresh.
     for (let i = 0; i < links.length; i += listChunk) {
       const part = links.slice(i, i + listChunk);
-      const query =
-        this.dialect === 'sqlite'
-          ? sql`insert into short_links (token, account_id, send_id, recipient, url, created_at)
-              select json_extract(value, '$[0]'), ${accountId}, ${sendId}, json_extract(value, '$[1]'),
-                json_extract(value, '$[2]'), ${now}
-              from json_each(${JSON.stringify(part.map((l) => [l.token, l.recipient, l.url]))})`
-          : sql`insert into short_links (token, account_id, send_id, recipient, url, created_at)
-              select t, ${accountId}::integer, ${sendId}::bigint, r, u, ${now}::bigint
-              from unnest(${part.map((l) => l.token)}::text[], ${part.map((l) => l.recipient)}::text[],
-                ${part.map((l) => l.url)}::text[]) as x(t, r, u)`;
-      await query.execute(this.db);
+      const rows = this.sql.textRows(
+        part.map((l) => [l.token, l.recipient, l.url]),
+        3,
+      );
+      await sql`insert into short_links (token, account_id, send_id, recipient, url, created_at)
+        select r.c0, cast(${accountId} as integer), cast(${sendId} as bigint), r.c1, r.c2, cast(${now} as bigint)
+        from ${rows} as r`.execute(this.db);
     }
   }
 

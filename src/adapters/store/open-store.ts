@@ -15,6 +15,8 @@ import { LookupCaches } from './lookup-caches.js';
 import { SqlStore } from './sql-store.js';
 import { sqliteSql } from './sqlite/dialect-sql.js';
 import { postgresSql } from './postgres/dialect-sql.js';
+import { PgWakeListener } from './postgres/wake-channel.js';
+import type { WakeJob, WakeListener } from '../../ports/wakes.js';
 
 export interface OpenOptions {
   /** Told of a PostgreSQL connection that broke outside a query (the pool replaces it). */
@@ -60,4 +62,21 @@ export async function openStore(location: StoreLocation, options: OpenOptions = 
     throw error;
   }
   return storeOn(connection);
+}
+
+/**
+ * Listens for other processes' wakes of `job` at `location`, on a connection of its own, and
+ * calls `onWake` for each; null on SQLite (no other process to hear from). Resolves once
+ * listening or after the first failed try (it keeps trying).
+ */
+export async function listenForWakes(
+  location: StoreLocation,
+  job: WakeJob,
+  onWake: () => void,
+  log: Logger,
+): Promise<WakeListener | null> {
+  if (location.dialect !== 'postgres') return null;
+  const listener = new PgWakeListener(location, job, onWake, log);
+  await listener.start();
+  return listener;
 }

@@ -22,7 +22,7 @@ export class SqlRateWindows extends StorePart implements SharedRate {
 
   /** The tally on this store: PostgreSQL only (SQLite's one process counts in memory). */
   counter(): SharedRateTally {
-    if (this.dialect !== 'postgres') throw new Error('the shared rate counter is for PostgreSQL');
+    if (!this.sql.sharedByProcesses) throw new Error('the shared rate counter is for PostgreSQL');
     return {
       name: 'postgres',
       add: (key, windowMs, n) => this.batcher(windowMs).add({ key, n }),

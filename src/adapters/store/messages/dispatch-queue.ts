@@ -70,7 +70,7 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
 
   async claimDue(now: number, limit: number, leaseUntil: number, share?: LaneShare): Promise<ClaimedMessage[]> {
     return this.transact(async (self) => {
-      const shared = share ? await claimShared(self.db, self.dialect, { now, limit, leaseUntil }, share) : null;
+      const shared = share ? await claimShared(self.db, self.sql, { now, limit, leaseUntil }, share) : null;
       const ids =
         shared ??
         (await self.db.executeQuery(claimDue[self.dialect](self.db, { now, limit, leaseUntil }))).rows.map((c) =>

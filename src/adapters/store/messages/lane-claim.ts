@@ -18,7 +18,7 @@
 import { sql } from 'kysely';
 import type { RawBuilder } from 'kysely';
 import type { Executor } from '../executor.js';
-import type { Dialect } from '../store-location.js';
+import type { DialectSql } from '../dialect-sql.js';
 import type { LaneCandidates, LaneShare } from '../../../ports/dispatch-queue.js';
 import { laneOf, lanes, priorityOf } from '../../../domain/lanes.js';
 import { moves } from '../../../domain/delivery-state.js';
@@ -105,7 +105,7 @@ async function candidatesOf(
  */
 export async function claimShared(
   db: Executor,
-  dialect: Dialect,
+  dialect: DialectSql,
   claim: { now: number; limit: number; leaseUntil: number },
   share: LaneShare,
 ): Promise<number[] | null> {
@@ -131,14 +131,13 @@ export async function claimShared(
     chosen = share.choose(candidates, claim.limit);
   }
   if (chosen.length === 0) return [];
-  const lock = dialect === 'postgres' ? sql`for update skip locked` : sql``;
-  // SQLite: the unary + keeps its planner on the ids; offered messages_lanes's state, it
+  // The state kept off messages_lanes (SQLite's unary +): offered its state, SQLite's planner
   // scanned every queued message (a whole backlog) to take a claim's few.
-  const state = dialect === 'sqlite' ? sql`+state` : sql`state`;
+  const state = dialect.unindexed('state');
   const { rows } = await sql<{ id: number | string }>`
     update messages set state = ${moves.claim.to[0]}, lease_until = ${claim.leaseUntil}, attempts = attempts + 1
     where id in (
-      select id from messages where id in (${sql.join(chosen)}) and ${state} = ${moves.claim.from[0]} ${lock}
+      select id from messages where id in (${sql.join(chosen)}) and ${state} = ${moves.claim.from[0]} ${dialect.claimClause}
     )
     returning id`.execute(db);
   return rows.map((r) => Number(r.id));

@@ -5,6 +5,7 @@ import { keepMessagePartitions } from './partitions.js';
 import { countInOneStatement } from './request-counts.js';
 import type { DialectSql } from '../dialect-sql.js';
 import { preparedQuery } from '../prepared-query.js';
+import { wakeChannel } from './wake-channel.js';
 
 /** `count` values of the id sequence (migration 0002). */
 const nextIds = preparedQuery(
@@ -19,11 +20,24 @@ const nextIds = preparedQuery(
 export const postgresSql: DialectSql = {
   dialect: 'postgres',
   locksRows: true,
+  sharedByProcesses: true,
+  batchesReads: true,
   forUpdate: (query) => query.forUpdate(),
   forShare: (query) => query.forShare(),
   claim: (query) => query.forUpdate().skipLocked(),
+  claimClause: sql`for update skip locked`,
+  unindexed: (column) => sql.ref(column),
+  async wake(db, job) {
+    await sql`select pg_notify(${wakeChannel}, current_schema() || ':' || ${job})`.execute(db);
+  },
   countRequests: (db, items) => countInOneStatement(db, items),
   textList: (values) => sql<string>`(select unnest(${[...values]}::text[]))`,
+  textRows: (rows, width) => {
+    const columns = Array.from({ length: width }, (_, i) => i);
+    return sql`(select * from unnest(${sql.join(
+      columns.map((i) => sql`${rows.map((row) => row[i] ?? '')}::text[]`),
+    )}) as x(${sql.join(columns.map((i) => sql.ref(`c${i}`)))}))`;
+  },
   keepPartitions: (db, before, widthIds, stopping) =>
     keepMessagePartitions(db as Kysely<Database>, before, widthIds, stopping),
   async exclusively(db, name, work) {

@@ -19,12 +19,21 @@ const asIs = <Q extends Lockable<Q>>(query: Q): Q => query;
 export const sqliteSql: DialectSql = {
   dialect: 'sqlite',
   locksRows: false,
+  sharedByProcesses: false,
+  batchesReads: false,
   forUpdate: asIs,
   forShare: asIs,
   claim: asIs,
+  claimClause: sql``,
+  unindexed: (column) => sql`+${sql.ref(column)}`,
+  wake: () => Promise.resolve(),
   keepPartitions: () => Promise.resolve({ created: 0, dropped: 0 }),
   countRequests: () => Promise.resolve(null),
   textList: (values) => sql<string>`(select value from json_each(${JSON.stringify(values)}))`,
+  textRows: (rows, width) =>
+    sql`(select ${sql.join(
+      Array.from({ length: width }, (_, i) => sql`json_extract(value, ${`$[${i}]`}) as ${sql.ref(`c${i}`)}`),
+    )} from json_each(${JSON.stringify(rows)}))`,
   async exclusively(_db, _name, work) {
     await work();
     return true;
