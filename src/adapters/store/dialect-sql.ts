@@ -18,6 +18,22 @@ export interface Lockable<Q> {
   skipLocked(): Q;
 }
 
+/**
+ * `make` once per dialect: a statement prepared with what the dialect does its own way
+ * (`perDialect((d) => preparedQuery(... d.claim(query) ...))`), looked up by the part's `sql`.
+ */
+export function perDialect<T>(make: (dialect: DialectSql) => T): (dialect: DialectSql) => T {
+  const made = new WeakMap<DialectSql, T>();
+  return (dialect) => {
+    let value = made.get(dialect);
+    if (value === undefined) {
+      value = make(dialect);
+      made.set(dialect, value);
+    }
+    return value;
+  };
+}
+
 export interface DialectSql {
   readonly dialect: Dialect;
   /** Several writers at once (PostgreSQL): reads that decide a write lock their rows. */

@@ -17,6 +17,7 @@ import { applyOutcomes, newEventId, resolveTargets, rowChunk, writeAttemptLogs }
 import { StorePart } from './store-part.js';
 import type { Executor } from './executor.js';
 import { preparedQuery } from './prepared-query.js';
+import { perDialect } from './dialect-sql.js';
 
 type EventRow = Selectable<WebhookEventsTable>;
 
@@ -61,9 +62,8 @@ function byRef(ref: number | string) {
     typeof ref === 'number' ? eb('id', '=', ref) : eb('event_id', '=', ref);
 }
 
-// The claim of the webhook courier, compiled once per database; `locking` is for
-// PostgreSQL, whose workers lock what they claim.
-const claimDueOf = (locking: boolean) =>
+// The claim of the webhook courier, compiled once per database and dialect.
+const claimDue = perDialect((dialect) =>
   preparedQuery(
     (db, p: { now: number; limit: number; leaseUntil: number }) =>
       db
@@ -84,12 +84,12 @@ const claimDueOf = (locking: boolean) =>
             .orderBy('id')
             .limit(p.limit)
             // Several workers on PostgreSQL: each skips rows another is claiming.
-            .$if(locking, (qb) => qb.forUpdate().skipLocked()),
+            .$call((qb) => dialect.claim(qb)),
         )
         .returningAll(),
     ['now', 'limit', 'leaseUntil'],
-  );
-const claimDueStatement = { sqlite: claimDueOf(false), postgres: claimDueOf(true) };
+  ),
+);
 
 export class SqlEventStore extends StorePart implements EventStore {
   async createPending(event: NewEvent, now: number): Promise<void> {
@@ -162,7 +162,7 @@ export class SqlEventStore extends StorePart implements EventStore {
     return this.transact(async ({ db }) => {
       const rows = share
         ? await claimFairly(db, this.sql, { now, limit, leaseUntil }, share)
-        : (await db.executeQuery(claimDueStatement[this.dialect](db, { now, limit, leaseUntil }))).rows;
+        : (await db.executeQuery(claimDue(this.sql)(db, { now, limit, leaseUntil }))).rows;
       rows.sort((a, b) => a.id - b.id);
       return this.claimed(db, rows, (r) => Number(r.next_attempt_at));
     });

@@ -17,7 +17,7 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import type { ClaimShare } from '../../ports/event-store.js';
-import type { DialectSql } from './dialect-sql.js';
+import { perDialect, type DialectSql } from './dialect-sql.js';
 import type { Executor } from './executor.js';
 import type { WebhookEventsTable } from './schema.js';
 import { preparedList, preparedQuery } from './prepared-query.js';
@@ -57,7 +57,7 @@ const window = preparedQuery(
   ['now', 'scan'],
 );
 
-const leaseOf = (dialect: DialectSql) =>
+const leaseOf = perDialect((dialect) =>
   preparedList(
     (db, p: { now: number; leaseUntil: number }, ids: number[]) => ({
       compile: () =>
@@ -74,17 +74,8 @@ const leaseOf = (dialect: DialectSql) =>
           returning *`.compile(db),
     }),
     ['now', 'leaseUntil'],
-  );
-/** One prepared lease per dialect. */
-const leases = new WeakMap<DialectSql, ReturnType<typeof leaseOf>>();
-function leaseFor(dialect: DialectSql): ReturnType<typeof leaseOf> {
-  let lease = leases.get(dialect);
-  if (!lease) {
-    lease = leaseOf(dialect);
-    leases.set(dialect, lease);
-  }
-  return lease;
-}
+  ),
+);
 
 /** The most events one claim takes when keys take buckets (a slot then carries up to 100). */
 const maxBucketClaim = 1_000;
@@ -156,5 +147,5 @@ export async function claimFairly(
       : (await candidates(claim.now, scan, skipped, held).execute(db)).rows;
   const ids = choose(rows, claim.limit, share);
   if (ids.length === 0) return [];
-  return (await db.executeQuery(leaseFor(dialect)(db, { now: claim.now, leaseUntil: claim.leaseUntil }, ids))).rows;
+  return (await db.executeQuery(leaseOf(dialect)(db, { now: claim.now, leaseUntil: claim.leaseUntil }, ids))).rows;
 }

@@ -6,7 +6,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './schema.js';
 import type { Executor } from './executor.js';
-import type { Dialect } from './store-location.js';
 import type { DialectSql } from './dialect-sql.js';
 import type { LookupCaches } from './lookup-caches.js';
 
@@ -38,11 +37,6 @@ export abstract class StorePart {
 
   protected get db(): Executor {
     return this.context.db;
-  }
-
-  /** For statements compiled once per dialect. */
-  protected get dialect(): Dialect {
-    return this.context.sql.dialect;
   }
 
   protected get sql(): DialectSql {

@@ -73,7 +73,7 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
       const shared = share ? await claimShared(self.db, self.sql, { now, limit, leaseUntil }, share) : null;
       const ids =
         shared ??
-        (await self.db.executeQuery(claimDue[self.dialect](self.db, { now, limit, leaseUntil }))).rows.map((c) =>
+        (await self.db.executeQuery(claimDue(self.sql)(self.db, { now, limit, leaseUntil }))).rows.map((c) =>
           Number(c.id),
         );
       if (ids.length === 0) return [];

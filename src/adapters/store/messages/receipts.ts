@@ -127,7 +127,7 @@ export class SqlReceipts extends StorePart {
     if (messageIds.length === 0) return receipts.map(() => 'unmatched' as const);
     // Parts of one message are settled one transaction at a time (row locks in id order on
     // PostgreSQL; SQLite has one writer), so the last part sees all the others.
-    const messages = (await this.db.executeQuery(messagesToSettle[this.dialect](this.db, {}, messageIds))).rows;
+    const messages = (await this.db.executeQuery(messagesToSettle(this.sql)(this.db, {}, messageIds))).rows;
     const messageRows = new Map(messages.map((m) => [Number(m.id), m]));
     // A part takes the first receipt that names it while it is still 'sent'.
     const firstOf = new Map<string, number>();

@@ -9,6 +9,7 @@ import type { MessagePartsTable, MessagesTable, SendsTable } from '../schema.js'
 import { moves } from '../../../domain/delivery-state.js';
 import type { FinalState } from '../../../domain/delivery-state.js';
 import { columnsOf, preparedList, preparedQuery, preparedRows } from '../prepared-query.js';
+import { perDialect } from '../dialect-sql.js';
 import { refundTarget } from './refund-policy.js';
 
 // The statements of every send batch, compiled once per database (and per row count).
@@ -74,8 +75,8 @@ export const messagesInsert = preparedRows(
 );
 
 // The statements of the dispatcher and of receipts, compiled once per database (and per
-// padded list length); `locking` is for PostgreSQL, whose workers lock what they claim.
-const claimDueOf = (locking: boolean) =>
+// padded list length), with the dialect's row locks (PostgreSQL's workers lock what they claim).
+export const claimDue = perDialect((dialect) =>
   preparedQuery(
     (db, p: { now: number; limit: number; leaseUntil: number }) =>
       db
@@ -94,12 +95,12 @@ const claimDueOf = (locking: boolean) =>
             .orderBy('id')
             .limit(p.limit)
             // Several workers on PostgreSQL: each skips rows another is claiming.
-            .$if(locking, (qb) => qb.forUpdate().skipLocked()),
+            .$call((qb) => dialect.claim(qb)),
         )
         .returning('id'),
     ['now', 'limit', 'leaseUntil'],
-  );
-export const claimDue = { sqlite: claimDueOf(false), postgres: claimDueOf(true) };
+  ),
+);
 export const claimedMessages = preparedList(
   (db, _: Record<string, never>, ids: number[]) =>
     db
@@ -175,7 +176,7 @@ export const partsNamed = preparedList(
     db.selectFrom('message_parts').select(['carrier_message_id', 'message_id']).where('carrier_message_id', 'in', ids),
   [],
 );
-const messagesToSettleOf = (locking: boolean) =>
+export const messagesToSettle = perDialect((dialect) =>
   preparedList(
     (db, _: Record<string, never>, ids: number[]) =>
       db
@@ -185,10 +186,10 @@ const messagesToSettleOf = (locking: boolean) =>
         .select(refundTarget.as('refund_to'))
         .where('id', 'in', ids)
         .orderBy('id')
-        .$if(locking, (qb) => qb.forUpdate()),
+        .$call((qb) => dialect.forUpdate(qb)),
     [],
-  );
-export const messagesToSettle = { sqlite: messagesToSettleOf(false), postgres: messagesToSettleOf(true) };
+  ),
+);
 export const settleParts = preparedList(
   (db, p: { state: FinalState; detail: string | null; doneAt: number }, ids: string[]) =>
     db
