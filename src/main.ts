@@ -42,6 +42,7 @@ export { startWebhooks } from './composition/webhooks.js';
 // with, in the services' own terms.
 export { webhookAdmin } from './composition/webhooks.js';
 export { AdminError, accountView, defaultKeySettings, keyView } from './services/admin.js';
+export type { AdminResult } from './services/admin-result.js';
 export { eventRef } from './services/webhook-admin.js';
 export { maxOtpMaxTries, maxOtpValiditySeconds, minOtpValiditySeconds } from './domain/otp-check.js';
 export { parseCountries } from './domain/otp-guard.js';

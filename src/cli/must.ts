@@ -1,4 +1,4 @@
-import type { AdminResult } from '../services/admin-result.js';
+import type { AdminResult } from '../main.js';
 
 /** A command that cannot do what it was asked: `haberci: MESSAGE` on stderr, exit code 1. */
 export class CommandFailed extends Error {}

@@ -11,7 +11,7 @@ import { field, idOf, queryOf } from '../../kit/forms.js';
 import { dateTime } from '../../kit/format.js';
 import { providerOtpHoldMessages } from './catalogue.js';
 import type { OtpHoldView } from '../../../services/otp-settings.js';
-import { NotFound } from '../../../services/panel/not-found.js';
+import { NotFound } from '../../kit/not-found.js';
 
 export const providerOtpHoldsArea: ProviderArea = {
   name: 'provider-otp-holds',

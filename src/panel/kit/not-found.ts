@@ -1,0 +1,27 @@
+/**
+ * The panel's edge of the admin idiom (services/admin-result.ts): a service's ADM-NOT-FOUND
+ * is the panel's "Page not found" (NotFound, answered by plugin.tsx); a refusal a page shows
+ * is read from the returned failure's message.
+ */
+import type { AdminResult } from '../../services/admin-result.js';
+import { NotFound } from '../../services/panel/not-found.js';
+
+export { NotFound };
+
+/**
+ * A service's answer on a page that shows no refusal: its value. Not there or not the
+ * caller's is "Page not found"; any other failure is a fault of the page (it checks its
+ * fields first), answered as any error.
+ */
+export async function found<T>(result: AdminResult<T> | Promise<AdminResult<T>>): Promise<T> {
+  const settled = await orRefused(result);
+  if (!settled.ok) throw new Error(settled.message);
+  return settled.value;
+}
+
+/** A service's answer on a page that shows a refusal: "Page not found" for ADM-NOT-FOUND, else as it is. */
+export async function orRefused<T>(result: AdminResult<T> | Promise<AdminResult<T>>): Promise<AdminResult<T>> {
+  const settled = await result;
+  if (!settled.ok && settled.code === 'ADM-NOT-FOUND') throw new NotFound(settled.message);
+  return settled;
+}
