@@ -2,6 +2,7 @@ import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { senderIdRefusal } from '../domain/sender-title.js';
 import { AdminError } from '../main.js';
+import { must } from './must.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
@@ -44,11 +45,11 @@ export function senderIdCommands(admin: Command, leaf: Leaf, run: Run): void {
     });
   leaf(senderId, 'approve', 'approve a requested sender ID: sends may use it')
     .requiredOption('--id <n>', 'sender ID id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.senderIdReview.approve(o.id as number)));
+    .action((o: Options) => run(o, (r) => must(r.senderIdReview.approve(o.id as number))));
   leaf(senderId, 'reject', 'reject a requested sender ID, with a reason the customer sees in the panel')
     .requiredOption('--id <n>', 'sender ID id', parse.integer(1))
     .requiredOption('--reason <text>', 'why, shown to the customer', parse.nonEmpty)
-    .action((o: Options) => run(o, (r) => r.senderIdReview.reject(o.id as number, o.reason as string)));
+    .action((o: Options) => run(o, (r) => must(r.senderIdReview.reject(o.id as number, o.reason as string))));
 }
 
 function removeTarget(o: Options): { id: number } | { accountId: number; title: string } {

@@ -16,6 +16,8 @@ import { SenderIdReview } from '../../sender-id-review.js';
 import type { SenderIdView } from '../../sender-id-admin.js';
 import type { Actor, AuditFact, AuditLog } from '../../audit-log.js';
 import { AdminError } from '../../admin-error.js';
+import { notFound } from '../../admin-result.js';
+import type { AdminResult } from '../../admin-result.js';
 import { userView } from '../users.js';
 import type { UserView } from '../users.js';
 import { NotFound } from '../not-found.js';
@@ -120,12 +122,12 @@ export class ProviderConsole {
     return paged(await this.store.console.pendingSenderIds(after, limit + 1), limit, (s) => s.id);
   }
 
-  /** AlreadyReviewed when someone decided it meanwhile; NotFound when there is no such request. */
-  approveSenderId(id: number): Promise<SenderIdView> {
+  /** ADM-DECIDED when someone decided it meanwhile; ADM-NOT-FOUND when there is no such request. */
+  approveSenderId(id: number): Promise<AdminResult<SenderIdView>> {
     return this.review(id, 'sender-id.approve', (review) => review.approve(id));
   }
 
-  rejectSenderId(id: number, reason: string): Promise<SenderIdView> {
+  rejectSenderId(id: number, reason: string): Promise<AdminResult<SenderIdView>> {
     return this.review(id, 'sender-id.reject', (review) => review.reject(id, reason));
   }
 
@@ -157,17 +159,23 @@ export class ProviderConsole {
   private review(
     id: number,
     action: string,
-    decide: (review: SenderIdReview) => Promise<SenderIdView & { reason?: string | null }>,
-  ): Promise<SenderIdView> {
+    decide: (review: SenderIdReview) => Promise<AdminResult<SenderIdView & { reason?: string | null }>>,
+  ): Promise<AdminResult<SenderIdView>> {
     return this.audit.change(
       this.actor,
-      (store) => decide(new SenderIdReview(store, this.clock, true)).catch(missing(id, 'no sender ID')),
-      (done) => ({
-        action,
-        accountId: done.account_id,
-        object: { type: 'sender-id', id },
-        detail: { title: done.title, ...(done.reason === undefined ? {} : { reason: done.reason }) },
-      }),
+      async (store) => named(await decide(new SenderIdReview(store, this.clock, true)), id, 'no sender ID'),
+      (done) =>
+        done.ok
+          ? {
+              action,
+              accountId: done.value.account_id,
+              object: { type: 'sender-id', id },
+              detail: {
+                title: done.value.title,
+                ...(done.value.reason === undefined ? {} : { reason: done.value.reason }),
+              },
+            }
+          : null,
     );
   }
 }
@@ -176,6 +184,11 @@ export class ProviderConsole {
  * AdminService says "no account with id N" (and SenderIdReview "no sender ID ...") as an
  * AdminError: the console answers it as a page not found; other refusals pass as they are.
  */
+/** The console's words for a service's ADM-NOT-FOUND ("no account N"); other failures pass as they are. */
+function named<T>(result: AdminResult<T>, id: number, start = 'no account'): AdminResult<T> {
+  return !result.ok && result.code === 'ADM-NOT-FOUND' ? notFound(`${start} ${id}`) : result;
+}
+
 function missing(id: number, start = 'no account'): (error: unknown) => never {
   return (error) => {
     if (error instanceof AdminError && error.message.startsWith(start)) throw new NotFound(`${start} ${id}`);
