@@ -12,6 +12,8 @@ import { AdminService, keyView } from '../../admin.js';
 import type { KeyView } from '../../admin.js';
 import type { DeliveryView, WebhookAdmin } from '../../webhook-admin.js';
 import { NotFound } from '../not-found.js';
+import { ok } from '../../../domain/result.js';
+import type { AdminResult } from '../../admin-result.js';
 import type { AccountChanges, Customer } from './account-changes.js';
 
 export interface PanelKeyView extends KeyView {
@@ -129,23 +131,25 @@ export class CustomerKeys {
 
   async deliveries(keyId: number, limit: number): Promise<DeliveryView[]> {
     await this.ownKey(keyId);
-    return (await this.deps.webhooks.deliveries(keyId, limit)).deliveries;
+    const listed = await this.deps.webhooks.deliveries(keyId, limit);
+    if (!listed.ok) throw new NotFound(listed.message);
+    return listed.value.deliveries;
   }
 
-  /** A key.test event attempted now. AdminError: the key has no webhook URL. */
-  async testWebhook(keyId: number): Promise<DeliveryView> {
+  /** A key.test event attempted now. ADM-REFUSED: the key has no webhook URL. */
+  async testWebhook(keyId: number): Promise<AdminResult<DeliveryView>> {
     const event = await this.changes.make(
       async (store) => {
         await this.ownKey(keyId, store);
         return this.deps.webhooks.on(store).claimTest(keyId);
       },
-      () => ({ action: 'webhook.test', object: { type: 'key', id: keyId } }),
+      (claimed) => (claimed.ok ? { action: 'webhook.test', object: { type: 'key', id: keyId } } : null),
     );
-    return this.deps.webhooks.attempt(event, false);
+    return event.ok ? ok(await this.deps.webhooks.attempt(event.value, false)) : event;
   }
 
-  /** Another attempt of one of the key's events, now. AdminError: an attempt is in flight. */
-  async redeliver(keyId: number, eventId: number): Promise<DeliveryView> {
+  /** Another attempt of one of the key's events, now. ADM-REFUSED: an attempt is in flight. */
+  async redeliver(keyId: number, eventId: number): Promise<AdminResult<DeliveryView>> {
     const event = await this.changes.make(
       async (store) => {
         await this.ownKey(keyId, store);
@@ -153,8 +157,11 @@ export class CustomerKeys {
         if (!found || found.keyId !== keyId) throw new NotFound(`no event ${eventId} of key ${keyId}`);
         return this.deps.webhooks.on(store).claimAgain(eventId);
       },
-      () => ({ action: 'webhook.redeliver', object: { type: 'key', id: keyId }, detail: { event: eventId } }),
+      (claimed) =>
+        claimed.ok
+          ? { action: 'webhook.redeliver', object: { type: 'key', id: keyId }, detail: { event: eventId } }
+          : null,
     );
-    return this.deps.webhooks.attempt(event, true);
+    return event.ok ? ok(await this.deps.webhooks.attempt(event.value, true)) : event;
   }
 }
