@@ -11,6 +11,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { AccountStatements } from '../../src/services/account-statements.js';
+import { must } from '../../src/cli/must.js';
 
 const base = {
   balanceInternational: 0,
@@ -182,7 +183,7 @@ for (const dialect of testDialects()) {
 
     it('shows statements with the figures of the CLI statement, and CSVs with every cell guarded', async () => {
       const month = new Date(h.clock.now() + 3 * 3600_000).toISOString().slice(0, 7);
-      const cli = await new AccountStatements(h.runtime.store).statement(resellerId, month, true);
+      const cli = await must(new AccountStatements(h.runtime.store).statement(resellerId, month, true));
       assert.ok('customers' in cli);
       const csv = await r.get(`/panel/reseller/statement/csv?month=${month}`);
       assert.equal(csv.status, 200);

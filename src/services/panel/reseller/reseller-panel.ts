@@ -22,6 +22,9 @@ import type { ResellerStatement } from '../../account-statements.js';
 import { senderIdView } from '../../sender-id-admin.js';
 import type { SenderIdView } from '../../sender-id-admin.js';
 import { NotFound } from '../not-found.js';
+import { ok } from '../../../domain/result.js';
+import { notFound } from '../../admin-result.js';
+import type { AdminResult } from '../../admin-result.js';
 import { AccountSuspended } from '../account/account-changes.js';
 
 export const customerPageSize = 50;
@@ -87,7 +90,9 @@ export class ResellerDesk {
   }
 
   private async month(accountId: number): Promise<Usage['counts']> {
-    const { from, to } = monthBounds(this.thisMonth());
+    const bounds = monthBounds(this.thisMonth());
+    if (!bounds.ok) throw new Error(bounds.message);
+    const { from, to } = bounds.value;
     const usage = await usageOf(this.deps.store, accountId, from, to);
     if (!usage.ok) throw new Error(usage.message);
     return usage.value.counts;
@@ -212,10 +217,11 @@ export class ResellerDesk {
   }
 
   /** The reseller's statement for a month (this one without) with each of its customers'. */
-  async statement(month?: string): Promise<ResellerStatement> {
+  async statement(month?: string): Promise<AdminResult<ResellerStatement>> {
     await this.own();
     const statement = await this.statements.statement(this.caller.accountId, month ?? this.thisMonth(), true);
-    if (!('customers' in statement)) throw new NotFound('not a reseller');
-    return statement;
+    if (!statement.ok) return statement;
+    if (!('customers' in statement.value)) return notFound('not a reseller');
+    return ok(statement.value);
   }
 }
