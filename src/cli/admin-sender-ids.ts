@@ -30,18 +30,18 @@ export function senderIdCommands(admin: Command, leaf: Leaf, run: Run): void {
       'approved',
     )
     .action((o: Options) =>
-      run(o, (r) => r.admin.senderIds.add(o.account as number, o.title as string, o.status as 'approved')),
+      run(o, (r) => must(r.admin.senderIds.add(o.account as number, o.title as string, o.status as 'approved'))),
     );
   leaf(senderId, 'list', 'an account\u2019s sender IDs, whatever their status, oldest first')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.admin.senderIds.list(o.account as number)));
+    .action((o: Options) => run(o, (r) => must(r.admin.senderIds.list(o.account as number))));
   leaf(senderId, 'remove', 'remove a sender ID: --id N, or --account N --title TEXT')
     .option('--id <n>', 'sender ID id', parse.integer(1))
     .option('--account <n>', 'account id (with --title)', parse.integer(1))
     .option('--title <text>', 'the sender ID (with --account)', parse.nonEmpty)
     .action((o: Options) => {
       const target = removeTarget(o);
-      return run(o, (r) => r.admin.senderIds.remove(target));
+      return run(o, (r) => must(r.admin.senderIds.remove(target)));
     });
   leaf(senderId, 'approve', 'approve a requested sender ID: sends may use it')
     .requiredOption('--id <n>', 'sender ID id', parse.integer(1))

@@ -123,11 +123,10 @@ export class ResellerService {
           return fail('TS-1060', { message: `A reseller owns at most ${maxCustomers} customer accounts` });
         const { perMinuteLimit, globalSending, otpBrand } = reseller.value;
         const input = { name, balanceMain: 0, balanceInternational: 0, perMinuteLimit, globalSending, otpBrand };
-        const account = await createUnder(
-          store,
-          { ...input, ipAllow: [], parentId: caller.accountId },
-          this.clock.now(),
-        );
+        const made = await createUnder(store, { ...input, ipAllow: [], parentId: caller.accountId }, this.clock.now());
+        // Refused before anything is written (the reseller was checked above, under its lock).
+        if (!made.ok) return fail('TS-1033', { message: made.message });
+        const account = made.value;
         const user =
           email === undefined
             ? null

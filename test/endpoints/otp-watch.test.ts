@@ -46,7 +46,7 @@ async function traffic(h: Harness, p: Provisioned, prefix: string, count: number
 }
 
 async function balance(h: Harness, accountId: number): Promise<number> {
-  return (await h.runtime.admin.account(accountId)).balanceMain;
+  return (await must(h.runtime.admin.account(accountId))).balanceMain;
 }
 
 for (const dialect of testDialects()) {
@@ -146,7 +146,7 @@ for (const dialect of testDialects()) {
         (await watch().roundOnce()).map((c) => [c.keyId, c.prefix]),
         [[p.keyId, '90535']],
       );
-      const rotated = await h.runtime.admin.rotateKey(p.keyId, false);
+      const rotated = await must(h.runtime.admin.rotateKey(p.keyId, false));
       const refused = await send(h, rotated.api_key, '905359998877');
       assert.equal(refused.body.result_code, 'TS-1096', refused.raw);
       assert.equal((await send(h, rotated.api_key, '4915112345678')).body.result_code, 'TS-1024');

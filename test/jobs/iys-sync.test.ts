@@ -19,6 +19,7 @@ import { IysSync, retryWait } from '../../src/jobs/iys-sync.js';
 import type { IysApi } from '../../src/ports/iys-api.js';
 import { consentMark } from '../../src/domain/iys.js';
 import { InboundService } from '../../src/services/inbound-service.js';
+import { must } from '../../src/cli/must.js';
 
 const start = Date.UTC(2026, 10, 20, 9, 0, 0);
 const password = 'iys-sync-Secret-pw-123';
@@ -51,15 +52,17 @@ for (const dialect of testDialects()) {
     before(async () => {
       clock = new FixedClock(start);
       app = await openAppContainer(await dialect.location(), clock);
-      const account = await app.admin.createAccount({
-        name: 'Brand',
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-        balanceMain: 100,
-        balanceInternational: 0,
-      });
+      const account = await must(
+        app.admin.createAccount({
+          name: 'Brand',
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+          balanceMain: 100,
+          balanceInternational: 0,
+        }),
+      );
       accountId = account.id;
       sim = new IysSimulator({ port: 0, username: 'api-user', password, tokenTtlSeconds: 3600 });
       await sim.start();

@@ -51,21 +51,25 @@ for (const dialect of testDialects()) {
       const webhooks = startWebhooks({ container: runtime, config: webhookConfig, logger: silent });
       const hooks = webhookAdmin(runtime, webhookConfig);
       try {
-        const account = await runtime.admin.createAccount({
-          name: 'E2E',
-          balanceMain: 100,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-        });
-        await runtime.admin.addSenderId(account.id, 'ACME', 'approved');
-        const key = await runtime.admin.createKey(account.id, {
-          ...defaultKeySettings,
-          webhookUrl: `${receiver.url}/hook`,
-          webhookSecret: secret,
-        });
+        const account = await must(
+          runtime.admin.createAccount({
+            name: 'E2E',
+            balanceMain: 100,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          }),
+        );
+        await must(runtime.admin.addSenderId(account.id, 'ACME', 'approved'));
+        const key = await must(
+          runtime.admin.createKey(account.id, {
+            ...defaultKeySettings,
+            webhookUrl: `${receiver.url}/hook`,
+            webhookSecret: secret,
+          }),
+        );
         // Simulator outcomes by the last four digits: delivered, failed, expired, no report.
         const numbers = ['905321231234', '905321230000', '905321230001', '905321230002'];
         const sent = await app.inject({

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { must } from '../../src/cli/must.js';
 
 const script = '<script>alert(1)</script>';
 const img = '<img src=x onerror=alert(1)>';
@@ -26,15 +27,17 @@ describe('panel: customer-written text is always escaped', () => {
   before(async () => {
     h = await createPanelHarness();
     // Written through the store and the provider's commands, which take any text for these.
-    const account = await h.runtime.admin.createAccount({
-      name: `Acme ${script}${img}`,
-      balanceMain: 10,
-      balanceInternational: 0,
-      perMinuteLimit: 0,
-      otpBrand: '',
-      ipAllow: [],
-      globalSending: false,
-    });
+    const account = await must(
+      h.runtime.admin.createAccount({
+        name: `Acme ${script}${img}`,
+        balanceMain: 10,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: '',
+        ipAllow: [],
+        globalSending: false,
+      }),
+    );
     const email = 'owner@example.com';
     await h.users.create({ accountId: account.id, email, password: 'owner-password' });
     await h.runtime.store.users.createUser(
@@ -46,10 +49,12 @@ describe('panel: customer-written text is always escaped', () => {
     assert.ok(pending && rejected);
     await h.runtime.store.users.reviewSenderId(rejected.id, 'rejected', `Because ${script}${img}`, h.clock.now());
     keyId = (
-      await h.runtime.admin.createKey(account.id, {
-        ...defaultKeySettings,
-        webhookUrl: `https://example.com/${script}?${img}`,
-      })
+      await must(
+        h.runtime.admin.createKey(account.id, {
+          ...defaultKeySettings,
+          webhookUrl: `https://example.com/${script}?${img}`,
+        }),
+      )
     ).id;
     browser = h.browser();
     await browser.signIn(email, 'owner-password');

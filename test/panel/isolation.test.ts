@@ -6,6 +6,7 @@ import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { must } from '../../src/cli/must.js';
 
 /** Every state-changing action of the panel on a key, with a form that would change something. */
 const keyActions = (keyId: number, eventId: number): [string, Record<string, string | string[]>][] => [
@@ -42,15 +43,18 @@ for (const dialect of testDialects()) {
         accountA = userA.accountId;
         accountB = userB.accountId;
         keyA = (
-          await h.runtime.admin.createKey(accountA, {
-            ...defaultKeySettings,
-            webhookUrl: `${receiver.url}/a`,
-            webhookSecret: 'secret-a',
-          })
+          await must(
+            h.runtime.admin.createKey(accountA, {
+              ...defaultKeySettings,
+              webhookUrl: `${receiver.url}/a`,
+              webhookSecret: 'secret-a',
+            }),
+          )
         ).id;
-        keyB = (await h.runtime.admin.createKey(accountB, { ...defaultKeySettings, webhookUrl: `${receiver.url}/b` }))
-          .id;
-        await h.runtime.admin.addSenderId(accountA, 'ALPHA', 'approved');
+        keyB = (
+          await must(h.runtime.admin.createKey(accountB, { ...defaultKeySettings, webhookUrl: `${receiver.url}/b` }))
+        ).id;
+        await must(h.runtime.admin.addSenderId(accountA, 'ALPHA', 'approved'));
         a = h.browser();
         b = h.browser('127.0.0.2');
         await a.signIn(userA.email, userA.password);

@@ -5,6 +5,7 @@ import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { AuditLog } from '../../src/services/audit-log.js';
+import { must } from '../../src/cli/must.js';
 
 const xss = '<script>alert(1)</script>';
 const providerEmail = 'staff@provider.example';
@@ -27,7 +28,7 @@ for (const dialect of testDialects()) {
     before(async () => {
       h = await createPanelHarness(await dialect.location());
       customer = await h.account('Console Customer');
-      apiKey = (await h.runtime.admin.createKey(customer.accountId, defaultKeySettings)).api_key;
+      apiKey = (await must(h.runtime.admin.createKey(customer.accountId, defaultKeySettings))).api_key;
       await h.users.create({ accountId: null, email: providerEmail, password: providerPassword });
       p = h.browser('198.51.100.7');
       await p.get('/panel/sign-in');
@@ -110,15 +111,17 @@ for (const dialect of testDialects()) {
       assert.match((await p.get('/panel/provider/accounts?q=CONSOLE-CUSTOMER%40example')).body, /Console Customer/);
 
       for (let i = 0; i < 52; i += 1)
-        await h.runtime.admin.createAccount({
-          name: `Paging ${String(i).padStart(2, '0')}`,
-          balanceMain: 0,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-        });
+        await must(
+          h.runtime.admin.createAccount({
+            name: `Paging ${String(i).padStart(2, '0')}`,
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          }),
+        );
       const first = await p.get('/panel/provider/accounts?q=paging');
       assert.equal((first.body.match(/>Paging \d\d</g) ?? []).length, 50);
       const next = /<a href="(\/panel\/provider\/accounts\?q=paging&amp;after=\d+)" rel="next">Next page<\/a>/

@@ -43,12 +43,13 @@ for (const dialect of testDialects()) {
       const user = await h.account('Reseller Side');
       resellerId = user.accountId;
       email = user.email;
-      await admin.updateAccount(resellerId, { reseller: true }, {});
+      await must(admin.updateAccount(resellerId, { reseller: true }, {}));
       const other = await h.account('Other Side');
-      await admin.updateAccount(other.accountId, { reseller: true }, {});
-      mine = (await admin.createAccount({ ...base, name: 'Mine', balanceMain: 0, parentId: resellerId })).id;
-      foreign = (await admin.createAccount({ ...base, name: 'Foreign', balanceMain: 50, parentId: other.accountId }))
-        .id;
+      await must(admin.updateAccount(other.accountId, { reseller: true }, {}));
+      mine = (await must(admin.createAccount({ ...base, name: 'Mine', balanceMain: 0, parentId: resellerId }))).id;
+      foreign = (
+        await must(admin.createAccount({ ...base, name: 'Foreign', balanceMain: 50, parentId: other.accountId }))
+      ).id;
       plain = (await h.account('Plain Customer')).accountId;
       await h.runtime.store.senderIds.addSenderId(foreign, 'FOREIGN', 'awaiting-reseller', h.clock.now());
       r = h.browser();
@@ -230,7 +231,7 @@ for (const dialect of testDialects()) {
     });
 
     it('changes nothing while the reseller itself is suspended', async () => {
-      await h.runtime.admin.updateAccount(resellerId, { status: 'Suspended' }, {});
+      await must(h.runtime.admin.updateAccount(resellerId, { status: 'Suspended' }, {}));
       await r.get(`/panel/reseller/customers/${mine}`);
       assert.equal((await r.post(`/panel/reseller/customers/${mine}/fund`, { amount: '5' })).status, 403);
       assert.equal((await r.post(`/panel/reseller/customers/${mine}/suspend`)).status, 403);

@@ -11,6 +11,7 @@ import { after, before, it } from 'node:test';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
+import { must } from '../../src/cli/must.js';
 
 type Account = Awaited<ReturnType<PanelHarness['account']>>;
 
@@ -65,19 +66,21 @@ for (const dialect of testDialects()) {
       reseller = await h.account('Mavi Bayi');
       const other = await h.account('Kirmizi Bayi');
       flat = await h.account('Flat');
-      await admin.updateAccount(reseller.accountId, { reseller: true }, {});
-      await admin.updateAccount(other.accountId, { reseller: true }, {});
+      await must(admin.updateAccount(reseller.accountId, { reseller: true }, {}));
+      await must(admin.updateAccount(other.accountId, { reseller: true }, {}));
       const under = async (parentId: number, name: string): Promise<Account> => {
-        const made = await admin.createAccount({
-          name,
-          balanceMain: 0,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-          parentId,
-        });
+        const made = await must(
+          admin.createAccount({
+            name,
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+            parentId,
+          }),
+        );
         const email = `${name.toLowerCase()}@example.com`;
         const password = `password-${name}`;
         const user = await h.users.create({ accountId: made.id, email, password });

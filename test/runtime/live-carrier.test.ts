@@ -15,6 +15,7 @@ import { buildApp } from '../../src/http/app.js';
 import { defaultConnectionLimits } from '../../src/config.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { waitForState } from '../helpers/delivery.js';
+import { must } from '../../src/cli/must.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -35,17 +36,19 @@ describe('the live carrier, chosen from one list', () => {
       logger: silent,
     });
     try {
-      const account = await container.admin.createAccount({
-        name: 'Live',
-        balanceMain: 10,
-        balanceInternational: 0,
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-      });
-      await container.admin.addSenderId(account.id, 'ACME', 'approved');
-      const key = await container.admin.createKey(account.id, defaultKeySettings);
+      const account = await must(
+        container.admin.createAccount({
+          name: 'Live',
+          balanceMain: 10,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        }),
+      );
+      await must(container.admin.addSenderId(account.id, 'ACME', 'approved'));
+      const key = await must(container.admin.createKey(account.id, defaultKeySettings));
       const sent = await app.inject({
         method: 'POST',
         url: '/sms/send',

@@ -13,6 +13,7 @@ import type { AppContainer } from '../../../src/main.js';
 import { FixedClock } from '../../../src/ports/clock.js';
 import { singleSend } from '../../../src/services/single-send.js';
 import type { Caller } from '../../../src/services/auth.js';
+import { must } from '../../../src/cli/must.js';
 
 const start = Date.UTC(2026, 2, 15, 9, 0, 0);
 
@@ -26,18 +27,20 @@ for (const dialect of testDialects()) {
     before(async () => {
       clock = new FixedClock(start);
       app = await openAppContainer(await dialect.location(), clock);
-      const account = await app.admin.createAccount({
-        name: 'Outbox',
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-        balanceMain: 100,
-        balanceInternational: 0,
-      });
+      const account = await must(
+        app.admin.createAccount({
+          name: 'Outbox',
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+          balanceMain: 100,
+          balanceInternational: 0,
+        }),
+      );
       accountId = account.id;
-      await app.admin.addSenderId(accountId, 'ACME', 'approved');
-      const key = await app.admin.createKey(accountId, defaultKeySettings);
+      await must(app.admin.addSenderId(accountId, 'ACME', 'approved'));
+      const key = await must(app.admin.createKey(accountId, defaultKeySettings));
       keyId = key.id;
       const auth = await app.services.auth.authenticate(key.api_key, '127.0.0.1');
       assert.ok(auth.ok);
@@ -132,15 +135,17 @@ for (const dialect of testDialects()) {
     });
 
     it('owes an inbound message to an account with an SMPP user made before it, once', async () => {
-      const other = await app.admin.createAccount({
-        name: 'No SMPP',
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-        balanceMain: 0,
-        balanceInternational: 0,
-      });
+      const other = await must(
+        app.admin.createAccount({
+          name: 'No SMPP',
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+          balanceMain: 0,
+          balanceInternational: 0,
+        }),
+      );
       const at = clock.now() + 10;
       for (const [id, owner, text] of [
         [900_001, accountId, 'a'],

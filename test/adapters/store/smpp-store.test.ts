@@ -12,6 +12,7 @@ import { FixedClock } from '../../../src/ports/clock.js';
 import { hashApiKey } from '../../../src/services/key-secrets.js';
 import { verifyPassword } from '../../../src/services/passwords.js';
 import type { PartAdded } from '../../../src/ports/smpp-parts.js';
+import { must } from '../../../src/cli/must.js';
 
 const start = Date.UTC(2026, 2, 15, 9, 0, 0);
 
@@ -25,18 +26,20 @@ for (const dialect of testDialects()) {
     before(async () => {
       clock = new FixedClock(start);
       app = await openAppContainer(await dialect.location(), clock);
-      const account = await app.admin.createAccount({
-        name: 'Smpp',
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-        balanceMain: 100,
-        balanceInternational: 0,
-      });
+      const account = await must(
+        app.admin.createAccount({
+          name: 'Smpp',
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+          balanceMain: 100,
+          balanceInternational: 0,
+        }),
+      );
       accountId = account.id;
-      await app.admin.addSenderId(accountId, 'ACME', 'approved');
-      const key = await app.admin.createKey(accountId, defaultKeySettings);
+      await must(app.admin.addSenderId(accountId, 'ACME', 'approved'));
+      const key = await must(app.admin.createKey(accountId, defaultKeySettings));
       keyId = key.id;
       apiKey = key.api_key;
     });
