@@ -47,7 +47,7 @@ export async function createDemoAccount(container: AppContainer): Promise<DemoAc
   made(await container.admin.addSenderId(account.id, demoSender, 'approved'));
   const key = made(await container.admin.createKey(account.id, { ...defaultKeySettings, sandbox: true }));
   const password = randomBytes(12).toString('base64url');
-  await container.panelUsers.create({ accountId: account.id, email: demoEmail, password });
+  made(await container.panelUsers.create({ accountId: account.id, email: demoEmail, password }));
   return {
     accountId: account.id,
     balance: demoBalance,

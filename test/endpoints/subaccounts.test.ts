@@ -100,7 +100,7 @@ for (const dialect of testDialects()) {
         );
         assert.equal(typeof made.user_id, 'number');
         assert.match(String(made.set_password_token), /^\S{20,}$/);
-        const users = await h.runtime.panelUsers.list(Number(made.account_id));
+        const users = await must(h.runtime.panelUsers.list(Number(made.account_id)));
         assert.deepEqual(
           users.users.map((u) => u.email),
           ['owner@guney.example'],

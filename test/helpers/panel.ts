@@ -203,7 +203,7 @@ export async function createPanelHarness(
       );
       const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@example.com`;
       const password = `password-${name}`;
-      const user = await users.create({ accountId: made.id, email, password });
+      const user = await must(users.create({ accountId: made.id, email, password }));
       return { accountId: made.id, userId: user.id, email, password };
     },
     browser: (ip, headers) => new PanelBrowser(app, ip, headers),

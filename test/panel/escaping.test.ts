@@ -39,7 +39,7 @@ describe('panel: customer-written text is always escaped', () => {
       }),
     );
     const email = 'owner@example.com';
-    await h.users.create({ accountId: account.id, email, password: 'owner-password' });
+    await must(h.users.create({ accountId: account.id, email, password: 'owner-password' }));
     await h.runtime.store.users.createUser(
       { accountId: account.id, email: `${script}${img}@example.com`, passwordHash: null },
       h.clock.now(),

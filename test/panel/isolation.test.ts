@@ -141,7 +141,7 @@ for (const dialect of testDialects()) {
       });
 
       it('gives a provider user the console home, never an account\u2019s pages, and a customer never the provider\u2019s', async () => {
-        await h.users.create({ accountId: null, email: 'provider@example.com', password: 'provider-password' });
+        await must(h.users.create({ accountId: null, email: 'provider@example.com', password: 'provider-password' }));
         const p = h.browser('127.0.0.9');
         await p.get('/panel/sign-in');
         assert.equal(

@@ -134,7 +134,9 @@ for (const dialect of testDialects()) {
     });
 
     it('lists the holds in the provider console and releases one (audited); a customer cannot', async () => {
-      await h.users.create({ accountId: null, email: 'otp-staff@provider.example', password: 'provider-password-otp' });
+      await must(
+        h.users.create({ accountId: null, email: 'otp-staff@provider.example', password: 'provider-password-otp' }),
+      );
       const p = h.browser('198.51.100.7', { 'accept-language': 'en' });
       await p.get('/panel/sign-in');
       await p.post('/panel/sign-in', { email: 'otp-staff@provider.example', password: 'provider-password-otp' });

@@ -29,7 +29,7 @@ for (const dialect of testDialects()) {
       h = await createPanelHarness(await dialect.location());
       customer = await h.account('Console Customer');
       apiKey = (await must(h.runtime.admin.createKey(customer.accountId, defaultKeySettings))).api_key;
-      await h.users.create({ accountId: null, email: providerEmail, password: providerPassword });
+      await must(h.users.create({ accountId: null, email: providerEmail, password: providerPassword }));
       p = h.browser('198.51.100.7');
       await p.get('/panel/sign-in');
       assert.equal((await p.post('/panel/sign-in', { email: providerEmail, password: providerPassword })).status, 303);
@@ -369,7 +369,7 @@ for (const dialect of testDialects()) {
     });
 
     it('records a password set through a one-time link as its user’s, never the link’s token; shows the console in Turkish', async () => {
-      const invited = await h.users.create({ accountId: customer.accountId, email: 'invitee@example.com' });
+      const invited = await must(h.users.create({ accountId: customer.accountId, email: 'invitee@example.com' }));
       const token = invited.set_password_token ?? '';
       const visitor = h.browser('192.0.2.44');
       await visitor.get(`/panel/set-password?token=${encodeURIComponent(token)}`);

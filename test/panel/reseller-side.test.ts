@@ -148,11 +148,13 @@ for (const dialect of testDialects()) {
     });
 
     it("passes a customer's sender-ID request on to the provider's queue only after the reseller's approval", async () => {
-      const customerUser = await h.users.create({
-        accountId: mine,
-        email: 'mine@example.com',
-        password: 'mine-pass-1',
-      });
+      const customerUser = await must(
+        h.users.create({
+          accountId: mine,
+          email: 'mine@example.com',
+          password: 'mine-pass-1',
+        }),
+      );
       assert.ok(customerUser.id > 0);
       const c = h.browser();
       await c.signIn('mine@example.com', 'mine-pass-1');
@@ -222,7 +224,7 @@ for (const dialect of testDialects()) {
         3,
       );
       assert.equal((await c.get('/panel/statement')).status, 200);
-      await h.users.create({ accountId: null, email: 'staff@example.com', password: 'staff-pass-1' });
+      await must(h.users.create({ accountId: null, email: 'staff@example.com', password: 'staff-pass-1' }));
       const p = h.browser();
       await p.signIn('staff@example.com', 'staff-pass-1');
       assert.match((await p.get(`/panel/provider/accounts/${resellerId}`)).body, /\/statement"/);

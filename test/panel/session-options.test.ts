@@ -26,11 +26,13 @@ describe('panel session options', () => {
           globalSending: false,
         }),
       );
-      await new UserService(runtime.store, clock).create({
-        accountId: account.id,
-        email: 'options@example.com',
-        password: 'options-password',
-      });
+      await must(
+        new UserService(runtime.store, clock).create({
+          accountId: account.id,
+          email: 'options@example.com',
+          password: 'options-password',
+        }),
+      );
       const b = new PanelBrowser(app);
       await b.signIn('options@example.com', 'options-password');
       clock.advance(4 * 60_000);

@@ -83,7 +83,7 @@ for (const dialect of testDialects()) {
         );
         const email = `${name.toLowerCase()}@example.com`;
         const password = `password-${name}`;
-        const user = await h.users.create({ accountId: made.id, email, password });
+        const user = await must(h.users.create({ accountId: made.id, email, password }));
         return { accountId: made.id, userId: user.id, email, password };
       };
       customer = await under(reseller.accountId, 'Ayse');
@@ -108,7 +108,7 @@ for (const dialect of testDialects()) {
       assert.equal(wrong.status, 401);
       const refusal = /The email or password is not right\./;
       assert.match(wrong.body, refusal);
-      await h.users.create({ accountId: null, email: 'staff@example.com', password: 'staff-password-1' });
+      await must(h.users.create({ accountId: null, email: 'staff@example.com', password: 'staff-password-1' }));
       for (const [email, password] of [
         [otherCustomer.email, otherCustomer.password],
         [flat.email, flat.password],
@@ -131,7 +131,7 @@ for (const dialect of testDialects()) {
     });
 
     it('a customer\u2019s set-password link is on the brand host, works there, and signing in lands on the brand', async () => {
-      const invited = await h.users.create({ accountId: customer.accountId, email: 'cem@example.com' });
+      const invited = await must(h.users.create({ accountId: customer.accountId, email: 'cem@example.com' }));
       assert.ok(invited.set_password_token);
       // What `admin user create` prints is built on this host (test/cli/admin-users.test.ts).
       assert.equal(await h.runtime.brands.linkHost(customer.accountId), host);
