@@ -4,9 +4,13 @@
  * is read from the returned failure's message.
  */
 import type { AdminResult } from '../../services/admin-result.js';
-import { NotFound } from '../../services/panel/not-found.js';
 
-export { NotFound };
+/**
+ * Not there, or not the caller's (another account's key, group, message or event): the
+ * panel answers both with the same "Page not found", so the ids of other accounts cannot be
+ * probed. Thrown by page code only (the services return ADM-NOT-FOUND).
+ */
+export class NotFound extends Error {}
 
 /**
  * A service's answer on a page that shows no refusal: its value. Not there or not the
