@@ -1,8 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { senderIdRefusal } from '../domain/sender-title.js';
-import { AdminError } from '../main.js';
-import { must } from './must.js';
+import { CommandFailed, must } from './must.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
@@ -58,5 +57,5 @@ function removeTarget(o: Options): { id: number } | { accountId: number; title: 
   const title = o.title as string | undefined;
   if (id !== undefined && accountId === undefined && title === undefined) return { id };
   if (id === undefined && accountId !== undefined && title !== undefined) return { accountId, title };
-  throw new AdminError('name the sender ID with --id N, or with --account N --title TEXT');
+  throw new CommandFailed('name the sender ID with --id N, or with --account N --title TEXT');
 }
