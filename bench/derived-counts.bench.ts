@@ -29,6 +29,7 @@ import { RollupDeltas } from '../src/adapters/store/messages/rollups.js';
 import { AdminService, defaultKeySettings } from '../src/services/admin.js';
 import { systemClock } from '../src/ports/clock.js';
 import type { NewSend } from '../src/ports/messages.js';
+import { must } from '../src/cli/must.js';
 
 type Variant = 'upserts + number index (before)' | 'upserts' | 'queue + number index' | 'queue (this build)';
 const withIndex = (v: Variant): boolean => v.includes('number index');
@@ -71,16 +72,18 @@ async function main(): Promise<void> {
     await migrate(handle);
     const store = storeOn(handle);
     const admin = new AdminService(store, systemClock);
-    const account = await admin.createAccount({
-      name: 'bench',
-      balanceMain: 0,
-      balanceInternational: 0,
-      perMinuteLimit: 0,
-      otpBrand: '',
-      ipAllow: [],
-      globalSending: false,
-    });
-    const key = await admin.createKey(account.id, defaultKeySettings);
+    const account = await must(
+      admin.createAccount({
+        name: 'bench',
+        balanceMain: 0,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: '',
+        ipAllow: [],
+        globalSending: false,
+      }),
+    );
+    const key = await must(admin.createKey(account.id, defaultKeySettings));
     const pid =
       dialect === 'postgres'
         ? Number(

@@ -17,6 +17,7 @@ import { buildApp } from '../src/http/app.js';
 import { defaultConnectionLimits } from '../src/config.js';
 import { defaultKeySettings } from '../src/services/admin.js';
 import type { SqlStore } from '../src/adapters/store/sql-store.js';
+import { must } from '../src/cli/must.js';
 
 const numberOf = (i: number): string => `9053${String(i).padStart(8, '0')}`;
 
@@ -51,17 +52,19 @@ async function main(): Promise<void> {
   const file = join(dir, 'haberci.sqlite');
   const runtime = await openAppContainer({ dialect: 'sqlite', file });
   try {
-    const account = await runtime.admin.createAccount({
-      name: 'Bench',
-      balanceMain: 100_000_000,
-      balanceInternational: 0,
-      perMinuteLimit: 0,
-      otpBrand: 'Bench',
-      ipAllow: [],
-      globalSending: false,
-    });
+    const account = await must(
+      runtime.admin.createAccount({
+        name: 'Bench',
+        balanceMain: 100_000_000,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: 'Bench',
+        ipAllow: [],
+        globalSending: false,
+      }),
+    );
     await runtime.store.senderIds.addSenderId(account.id, 'ACME', 'approved', Date.now());
-    const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings });
+    const key = await must(runtime.admin.createKey(account.id, { ...defaultKeySettings }));
     const started = performance.now();
     fillConsents(file, account.id, consents);
     process.stderr.write(`${consents} consents written in ${((performance.now() - started) / 1000).toFixed(1)} s\n`);

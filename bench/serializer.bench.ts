@@ -12,21 +12,24 @@ import { openAppContainer } from '../src/main.js';
 import { buildApp } from '../src/http/app.js';
 import { defaultConnectionLimits } from '../src/config.js';
 import { defaultKeySettings } from '../src/services/admin.js';
+import { must } from '../src/cli/must.js';
 
 type Mode = 'schemas' | 'stringify';
 
 async function serve(mode: Mode): Promise<void> {
   const runtime = await openAppContainer({ dialect: 'sqlite', file: ':memory:' });
-  const account = await runtime.admin.createAccount({
-    name: 'Bench',
-    balanceMain: 1000,
-    balanceInternational: 0,
-    perMinuteLimit: 0,
-    otpBrand: 'Bench',
-    ipAllow: [],
-    globalSending: false,
-  });
-  const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings });
+  const account = await must(
+    runtime.admin.createAccount({
+      name: 'Bench',
+      balanceMain: 1000,
+      balanceInternational: 0,
+      perMinuteLimit: 0,
+      otpBrand: 'Bench',
+      ipAllow: [],
+      globalSending: false,
+    }),
+  );
+  const key = await must(runtime.admin.createKey(account.id, { ...defaultKeySettings }));
   const app = await buildApp({
     connections: defaultConnectionLimits,
     services: runtime.services,

@@ -31,6 +31,7 @@ import { figure, judged } from './lib/bench.js';
 import { kannelMissing, runKannel } from './lib/kannel.js';
 import { settle } from './lib/machine.js';
 import { benchDatabaseUrl } from './lib/settings.js';
+import { must } from '../src/cli/must.js';
 
 export interface WebhookDeliveryBenchOptions {
   events: number;
@@ -126,20 +127,24 @@ async function location(database: string | undefined): Promise<{ where: StoreLoc
 
 /** `events` sms.sent events of one key whose webhook is the receiver, written by the outbox. */
 async function seedEvents(runtime: AppContainer, url: string, events: number): Promise<number> {
-  const account = await runtime.admin.createAccount({
-    name: 'Bench',
-    balanceMain: 0,
-    balanceInternational: 0,
-    perMinuteLimit: 0,
-    otpBrand: '',
-    ipAllow: [],
-    globalSending: false,
-  });
-  const key = await runtime.admin.createKey(account.id, {
-    ...defaultKeySettings,
-    webhookUrl: url,
-    webhookSecret: secret,
-  });
+  const account = await must(
+    runtime.admin.createAccount({
+      name: 'Bench',
+      balanceMain: 0,
+      balanceInternational: 0,
+      perMinuteLimit: 0,
+      otpBrand: '',
+      ipAllow: [],
+      globalSending: false,
+    }),
+  );
+  const key = await must(
+    runtime.admin.createKey(account.id, {
+      ...defaultKeySettings,
+      webhookUrl: url,
+      webhookSecret: secret,
+    }),
+  );
   const [sendId = 0, ...ids] = await runtime.store.messages.allocateIds(events + 1);
   const now = runtime.clock.now();
   await runtime.store.messages.insertSends([

@@ -41,9 +41,9 @@ export { startWebhooks } from './composition/webhooks.js';
 // The admin commands: the provider's webhook commands, and what they print and refuse
 // with, in the services' own terms.
 export { webhookAdmin } from './composition/webhooks.js';
-export { AdminError, accountView, defaultKeySettings, keyView } from './services/admin.js';
-export { eventRef } from './services/webhook-admin.js';
+export { accountView, defaultKeySettings, keyView } from './services/admin.js';
 export type { AdminResult } from './services/admin-result.js';
+export { eventRef } from './services/webhook-admin.js';
 export { maxOtpMaxTries, maxOtpValiditySeconds, minOtpValiditySeconds } from './domain/otp-check.js';
 export { parseCountries } from './domain/otp-guard.js';
 export type { OtpSettings } from './domain/otp-guard.js';

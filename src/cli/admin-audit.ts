@@ -7,7 +7,6 @@
  * AuditLog drops any that would look like one.
  */
 import { userInfo } from 'node:os';
-import { AdminError } from '../main.js';
 import type { AppContainer, AuditFact, DetailValue } from '../main.js';
 import type { Options } from './admin-types.js';
 
@@ -115,12 +114,8 @@ function field(result: unknown, name: string): unknown {
 
 /** The account of a key; null when there is no such key. */
 async function keyAccount(container: AppContainer, keyId: number): Promise<number | null> {
-  try {
-    return (await container.admin.key(keyId)).accountId;
-  } catch (error) {
-    if (error instanceof AdminError) return null;
-    throw error;
-  }
+  const key = await container.admin.key(keyId);
+  return key.ok ? key.value.accountId : null;
 }
 
 async function factOf(container: AppContainer, command: string, o: Options, result: unknown): Promise<AuditFact> {

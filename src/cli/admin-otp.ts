@@ -2,6 +2,7 @@ import type { Command } from 'commander';
 import { InvalidArgumentError } from 'commander';
 import { maxOtpMaxTries, maxOtpValiditySeconds, minOtpValiditySeconds, parseCountries } from '../main.js';
 import type { OtpSettings } from '../main.js';
+import { must } from './must.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
@@ -84,9 +85,11 @@ export function otpCommands(key: Command, leaf: Leaf, run: Run): void {
     .action((o: Options) =>
       run(o, (r) => {
         const patch = patchOf(o);
-        return Object.keys(patch).length === 0
-          ? r.otpSettings.show(o.id as number)
-          : r.otpSettings.update(o.id as number, patch);
+        return must(
+          Object.keys(patch).length === 0
+            ? r.otpSettings.show(o.id as number)
+            : r.otpSettings.update(o.id as number, patch),
+        );
       }),
     );
 }
@@ -102,9 +105,11 @@ export function accountOtpCommands(account: Command, leaf: Leaf, run: Run): void
     )
     .action((o: Options) =>
       run(o, (r) =>
-        Array.isArray(o.countries)
-          ? r.otpSettings.accountUpdate(o.id as number, o.countries.length === 0 ? null : (o.countries as string[]))
-          : r.otpSettings.accountShow(o.id as number),
+        must(
+          Array.isArray(o.countries)
+            ? r.otpSettings.accountUpdate(o.id as number, o.countries.length === 0 ? null : (o.countries as string[]))
+            : r.otpSettings.accountShow(o.id as number),
+        ),
       ),
     );
 }
@@ -129,7 +134,7 @@ export function otpHoldCommands(admin: Command, leaf: Leaf, run: Run): void {
     .requiredOption('--key <n>', 'key id', parse.integer(1))
     .option('--prefix <digits>', 'the held prefix, e.g. 90532', prefixOption)
     .action((o: Options) =>
-      run(o, (r) => r.otpSettings.release(o.key as number, typeof o.prefix === 'string' ? o.prefix : null)),
+      run(o, (r) => must(r.otpSettings.release(o.key as number, typeof o.prefix === 'string' ? o.prefix : null))),
     );
 }
 

@@ -5,8 +5,8 @@
  */
 import { open } from 'node:fs/promises';
 import type { Command } from 'commander';
-import { AdminError } from '../main.js';
 import { maxLogoBytes } from '../domain/brand.js';
+import { CommandFailed, must } from './must.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
@@ -16,7 +16,7 @@ async function readLogo(path: string): Promise<Uint8Array> {
   try {
     file = await open(path, 'r');
   } catch (error) {
-    throw new AdminError(`the logo file cannot be read: ${error instanceof Error ? error.message : String(error)}`);
+    throw new CommandFailed(`the logo file cannot be read: ${error instanceof Error ? error.message : String(error)}`);
   }
   try {
     const buffer = Buffer.alloc(maxLogoBytes + 1);
@@ -25,7 +25,7 @@ async function readLogo(path: string): Promise<Uint8Array> {
       const { bytesRead } = await file.read(buffer, length, buffer.length - length, null);
       if (bytesRead === 0) break;
       length += bytesRead;
-      if (length > maxLogoBytes) throw new AdminError(`a logo has at most ${maxLogoBytes / 1024} KiB`);
+      if (length > maxLogoBytes) throw new CommandFailed(`a logo has at most ${maxLogoBytes / 1024} KiB`);
     }
     return buffer.subarray(0, length);
   } finally {
@@ -44,13 +44,15 @@ export function resellerCommands(admin: Command, leaf: Leaf, run: Run): void {
     .option('--support <text>', 'the support contact shown on every page; "" removes it')
     .action((o: Options) =>
       run(o, async (r) =>
-        r.brands.command(o.account as number, {
-          ...(typeof o.name === 'string' ? { name: o.name } : {}),
-          ...(typeof o.host === 'string' ? { host: o.host } : {}),
-          ...(typeof o.color === 'string' ? { color: o.color } : {}),
-          ...(typeof o.support === 'string' ? { support: o.support } : {}),
-          ...(typeof o.logo === 'string' ? { logo: await readLogo(o.logo) } : {}),
-        }),
+        must(
+          r.brands.command(o.account as number, {
+            ...(typeof o.name === 'string' ? { name: o.name } : {}),
+            ...(typeof o.host === 'string' ? { host: o.host } : {}),
+            ...(typeof o.color === 'string' ? { color: o.color } : {}),
+            ...(typeof o.support === 'string' ? { support: o.support } : {}),
+            ...(typeof o.logo === 'string' ? { logo: await readLogo(o.logo) } : {}),
+          }),
+        ),
       ),
     );
 }

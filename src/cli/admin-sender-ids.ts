@@ -1,7 +1,7 @@
 import { InvalidArgumentError } from 'commander';
 import type { Command } from 'commander';
 import { senderIdRefusal } from '../domain/sender-title.js';
-import { AdminError } from '../main.js';
+import { CommandFailed, must } from './must.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
@@ -29,26 +29,26 @@ export function senderIdCommands(admin: Command, leaf: Leaf, run: Run): void {
       'approved',
     )
     .action((o: Options) =>
-      run(o, (r) => r.admin.senderIds.add(o.account as number, o.title as string, o.status as 'approved')),
+      run(o, (r) => must(r.admin.senderIds.add(o.account as number, o.title as string, o.status as 'approved'))),
     );
   leaf(senderId, 'list', 'an account\u2019s sender IDs, whatever their status, oldest first')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.admin.senderIds.list(o.account as number)));
+    .action((o: Options) => run(o, (r) => must(r.admin.senderIds.list(o.account as number))));
   leaf(senderId, 'remove', 'remove a sender ID: --id N, or --account N --title TEXT')
     .option('--id <n>', 'sender ID id', parse.integer(1))
     .option('--account <n>', 'account id (with --title)', parse.integer(1))
     .option('--title <text>', 'the sender ID (with --account)', parse.nonEmpty)
     .action((o: Options) => {
       const target = removeTarget(o);
-      return run(o, (r) => r.admin.senderIds.remove(target));
+      return run(o, (r) => must(r.admin.senderIds.remove(target)));
     });
   leaf(senderId, 'approve', 'approve a requested sender ID: sends may use it')
     .requiredOption('--id <n>', 'sender ID id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.senderIdReview.approve(o.id as number)));
+    .action((o: Options) => run(o, (r) => must(r.senderIdReview.approve(o.id as number))));
   leaf(senderId, 'reject', 'reject a requested sender ID, with a reason the customer sees in the panel')
     .requiredOption('--id <n>', 'sender ID id', parse.integer(1))
     .requiredOption('--reason <text>', 'why, shown to the customer', parse.nonEmpty)
-    .action((o: Options) => run(o, (r) => r.senderIdReview.reject(o.id as number, o.reason as string)));
+    .action((o: Options) => run(o, (r) => must(r.senderIdReview.reject(o.id as number, o.reason as string))));
 }
 
 function removeTarget(o: Options): { id: number } | { accountId: number; title: string } {
@@ -57,5 +57,5 @@ function removeTarget(o: Options): { id: number } | { accountId: number; title: 
   const title = o.title as string | undefined;
   if (id !== undefined && accountId === undefined && title === undefined) return { id };
   if (id === undefined && accountId !== undefined && title !== undefined) return { accountId, title };
-  throw new AdminError('name the sender ID with --id N, or with --account N --title TEXT');
+  throw new CommandFailed('name the sender ID with --id N, or with --account N --title TEXT');
 }

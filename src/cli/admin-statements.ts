@@ -7,6 +7,7 @@ import { writeFileSync } from 'node:fs';
 import type { Command } from 'commander';
 import { statementsCsv } from '../main.js';
 import type { ResellerStatement, Statement } from '../main.js';
+import { must } from './must.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
@@ -18,7 +19,7 @@ export function statementCommands(account: Command, leaf: Leaf, run: Run): void 
     .option('--csv <file>', 'also write the statement as CSV to this file (one row per account and balance)')
     .action((o: Options) =>
       run(o, async (r) => {
-        const statement = await r.statements.statement(o.id as number, o.month as string, o.customers === true);
+        const statement = await must(r.statements.statement(o.id as number, o.month as string, o.customers === true));
         if (typeof o.csv === 'string') {
           const all: Statement[] = [
             statement,

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
 import type { AppContainer } from '../main.js';
-import { AdminError } from '../main.js';
+import { CommandFailed, must } from './must.js';
 import { parse } from './option-parsers.js';
 import type { Leaf, Options, Run } from './admin-types.js';
 
@@ -48,15 +48,17 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
     )
     .action((o: Options) => {
       const provider = o.provider === true;
-      if (provider === (o.account !== undefined)) throw new AdminError('give either --account N or --provider');
+      if (provider === (o.account !== undefined)) throw new CommandFailed('give either --account N or --provider');
       return run(o, async (r, _o, config) =>
         withLink(
           r,
-          await r.panelUsers.create({
-            accountId: provider ? null : (o.account as number),
-            email: o.email as string,
-            ...(typeof o.password === 'string' ? { password: o.password } : {}),
-          }),
+          await must(
+            r.panelUsers.create({
+              accountId: provider ? null : (o.account as number),
+              email: o.email as string,
+              ...(typeof o.password === 'string' ? { password: o.password } : {}),
+            }),
+          ),
           o,
           config,
         ),
@@ -64,10 +66,10 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
     });
   leaf(user, 'list', 'an account\u2019s panel users')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.panelUsers.list(o.account as number)));
+    .action((o: Options) => run(o, (r) => must(r.panelUsers.list(o.account as number))));
   leaf(user, 'disable', 'stop a user from signing in; ends every session of theirs')
     .requiredOption('--id <n>', 'user id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.panelUsers.disable(o.id as number)));
+    .action((o: Options) => run(o, (r) => must(r.panelUsers.disable(o.id as number))));
   leaf(
     user,
     'reset-password',
@@ -76,6 +78,6 @@ export function userCommands(admin: Command, leaf: Leaf, run: Run): void {
     .requiredOption('--id <n>', 'user id', parse.integer(1))
     .option('--panel-url <url>', 'the panel\u2019s address for the link', parse.url)
     .action((o: Options) =>
-      run(o, async (r, _o, config) => withLink(r, await r.panelUsers.resetPassword(o.id as number), o, config)),
+      run(o, async (r, _o, config) => withLink(r, await must(r.panelUsers.resetPassword(o.id as number)), o, config)),
     );
 }

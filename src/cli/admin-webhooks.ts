@@ -1,7 +1,8 @@
 import type { Command } from 'commander';
 import type { Config } from '../config.js';
-import { AdminError, eventRef, webhookAdmin } from '../main.js';
+import { eventRef, webhookAdmin } from '../main.js';
 import type { AppContainer, WebhookAdmin } from '../main.js';
+import { CommandFailed, must } from './must.js';
 import { parse } from './option-parsers.js';
 
 type Options = Record<string, unknown>;
@@ -41,14 +42,16 @@ export function webhookCommands(admin: Command, key: Command, leaf: Leaf, run: R
     leaf(key, 'test-webhook', 'send a key.test event to the key\u2019s webhook now; prints its delivery record'),
   )
     .requiredOption('--id <n>', 'key id', parse.integer(1))
-    .action((o: Options) => run(o, (r, _o, config) => withWebhooks(r, config, (w) => w.testWebhook(o.id as number))));
+    .action((o: Options) =>
+      run(o, (r, _o, config) => withWebhooks(r, config, (w) => must(w.testWebhook(o.id as number)))),
+    );
 
   const webhook = admin.command('webhook').description('webhook deliveries');
   leaf(webhook, 'deliveries', 'recent events of a key (and of the keys it replaced), newest first, with every attempt')
     .requiredOption('--key <n>', 'key id', parse.integer(1))
     .option('--limit <n>', 'how many events', parse.integer(1, 1000), 20)
     .action((o: Options) =>
-      run(o, (r, _o, config) => withWebhooks(r, config, (w) => w.deliveries(o.key as number, o.limit as number))),
+      run(o, (r, _o, config) => withWebhooks(r, config, (w) => must(w.deliveries(o.key as number, o.limit as number)))),
     );
   sendingOptions(
     leaf(
@@ -66,8 +69,8 @@ export function webhookCommands(admin: Command, key: Command, leaf: Leaf, run: R
 /** One event now (`--event`), or every failed event of a key since a time (`--key --since`). */
 function redeliver(admin: WebhookAdmin, o: Options): Promise<unknown> {
   const bulk = o.key !== undefined || o.since !== undefined;
-  if (typeof o.event === 'string' && !bulk) return admin.redeliver(eventRef(o.event));
+  if (typeof o.event === 'string' && !bulk) return must(admin.redeliver(eventRef(o.event)));
   if (o.event === undefined && typeof o.key === 'number' && typeof o.since === 'number')
-    return admin.redeliverFailed(o.key, o.since);
-  return Promise.reject(new AdminError('give --event ID, or --key N with --since TIME'));
+    return must(admin.redeliverFailed(o.key, o.since));
+  return Promise.reject(new CommandFailed('give --event ID, or --key N with --since TIME'));
 }

@@ -1,19 +1,8 @@
 import { Command } from 'commander';
 import { loadConfig } from '../config.js';
 import type { Config, OptionName } from '../config.js';
-import {
-  AdminError,
-  defaultKeySettings,
-  existingStoreLocation,
-  initStore,
-  keyView,
-  openAppContainer,
-} from '../main.js';
+import { defaultKeySettings, existingStoreLocation, initStore, keyView, openAppContainer } from '../main.js';
 import type { AppContainer } from '../main.js';
-import type { KeySettings } from '../ports/keys.js';
-import type { PermissionSet } from '../domain/permissions.js';
-import type { SelectableWebhookEvent } from '../domain/webhook.js';
-import { MAX_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH_WAIT_MS, MIN_WEBHOOK_BATCH } from '../domain/webhook-bucket.js';
 import { parse } from './option-parsers.js';
 import { accountReadCommands } from './admin-accounts.js';
 import { webhookCommands } from './admin-webhooks.js';
@@ -28,6 +17,8 @@ import type { CliIo, Options } from './admin-types.js';
 import { recordCliAudit } from './admin-audit.js';
 import { statementCommands } from './admin-statements.js';
 import { resellerCommands } from './admin-resellers.js';
+import { must } from './must.js';
+import { keyOptions, keyPatch } from './admin-key-options.js';
 
 /** Service options a command may take besides the store (its leaf declares them). */
 const configFlags = [
@@ -67,61 +58,6 @@ function accountOptions(cmd: Command): Command {
       "weight in the account's share of the carrier (default 1: equal)",
       parse.integer(1, 1000),
     );
-}
-
-function keyOptions(cmd: Command): Command {
-  return cmd
-    .option('--permissions <list>', 'all, or comma-separated permission names', parse.permissions)
-    .option('--ip-allow <cidrs>', 'key IP allowlist, comma-separated', parse.allowlist)
-    .option('--hourly-limit <n>', 'requests per Istanbul hour, 0 = none', parse.integer(0))
-    .option('--daily-limit <n>', 'requests per Istanbul day, 0 = none', parse.integer(0))
-    .option('--monthly-limit <n>', 'requests per Istanbul month, 0 = none', parse.integer(0))
-    .option('--expires <date>', 'valid until the end of this Istanbul day, YYYY-MM-DD', parse.date)
-    .option('--webhook-url <url>', 'http(s) URL that receives events', parse.url)
-    .option('--webhook-secret <text>', 'HMAC secret that signs events', parse.nonEmpty)
-    .option('--webhook-attempts <n>', 'delivery attempts per event', parse.integer(1, 50))
-    .option(
-      '--webhook-events <list>',
-      'events the webhook takes: all, or comma-separated from sms.sent, sms.delivered, sms.failed, sms.received',
-      parse.webhookEvents,
-    )
-    .option(
-      '--webhook-retry-schedule <list>',
-      'delays between attempts, the last repeating: default (1m,10m,1h,6h), or comma-separated such as 30s,5m,2h',
-      parse.retrySchedule,
-    )
-    .option(
-      '--webhook-batch <n>',
-      'events one webhook request carries at most: 1 (the default) posts each event alone, 2 to 100 post buckets {"events": [...]}',
-      parse.integer(MIN_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH),
-    )
-    .option(
-      '--webhook-batch-wait-ms <n>',
-      'how long a bucket that is not full waits for more events, in milliseconds (0 to 60000; default 0)',
-      parse.integer(0, MAX_WEBHOOK_BATCH_WAIT_MS),
-    )
-    .option('--sandbox [bool]', 'sandbox key: simulator outcomes only', parse.bool);
-}
-
-function keyPatch(o: Options): Partial<KeySettings> {
-  const patch: Partial<KeySettings> = {};
-  if (o.permissions !== undefined) patch.permissions = o.permissions as PermissionSet;
-  if (o.ipAllow !== undefined) patch.ipAllow = o.ipAllow as string[];
-  if (o.hourlyLimit !== undefined) patch.hourlyLimit = o.hourlyLimit as number;
-  if (o.dailyLimit !== undefined) patch.dailyLimit = o.dailyLimit as number;
-  if (o.monthlyLimit !== undefined) patch.monthlyLimit = o.monthlyLimit as number;
-  if (o.expires !== undefined) patch.expiresOn = o.expires as string;
-  if (o.webhookUrl !== undefined) patch.webhookUrl = o.webhookUrl as string;
-  if (o.webhookSecret !== undefined) patch.webhookSecret = o.webhookSecret as string;
-  if (o.webhookAttempts !== undefined) patch.webhookAttempts = o.webhookAttempts as number;
-  if (o.webhookEvents !== undefined)
-    patch.webhookEvents = o.webhookEvents === 'all' ? null : (o.webhookEvents as SelectableWebhookEvent[]);
-  if (o.webhookRetrySchedule !== undefined)
-    patch.webhookRetryScheduleMs = o.webhookRetrySchedule === 'default' ? null : (o.webhookRetrySchedule as number[]);
-  if (o.webhookBatch !== undefined) patch.webhookBatch = o.webhookBatch as number;
-  if (o.webhookBatchWaitMs !== undefined) patch.webhookBatchWaitMs = o.webhookBatchWaitMs as number;
-  if (o.sandbox !== undefined) patch.sandbox = o.sandbox === true;
-  return patch;
 }
 
 export function adminCommand(io: CliIo): Command {
@@ -174,17 +110,19 @@ export function adminCommand(io: CliIo): Command {
     .option('--parent <n>', "a reseller's id: the new account is that reseller's customer", parse.integer(1))
     .action((o: Options) =>
       run(o, (r) =>
-        r.admin.createAccount({
-          name: o.name as string,
-          balanceMain: (o.balance as number | undefined) ?? 0,
-          balanceInternational: (o.internationalBalance as number | undefined) ?? 0,
-          perMinuteLimit: (o.perMinuteLimit as number | undefined) ?? 0,
-          otpBrand: (o.otpBrand as string | undefined) ?? '',
-          ipAllow: (o.ipAllow as string[] | undefined) ?? [],
-          globalSending: (o.globalSending as boolean | undefined) ?? false,
-          ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
-          ...(o.parent !== undefined ? { parentId: o.parent as number } : {}),
-        }),
+        must(
+          r.admin.createAccount({
+            name: o.name as string,
+            balanceMain: (o.balance as number | undefined) ?? 0,
+            balanceInternational: (o.internationalBalance as number | undefined) ?? 0,
+            perMinuteLimit: (o.perMinuteLimit as number | undefined) ?? 0,
+            otpBrand: (o.otpBrand as string | undefined) ?? '',
+            ipAllow: (o.ipAllow as string[] | undefined) ?? [],
+            globalSending: (o.globalSending as boolean | undefined) ?? false,
+            ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
+            ...(o.parent !== undefined ? { parentId: o.parent as number } : {}),
+          }),
+        ),
       ),
     );
   sendDefaultOptions(accountOptions(leaf(account, 'update', 'change an account')))
@@ -199,21 +137,23 @@ export function adminCommand(io: CliIo): Command {
     )
     .action((o: Options) =>
       run(o, (r) =>
-        r.admin.updateAccount(
-          o.id as number,
-          {
-            ...(o.name !== undefined ? { name: o.name as string } : {}),
-            ...(o.status !== undefined ? { status: o.status as 'Active' | 'Suspended' } : {}),
-            ...(o.perMinuteLimit !== undefined ? { perMinuteLimit: o.perMinuteLimit as number } : {}),
-            ...(o.otpBrand !== undefined ? { otpBrand: o.otpBrand as string } : {}),
-            ...(o.ipAllow !== undefined ? { ipAllow: o.ipAllow as string[] } : {}),
-            ...(o.globalSending !== undefined ? { globalSending: o.globalSending as boolean } : {}),
-            ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
-            ...(o.reseller !== undefined ? { reseller: o.reseller as boolean } : {}),
-            ...sendDefaultsChange(o),
-            ...(o.refundUndelivered !== undefined ? { refundUndelivered: o.refundUndelivered as boolean } : {}),
-          },
-          { main: o.balance as number | undefined, international: o.internationalBalance as number | undefined },
+        must(
+          r.admin.updateAccount(
+            o.id as number,
+            {
+              ...(o.name !== undefined ? { name: o.name as string } : {}),
+              ...(o.status !== undefined ? { status: o.status as 'Active' | 'Suspended' } : {}),
+              ...(o.perMinuteLimit !== undefined ? { perMinuteLimit: o.perMinuteLimit as number } : {}),
+              ...(o.otpBrand !== undefined ? { otpBrand: o.otpBrand as string } : {}),
+              ...(o.ipAllow !== undefined ? { ipAllow: o.ipAllow as string[] } : {}),
+              ...(o.globalSending !== undefined ? { globalSending: o.globalSending as boolean } : {}),
+              ...(o.sendWeight !== undefined ? { sendWeight: o.sendWeight as number } : {}),
+              ...(o.reseller !== undefined ? { reseller: o.reseller as boolean } : {}),
+              ...sendDefaultsChange(o),
+              ...(o.refundUndelivered !== undefined ? { refundUndelivered: o.refundUndelivered as boolean } : {}),
+            },
+            { main: o.balance as number | undefined, international: o.internationalBalance as number | undefined },
+          ),
         ),
       ),
     );
@@ -225,14 +165,18 @@ export function adminCommand(io: CliIo): Command {
       parse.integer(1, 1e12),
     )
     .option('--international', 'add to the international balance')
-    .action((o: Options) => run(o, (r) => r.admin.topup(o.id as number, o.amount as number, o.international === true)));
+    .action((o: Options) =>
+      run(o, (r) => must(r.admin.topup(o.id as number, o.amount as number, o.international === true))),
+    );
   leaf(account, 'debit', 'take SMS credit back through the ledger, with a reason; never below zero')
     .requiredOption('--id <n>', 'account id', parse.integer(1))
     .requiredOption('--amount <n>', 'credit to take, a whole number above zero', parse.integer(1, 1e12))
     .requiredOption('--reason <text>', 'why, recorded in the ledger', parse.nonEmpty)
     .option('--international', 'take from the international balance')
     .action((o: Options) =>
-      run(o, (r) => r.admin.debit(o.id as number, o.amount as number, o.international === true, o.reason as string)),
+      run(o, (r) =>
+        must(r.admin.debit(o.id as number, o.amount as number, o.international === true, o.reason as string)),
+      ),
     );
   accountReadCommands(account, leaf, run);
   accountOtpCommands(account, leaf, run);
@@ -246,11 +190,11 @@ export function adminCommand(io: CliIo): Command {
   keyOptions(leaf(key, 'create', 'create a key; prints it once'))
     .requiredOption('--account <n>', 'account id', parse.integer(1))
     .action((o: Options) =>
-      run(o, (r) => r.admin.createKey(o.account as number, { ...defaultKeySettings, ...keyPatch(o) })),
+      run(o, (r) => must(r.admin.createKey(o.account as number, { ...defaultKeySettings, ...keyPatch(o) }))),
     );
   keyOptions(leaf(key, 'update', 'change a key\u2019s settings'))
     .requiredOption('--id <n>', 'key id', parse.integer(1))
-    .action((o: Options) => run(o, (r) => r.admin.updateKey(o.id as number, keyPatch(o))));
+    .action((o: Options) => run(o, (r) => must(r.admin.updateKey(o.id as number, keyPatch(o)))));
   for (const [verb, action] of [
     ['pause', 'pause'],
     ['reactivate', 'reactivate'],
@@ -258,15 +202,15 @@ export function adminCommand(io: CliIo): Command {
   ] as const) {
     leaf(key, verb, `${verb} a key`)
       .requiredOption('--id <n>', 'key id', parse.integer(1))
-      .action((o: Options) => run(o, (r) => r.admin.changeKeyState(o.id as number, action)));
+      .action((o: Options) => run(o, (r) => must(r.admin.changeKeyState(o.id as number, action))));
   }
   leaf(key, 'rotate', 'replace a key by a new one with the same settings')
     .requiredOption('--id <n>', 'key id', parse.integer(1))
     .option('--keep-old', 'keep the old key valid for 24 hours')
-    .action((o: Options) => run(o, (r) => r.admin.rotateKey(o.id as number, o.keepOld === true)));
+    .action((o: Options) => run(o, (r) => must(r.admin.rotateKey(o.id as number, o.keepOld === true))));
   leaf(key, 'show', 'show a key\u2019s settings (never the key)')
     .requiredOption('--id <n>', 'key id', parse.integer(1))
-    .action((o: Options) => run(o, async (r) => keyView(await r.admin.key(o.id as number), Date.now())));
+    .action((o: Options) => run(o, async (r) => keyView(await must(r.admin.key(o.id as number)), Date.now())));
   webhookCommands(admin, key, leaf, run);
   otpCommands(key, leaf, run);
   otpHoldCommands(admin, leaf, run);
@@ -278,9 +222,7 @@ export function adminCommand(io: CliIo): Command {
   leaf(blocklist, 'remove', 'take a number off an account\u2019s blocking list')
     .requiredOption('--account <n>', 'account id', parse.integer(1))
     .requiredOption('--number <text>', 'the number, in any form /blacklist/post/add accepts', parse.nonEmpty)
-    .action((o: Options) => run(o, (r) => r.admin.unblockNumber(o.account as number, o.number as string)));
+    .action((o: Options) => run(o, (r) => must(r.admin.unblockNumber(o.account as number, o.number as string))));
 
   return admin;
 }
-
-export { AdminError };

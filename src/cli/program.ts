@@ -2,7 +2,6 @@ import { Command, CommanderError } from 'commander';
 import { ConfigError, envName, loadConfig, optionSpecs } from '../config.js';
 import type { OptionName } from '../config.js';
 import { adminCommand } from './admin.js';
-import { AdminError } from '../main.js';
 import { CommandFailed } from './must.js';
 import { serve } from './serve.js';
 import { smscSimCommand } from './smsc-sim.js';
@@ -71,7 +70,7 @@ export async function runCli(args: readonly string[], io: CliIo): Promise<number
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 1;
-    if (error instanceof ConfigError || error instanceof CommandFailed || error instanceof AdminError) {
+    if (error instanceof ConfigError || error instanceof CommandFailed) {
       return fatal(error.message);
     }
     return fatal(error instanceof Error ? (error.message.split('\n')[0] ?? 'failed') : String(error));

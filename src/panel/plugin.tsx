@@ -25,7 +25,7 @@ import {
   setLangCookie,
 } from './security.js';
 import { csrfTokenOf } from '../services/panel/users.js';
-import { NotFound } from '../services/panel/not-found.js';
+import { NotFound } from './kit/not-found.js';
 import { AccountSuspended } from '../services/panel/account/account-changes.js';
 import type { PanelServices } from '../services/panel/panel-services.js';
 import { homes, panelAreas } from './areas.js';

@@ -24,7 +24,7 @@ import {
   openAppContainer,
   warmUpLocation,
 } from '../main.js';
-import type { AppContainer } from '../main.js';
+import type { AdminResult, AppContainer } from '../main.js';
 
 export interface WarmUpResult {
   requests: number;
@@ -89,17 +89,19 @@ export class WarmUp {
     try {
       // The store's code as `serve` runs it: the write lock shared between threads.
       container = await openAppContainer(warmUpLocation(dir));
-      const account = await container.admin.createAccount({
-        name: 'Warm-up',
-        balanceMain: 1_000_000_000,
-        balanceInternational: 0,
-        perMinuteLimit: 0,
-        otpBrand: 'Haberci',
-        ipAllow: [],
-        globalSending: false,
-      });
-      await container.admin.addSenderId(account.id, 'WARMUP', 'approved');
-      const key = await container.admin.createKey(account.id, defaultKeySettings);
+      const account = made(
+        await container.admin.createAccount({
+          name: 'Warm-up',
+          balanceMain: 1_000_000_000,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: 'Haberci',
+          ipAllow: [],
+          globalSending: false,
+        }),
+      );
+      made(await container.admin.addSenderId(account.id, 'WARMUP', 'approved'));
+      const key = made(await container.admin.createKey(account.id, defaultKeySettings));
       return new WarmUp(dir, container, key.api_key);
     } catch (error) {
       await container?.close();
@@ -153,4 +155,10 @@ export class WarmUp {
       await rm(this.dir, { recursive: true, force: true });
     }
   }
+}
+
+/** A step of the warm-up's set-up cannot fail on its own fresh store: a failure ends the warm-up with its message. */
+function made<T>(result: AdminResult<T>): T {
+  if (!result.ok) throw new Error(`the warm-up store cannot be set up: ${result.message}`);
+  return result.value;
 }

@@ -8,42 +8,51 @@
  */
 import type { Account, AccountInput } from '../ports/accounts.js';
 import type { Store } from '../ports/store.js';
-import { AdminError } from './admin-error.js';
+import { ok } from '../domain/result.js';
+import { notFound, refused } from './admin-result.js';
+import type { AdminResult } from './admin-result.js';
 
 /** The largest page of an account listing. */
 export const maxAccountPage = 500;
 
-/** Creates a customer account under a reseller, in the caller's transaction. */
+/**
+ * Creates a customer account under a reseller, in the caller's transaction. No parent is
+ * ADM-NOT-FOUND, a parent that is no reseller ADM-REFUSED: both found before anything is
+ * written.
+ */
 export async function createUnder(
   store: Store,
   input: AccountInput & { parentId: number },
   now: number,
-): Promise<Account> {
+): Promise<AdminResult<Account>> {
   await store.accounts.lockAccounts([input.parentId]);
   const parent = await store.accounts.getAccount(input.parentId);
-  if (!parent) throw new AdminError(`no account with id ${input.parentId}`);
+  if (!parent) return notFound(`no account with id ${input.parentId}`);
   if (parent.reseller !== true)
-    throw new AdminError(
-      `account ${parent.id} is not a reseller (admin account update --id ${parent.id} --reseller true)`,
-    );
-  return store.accounts.createAccount(input, now);
+    return refused(`account ${parent.id} is not a reseller (admin account update --id ${parent.id} --reseller true)`);
+  return ok(await store.accounts.createAccount(input, now));
 }
 
 /**
  * Checks that an account may become a reseller (or stop being one), in the caller's
  * transaction, with the account's row locked: a customer cannot become a reseller (one
- * level), and a reseller that still owns customers stays one.
+ * level), and a reseller that still owns customers stays one (ADM-REFUSED, both).
  */
-export async function checkResellerChange(store: Store, account: Account, reseller: boolean): Promise<void> {
+export async function checkResellerChange(
+  store: Store,
+  account: Account,
+  reseller: boolean,
+): Promise<AdminResult<true>> {
   if (reseller && account.parentId !== null && account.parentId !== undefined)
-    throw new AdminError(
+    return refused(
       `account ${account.id} is a customer of reseller ${account.parentId}: a reseller's customer cannot be a reseller (one level)`,
     );
   if (!reseller && account.reseller === true) {
     const customers = await store.accounts.customerCount(account.id);
     if (customers > 0)
-      throw new AdminError(`account ${account.id} still owns ${customers} customer account(s); it stays a reseller`);
+      return refused(`account ${account.id} still owns ${customers} customer account(s); it stays a reseller`);
   }
+  return ok(true);
 }
 
 /** What the provider sees of an account beside its own view: its reseller by name, its customers. */

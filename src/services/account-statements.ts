@@ -12,7 +12,9 @@ import type { DeliveryState } from '../domain/delivery-state.js';
 import { dayOfDate, dayStart } from '../domain/istanbul-time.js';
 import { isMoveReason, isRefundReason, isSendReason } from '../domain/refunds.js';
 import { safeCell } from '../util/csv-cell.js';
-import { AdminError } from './admin-error.js';
+import { ok } from '../domain/result.js';
+import { notFound, refused } from './admin-result.js';
+import type { AdminResult } from './admin-result.js';
 import { maxAccountPage } from './account-hierarchy.js';
 
 /** One balance over the month: closing = opening + added + refunded + moved_in - spent - moved_out - taken. */
@@ -46,43 +48,63 @@ export interface ResellerStatement extends Statement {
 const creditKeys = ['opening', 'added', 'spent', 'refunded', 'moved_in', 'moved_out', 'taken', 'closing'] as const;
 const buckets = ['main', 'international'] as const;
 
-/** The first and last day of `YYYY-MM`, and the Istanbul instants that bound it. */
-export function monthBounds(month: string): { from: string; to: string; start: number; end: number } {
+export interface MonthBounds {
+  from: string;
+  to: string;
+  start: number;
+  end: number;
+}
+
+/** The first and last day of `YYYY-MM`, and the Istanbul instants that bound it; ADM-REFUSED for another form. */
+export function monthBounds(month: string): AdminResult<MonthBounds> {
   const m = /^(\d{4})-(\d{2})$/.exec(month);
   const first = m ? dayOfDate(`${month}-01`) : null;
-  if (!m || first === null) throw new AdminError('--month is YYYY-MM');
+  if (!m || first === null) return refused('--month is YYYY-MM');
   const year = Number(m[1]);
   const next = Number(m[2]) === 12 ? `${year + 1}-01-01` : `${year}-${String(Number(m[2]) + 1).padStart(2, '0')}-01`;
   const after = dayOfDate(next);
-  if (after === null) throw new AdminError('--month is YYYY-MM');
+  if (after === null) return refused('--month is YYYY-MM');
   const last = new Date((after - 1) * 86_400_000).toISOString().slice(0, 10);
-  return { from: `${month}-01`, to: last, start: dayStart(first), end: dayStart(after) };
+  return ok({ from: `${month}-01`, to: last, start: dayStart(first), end: dayStart(after) });
 }
 
 export class AccountStatements {
   constructor(private readonly store: Store) {}
 
-  /** An account's statement for a month; a reseller's with `customers`: each of its customers' too. */
-  async statement(accountId: number, month: string, customers = false): Promise<Statement | ResellerStatement> {
+  /**
+   * An account's statement for a month; a reseller's with `customers`: each of its customers'
+   * too. ADM-REFUSED: the month is not `YYYY-MM`, or the account is no reseller;
+   * ADM-NOT-FOUND: no such account.
+   */
+  async statement(
+    accountId: number,
+    month: string,
+    customers = false,
+  ): Promise<AdminResult<Statement | ResellerStatement>> {
     const bounds = monthBounds(month);
-    const own = await this.one(accountId, month, bounds);
-    if (!customers) return own;
+    if (!bounds.ok) return bounds;
+    const own = await this.one(accountId, month, bounds.value);
+    if (!own.ok || !customers) return own;
     const account = await this.store.accounts.getAccount(accountId);
-    if (account?.reseller !== true) throw new AdminError(`account ${accountId} is no reseller`);
+    if (account?.reseller !== true) return refused(`account ${accountId} is no reseller`);
     const list: Statement[] = [];
     for (let after = 0; ;) {
       const page = await this.store.accounts.listAccounts({ parentId: accountId, after, limit: maxAccountPage });
-      for (const c of page) list.push(await this.one(c.id, month, bounds));
+      for (const c of page) {
+        const one = await this.one(c.id, month, bounds.value);
+        if (!one.ok) return one;
+        list.push(one.value);
+      }
       const last = page[page.length - 1];
       if (page.length < maxAccountPage || !last) break;
       after = last.id;
     }
-    return { ...own, customers: list };
+    return ok({ ...own.value, customers: list });
   }
 
-  private async one(accountId: number, month: string, bounds: ReturnType<typeof monthBounds>): Promise<Statement> {
+  private async one(accountId: number, month: string, bounds: MonthBounds): Promise<AdminResult<Statement>> {
     const account = await this.store.accounts.getAccount(accountId);
-    if (!account) throw new AdminError(`no account with id ${accountId}`);
+    if (!account) return notFound(`no account with id ${accountId}`);
     const [states, sums, opening] = await Promise.all([
       this.store.reports.periodStates(accountId, bounds.start, bounds.end),
       this.store.accounts.ledgerSums(accountId, bounds.start, bounds.end),
@@ -116,7 +138,7 @@ export class AccountStatements {
       total += s.messages;
       sms += s.sms;
     }
-    return {
+    return ok({
       account_id: account.id,
       name: account.name,
       parent_id: account.parentId ?? null,
@@ -125,7 +147,7 @@ export class AccountStatements {
       to: bounds.to,
       messages: { total, sms, by_state: byState },
       credit,
-    };
+    });
   }
 }
 

@@ -12,11 +12,10 @@ import type { SelectableWebhookEvent } from '../domain/webhook.js';
 import { BlocklistService } from './blocklist-service.js';
 import { SenderIdAdmin } from './sender-id-admin.js';
 import type { SenderIdView } from './sender-id-admin.js';
-import { AdminError } from './admin-error.js';
+import { ok } from '../domain/result.js';
+import { notFound, refused } from './admin-result.js';
+import type { AdminResult } from './admin-result.js';
 import { checkResellerChange, createUnder } from './account-hierarchy.js';
-
-// Where other services and the CLI have always found it.
-export { AdminError };
 
 /** What admin commands print for a key: its settings, never the key or its hash. */
 export interface KeyView {
@@ -94,7 +93,12 @@ export const defaultKeySettings: KeySettings = {
   sandbox: false,
 };
 
-/** Provider use cases behind `haberci admin` (and the demo set-up at first start). */
+/**
+ * Provider use cases behind `haberci admin` (and the demo set-up at first start). Each that
+ * can fail returns an AdminResult: no account or key is ADM-NOT-FOUND, anything else refused
+ * ADM-REFUSED, with the words the operator reads. A failure inside a transaction is found
+ * before anything is written, so the transaction returns it with nothing to undo.
+ */
 export class AdminService {
   readonly senderIds: SenderIdAdmin;
 
@@ -105,30 +109,35 @@ export class AdminService {
     this.senderIds = new SenderIdAdmin(store, clock);
   }
 
-  async createAccount(input: AccountInput): Promise<AccountView> {
+  async createAccount(input: AccountInput): Promise<AdminResult<AccountView>> {
     const { parentId } = input;
-    if (parentId === undefined) return accountView(await this.store.accounts.createAccount(input, this.clock.now()));
-    return this.store.transaction(async (store) =>
-      accountView(await createUnder(store, { ...input, parentId }, this.clock.now())),
-    );
+    if (parentId === undefined)
+      return ok(accountView(await this.store.accounts.createAccount(input, this.clock.now())));
+    return this.store.transaction(async (store) => {
+      const made = await createUnder(store, { ...input, parentId }, this.clock.now());
+      return made.ok ? ok(accountView(made.value)) : made;
+    });
   }
 
-  async account(id: number): Promise<Account> {
+  async account(id: number): Promise<AdminResult<Account>> {
     const account = await this.store.accounts.getAccount(id);
-    if (!account) throw new AdminError(`no account with id ${id}`);
-    return account;
+    if (!account) return notFound(`no account with id ${id}`);
+    return ok(account);
   }
 
   async updateAccount(
     id: number,
     patch: AccountPatch,
     balances: { main?: number; international?: number },
-  ): Promise<AccountView> {
+  ): Promise<AdminResult<AccountView>> {
     return this.store.transaction(async (store) => {
       if (patch.reseller !== undefined) await store.accounts.lockAccounts([id]);
       const before = await store.accounts.getAccount(id);
-      if (!before) throw new AdminError(`no account with id ${id}`);
-      if (patch.reseller !== undefined) await checkResellerChange(store, before, patch.reseller);
+      if (!before) return notFound(`no account with id ${id}`);
+      if (patch.reseller !== undefined) {
+        const allowed = await checkResellerChange(store, before, patch.reseller);
+        if (!allowed.ok) return allowed;
+      }
       await store.accounts.updateAccount(id, patch);
       // Setting a balance is recorded in the ledger as the difference it makes.
       for (const bucket of ['main', 'international'] as const) {
@@ -138,14 +147,16 @@ export class AdminService {
         if (target !== current)
           await store.accounts.adjustBalance(id, bucket, target - current, 'set by provider', null, this.clock.now());
       }
-      return accountView(await new AdminService(store, this.clock).account(id));
+      const after = await store.accounts.getAccount(id);
+      if (!after) throw new Error(`account ${id} vanished in its own update`);
+      return ok(accountView(after));
     });
   }
 
   /** `account topup`: adds credit, recorded in the ledger as a top-up; never takes any. */
-  async topup(id: number, amount: number, international: boolean): Promise<BalancesView> {
+  async topup(id: number, amount: number, international: boolean): Promise<AdminResult<BalancesView>> {
     if (!Number.isSafeInteger(amount) || amount <= 0)
-      throw new AdminError('a top-up amount must be a whole number above zero');
+      return refused('a top-up amount must be a whole number above zero');
     return this.moveBalance(id, international, amount, 'top-up');
   }
 
@@ -155,64 +166,72 @@ export class AdminService {
     amount: number,
     international: boolean,
     reason: string,
-  ): Promise<BalancesView & { debited: number; reason: string }> {
+  ): Promise<AdminResult<BalancesView & { debited: number; reason: string }>> {
     if (!Number.isSafeInteger(amount) || amount <= 0)
-      throw new AdminError('a debit amount must be a whole number above zero');
-    if (reason.trim() === '') throw new AdminError('a debit needs a reason');
+      return refused('a debit amount must be a whole number above zero');
+    if (reason.trim() === '') return refused('a debit needs a reason');
     const balances = await this.moveBalance(id, international, -amount, `debit: ${reason.trim()}`);
-    return { ...balances, debited: amount, reason: reason.trim() };
+    return balances.ok ? ok({ ...balances.value, debited: amount, reason: reason.trim() }) : balances;
   }
 
-  private async moveBalance(id: number, international: boolean, delta: number, reason: string): Promise<BalancesView> {
+  private async moveBalance(
+    id: number,
+    international: boolean,
+    delta: number,
+    reason: string,
+  ): Promise<AdminResult<BalancesView>> {
     const bucket = international ? 'international' : 'main';
     const result = await this.store.accounts.adjustBalance(id, bucket, delta, reason, null, this.clock.now());
-    if (result === null) throw new AdminError(`no account with id ${id}`);
-    if (result === 'insufficient')
-      throw new AdminError(`the ${bucket} balance is less than ${-delta}; nothing was debited`);
-    return { id: result.id, balance_main: result.balanceMain, balance_international: result.balanceInternational };
+    if (result === null) return notFound(`no account with id ${id}`);
+    if (result === 'insufficient') return refused(`the ${bucket} balance is less than ${-delta}; nothing was debited`);
+    return ok({ id: result.id, balance_main: result.balanceMain, balance_international: result.balanceInternational });
   }
 
   /** `sender-id add`: checked as /sms/send checks `title`, once per account (see SenderIdAdmin). */
-  addSenderId(accountId: number, title: string, status: SenderId['status']): Promise<SenderIdView> {
+  addSenderId(accountId: number, title: string, status: SenderId['status']): Promise<AdminResult<SenderIdView>> {
     return this.senderIds.add(accountId, title, status);
   }
 
   /** `blocklist remove`: takes a number, in any accepted form, off the account's blocking list. */
-  async unblockNumber(accountId: number, number: string): Promise<{ removed: boolean }> {
-    await this.account(accountId);
+  async unblockNumber(accountId: number, number: string): Promise<AdminResult<{ removed: boolean }>> {
+    const account = await this.account(accountId);
+    if (!account.ok) return account;
     const removed = await new BlocklistService(this.store.directory, this.clock).remove(accountId, number);
-    if (!removed.ok) throw new AdminError(`not a Türkiye mobile number: ${number}`);
-    return { removed: removed.value };
+    if (!removed.ok) return refused(`not a Türkiye mobile number: ${number}`);
+    return ok({ removed: removed.value });
   }
 
-  async createKey(accountId: number, settings: KeySettings): Promise<{ api_key: string } & KeyView> {
-    await this.account(accountId);
+  async createKey(accountId: number, settings: KeySettings): Promise<AdminResult<{ api_key: string } & KeyView>> {
+    const account = await this.account(accountId);
+    if (!account.ok) return account;
     const secret = newApiKey(settings.sandbox);
     const key = await this.store.keys.createKey(accountId, secret.hash, secret.hint, settings, this.clock.now());
-    return { ...keyView(key, this.clock.now()), api_key: secret.key };
+    return ok({ ...keyView(key, this.clock.now()), api_key: secret.key });
   }
 
-  async key(id: number): Promise<ApiKey> {
+  async key(id: number): Promise<AdminResult<ApiKey>> {
     const key = await this.store.keys.getKey(id);
-    if (!key) throw new AdminError(`no key with id ${id}`);
-    return key;
+    if (!key) return notFound(`no key with id ${id}`);
+    return ok(key);
   }
 
-  async updateKey(id: number, patch: Partial<KeySettings>): Promise<KeyView> {
+  async updateKey(id: number, patch: Partial<KeySettings>): Promise<AdminResult<KeyView>> {
     const key = await this.key(id);
-    if (keyStateAt(key, this.clock.now()) === 'Revoked') throw new AdminError('a revoked key cannot be changed');
+    if (!key.ok) return key;
+    if (keyStateAt(key.value, this.clock.now()) === 'Revoked') return refused('a revoked key cannot be changed');
     const updated = await this.store.keys.updateKey(id, patch, this.clock.now());
-    if (!updated) throw new AdminError(`no key with id ${id}`);
-    return keyView(updated, this.clock.now());
+    if (!updated) return notFound(`no key with id ${id}`);
+    return ok(keyView(updated, this.clock.now()));
   }
 
-  async changeKeyState(id: number, action: KeyAction): Promise<KeyView> {
+  async changeKeyState(id: number, action: KeyAction): Promise<AdminResult<KeyView>> {
     const key = await this.key(id);
-    const next = applyKeyAction(keyStateAt(key, this.clock.now()), action);
-    if (typeof next !== 'string') throw new AdminError(next.refused);
+    if (!key.ok) return key;
+    const next = applyKeyAction(keyStateAt(key.value, this.clock.now()), action);
+    if (typeof next !== 'string') return refused(next.refused);
     const updated = await this.store.keys.updateKey(id, { state: next }, this.clock.now());
-    if (!updated) throw new AdminError(`no key with id ${id}`);
-    return keyView(updated, this.clock.now());
+    if (!updated) return notFound(`no key with id ${id}`);
+    return ok(keyView(updated, this.clock.now()));
   }
 
   /**
@@ -223,13 +242,13 @@ export class AdminService {
   async rotateKey(
     id: number,
     keepOld: boolean,
-  ): Promise<{ id: number; api_key: string; old_key_id: number; old_key_valid_until: string | null }> {
+  ): Promise<AdminResult<{ id: number; api_key: string; old_key_id: number; old_key_valid_until: string | null }>> {
     return this.store.transaction(async (store) => {
       const now = this.clock.now();
       const old = await store.keys.getKey(id);
-      if (!old) throw new AdminError(`no key with id ${id}`);
+      if (!old) return notFound(`no key with id ${id}`);
       const state = keyStateAt(old, now);
-      if (state !== 'Active') throw new AdminError(`only an Active key can be rotated (the key is ${state})`);
+      if (state !== 'Active') return refused(`only an Active key can be rotated (the key is ${state})`);
       const secret = newApiKey(old.sandbox);
       // Every setting moves to the new key; what is the key's own (its id, state, dates) does not.
       const { id: _id, accountId: _a, keyHint: _h, state: _s, validUntil: _v, replacedBy: _r, ...rest } = old;
@@ -243,12 +262,12 @@ export class AdminService {
         keepOld ? { validUntil, replacedBy: fresh.id } : { state: 'Revoked', replacedBy: fresh.id },
         now,
       );
-      return {
+      return ok({
         id: fresh.id,
         api_key: secret.key,
         old_key_id: id,
         old_key_valid_until: validUntil === null ? null : new Date(validUntil).toISOString(),
-      };
+      });
     });
   }
 }

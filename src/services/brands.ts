@@ -17,7 +17,9 @@ import type { LogoType } from '../domain/brand.js';
 import { checkBrandName, checkColor, checkHost, checkSupportText, logoTypeOf } from '../domain/brand.js';
 import type { Actor } from './audit-log.js';
 import { AuditLog } from './audit-log.js';
-import { AdminError } from './admin-error.js';
+import { ok } from '../domain/result.js';
+import { notFound, refused as refusal } from './admin-result.js';
+import type { AdminResult } from './admin-result.js';
 import { AccountSuspended } from './panel/account/account-changes.js';
 
 export interface BrandView {
@@ -110,17 +112,21 @@ export class BrandService {
     return { brand: await this.get(accountId) };
   }
 
-  /** `admin reseller brand`: with no change given, shows the brand. */
-  async command(accountId: number, input: BrandInput): Promise<BrandView> {
+  /**
+   * `admin reseller brand`: with no change given, shows the brand. No such account is
+   * ADM-NOT-FOUND; not a reseller, no brand yet or a field refused, ADM-REFUSED.
+   */
+  async command(accountId: number, input: BrandInput): Promise<AdminResult<BrandView>> {
+    const reseller = await this.reseller(accountId);
+    if (!reseller.ok) return reseller;
     if (Object.values(input).every((v) => v === undefined)) {
-      await this.reseller(accountId);
       const brand = await this.get(accountId);
-      if (!brand) throw new AdminError(`account ${accountId} has no brand yet (give --name)`);
-      return brandView(brand);
+      if (!brand) return refusal(`account ${accountId} has no brand yet (give --name)`);
+      return ok(brandView(brand));
     }
     const result = await this.change(accountId, input, null);
-    if (!result.ok) throw new AdminError(result.problem);
-    return brandView(result.brand);
+    if (!result.ok) return refusal(result.problem);
+    return ok(brandView(result.brand));
   }
 
   /**
@@ -188,12 +194,12 @@ export class BrandService {
     return { ok: true, brand: saved };
   }
 
-  private async reseller(accountId: number): Promise<void> {
+  /** The same refusals as `change`'s of its account, in the same words. */
+  private async reseller(accountId: number): Promise<AdminResult<true>> {
     const account = await this.store.accounts.getAccount(accountId);
-    if (!account) throw new AdminError(`no account with id ${accountId}`);
+    if (!account) return notFound(`no account with id ${accountId}`);
     if (account.reseller !== true)
-      throw new AdminError(
-        `account ${accountId} is not a reseller (admin account update --id ${accountId} --reseller true)`,
-      );
+      return refusal(`account ${accountId} is not a reseller (admin account update --id ${accountId} --reseller true)`);
+    return ok(true);
   }
 }

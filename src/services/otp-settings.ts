@@ -10,7 +10,9 @@ import { allCountries, effectiveOtpSettings } from '../domain/otp-guard.js';
 import type { OtpSettings } from '../domain/otp-guard.js';
 import { conversionPercent } from '../domain/otp-watch.js';
 import type { OtpHold } from '../ports/otp-store.js';
-import { AdminError } from './admin.js';
+import { ok } from '../domain/result.js';
+import { notFound } from './admin-result.js';
+import type { AdminResult } from './admin-result.js';
 
 export interface OtpSettingsView {
   key_id: number;
@@ -117,31 +119,35 @@ export class OtpSettingsAdmin {
     private readonly clock: Clock,
   ) {}
 
-  async show(keyId: number): Promise<OtpSettingsView> {
-    await this.existing(keyId);
-    return otpSettingsView(keyId, await this.store.otp.settingsOf(keyId));
+  async show(keyId: number): Promise<AdminResult<OtpSettingsView>> {
+    const key = await this.existing(keyId);
+    if (!key.ok) return key;
+    return ok(otpSettingsView(keyId, await this.store.otp.settingsOf(keyId)));
   }
 
   /** Changes the settings given (a null puts one back to its default); the others stay. */
-  async update(keyId: number, patch: Partial<OtpSettings>): Promise<OtpSettingsView> {
-    await this.existing(keyId);
+  async update(keyId: number, patch: Partial<OtpSettings>): Promise<AdminResult<OtpSettingsView>> {
+    const key = await this.existing(keyId);
+    if (!key.ok) return key;
     const stored = await this.store.otp.settingsOf(keyId);
     const next: OtpSettings = { ...stored, ...patch };
     await this.store.otp.saveSettings(keyId, next, this.clock.now());
-    return otpSettingsView(keyId, next);
+    return ok(otpSettingsView(keyId, next));
   }
 
   /** The provider's countries of an account's codes (every key's countries are within them). */
-  async accountShow(accountId: number): Promise<AccountOtpView> {
-    await this.existingAccount(accountId);
-    return accountOtpView(accountId, await this.store.otp.accountCountries(accountId));
+  async accountShow(accountId: number): Promise<AdminResult<AccountOtpView>> {
+    const account = await this.existingAccount(accountId);
+    if (!account.ok) return account;
+    return ok(accountOtpView(accountId, await this.store.otp.accountCountries(accountId)));
   }
 
   /** Narrows an account's OTP countries (null: every country again). */
-  async accountUpdate(accountId: number, countries: string[] | null): Promise<AccountOtpView> {
-    await this.existingAccount(accountId);
+  async accountUpdate(accountId: number, countries: string[] | null): Promise<AdminResult<AccountOtpView>> {
+    const account = await this.existingAccount(accountId);
+    if (!account.ok) return account;
     await this.store.otp.saveAccountCountries(accountId, countries, this.clock.now());
-    return accountOtpView(accountId, countries);
+    return ok(accountOtpView(accountId, countries));
   }
 
   /** Holds of the conversion watch, newest first: those standing, or every one with `all`. */
@@ -162,24 +168,26 @@ export class OtpSettingsAdmin {
   async release(
     keyId: number,
     prefix: string | null,
-  ): Promise<{ key_id: number; account_id: number; prefix: string | null; released: number }> {
+  ): Promise<AdminResult<{ key_id: number; account_id: number; prefix: string | null; released: number }>> {
     const key = await this.store.keys.getKey(keyId);
-    if (!key) throw new AdminError(`no key with id ${keyId}`);
+    if (!key) return notFound(`no key with id ${keyId}`);
     const released = await this.store.otp.release(keyId, prefix, this.clock.now());
     if (released === 0)
-      throw new AdminError(
+      return notFound(
         prefix === null
           ? `key ${keyId} has no standing OTP hold`
           : `key ${keyId} has no standing OTP hold of ${prefix}`,
       );
-    return { key_id: keyId, account_id: key.accountId, prefix, released };
+    return ok({ key_id: keyId, account_id: key.accountId, prefix, released });
   }
 
-  private async existingAccount(accountId: number): Promise<void> {
-    if (!(await this.store.accounts.getAccount(accountId))) throw new AdminError(`no account with id ${accountId}`);
+  private async existingAccount(accountId: number): Promise<AdminResult<true>> {
+    if (!(await this.store.accounts.getAccount(accountId))) return notFound(`no account with id ${accountId}`);
+    return ok(true);
   }
 
-  private async existing(keyId: number): Promise<void> {
-    if (!(await this.store.keys.getKey(keyId))) throw new AdminError(`no key with id ${keyId}`);
+  private async existing(keyId: number): Promise<AdminResult<true>> {
+    if (!(await this.store.keys.getKey(keyId))) return notFound(`no key with id ${keyId}`);
+    return ok(true);
   }
 }

@@ -14,11 +14,17 @@ import { moveReasons } from '../domain/refunds.js';
 import type { Failure, Result } from '../domain/result.js';
 import { AuditLog } from './audit-log.js';
 import type { AuditFact, KeyActor, UserActor } from './audit-log.js';
-import { AdminError } from './admin-error.js';
 import { createUnder, maxAccountPage } from './account-hierarchy.js';
 import { UserService } from './panel/users.js';
 import { usageOf } from './reseller-usage.js';
 import type { Usage } from './reseller-usage.js';
+
+/**
+ * A panel user refused inside `create`'s transaction, after its account was written: thrown
+ * there only, so the transaction rolls the account back, and returned as TS-1033 right
+ * outside it.
+ */
+class UserRefused extends Error {}
 
 /** Customers one reseller may own: a bound on its listing and on what one key can create. */
 export const maxCustomers = 10_000;
@@ -123,15 +129,17 @@ export class ResellerService {
           return fail('TS-1060', { message: `A reseller owns at most ${maxCustomers} customer accounts` });
         const { perMinuteLimit, globalSending, otpBrand } = reseller.value;
         const input = { name, balanceMain: 0, balanceInternational: 0, perMinuteLimit, globalSending, otpBrand };
-        const account = await createUnder(
-          store,
-          { ...input, ipAllow: [], parentId: caller.accountId },
-          this.clock.now(),
-        );
-        const user =
+        const made = await createUnder(store, { ...input, ipAllow: [], parentId: caller.accountId }, this.clock.now());
+        // Refused before anything is written (the reseller was checked above, under its lock).
+        if (!made.ok) return fail('TS-1033', { message: made.message });
+        const account = made.value;
+        const invited =
           email === undefined
             ? null
             : await new UserService(store, this.clock).create({ accountId: account.id, email });
+        // Refused after the account was written: thrown, so the transaction undoes it.
+        if (invited !== null && !invited.ok) throw new UserRefused(invited.message);
+        const user = invited?.value ?? null;
         await this.record(store, caller, {
           action: 'subaccount.create',
           accountId: account.id,
@@ -147,7 +155,7 @@ export class ResellerService {
       });
     } catch (error) {
       // A panel user refused (not an email, or taken): nothing was created.
-      if (error instanceof AdminError) return fail('TS-1033', { message: error.message });
+      if (error instanceof UserRefused) return fail('TS-1033', { message: error.message });
       throw error;
     }
   }

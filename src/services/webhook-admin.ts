@@ -1,12 +1,17 @@
 /**
  * Provider commands about webhooks: test a key's webhook, list its recent deliveries,
- * deliver an event again. Each prints delivery records, never the webhook secret.
+ * deliver an event again. Each prints delivery records, never the webhook secret. A key or
+ * an event that is not there is ADM-NOT-FOUND; a key with no webhook URL, or an event with an
+ * attempt in flight, ADM-REFUSED.
  */
 import type { Clock } from '../ports/clock.js';
 import type { AttemptLog, ClaimedEvent, EventRecord } from '../ports/event-store.js';
 import type { Store } from '../ports/store.js';
 import type { WebhookDelivery } from './webhook-delivery.js';
-import { AdminError } from './admin.js';
+import type { ApiKey } from '../ports/keys.js';
+import { ok } from '../domain/result.js';
+import { notFound, refused } from './admin-result.js';
+import type { AdminResult } from './admin-result.js';
 
 export interface AttemptView {
   attempt: number;
@@ -75,11 +80,12 @@ export class WebhookAdmin {
     private readonly clock: Clock,
   ) {}
 
-  private async keyWithWebhook(id: number): Promise<void> {
+  private async keyWithWebhook(id: number): Promise<AdminResult<ApiKey>> {
     const key = await this.store.keys.getKey(id);
-    if (!key) throw new AdminError(`no key with id ${id}`);
+    if (!key) return notFound(`no key with id ${id}`);
     if (key.webhookUrl === null || key.webhookUrl === '')
-      throw new AdminError(`key ${id} has no webhook URL (set one with key update --webhook-url)`);
+      return refused(`key ${id} has no webhook URL (set one with key update --webhook-url)`);
+    return ok(key);
   }
 
   /** The same commands on another store (a transaction's): claims made there commit with it. */
@@ -103,24 +109,28 @@ export class WebhookAdmin {
    * A key.test event, attempted once at once. Like any event it has the key's attempts:
    * if this one fails, a running server's webhook courier makes the others on schedule.
    */
-  async testWebhook(keyId: number): Promise<DeliveryView> {
-    return this.attempt(await this.claimTest(keyId), false);
+  async testWebhook(keyId: number): Promise<AdminResult<DeliveryView>> {
+    const claimed = await this.claimTest(keyId);
+    return claimed.ok ? ok(await this.attempt(claimed.value, false)) : claimed;
   }
 
   /** The key.test event of `testWebhook`, made claimed by this process, for `attempt`. */
-  async claimTest(keyId: number): Promise<ClaimedEvent> {
-    await this.keyWithWebhook(keyId);
+  async claimTest(keyId: number): Promise<AdminResult<ClaimedEvent>> {
+    const key = await this.keyWithWebhook(keyId);
+    if (!key.ok) return key;
     const now = this.clock.now();
-    return this.store.events.createClaimed(
-      { keyId, eventType: 'key.test', smsId: null, status: null },
-      now,
-      now + this.delivery.leaseMs,
+    return ok(
+      await this.store.events.createClaimed(
+        { keyId, eventType: 'key.test', smsId: null, status: null },
+        now,
+        now + this.delivery.leaseMs,
+      ),
     );
   }
 
-  async deliveries(keyId: number, limit: number): Promise<{ deliveries: DeliveryView[] }> {
-    if (!(await this.store.keys.getKey(keyId))) throw new AdminError(`no key with id ${keyId}`);
-    return { deliveries: (await this.store.events.recentForKey(keyId, limit)).map(deliveryView) };
+  async deliveries(keyId: number, limit: number): Promise<AdminResult<{ deliveries: DeliveryView[] }>> {
+    if (!(await this.store.keys.getKey(keyId))) return notFound(`no key with id ${keyId}`);
+    return ok({ deliveries: (await this.store.events.recentForKey(keyId, limit)).map(deliveryView) });
   }
 
   /**
@@ -128,27 +138,32 @@ export class WebhookAdmin {
    * pending again, with the key's attempts and schedule from the start, the first attempt
    * due now: a running server's webhook courier delivers them.
    */
-  async redeliverFailed(keyId: number, since: number): Promise<{ key_id: number; since: string; queued: number }> {
-    await this.keyWithWebhook(keyId);
+  async redeliverFailed(
+    keyId: number,
+    since: number,
+  ): Promise<AdminResult<{ key_id: number; since: string; queued: number }>> {
+    const key = await this.keyWithWebhook(keyId);
+    if (!key.ok) return key;
     const queued = await this.store.events.requeueFailed(keyId, since, this.clock.now());
-    return { key_id: keyId, since: iso(since), queued };
+    return ok({ key_id: keyId, since: iso(since), queued });
   }
 
   /**
    * One more attempt of an event, now, whatever its state: delivered on a 2xx; otherwise the
    * event stays as it was (a pending one keeps its schedule and attempts left).
    */
-  async redeliver(ref: number | string): Promise<DeliveryView> {
-    return this.attempt(await this.claimAgain(ref), true);
+  async redeliver(ref: number | string): Promise<AdminResult<DeliveryView>> {
+    const claimed = await this.claimAgain(ref);
+    return claimed.ok ? ok(await this.attempt(claimed.value, true)) : claimed;
   }
 
   /** The event of `redeliver`, claimed by this process (refused while an attempt is in flight), for `attempt`. */
-  async claimAgain(ref: number | string): Promise<ClaimedEvent> {
+  async claimAgain(ref: number | string): Promise<AdminResult<ClaimedEvent>> {
     const now = this.clock.now();
     const claimed = await this.store.events.claimOne(ref, now, now + this.delivery.leaseMs);
-    if (claimed === null) throw new AdminError(`no webhook event ${String(ref)}`);
+    if (claimed === null) return notFound(`no webhook event ${String(ref)}`);
     if (claimed === 'busy')
-      throw new AdminError(`an attempt of event ${String(ref)} is in flight; try again when it has finished`);
-    return claimed;
+      return refused(`an attempt of event ${String(ref)} is in flight; try again when it has finished`);
+    return ok(claimed);
   }
 }

@@ -11,6 +11,7 @@ import { adminOk, storeFolder } from '../helpers/cli.js';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelHarness } from '../helpers/panel.js';
 import { sqliteFileIn } from '../../src/adapters/store/index.js';
+import { valueOf } from '../helpers/results.js';
 
 describe('haberci admin writes the audit log', { timeout: 120_000 }, () => {
   let dir: string;
@@ -73,7 +74,7 @@ describe('haberci admin writes the audit log', { timeout: 120_000 }, () => {
       /token=([^&]+)/.exec(String(invited.set_password_link))?.[1] ?? 'no-link',
     );
     h = await createPanelHarness({ dialect: 'sqlite', file: sqliteFileIn(dir) });
-    await h.users.create({ accountId: null, email: 'console@example.com', password: 'console-password' });
+    await valueOf(h.users.create({ accountId: null, email: 'console@example.com', password: 'console-password' }));
   });
   after(async () => {
     await h.close();

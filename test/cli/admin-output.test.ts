@@ -9,6 +9,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { adminOk, haberci, storeFolder } from '../helpers/cli.js';
 import { openAppContainer } from '../../src/main.js';
 import { sqliteFileIn } from '../../src/adapters/store/index.js';
+import { valueOf } from '../helpers/results.js';
 
 const iso = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
@@ -42,15 +43,17 @@ describe('haberci admin output', { timeout: 180_000 }, () => {
     // A blocked number for blocklist remove to take off, an inbound message for inbound list.
     const runtime = await openAppContainer({ dialect: 'sqlite', file: sqliteFileIn(dir) });
     try {
-      const account = await runtime.admin.createAccount({
-        name: 'Seed',
-        balanceMain: 0,
-        balanceInternational: 0,
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-      });
+      const account = await valueOf(
+        runtime.admin.createAccount({
+          name: 'Seed',
+          balanceMain: 0,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        }),
+      );
       assert.equal((await runtime.services.blocklist.add(account.id, '05321234567')).ok, true);
       await runtime.store.inbound.insert({
         id: 1,

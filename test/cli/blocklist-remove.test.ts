@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { openAppContainer } from '../../src/main.js';
 import { sqliteFileIn } from '../../src/adapters/store/index.js';
 import { haberci } from '../helpers/cli.js';
+import { valueOf } from '../helpers/results.js';
 
 describe('haberci admin blocklist remove', { timeout: 60_000 }, () => {
   let data: string;
@@ -20,15 +21,17 @@ describe('haberci admin blocklist remove', { timeout: 60_000 }, () => {
     const runtime = await openAppContainer({ dialect: 'sqlite', file: sqliteFileIn(data) });
     try {
       accountId = (
-        await runtime.admin.createAccount({
-          name: 'A',
-          balanceMain: 0,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-        })
+        await valueOf(
+          runtime.admin.createAccount({
+            name: 'A',
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          }),
+        )
       ).id;
       const added = await runtime.services.blocklist.add(accountId, '05321234567');
       assert.equal(added.ok, true);

@@ -9,6 +9,7 @@ import { parsePermissionList } from '../../src/domain/permissions.js';
 import type { PermissionSet } from '../../src/domain/permissions.js';
 import { createHarness, defaultNow } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
+import { valueOf } from '../helpers/results.js';
 
 const path = '/auth/post/check/';
 
@@ -73,9 +74,9 @@ describe('POST /auth/post/check/', () => {
   describe('HTTP 400 TS-1030: account not active', () => {
     it('a key of a suspended account', async () => {
       const p = await h.provision();
-      await h.runtime.admin.updateAccount(p.accountId, { status: 'Suspended' }, {});
+      await valueOf(h.runtime.admin.updateAccount(p.accountId, { status: 'Suspended' }, {}));
       assertFailure(await h.post(path, { api_key: p.apiKey }), 'TS-1030', 400);
-      await h.runtime.admin.updateAccount(p.accountId, { status: 'Active' }, {});
+      await valueOf(h.runtime.admin.updateAccount(p.accountId, { status: 'Active' }, {}));
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.result_code, 'TS-1000');
     });
   });
@@ -83,9 +84,9 @@ describe('POST /auth/post/check/', () => {
   describe('HTTP 403 TS-1035: key paused, expired or revoked', () => {
     it('a paused key, and again Active after reactivation', async () => {
       const p = await h.provision();
-      await h.runtime.admin.changeKeyState(p.keyId, 'pause');
+      await valueOf(h.runtime.admin.changeKeyState(p.keyId, 'pause'));
       assertFailure(await h.post(path, { api_key: p.apiKey }), 'TS-1035', 403);
-      await h.runtime.admin.changeKeyState(p.keyId, 'reactivate');
+      await valueOf(h.runtime.admin.changeKeyState(p.keyId, 'reactivate'));
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.result_code, 'TS-1000');
     });
 
@@ -100,7 +101,7 @@ describe('POST /auth/post/check/', () => {
 
     it('a rotated key is rejected at once without keep-old', async () => {
       const p = await h.provision();
-      const rotated = await h.runtime.admin.rotateKey(p.keyId, false);
+      const rotated = await valueOf(h.runtime.admin.rotateKey(p.keyId, false));
       assertFailure(await h.post(path, { api_key: p.apiKey }), 'TS-1035', 403);
       assert.equal((await h.post(path, { api_key: rotated.api_key })).body.result_code, 'TS-1000');
     });
@@ -108,7 +109,7 @@ describe('POST /auth/post/check/', () => {
     it('a rotated key with keep-old is Active for 24 more hours, then rejected', async () => {
       const start = h.clock.now();
       const p = await h.provision();
-      const rotated = await h.runtime.admin.rotateKey(p.keyId, true);
+      const rotated = await valueOf(h.runtime.admin.rotateKey(p.keyId, true));
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.result_code, 'TS-1000');
       h.clock.set(start + 24 * 3600_000 - 1000);
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.result_code, 'TS-1000');
@@ -152,8 +153,8 @@ describe('POST /auth/post/check/', () => {
 
     it('the balance follows a top-up', async () => {
       const p = await h.provision({ account: { balanceMain: 10 } });
-      await h.runtime.admin.topup(p.accountId, 5, false);
-      await h.runtime.admin.topup(p.accountId, 3, true);
+      await valueOf(h.runtime.admin.topup(p.accountId, 5, false));
+      await valueOf(h.runtime.admin.topup(p.accountId, 3, true));
       const summary = record((await h.post(path, { api_key: p.apiKey })).body.account_summary);
       assert.deepEqual(summary.balance, { main: 15, international: 103 });
     });

@@ -6,6 +6,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, defaultNow } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
+import { valueOf } from '../helpers/results.js';
 
 const path = '/balance/';
 
@@ -32,11 +33,11 @@ describe('POST /balance/', () => {
     it('balance_main is the main balance only and follows top-ups', async () => {
       const p = await h.provision({ account: { balanceMain: 0, balanceInternational: 500 } });
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.balance_main, 0);
-      await h.runtime.admin.topup(p.accountId, 250, false);
+      await valueOf(h.runtime.admin.topup(p.accountId, 250, false));
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.balance_main, 250);
-      await h.runtime.admin.topup(p.accountId, 99, true);
+      await valueOf(h.runtime.admin.topup(p.accountId, 99, true));
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.balance_main, 250);
-      await h.runtime.admin.debit(p.accountId, 50, false, 'test');
+      await valueOf(h.runtime.admin.debit(p.accountId, 50, false, 'test'));
       assert.equal((await h.post(path, { api_key: p.apiKey })).body.balance_main, 200);
     });
 

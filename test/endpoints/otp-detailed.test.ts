@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { reservedOtpSenders } from '../../src/domain/sender-title.js';
 import { createHarness, defaultNow } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
+import { valueOf } from '../helpers/results.js';
 
 const path = '/otp/detailed';
 const mobile = '905321234567';
@@ -87,7 +88,7 @@ describe('POST /otp/detailed', () => {
       assert.equal(arabic.body.sms_lang, 'Arabic');
       const turkish = await h.post(path, { api_key: p.apiKey, mobile, title: 'ACME', text: long, lang: '1' });
       assert.equal(turkish.body.sms_lang, 'Turkish');
-      assert.equal((await h.runtime.admin.account(p.accountId)).balanceMain, 1000 - 4);
+      assert.equal((await valueOf(h.runtime.admin.account(p.accountId))).balanceMain, 1000 - 4);
     });
 
     it('does not read sms_lang', async () => {
@@ -216,9 +217,9 @@ describe('POST /otp/detailed', () => {
         'TS-1027',
         403,
       );
-      assert.equal((await h.runtime.admin.account(p.accountId)).balanceMain, 1);
+      assert.equal((await valueOf(h.runtime.admin.account(p.accountId))).balanceMain, 1);
       assertSent(await h.post(path, { api_key: p.apiKey, mobile, title: 'ACME', text }));
-      assert.equal((await h.runtime.admin.account(p.accountId)).balanceMain, 0);
+      assert.equal((await valueOf(h.runtime.admin.account(p.accountId))).balanceMain, 0);
     });
   });
 });

@@ -14,6 +14,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
 import { noOtpSettings } from '../../src/domain/otp-guard.js';
+import { valueOf } from '../helpers/results.js';
 
 function codes(answers: readonly Answer[]): Record<string, number> {
   const seen: Record<string, number> = {};
@@ -61,14 +62,14 @@ for (const dialect of testDialects()) {
       const answers = await burst([one], p.apiKey, 60, () => '905321234567');
       assert.deepEqual(codes(answers), { 'TS-1024': 5, 'TS-1095': 55 });
       for (const a of answers.filter((x) => x.body.result_code === 'TS-1095')) assert.equal(a.status, 429);
-      assert.equal((await one.runtime.admin.account(p.accountId)).balanceMain, 995);
+      assert.equal((await valueOf(one.runtime.admin.account(p.accountId))).balanceMain, 995);
     });
 
     it('sends exactly 5 of 60 concurrent codes to one number across two processes', async () => {
       const p = await one.provision();
       const answers = await burst([one, two], p.apiKey, 60, () => '905321234568');
       assert.deepEqual(codes(answers), { 'TS-1024': 5, 'TS-1095': 55 });
-      assert.equal((await one.runtime.admin.account(p.accountId)).balanceMain, 995);
+      assert.equal((await valueOf(one.runtime.admin.account(p.accountId))).balanceMain, 995);
       const refusals = await one.runtime.store.otp.refusals(p.accountId, 100);
       assert.equal(refusals.filter((r) => r.reason === 'number-hour').length, 55);
     });
@@ -82,7 +83,7 @@ for (const dialect of testDialects()) {
       );
       const answers = await burst([one, two], p.apiKey, 60, (i) => `90532${String(i).padStart(7, '0')}`);
       assert.deepEqual(codes(answers), { 'TS-1024': 20, 'TS-1095': 40 });
-      assert.equal((await one.runtime.admin.account(p.accountId)).balanceMain, 980);
+      assert.equal((await valueOf(one.runtime.admin.account(p.accountId))).balanceMain, 980);
     });
   });
 }

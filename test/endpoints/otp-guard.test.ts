@@ -13,6 +13,7 @@ import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
 import { noOtpSettings } from '../../src/domain/otp-guard.js';
 import type { OtpSettings } from '../../src/domain/otp-guard.js';
+import { valueOf } from '../helpers/results.js';
 
 const mobile = '905321234567';
 
@@ -37,7 +38,7 @@ function assertRefused(answer: Answer, code: string, status: number, retryAfter?
 }
 
 async function balances(h: Harness, accountId: number): Promise<[number, number]> {
-  const a = await h.runtime.admin.account(accountId);
+  const a = await valueOf(h.runtime.admin.account(accountId));
   return [a.balanceMain, a.balanceInternational];
 }
 
@@ -151,9 +152,11 @@ for (const dialect of testDialects()) {
 
     it('counts per key: another key of the account has its own counts', async () => {
       const p = await h.provision();
-      const other = await h.runtime.admin.createKey(p.accountId, {
-        ...((await h.runtime.store.keys.getKey(p.keyId)) ?? assert.fail('no key')),
-      });
+      const other = await valueOf(
+        h.runtime.admin.createKey(p.accountId, {
+          ...((await h.runtime.store.keys.getKey(p.keyId)) ?? assert.fail('no key')),
+        }),
+      );
       for (let i = 0; i < 5; i += 1) await send(h, p.apiKey);
       assertRefused(await send(h, p.apiKey), 'TS-1095', 429);
       assert.equal((await send(h, other.api_key)).body.result_code, 'TS-1024');

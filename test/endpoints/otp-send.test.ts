@@ -16,6 +16,7 @@ import { buildApp } from '../../src/http/app.js';
 import { defaultConnectionLimits } from '../../src/config.js';
 import { createHarness, defaultNow } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
+import { valueOf } from '../helpers/results.js';
 
 const path = '/otp/send';
 const mobile = '05321234567';
@@ -71,7 +72,7 @@ describe('POST /otp/send', () => {
       const message = await claimed(h, smsId);
       assert.equal(message.sender, 'OTPSMS');
       assert.equal(message.recipient, '905321234567');
-      assert.equal((await h.runtime.admin.account(p.accountId)).balanceMain, 998);
+      assert.equal((await valueOf(h.runtime.admin.account(p.accountId))).balanceMain, 998);
     });
 
     it('is answered by /sms/status with the OTPSMS sender', async () => {
@@ -171,7 +172,7 @@ describe('POST /otp/send', () => {
         assert.equal((await claimed(h, smsId)).recipient, stored, raw);
       }
       // International numbers are charged to the international balance.
-      const account = await h.runtime.admin.account(p.accountId);
+      const account = await valueOf(h.runtime.admin.account(p.accountId));
       assert.equal(account.balanceMain, 1000 - 5);
       assert.equal(account.balanceInternational, 100 - 4);
     });
@@ -233,7 +234,7 @@ describe('POST /otp/send', () => {
       const p = await h.provision({ account: { balanceMain: 0, balanceInternational: 0 } });
       assertFailure(await h.post(path, { api_key: p.apiKey, mobile }), 'TS-1027', 403);
       assertFailure(await h.post(path, { api_key: p.apiKey, mobile: '4915112345678' }), 'TS-1027', 403);
-      const account = await h.runtime.admin.account(p.accountId);
+      const account = await valueOf(h.runtime.admin.account(p.accountId));
       assert.equal(account.balanceMain, 0);
     });
 
@@ -258,7 +259,7 @@ describe('POST /otp/send', () => {
       } finally {
         h.runtime.services.otp = real;
       }
-      assert.equal((await h.runtime.admin.account(p.accountId)).balanceMain, 1000);
+      assert.equal((await valueOf(h.runtime.admin.account(p.accountId))).balanceMain, 1000);
     });
   });
 

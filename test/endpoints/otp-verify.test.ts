@@ -14,6 +14,7 @@ import { noOtpSettings } from '../../src/domain/otp-guard.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
+import { valueOf } from '../helpers/results.js';
 
 const mobile = '05321234567';
 
@@ -99,7 +100,7 @@ for (const dialect of testDialects()) {
         assert.equal(answer.status, 400, answer.raw);
         assert.equal(answer.body.result_code, 'TS-1033', answer.raw);
       }
-      assert.equal((await h.runtime.admin.account(p.accountId)).balanceMain, 1000);
+      assert.equal((await valueOf(h.runtime.admin.account(p.accountId))).balanceMain, 1000);
     });
 
     it("answers TS-1020 (403) for another account's OTP, a non-OTP message and an unknown id", async () => {
@@ -121,10 +122,12 @@ for (const dialect of testDialects()) {
 
     it('keeps sandbox codes to sandbox keys and live codes to live keys', async () => {
       const p = await h.provision();
-      const sandbox = await h.runtime.admin.createKey(p.accountId, {
-        ...(await keySettings(h, p.keyId)),
-        sandbox: true,
-      });
+      const sandbox = await valueOf(
+        h.runtime.admin.createKey(p.accountId, {
+          ...(await keySettings(h, p.keyId)),
+          sandbox: true,
+        }),
+      );
       const test = await sendOtp(h, sandbox.api_key);
       const live = await sendOtp(h, p.apiKey);
       assert.equal((await verify(h, p.apiKey, test.smsId, test.code)).body.result_code, 'TS-1020');

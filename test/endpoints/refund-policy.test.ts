@@ -24,6 +24,7 @@ import { sqliteFileIn } from '../../src/adapters/store/index.js';
 import type { StoreLocation } from '../../src/adapters/store/index.js';
 import type { ReceiptStatus } from '../../src/ports/carrier.js';
 import type { LedgerEntry } from '../../src/ports/console-queries.js';
+import { valueOf } from '../helpers/results.js';
 
 /** A store both the harness and the in-process CLI reach: a SQLite folder, or a PostgreSQL schema. */
 async function sharedStore(dialect: TestDialect): Promise<{ location: StoreLocation; args: string[]; dir: string }> {
@@ -158,7 +159,7 @@ for (const dialect of testDialects()) {
 
     it('the same receipts applied by three transactions at once refund each message once', async () => {
       const p = await h.provision();
-      await h.runtime.admin.updateAccount(p.accountId, { refundUndelivered: true }, {});
+      await valueOf(h.runtime.admin.updateAccount(p.accountId, { refundUndelivered: true }, {}));
       const numbers = Array.from({ length: 20 }, (_, i) => `9053200001${String(i).padStart(2, '0')}`);
       const { raporId, ids } = await sendAndSubmit(p, numbers);
       const all = ids.map((id): [number, ReceiptStatus] => [id, 'failed']);

@@ -25,6 +25,7 @@ import {
   reportBasic,
   reportDetailed,
 } from '../helpers/bulk.js';
+import { valueOf } from '../helpers/results.js';
 
 const minute = 60_000;
 /** An Istanbul wall time (UTC+3) as an instant. */
@@ -200,10 +201,8 @@ for (const dialect of testDialects()) {
 
     it("the account's defaults apply to a send that names none; a send's own field wins over its default", async () => {
       const p = await h.provision();
-      const shown = await h.runtime.admin.updateAccount(
-        p.accountId,
-        { sendDefaults: { speed: 1, validityMinutes: 90 } },
-        {},
+      const shown = await valueOf(
+        h.runtime.admin.updateAccount(p.accountId, { sendDefaults: { speed: 1, validityMinutes: 90 } }, {}),
       );
       assert.deepEqual(shown.send_defaults, { send_window: null, speed: 1, validity_minutes: 90 });
       const start = istanbul(19, 10, 0);
@@ -221,10 +220,8 @@ for (const dialect of testDialects()) {
       h.clock.set(start + minute + 200);
       await drain(delivery);
       assert.equal(submittedOf(own), 3, 'its own speed, not the default');
-      const cleared = await h.runtime.admin.updateAccount(
-        p.accountId,
-        { sendDefaults: { speed: null, validityMinutes: null } },
-        {},
+      const cleared = await valueOf(
+        h.runtime.admin.updateAccount(p.accountId, { sendDefaults: { speed: null, validityMinutes: null } }, {}),
       );
       assert.equal(cleared.send_defaults, null);
       const free = numbersEnding('1234', 3, '90539');

@@ -7,6 +7,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness, defaultNow } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
+import { valueOf } from '../helpers/results.js';
 
 const path = '/senderid/check';
 
@@ -41,7 +42,7 @@ describe('POST /senderid/check', () => {
         ['NEWEST', 'approved'],
       ] as const) {
         h.clock.advance(60_000);
-        const s = await h.runtime.admin.addSenderId(p.accountId, title, status);
+        const s = await valueOf(h.runtime.admin.addSenderId(p.accountId, title, status));
         if (status === 'approved') added.push({ id: s.id, title });
       }
       const answer = await h.post(path, { api_key: p.apiKey });

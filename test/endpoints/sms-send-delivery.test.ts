@@ -17,6 +17,7 @@ import { defaultConnectionLimits } from '../../src/config.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { localDate, localTime } from '../../src/domain/istanbul-time.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { valueOf } from '../helpers/results.js';
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `/sms/send scheduled, with a fixed clock, on ${dialect.name}`, () => {
@@ -95,17 +96,19 @@ describe('/sms/send scheduled, with the system clock', () => {
     });
     const delivery = await simulatedDelivery(runtime, { background: true });
     try {
-      const account = await runtime.admin.createAccount({
-        name: 'Clock',
-        balanceMain: 10,
-        balanceInternational: 0,
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-      });
-      await runtime.admin.addSenderId(account.id, 'ACME', 'approved');
-      const key = await runtime.admin.createKey(account.id, defaultKeySettings);
+      const account = await valueOf(
+        runtime.admin.createAccount({
+          name: 'Clock',
+          balanceMain: 10,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        }),
+      );
+      await valueOf(runtime.admin.addSenderId(account.id, 'ACME', 'approved'));
+      const key = await valueOf(runtime.admin.createKey(account.id, defaultKeySettings));
       // A whole second at least two seconds ahead (scheduled_time has a resolution of seconds).
       const at = Math.ceil((Date.now() + 2_000) / 1000) * 1000;
       const response = await app.inject({

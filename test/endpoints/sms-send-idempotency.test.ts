@@ -10,6 +10,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { messageCount } from '../helpers/delivery.js';
 import { assertAccepted, assertRefused, balancesOf, intField, sendSms } from '../helpers/sms.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { valueOf } from '../helpers/results.js';
 
 const day = 24 * 3600_000;
 
@@ -46,7 +47,7 @@ for (const dialect of testDialects()) {
         contentType: 'application/x-www-form-urlencoded',
       });
       assert.deepEqual(again.body, first.body);
-      const otherKey = await h.runtime.admin.createKey(p.accountId, defaultKeySettings);
+      const otherKey = await valueOf(h.runtime.admin.createKey(p.accountId, defaultKeySettings));
       const viaOtherKey = await sendSms(h, otherKey.api_key, { sms_lang: 1, idempotency_key: 'form-1' });
       assert.deepEqual(viaOtherKey.body, first.body);
       assert.equal(await messageCount(h.runtime, p.accountId), 1);
@@ -110,7 +111,7 @@ for (const dialect of testDialects()) {
       const p = await h.provision({ account: { balanceMain: 1 } });
       const fields = { sentto: '905321231234,905421235678', idempotency_key: 'retry-after-topup' };
       assertRefused(await sendSms(h, p.apiKey, fields), 'TS-1027', 403);
-      await h.runtime.admin.updateAccount(p.accountId, {}, { main: 10 });
+      await valueOf(h.runtime.admin.updateAccount(p.accountId, {}, { main: 10 }));
       const answer = await sendSms(h, p.apiKey, fields);
       assertAccepted(answer);
       assert.equal((await balancesOf(h, p.apiKey)).main, 8);

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness, Provisioned } from '../helpers/harness.js';
+import { valueOf } from '../helpers/results.js';
 
 /** A small deterministic generator: the same interleaving of kinds on every run. */
 function generator(seed: number): () => number {
@@ -42,7 +43,7 @@ for (const dialect of testDialects()) {
       reseller = await first.provision({
         account: { name: 'Bayi', balanceMain: opening.main, balanceInternational: opening.international },
       });
-      await first.runtime.admin.updateAccount(reseller.accountId, { reseller: true }, {});
+      await valueOf(first.runtime.admin.updateAccount(reseller.accountId, { reseller: true }, {}));
       customers = [];
       for (const name of ['One', 'Two'])
         customers.push(

@@ -37,7 +37,7 @@ for (const dialect of testDialects()) {
       h.post(path, { api_key: p.apiKey, ...fields });
     const makeReseller = async (name: string, balanceMain = 1000): Promise<Provisioned> => {
       const p = await h.provision({ account: { name, balanceMain, balanceInternational: 50 } });
-      await h.runtime.admin.updateAccount(p.accountId, { reseller: true }, {});
+      await valueOf(h.runtime.admin.updateAccount(p.accountId, { reseller: true }, {}));
       return p;
     };
 
@@ -64,10 +64,12 @@ for (const dialect of testDialects()) {
         const plain = await h.provision({ account: { name: 'Not a reseller' } });
         refused(await call(plain, '/subaccounts/list'), 'TS-1065', 403);
         refused(await call(plain, '/subaccounts/create', { name: 'X' }), 'TS-1065', 403);
-        const key = await h.runtime.admin.createKey(reseller.accountId, {
-          ...defaultKeySettings,
-          permissions: { ...defaultKeySettings.permissions, manage_subaccounts: false },
-        });
+        const key = await valueOf(
+          h.runtime.admin.createKey(reseller.accountId, {
+            ...defaultKeySettings,
+            permissions: { ...defaultKeySettings.permissions, manage_subaccounts: false },
+          }),
+        );
         const lacking = { ...reseller, apiKey: key.api_key, keyId: key.id };
         refused(await call(lacking, '/subaccounts/list'), 'TS-1065', 403);
       });
@@ -98,7 +100,7 @@ for (const dialect of testDialects()) {
         );
         assert.equal(typeof made.user_id, 'number');
         assert.match(String(made.set_password_token), /^\S{20,}$/);
-        const users = await h.runtime.panelUsers.list(Number(made.account_id));
+        const users = await valueOf(h.runtime.panelUsers.list(Number(made.account_id)));
         assert.deepEqual(
           users.users.map((u) => u.email),
           ['owner@guney.example'],
@@ -144,7 +146,7 @@ for (const dialect of testDialects()) {
         );
         refused(await call(reseller, '/subaccounts/fund', { account_id: customerId, amount: 0 }), 'TS-1033', 400);
         refused(await call(reseller, '/subaccounts/fund', { account_id: customerId, amount: 1.5 }), 'TS-1033', 400);
-        const customer = await h.runtime.admin.account(customerId);
+        const customer = await valueOf(h.runtime.admin.account(customerId));
         assert.deepEqual([customer.balanceMain, customer.balanceInternational], [70, 20]);
         // Each move is two ledger rows naming each other.
         const ledger = await h.runtime.store.console.ledger(customerId, undefined, 10);
@@ -175,15 +177,15 @@ for (const dialect of testDialects()) {
             403,
           );
         }
-        const customer = await h.runtime.admin.account(customerId);
+        const customer = await valueOf(h.runtime.admin.account(customerId));
         assert.deepEqual([customer.status, customer.balanceMain], ['Active', 70]);
-        assert.equal((await h.runtime.admin.account(other.accountId)).balanceMain, 1000);
+        assert.equal((await valueOf(h.runtime.admin.account(other.accountId))).balanceMain, 1000);
       });
     });
 
     describe('status and usage', () => {
       it('suspends a customer (its keys get TS-1030) and reactivates it', async () => {
-        const key = await h.runtime.admin.createKey(customerId, defaultKeySettings);
+        const key = await valueOf(h.runtime.admin.createKey(customerId, defaultKeySettings));
         await h.runtime.store.senderIds.addSenderId(customerId, 'KUZEY', 'approved', h.clock.now());
         const suspended = succeeded(
           await call(reseller, '/subaccounts/status', { account_id: customerId, status: 'Suspended' }),

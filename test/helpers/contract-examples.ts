@@ -1,6 +1,7 @@
 import { createHarness } from './harness.js';
 
 import type { CapturedExamples } from '../../src/http/openapi.js';
+import { valueOf } from './results.js';
 
 const placeholderKey = 'YOUR_API_KEY_30_TO_128_CHARACTERS_LONG';
 
@@ -95,7 +96,7 @@ export async function captureExamples(): Promise<CapturedExamples> {
       iys_recipient_type: 'BIREYSEL',
     });
     // A reseller's customer (the examples' account is made a reseller by the provider).
-    await h.runtime.admin.updateAccount(accountId, { reseller: true }, {});
+    await valueOf(h.runtime.admin.updateAccount(accountId, { reseller: true }, {}));
     const customer = await call('/subaccounts/create', { name: 'Kuzey Market' });
     await call('/subaccounts/fund', { account_id: customer.account_id, amount: 100 });
     await call('/subaccounts/fund', { account_id: customer.account_id, amount: -500 });

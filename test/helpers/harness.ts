@@ -15,6 +15,7 @@ import { defaultKeySettings } from '../../src/services/admin.js';
 import { checkAgainstContract } from './contract-check.js';
 import type { AccountInput } from '../../src/ports/accounts.js';
 import type { KeySettings } from '../../src/ports/keys.js';
+import { valueOf } from './results.js';
 
 /** Marks requests made by post(), which checks their answers itself. */
 const checkedHeader = 'x-test-contract-checked';
@@ -136,21 +137,23 @@ async function harnessOn(
     },
     async provision(options = {}) {
       counter += 1;
-      const account = await runtime.admin.createAccount({
-        name: `Account ${counter}`,
-        balanceMain: 1000,
-        balanceInternational: 100,
-        perMinuteLimit: 0,
-        otpBrand: 'Acme',
-        ipAllow: [],
-        globalSending: false,
-        ...options.account,
-      });
+      const account = await valueOf(
+        runtime.admin.createAccount({
+          name: `Account ${counter}`,
+          balanceMain: 1000,
+          balanceInternational: 100,
+          perMinuteLimit: 0,
+          otpBrand: 'Acme',
+          ipAllow: [],
+          globalSending: false,
+          ...options.account,
+        }),
+      );
       // Through the store: fixtures may hold titles `sender-id add` refuses (Turkish letters,
       // surrounding spaces), as a store written before those checks may.
       for (const s of options.senderIds ?? [{ title: 'ACME' }])
         await runtime.store.senderIds.addSenderId(account.id, s.title, s.status ?? 'approved', clock.now());
-      const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, ...options.key });
+      const key = await valueOf(runtime.admin.createKey(account.id, { ...defaultKeySettings, ...options.key }));
       return { accountId: account.id, keyId: key.id, apiKey: key.api_key };
     },
     async close() {

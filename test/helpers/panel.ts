@@ -21,6 +21,7 @@ import type { NewMessage, NewSend } from '../../src/ports/messages.js';
 import { CountDeriver } from '../../src/jobs/count-deriver.js';
 import { createLogger } from '../../src/main.js';
 import { waitFor } from './wait-for.js';
+import { valueOf } from './results.js';
 
 export interface PanelAnswer {
   status: number;
@@ -189,18 +190,20 @@ export async function createPanelHarness(
       await waitFor('the rollups derived', async () => (await runtime.store.derived.rollupsPending()) === 0);
     },
     async account(name) {
-      const made = await runtime.admin.createAccount({
-        name,
-        balanceMain: 1000,
-        balanceInternational: 0,
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-      });
+      const made = await valueOf(
+        runtime.admin.createAccount({
+          name,
+          balanceMain: 1000,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        }),
+      );
       const email = `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-')}@example.com`;
       const password = `password-${name}`;
-      const user = await users.create({ accountId: made.id, email, password });
+      const user = await valueOf(users.create({ accountId: made.id, email, password }));
       return { accountId: made.id, userId: user.id, email, password };
     },
     browser: (ip, headers) => new PanelBrowser(app, ip, headers),

@@ -1,5 +1,6 @@
 import { defaultKeySettings } from '../../src/services/admin.js';
 import type { Harness, Provisioned } from './harness.js';
+import { valueOf } from './results.js';
 
 let unique = 0;
 
@@ -12,7 +13,7 @@ let unique = 0;
 export async function validRequest(h: Harness, p: Provisioned, path: string): Promise<Record<string, unknown>> {
   unique += 1;
   const helper = async (): Promise<string> =>
-    (await h.runtime.admin.createKey(p.accountId, defaultKeySettings)).api_key;
+    (await valueOf(h.runtime.admin.createKey(p.accountId, defaultKeySettings))).api_key;
   const post = async (to: string, body: Record<string, unknown>): Promise<Record<string, unknown>> =>
     (await h.post(to, { api_key: await helper(), ...body })).body;
   const group = async (): Promise<number> =>
@@ -76,7 +77,7 @@ export async function validRequest(h: Harness, p: Provisioned, path: string): Pr
       return { recipient: number };
     case '/subaccounts/create':
     case '/subaccounts/list':
-      await h.runtime.admin.updateAccount(p.accountId, { reseller: true }, {});
+      await valueOf(h.runtime.admin.updateAccount(p.accountId, { reseller: true }, {}));
       return path === '/subaccounts/create' ? { name: `c${unique}` } : {};
     case '/subaccounts/fund':
       return { account_id: await customerOf(h, p), amount: 1 };
@@ -101,16 +102,18 @@ export async function validRequest(h: Harness, p: Provisioned, path: string): Pr
 
 /** A customer of the provisioned account, made a reseller for it. */
 async function customerOf(h: Harness, p: Provisioned): Promise<number> {
-  await h.runtime.admin.updateAccount(p.accountId, { reseller: true }, {});
-  const customer = await h.runtime.admin.createAccount({
-    name: `customer ${unique}`,
-    balanceMain: 0,
-    balanceInternational: 0,
-    perMinuteLimit: 0,
-    otpBrand: '',
-    ipAllow: [],
-    globalSending: false,
-    parentId: p.accountId,
-  });
+  await valueOf(h.runtime.admin.updateAccount(p.accountId, { reseller: true }, {}));
+  const customer = await valueOf(
+    h.runtime.admin.createAccount({
+      name: `customer ${unique}`,
+      balanceMain: 0,
+      balanceInternational: 0,
+      perMinuteLimit: 0,
+      otpBrand: '',
+      ipAllow: [],
+      globalSending: false,
+      parentId: p.accountId,
+    }),
+  );
   return customer.id;
 }

@@ -6,6 +6,7 @@ import type { AppContainer } from '../../src/main.js';
 import type { KeySettings } from '../../src/ports/keys.js';
 import type { SendKind } from '../../src/ports/messages.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { valueOf } from './results.js';
 
 export interface FixtureKey {
   accountId: number;
@@ -13,16 +14,18 @@ export interface FixtureKey {
 }
 
 export async function fixtureKey(runtime: AppContainer, settings: Partial<KeySettings> = {}): Promise<FixtureKey> {
-  const account = await runtime.admin.createAccount({
-    name: 'Hooks',
-    balanceMain: 0,
-    balanceInternational: 0,
-    perMinuteLimit: 0,
-    otpBrand: '',
-    ipAllow: [],
-    globalSending: false,
-  });
-  const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, ...settings });
+  const account = await valueOf(
+    runtime.admin.createAccount({
+      name: 'Hooks',
+      balanceMain: 0,
+      balanceInternational: 0,
+      perMinuteLimit: 0,
+      otpBrand: '',
+      ipAllow: [],
+      globalSending: false,
+    }),
+  );
+  const key = await valueOf(runtime.admin.createKey(account.id, { ...defaultKeySettings, ...settings }));
   return { accountId: account.id, keyId: key.id };
 }
 

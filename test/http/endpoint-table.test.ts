@@ -17,6 +17,7 @@ import type { SpecCondition } from '../fixtures/spec-error-statuses.js';
 import { createHarness } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
 import { validRequest } from '../helpers/valid-requests.js';
+import { valueOf } from '../helpers/results.js';
 
 const conditions: readonly string[] = ['key-missing', 'key-malformed', 'key-unknown', 'body'] satisfies SpecCondition[];
 
@@ -107,7 +108,7 @@ for (const endpoint of endpoints) {
     for (const action of ['pause', 'revoke'] as const) {
       it(`answers a ${action}d key with TS-1035`, async () => {
         const p = await h.provision();
-        await h.runtime.admin.changeKeyState(p.keyId, action);
+        await valueOf(h.runtime.admin.changeKeyState(p.keyId, action));
         assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), 'TS-1035');
       });
     }
@@ -124,7 +125,7 @@ for (const endpoint of endpoints) {
 
     it(`answers a key of a suspended account with ${endpoint.accountInactive ?? 'TS-1030'}`, async () => {
       const p = await h.provision();
-      await h.runtime.admin.updateAccount(p.accountId, { status: 'Suspended' }, {});
+      await valueOf(h.runtime.admin.updateAccount(p.accountId, { status: 'Suspended' }, {}));
       assertFailure(
         endpoint,
         await h.post(endpoint.path, { api_key: p.apiKey }),
@@ -165,9 +166,9 @@ for (const endpoint of endpoints) {
     if (endpoint.permissions.length > 1) {
       it(`checks its permissions in order: ${permissionOffCode[endpoint.permissions[0] ?? 'post_request']} when all are off`, async () => {
         const p = await h.provision();
-        const key = await h.runtime.admin.key(p.keyId);
+        const key = await valueOf(h.runtime.admin.key(p.keyId));
         const off = Object.fromEntries(endpoint.permissions.map((permission) => [permission, false]));
-        await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, ...off } });
+        await valueOf(h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, ...off } }));
         const first = endpoint.permissions[0];
         assert.ok(first !== undefined);
         assertFailure(
@@ -181,7 +182,7 @@ for (const endpoint of endpoints) {
 
     it("checks the key's state before its permissions", async () => {
       const p = await h.provision({ key: { permissions: allPermissions(false) } });
-      await h.runtime.admin.changeKeyState(p.keyId, 'pause');
+      await valueOf(h.runtime.admin.changeKeyState(p.keyId, 'pause'));
       assertFailure(endpoint, await h.post(endpoint.path, { api_key: p.apiKey }), 'TS-1035');
     });
 
@@ -195,8 +196,8 @@ for (const endpoint of endpoints) {
     for (const permission of endpoint.permissions) {
       it(`answers with ${permissionOffCode[permission]} when ${permission} is off`, async () => {
         const p = await h.provision();
-        const key = await h.runtime.admin.key(p.keyId);
-        await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, [permission]: false } });
+        const key = await valueOf(h.runtime.admin.key(p.keyId));
+        await valueOf(h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, [permission]: false } }));
         assertFailure(
           endpoint,
           await h.post(endpoint.path, { api_key: p.apiKey }),

@@ -7,6 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { createHarness } from '../helpers/harness.js';
 import type { Harness } from '../helpers/harness.js';
+import { valueOf } from '../helpers/results.js';
 
 /** The code /balance/ answers with from an address, and the address /auth/post/check/ saw. */
 async function codeFrom(h: Harness, apiKey: string, ip: string, headers: Record<string, string> = {}): Promise<string> {
@@ -108,9 +109,9 @@ describe('IP allowlist', () => {
   it('a list changed by the provider applies to the next request', async () => {
     const p = await h.provision({ key: { ipAllow: ['192.0.2.1'] } });
     assert.equal(await codeFrom(h, p.apiKey, '192.0.2.2'), 'TS-1066');
-    await h.runtime.admin.updateKey(p.keyId, { ipAllow: ['192.0.2.2'] });
+    await valueOf(h.runtime.admin.updateKey(p.keyId, { ipAllow: ['192.0.2.2'] }));
     assert.equal(await codeFrom(h, p.apiKey, '192.0.2.2'), 'TS-1040');
-    await h.runtime.admin.updateKey(p.keyId, { ipAllow: [] });
+    await valueOf(h.runtime.admin.updateKey(p.keyId, { ipAllow: [] }));
     assert.equal(await codeFrom(h, p.apiKey, '203.0.113.1'), 'TS-1040');
   });
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { createHarness, defaultNow } from '../helpers/harness.js';
 import type { Harness, ProvisionOptions } from '../helpers/harness.js';
 import { assertRefused } from '../helpers/sms.js';
+import { valueOf } from '../helpers/results.js';
 
 const allowed = '203.0.113.7';
 const outside = '198.51.100.1';
@@ -21,7 +22,7 @@ describe('a rotated key keeps its settings', () => {
 
   async function rotated(options: ProvisionOptions, keepOld = false): Promise<string> {
     const p = await h.provision(options);
-    return (await h.runtime.admin.rotateKey(p.keyId, keepOld)).api_key;
+    return (await valueOf(h.runtime.admin.rotateKey(p.keyId, keepOld))).api_key;
   }
 
   for (const keepOld of [false, true]) {
@@ -57,9 +58,9 @@ describe('a rotated key keeps its settings', () => {
 
   it('its permissions', async () => {
     const p = await h.provision();
-    const key = await h.runtime.admin.key(p.keyId);
-    await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, check_balance: false } });
-    const { api_key: apiKey } = await h.runtime.admin.rotateKey(p.keyId, false);
+    const key = await valueOf(h.runtime.admin.key(p.keyId));
+    await valueOf(h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, check_balance: false } }));
+    const { api_key: apiKey } = await valueOf(h.runtime.admin.rotateKey(p.keyId, false));
     assertRefused(await h.post('/balance/', { api_key: apiKey }), 'TS-1065', 403);
     assert.equal((await h.post('/senderid/check', { api_key: apiKey })).body.result_code, 'TS-1040');
   });

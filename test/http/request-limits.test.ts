@@ -10,6 +10,7 @@ import { defaultKeySettings } from '../../src/services/admin.js';
 import { defaultNow, harnessFor } from '../helpers/harness.js';
 import type { Answer, Harness } from '../helpers/harness.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
+import { valueOf } from '../helpers/results.js';
 
 /** An Istanbul wall-clock time (UTC+3 all year since 2016) as an instant. */
 function istanbul(year: number, month: number, day: number, hour: number, minute = 0, second = 0): number {
@@ -166,12 +167,12 @@ for (const dialect of testDialects()) {
     it('requests rejected for the address or the key state are not counted', async () => {
       const p = await h.provision({ key: { hourlyLimit: 2, ipAllow: ['127.0.0.1'] } });
       for (let i = 0; i < 4; i++) assert.equal((await balance(h, p.apiKey, '192.0.2.1')).body.result_code, 'TS-1066');
-      await h.runtime.admin.changeKeyState(p.keyId, 'pause');
+      await valueOf(h.runtime.admin.changeKeyState(p.keyId, 'pause'));
       for (let i = 0; i < 4; i++) assert.equal((await balance(h, p.apiKey)).body.result_code, 'TS-1035');
-      await h.runtime.admin.changeKeyState(p.keyId, 'reactivate');
-      await h.runtime.admin.updateAccount(p.accountId, { status: 'Suspended' }, {});
+      await valueOf(h.runtime.admin.changeKeyState(p.keyId, 'reactivate'));
+      await valueOf(h.runtime.admin.updateAccount(p.accountId, { status: 'Suspended' }, {}));
       for (let i = 0; i < 4; i++) assert.equal((await balance(h, p.apiKey)).body.result_code, 'TS-1030');
-      await h.runtime.admin.updateAccount(p.accountId, { status: 'Active' }, {});
+      await valueOf(h.runtime.admin.updateAccount(p.accountId, { status: 'Active' }, {}));
       assert.deepEqual(await codes(h, p.apiKey, 3), ['TS-1040', 'TS-1040', 'TS-1068']);
     });
 
@@ -181,8 +182,8 @@ for (const dialect of testDialects()) {
         key: { hourlyLimit: 2, permissions: { ...allPermissions(true), check_balance: false } },
       });
       assert.deepEqual(await codes(h, p.apiKey, 3), ['TS-1065', 'TS-1065', 'TS-1065']);
-      const key = await h.runtime.admin.key(p.keyId);
-      await h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, check_balance: true } });
+      const key = await valueOf(h.runtime.admin.key(p.keyId));
+      await valueOf(h.runtime.admin.updateKey(p.keyId, { permissions: { ...key.permissions, check_balance: true } }));
       assert.deepEqual(await codes(h, p.apiKey, 3), ['TS-1040', 'TS-1040', 'TS-1068']);
 
       // Outside the allowlist, then allowed.
@@ -196,12 +197,12 @@ for (const dialect of testDialects()) {
 
       // Paused, then reactivated; account suspended, then active again.
       const paused = await h.provision({ key: { hourlyLimit: 1 } });
-      await h.runtime.admin.changeKeyState(paused.keyId, 'pause');
+      await valueOf(h.runtime.admin.changeKeyState(paused.keyId, 'pause'));
       assert.deepEqual(await codes(h, paused.apiKey, 2), ['TS-1035', 'TS-1035']);
-      await h.runtime.admin.changeKeyState(paused.keyId, 'reactivate');
-      await h.runtime.admin.updateAccount(paused.accountId, { status: 'Suspended' }, {});
+      await valueOf(h.runtime.admin.changeKeyState(paused.keyId, 'reactivate'));
+      await valueOf(h.runtime.admin.updateAccount(paused.accountId, { status: 'Suspended' }, {}));
       assert.deepEqual(await codes(h, paused.apiKey, 2), ['TS-1030', 'TS-1030']);
-      await h.runtime.admin.updateAccount(paused.accountId, { status: 'Active' }, {});
+      await valueOf(h.runtime.admin.updateAccount(paused.accountId, { status: 'Active' }, {}));
       assert.deepEqual(await codes(h, paused.apiKey, 2), ['TS-1040', 'TS-1068']);
 
       // Invalid fields, and a send the handler refuses (sender ID not on the account).
@@ -234,7 +235,7 @@ for (const dialect of testDialects()) {
 
     it('the limit is per key, shared by all endpoints', async () => {
       const a = await h.provision({ key: { hourlyLimit: 2 } });
-      const other = await h.runtime.admin.createKey(a.accountId, { ...defaultKeySettings, hourlyLimit: 2 });
+      const other = await valueOf(h.runtime.admin.createKey(a.accountId, { ...defaultKeySettings, hourlyLimit: 2 }));
       assert.equal((await h.post('/senderid/check', { api_key: a.apiKey })).body.result_code, 'TS-1040');
       assert.equal((await balance(h, a.apiKey)).body.result_code, 'TS-1040');
       assert.equal((await balance(h, a.apiKey)).body.result_code, 'TS-1068');
@@ -253,7 +254,7 @@ for (const dialect of testDialects()) {
     it('a raised limit applies at once within the window', async () => {
       const p = await h.provision({ key: { hourlyLimit: 1 } });
       assert.deepEqual(await codes(h, p.apiKey, 2), ['TS-1040', 'TS-1068']);
-      await h.runtime.admin.updateKey(p.keyId, { hourlyLimit: 3 });
+      await valueOf(h.runtime.admin.updateKey(p.keyId, { hourlyLimit: 3 }));
       assert.deepEqual(await codes(h, p.apiKey, 3), ['TS-1040', 'TS-1040', 'TS-1068']);
     });
 

@@ -13,6 +13,7 @@ import type { StoreLocation } from '../../src/adapters/store/index.js';
 import type { KeySettings } from '../../src/ports/keys.js';
 import type { Transition } from '../../src/ports/dispatch-queue.js';
 import { pause, waitFor } from '../helpers/wait-for.js';
+import { valueOf } from '../helpers/results.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -22,16 +23,18 @@ async function queueMessages(
   count: number,
   settings: Partial<KeySettings> = {},
 ): Promise<number[]> {
-  const account = await runtime.admin.createAccount({
-    name: 'A',
-    balanceMain: count * 2,
-    balanceInternational: 0,
-    perMinuteLimit: 0,
-    otpBrand: '',
-    ipAllow: [],
-    globalSending: false,
-  });
-  const key = await runtime.admin.createKey(account.id, { ...defaultKeySettings, ...settings });
+  const account = await valueOf(
+    runtime.admin.createAccount({
+      name: 'A',
+      balanceMain: count * 2,
+      balanceInternational: 0,
+      perMinuteLimit: 0,
+      otpBrand: '',
+      ipAllow: [],
+      globalSending: false,
+    }),
+  );
+  const key = await valueOf(runtime.admin.createKey(account.id, { ...defaultKeySettings, ...settings }));
   const ids = await runtime.store.messages.allocateIds(count + 1);
   const [sendId = 0, ...messageIds] = ids;
   const now = runtime.clock.now();

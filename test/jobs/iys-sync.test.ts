@@ -52,15 +52,17 @@ for (const dialect of testDialects()) {
     before(async () => {
       clock = new FixedClock(start);
       app = await openAppContainer(await dialect.location(), clock);
-      const account = await app.admin.createAccount({
-        name: 'Brand',
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-        balanceMain: 100,
-        balanceInternational: 0,
-      });
+      const account = await valueOf(
+        app.admin.createAccount({
+          name: 'Brand',
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+          balanceMain: 100,
+          balanceInternational: 0,
+        }),
+      );
       accountId = account.id;
       sim = new IysSimulator({ port: 0, username: 'api-user', password, tokenTtlSeconds: 3600 });
       await sim.start();

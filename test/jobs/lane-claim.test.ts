@@ -13,6 +13,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { assertAccepted, sendSms, turkishNumbers } from '../helpers/sms.js';
 import { LaneScheduler } from '../../src/jobs/lane-scheduler.js';
 import type { ClaimedMessage } from '../../src/ports/dispatch-queue.js';
+import { valueOf } from '../helpers/results.js';
 
 /** Claims `limit` with a fresh scheduler of `capacity`, and says whose each claimed message is. */
 async function claim(h: Harness, limit: number, scheduler = new LaneScheduler<ClaimedMessage>(1000)) {
@@ -54,7 +55,7 @@ for (const dialect of testDialects()) {
         assert.equal(equal.length, 40);
         assert.deepEqual([count(equal, big.accountId), count(equal, small.accountId)], [20, 20]);
 
-        await h.runtime.admin.updateAccount(small.accountId, { sendWeight: 3 }, {});
+        await valueOf(h.runtime.admin.updateAccount(small.accountId, { sendWeight: 3 }, {}));
         const weighted = await claim(h, 40);
         assert.deepEqual([count(weighted, big.accountId), count(weighted, small.accountId)], [10, 30]);
       } finally {

@@ -22,6 +22,7 @@ import { pendingEvents } from '../helpers/webhook-fixtures.js';
 import { answer, startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver, ReceiverHandler } from '../helpers/webhook-receiver.js';
 import { pause, waitFor } from '../helpers/wait-for.js';
+import { valueOf } from '../helpers/results.js';
 
 const silent = pino({ level: 'silent' });
 const secret = 'whsec_worker';
@@ -195,7 +196,7 @@ for (const dialect of testDialects()) {
           rig.delivery.options,
         );
         try {
-          const again = await new WebhookAdmin(rig.runtime.store, open, systemClock).redeliver(e.eventId);
+          const again = await valueOf(new WebhookAdmin(rig.runtime.store, open, systemClock).redeliver(e.eventId));
           assert.deepEqual(
             [again.state, again.attempts[1]?.http_status, again.attempts[1]?.manual],
             ['delivered', 200, true],

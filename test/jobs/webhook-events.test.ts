@@ -15,6 +15,7 @@ import { sign } from '../../src/domain/webhook.js';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { valueOf } from '../helpers/results.js';
 
 const silent = pino({ level: 'silent' });
 const secret = 'whsec_events';
@@ -50,21 +51,25 @@ for (const dialect of testDialects()) {
       const webhooks = startWebhooks({ container: runtime, config: webhookConfig, logger: silent });
       const hooks = webhookAdmin(runtime, webhookConfig);
       try {
-        const account = await runtime.admin.createAccount({
-          name: 'E2E',
-          balanceMain: 100,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-        });
-        await runtime.admin.addSenderId(account.id, 'ACME', 'approved');
-        const key = await runtime.admin.createKey(account.id, {
-          ...defaultKeySettings,
-          webhookUrl: `${receiver.url}/hook`,
-          webhookSecret: secret,
-        });
+        const account = await valueOf(
+          runtime.admin.createAccount({
+            name: 'E2E',
+            balanceMain: 100,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          }),
+        );
+        await valueOf(runtime.admin.addSenderId(account.id, 'ACME', 'approved'));
+        const key = await valueOf(
+          runtime.admin.createKey(account.id, {
+            ...defaultKeySettings,
+            webhookUrl: `${receiver.url}/hook`,
+            webhookSecret: secret,
+          }),
+        );
         // Simulator outcomes by the last four digits: delivered, failed, expired, no report.
         const numbers = ['905321231234', '905321230000', '905321230001', '905321230002'];
         const sent = await app.inject({
@@ -75,7 +80,7 @@ for (const dialect of testDialects()) {
         assert.equal((sent.json() as { result_code: string }).result_code, 'TS-1024');
 
         await waitFor('seven webhooks', () => receiver.requests.length >= 7, { intervalMs: 10 });
-        const test = await hooks.admin.testWebhook(key.id);
+        const test = await valueOf(hooks.admin.testWebhook(key.id));
         assert.equal(test.state, 'delivered');
         assert.deepEqual([test.event_type, test.attempts.length, test.attempts[0]?.http_status], ['key.test', 1, 200]);
 
@@ -103,7 +108,7 @@ for (const dialect of testDialects()) {
         assert.deepEqual(bySms.get(silentOne), ['sms.sent:sent']);
         assert.deepEqual(bySms.get(0), ['key.test:-'], 'key.test has no status and sms_id 0');
         assert.equal(new Set(bodies.map((b) => b.event_id)).size, 8, 'one event_id per event');
-        const listed = await hooks.admin.deliveries(key.id, 20);
+        const listed = await valueOf(hooks.admin.deliveries(key.id, 20));
         assert.equal(listed.deliveries.length, 8);
         assert.ok(listed.deliveries.every((d) => d.state === 'delivered' && d.attempts.length === 1));
         assert.equal(JSON.stringify(listed).includes(secret), false, 'the secret is never shown');

@@ -4,6 +4,7 @@ import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { SenderIdReview } from '../../src/services/sender-id-review.js';
 import { tokenHash } from '../../src/services/panel/users.js';
+import { valueOf } from '../helpers/results.js';
 
 describe('panel sender IDs and account', () => {
   let h: PanelHarness;
@@ -52,7 +53,7 @@ describe('panel sender IDs and account', () => {
   });
 
   it('lists the account\u2019s users and sets the account IP allowlist (bad entries refused next to the field)', async () => {
-    await h.users.create({ accountId: user.accountId, email: 'colleague@example.com' });
+    await valueOf(h.users.create({ accountId: user.accountId, email: 'colleague@example.com' }));
     const page = await browser.get('/panel/account');
     assert.match(page.body, /account-page@example\.com \(you\)/);
     assert.match(page.body, /colleague@example\.com <\/th><td>Invited \(no password yet\)/);
@@ -97,7 +98,7 @@ describe('panel sender IDs and account', () => {
   });
 
   it('sets a password through a one-time link, which then no longer works', async () => {
-    const made = await h.users.create({ accountId: user.accountId, email: 'invited@example.com' });
+    const made = await valueOf(h.users.create({ accountId: user.accountId, email: 'invited@example.com' }));
     const token = made.set_password_token ?? '';
     const b = h.browser('127.0.0.10');
     const form = await b.get(`/panel/set-password?token=${token}`);

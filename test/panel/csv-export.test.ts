@@ -13,6 +13,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { createPanelHarness, writeSend } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { valueOf } from '../helpers/results.js';
 
 /** Cells a spreadsheet would run, each with its leading character. */
 const formulas = ['=1+2', '+cmd|calc', '-2+3', '@SUM(A1)', '\tTAB=1', '\rCR=1'];
@@ -106,7 +107,7 @@ for (const dialect of testDialects()) {
 
     it('quotes a recipient, operator or report that would be a formula, in the campaign export', async () => {
       const store = h.runtime.store;
-      const key = (await h.runtime.admin.createKey(accountId, { ...defaultKeySettings })).id;
+      const key = (await valueOf(h.runtime.admin.createKey(accountId, { ...defaultKeySettings }))).id;
       const { sendId, messageIds: ids } = await writeSend(store, {
         accountId,
         keyId: key,

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { valueOf } from '../helpers/results.js';
 
 const script = '<script>alert(1)</script>';
 const img = '<img src=x onerror=alert(1)>';
@@ -26,17 +27,19 @@ describe('panel: customer-written text is always escaped', () => {
   before(async () => {
     h = await createPanelHarness();
     // Written through the store and the provider's commands, which take any text for these.
-    const account = await h.runtime.admin.createAccount({
-      name: `Acme ${script}${img}`,
-      balanceMain: 10,
-      balanceInternational: 0,
-      perMinuteLimit: 0,
-      otpBrand: '',
-      ipAllow: [],
-      globalSending: false,
-    });
+    const account = await valueOf(
+      h.runtime.admin.createAccount({
+        name: `Acme ${script}${img}`,
+        balanceMain: 10,
+        balanceInternational: 0,
+        perMinuteLimit: 0,
+        otpBrand: '',
+        ipAllow: [],
+        globalSending: false,
+      }),
+    );
     const email = 'owner@example.com';
-    await h.users.create({ accountId: account.id, email, password: 'owner-password' });
+    await valueOf(h.users.create({ accountId: account.id, email, password: 'owner-password' }));
     await h.runtime.store.users.createUser(
       { accountId: account.id, email: `${script}${img}@example.com`, passwordHash: null },
       h.clock.now(),
@@ -46,10 +49,12 @@ describe('panel: customer-written text is always escaped', () => {
     assert.ok(pending && rejected);
     await h.runtime.store.users.reviewSenderId(rejected.id, 'rejected', `Because ${script}${img}`, h.clock.now());
     keyId = (
-      await h.runtime.admin.createKey(account.id, {
-        ...defaultKeySettings,
-        webhookUrl: `https://example.com/${script}?${img}`,
-      })
+      await valueOf(
+        h.runtime.admin.createKey(account.id, {
+          ...defaultKeySettings,
+          webhookUrl: `https://example.com/${script}?${img}`,
+        }),
+      )
     ).id;
     browser = h.browser();
     await browser.signIn(email, 'owner-password');

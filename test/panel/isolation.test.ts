@@ -6,6 +6,7 @@ import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { valueOf } from '../helpers/results.js';
 
 /** Every state-changing action of the panel on a key, with a form that would change something. */
 const keyActions = (keyId: number, eventId: number): [string, Record<string, string | string[]>][] => [
@@ -42,15 +43,18 @@ for (const dialect of testDialects()) {
         accountA = userA.accountId;
         accountB = userB.accountId;
         keyA = (
-          await h.runtime.admin.createKey(accountA, {
-            ...defaultKeySettings,
-            webhookUrl: `${receiver.url}/a`,
-            webhookSecret: 'secret-a',
-          })
+          await valueOf(
+            h.runtime.admin.createKey(accountA, {
+              ...defaultKeySettings,
+              webhookUrl: `${receiver.url}/a`,
+              webhookSecret: 'secret-a',
+            }),
+          )
         ).id;
-        keyB = (await h.runtime.admin.createKey(accountB, { ...defaultKeySettings, webhookUrl: `${receiver.url}/b` }))
-          .id;
-        await h.runtime.admin.addSenderId(accountA, 'ALPHA', 'approved');
+        keyB = (
+          await valueOf(h.runtime.admin.createKey(accountB, { ...defaultKeySettings, webhookUrl: `${receiver.url}/b` }))
+        ).id;
+        await valueOf(h.runtime.admin.addSenderId(accountA, 'ALPHA', 'approved'));
         a = h.browser();
         b = h.browser('127.0.0.2');
         await a.signIn(userA.email, userA.password);
@@ -137,7 +141,9 @@ for (const dialect of testDialects()) {
       });
 
       it('gives a provider user the console home, never an account\u2019s pages, and a customer never the provider\u2019s', async () => {
-        await h.users.create({ accountId: null, email: 'provider@example.com', password: 'provider-password' });
+        await valueOf(
+          h.users.create({ accountId: null, email: 'provider@example.com', password: 'provider-password' }),
+        );
         const p = h.browser('127.0.0.9');
         await p.get('/panel/sign-in');
         assert.equal(

@@ -13,6 +13,7 @@ import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { noOtpSettings } from '../../src/domain/otp-guard.js';
+import { valueOf } from '../helpers/results.js';
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `panel OTP page (${dialect.name})`, () => {
@@ -35,10 +36,10 @@ for (const dialect of testDialects()) {
     before(async () => {
       h = await createPanelHarness(await dialect.location(), { idleMs: 1e12, absoluteMs: 1e12 });
       user = await h.account('Otp Page');
-      key = await h.runtime.admin.createKey(user.accountId, defaultKeySettings);
-      await h.runtime.admin.topup(user.accountId, 10, true);
+      key = await valueOf(h.runtime.admin.createKey(user.accountId, defaultKeySettings));
+      await valueOf(h.runtime.admin.topup(user.accountId, 10, true));
       const other = await h.account('Otp Other');
-      otherKey = (await h.runtime.admin.createKey(other.accountId, defaultKeySettings)).id;
+      otherKey = (await valueOf(h.runtime.admin.createKey(other.accountId, defaultKeySettings))).id;
       // The provider narrows the account to +90 and +49, and the key to +90.
       await h.runtime.store.otp.saveAccountCountries(user.accountId, ['90', '49'], h.clock.now());
       await h.runtime.store.otp.saveSettings(key.id, { ...noOtpSettings, countries: ['90'] }, h.clock.now());
@@ -133,7 +134,9 @@ for (const dialect of testDialects()) {
     });
 
     it('lists the holds in the provider console and releases one (audited); a customer cannot', async () => {
-      await h.users.create({ accountId: null, email: 'otp-staff@provider.example', password: 'provider-password-otp' });
+      await valueOf(
+        h.users.create({ accountId: null, email: 'otp-staff@provider.example', password: 'provider-password-otp' }),
+      );
       const p = h.browser('198.51.100.7', { 'accept-language': 'en' });
       await p.get('/panel/sign-in');
       await p.post('/panel/sign-in', { email: 'otp-staff@provider.example', password: 'provider-password-otp' });

@@ -10,6 +10,7 @@ import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { panelKeyHint } from '../../src/ports/panel-queries.js';
+import { valueOf } from '../helpers/results.js';
 
 /** Every key page a customer can open. */
 const keyPages = (keyId: number): string[] => [`/panel/keys/${keyId}`, `/panel/keys/${keyId}/revoke`];
@@ -62,8 +63,8 @@ for (const dialect of testDialects()) {
       h = await createPanelHarness(await dialect.location());
       const user = await h.account('Panel Key');
       accountA = user.accountId;
-      ownKey = (await h.runtime.admin.createKey(accountA, { ...defaultKeySettings })).id;
-      await h.runtime.admin.addSenderId(accountA, 'ACME', 'approved');
+      ownKey = (await valueOf(h.runtime.admin.createKey(accountA, { ...defaultKeySettings }))).id;
+      await valueOf(h.runtime.admin.addSenderId(accountA, 'ACME', 'approved'));
       a = h.browser();
       await a.signIn(user.email, user.password);
       assert.equal(await h.runtime.store.panel.panelKeyId(accountA), null, 'no panel key before the first panel send');

@@ -5,6 +5,7 @@ import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { AuditLog } from '../../src/services/audit-log.js';
+import { valueOf } from '../helpers/results.js';
 
 const xss = '<script>alert(1)</script>';
 const providerEmail = 'staff@provider.example';
@@ -27,8 +28,8 @@ for (const dialect of testDialects()) {
     before(async () => {
       h = await createPanelHarness(await dialect.location());
       customer = await h.account('Console Customer');
-      apiKey = (await h.runtime.admin.createKey(customer.accountId, defaultKeySettings)).api_key;
-      await h.users.create({ accountId: null, email: providerEmail, password: providerPassword });
+      apiKey = (await valueOf(h.runtime.admin.createKey(customer.accountId, defaultKeySettings))).api_key;
+      await valueOf(h.users.create({ accountId: null, email: providerEmail, password: providerPassword }));
       p = h.browser('198.51.100.7');
       await p.get('/panel/sign-in');
       assert.equal((await p.post('/panel/sign-in', { email: providerEmail, password: providerPassword })).status, 303);
@@ -110,15 +111,17 @@ for (const dialect of testDialects()) {
       assert.match((await p.get('/panel/provider/accounts?q=CONSOLE-CUSTOMER%40example')).body, /Console Customer/);
 
       for (let i = 0; i < 52; i += 1)
-        await h.runtime.admin.createAccount({
-          name: `Paging ${String(i).padStart(2, '0')}`,
-          balanceMain: 0,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-        });
+        await valueOf(
+          h.runtime.admin.createAccount({
+            name: `Paging ${String(i).padStart(2, '0')}`,
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          }),
+        );
       const first = await p.get('/panel/provider/accounts?q=paging');
       assert.equal((first.body.match(/>Paging \d\d</g) ?? []).length, 50);
       const next = /<a href="(\/panel\/provider\/accounts\?q=paging&amp;after=\d+)" rel="next">Next page<\/a>/
@@ -366,7 +369,7 @@ for (const dialect of testDialects()) {
     });
 
     it('records a password set through a one-time link as its user’s, never the link’s token; shows the console in Turkish', async () => {
-      const invited = await h.users.create({ accountId: customer.accountId, email: 'invitee@example.com' });
+      const invited = await valueOf(h.users.create({ accountId: customer.accountId, email: 'invitee@example.com' }));
       const token = invited.set_password_token ?? '';
       const visitor = h.browser('192.0.2.44');
       await visitor.get(`/panel/set-password?token=${encodeURIComponent(token)}`);

@@ -11,6 +11,7 @@ import { describeOn, testDialects } from '../helpers/dialects.js';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { AccountStatements } from '../../src/services/account-statements.js';
+import { valueOf } from '../helpers/results.js';
 
 const base = {
   balanceInternational: 0,
@@ -42,12 +43,13 @@ for (const dialect of testDialects()) {
       const user = await h.account('Reseller Side');
       resellerId = user.accountId;
       email = user.email;
-      await admin.updateAccount(resellerId, { reseller: true }, {});
+      await valueOf(admin.updateAccount(resellerId, { reseller: true }, {}));
       const other = await h.account('Other Side');
-      await admin.updateAccount(other.accountId, { reseller: true }, {});
-      mine = (await admin.createAccount({ ...base, name: 'Mine', balanceMain: 0, parentId: resellerId })).id;
-      foreign = (await admin.createAccount({ ...base, name: 'Foreign', balanceMain: 50, parentId: other.accountId }))
-        .id;
+      await valueOf(admin.updateAccount(other.accountId, { reseller: true }, {}));
+      mine = (await valueOf(admin.createAccount({ ...base, name: 'Mine', balanceMain: 0, parentId: resellerId }))).id;
+      foreign = (
+        await valueOf(admin.createAccount({ ...base, name: 'Foreign', balanceMain: 50, parentId: other.accountId }))
+      ).id;
       plain = (await h.account('Plain Customer')).accountId;
       await h.runtime.store.senderIds.addSenderId(foreign, 'FOREIGN', 'awaiting-reseller', h.clock.now());
       r = h.browser();
@@ -146,11 +148,13 @@ for (const dialect of testDialects()) {
     });
 
     it("passes a customer's sender-ID request on to the provider's queue only after the reseller's approval", async () => {
-      const customerUser = await h.users.create({
-        accountId: mine,
-        email: 'mine@example.com',
-        password: 'mine-pass-1',
-      });
+      const customerUser = await valueOf(
+        h.users.create({
+          accountId: mine,
+          email: 'mine@example.com',
+          password: 'mine-pass-1',
+        }),
+      );
       assert.ok(customerUser.id > 0);
       const c = h.browser();
       await c.signIn('mine@example.com', 'mine-pass-1');
@@ -182,7 +186,7 @@ for (const dialect of testDialects()) {
 
     it('shows statements with the figures of the CLI statement, and CSVs with every cell guarded', async () => {
       const month = new Date(h.clock.now() + 3 * 3600_000).toISOString().slice(0, 7);
-      const cli = await new AccountStatements(h.runtime.store).statement(resellerId, month, true);
+      const cli = await valueOf(new AccountStatements(h.runtime.store).statement(resellerId, month, true));
       assert.ok('customers' in cli);
       const csv = await r.get(`/panel/reseller/statement/csv?month=${month}`);
       assert.equal(csv.status, 200);
@@ -220,7 +224,7 @@ for (const dialect of testDialects()) {
         3,
       );
       assert.equal((await c.get('/panel/statement')).status, 200);
-      await h.users.create({ accountId: null, email: 'staff@example.com', password: 'staff-pass-1' });
+      await valueOf(h.users.create({ accountId: null, email: 'staff@example.com', password: 'staff-pass-1' }));
       const p = h.browser();
       await p.signIn('staff@example.com', 'staff-pass-1');
       assert.match((await p.get(`/panel/provider/accounts/${resellerId}`)).body, /\/statement"/);
@@ -229,7 +233,7 @@ for (const dialect of testDialects()) {
     });
 
     it('changes nothing while the reseller itself is suspended', async () => {
-      await h.runtime.admin.updateAccount(resellerId, { status: 'Suspended' }, {});
+      await valueOf(h.runtime.admin.updateAccount(resellerId, { status: 'Suspended' }, {}));
       await r.get(`/panel/reseller/customers/${mine}`);
       assert.equal((await r.post(`/panel/reseller/customers/${mine}/fund`, { amount: '5' })).status, 403);
       assert.equal((await r.post(`/panel/reseller/customers/${mine}/suspend`)).status, 403);

@@ -6,6 +6,7 @@ import { FixedClock } from '../../src/ports/clock.js';
 import { UserService } from '../../src/services/panel/users.js';
 import { PanelBrowser } from '../helpers/panel.js';
 import { defaultNow } from '../helpers/harness.js';
+import { valueOf } from '../helpers/results.js';
 
 describe('panel session options', () => {
   it('end sessions after --panel-idle-minutes without a request and --panel-session-hours after sign-in', async () => {
@@ -14,20 +15,24 @@ describe('panel session options', () => {
     const config = loadConfig({ panelIdleMinutes: '5', panelSessionHours: '1', warmUp: '0' }, {});
     const app = await createHttp({ container: runtime, config, logger: createLogger('silent') });
     try {
-      const account = await runtime.admin.createAccount({
-        name: 'Options',
-        balanceMain: 0,
-        balanceInternational: 0,
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-      });
-      await new UserService(runtime.store, clock).create({
-        accountId: account.id,
-        email: 'options@example.com',
-        password: 'options-password',
-      });
+      const account = await valueOf(
+        runtime.admin.createAccount({
+          name: 'Options',
+          balanceMain: 0,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        }),
+      );
+      await valueOf(
+        new UserService(runtime.store, clock).create({
+          accountId: account.id,
+          email: 'options@example.com',
+          password: 'options-password',
+        }),
+      );
       const b = new PanelBrowser(app);
       await b.signIn('options@example.com', 'options-password');
       clock.advance(4 * 60_000);

@@ -3,6 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelHarness } from '../helpers/panel.js';
 import { tokenHash } from '../../src/services/panel/users.js';
+import { valueOf } from '../helpers/results.js';
 
 describe('panel sign-in', () => {
   let h: PanelHarness;
@@ -161,7 +162,7 @@ describe('panel sign-in', () => {
     const a = await h.account('Sign In Ten');
     const b = h.browser('127.0.5.1');
     await b.signIn(a.email, a.password);
-    await h.users.resetPassword(a.userId);
+    await valueOf(h.users.resetPassword(a.userId));
     assert.equal((await b.get('/panel/keys')).status, 303, 'a reset ends the sessions');
     await b.get('/panel/sign-in');
     assert.equal(
@@ -172,7 +173,7 @@ describe('panel sign-in', () => {
     const c = await h.account('Sign In Eleven');
     const d = h.browser('127.0.5.2');
     await d.signIn(c.email, c.password);
-    await h.users.disable(c.userId);
+    await valueOf(h.users.disable(c.userId));
     assert.equal((await d.get('/panel/keys')).status, 303);
     await d.get('/panel/sign-in');
     assert.equal((await d.post('/panel/sign-in', { email: c.email, password: c.password })).status, 401);

@@ -15,6 +15,7 @@ import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
 import { startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
+import { valueOf } from '../helpers/results.js';
 
 const suspendedEn = /This account is suspended by your provider\./;
 const suspendedTr = /Bu hesap sağlayıcınız tarafından askıya alındı\./;
@@ -105,10 +106,12 @@ for (const dialect of testDialects()) {
       receiver = await startReceiver();
       user = await h.account('Suspended Customer');
       const admin = h.runtime.admin;
-      await admin.addSenderId(user.accountId, 'ACME', 'approved');
-      ids.key = (await admin.createKey(user.accountId, { ...defaultKeySettings, webhookUrl: `${receiver.url}/a` })).id;
-      ids.paused = (await admin.createKey(user.accountId, { ...defaultKeySettings })).id;
-      await admin.changeKeyState(ids.paused, 'pause');
+      await valueOf(admin.addSenderId(user.accountId, 'ACME', 'approved'));
+      ids.key = (
+        await valueOf(admin.createKey(user.accountId, { ...defaultKeySettings, webhookUrl: `${receiver.url}/a` }))
+      ).id;
+      ids.paused = (await valueOf(admin.createKey(user.accountId, { ...defaultKeySettings }))).id;
+      await valueOf(admin.changeKeyState(ids.paused, 'pause'));
       c = h.browser();
       await c.signIn(user.email, user.password);
       await c.get(`/panel/keys/${ids.key}`);
@@ -132,7 +135,7 @@ for (const dialect of testDialects()) {
       ids.template = (await h.runtime.store.templates.list(user.accountId))[0]?.id ?? 0;
       assert.ok(ids.template > 0);
       assert.ok(ids.event > 0 && ids.group > 0 && ids.send > 0);
-      await admin.updateAccount(user.accountId, { status: 'Suspended' }, {});
+      await valueOf(admin.updateAccount(user.accountId, { status: 'Suspended' }, {}));
     });
     after(async () => {
       await receiver.close();
@@ -233,7 +236,7 @@ for (const dialect of testDialects()) {
     });
 
     it('works again once reactivated', async () => {
-      await h.runtime.admin.updateAccount(user.accountId, { status: 'Active' }, {});
+      await valueOf(h.runtime.admin.updateAccount(user.accountId, { status: 'Active' }, {}));
       assert.doesNotMatch((await c.get('/panel/overview')).body, suspendedEn);
       await c.get('/panel/groups');
       assert.equal((await c.post('/panel/groups', { name: 'After' })).status, 303);

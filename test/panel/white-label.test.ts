@@ -11,6 +11,7 @@ import { after, before, it } from 'node:test';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { createPanelHarness } from '../helpers/panel.js';
 import type { PanelBrowser, PanelHarness } from '../helpers/panel.js';
+import { valueOf } from '../helpers/results.js';
 
 type Account = Awaited<ReturnType<PanelHarness['account']>>;
 
@@ -65,22 +66,24 @@ for (const dialect of testDialects()) {
       reseller = await h.account('Mavi Bayi');
       const other = await h.account('Kirmizi Bayi');
       flat = await h.account('Flat');
-      await admin.updateAccount(reseller.accountId, { reseller: true }, {});
-      await admin.updateAccount(other.accountId, { reseller: true }, {});
+      await valueOf(admin.updateAccount(reseller.accountId, { reseller: true }, {}));
+      await valueOf(admin.updateAccount(other.accountId, { reseller: true }, {}));
       const under = async (parentId: number, name: string): Promise<Account> => {
-        const made = await admin.createAccount({
-          name,
-          balanceMain: 0,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-          parentId,
-        });
+        const made = await valueOf(
+          admin.createAccount({
+            name,
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+            parentId,
+          }),
+        );
         const email = `${name.toLowerCase()}@example.com`;
         const password = `password-${name}`;
-        const user = await h.users.create({ accountId: made.id, email, password });
+        const user = await valueOf(h.users.create({ accountId: made.id, email, password }));
         return { accountId: made.id, userId: user.id, email, password };
       };
       customer = await under(reseller.accountId, 'Ayse');
@@ -105,7 +108,7 @@ for (const dialect of testDialects()) {
       assert.equal(wrong.status, 401);
       const refusal = /The email or password is not right\./;
       assert.match(wrong.body, refusal);
-      await h.users.create({ accountId: null, email: 'staff@example.com', password: 'staff-password-1' });
+      await valueOf(h.users.create({ accountId: null, email: 'staff@example.com', password: 'staff-password-1' }));
       for (const [email, password] of [
         [otherCustomer.email, otherCustomer.password],
         [flat.email, flat.password],
@@ -128,7 +131,7 @@ for (const dialect of testDialects()) {
     });
 
     it('a customer\u2019s set-password link is on the brand host, works there, and signing in lands on the brand', async () => {
-      const invited = await h.users.create({ accountId: customer.accountId, email: 'cem@example.com' });
+      const invited = await valueOf(h.users.create({ accountId: customer.accountId, email: 'cem@example.com' }));
       assert.ok(invited.set_password_token);
       // What `admin user create` prints is built on this host (test/cli/admin-users.test.ts).
       assert.equal(await h.runtime.brands.linkHost(customer.accountId), host);

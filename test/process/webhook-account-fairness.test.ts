@@ -19,6 +19,7 @@ import type { ServerProcess } from '../helpers/server-process.js';
 import { answer, startReceiver } from '../helpers/webhook-receiver.js';
 import type { Receiver } from '../helpers/webhook-receiver.js';
 import { waitFor } from '../helpers/wait-for.js';
+import { valueOf } from '../helpers/results.js';
 
 describe('webhook slots shared across accounts: haberci serve with slow and fast receivers', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-hook-accounts-'));
@@ -36,22 +37,26 @@ describe('webhook slots shared across accounts: haberci serve with slow and fast
     const runtime = await openAppContainer({ dialect: 'sqlite', file: sqliteFileIn(dir) });
     try {
       const account = (name: string, balance: number) =>
-        runtime.admin.createAccount({
-          name,
-          balanceMain: balance,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-        });
+        valueOf(
+          runtime.admin.createAccount({
+            name,
+            balanceMain: balance,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          }),
+        );
       const busy = await account('Busy', 0);
       for (const receiver of slow) {
-        const key = await runtime.admin.createKey(busy.id, {
-          ...defaultKeySettings,
-          webhookUrl: `${receiver.url}/hook`,
-          webhookSecret: 'slow-secret',
-        });
+        const key = await valueOf(
+          runtime.admin.createKey(busy.id, {
+            ...defaultKeySettings,
+            webhookUrl: `${receiver.url}/hook`,
+            webhookSecret: 'slow-secret',
+          }),
+        );
         for (let e = 0; e < 4; e += 1)
           await runtime.store.events.createPending(
             { keyId: key.id, eventType: 'key.test', smsId: null, status: null },
@@ -61,11 +66,13 @@ describe('webhook slots shared across accounts: haberci serve with slow and fast
       const quiet = await account('Quiet', 10);
       await runtime.store.senderIds.addSenderId(quiet.id, 'ACME', 'approved', runtime.clock.now());
       fastKey = (
-        await runtime.admin.createKey(quiet.id, {
-          ...defaultKeySettings,
-          webhookUrl: `${fast.url}/hook`,
-          webhookSecret: 'fast-secret',
-        })
+        await valueOf(
+          runtime.admin.createKey(quiet.id, {
+            ...defaultKeySettings,
+            webhookUrl: `${fast.url}/hook`,
+            webhookSecret: 'fast-secret',
+          }),
+        )
       ).api_key;
     } finally {
       await runtime.close();

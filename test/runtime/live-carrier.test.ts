@@ -15,6 +15,7 @@ import { buildApp } from '../../src/http/app.js';
 import { defaultConnectionLimits } from '../../src/config.js';
 import { defaultKeySettings } from '../../src/services/admin.js';
 import { waitForState } from '../helpers/delivery.js';
+import { valueOf } from '../helpers/results.js';
 
 const silent = pino({ level: 'silent' });
 
@@ -35,17 +36,19 @@ describe('the live carrier, chosen from one list', () => {
       logger: silent,
     });
     try {
-      const account = await container.admin.createAccount({
-        name: 'Live',
-        balanceMain: 10,
-        balanceInternational: 0,
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-      });
-      await container.admin.addSenderId(account.id, 'ACME', 'approved');
-      const key = await container.admin.createKey(account.id, defaultKeySettings);
+      const account = await valueOf(
+        container.admin.createAccount({
+          name: 'Live',
+          balanceMain: 10,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        }),
+      );
+      await valueOf(container.admin.addSenderId(account.id, 'ACME', 'approved'));
+      const key = await valueOf(container.admin.createKey(account.id, defaultKeySettings));
       const sent = await app.inject({
         method: 'POST',
         url: '/sms/send',

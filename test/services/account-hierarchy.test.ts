@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describeOn, testDialects } from '../helpers/dialects.js';
 import { openAppContainer } from '../../src/main.js';
 import type { AppContainer } from '../../src/main.js';
-import { AdminError } from '../../src/services/admin.js';
+import type { AdminCode, AdminResult } from '../../src/services/admin-result.js';
 import type { AccountInput } from '../../src/ports/accounts.js';
 import { valueOf } from '../helpers/results.js';
 
@@ -23,8 +23,13 @@ const input = (name: string, extra: Partial<AccountInput> = {}): AccountInput =>
   ...extra,
 });
 
-async function refused(work: Promise<unknown>, pattern: RegExp): Promise<void> {
-  await assert.rejects(work, (error: unknown) => error instanceof AdminError && pattern.test(error.message));
+async function refused(
+  work: Promise<AdminResult<unknown>>,
+  pattern: RegExp,
+  code: AdminCode = 'ADM-REFUSED',
+): Promise<void> {
+  const result = await work;
+  assert.ok(!result.ok && result.code === code && pattern.test(result.message), JSON.stringify(result));
 }
 
 for (const dialect of testDialects()) {
@@ -36,37 +41,43 @@ for (const dialect of testDialects()) {
     after(() => runtime.close());
 
     it('a customer is created only under a reseller, and shows its parent', async () => {
-      const plain = await runtime.admin.createAccount(input('Plain'));
+      const plain = await valueOf(runtime.admin.createAccount(input('Plain')));
       assert.equal(plain.reseller, false);
       assert.equal(plain.parent_id, null);
       await refused(runtime.admin.createAccount(input('Orphan', { parentId: plain.id })), /not a reseller/);
-      await refused(runtime.admin.createAccount(input('Nowhere', { parentId: 999_999 })), /no account/);
-      const made = await runtime.admin.updateAccount(plain.id, { reseller: true }, {});
+      await refused(
+        runtime.admin.createAccount(input('Nowhere', { parentId: 999_999 })),
+        /no account/,
+        'ADM-NOT-FOUND',
+      );
+      const made = await valueOf(runtime.admin.updateAccount(plain.id, { reseller: true }, {}));
       assert.equal(made.reseller, true);
-      const customer = await runtime.admin.createAccount(input('Customer', { parentId: plain.id, balanceMain: 0 }));
+      const customer = await valueOf(
+        runtime.admin.createAccount(input('Customer', { parentId: plain.id, balanceMain: 0 })),
+      );
       assert.equal(customer.parent_id, plain.id);
       assert.equal(customer.reseller, false);
     });
 
     it('one level: a customer cannot become a reseller, and a reseller with customers stays one', async () => {
-      const reseller = await runtime.admin.createAccount(input('Level'));
-      await runtime.admin.updateAccount(reseller.id, { reseller: true }, {});
-      const customer = await runtime.admin.createAccount(input('Below', { parentId: reseller.id }));
+      const reseller = await valueOf(runtime.admin.createAccount(input('Level')));
+      await valueOf(runtime.admin.updateAccount(reseller.id, { reseller: true }, {}));
+      const customer = await valueOf(runtime.admin.createAccount(input('Below', { parentId: reseller.id })));
       await refused(runtime.admin.updateAccount(customer.id, { reseller: true }, {}), /one level/);
       await refused(runtime.admin.updateAccount(reseller.id, { reseller: false }, {}), /still owns 1 customer/);
       assert.equal((await valueOf(runtime.accountDirectory.show(reseller.id))).reseller, true);
       // Nothing changed by the refusals.
       assert.equal((await valueOf(runtime.accountDirectory.show(customer.id))).reseller, false);
-      const lone = await runtime.admin.createAccount(input('Lone'));
-      await runtime.admin.updateAccount(lone.id, { reseller: true }, {});
-      assert.equal((await runtime.admin.updateAccount(lone.id, { reseller: false }, {})).reseller, false);
+      const lone = await valueOf(runtime.admin.createAccount(input('Lone')));
+      await valueOf(runtime.admin.updateAccount(lone.id, { reseller: true }, {}));
+      assert.equal((await valueOf(runtime.admin.updateAccount(lone.id, { reseller: false }, {}))).reseller, false);
     });
 
     it('the provider sees every account with its reseller named, and a reseller’s customers alone', async () => {
-      const reseller = await runtime.admin.createAccount(input('Bayi A.Ş.'));
-      await runtime.admin.updateAccount(reseller.id, { reseller: true }, {});
-      const first = await runtime.admin.createAccount(input('Müşteri 1', { parentId: reseller.id }));
-      const second = await runtime.admin.createAccount(input('Müşteri 2', { parentId: reseller.id }));
+      const reseller = await valueOf(runtime.admin.createAccount(input('Bayi A.Ş.')));
+      await valueOf(runtime.admin.updateAccount(reseller.id, { reseller: true }, {}));
+      const first = await valueOf(runtime.admin.createAccount(input('Müşteri 1', { parentId: reseller.id })));
+      const second = await valueOf(runtime.admin.createAccount(input('Müşteri 2', { parentId: reseller.id })));
       const shown = await valueOf(runtime.accountDirectory.show(first.id));
       assert.equal(shown.reseller_name, 'Bayi A.Ş.');
       assert.equal(shown.parent_id, reseller.id);

@@ -5,7 +5,7 @@
  */
 import { invalidAllowlistEntries, splitAllowlist } from '../../domain/ip-allowlist.js';
 import { parseDate } from '../../domain/istanbul-time.js';
-import { NotFound } from '../../services/panel/not-found.js';
+import { NotFound } from './not-found.js';
 
 /**
  * Text the stores can hold: without NUL (PostgreSQL refuses it in text) and with a lone

@@ -8,7 +8,7 @@ import type { PanelArea } from '../context.js';
 import { actorOf } from '../context.js';
 import type { ProviderPanel, ProviderServices } from '../../services/panel/provider/provider-panel.js';
 import type { ProviderLive } from '../../services/panel/provider/provider-live.js';
-import { NotFound } from '../../services/panel/not-found.js';
+import { NotFound } from '../kit/not-found.js';
 
 export interface ProviderDoor {
   of(request: FastifyRequest): ProviderServices;

@@ -10,7 +10,9 @@ import type { Clock } from '../../ports/clock.js';
 import type { Store } from '../../ports/store.js';
 import type { PanelUser, PanelSession } from '../../ports/user-store.js';
 import { hashPassword, passwordProblem, unusableHash, verifyPassword } from '../passwords.js';
-import { AdminError } from '../admin-error.js';
+import { ok } from '../../domain/result.js';
+import { notFound, refused } from '../admin-result.js';
+import type { AdminResult } from '../admin-result.js';
 import { AuditLog } from '../audit-log.js';
 import { admits } from './brand-admission.js';
 import type { UserActor } from '../audit-log.js';
@@ -98,15 +100,15 @@ export class UserService {
     accountId: number | null;
     email: string;
     password?: string;
-  }): Promise<UserView & { set_password_token?: string }> {
+  }): Promise<AdminResult<UserView & { set_password_token?: string }>> {
     const email = input.email.trim().toLowerCase();
-    if (!emailPattern.test(email)) throw new AdminError(`not an email address: ${input.email}`);
+    if (!emailPattern.test(email)) return refused(`not an email address: ${input.email}`);
     if (input.accountId !== null && !(await this.store.accounts.getAccount(input.accountId)))
-      throw new AdminError(`no account with id ${input.accountId}`);
+      return notFound(`no account with id ${input.accountId}`);
     if (input.password !== undefined) {
       const problem = passwordProblem(input.password);
       if (problem !== null)
-        throw new AdminError(
+        return refused(
           problem === 'too-short' ? 'a password needs at least 10 characters' : 'a password has at most 200 characters',
         );
     }
@@ -115,9 +117,9 @@ export class UserService {
       { accountId: input.accountId, email, passwordHash: hash },
       this.clock.now(),
     );
-    if (!user) throw new AdminError(`a user with the email ${email} exists already`);
-    if (input.password !== undefined) return userView(user);
-    return { ...userView(user), set_password_token: await this.issueLink(user.id) };
+    if (!user) return refused(`a user with the email ${email} exists already`);
+    if (input.password !== undefined) return ok(userView(user));
+    return ok({ ...userView(user), set_password_token: await this.issueLink(user.id) });
   }
 
   private async issueLink(userId: number): Promise<string> {
@@ -126,32 +128,32 @@ export class UserService {
     return token;
   }
 
-  async user(id: number): Promise<PanelUser> {
-    const user = await this.users.getUser(id);
-    if (!user) throw new AdminError(`no user with id ${id}`);
+  /** A user known to be there (the signed-in one, one just reset): users are never deleted. */
+  private async acting(userId: number): Promise<PanelUser> {
+    const user = await this.users.getUser(userId);
+    if (!user) throw new Error(`no user with id ${userId}`);
     return user;
   }
 
-  async list(accountId: number): Promise<{ users: UserView[] }> {
-    if (!(await this.store.accounts.getAccount(accountId))) throw new AdminError(`no account with id ${accountId}`);
-    return { users: (await this.users.usersOf(accountId)).map(userView) };
+  async list(accountId: number): Promise<AdminResult<{ users: UserView[] }>> {
+    if (!(await this.store.accounts.getAccount(accountId))) return notFound(`no account with id ${accountId}`);
+    return ok({ users: (await this.users.usersOf(accountId)).map(userView) });
   }
 
   /** Disabled: cannot sign in, and every session ends now. */
-  async disable(id: number): Promise<UserView> {
-    await this.user(id);
+  async disable(id: number): Promise<AdminResult<UserView>> {
     const user = await this.users.setUserStatus(id, 'disabled');
-    if (!user) throw new AdminError(`no user with id ${id}`);
+    if (!user) return notFound(`no user with id ${id}`);
     await this.users.deleteSessionsOf(id);
-    return userView(user);
+    return ok(userView(user));
   }
 
   /**
    * The password stops working, every session and every earlier link ends; one new link
    * sets a new password. In one transaction: no earlier link outlives a reset that answered.
    */
-  async resetPassword(id: number): Promise<UserView & { set_password_token: string }> {
-    await this.user(id);
+  async resetPassword(id: number): Promise<AdminResult<UserView & { set_password_token: string }>> {
+    if (!(await this.users.getUser(id))) return notFound(`no user with id ${id}`);
     const token = newToken();
     await this.store.transaction(async (store) => {
       const now = this.clock.now();
@@ -160,7 +162,7 @@ export class UserService {
       await store.users.endPasswordTokensOf(id, now);
       await store.users.createPasswordToken(tokenHash(token), id, now + this.policy.linkMs);
     });
-    return { ...userView(await this.user(id)), set_password_token: token };
+    return ok({ ...userView(await this.acting(id)), set_password_token: token });
   }
 
   /**
@@ -231,7 +233,7 @@ export class UserService {
 
   /** Ends every session of the acting user. */
   async signOutEverywhere(actor: UserActor): Promise<number> {
-    const user = await this.user(actor.userId);
+    const user = await this.acting(actor.userId);
     return this.audit.change(
       actor,
       (store) => store.users.deleteSessionsOf(user.id),
@@ -241,7 +243,7 @@ export class UserService {
 
   /** A new password ends every session; the answer is a fresh session for the browser that asked. */
   async changePassword(actor: UserActor, current: string, next: string): Promise<PasswordChange> {
-    const user = await this.user(actor.userId);
+    const user = await this.acting(actor.userId);
     if (user.passwordHash === null || !(await verifyPassword(current, user.passwordHash)))
       return { ok: false, reason: 'wrong-current' };
     const problem = passwordProblem(next);

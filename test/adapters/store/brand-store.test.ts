@@ -8,6 +8,7 @@ import { after, before, it } from 'node:test';
 import { describeOn, testDialects } from '../../helpers/dialects.js';
 import { openAppContainer } from '../../../src/main.js';
 import type { AppContainer } from '../../../src/main.js';
+import { valueOf } from '../../helpers/results.js';
 
 const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="1" height="1"/>');
 const jpeg = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46, 0, 1, 0xff, 0xfe, 0x80]);
@@ -19,15 +20,17 @@ for (const dialect of testDialects()) {
     before(async () => {
       runtime = await openAppContainer(await dialect.location());
       for (const name of ['Bayi 1', 'Bayi 2', 'Bayi 3']) {
-        const account = await runtime.admin.createAccount({
-          name,
-          balanceMain: 0,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-        });
+        const account = await valueOf(
+          runtime.admin.createAccount({
+            name,
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          }),
+        );
         ids.push(account.id);
       }
     });
@@ -85,7 +88,7 @@ for (const dialect of testDialects()) {
     it('the service checks what a panel or the CLI gives, and the host lookup sees a change at once in this process', async () => {
       const service = runtime.brands;
       assert.equal((await service.change(id(1), { name: 'X' }, null)).ok, false);
-      await runtime.admin.updateAccount(id(1), { reseller: true }, {});
+      await valueOf(runtime.admin.updateAccount(id(1), { reseller: true }, {}));
       assert.equal(await service.forHost('yesil.example'), null);
       const bad = await service.change(id(1), { color: 'green' }, null);
       assert.deepEqual(bad.ok ? null : bad.field, 'color');

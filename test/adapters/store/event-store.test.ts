@@ -11,6 +11,7 @@ import { FixedClock } from '../../../src/ports/clock.js';
 import type { AttemptResult, ClaimedEvent } from '../../../src/ports/event-store.js';
 import { describeOn, testDialects } from '../../helpers/dialects.js';
 import { fixtureKey, pendingEvents, queueSend, sendAll } from '../../helpers/webhook-fixtures.js';
+import { valueOf } from '../../helpers/results.js';
 
 const hook = { webhookUrl: 'http://receiver.example/hook', webhookSecret: 'whsec' };
 
@@ -123,14 +124,16 @@ for (const dialect of testDialects()) {
       await withRuntime(async (runtime, clock) => {
         const old = await fixtureKey(runtime, { ...hook, webhookAttempts: 3 });
         await queueSend(runtime, old, 1);
-        const rotated = await runtime.admin.rotateKey(old.keyId, true);
-        await runtime.admin.updateKey(rotated.id, {
-          webhookUrl: 'http://new.example/hook',
-          webhookAttempts: 7,
-          webhookRetryScheduleMs: [5_000, 90_000],
-          webhookBatch: 10,
-          webhookBatchWaitMs: 500,
-        });
+        const rotated = await valueOf(runtime.admin.rotateKey(old.keyId, true));
+        await valueOf(
+          runtime.admin.updateKey(rotated.id, {
+            webhookUrl: 'http://new.example/hook',
+            webhookAttempts: 7,
+            webhookRetryScheduleMs: [5_000, 90_000],
+            webhookBatch: 10,
+            webhookBatchWaitMs: 500,
+          }),
+        );
         await sendAll(runtime);
         const [event] = await runtime.store.events.claimDue(clock.now(), 10, clock.now() + 1000);
         assert.equal(event?.keyId, old.keyId);

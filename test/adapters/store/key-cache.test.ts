@@ -17,6 +17,7 @@ import { openStore } from '../../../src/adapters/store/index.js';
 import { defaultKeySettings } from '../../../src/services/admin.js';
 import { sql } from 'kysely';
 import { describeOn, testDialects } from '../../helpers/dialects.js';
+import { valueOf } from '../../helpers/results.js';
 
 describe('key lookup cache (SQLite)', () => {
   it('sees this process\u2019s changes at once', async () => {
@@ -24,13 +25,13 @@ describe('key lookup cache (SQLite)', () => {
     try {
       const p = await h.provision({ account: { balanceMain: 10 } });
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.balance_main, 10);
-      await h.runtime.admin.topup(p.accountId, 5, false);
+      await valueOf(h.runtime.admin.topup(p.accountId, 5, false));
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.balance_main, 15);
-      await h.runtime.admin.changeKeyState(p.keyId, 'pause');
+      await valueOf(h.runtime.admin.changeKeyState(p.keyId, 'pause'));
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.result_code, 'TS-1035');
       const suspended = await h.provision();
       assert.equal((await h.post('/balance/', { api_key: suspended.apiKey })).status, 200);
-      await h.runtime.admin.updateAccount(suspended.accountId, { status: 'Suspended' }, {});
+      await valueOf(h.runtime.admin.updateAccount(suspended.accountId, { status: 'Suspended' }, {}));
       assert.equal((await h.post('/balance/', { api_key: suspended.apiKey })).body.result_code, 'TS-1030');
     } finally {
       await h.close();
@@ -45,15 +46,15 @@ describe('key lookup cache (SQLite)', () => {
     try {
       const p = await server.provision({ account: { balanceMain: 10 } });
       assert.equal((await server.post('/balance/', { api_key: p.apiKey })).body.balance_main, 10);
-      await other.admin.topup(p.accountId, 7, false);
+      await valueOf(other.admin.topup(p.accountId, 7, false));
       await nextTurn();
       assert.equal((await server.post('/balance/', { api_key: p.apiKey })).body.balance_main, 17);
-      await other.admin.changeKeyState(p.keyId, 'revoke');
+      await valueOf(other.admin.changeKeyState(p.keyId, 'revoke'));
       await nextTurn();
       assert.equal((await server.post('/balance/', { api_key: p.apiKey })).body.result_code, 'TS-1035');
       const suspended = await server.provision();
       assert.equal((await server.post('/balance/', { api_key: suspended.apiKey })).status, 200);
-      await other.admin.updateAccount(suspended.accountId, { status: 'Suspended' }, {});
+      await valueOf(other.admin.updateAccount(suspended.accountId, { status: 'Suspended' }, {}));
       await nextTurn();
       assert.equal((await server.post('/balance/', { api_key: suspended.apiKey })).body.result_code, 'TS-1030');
     } finally {
@@ -79,7 +80,7 @@ describe('balances under the key cache (SQLite)', () => {
       });
       assert.equal(sent.body.result_code, 'TS-1024');
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.balance_main, 9);
-      await h.runtime.admin.topup(p.accountId, 5, false);
+      await valueOf(h.runtime.admin.topup(p.accountId, 5, false));
       assert.equal((await h.post('/balance/', { api_key: p.apiKey })).body.balance_main, 14);
     } finally {
       await h.close();

@@ -27,18 +27,20 @@ for (const dialect of testDialects()) {
     before(async () => {
       clock = new FixedClock(start);
       app = await openAppContainer(await dialect.location(), clock);
-      const account = await app.admin.createAccount({
-        name: 'Outbox',
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-        balanceMain: 100,
-        balanceInternational: 0,
-      });
+      const account = await valueOf(
+        app.admin.createAccount({
+          name: 'Outbox',
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+          balanceMain: 100,
+          balanceInternational: 0,
+        }),
+      );
       accountId = account.id;
-      await app.admin.addSenderId(accountId, 'ACME', 'approved');
-      const key = await app.admin.createKey(accountId, defaultKeySettings);
+      await valueOf(app.admin.addSenderId(accountId, 'ACME', 'approved'));
+      const key = await valueOf(app.admin.createKey(accountId, defaultKeySettings));
       keyId = key.id;
       const auth = await app.services.auth.authenticate(key.api_key, '127.0.0.1');
       assert.ok(auth.ok);
@@ -133,15 +135,17 @@ for (const dialect of testDialects()) {
     });
 
     it('owes an inbound message to an account with an SMPP user made before it, once', async () => {
-      const other = await app.admin.createAccount({
-        name: 'No SMPP',
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-        balanceMain: 0,
-        balanceInternational: 0,
-      });
+      const other = await valueOf(
+        app.admin.createAccount({
+          name: 'No SMPP',
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+          balanceMain: 0,
+          balanceInternational: 0,
+        }),
+      );
       const at = clock.now() + 10;
       for (const [id, owner, text] of [
         [900_001, accountId, 'a'],

@@ -15,6 +15,7 @@ import { FixedClock } from '../../../src/ports/clock.js';
 import { istanbulDay } from '../../../src/domain/istanbul-time.js';
 import type { SendKind } from '../../../src/ports/messages.js';
 import { describeOn, testDialects } from '../../helpers/dialects.js';
+import { valueOf } from '../../helpers/results.js';
 
 interface Fixture {
   store: SqlStore;
@@ -41,16 +42,18 @@ for (const dialect of testDialects()) {
       try {
         const admin = new AdminService(store, clock);
         const make = async (name: string): Promise<{ accountId: number; keyId: number }> => {
-          const account = await admin.createAccount({
-            name,
-            balanceMain: 0,
-            balanceInternational: 0,
-            perMinuteLimit: 0,
-            otpBrand: '',
-            ipAllow: [],
-            globalSending: false,
-          });
-          const key = await admin.createKey(account.id, defaultKeySettings);
+          const account = await valueOf(
+            admin.createAccount({
+              name,
+              balanceMain: 0,
+              balanceInternational: 0,
+              perMinuteLimit: 0,
+              otpBrand: '',
+              ipAllow: [],
+              globalSending: false,
+            }),
+          );
+          const key = await valueOf(admin.createKey(account.id, defaultKeySettings));
           return { accountId: account.id, keyId: key.id };
         };
         const a = await make('A');

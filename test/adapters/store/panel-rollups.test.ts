@@ -22,6 +22,7 @@ import { AdminService, defaultKeySettings } from '../../../src/services/admin.js
 import { FixedClock } from '../../../src/ports/clock.js';
 import type { MessageDefaults, NewMessage, SendKind } from '../../../src/ports/messages.js';
 import { describeOn, testDialects } from '../../helpers/dialects.js';
+import { valueOf } from '../../helpers/results.js';
 
 type Owner = { accountId: number; keyId: number };
 type Row = Record<string, number>;
@@ -92,16 +93,18 @@ for (const dialect of testDialects()) {
       try {
         const admin = new AdminService(store, clock);
         const make = async (name: string): Promise<Owner> => {
-          const account = await admin.createAccount({
-            name,
-            balanceMain: 0,
-            balanceInternational: 0,
-            perMinuteLimit: 0,
-            otpBrand: '',
-            ipAllow: [],
-            globalSending: false,
-          });
-          const key = await admin.createKey(account.id, defaultKeySettings);
+          const account = await valueOf(
+            admin.createAccount({
+              name,
+              balanceMain: 0,
+              balanceInternational: 0,
+              perMinuteLimit: 0,
+              otpBrand: '',
+              ipAllow: [],
+              globalSending: false,
+            }),
+          );
+          const key = await valueOf(admin.createKey(account.id, defaultKeySettings));
           return { accountId: account.id, keyId: key.id };
         };
         await work(store, handle, await make('A'), await make('B'), clock);
@@ -287,16 +290,18 @@ for (const dialect of testDialects()) {
       const store = storeOn(first);
       await withLaterColumns(first.db);
       const admin = new AdminService(store, clock);
-      const account = await admin.createAccount({
-        name: 'A',
-        balanceMain: 0,
-        balanceInternational: 0,
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-      });
-      const key = await admin.createKey(account.id, defaultKeySettings);
+      const account = await valueOf(
+        admin.createAccount({
+          name: 'A',
+          balanceMain: 0,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        }),
+      );
+      const key = await valueOf(admin.createKey(account.id, defaultKeySettings));
       // This build writes sends.iys, which migration 0024 adds: the 0015 store has it for these
       // writes only, and loses it again before the real migrations run.
       await sql`ALTER TABLE sends ADD COLUMN iys TEXT`.execute(first.db);

@@ -15,6 +15,7 @@ import { FixedClock } from '../../../src/ports/clock.js';
 import type { CarrierReceipt } from '../../../src/ports/carrier.js';
 import type { DispatchQueue, Transition } from '../../../src/ports/dispatch-queue.js';
 import { describeOn, testDialects } from '../../helpers/dialects.js';
+import { valueOf } from '../../helpers/results.js';
 
 const hook = { webhookUrl: 'http://receiver.example/hook', webhookSecret: 'whsec' };
 
@@ -45,16 +46,18 @@ for (const dialect of testDialects()) {
       const store = storeOn(handle);
       try {
         const admin = new AdminService(store, clock);
-        const account = await admin.createAccount({
-          name: 'Receipts',
-          balanceMain: 0,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-        });
-        const key = await admin.createKey(account.id, { ...defaultKeySettings, ...settings });
+        const account = await valueOf(
+          admin.createAccount({
+            name: 'Receipts',
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          }),
+        );
+        const key = await valueOf(admin.createKey(account.id, { ...defaultKeySettings, ...settings }));
         const messages = store.queue;
         const f: Fixture = {
           handle,

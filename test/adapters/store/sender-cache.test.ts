@@ -15,6 +15,7 @@ import { assertAccepted, assertRefused, sendSms } from '../../helpers/sms.js';
 import { openConnection } from '../../../src/adapters/store/open-store.js';
 import type { StoreConnection } from '../../../src/adapters/store/connection.js';
 import { LookupCache } from '../../../src/adapters/store/lookup-caches.js';
+import { valueOf } from '../../helpers/results.js';
 
 describe('sender ID cache (SQLite)', () => {
   const dir = mkdtempSync(join(tmpdir(), 'haberci-sendercache-'));
@@ -34,13 +35,13 @@ describe('sender ID cache (SQLite)', () => {
   it('sees this process’s changes at once', async () => {
     const p = await server.provision({ account: { balanceMain: 10 } });
     assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
-    const pending = await server.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'pending');
+    const pending = await valueOf(server.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'pending'));
     assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
     // A title is one sender ID per account: the pending one goes before an approved one comes.
-    await server.runtime.admin.senderIds.remove({ id: pending.id });
-    const approved = await server.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'approved');
+    await valueOf(server.runtime.admin.senderIds.remove({ id: pending.id }));
+    const approved = await valueOf(server.runtime.admin.addSenderId(p.accountId, 'NEWCO', 'approved'));
     assertAccepted(await sendSms(server, p.apiKey, { title: 'NEWCO' }));
-    await server.runtime.admin.senderIds.remove({ id: approved.id });
+    await valueOf(server.runtime.admin.senderIds.remove({ id: approved.id }));
     assertRefused(await sendSms(server, p.apiKey, { title: 'NEWCO' }), 'TS-1028', 400);
   });
 

@@ -26,18 +26,20 @@ for (const dialect of testDialects()) {
     before(async () => {
       clock = new FixedClock(start);
       app = await openAppContainer(await dialect.location(), clock);
-      const account = await app.admin.createAccount({
-        name: 'Smpp',
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-        balanceMain: 100,
-        balanceInternational: 0,
-      });
+      const account = await valueOf(
+        app.admin.createAccount({
+          name: 'Smpp',
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+          balanceMain: 100,
+          balanceInternational: 0,
+        }),
+      );
       accountId = account.id;
-      await app.admin.addSenderId(accountId, 'ACME', 'approved');
-      const key = await app.admin.createKey(accountId, defaultKeySettings);
+      await valueOf(app.admin.addSenderId(accountId, 'ACME', 'approved'));
+      const key = await valueOf(app.admin.createKey(accountId, defaultKeySettings));
       keyId = key.id;
       apiKey = key.api_key;
     });

@@ -4,6 +4,7 @@ import { describeOn, testDialects } from '../../helpers/dialects.js';
 import { openAppContainer } from '../../../src/main.js';
 import type { AppContainer } from '../../../src/main.js';
 import { defaultKeySettings } from '../../../src/services/admin.js';
+import { valueOf } from '../../helpers/results.js';
 
 for (const dialect of testDialects()) {
   describeOn(dialect, `panel user store (${dialect.name})`, () => {
@@ -12,15 +13,17 @@ for (const dialect of testDialects()) {
     before(async () => {
       runtime = await openAppContainer(await dialect.location());
       accountId = (
-        await runtime.admin.createAccount({
-          name: 'Users',
-          balanceMain: 0,
-          balanceInternational: 0,
-          perMinuteLimit: 0,
-          otpBrand: '',
-          ipAllow: [],
-          globalSending: false,
-        })
+        await valueOf(
+          runtime.admin.createAccount({
+            name: 'Users',
+            balanceMain: 0,
+            balanceInternational: 0,
+            perMinuteLimit: 0,
+            otpBrand: '',
+            ipAllow: [],
+            globalSending: false,
+          }),
+        )
       ).id;
     });
     after(() => runtime.close());
@@ -108,8 +111,8 @@ for (const dialect of testDialects()) {
     });
 
     it('lists an account\u2019s keys and keeps their last use, only ever moving it forward', async () => {
-      const k1 = await runtime.admin.createKey(accountId, defaultKeySettings);
-      const k2 = await runtime.admin.createKey(accountId, defaultKeySettings);
+      const k1 = await valueOf(runtime.admin.createKey(accountId, defaultKeySettings));
+      const k2 = await valueOf(runtime.admin.createKey(accountId, defaultKeySettings));
       assert.deepEqual(await users().keyIdsOf(accountId), [k1.id, k2.id]);
       await users().markKeysUsed([{ keyId: k1.id, at: 500 }]);
       await users().markKeysUsed([

@@ -15,7 +15,7 @@ import { blocklistMessages } from './catalogue.js';
 import type { BlockedRow } from '../../../ports/panel-queries.js';
 import type { ImportReport } from '../../../services/panel/account/csv-import.js';
 import { blockedPageSize } from '../../../services/panel/account/blocklist.js';
-import { NotFound } from '../../../services/panel/not-found.js';
+import { NotFound } from '../../kit/not-found.js';
 
 interface BlockForm {
   numbers: string;

@@ -15,7 +15,7 @@ import type { PanelState } from '../../context.js';
 import { campaignMessages } from './catalogue.js';
 import { ClicksSection } from './clicks.js';
 import type { CampaignRow } from '../../../ports/panel-queries.js';
-import { NotFound } from '../../../services/panel/not-found.js';
+import { NotFound } from '../../kit/not-found.js';
 
 function outcome(c: CampaignRow, cancelled = 0): { delivered: number; failed: number; pending: number; done: number } {
   const { delivered, failed, messages } = c.counts;

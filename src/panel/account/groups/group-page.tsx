@@ -12,7 +12,7 @@ import { groupMessages } from './catalogue.js';
 import type { ImportReport } from '../../../services/panel/account/csv-import.js';
 import type { NameError } from '../../../services/panel/account/groups.js';
 import type { Lang } from '../../catalogue.js';
-import { NotFound } from '../../../services/panel/not-found.js';
+import { NotFound } from '../../kit/not-found.js';
 import { Contacts } from './contacts.js';
 
 export function nameErrorText(lang: Lang, e: NameError): string {

@@ -10,6 +10,7 @@ import { keyDetailMessages } from './key-catalogue.js';
 import { KeySettingsFields, formValuesOf, newKeyPermissions, readKeyForm } from './key-form.js';
 import type { KeyFormErrors, KeyFormValues } from './key-form.js';
 import { defaultKeySettings } from '../../../services/admin.js';
+import { found } from '../../kit/not-found.js';
 
 function newKeyPage(
   request: FastifyRequest,
@@ -86,7 +87,7 @@ export function keyCreateRoutes(app: FastifyInstance, door: AccountDoor): void {
     const sandbox = ticked(request.body, 'sandbox');
     const read = readKeyForm(request.body, newKeyPermissions(), request.panel);
     if ('errors' in read) return newKeyPage(request, reply, read.values, read.errors, sandbox, 400);
-    const made = await door.of(request).keys.create({ ...defaultKeySettings, ...read.ok, sandbox });
+    const made = await found(door.of(request).keys.create({ ...defaultKeySettings, ...read.ok, sandbox }));
     return shownOncePage(request, reply, keyDetailMessages[request.panel.lang].createdTitle, made.api_key, made.id);
   });
 }

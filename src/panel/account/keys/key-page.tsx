@@ -12,9 +12,10 @@ import type { KeyFormErrors, KeyFormValues } from './key-form.js';
 import { shownOncePage } from './key-create.js';
 import { WebhookSection } from './webhook-section.js';
 import type { PostedWebhook } from './webhook-section.js';
-import { AdminError } from '../../../services/admin-error.js';
+import type { AdminResult } from '../../../services/admin-result.js';
 import type { KeyAction } from '../../../domain/api-key.js';
 import { Facts, Settings } from './key-settings.js';
+import { found, orRefused } from '../../kit/not-found.js';
 
 type IdParams = { Params: { id: string } };
 
@@ -35,8 +36,8 @@ export async function keyPage(
   const state = request.panel;
   const t = keyDetailMessages[state.lang];
   const keys = door.of(request).keys;
-  const key = await keys.get(id);
-  const deliveries = await keys.deliveries(id, 20);
+  const key = await found(keys.get(id));
+  const deliveries = await found(keys.deliveries(id, 20));
   const query = queryOf(request.query);
   const notices: Record<string, string> = {
     saved: t.saved,
@@ -78,21 +79,22 @@ export async function keyPage(
   });
 }
 
-/** Runs a key action; the key's state refusing it (AdminError) shows the key's page with a notice. */
-async function orRefused(
+/**
+ * Runs a key action, then `then` with what it did; the key's state refusing it (ADM-REFUSED)
+ * shows the key's page with a notice, another account's key is "Page not found".
+ */
+async function keyAction<T>(
   request: FastifyRequest,
   reply: FastifyReply,
   door: AccountDoor,
   id: number,
-  action: () => Promise<FastifyReply>,
+  action: () => Promise<AdminResult<T>>,
+  then: (done: T) => Promise<FastifyReply>,
 ): Promise<FastifyReply> {
-  try {
-    return await action();
-  } catch (error) {
-    if (!(error instanceof AdminError)) throw error;
-    const notice = { text: keyDetailMessages[request.panel.lang].refused, kind: 'error' as const };
-    return keyPage(request, reply, door, id, { notice });
-  }
+  const done = await orRefused(action());
+  if (done.ok) return then(done.value);
+  const notice = { text: keyDetailMessages[request.panel.lang].refused, kind: 'error' as const };
+  return keyPage(request, reply, door, id, { notice });
 }
 
 export function keyPageRoutes(app: FastifyInstance, door: AccountDoor): void {
@@ -101,21 +103,29 @@ export function keyPageRoutes(app: FastifyInstance, door: AccountDoor): void {
   app.post<IdParams>('/keys/:id/settings', async (request, reply) => {
     const id = idOf(request.params.id);
     const keys = door.of(request).keys;
-    const read = readKeyForm(request.body, (await keys.get(id)).permissions, request.panel);
+    const read = readKeyForm(request.body, (await found(keys.get(id))).permissions, request.panel);
     if ('errors' in read) return keyPage(request, reply, door, id, { form: read });
-    return orRefused(request, reply, door, id, async () => {
-      await keys.update(id, read.ok);
-      return reply.redirect(`/panel/keys/${id}?done=saved`, 303);
-    });
+    return keyAction(
+      request,
+      reply,
+      door,
+      id,
+      () => keys.update(id, read.ok),
+      async () => reply.redirect(`/panel/keys/${id}?done=saved`, 303),
+    );
   });
 
   const stateAction = (action: KeyAction, done: string): void => {
     app.post<IdParams>(`/keys/:id/${action}`, async (request, reply) => {
       const id = idOf(request.params.id);
-      return orRefused(request, reply, door, id, async () => {
-        await door.of(request).keys.changeState(id, action);
-        return reply.redirect(`/panel/keys/${id}?done=${done}`, 303);
-      });
+      return keyAction(
+        request,
+        reply,
+        door,
+        id,
+        () => door.of(request).keys.changeState(id, action),
+        async () => reply.redirect(`/panel/keys/${id}?done=${done}`, 303),
+      );
     });
   };
   stateAction('pause', 'paused');
@@ -125,7 +135,7 @@ export function keyPageRoutes(app: FastifyInstance, door: AccountDoor): void {
   app.get<IdParams>('/keys/:id/revoke', async (request, reply) => {
     const state = request.panel;
     const t = keyDetailMessages[state.lang];
-    const key = await door.of(request).keys.get(idOf(request.params.id));
+    const key = await found(door.of(request).keys.get(idOf(request.params.id)));
     const base = `/panel/keys/${key.id}`;
     return sendPage(request, reply, {
       title: t.revokeTitle(key.id),
@@ -145,11 +155,17 @@ export function keyPageRoutes(app: FastifyInstance, door: AccountDoor): void {
     const id = idOf(request.params.id);
     const t = keyDetailMessages[request.panel.lang];
     const keepOld = ticked(request.body, 'keep_old');
-    return orRefused(request, reply, door, id, async () => {
-      const rotated = await door.of(request).keys.rotate(id, keepOld);
-      const until = rotated.old_key_valid_until;
-      const extra = until === null ? t.oldKeyRevoked : t.oldKeyUntil(dateTime(until, request.panel.lang));
-      return shownOncePage(request, reply, t.rotatedTitle, rotated.api_key, rotated.id, extra);
-    });
+    return keyAction(
+      request,
+      reply,
+      door,
+      id,
+      () => door.of(request).keys.rotate(id, keepOld),
+      async (rotated) => {
+        const until = rotated.old_key_valid_until;
+        const extra = until === null ? t.oldKeyRevoked : t.oldKeyUntil(dateTime(until, request.panel.lang));
+        return shownOncePage(request, reply, t.rotatedTitle, rotated.api_key, rotated.id, extra);
+      },
+    );
   });
 }

@@ -8,7 +8,7 @@ import { SELECTABLE_WEBHOOK_EVENTS } from '../../../domain/webhook.js';
 import { MAX_WEBHOOK_BATCH, MAX_WEBHOOK_BATCH_WAIT_MS, MIN_WEBHOOK_BATCH } from '../../../domain/webhook-bucket.js';
 import type { SelectableWebhookEvent } from '../../../domain/webhook.js';
 import type { KeySettings } from '../../../ports/keys.js';
-import { AdminError } from '../../../services/admin-error.js';
+import { found, orRefused } from '../../kit/not-found.js';
 import type { PostedWebhook, WebhookErrors } from './webhook-section.js';
 
 /** A whole number from `min` to `max`; null when left empty (unchanged), false when not one. */
@@ -69,40 +69,29 @@ export function webhookRoutes(app: FastifyInstance, door: AccountDoor, errorPage
   app.post<IdParams>('/keys/:id/webhook', async (request, reply) => {
     const id = idOf(request.params.id);
     const keys = door.of(request).keys;
-    await keys.get(id);
+    await found(keys.get(id));
     const read = readWebhookForm(request.body, request.panel.lang);
     if ('errors' in read) return errorPage(request, reply, id, read);
-    try {
-      await keys.updateWebhook(id, read.ok);
-    } catch (error) {
-      if (!(error instanceof AdminError)) throw error;
-      return reply.redirect(section(id, 'webhook=refused'), 303);
-    }
+    const saved = await orRefused(keys.updateWebhook(id, read.ok));
+    if (!saved.ok) return reply.redirect(section(id, 'webhook=refused'), 303);
     return reply.redirect(section(id, 'webhook=saved'), 303);
   });
 
   app.post<IdParams>('/keys/:id/webhook/test', async (request, reply) => {
     const id = idOf(request.params.id);
-    try {
-      const delivery = await door.of(request).keys.testWebhook(id);
-      return reply.redirect(section(id, `webhook=test&event=${delivery.id}`), 303);
-    } catch (error) {
-      if (!(error instanceof AdminError)) throw error;
-      return reply.redirect(section(id, 'webhook=no-url'), 303);
-    }
+    const delivery = await orRefused(door.of(request).keys.testWebhook(id));
+    if (!delivery.ok) return reply.redirect(section(id, 'webhook=no-url'), 303);
+    return reply.redirect(section(id, `webhook=test&event=${delivery.value.id}`), 303);
   });
 
   app.post<RedeliverParams>('/keys/:id/webhook/deliveries/:event/redeliver', async (request, reply) => {
     const id = idOf(request.params.id);
     const event = idOf(request.params.event);
-    try {
-      const delivery = await door.of(request).keys.redeliver(id, event);
-      const status = delivery.attempts[delivery.attempts.length - 1]?.http_status ?? null;
-      const ok = status !== null && status >= 200 && status < 300;
-      return reply.redirect(section(id, `webhook=${ok ? 'redelivered' : 'redeliver-failed'}`), 303);
-    } catch (error) {
-      if (!(error instanceof AdminError)) throw error;
-      return reply.redirect(section(id, 'webhook=busy'), 303);
-    }
+    const delivery = await orRefused(door.of(request).keys.redeliver(id, event));
+    if (!delivery.ok) return reply.redirect(section(id, 'webhook=busy'), 303);
+    const { attempts } = delivery.value;
+    const status = attempts[attempts.length - 1]?.http_status ?? null;
+    const ok = status !== null && status >= 200 && status < 300;
+    return reply.redirect(section(id, `webhook=${ok ? 'redelivered' : 'redeliver-failed'}`), 303);
   });
 }

@@ -13,7 +13,7 @@ import { logMessages } from './catalogue.js';
 import { LogTable } from './log-table.js';
 import type { MessageDetail } from '../../../ports/panel-queries.js';
 import type { LogField, LogQuery } from '../../../services/panel/account/messages.js';
-import { NotFound } from '../../../services/panel/not-found.js';
+import { NotFound } from '../../kit/not-found.js';
 
 const queryFields = ['number', 'from', 'to', 'status', 'sender', 'campaign'] as const;
 

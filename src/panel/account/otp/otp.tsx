@@ -18,6 +18,7 @@ import type { OtpHoldView } from '../../../services/otp-settings.js';
 import type { CustomerOtpPatch, OtpDay, OtpKeySettings } from '../../../services/panel/account/otp.js';
 import { maxOtpMaxTries, maxOtpValiditySeconds, minOtpValiditySeconds } from '../../../domain/otp-check.js';
 import { allCountries, parseCountries } from '../../../domain/otp-guard.js';
+import { found } from '../../kit/not-found.js';
 
 type IdParams = { Params: { id: string } };
 
@@ -187,7 +188,7 @@ async function editPage(
 ): Promise<FastifyReply> {
   const state = request.panel;
   const t = otpMessages[state.lang];
-  const k = await door.of(request).otp.settings(id);
+  const k = await found(door.of(request).otp.settings(id));
   const stored = (name: string, value: number | string[] | typeof allCountries): string =>
     posted?.values[name] ??
     (k.defaults.includes(settingNames[name] ?? name) || value === allCountries
@@ -257,7 +258,7 @@ export const otpArea: AccountArea = {
       const id = idOf(request.params.id);
       const read = readForm(request.body, request.panel);
       if (!('ok' in read)) return editPage(request, reply, door, id, read);
-      await door.of(request).otp.update(id, read.ok);
+      await found(door.of(request).otp.update(id, read.ok));
       return reply.redirect('/panel/otp?done=saved', 303);
     });
   },

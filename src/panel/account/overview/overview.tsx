@@ -10,7 +10,7 @@ import { overviewMessages } from './catalogue.js';
 import { LogTable } from '../messages/log-table.js';
 import type { DailySeries, Tally } from '../../../services/panel/account/overview.js';
 import type { CampaignRow } from '../../../ports/panel-queries.js';
-import { NotFound } from '../../../services/panel/not-found.js';
+import { NotFound } from '../../kit/not-found.js';
 
 function TallyList(props: { lang: Lang; title: string; tally: Tally; id: string }) {
   const t = overviewMessages[props.lang];

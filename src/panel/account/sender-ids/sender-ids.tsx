@@ -10,7 +10,6 @@ import { dateTime } from '../../kit/format.js';
 import { senderIdMessages } from './catalogue.js';
 import type { PanelSenderIdView } from '../../../services/panel/account/sender-ids.js';
 import { senderIdRefusal } from '../../../domain/sender-title.js';
-import { AdminError } from '../../../services/admin-error.js';
 
 async function page(
   request: FastifyRequest,
@@ -77,12 +76,8 @@ export const senderIdsArea: AccountArea = {
       const t = senderIdMessages[request.panel.lang];
       const title = field(request.body, 'title');
       if (senderIdRefusal(title) !== null) return page(request, reply, door, { title, error: t.errInvalid });
-      try {
-        await door.of(request).senderIds.request(title);
-      } catch (error) {
-        if (!(error instanceof AdminError)) throw error;
-        return page(request, reply, door, { title, error: t.errTaken });
-      }
+      const requested = await door.of(request).senderIds.request(title);
+      if (!requested.ok) return page(request, reply, door, { title, error: t.errTaken });
       return reply.redirect('/panel/sender-ids?done=requested', 303);
     });
   },

@@ -15,6 +15,7 @@ import type { UserView } from '../../../services/panel/users.js';
 import { controlsInput, parseControls } from '../../../services/panel/account/send-shaping.js';
 import type { ControlsField, ControlsInput } from '../../../services/panel/account/send-shaping.js';
 import { ControlsFieldset, controlsErrorText, controlsOf, controlsText } from '../send/controls.js';
+import { found } from '../../kit/not-found.js';
 
 interface AccountErrors {
   allowlist?: { value: string; error: string };
@@ -66,7 +67,7 @@ async function page(
   const t = accountMessages[lang];
   const mine = door.of(request).account;
   const [account, users, activity, defaults] = await Promise.all([
-    mine.view(),
+    found(mine.view()),
     mine.users(),
     mine.activity(20),
     mine.sendDefaults(),
@@ -200,7 +201,7 @@ export const settingsArea: AccountArea = {
         return page(request, reply, door, {
           allowlist: { value: raw, error: accountMessages[request.panel.lang].errAllowlist(parsed.bad) },
         });
-      await door.of(request).account.setAllowlist(parsed.ok);
+      await found(door.of(request).account.setAllowlist(parsed.ok));
       return reply.redirect('/panel/account?done=allowlist', 303);
     });
 
@@ -212,7 +213,7 @@ export const settingsArea: AccountArea = {
         const errs = Object.fromEntries(parsed.errors.map((f) => [f, controlsErrorText(lang, f)]));
         return page(request, reply, door, { defaults: { value, errors: errs } });
       }
-      await door.of(request).account.setSendDefaults(parsed.controls);
+      await found(door.of(request).account.setSendDefaults(parsed.controls));
       return reply.redirect('/panel/account?done=send-defaults', 303);
     });
 

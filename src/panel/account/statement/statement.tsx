@@ -4,6 +4,7 @@ import { sendPage } from '../../layout.js';
 import { queryOf } from '../../kit/forms.js';
 import { StatementView, monthQuery, sendStatementCsv } from '../../kit/statement.js';
 import { accountStatementMessages } from './catalogue.js';
+import { found } from '../../kit/not-found.js';
 
 export const statementArea: AccountArea = {
   name: 'statement',
@@ -11,7 +12,7 @@ export const statementArea: AccountArea = {
   routes(app, door) {
     app.get('/statement', async (request, reply) => {
       const lang = request.panel.lang;
-      const statement = await door.of(request).statement(monthQuery(queryOf(request.query).month));
+      const statement = await found(door.of(request).statement(monthQuery(queryOf(request.query).month)));
       return sendPage(request, reply, {
         title: accountStatementMessages[lang].title,
         body: (
@@ -20,7 +21,7 @@ export const statementArea: AccountArea = {
       });
     });
     app.get('/statement/csv', async (request, reply) => {
-      const statement = await door.of(request).statement(monthQuery(queryOf(request.query).month));
+      const statement = await found(door.of(request).statement(monthQuery(queryOf(request.query).month)));
       return sendStatementCsv(reply, `statement-${statement.account_id}-${statement.month}.csv`, [statement]);
     });
   },

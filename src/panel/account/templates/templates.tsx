@@ -10,7 +10,7 @@ import { dateTime } from '../../kit/format.js';
 import { templateMessages } from './catalogue.js';
 import type { TemplateView } from '../../../services/template-service.js';
 import type { TemplateError } from '../../../services/panel/account/templates.js';
-import { NotFound } from '../../../services/panel/not-found.js';
+import { NotFound } from '../../kit/not-found.js';
 
 interface Posted {
   name: string;

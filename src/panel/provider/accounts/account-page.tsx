@@ -17,7 +17,7 @@ import { MoveForm } from './move-form.js';
 import type { AccountErrors } from './move-form.js';
 import type { AccountView } from '../../../services/admin.js';
 import type { LedgerEntry } from '../../../ports/console-queries.js';
-import { AdminError } from '../../../services/admin-error.js';
+import { found, orRefused } from '../../kit/not-found.js';
 
 type IdParams = { Params: { id: string } };
 
@@ -61,7 +61,7 @@ async function accountPage(
   const t = providerAccountMessages[lang];
   const query = queryOf(request.query);
   const console = door.of(request).console;
-  const { account, users } = await console.account(id);
+  const { account, users } = await found(console.account(id));
   const ledger = await console.ledger(id, cursorOf(query.before));
   const notices: Record<string, string> = {
     created: t.doneCreated,
@@ -147,7 +147,7 @@ export function accountPageRoutes(app: FastifyInstance, door: ProviderDoor): voi
   ] as const) {
     app.post<IdParams>(`/provider/accounts/:id/${verb}`, async (request, reply) => {
       const id = idOf(request.params.id);
-      await door.of(request).console.setStatus(id, status);
+      await found(door.of(request).console.setStatus(id, status));
       return reply.redirect(`/panel/provider/accounts/${id}?done=${done}`, 303);
     });
   }
@@ -158,7 +158,7 @@ export function accountPageRoutes(app: FastifyInstance, door: ProviderDoor): voi
     const raw = field(request.body, 'amount');
     const amount = amountOf(raw);
     if (amount === null) return accountPage(request, reply, door, id, { topup: t.errAmount, values: { topup: raw } });
-    await door.of(request).console.topup(id, amount, ticked(request.body, 'international'));
+    await found(door.of(request).console.topup(id, amount, ticked(request.body, 'international')));
     return reply.redirect(`/panel/provider/accounts/${id}?done=topup`, 303);
   });
 
@@ -175,13 +175,11 @@ export function accountPageRoutes(app: FastifyInstance, door: ProviderDoor): voi
         ...(reason === '' ? { debitReason: t.errReason } : {}),
         values,
       });
-    try {
-      await door.of(request).console.debit(id, amount, ticked(request.body, 'international'), reason);
-    } catch (error) {
-      if (!(error instanceof AdminError)) throw error;
-      // The only refusal left once the fields are right: the balance does not cover the amount.
-      return accountPage(request, reply, door, id, { debitAmount: t.errInsufficient, values });
-    }
+    const debited = await orRefused(
+      door.of(request).console.debit(id, amount, ticked(request.body, 'international'), reason),
+    );
+    // The only refusal left once the fields are right: the balance does not cover the amount.
+    if (!debited.ok) return accountPage(request, reply, door, id, { debitAmount: t.errInsufficient, values });
     return reply.redirect(`/panel/provider/accounts/${id}?done=debit`, 303);
   });
 }

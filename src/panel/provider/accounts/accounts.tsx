@@ -17,6 +17,7 @@ import { providerAccountMessages } from './catalogue.js';
 import { accountPageRoutes } from './account-page.js';
 import { statementRoutes } from './statement.js';
 import type { AccountView } from '../../../services/admin.js';
+import { found } from '../../kit/not-found.js';
 
 interface ListForm {
   name: string;
@@ -134,15 +135,17 @@ export const providerAccountsArea: ProviderArea = {
       if (balance === null) errors.balance = t.errBalance;
       if (errors.name !== undefined || balance === null)
         return listPage(request, reply, door, { name, balance: balanceRaw, errors });
-      const made = await door.of(request).console.createAccount({
-        name,
-        balanceMain: balance,
-        balanceInternational: 0,
-        perMinuteLimit: 0,
-        otpBrand: '',
-        ipAllow: [],
-        globalSending: false,
-      });
+      const made = await found(
+        door.of(request).console.createAccount({
+          name,
+          balanceMain: balance,
+          balanceInternational: 0,
+          perMinuteLimit: 0,
+          otpBrand: '',
+          ipAllow: [],
+          globalSending: false,
+        }),
+      );
       return reply.redirect(`/panel/provider/accounts/${made.id}?done=created`, 303);
     });
 

@@ -9,6 +9,7 @@ import { sendPage } from '../../layout.js';
 import { idOf, queryOf } from '../../kit/forms.js';
 import { StatementView, monthQuery, sendStatementCsv } from '../../kit/statement.js';
 import { providerAccountMessages } from './catalogue.js';
+import { found } from '../../kit/not-found.js';
 
 type IdParams = { Params: { id: string } };
 
@@ -16,7 +17,7 @@ export function statementRoutes(app: FastifyInstance, door: ProviderDoor): void 
   app.get<IdParams>('/provider/accounts/:id/statement', async (request, reply) => {
     const id = idOf(request.params.id);
     const lang = request.panel.lang;
-    const statement = await door.of(request).statement(id, monthQuery(queryOf(request.query).month));
+    const statement = await found(door.of(request).statement(id, monthQuery(queryOf(request.query).month)));
     const all = [statement, ...('customers' in statement ? statement.customers : [])];
     const base = `/panel/provider/accounts/${id}`;
     return sendPage(request, reply, {
@@ -26,7 +27,7 @@ export function statementRoutes(app: FastifyInstance, door: ProviderDoor): void 
   });
   app.get<IdParams>('/provider/accounts/:id/statement/csv', async (request, reply) => {
     const id = idOf(request.params.id);
-    const statement = await door.of(request).statement(id, monthQuery(queryOf(request.query).month));
+    const statement = await found(door.of(request).statement(id, monthQuery(queryOf(request.query).month)));
     const all = [statement, ...('customers' in statement ? statement.customers : [])];
     return sendStatementCsv(reply, `statement-${id}-${statement.month}.csv`, all);
   });

@@ -11,7 +11,7 @@ import { field, idOf, queryOf } from '../../kit/forms.js';
 import { dateTime } from '../../kit/format.js';
 import { providerOtpHoldMessages } from './catalogue.js';
 import type { OtpHoldView } from '../../../services/otp-settings.js';
-import { NotFound } from '../../../services/panel/not-found.js';
+import { NotFound, found } from '../../kit/not-found.js';
 
 export const providerOtpHoldsArea: ProviderArea = {
   name: 'provider-otp-holds',
@@ -70,7 +70,7 @@ export const providerOtpHoldsArea: ProviderArea = {
       const keyId = idOf(field(request.body, 'key'));
       const prefix = field(request.body, 'prefix');
       if (!/^\d{1,8}$/.test(prefix)) throw new NotFound('no such prefix');
-      await door.of(request).console.releaseOtpHold(keyId, prefix);
+      await found(door.of(request).console.releaseOtpHold(keyId, prefix));
       return reply.redirect(`/panel/provider/otp-holds?released=${prefix}`, 303);
     });
   },

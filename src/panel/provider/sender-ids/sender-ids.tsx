@@ -16,7 +16,8 @@ import { cursorOf, field, idOf, queryOf } from '../../kit/forms.js';
 import { dateTime } from '../../kit/format.js';
 import { providerSenderIdMessages } from './catalogue.js';
 import type { PendingSenderId } from '../../../ports/console-queries.js';
-import { AlreadyReviewed } from '../../../services/sender-id-review.js';
+import type { AdminResult } from '../../../services/admin-result.js';
+import { orRefused } from '../../kit/not-found.js';
 
 type IdParams = { Params: { id: string } };
 
@@ -89,15 +90,13 @@ const alreadyDecided = '/panel/provider/sender-ids?done=already';
 async function decided(
   reply: FastifyReply,
   verb: 'approved' | 'rejected',
-  decide: () => Promise<{ title: string }>,
+  decide: () => Promise<AdminResult<{ title: string }>>,
 ): Promise<FastifyReply> {
-  try {
-    const done = await decide();
-    return reply.redirect(`/panel/provider/sender-ids?done=${verb}&title=${encodeURIComponent(done.title)}`, 303);
-  } catch (error) {
-    if (error instanceof AlreadyReviewed) return reply.redirect(alreadyDecided, 303);
-    throw error;
-  }
+  const done = await orRefused(decide());
+  if (done.ok)
+    return reply.redirect(`/panel/provider/sender-ids?done=${verb}&title=${encodeURIComponent(done.value.title)}`, 303);
+  if (done.code === 'ADM-DECIDED') return reply.redirect(alreadyDecided, 303);
+  throw new Error(done.message);
 }
 
 export const providerSenderIdsArea: ProviderArea = {

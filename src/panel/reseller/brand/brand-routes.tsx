@@ -14,7 +14,7 @@ import { InputField, Notice } from '../../kit/fields.js';
 import { Csrf } from '../../kit/post-form.js';
 import { field } from '../../kit/forms.js';
 import { brandMessages } from './catalogue.js';
-import { NotFound } from '../../../services/panel/not-found.js';
+import { NotFound } from '../../kit/not-found.js';
 import { AccountSuspended } from '../../../services/panel/account/account-changes.js';
 import type { BrandField, BrandInput, BrandService } from '../../../services/brands.js';
 import type { Brand } from '../../../ports/brand-store.js';

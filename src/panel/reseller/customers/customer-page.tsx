@@ -16,6 +16,7 @@ import { field, idOf, queryOf, ticked } from '../../kit/forms.js';
 import { resellerCustomerMessages } from './catalogue.js';
 import { maxMoveAmount } from '../../../services/panel/reseller/reseller-panel.js';
 import type { SenderIdView } from '../../../services/sender-id-admin.js';
+import { found } from '../../kit/not-found.js';
 
 type IdParams = { Params: { id: string } };
 
@@ -56,8 +57,8 @@ async function customerPage(
   const state = request.panel;
   const t = resellerCustomerMessages[state.lang];
   const desk = door.of(request);
-  const customer = await desk.customer(id);
-  const own = await desk.own();
+  const customer = await found(desk.customer(id));
+  const own = await found(desk.own());
   const done = queryOf(request.query).done;
   const notices: Record<string, string> = {
     funded: t.doneFunded,
@@ -200,7 +201,7 @@ async function reviewPage(
 ): Promise<FastifyReply> {
   const state = request.panel;
   const t = resellerCustomerMessages[state.lang];
-  const preview = await door.of(request).preview(id, move.amount, move.international);
+  const preview = await found(door.of(request).preview(id, move.amount, move.international));
   const values = { amount: String(Math.abs(move.amount)), take: move.amount < 0, international: move.international };
   if (preview.insufficient)
     return customerPage(request, reply, door, id, {
@@ -268,7 +269,7 @@ export function customerPageRoutes(app: FastifyInstance, door: ResellerDoor): vo
     const id = idOf(request.params.id);
     const move = moveOf(request.body);
     if (move === null) return customerPage(request, reply, door, id, { amount: t.errAmount });
-    const done = await door.of(request).fund(id, move.amount, move.international);
+    const done = await found(door.of(request).fund(id, move.amount, move.international));
     if (done === 'insufficient')
       return customerPage(request, reply, door, id, {
         amount: shortOf(move.amount, request.panel.lang),
@@ -283,14 +284,14 @@ export function customerPageRoutes(app: FastifyInstance, door: ResellerDoor): vo
   ] as const) {
     app.post<IdParams>(`/reseller/customers/:id/${verb}`, async (request, reply) => {
       const id = idOf(request.params.id);
-      await door.of(request).setStatus(id, status);
+      await found(door.of(request).setStatus(id, status));
       return reply.redirect(`/panel/reseller/customers/${id}?done=${done}`, 303);
     });
   }
 
   app.post<IdParams>('/reseller/customers/:id/refund-policy', async (request, reply) => {
     const id = idOf(request.params.id);
-    await door.of(request).setRefundPolicy(id, ticked(request.body, 'refund'));
+    await found(door.of(request).setRefundPolicy(id, ticked(request.body, 'refund')));
     return reply.redirect(`/panel/reseller/customers/${id}?done=policy`, 303);
   });
 }

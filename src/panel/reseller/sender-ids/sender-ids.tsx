@@ -17,6 +17,7 @@ import { cursorOf, field, idOf, queryOf } from '../../kit/forms.js';
 import { dateTime } from '../../kit/format.js';
 import { resellerSenderIdMessages } from './catalogue.js';
 import type { PendingSenderId } from '../../../ports/console-queries.js';
+import { found } from '../../kit/not-found.js';
 
 type IdParams = { Params: { id: string } };
 
@@ -84,7 +85,7 @@ export const resellerSenderIdsArea: ResellerArea = {
     app.get('/reseller/sender-ids', async (request, reply) => queuePage(request, reply, door));
 
     app.post<IdParams>('/reseller/sender-ids/:id/approve', async (request, reply) => {
-      await door.of(request).reviewSenderId(idOf(request.params.id), { approve: true });
+      await found(door.of(request).reviewSenderId(idOf(request.params.id), { approve: true }));
       return reply.redirect('/panel/reseller/sender-ids?done=approved', 303);
     });
 
@@ -95,7 +96,7 @@ export const resellerSenderIdsArea: ResellerArea = {
         const t = resellerSenderIdMessages[request.panel.lang];
         return queuePage(request, reply, door, { id, reason, error: t.errReason });
       }
-      await door.of(request).reviewSenderId(id, { approve: false, reason });
+      await found(door.of(request).reviewSenderId(id, { approve: false, reason }));
       return reply.redirect('/panel/reseller/sender-ids?done=rejected', 303);
     });
   },

@@ -7,6 +7,7 @@ import { sendPage } from '../../layout.js';
 import { queryOf } from '../../kit/forms.js';
 import { StatementView, monthQuery, sendStatementCsv } from '../../kit/statement.js';
 import { resellerStatementMessages } from './catalogue.js';
+import { found } from '../../kit/not-found.js';
 
 export const resellerStatementArea: ResellerArea = {
   name: 'reseller-statement',
@@ -15,7 +16,7 @@ export const resellerStatementArea: ResellerArea = {
     app.get('/reseller/statement', async (request, reply) => {
       const lang = request.panel.lang;
       const t = resellerStatementMessages[lang];
-      const statement = await door.of(request).statement(monthQuery(queryOf(request.query).month));
+      const statement = await found(door.of(request).statement(monthQuery(queryOf(request.query).month)));
       return sendPage(request, reply, {
         title: t.title,
         body: (
@@ -32,7 +33,7 @@ export const resellerStatementArea: ResellerArea = {
       });
     });
     app.get('/reseller/statement/csv', async (request, reply) => {
-      const statement = await door.of(request).statement(monthQuery(queryOf(request.query).month));
+      const statement = await found(door.of(request).statement(monthQuery(queryOf(request.query).month)));
       return sendStatementCsv(reply, `statement-${statement.account_id}-${statement.month}-customers.csv`, [
         statement,
         ...statement.customers,

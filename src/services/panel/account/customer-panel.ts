@@ -26,6 +26,7 @@ import { CustomerOtp } from './otp.js';
 import { AccountStatements } from '../../account-statements.js';
 import { monthBucket } from '../../../domain/istanbul-time.js';
 import type { Statement } from '../../account-statements.js';
+import type { AdminResult } from '../../admin-result.js';
 import { CustomerTemplates } from './templates.js';
 import type { ShortLinkService } from '../../short-link-service.js';
 
@@ -56,7 +57,7 @@ export interface CustomerServices {
   consents: CustomerConsents;
   otp: CustomerOtp;
   /** The account's own statement of a month, `YYYY-MM`, this Istanbul month without one (docs/resellers.md, "Statements"). */
-  statement(month?: string): Promise<Statement>;
+  statement(month?: string): Promise<AdminResult<Statement>>;
   templates: CustomerTemplates;
   /** The signed-in user's own password (not a change of the account). */
   changePassword(current: string, next: string): Promise<PasswordChange>;

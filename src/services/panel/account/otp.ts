@@ -13,7 +13,8 @@ import type { OtpSettings } from '../../../domain/otp-guard.js';
 import { localParts } from '../../../domain/istanbul-time.js';
 import { otpHoldView, otpSettingsView } from '../../otp-settings.js';
 import type { OtpHoldView, OtpSettingsView } from '../../otp-settings.js';
-import { NotFound } from '../not-found.js';
+import { ok } from '../../../domain/result.js';
+import { notFound, type AdminResult } from '../../admin-result.js';
 import type { AccountChanges, Customer } from './account-changes.js';
 
 const dayMs = 86_400_000;
@@ -90,26 +91,27 @@ export class CustomerOtp {
     return { days, prefixes, holds: holds.map(otpHoldView), blocked, keys, accountCountries };
   }
 
-  /** One of the account's issued keys' OTP settings; NotFound for any other key. */
-  async settings(keyId: number): Promise<OtpKeySettings> {
+  /** One of the account's issued keys' OTP settings; ADM-NOT-FOUND for any other key. */
+  async settings(keyId: number): Promise<AdminResult<OtpKeySettings>> {
     const key = await this.ownKey(keyId, this.deps.store);
-    return { ...otpSettingsView(keyId, await this.deps.store.otp.settingsOf(keyId)), key_hint: key.keyHint };
+    if (!key.ok) return key;
+    return ok({ ...otpSettingsView(keyId, await this.deps.store.otp.settingsOf(keyId)), key_hint: key.value.keyHint });
   }
 
   /** Changes the settings given (null: back to the default), with an audit row on the key. */
-  update(keyId: number, patch: Partial<CustomerOtpPatch>): Promise<OtpSettingsView> {
+  update(keyId: number, patch: Partial<CustomerOtpPatch>): Promise<AdminResult<OtpSettingsView>> {
     return this.changes.make(
-      async (store) => {
-        await this.ownKey(keyId, store);
+      async (store): Promise<AdminResult<OtpSettingsView>> => {
+        const key = await this.ownKey(keyId, store);
+        if (!key.ok) return key;
         const next = { ...(await store.otp.settingsOf(keyId)), ...patch };
         await store.otp.saveSettings(keyId, next, this.deps.clock.now());
-        return otpSettingsView(keyId, next);
+        return ok(otpSettingsView(keyId, next));
       },
-      () => ({
-        action: 'key.otp',
-        object: { type: 'key', id: keyId },
-        detail: { changed: Object.keys(patch).join(',') },
-      }),
+      (done) =>
+        done.ok
+          ? { action: 'key.otp', object: { type: 'key', id: keyId }, detail: { changed: Object.keys(patch).join(',') } }
+          : null,
     );
   }
 
@@ -127,7 +129,7 @@ export class CustomerOtp {
   private async ownKey(keyId: number, store: Store) {
     const key = await store.keys.getKey(keyId);
     if (!key || key.accountId !== this.customer.accountId || key.keyHint === panelKeyHint)
-      throw new NotFound(`no key ${keyId}`);
-    return key;
+      return notFound(`no key ${keyId}`);
+    return ok(key);
   }
 }

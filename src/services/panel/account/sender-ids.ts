@@ -4,6 +4,7 @@ import type { Store } from '../../../ports/store.js';
 import { SenderIdAdmin, senderIdView } from '../../sender-id-admin.js';
 import type { SenderIdView } from '../../sender-id-admin.js';
 import type { AccountChanges, Customer } from './account-changes.js';
+import type { AdminResult } from '../../admin-result.js';
 
 export interface PanelSenderIdView extends SenderIdView {
   reason: string | null;
@@ -28,16 +29,19 @@ export class CustomerSenderIds {
   /**
    * A requested sender ID is pending until the provider approves it (the console, or `admin
    * sender-id approve`); a reseller's customer's waits first for the reseller to pass it on
-   * (`awaiting-reseller`). AdminError: refused as a title, or the account has it already.
+   * (`awaiting-reseller`). ADM-REFUSED: refused as a title, or the account has it already.
    */
-  request(title: string): Promise<SenderIdView> {
+  request(title: string): Promise<AdminResult<SenderIdView>> {
     return this.changes.make(
       async (store) => {
         const account = await store.accounts.getAccount(this.customer.accountId);
         const status = (account?.parentId ?? null) === null ? 'pending' : 'awaiting-reseller';
         return new SenderIdAdmin(store, this.deps.clock).add(this.customer.accountId, title, status);
       },
-      (made) => ({ action: 'sender-id.request', object: { type: 'sender-id', id: made.id }, detail: { title } }),
+      (made) =>
+        made.ok
+          ? { action: 'sender-id.request', object: { type: 'sender-id', id: made.value.id }, detail: { title } }
+          : null,
     );
   }
 }

@@ -13,6 +13,8 @@ import type { UserView } from '../users.js';
 import type { AccountChanges, Customer } from './account-changes.js';
 import { windowView } from '../../../domain/send-controls.js';
 import type { SendControls } from '../../../domain/send-controls.js';
+import { ok } from '../../../domain/result.js';
+import type { AdminResult } from '../../admin-result.js';
 
 /** An audit entry as the customer sees it: the provider's staff and commands are not named. */
 export interface ActivityEntry extends AuditEntry {
@@ -27,8 +29,9 @@ export class CustomerAccount {
     private readonly changes: AccountChanges,
   ) {}
 
-  async view(): Promise<AccountView> {
-    return accountView(await new AdminService(this.deps.store, this.deps.clock).account(this.customer.accountId));
+  async view(): Promise<AdminResult<AccountView>> {
+    const account = await new AdminService(this.deps.store, this.deps.clock).account(this.customer.accountId);
+    return account.ok ? ok(accountView(account.value)) : account;
   }
 
   async users(): Promise<UserView[]> {
@@ -52,31 +55,37 @@ export class CustomerAccount {
   }
 
   /** Replaces the account's send defaults (each null: no default), with its audit row. */
-  setSendDefaults(controls: SendControls): Promise<AccountView> {
+  setSendDefaults(controls: SendControls): Promise<AdminResult<AccountView>> {
     return this.changes.make(
       (store) =>
         new AdminService(store, this.deps.clock).updateAccount(this.customer.accountId, { sendDefaults: controls }, {}),
-      () => ({
-        action: 'account.send_defaults',
-        object: { type: 'account', id: this.customer.accountId },
-        detail: {
-          window: controls.window === null ? 'none' : JSON.stringify(windowView(controls.window)),
-          speed: controls.speed ?? 'none',
-          validity_minutes: controls.validityMinutes ?? 'none',
-        },
-      }),
+      (done) =>
+        done.ok
+          ? {
+              action: 'account.send_defaults',
+              object: { type: 'account', id: this.customer.accountId },
+              detail: {
+                window: controls.window === null ? 'none' : JSON.stringify(windowView(controls.window)),
+                speed: controls.speed ?? 'none',
+                validity_minutes: controls.validityMinutes ?? 'none',
+              },
+            }
+          : null,
     );
   }
 
   /** Addresses allowed to use the account's keys (checked by the page, again by the service). */
-  setAllowlist(ipAllow: string[]): Promise<AccountView> {
+  setAllowlist(ipAllow: string[]): Promise<AdminResult<AccountView>> {
     return this.changes.make(
       (store) => new AdminService(store, this.deps.clock).updateAccount(this.customer.accountId, { ipAllow }, {}),
-      () => ({
-        action: 'account.allowlist',
-        object: { type: 'account', id: this.customer.accountId },
-        detail: { entries: ipAllow.length },
-      }),
+      (done) =>
+        done.ok
+          ? {
+              action: 'account.allowlist',
+              object: { type: 'account', id: this.customer.accountId },
+              detail: { entries: ipAllow.length },
+            }
+          : null,
     );
   }
 }

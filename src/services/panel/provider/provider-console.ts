@@ -15,10 +15,11 @@ import type { AccountView, BalancesView } from '../../admin.js';
 import { SenderIdReview } from '../../sender-id-review.js';
 import type { SenderIdView } from '../../sender-id-admin.js';
 import type { Actor, AuditFact, AuditLog } from '../../audit-log.js';
-import { AdminError } from '../../admin-error.js';
+import { ok } from '../../../domain/result.js';
+import { notFound } from '../../admin-result.js';
+import type { AdminResult } from '../../admin-result.js';
 import { userView } from '../users.js';
 import type { UserView } from '../users.js';
-import { NotFound } from '../not-found.js';
 import { otpHoldView } from '../../otp-settings.js';
 import type { OtpHoldView } from '../../otp-settings.js';
 
@@ -66,53 +67,62 @@ export class ProviderConsole {
     return paged(rows.map(accountView), limit, (a) => a.id);
   }
 
-  /** An account with its panel users; NotFound when there is none. */
-  async account(id: number): Promise<{ account: AccountView; users: UserView[] }> {
+  /** An account with its panel users; ADM-NOT-FOUND when there is none. */
+  async account(id: number): Promise<AdminResult<{ account: AccountView; users: UserView[] }>> {
     const found = await this.store.accounts.getAccount(id);
-    if (!found) throw new NotFound(`no account ${id}`);
-    return { account: accountView(found), users: (await this.store.users.usersOf(id)).map(userView) };
+    if (!found) return notFound(`no account ${id}`);
+    return ok({ account: accountView(found), users: (await this.store.users.usersOf(id)).map(userView) });
   }
 
   async ledger(accountId: number, before: number | undefined, limit = ledgerPageSize): Promise<Paged<LedgerEntry>> {
     return paged(await this.store.console.ledger(accountId, before, limit + 1), limit, (e) => e.id);
   }
 
-  createAccount(input: AccountInput): Promise<AccountView> {
+  createAccount(input: AccountInput): Promise<AdminResult<AccountView>> {
     return this.audit.change(
       this.actor,
       (store) => this.admin(store).createAccount(input),
-      (made) => accountFact('account.create', made.id, { name: made.name, balance_main: made.balance_main }),
+      (made) =>
+        made.ok
+          ? accountFact('account.create', made.value.id, {
+              name: made.value.name,
+              balance_main: made.value.balance_main,
+            })
+          : null,
     );
   }
 
   /** Suspended: every API call of the account's keys is refused (TS-1030), as `admin account update --status Suspended` does. */
-  setStatus(id: number, status: 'Active' | 'Suspended'): Promise<AccountView> {
+  setStatus(id: number, status: 'Active' | 'Suspended'): Promise<AdminResult<AccountView>> {
     return this.audit.change(
       this.actor,
-      (store) => this.admin(store).updateAccount(id, { status }, {}).catch(missing(id)),
-      () => accountFact(status === 'Suspended' ? 'account.suspend' : 'account.reactivate', id),
+      async (store) => named(await this.admin(store).updateAccount(id, { status }, {}), id),
+      (done) => (done.ok ? accountFact(status === 'Suspended' ? 'account.suspend' : 'account.reactivate', id) : null),
     );
   }
 
-  topup(id: number, amount: number, international: boolean): Promise<BalancesView> {
+  topup(id: number, amount: number, international: boolean): Promise<AdminResult<BalancesView>> {
     return this.audit.change(
       this.actor,
-      (store) => this.admin(store).topup(id, amount, international).catch(missing(id)),
-      () => accountFact('account.topup', id, { amount, bucket: international ? 'international' : 'main' }),
-    );
-  }
-
-  /** AdminError: the balance does not cover the amount (the fields are the page's to check). */
-  debit(id: number, amount: number, international: boolean, reason: string): Promise<BalancesView> {
-    return this.audit.change(
-      this.actor,
-      (store) => this.admin(store).debit(id, amount, international, reason).catch(missing(id)),
+      async (store) => named(await this.admin(store).topup(id, amount, international), id),
       (done) =>
-        accountFact('account.debit', id, {
-          amount,
-          bucket: international ? 'international' : 'main',
-          reason: done.reason,
-        }),
+        done.ok ? accountFact('account.topup', id, { amount, bucket: international ? 'international' : 'main' }) : null,
+    );
+  }
+
+  /** ADM-REFUSED: the balance does not cover the amount (the fields are the page's to check). */
+  debit(id: number, amount: number, international: boolean, reason: string): Promise<AdminResult<BalancesView>> {
+    return this.audit.change(
+      this.actor,
+      async (store) => named(await this.admin(store).debit(id, amount, international, reason), id),
+      (done) =>
+        done.ok
+          ? accountFact('account.debit', id, {
+              amount,
+              bucket: international ? 'international' : 'main',
+              reason: done.value.reason,
+            })
+          : null,
     );
   }
 
@@ -120,12 +130,12 @@ export class ProviderConsole {
     return paged(await this.store.console.pendingSenderIds(after, limit + 1), limit, (s) => s.id);
   }
 
-  /** AlreadyReviewed when someone decided it meanwhile; NotFound when there is no such request. */
-  approveSenderId(id: number): Promise<SenderIdView> {
+  /** ADM-DECIDED when someone decided it meanwhile; ADM-NOT-FOUND when there is no such request. */
+  approveSenderId(id: number): Promise<AdminResult<SenderIdView>> {
     return this.review(id, 'sender-id.approve', (review) => review.approve(id));
   }
 
-  rejectSenderId(id: number, reason: string): Promise<SenderIdView> {
+  rejectSenderId(id: number, reason: string): Promise<AdminResult<SenderIdView>> {
     return this.review(id, 'sender-id.reject', (review) => review.reject(id, reason));
   }
 
@@ -134,51 +144,58 @@ export class ProviderConsole {
     return (await this.store.otp.holds({ active: true, limit })).map(otpHoldView);
   }
 
-  /** Releases a key's hold of a prefix, as `haberci admin otp release` does; NotFound when none stands. */
-  releaseOtpHold(keyId: number, prefix: string): Promise<{ accountId: number; released: number }> {
+  /** Releases a key's hold of a prefix, as `haberci admin otp release` does; ADM-NOT-FOUND when none stands. */
+  releaseOtpHold(keyId: number, prefix: string): Promise<AdminResult<{ accountId: number; released: number }>> {
     return this.audit.change(
       this.actor,
-      async (store) => {
+      async (store): Promise<AdminResult<{ accountId: number; released: number }>> => {
         const key = await store.keys.getKey(keyId);
-        if (!key) throw new NotFound(`no key ${keyId}`);
+        if (!key) return notFound(`no key ${keyId}`);
+        // A release that releases nothing wrote nothing: the transaction has nothing to undo.
         const released = await store.otp.release(keyId, prefix, this.clock.now());
-        if (released === 0) throw new NotFound(`no standing OTP hold of ${prefix} for key ${keyId}`);
-        return { accountId: key.accountId, released };
+        if (released === 0) return notFound(`no standing OTP hold of ${prefix} for key ${keyId}`);
+        return ok({ accountId: key.accountId, released });
       },
-      (done) => ({
-        action: 'otp.release',
-        accountId: done.accountId,
-        object: { type: 'key', id: keyId },
-        detail: { prefix },
-      }),
+      (done) =>
+        done.ok
+          ? {
+              action: 'otp.release',
+              accountId: done.value.accountId,
+              object: { type: 'key', id: keyId },
+              detail: { prefix },
+            }
+          : null,
     );
   }
 
   private review(
     id: number,
     action: string,
-    decide: (review: SenderIdReview) => Promise<SenderIdView & { reason?: string | null }>,
-  ): Promise<SenderIdView> {
+    decide: (review: SenderIdReview) => Promise<AdminResult<SenderIdView & { reason?: string | null }>>,
+  ): Promise<AdminResult<SenderIdView>> {
     return this.audit.change(
       this.actor,
-      (store) => decide(new SenderIdReview(store, this.clock, true)).catch(missing(id, 'no sender ID')),
-      (done) => ({
-        action,
-        accountId: done.account_id,
-        object: { type: 'sender-id', id },
-        detail: { title: done.title, ...(done.reason === undefined ? {} : { reason: done.reason }) },
-      }),
+      async (store) => named(await decide(new SenderIdReview(store, this.clock, true)), id, 'no sender ID'),
+      (done) =>
+        done.ok
+          ? {
+              action,
+              accountId: done.value.account_id,
+              object: { type: 'sender-id', id },
+              detail: {
+                title: done.value.title,
+                ...(done.value.reason === undefined ? {} : { reason: done.value.reason }),
+              },
+            }
+          : null,
     );
   }
 }
 
 /**
- * AdminService says "no account with id N" (and SenderIdReview "no sender ID ...") as an
- * AdminError: the console answers it as a page not found; other refusals pass as they are.
+ * The console's words for a service's ADM-NOT-FOUND ("no account N", "no sender ID N"),
+ * which its pages answer as "Page not found"; other failures pass as they are.
  */
-function missing(id: number, start = 'no account'): (error: unknown) => never {
-  return (error) => {
-    if (error instanceof AdminError && error.message.startsWith(start)) throw new NotFound(`${start} ${id}`);
-    throw error;
-  };
+function named<T>(result: AdminResult<T>, id: number, start = 'no account'): AdminResult<T> {
+  return !result.ok && result.code === 'ADM-NOT-FOUND' ? notFound(`${start} ${id}`) : result;
 }

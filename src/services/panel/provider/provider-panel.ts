@@ -11,7 +11,8 @@ import { ProviderConsole } from './provider-console.js';
 import type { ProviderLive } from './provider-live.js';
 import { AccountStatements } from '../../account-statements.js';
 import type { ResellerStatement, Statement } from '../../account-statements.js';
-import { NotFound } from '../not-found.js';
+import { notFound } from '../../admin-result.js';
+import type { AdminResult } from '../../admin-result.js';
 import { monthBucket } from '../../../domain/istanbul-time.js';
 
 /** What a console page may use, for one provider user. */
@@ -22,7 +23,7 @@ export interface ProviderServices {
   live: ProviderLive | undefined;
   now(): number;
   /** An account's statement of a month, `YYYY-MM` (this Istanbul month without one); a reseller's with each of its customers'. */
-  statement(accountId: number, month?: string): Promise<Statement | ResellerStatement>;
+  statement(accountId: number, month?: string): Promise<AdminResult<Statement | ResellerStatement>>;
 }
 
 export class ProviderPanel {
@@ -37,7 +38,7 @@ export class ProviderPanel {
       now: () => clock.now(),
       statement: async (accountId, month) => {
         const account = await store.accounts.getAccount(accountId);
-        if (!account) throw new NotFound(`no account ${accountId}`);
+        if (!account) return notFound(`no account ${accountId}`);
         const which = month ?? monthBucket(clock.now());
         return new AccountStatements(store).statement(accountId, which, account.reseller === true);
       },

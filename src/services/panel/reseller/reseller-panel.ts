@@ -2,7 +2,7 @@
  * The reseller side's door to the services: what a signed-in user of a reseller account may
  * do with the reseller's customers (docs/resellers.md, "In the panel"), built for one user
  * (`for`). Every read and change is of the reseller's own customers only: another account's
- * id, whoever owns it, is NotFound, as an id that does not exist. Funding, suspension and
+ * id, whoever owns it, is ADM-NOT-FOUND, as an id that does not exist. Funding, suspension and
  * the refund policy go through ResellerService, the API's /subaccounts/... use cases, with
  * the user as the audit row's actor; a sender ID's first review writes its row with it.
  */
@@ -21,7 +21,9 @@ import { AccountStatements, monthBounds } from '../../account-statements.js';
 import type { ResellerStatement } from '../../account-statements.js';
 import { senderIdView } from '../../sender-id-admin.js';
 import type { SenderIdView } from '../../sender-id-admin.js';
-import { NotFound } from '../not-found.js';
+import { ok } from '../../../domain/result.js';
+import { notFound, type AdminFailure, type AdminResult } from '../../admin-result.js';
+import type { SenderId } from '../../../ports/sender-ids.js';
 import { AccountSuspended } from '../account/account-changes.js';
 
 export const customerPageSize = 50;
@@ -87,35 +89,39 @@ export class ResellerDesk {
   }
 
   private async month(accountId: number): Promise<Usage['counts']> {
-    const { from, to } = monthBounds(this.thisMonth());
+    const bounds = monthBounds(this.thisMonth());
+    if (!bounds.ok) throw new Error(bounds.message);
+    const { from, to } = bounds.value;
     const usage = await usageOf(this.deps.store, accountId, from, to);
     if (!usage.ok) throw new Error(usage.message);
     return usage.value.counts;
   }
 
   /** The reseller's own account (its balances). */
-  async own(): Promise<Account> {
+  async own(): Promise<AdminResult<Account>> {
     const account = await this.deps.store.accounts.getAccount(this.caller.accountId);
-    if (account?.reseller !== true) throw new NotFound('not a reseller');
-    return account;
+    if (account?.reseller !== true) return notFound('not a reseller');
+    return ok(account);
   }
 
-  /** A customer of this reseller, else NotFound (another reseller's, the provider's, none). */
-  private async owned(id: number): Promise<Account> {
+  /** A customer of this reseller, else ADM-NOT-FOUND (another reseller's, the provider's, none). */
+  private async owned(id: number): Promise<AdminResult<Account>> {
     const account = await this.resellers.owned(this.caller, id);
-    if (!account) throw new NotFound(`no customer ${id} of this reseller`);
-    return account;
+    if (!account) return notFound(`no customer ${id} of this reseller`);
+    return ok(account);
   }
 
   /** Changes are refused while the reseller's own account is suspended, as the customer side's are. */
-  private async refuseSuspended(): Promise<void> {
-    if ((await this.own()).status === 'Suspended')
+  private async refuseSuspended(): Promise<AdminResult<Account>> {
+    const own = await this.own();
+    if (own.ok && own.value.status === 'Suspended')
       throw new AccountSuspended(`account ${this.caller.accountId} is suspended`);
+    return own;
   }
 
-  /** NotFound for "not yours" (TS-1170); any other refusal is returned. */
-  private notYours(failure: Failure): never {
-    throw new NotFound(failure.message ?? 'not a customer of this reseller');
+  /** ADM-NOT-FOUND for "not yours" (TS-1170), the only refusal left once the page checked the fields. */
+  private notYours(failure: Failure): AdminFailure {
+    return notFound(failure.message ?? 'not a customer of this reseller');
   }
 
   async customers(after: number | undefined): Promise<Paged<CustomerRow>> {
@@ -129,50 +135,59 @@ export class ResellerDesk {
     return { items, next: page.length > customerPageSize ? (shown[shown.length - 1]?.id ?? null) : null };
   }
 
-  async customer(id: number): Promise<CustomerDetail> {
-    const account = await this.owned(id);
+  async customer(id: number): Promise<AdminResult<CustomerDetail>> {
+    const owned = await this.owned(id);
+    if (!owned.ok) return owned;
+    const account = owned.value;
     const [month, senders] = await Promise.all([this.month(id), this.deps.store.senderIds.listOf(id)]);
-    return {
+    return ok({
       ...customerView(account),
       month,
       refund_undelivered: account.refundUndelivered === true,
       sender_ids: senders.map(senderIdView),
-    };
+    });
   }
 
   /** What a move would do, from the balances now: shown for confirmation before anything moves. */
-  async preview(id: number, amount: number, international: boolean): Promise<FundPreview> {
-    const [reseller, customer] = [await this.own(), await this.owned(id)];
+  async preview(id: number, amount: number, international: boolean): Promise<AdminResult<FundPreview>> {
+    const own = await this.own();
+    if (!own.ok) return own;
+    const owned = await this.owned(id);
+    if (!owned.ok) return owned;
+    const [reseller, customer] = [own.value, owned.value];
     const of = (a: Account) => (international ? a.balanceInternational : a.balanceMain);
     const giver = amount > 0 ? of(reseller) : of(customer);
-    return {
+    return ok({
       amount,
       international,
       reseller: { before: of(reseller), after: of(reseller) - amount },
       customer: { before: of(customer), after: of(customer) + amount },
       insufficient: giver < Math.abs(amount),
-    };
+    });
   }
 
   /** Moves credit as /subaccounts/fund does; `insufficient` when the giver's balance does not cover it. */
-  async fund(id: number, amount: number, international: boolean): Promise<FundAnswer | 'insufficient'> {
-    await this.refuseSuspended();
+  async fund(id: number, amount: number, international: boolean): Promise<AdminResult<FundAnswer | 'insufficient'>> {
+    const own = await this.refuseSuspended();
+    if (!own.ok) return own;
     const done = await this.resellers.fund(this.caller, id, amount, international);
-    if (done.ok) return done.value;
-    if (done.code === 'TS-1027') return 'insufficient';
+    if (done.ok) return ok(done.value);
+    if (done.code === 'TS-1027') return ok('insufficient');
     return this.notYours(done);
   }
 
-  async setStatus(id: number, status: Account['status']): Promise<CustomerView> {
-    await this.refuseSuspended();
+  async setStatus(id: number, status: Account['status']): Promise<AdminResult<CustomerView>> {
+    const own = await this.refuseSuspended();
+    if (!own.ok) return own;
     const done = await this.resellers.setStatus(this.caller, id, status);
-    return done.ok ? done.value : this.notYours(done);
+    return done.ok ? ok(done.value) : this.notYours(done);
   }
 
-  async setRefundPolicy(id: number, on: boolean): Promise<void> {
-    await this.refuseSuspended();
+  async setRefundPolicy(id: number, on: boolean): Promise<AdminResult<true>> {
+    const own = await this.refuseSuspended();
+    if (!own.ok) return own;
     const done = await this.resellers.setRefundPolicy(this.caller, id, on);
-    if (!done.ok) this.notYours(done);
+    return done.ok ? ok(true) : this.notYours(done);
   }
 
   /** The customers' sender-ID requests waiting for this reseller, oldest first. */
@@ -185,37 +200,47 @@ export class ResellerDesk {
   /**
    * The reseller's review of its customer's request: approved, it goes on to the provider's
    * review (`pending`); rejected, it is rejected with the reason the customer reads. Only
-   * a request still waiting for the reseller; NotFound for another account's or one decided.
+   * a request still waiting for the reseller; ADM-NOT-FOUND for another account's or one
+   * decided (found before anything is written: the review writes only a waiting request).
    */
-  async reviewSenderId(id: number, decision: { approve: true } | { approve: false; reason: string }): Promise<void> {
-    await this.refuseSuspended();
+  async reviewSenderId(
+    id: number,
+    decision: { approve: true } | { approve: false; reason: string },
+  ): Promise<AdminResult<true>> {
+    const own = await this.refuseSuspended();
+    if (!own.ok) return own;
     const reason = decision.approve ? null : decision.reason.trim().slice(0, 500);
     if (reason === '') throw new Error('a rejection needs a reason');
-    await this.deps.audit.change(
+    const reviewed = await this.deps.audit.change(
       this.caller.user,
-      async (store) => {
+      async (store): Promise<AdminResult<SenderId>> => {
         const sender = await store.senderIds.getSenderId(id);
         if (!sender || !(await this.resellers.owned(this.caller, sender.accountId, store)))
-          throw new NotFound(`no sender ID ${id} of this reseller's customers`);
+          return notFound(`no sender ID ${id} of this reseller's customers`);
         const status = decision.approve ? 'pending' : 'rejected';
         const done = await store.users.reviewSenderId(id, status, reason, this.deps.clock.now(), 'awaiting-reseller');
-        if (!done) throw new NotFound(`sender ID ${id} is not waiting for this reseller`);
-        return done;
+        return done ? ok(done) : notFound(`sender ID ${id} is not waiting for this reseller`);
       },
-      (done) => ({
-        action: decision.approve ? 'subaccount.sender-id.approve' : 'subaccount.sender-id.reject',
-        accountId: done.accountId,
-        object: { type: 'sender-id', id },
-        detail: { title: done.title, reseller_id: this.caller.accountId, reason: reason ?? undefined },
-      }),
+      (done) =>
+        done.ok
+          ? {
+              action: decision.approve ? 'subaccount.sender-id.approve' : 'subaccount.sender-id.reject',
+              accountId: done.value.accountId,
+              object: { type: 'sender-id', id },
+              detail: { title: done.value.title, reseller_id: this.caller.accountId, reason: reason ?? undefined },
+            }
+          : null,
     );
+    return reviewed.ok ? ok(true) : reviewed;
   }
 
   /** The reseller's statement for a month (this one without) with each of its customers'. */
-  async statement(month?: string): Promise<ResellerStatement> {
-    await this.own();
+  async statement(month?: string): Promise<AdminResult<ResellerStatement>> {
+    const own = await this.own();
+    if (!own.ok) return own;
     const statement = await this.statements.statement(this.caller.accountId, month ?? this.thisMonth(), true);
-    if (!('customers' in statement)) throw new NotFound('not a reseller');
-    return statement;
+    if (!statement.ok) return statement;
+    if (!('customers' in statement.value)) return notFound('not a reseller');
+    return ok(statement.value);
   }
 }
