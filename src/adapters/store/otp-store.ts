@@ -23,7 +23,7 @@ import type { PrefixRate } from '../../domain/otp-prefix-rate.js';
 import { sql } from 'kysely';
 import type { StoredOtp } from '../../domain/otp-check.js';
 import { StorePart } from './store-part.js';
-import { hasUrl, newEventId, resolveTargets } from './event-outbox.js';
+import { hasUrl, newEventRow, resolveTargets } from './event-outbox.js';
 import {
   copyPrefixRates,
   readAccountCountries,
@@ -113,20 +113,18 @@ export class SqlOtpStore extends StorePart implements OtpStore {
     if (!hasUrl(target)) return { event: false };
     await this.db
       .insertInto('webhook_events')
-      .values({
-        event_id: newEventId(),
-        key_id: otp.keyId,
-        event_type: 'otp.verified',
-        sms_id: otp.messageId,
-        status: null,
-        data: JSON.stringify({ verified_at: new Date(now).toISOString() }),
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_until: null,
-        created_at: now,
-        done_at: null,
-      })
+      .values(
+        newEventRow(
+          {
+            keyId: otp.keyId,
+            eventType: 'otp.verified',
+            smsId: otp.messageId,
+            status: null,
+            extra: { verified_at: new Date(now).toISOString() },
+          },
+          now,
+        ),
+      )
       .execute();
     return { event: true };
   }
