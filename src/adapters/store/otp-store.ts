@@ -225,16 +225,7 @@ export class SqlOtpStore extends StorePart implements OtpStore {
     const pairs = new Map<string, PrefixConversion>();
     for (let i = 0; i < slices; i += 1) {
       const from = previousSince + i * width;
-      let q = this.db
-        .selectFrom('otp_codes')
-        .select((eb) => [
-          'key_id',
-          'prefix',
-          eb.fn.max('account_id').as('account_id'),
-          ...this.counts(since, matureBefore),
-        ])
-        .where('created_at', '>', from)
-        .where('sandbox', '=', 0);
+      let q = this.conversionCounts(since, matureBefore).where('created_at', '>', from);
       // The last slice is open above: a code another process stamped a moment ahead counts.
       if (i < slices - 1) q = q.where('created_at', '<=', from + width);
       const rows = await q.groupBy(['key_id', 'prefix']).execute();
@@ -262,7 +253,18 @@ export class SqlOtpStore extends StorePart implements OtpStore {
     since: number,
     matureBefore: number,
   ): Promise<PrefixConversion | null> {
-    const row = await this.db
+    const row = await this.conversionCounts(since, matureBefore)
+      .where('key_id', '=', keyId)
+      .where('prefix', '=', prefix)
+      .where('created_at', '>', after)
+      .groupBy(['key_id', 'prefix'])
+      .executeTakeFirst();
+    return row ? conversionOf(row) : null;
+  }
+
+  /** A conversion's counts of the codes the next wheres pick (sandbox codes never count), to group by key and prefix. */
+  private conversionCounts(since: number, matureBefore: number) {
+    return this.db
       .selectFrom('otp_codes')
       .select((eb) => [
         'key_id',
@@ -270,13 +272,7 @@ export class SqlOtpStore extends StorePart implements OtpStore {
         eb.fn.max('account_id').as('account_id'),
         ...this.counts(since, matureBefore),
       ])
-      .where('key_id', '=', keyId)
-      .where('prefix', '=', prefix)
-      .where('created_at', '>', after)
-      .where('sandbox', '=', 0)
-      .groupBy(['key_id', 'prefix'])
-      .executeTakeFirst();
-    return row ? conversionOf(row) : null;
+      .where('sandbox', '=', 0);
   }
 
   /** sent (verified, or older than the grace), verified, and the window before's codes. */
