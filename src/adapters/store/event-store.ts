@@ -8,6 +8,7 @@ import type {
   EventRecord,
   EventStore,
   NewEvent,
+  StoredEvent,
   WebhookTarget,
 } from '../../ports/event-store.js';
 import { claimFairly } from './fair-claim.js';
@@ -42,7 +43,7 @@ function toLog(r: Selectable<WebhookAttemptsTable>): AttemptLog {
   };
 }
 
-function toFields(r: EventRow) {
+function toFields(r: EventRow): StoredEvent {
   return {
     id: r.id,
     eventId: r.event_id,
