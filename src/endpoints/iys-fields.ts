@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { commonStatuses } from './endpoint.js';
+import { commonStatuses, smsSendKey } from './endpoint.js';
 import type { KeyRule, StatusMap } from './endpoint.js';
 import { coded, integerField } from './fields.js';
 import { recipientTypes } from '../domain/iys.js';
 
 /** The İYS endpoints' key rule: as /sms/send's. */
-export const iysKey: KeyRule = { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' };
+export const iysKey: KeyRule = smsSendKey;
 
 export const iysStatuses: StatusMap = {
   ...commonStatuses,

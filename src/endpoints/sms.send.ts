@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
 import { smsSendReply } from './replies.js';
 import { numbersBodyLimit } from './body-limits.js';
 import { coded, codedDetail, integerField, numberText, storableText } from './fields.js';
@@ -72,16 +72,19 @@ const request = z.preprocess(
     .superRefine(oneTextSource('TS-1026')),
 );
 
+/** /sms/send's permissions, which /sms/cancel has too. */
+export const smsSendPermissions = ['post_request', 'send_single_sms'] as const;
+
 /** POST /sms/send: one text to one or more numbers, now or at a scheduled time. */
 export const smsSend = defineEndpoint({
   path: '/sms/send',
   summary: 'Send one text to up to 500 numbers (50,000 when scheduled)',
   reply: smsSendReply,
   envelope: 'result',
-  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
+  key: smsSendKey,
   invalidBody: 'TS-1033',
   serverError: 'SRV-ERR',
-  permissions: ['post_request', 'send_single_sms'],
+  permissions: smsSendPermissions,
   limited: true,
   // A scheduled send's 50,000 numbers in their longest form.
   bodyLimit: numbersBodyLimit(maxScheduledRecipients),

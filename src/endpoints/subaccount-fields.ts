@@ -3,7 +3,7 @@
  * the key rule, the HTTP status of each code, the fields, the success answers.
  */
 import { z } from 'zod';
-import { commonStatuses } from './endpoint.js';
+import { commonStatuses, smsSendKey } from './endpoint.js';
 import type { KeyRule, StatusMap } from './endpoint.js';
 import { coded, codedDetail, integerField, storableText } from './fields.js';
 import { reply } from './replies.js';
@@ -12,7 +12,7 @@ import type { ResellerCaller } from '../services/reseller-service.js';
 import { maxMoveAmount } from '../services/reseller-service.js';
 
 /** As /sms/send's. */
-export const subaccountKey: KeyRule = { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' };
+export const subaccountKey: KeyRule = smsSendKey;
 
 /**
  * TS-1065: the key lacks manage_subaccounts, or its account is no reseller. TS-1170: the
