@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
+import { commonStatuses, defineEndpoint } from './endpoint.js';
 import { cancelReply } from './replies.js';
 import { smsIdField } from './fields.js';
-import { smsSendPermissions } from './sms.send.js';
+import { smsSendCommon } from './sms.send.js';
 import { ok } from '../domain/result.js';
 
 /**
@@ -15,12 +15,7 @@ export const smsCancel = defineEndpoint({
   path: '/sms/cancel',
   summary: 'Cancel a scheduled /sms/send (or a message of one) not yet handed to an operator',
   reply: cancelReply,
-  envelope: 'result',
-  key: smsSendKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
-  permissions: smsSendPermissions,
-  limited: true,
+  ...smsSendCommon,
   statuses: {
     ...commonStatuses,
     'TS-1033': 400,

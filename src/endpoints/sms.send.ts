@@ -72,20 +72,22 @@ const request = z.preprocess(
     .superRefine(oneTextSource('TS-1026')),
 );
 
-/** /sms/send's permissions, which /sms/cancel has too. */
-export const smsSendPermissions = ['post_request', 'send_single_sms'] as const;
+/** What /sms/send and /sms/cancel declare alike: envelope, key rule, permissions (/sms/cancel takes /sms/send's). */
+export const smsSendCommon = {
+  envelope: 'result',
+  key: smsSendKey,
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['post_request', 'send_single_sms'],
+  limited: true,
+} as const;
 
 /** POST /sms/send: one text to one or more numbers, now or at a scheduled time. */
 export const smsSend = defineEndpoint({
   path: '/sms/send',
   summary: 'Send one text to up to 500 numbers (50,000 when scheduled)',
   reply: smsSendReply,
-  envelope: 'result',
-  key: smsSendKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
-  permissions: smsSendPermissions,
-  limited: true,
+  ...smsSendCommon,
   // A scheduled send's 50,000 numbers in their longest form.
   bodyLimit: numbersBodyLimit(maxScheduledRecipients),
   statuses: {
