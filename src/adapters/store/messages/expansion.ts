@@ -2,9 +2,8 @@
 import type { DueExpansion } from '../../../ports/dispatch-queue.js';
 import type { NewMessage } from '../../../ports/messages.js';
 import { StorePart } from '../store-part.js';
-import { SqlMessageStore } from './message-store.js';
 import { SqlLinkStore } from '../link-store.js';
-import { dueOf, sendColumns } from './cancel-work.js';
+import { dueOf, insertChunk, sendColumns } from './cancel-work.js';
 import type { NewMessage as Message, StoredControls } from '../../../ports/messages.js';
 import { decodeWindow, dueTimes } from '../../../domain/send-controls.js';
 
@@ -89,23 +88,7 @@ export class SqlExpansion extends StorePart {
       const paced = send.controls ? dueOnPace(send.controls, messages, now) : null;
       if (paced !== null)
         await self.db.updateTable('sends').set({ pace_next_at: paced }).where('id', '=', send.id).execute();
-      const writes = new SqlMessageStore(self.context);
-      const ids = await writes.allocateIds(messages.length);
-      await writes.insertMessagesOf([
-        {
-          send: {
-            id: send.id,
-            accountId: send.accountId,
-            keyId: send.keyId,
-            sandbox: send.sandbox,
-            createdAt: now,
-            dueAt: now,
-            priority: send.priority,
-          },
-          ids,
-          messages,
-        },
-      ]);
+      await insertChunk(self.context, send, messages, now);
       // A send with short links: its messages' links, committed with them (deferred-messages.ts).
       const links = messages.flatMap((m) => m.links ?? []);
       if (links.length > 0) await new SqlLinkStore(self.context).insert(send.accountId, send.id, links, now);
