@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Kysely, Selectable } from 'kysely';
 import { StorePart } from './store-part.js';
+import { accountMessage } from './messages/report-store.js';
 import type { PartContext } from './store-part.js';
 import type { Database, MessagesTable, SendsTable } from './schema.js';
 import type {
@@ -163,9 +164,7 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
   }
 
   async message(accountId: number, messageId: number): Promise<MessageDetail | null> {
-    const r = await this.tables
-      .selectFrom('messages as m')
-      .innerJoin('sends as s', 's.id', 'm.send_id')
+    const r = await accountMessage(this.db, accountId, messageId)
       .select([
         'm.id',
         'm.send_id',
@@ -183,8 +182,6 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
         'm.done_at',
         's.kind',
       ])
-      .where('m.id', '=', messageId)
-      .where('m.account_id', '=', accountId)
       .executeTakeFirst();
     if (!r) return null;
     const parts = await this.tables
