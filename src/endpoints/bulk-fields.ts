@@ -5,7 +5,10 @@ import type { HandlerContext, Reply, StatusMap } from './endpoint.js';
 import { bulkRecipients, bulkSend } from '../services/bulk-send.js';
 import type { Caller } from '../services/auth.js';
 import type { Services } from '../services/services.js';
-import { commercialType } from './iys-fields.js';
+import { commercialFields, commercialType } from './iys-fields.js';
+import { bulkSendReply } from './replies.js';
+import { sendControlFields } from './send-control-fields.js';
+import { sendTemplateIdField, shortLinksField } from './template-fields.js';
 import type { SmsLang } from '../domain/labels.js';
 import { textTooLong, toLineBreaks } from '../domain/sms-count.js';
 import { shaped, shapedTexts } from './template-sends.js';
@@ -36,6 +39,18 @@ export const groupStatuses: StatusMap = {
   'TS-1027': 403,
   'TS-1160': 400,
 };
+
+/** What /group/send and /group/sendMixed declare alike: answers, envelope, key rule, codes, permission. */
+export const groupSendCommon = {
+  reply: bulkSendReply,
+  envelope: 'result',
+  key: { min: 30, max: 128, missing: 'TS-1025', malformed: 'TS-1025' },
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['send_group_sms'],
+  limited: true,
+  statuses: groupStatuses,
+} as const;
 
 /** The title of a bulk send: missing, empty or unstorable is TS-1029. */
 export const bulkTitle = z.string(coded('TS-1029')).min(1, 'TS-1029').superRefine(storableText('TS-1029', 'title'));
@@ -82,6 +97,20 @@ export const scheduleFields = {
   scheduled_date: z.string(coded('TS-1070')).optional(),
   scheduled_time: z.string(coded('TS-1071')).optional(),
 };
+
+/** The fields of a group send's body, `text` as the endpoint takes it (one, or one per number). */
+export function groupSendFields<Text extends z.ZodTypeAny>(text: Text) {
+  return {
+    title: bulkTitle,
+    sentto: numbersField,
+    text,
+    template_id: sendTemplateIdField,
+    short_links: shortLinksField,
+    ...scheduleFields,
+    ...commercialFields,
+    ...sendControlFields,
+  };
+}
 
 /**
  * `scheduled_sms` = 1 schedules the send at `scheduled_date` + `scheduled_time`. The date

@@ -73,6 +73,9 @@ export interface Endpoint<S extends z.ZodTypeAny = z.ZodTypeAny> {
   handle(ctx: HandlerContext<z.output<S>>): Promise<Result<Reply>>;
 }
 
+/** The key rule of /sms/send, which most endpoints have too: 30 to 128 characters, TS-1050 when missing or off. */
+export const smsSendKey: KeyRule = { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' };
+
 /** Codes every endpoint but the key check can answer with (spec, Errors). */
 export const commonStatuses: StatusMap = {
   'TS-1035': 403,

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { ResultCode } from '../domain/result-codes.js';
+import type { StatusMap } from './endpoint.js';
 import { validOtpValidity } from '../domain/otp-check.js';
 
 /**
@@ -73,6 +74,21 @@ export const otpValidityField = integerField('TS-1033').refine(
   (v) => validOtpValidity(v),
   codedDetail('TS-1033', 'validity must be whole seconds from 30 to 3600'),
 );
+
+/** `sms_id` of /sms/status, /sms/cancel and /otp/verify: a positive integer; missing or anything else is TS-1052. */
+export const smsIdField = z.preprocess(
+  (v) => (v === undefined || v === null || v === '' ? undefined : v),
+  integerField('TS-1052').refine((n) => n > 0, 'TS-1052'),
+);
+
+/** The OTP endpoints' refusals before any charge, not in the spec's table. */
+export const otpGuardStatuses: StatusMap = {
+  // The OTP guard.
+  'TS-1094': 403,
+  'TS-1095': 429,
+  // The conversion watch's hold: refused until the provider releases it.
+  'TS-1096': 403,
+};
 
 /** The empty request of endpoints that read only api_key. */
 export const noFields = z.object({});

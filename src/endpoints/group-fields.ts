@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonStatuses } from './endpoint.js';
+import { commonStatuses, smsSendKey } from './endpoint.js';
 import type { KeyRule, StatusMap } from './endpoint.js';
 import { codedDetail, coded, integerField, storableText } from './fields.js';
 import { groupName, maxGroupNameLength } from '../domain/contacts.js';
@@ -11,7 +11,7 @@ import { groupName, maxGroupNameLength } from '../domain/contacts.js';
  * and permission 403, and a failed result with HTTP 200 for a duplicate name or a group
  * the account does not have.
  */
-export const groupKey: KeyRule = { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' };
+export const groupKey: KeyRule = smsSendKey;
 
 export const groupStatuses: StatusMap = {
   ...commonStatuses,

@@ -1,18 +1,13 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
-import { bulkSendReply } from './replies.js';
 import { coded } from './fields.js';
-import { commercialFields } from './iys-fields.js';
-import { sendControlFields } from './send-control-fields.js';
-import { oneTextSource, sendTemplateIdField, shortLinksField } from './template-fields.js';
+import { oneTextSource } from './template-fields.js';
 import {
   bulkHandler,
   bulkText,
-  bulkTitle,
-  groupStatuses,
+  groupSendCommon,
+  groupSendFields,
   maxBulkNumbers,
-  numbersField,
-  scheduleFields,
   withNumbersAlias,
 } from './bulk-fields.js';
 
@@ -20,14 +15,7 @@ import {
 export const groupSendMixed = defineEndpoint({
   path: '/group/sendMixed',
   summary: 'Send its own text to each of up to 50,000 numbers',
-  reply: bulkSendReply,
-  envelope: 'result',
-  key: { min: 30, max: 128, missing: 'TS-1025', malformed: 'TS-1025' },
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
-  permissions: ['send_group_sms'],
-  limited: true,
-  statuses: groupStatuses,
+  ...groupSendCommon,
   // The spec's maxima: 50,000 texts of 2,000 characters, two bytes each in UTF-8 (Turkish,
   // Arabic), plus the numbers: about 200 MB. Larger bodies are refused before parsing.
   bodyLimit: 256 * 1024 * 1024,
@@ -42,16 +30,7 @@ export const groupSendMixed = defineEndpoint({
   request: z.preprocess(
     withNumbersAlias,
     z
-      .object({
-        title: bulkTitle,
-        sentto: numbersField,
-        text: z.array(bulkText, coded('TS-1033')).optional(),
-        template_id: sendTemplateIdField,
-        short_links: shortLinksField,
-        ...scheduleFields,
-        ...commercialFields,
-        ...sendControlFields,
-      })
+      .object(groupSendFields(z.array(bulkText, coded('TS-1033')).optional()))
       .superRefine(oneTextSource('TS-1033'))
       .refine((b) => b.text === undefined || b.text.length === b.sentto.length, 'TS-1033'),
   ),

@@ -1,13 +1,10 @@
 import { z } from 'zod';
-import { commonStatuses } from './endpoint.js';
-import type { KeyRule, StatusMap } from './endpoint.js';
+import { commonStatuses, smsSendKey } from './endpoint.js';
+import type { StatusMap } from './endpoint.js';
 import { coded, integerField } from './fields.js';
 import { recipientTypes } from '../domain/iys.js';
 
-/** The İYS endpoints' key rule: as /sms/send's. */
-export const iysKey: KeyRule = { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' };
-
-export const iysStatuses: StatusMap = {
+const iysStatuses: StatusMap = {
   ...commonStatuses,
   'TS-1025': 400,
   'TS-1033': 400,
@@ -17,6 +14,17 @@ export const iysStatuses: StatusMap = {
   'TS-1030': 403,
   'TS-1065': 403,
 };
+
+/** What the İYS endpoints declare alike: envelope, key rule, codes, the permission. */
+export const iysCommon = {
+  envelope: 'result',
+  key: smsSendKey,
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['manage_iys'],
+  limited: true,
+  statuses: iysStatuses,
+} as const;
 
 export const recipientTypeField = z.enum(recipientTypes, coded('TS-1033'));
 

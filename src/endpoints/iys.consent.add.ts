@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { iysConsentAddReply } from './replies.js';
 import { coded, codedDetail } from './fields.js';
-import { iysKey, iysStatuses } from './iys-fields.js';
+import { iysCommon } from './iys-fields.js';
 import { maxConsentsPerRequest } from '../services/consent-service.js';
 import { ok } from '../domain/result.js';
 
@@ -11,14 +11,8 @@ export const iysConsentAdd = defineEndpoint({
   path: '/iys/consent/add',
   summary: 'Record consents (ONAY) and refusals (RET) for commercial messages (İYS)',
   reply: iysConsentAddReply,
-  envelope: 'result',
-  key: iysKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
-  permissions: ['manage_iys'],
-  limited: true,
+  ...iysCommon,
   bodyLimit: 1024 * 1024,
-  statuses: iysStatuses,
   request: z.object({
     consents: z
       .array(z.unknown(), coded('TS-1033'))

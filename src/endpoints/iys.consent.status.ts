@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { iysConsentStatusReply } from './replies.js';
 import { numberText } from './fields.js';
-import { iysKey, iysStatuses, recipientTypeField } from './iys-fields.js';
+import { iysCommon, recipientTypeField } from './iys-fields.js';
 import { fail, ok } from '../domain/result.js';
 
 /** POST /iys/consent/status: the consent in force for one recipient and type. */
@@ -10,13 +10,7 @@ export const iysConsentStatus = defineEndpoint({
   path: '/iys/consent/status',
   summary: 'The consent in force for a recipient (ONAY, RET or NONE)',
   reply: iysConsentStatusReply,
-  envelope: 'result',
-  key: iysKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
-  permissions: ['manage_iys'],
-  limited: true,
-  statuses: iysStatuses,
+  ...iysCommon,
   request: z.object({ recipient: numberText, recipient_type: recipientTypeField.optional() }),
   async handle({ body, caller, services }) {
     const type = body.recipient_type ?? 'BIREYSEL';

@@ -1,7 +1,15 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
 import { otpDetailedReply } from './replies.js';
-import { codedDetail, coded, langField, numberText, otpValidityField, storableText } from './fields.js';
+import {
+  codedDetail,
+  coded,
+  langField,
+  numberText,
+  otpGuardStatuses,
+  otpValidityField,
+  storableText,
+} from './fields.js';
 import { normaliseNumber, numberFieldTooShort } from '../domain/recipients.js';
 import { containsCodeToken, otpDigits } from '../domain/otp.js';
 import { isReservedOtpSender, titleTooLong } from '../domain/sender-title.js';
@@ -47,7 +55,7 @@ export const otpDetailed = defineEndpoint({
   summary: 'Send a generated one-time code in your own text from your approved sender ID',
   reply: otpDetailedReply,
   envelope: 'result',
-  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
+  key: smsSendKey,
   invalidBody: 'TS-1033',
   serverError: 'SRV-ERR',
   permissions: ['post_request', 'send_otp_advanced'],
@@ -70,11 +78,7 @@ export const otpDetailed = defineEndpoint({
     'TS-1030': 403,
     'TS-1027': 403,
     'TS-5000': 403,
-    // The OTP guard: not in the spec's table, refusals before any charge.
-    'TS-1094': 403,
-    'TS-1095': 429,
-    // The conversion watch's hold: refused until the provider releases it, uncharged.
-    'TS-1096': 403,
+    ...otpGuardStatuses,
   },
   request,
   async handle({ body, caller, services }) {

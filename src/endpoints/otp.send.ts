@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
 import { otpSendReply } from './replies.js';
-import { langField, numberText, otpValidityField } from './fields.js';
+import { langField, numberText, otpGuardStatuses, otpValidityField } from './fields.js';
 import { otpMobile } from '../domain/recipients.js';
 import { otpDigits } from '../domain/otp.js';
 import type { SmsLang } from '../domain/labels.js';
@@ -34,7 +34,7 @@ export const otpSend = defineEndpoint({
   summary: 'Send a generated one-time code to one number with the fixed template',
   reply: otpSendReply,
   envelope: 'result',
-  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
+  key: smsSendKey,
   invalidBody: 'TS-1033',
   serverError: 'SRV-ERR',
   permissions: ['send_otp'],
@@ -50,11 +50,7 @@ export const otpSend = defineEndpoint({
     'TS-1030': 403,
     'TS-1027': 403,
     'TS-5000': 403,
-    // The OTP guard: not in the spec's table, refusals before any charge.
-    'TS-1094': 403,
-    'TS-1095': 429,
-    // The conversion watch's hold: refused until the provider releases it, uncharged.
-    'TS-1096': 403,
+    ...otpGuardStatuses,
   },
   request,
   async handle({ body, caller, services }) {

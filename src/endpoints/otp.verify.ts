@@ -1,16 +1,13 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
 import { otpVerifyReply } from './replies.js';
-import { codedDetail, integerField } from './fields.js';
+import { codedDetail, smsIdField } from './fields.js';
 import { offeredCode } from '../domain/otp-check.js';
 import { ok } from '../domain/result.js';
 
 /** Field order is check order: sms_id (TS-1052, as /sms/status), then code (TS-1033). */
 const request = z.object({
-  sms_id: z.preprocess(
-    (v) => (v === undefined || v === null || v === '' ? undefined : v),
-    integerField('TS-1052').refine((n) => n > 0, 'TS-1052'),
-  ),
+  sms_id: smsIdField,
   code: z.unknown().transform((raw, ctx) => {
     const code = offeredCode(raw);
     if (code !== null) return code;
@@ -32,7 +29,7 @@ export const otpVerify = defineEndpoint({
   summary: 'Check a one-time code sent with this account (verified true or false)',
   reply: otpVerifyReply,
   envelope: 'result',
-  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
+  key: smsSendKey,
   invalidBody: 'TS-1033',
   serverError: 'SRV-ERR',
   permissions: [],

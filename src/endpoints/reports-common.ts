@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { commonStatuses } from './endpoint.js';
-import type { KeyRule, StatusMap } from './endpoint.js';
+import { commonStatuses, smsSendKey } from './endpoint.js';
+import type { StatusMap } from './endpoint.js';
 import { integerField } from './fields.js';
 
 /** The spec's error table row shared by /reports/basic and /reports/detailed. */
-export const reportStatuses: StatusMap = {
+const reportStatuses: StatusMap = {
   ...commonStatuses,
   'TS-1029': 400,
   'TS-1029:not-found': 200,
@@ -16,7 +16,17 @@ export const reportStatuses: StatusMap = {
   'TS-1030': 400,
 };
 
-export const reportKey: KeyRule = { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' };
+/** What /reports/basic and /reports/detailed declare alike: envelope, key rule, codes, permissions. */
+export const reportCommon = {
+  envelope: 'status',
+  omitMessageOnSuccess: true,
+  key: smsSendKey,
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['post_request', 'check_sms_status'],
+  limited: true,
+  statuses: reportStatuses,
+} as const;
 
 /** raporid: required integer; missing or not a number is TS-1029. */
 export const raporIdField = z.preprocess(

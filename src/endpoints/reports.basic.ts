@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { reportSummaryReply } from './replies.js';
-import { raporIdField, reportKey, reportStatuses } from './reports-common.js';
+import { raporIdField, reportCommon } from './reports-common.js';
 import { ok } from '../domain/result.js';
 
 /** POST /reports/basic: the summary of a group send or a scheduled /sms/send. */
@@ -9,14 +9,7 @@ export const reportsBasic = defineEndpoint({
   path: '/reports/basic',
   summary: 'Summary counters of a campaign',
   reply: reportSummaryReply,
-  envelope: 'status',
-  omitMessageOnSuccess: true,
-  key: reportKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
-  permissions: ['post_request', 'check_sms_status'],
-  limited: true,
-  statuses: reportStatuses,
+  ...reportCommon,
   request: z.object({ raporid: raporIdField }),
   async handle({ body, caller, services }) {
     const summary = await services.reports.summary(caller.account.id, body.raporid);

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { reportPageReply } from './replies.js';
 import { integerField } from './fields.js';
-import { raporIdField, reportKey, reportStatuses } from './reports-common.js';
+import { raporIdField, reportCommon } from './reports-common.js';
 import { ok } from '../domain/result.js';
 
 /** POST /reports/detailed: a campaign's recipients, 500 per page. */
@@ -10,14 +10,7 @@ export const reportsDetailed = defineEndpoint({
   path: '/reports/detailed',
   summary: 'Per-recipient rows of a campaign, 500 per page',
   reply: reportPageReply,
-  envelope: 'status',
-  omitMessageOnSuccess: true,
-  key: reportKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
-  permissions: ['post_request', 'check_sms_status'],
-  limited: true,
-  statuses: reportStatuses,
+  ...reportCommon,
   request: z.object({
     raporid: raporIdField,
     page: z.preprocess(

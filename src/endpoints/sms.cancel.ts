@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { commonStatuses, defineEndpoint } from './endpoint.js';
 import { cancelReply } from './replies.js';
-import { integerField } from './fields.js';
+import { smsIdField } from './fields.js';
+import { smsSendCommon } from './sms.send.js';
 import { ok } from '../domain/result.js';
 
 /**
@@ -14,12 +15,7 @@ export const smsCancel = defineEndpoint({
   path: '/sms/cancel',
   summary: 'Cancel a scheduled /sms/send (or a message of one) not yet handed to an operator',
   reply: cancelReply,
-  envelope: 'result',
-  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
-  permissions: ['post_request', 'send_single_sms'],
-  limited: true,
+  ...smsSendCommon,
   statuses: {
     ...commonStatuses,
     'TS-1033': 400,
@@ -31,12 +27,7 @@ export const smsCancel = defineEndpoint({
     'TS-1030': 403,
     'TS-1020': 403,
   },
-  request: z.object({
-    sms_id: z.preprocess(
-      (v) => (v === undefined || v === null || v === '' ? undefined : v),
-      integerField('TS-1052').refine((n) => n > 0, 'TS-1052'),
-    ),
-  }),
+  request: z.object({ sms_id: smsIdField }),
   async handle({ body, caller, services }) {
     const outcome = await services.campaigns.cancelSms(caller.account.id, body.sms_id);
     if (!outcome.ok) return outcome;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
 import { smsSendReply } from './replies.js';
 import { numbersBodyLimit } from './body-limits.js';
 import { coded, codedDetail, integerField, numberText, storableText } from './fields.js';
@@ -72,17 +72,22 @@ const request = z.preprocess(
     .superRefine(oneTextSource('TS-1026')),
 );
 
+/** What /sms/send and /sms/cancel declare alike: envelope, key rule, permissions (/sms/cancel takes /sms/send's). */
+export const smsSendCommon = {
+  envelope: 'result',
+  key: smsSendKey,
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  permissions: ['post_request', 'send_single_sms'],
+  limited: true,
+} as const;
+
 /** POST /sms/send: one text to one or more numbers, now or at a scheduled time. */
 export const smsSend = defineEndpoint({
   path: '/sms/send',
   summary: 'Send one text to up to 500 numbers (50,000 when scheduled)',
   reply: smsSendReply,
-  envelope: 'result',
-  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
-  permissions: ['post_request', 'send_single_sms'],
-  limited: true,
+  ...smsSendCommon,
   // A scheduled send's 50,000 numbers in their longest form.
   bodyLimit: numbersBodyLimit(maxScheduledRecipients),
   statuses: {

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
 import { smsStatusReply } from './replies.js';
-import { integerField } from './fields.js';
+import { smsIdField } from './fields.js';
 import { ok } from '../domain/result.js';
 
 /** POST /sms/status: delivery state of one message of an immediate send. */
@@ -10,7 +10,7 @@ export const smsStatus = defineEndpoint({
   summary: 'Read the delivery state of one message',
   reply: smsStatusReply,
   envelope: 'result',
-  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' },
+  key: smsSendKey,
   invalidBody: 'TS-1033',
   serverError: 'SRV-ERR',
   permissions: ['post_request', 'check_sms_status'],
@@ -26,12 +26,7 @@ export const smsStatus = defineEndpoint({
     'TS-1030': 403,
     'TS-1020': 403,
   },
-  request: z.object({
-    sms_id: z.preprocess(
-      (v) => (v === undefined || v === null || v === '' ? undefined : v),
-      integerField('TS-1052').refine((n) => n > 0, 'TS-1052'),
-    ),
-  }),
+  request: z.object({ sms_id: smsIdField }),
   async handle({ body, caller, services }) {
     const found = await services.status.messageStatus(caller.account.id, body.sms_id);
     if (!found.ok) return found;

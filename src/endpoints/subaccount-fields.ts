@@ -3,23 +3,20 @@
  * the key rule, the HTTP status of each code, the fields, the success answers.
  */
 import { z } from 'zod';
-import { commonStatuses } from './endpoint.js';
-import type { KeyRule, StatusMap } from './endpoint.js';
+import { commonStatuses, smsSendKey } from './endpoint.js';
+import type { StatusMap } from './endpoint.js';
 import { coded, codedDetail, integerField, storableText } from './fields.js';
 import { reply } from './replies.js';
 import type { Caller } from '../services/auth.js';
 import type { ResellerCaller } from '../services/reseller-service.js';
 import { maxMoveAmount } from '../services/reseller-service.js';
 
-/** As /sms/send's. */
-export const subaccountKey: KeyRule = { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' };
-
 /**
  * TS-1065: the key lacks manage_subaccounts, or its account is no reseller. TS-1170: the
  * account_id is no customer of this reseller (another reseller's, the provider's, or none:
  * one answer for all). TS-1027: the giver's balance does not cover a move.
  */
-export const subaccountStatuses: StatusMap = {
+const subaccountStatuses: StatusMap = {
   ...commonStatuses,
   'TS-1033': 400,
   'TS-1060': 400,
@@ -34,7 +31,7 @@ export const subaccountStatuses: StatusMap = {
 /** What the five endpoints declare alike: envelope, key rule, codes, the permission. */
 export const subaccountCommon = {
   envelope: 'result',
-  key: subaccountKey,
+  key: smsSendKey,
   invalidBody: 'TS-1033',
   serverError: 'SRV-ERR',
   permissions: ['manage_subaccounts'],

@@ -74,18 +74,16 @@ export async function methodNotAllowed(request: FastifyRequest, reply: FastifyRe
 /** A request that arrived while the server stops (drain-on-stop.ts): 503, and the connection closes behind it. */
 export function stopping(reply: FastifyReply, envelope: Envelope): FastifyReply {
   reply.header('connection', 'close');
-  return send(
+  return unavailable(
     reply,
-    503,
-    renderBody(
-      envelope,
-      false,
-      'SRV-ERR',
-      {},
-      false,
-      'The server is stopping: send the request again (to another server, or after it restarts)',
-    ),
+    envelope,
+    'The server is stopping: send the request again (to another server, or after it restarts)',
   );
+}
+
+/** 503 SRV-ERR: the request is not taken now, and the message says when to send it again. */
+function unavailable(reply: FastifyReply, envelope: Envelope, message: string): FastifyReply {
+  return send(reply, 503, renderBody(envelope, false, 'SRV-ERR', {}, false, message));
 }
 
 /**
@@ -106,17 +104,10 @@ function bodiesFull(
   // process test). The rest is dropped here instead, as for the 4xx below.
   reply.removeHeader('connection');
   reply.header('retry-after', String(error.retryAfterSeconds));
-  return send(
+  return unavailable(
     reply,
-    503,
-    renderBody(
-      envelope,
-      false,
-      'SRV-ERR',
-      {},
-      false,
-      "The server is busy with other requests' bodies: send the request again after Retry-After",
-    ),
+    envelope,
+    "The server is busy with other requests' bodies: send the request again after Retry-After",
   );
 }
 

@@ -37,8 +37,8 @@ export interface NewEvent {
   extra?: Record<string, unknown>;
 }
 
-/** An event its claimer may attempt until `leaseUntil`; only it can record the outcome. */
-export interface ClaimedEvent {
+/** What a stored event is, claimed or read. */
+export interface StoredEvent {
   id: number;
   eventId: string;
   keyId: number;
@@ -47,8 +47,12 @@ export interface ClaimedEvent {
   status: WebhookStatus | null;
   extra: Record<string, unknown> | null;
   state: EventState;
-  /** Automatic attempts made before this claim. */
+  /** Automatic attempts made (before the claim, for a claimed event). */
   attempts: number;
+}
+
+/** An event its claimer may attempt until `leaseUntil`; only it can record the outcome. */
+export interface ClaimedEvent extends StoredEvent {
   /** When the next automatic attempt was due before this claim (kept by manual attempts). */
   dueAt: number;
   leaseUntil: number;
@@ -76,16 +80,7 @@ export interface AttemptResult {
   nextAttemptAt: number;
 }
 
-export interface EventRecord {
-  id: number;
-  eventId: string;
-  keyId: number;
-  eventType: WebhookEventType;
-  smsId: number | null;
-  status: WebhookStatus | null;
-  extra: Record<string, unknown> | null;
-  state: EventState;
-  attempts: number;
+export interface EventRecord extends StoredEvent {
   nextAttemptAt: number;
   createdAt: number;
   doneAt: number | null;

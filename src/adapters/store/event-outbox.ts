@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'kysely';
 import type { Insertable } from 'kysely';
 import type { Transition } from '../../ports/dispatch-queue.js';
-import type { AttemptResult, WebhookTarget } from '../../ports/event-store.js';
+import type { AttemptResult, NewEvent, WebhookTarget } from '../../ports/event-store.js';
 import { webhookStatus } from '../../domain/delivery-state.js';
 import {
   DEFAULT_WEBHOOK_ATTEMPTS,
@@ -128,6 +128,31 @@ export function newEventId(): string {
   }
   taken += idBytes;
   return `evt_${Date.now().toString(16).padStart(12, '0')}${pool.subarray(taken - idBytes, taken).toString('base64url')}`;
+}
+
+/**
+ * The row of a new pending event, due now; one its writer claims at once (`leaseUntil`) is
+ * due when that lease runs out, as a claimed event is (see claimDue).
+ */
+export function newEventRow(
+  event: NewEvent,
+  now: number,
+  leaseUntil: number | null = null,
+): Insertable<WebhookEventsTable> {
+  return {
+    event_id: newEventId(),
+    key_id: event.keyId,
+    event_type: event.eventType,
+    sms_id: event.smsId,
+    status: event.status,
+    data: event.extra === undefined ? null : JSON.stringify(event.extra),
+    state: 'pending',
+    attempts: 0,
+    next_attempt_at: leaseUntil ?? now,
+    lease_until: leaseUntil,
+    created_at: now,
+    done_at: null,
+  };
 }
 
 export function hasUrl(target: WebhookTarget | undefined): target is WebhookTarget & { url: string } {

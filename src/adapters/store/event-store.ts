@@ -8,12 +8,13 @@ import type {
   EventRecord,
   EventStore,
   NewEvent,
+  StoredEvent,
   WebhookTarget,
 } from '../../ports/event-store.js';
 import { claimFairly } from './fair-claim.js';
 import type { WebhookEventType, WebhookStatus } from '../../domain/webhook.js';
 import { DEFAULT_WEBHOOK_ATTEMPTS } from '../../domain/webhook.js';
-import { applyOutcomes, newEventId, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
+import { applyOutcomes, newEventRow, resolveTargets, rowChunk, writeAttemptLogs } from './event-outbox.js';
 import { StorePart } from './store-part.js';
 import type { Executor } from './executor.js';
 import { preparedQuery } from './prepared-query.js';
@@ -42,7 +43,7 @@ function toLog(r: Selectable<WebhookAttemptsTable>): AttemptLog {
   };
 }
 
-function toFields(r: EventRow) {
+function toFields(r: EventRow): StoredEvent {
   return {
     id: r.id,
     eventId: r.event_id,
@@ -93,23 +94,7 @@ const claimDue = perDialect((dialect) =>
 
 export class SqlEventStore extends StorePart implements EventStore {
   async createPending(event: NewEvent, now: number): Promise<void> {
-    await this.db
-      .insertInto('webhook_events')
-      .values({
-        event_id: newEventId(),
-        key_id: event.keyId,
-        event_type: event.eventType,
-        sms_id: event.smsId,
-        status: event.status,
-        data: event.extra === undefined ? null : JSON.stringify(event.extra),
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_until: null,
-        created_at: now,
-        done_at: null,
-      })
-      .execute();
+    await this.db.insertInto('webhook_events').values(newEventRow(event, now)).execute();
   }
 
   private async claimed(
@@ -134,20 +119,7 @@ export class SqlEventStore extends StorePart implements EventStore {
   async createClaimed(event: NewEvent, now: number, leaseUntil: number): Promise<ClaimedEvent> {
     const row = await this.db
       .insertInto('webhook_events')
-      .values({
-        event_id: newEventId(),
-        key_id: event.keyId,
-        event_type: event.eventType,
-        sms_id: event.smsId,
-        status: event.status,
-        data: event.extra === undefined ? null : JSON.stringify(event.extra),
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: leaseUntil,
-        lease_until: leaseUntil,
-        created_at: now,
-        done_at: null,
-      })
+      .values(newEventRow(event, now, leaseUntil))
       .returningAll()
       .executeTakeFirstOrThrow();
     const [claimed] = await this.claimed(this.db, [row], () => now);

@@ -1,6 +1,22 @@
+import type { Selectable } from 'kysely';
 import { StorePart } from './store-part.js';
+import type { InboundMessagesTable } from './schema.js';
 import { takesEvent, webhookEventsFromText } from '../../domain/webhook.js';
 import type { InboundRecord, InboundRoute, InboundStore } from '../../ports/inbound-store.js';
+
+/** An inbound message as the ports have it, from its row (read alone, or behind its outbox row). */
+export function toInbound(
+  r: Pick<Selectable<InboundMessagesTable>, 'id' | 'account_id' | 'source' | 'destination' | 'text' | 'received_at'>,
+): InboundRecord {
+  return {
+    id: Number(r.id),
+    accountId: r.account_id,
+    from: r.source,
+    to: r.destination,
+    text: r.text,
+    receivedAt: Number(r.received_at),
+  };
+}
 
 export class SqlInboundStore extends StorePart implements InboundStore {
   async addRoute(destination: string, accountId: number, now: number): Promise<InboundRoute> {
@@ -72,13 +88,6 @@ export class SqlInboundStore extends StorePart implements InboundStore {
       .orderBy('id', 'desc')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      accountId: r.account_id,
-      from: r.source,
-      to: r.destination,
-      text: r.text,
-      receivedAt: Number(r.received_at),
-    }));
+    return rows.map(toInbound);
   }
 }

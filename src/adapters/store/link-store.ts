@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { StorePart } from './store-part.js';
-import { hasUrl, newEventId, resolveTargets } from './event-outbox.js';
+import { hasUrl, newEventRow, resolveTargets } from './event-outbox.js';
 import { takesEvent } from '../../domain/webhook.js';
 import type { LinkClick, LinkStore, NewShortLink } from '../../ports/link-store.js';
 
@@ -78,20 +78,18 @@ export class SqlLinkStore extends StorePart implements LinkStore {
     if (!hasUrl(target) || !takesEvent(target.events, 'sms.clicked')) return false;
     await this.db
       .insertInto('webhook_events')
-      .values({
-        event_id: newEventId(),
-        key_id: link.key_id,
-        event_type: 'sms.clicked',
-        sms_id: Number(message.id),
-        status: null,
-        data: JSON.stringify({ url: link.url, clicked_at: new Date(now).toISOString() }),
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_until: null,
-        created_at: now,
-        done_at: null,
-      })
+      .values(
+        newEventRow(
+          {
+            keyId: link.key_id,
+            eventType: 'sms.clicked',
+            smsId: Number(message.id),
+            status: null,
+            extra: { url: link.url, clicked_at: new Date(now).toISOString() },
+          },
+          now,
+        ),
+      )
       .execute();
     return true;
   }

@@ -23,7 +23,7 @@ import type { PrefixRate } from '../../domain/otp-prefix-rate.js';
 import { sql } from 'kysely';
 import type { StoredOtp } from '../../domain/otp-check.js';
 import { StorePart } from './store-part.js';
-import { hasUrl, newEventId, resolveTargets } from './event-outbox.js';
+import { hasUrl, newEventRow, resolveTargets } from './event-outbox.js';
 import {
   copyPrefixRates,
   readAccountCountries,
@@ -113,20 +113,18 @@ export class SqlOtpStore extends StorePart implements OtpStore {
     if (!hasUrl(target)) return { event: false };
     await this.db
       .insertInto('webhook_events')
-      .values({
-        event_id: newEventId(),
-        key_id: otp.keyId,
-        event_type: 'otp.verified',
-        sms_id: otp.messageId,
-        status: null,
-        data: JSON.stringify({ verified_at: new Date(now).toISOString() }),
-        state: 'pending',
-        attempts: 0,
-        next_attempt_at: now,
-        lease_until: null,
-        created_at: now,
-        done_at: null,
-      })
+      .values(
+        newEventRow(
+          {
+            keyId: otp.keyId,
+            eventType: 'otp.verified',
+            smsId: otp.messageId,
+            status: null,
+            extra: { verified_at: new Date(now).toISOString() },
+          },
+          now,
+        ),
+      )
       .execute();
     return { event: true };
   }
@@ -227,16 +225,7 @@ export class SqlOtpStore extends StorePart implements OtpStore {
     const pairs = new Map<string, PrefixConversion>();
     for (let i = 0; i < slices; i += 1) {
       const from = previousSince + i * width;
-      let q = this.db
-        .selectFrom('otp_codes')
-        .select((eb) => [
-          'key_id',
-          'prefix',
-          eb.fn.max('account_id').as('account_id'),
-          ...this.counts(since, matureBefore),
-        ])
-        .where('created_at', '>', from)
-        .where('sandbox', '=', 0);
+      let q = this.conversionCounts(since, matureBefore).where('created_at', '>', from);
       // The last slice is open above: a code another process stamped a moment ahead counts.
       if (i < slices - 1) q = q.where('created_at', '<=', from + width);
       const rows = await q.groupBy(['key_id', 'prefix']).execute();
@@ -264,7 +253,18 @@ export class SqlOtpStore extends StorePart implements OtpStore {
     since: number,
     matureBefore: number,
   ): Promise<PrefixConversion | null> {
-    const row = await this.db
+    const row = await this.conversionCounts(since, matureBefore)
+      .where('key_id', '=', keyId)
+      .where('prefix', '=', prefix)
+      .where('created_at', '>', after)
+      .groupBy(['key_id', 'prefix'])
+      .executeTakeFirst();
+    return row ? conversionOf(row) : null;
+  }
+
+  /** A conversion's counts of the codes the next wheres pick (sandbox codes never count), to group by key and prefix. */
+  private conversionCounts(since: number, matureBefore: number) {
+    return this.db
       .selectFrom('otp_codes')
       .select((eb) => [
         'key_id',
@@ -272,13 +272,7 @@ export class SqlOtpStore extends StorePart implements OtpStore {
         eb.fn.max('account_id').as('account_id'),
         ...this.counts(since, matureBefore),
       ])
-      .where('key_id', '=', keyId)
-      .where('prefix', '=', prefix)
-      .where('created_at', '>', after)
-      .where('sandbox', '=', 0)
-      .groupBy(['key_id', 'prefix'])
-      .executeTakeFirst();
-    return row ? conversionOf(row) : null;
+      .where('sandbox', '=', 0);
   }
 
   /** sent (verified, or older than the grace), verified, and the window before's codes. */

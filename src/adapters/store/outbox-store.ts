@@ -5,6 +5,7 @@
  * one takes it (PostgreSQL re-reads the row the other updated; SQLite writes one at a time).
  */
 import { StorePart } from './store-part.js';
+import { toInbound } from './inbound-store.js';
 import type { FinalState } from '../../domain/delivery-state.js';
 import type {
   DueMo,
@@ -154,14 +155,7 @@ export class SqlOutboxStore extends StorePart implements OutboxStore {
       .filter((r) => taken.has(Number(r.outbox_id)))
       .map((r) => ({
         id: Number(r.outbox_id),
-        message: {
-          id: Number(r.id),
-          accountId: r.account_id,
-          from: r.source,
-          to: r.destination,
-          text: r.text,
-          receivedAt: Number(r.received_at),
-        },
+        message: toInbound(r),
       }));
   }
 

@@ -4,10 +4,11 @@
  * account's scoping and row types; split by page they would repeat both.
  */
 import { sql } from 'kysely';
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import { StorePart } from './store-part.js';
+import { accountMessage } from './messages/report-store.js';
 import type { PartContext } from './store-part.js';
-import type { Database } from './schema.js';
+import type { Database, MessagesTable, SendsTable } from './schema.js';
 import type {
   BlockedRow,
   CampaignRow,
@@ -57,6 +58,22 @@ const counts = (r: { messages: unknown; sms: unknown; delivered: unknown; failed
   failed: Number(r.failed ?? 0),
 });
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/** A message's line of the log, and the head of its detail. */
+function toLogRow(
+  r: Pick<Selectable<MessagesTable>, 'id' | 'send_id' | 'recipient' | 'state' | 'sms_count' | 'created_at'> &
+    Pick<Selectable<SendsTable>, 'sender'>,
+): LogRow {
+  return {
+    id: Number(r.id),
+    sendId: Number(r.send_id),
+    recipient: r.recipient,
+    sender: r.sender,
+    state: r.state,
+    smsCount: r.sms_count,
+    createdAt: Number(r.created_at),
+  };
+}
 
 export class SqlPanelQueries extends StorePart implements PanelQueries {
   /** The executor with the rollup tables, which only these queries read. */
@@ -143,21 +160,11 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
       .orderBy('m.id', 'desc')
       .limit(limit)
       .execute();
-    return rows.map((r) => ({
-      id: Number(r.id),
-      sendId: Number(r.send_id),
-      recipient: r.recipient,
-      sender: r.sender,
-      state: r.state,
-      smsCount: r.sms_count,
-      createdAt: Number(r.created_at),
-    }));
+    return rows.map(toLogRow);
   }
 
   async message(accountId: number, messageId: number): Promise<MessageDetail | null> {
-    const r = await this.tables
-      .selectFrom('messages as m')
-      .innerJoin('sends as s', 's.id', 'm.send_id')
+    const r = await accountMessage(this.db, accountId, messageId)
       .select([
         'm.id',
         'm.send_id',
@@ -175,8 +182,6 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
         'm.done_at',
         's.kind',
       ])
-      .where('m.id', '=', messageId)
-      .where('m.account_id', '=', accountId)
       .executeTakeFirst();
     if (!r) return null;
     const parts = await this.tables
@@ -186,13 +191,7 @@ export class SqlPanelQueries extends StorePart implements PanelQueries {
       .orderBy('part_no')
       .execute();
     return {
-      id: Number(r.id),
-      sendId: Number(r.send_id),
-      recipient: r.recipient,
-      sender: r.sender,
-      state: r.state,
-      smsCount: r.sms_count,
-      createdAt: Number(r.created_at),
+      ...toLogRow(r),
       text: r.text ?? r.send_text ?? '',
       operator: r.operator,
       carrier: r.carrier,

@@ -24,6 +24,7 @@ import type {
 import { moves } from '../../../domain/delivery-state.js';
 import { StorePart } from '../store-part.js';
 import { SqlCancelWork, bucketOf, cancelReason, cancelledAtOnce, dueOf, sendColumns } from './cancel-work.js';
+import type { SendRow } from './cancel-work.js';
 import { decodeWindow, dueTimes } from '../../../domain/send-controls.js';
 
 /** In-flight messages a cancel follows at most: the dispatchers' windows hold far fewer. */
@@ -165,43 +166,48 @@ export class SqlCampaignControls extends StorePart implements CampaignControls {
   }
 
   async pause(target: SendTarget, now: number): Promise<ControlOutcome | null> {
-    return this.transact(async (self) => {
-      const send = await self.lockedSend(target);
-      if (!send) return null;
-      if (send.control === 'cancelled') return { state: 'cancelled', waiting: 0 };
-      const id = Number(send.id);
+    return this.controlled(target, async (self, send, id) => {
       await self.db.updateTable('sends').set({ control: 'paused', updated_at: now }).where('id', '=', id).execute();
-      await self.db
-        .updateTable('messages')
-        .set({ state: moves.pause.to[0] })
-        .where('send_id', '=', id)
-        .where('state', '=', moves.pause.from[0])
-        .execute();
+      await self.moveMessages(id, moves.pause);
       return { state: 'paused', waiting: await self.waiting(send) };
     });
   }
 
   async resume(target: SendTarget, now: number): Promise<ControlOutcome | null> {
-    return this.transact(async (self) => {
-      const send = await self.lockedSend(target);
-      if (!send) return null;
-      if (send.control === 'cancelled') return { state: 'cancelled', waiting: 0 };
-      const id = Number(send.id);
+    return this.controlled(target, async (self, send, id) => {
       // The expander's lease of a chunk refused during the pause is let go with it.
       await self.db
         .updateTable('sends')
         .set({ control: null, expand_lease_until: null, updated_at: now })
         .where('id', '=', id)
         .execute();
-      await self.db
-        .updateTable('messages')
-        .set({ state: moves.resume.to[0] })
-        .where('send_id', '=', id)
-        .where('state', '=', moves.resume.from[0])
-        .execute();
+      await self.moveMessages(id, moves.resume);
       if (send.speed !== null) await self.repace(id, send, now);
       return { state: 'running', waiting: await self.waiting(send) };
     });
+  }
+
+  /** Pause or resume, in one transaction on the send locked; a cancelled send answers so, unchanged. */
+  private controlled(
+    target: SendTarget,
+    work: (self: this, send: SendRow, id: number) => Promise<ControlOutcome>,
+  ): Promise<ControlOutcome | null> {
+    return this.transact(async (self) => {
+      const send = await self.lockedSend(target);
+      if (!send) return null;
+      if (send.control === 'cancelled') return { state: 'cancelled', waiting: 0 };
+      return work(self, send, Number(send.id));
+    });
+  }
+
+  /** A send's waiting messages take a control's move (pause: queued to paused; resume: back). */
+  private async moveMessages(sendId: number, move: typeof moves.pause | typeof moves.resume): Promise<void> {
+    await this.db
+      .updateTable('messages')
+      .set({ state: move.to[0] })
+      .where('send_id', '=', sendId)
+      .where('state', '=', move.from[0])
+      .execute();
   }
 
   async previewCancel(target: SendTarget, writeOut: WriteOut): Promise<CancelPreview | null> {

@@ -19,6 +19,7 @@ import { moves } from '../../../domain/delivery-state.js';
 import { cancelRefundReason } from '../../../domain/refunds.js';
 import { isTurkeyNumber } from '../../../domain/recipients.js';
 import { StorePart } from '../store-part.js';
+import type { PartContext } from '../store-part.js';
 import { SqlMessageStore } from './message-store.js';
 import { recordEvents } from './receipts.js';
 
@@ -83,6 +84,32 @@ export function dueOf(send: SendRow): DueExpansion {
   };
 }
 
+/** Inserts messages of a send written out from its list (expanded, or cancelled on the way), created now. */
+export async function insertChunk(
+  context: PartContext,
+  due: DueExpansion,
+  messages: readonly NewMessage[],
+  now: number,
+): Promise<void> {
+  const writes = new SqlMessageStore(context);
+  const ids = await writes.allocateIds(messages.length);
+  await writes.insertMessagesOf([
+    {
+      send: {
+        id: due.id,
+        accountId: due.accountId,
+        keyId: due.keyId,
+        sandbox: due.sandbox,
+        createdAt: now,
+        dueAt: now,
+        priority: due.priority,
+      },
+      ids,
+      messages,
+    },
+  ]);
+}
+
 export const bucketOf = (recipient: string): BalanceBucket => (isTurkeyNumber(recipient) ? 'main' : 'international');
 
 export class SqlCancelWork extends StorePart {
@@ -135,23 +162,7 @@ export class SqlCancelWork extends StorePart {
   /** Writes recipients [from, from + messages.length) of the send; `done`: they are the last of its list. */
   async writeChunk(due: DueExpansion, from: number, messages: readonly NewMessage[], done: boolean, now: number) {
     if (messages.length > 0) {
-      const writes = new SqlMessageStore(this.context);
-      const ids = await writes.allocateIds(messages.length);
-      await writes.insertMessagesOf([
-        {
-          send: {
-            id: due.id,
-            accountId: due.accountId,
-            keyId: due.keyId,
-            sandbox: due.sandbox,
-            createdAt: now,
-            dueAt: now,
-            priority: due.priority,
-          },
-          ids,
-          messages,
-        },
-      ]);
+      await insertChunk(this.context, due, messages, now);
     }
     await this.db
       .updateTable('sends')

@@ -1,12 +1,9 @@
 /** Bulk and scheduled sends written out as queued messages, a chunk at a time, under a lease. */
 import type { DueExpansion } from '../../../ports/dispatch-queue.js';
 import type { NewMessage } from '../../../ports/messages.js';
-import type { SmsLang } from '../../../ports/carrier.js';
 import { StorePart } from '../store-part.js';
-import type { CommercialTally } from '../../../domain/iys.js';
-import { SqlMessageStore } from './message-store.js';
 import { SqlLinkStore } from '../link-store.js';
-import { sendColumns } from './cancel-work.js';
+import { dueOf, insertChunk, sendColumns } from './cancel-work.js';
 import type { NewMessage as Message, StoredControls } from '../../../ports/messages.js';
 import { decodeWindow, dueTimes } from '../../../domain/send-controls.js';
 
@@ -58,20 +55,7 @@ export class SqlExpansion extends StorePart {
         .executeTakeFirst();
       if (!due || due.pending_recipients === null) return null;
       await self.db.updateTable('sends').set({ expand_lease_until: leaseUntil }).where('id', '=', due.id).execute();
-      return {
-        id: Number(due.id),
-        accountId: due.account_id,
-        keyId: due.key_id,
-        kind: due.kind,
-        text: due.text,
-        lang: due.lang as SmsLang,
-        sandbox: due.sandbox === 1,
-        priority: due.priority,
-        expandedCount: due.expanded_count,
-        pendingRecipients: due.pending_recipients,
-        iys: due.iys === null ? null : (JSON.parse(due.iys) as CommercialTally),
-        ...controlsOf(due),
-      };
+      return { ...dueOf(due), ...controlsOf(due) };
     });
   }
 
@@ -104,23 +88,7 @@ export class SqlExpansion extends StorePart {
       const paced = send.controls ? dueOnPace(send.controls, messages, now) : null;
       if (paced !== null)
         await self.db.updateTable('sends').set({ pace_next_at: paced }).where('id', '=', send.id).execute();
-      const writes = new SqlMessageStore(self.context);
-      const ids = await writes.allocateIds(messages.length);
-      await writes.insertMessagesOf([
-        {
-          send: {
-            id: send.id,
-            accountId: send.accountId,
-            keyId: send.keyId,
-            sandbox: send.sandbox,
-            createdAt: now,
-            dueAt: now,
-            priority: send.priority,
-          },
-          ids,
-          messages,
-        },
-      ]);
+      await insertChunk(self.context, send, messages, now);
       // A send with short links: its messages' links, committed with them (deferred-messages.ts).
       const links = messages.flatMap((m) => m.links ?? []);
       if (links.length > 0) await new SqlLinkStore(self.context).insert(send.accountId, send.id, links, now);

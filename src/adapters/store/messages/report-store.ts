@@ -10,6 +10,16 @@ import type {
   StateCount,
 } from '../../../ports/reports.js';
 import { StorePart } from '../store-part.js';
+import type { Executor } from '../executor.js';
+
+/** One message of the account, with its send, for the caller to select from: /sms/status's read, and the panel's. */
+export function accountMessage(db: Executor, accountId: number, messageId: number) {
+  return db
+    .selectFrom('messages as m')
+    .innerJoin('sends as s', 's.id', 'm.send_id')
+    .where('m.id', '=', messageId)
+    .where('m.account_id', '=', accountId);
+}
 
 export class SqlReportStore extends StorePart implements ReportStore {
   async periodStates(accountId: number, from: number, to: number): Promise<PeriodStateCount[]> {
@@ -43,9 +53,7 @@ export class SqlReportStore extends StorePart implements ReportStore {
   }
 
   async findMessage(id: number, accountId: number): Promise<MessageRecord | null> {
-    const r = await this.db
-      .selectFrom('messages as m')
-      .innerJoin('sends as s', 's.id', 'm.send_id')
+    const r = await accountMessage(this.db, accountId, id)
       .select([
         'm.id',
         'm.send_id',
@@ -63,8 +71,6 @@ export class SqlReportStore extends StorePart implements ReportStore {
         's.kind',
         's.scheduled_at',
       ])
-      .where('m.id', '=', id)
-      .where('m.account_id', '=', accountId)
       .executeTakeFirst();
     if (!r) return null;
     return {

@@ -101,26 +101,12 @@ export async function keepMessagePartitions(
       ) as keep`.execute(db),
     );
     if (keep[0]?.keep !== false) continue;
-    for (;;) {
-      const gone = await sql`
-        delete from message_parts where carrier_message_id in (
-          select carrier_message_id from message_parts where message_id >= ${from.toString()} and message_id < ${range.to.toString()} limit ${partsBatch})`.execute(
-        db,
-      );
-      if (Number(gone.numAffectedRows ?? 0n) < partsBatch || stopping()) break;
-    }
+    await deleteInBatches(db, 'message_parts', 'carrier_message_id', { from, to: range.to }, stopping);
     // Stopped with parts left: the partition stays for the next sweep.
     if (stopping()) break;
     // The partition's rows of the panel's number search (migration 0035), in batches like the
     // parts, by their index on message_id (one row a message).
-    for (;;) {
-      const gone = await sql`
-        delete from message_numbers where message_id in (
-          select message_id from message_numbers where message_id >= ${from.toString()} and message_id < ${range.to.toString()} limit ${partsBatch})`.execute(
-        db,
-      );
-      if (Number(gone.numAffectedRows ?? 0n) < partsBatch || stopping()) break;
-    }
+    await deleteInBatches(db, 'message_numbers', 'message_id', { from, to: range.to }, stopping);
     if (stopping()) break;
     try {
       await db.transaction().execute(async (trx) => {
@@ -134,6 +120,27 @@ export async function keepMessagePartitions(
     }
   }
   return { created, dropped };
+}
+
+/**
+ * Deletes a table's rows of the messages with ids in `from` to `to` (exclusive), `partsBatch`
+ * at a time through the table's index on `key`, until none are left or `stopping()`.
+ */
+async function deleteInBatches(
+  db: Kysely<Database>,
+  table: 'message_parts' | 'message_numbers',
+  key: 'carrier_message_id' | 'message_id',
+  ids: { from: bigint; to: bigint },
+  stopping: () => boolean,
+): Promise<void> {
+  for (;;) {
+    const gone = await sql`
+      delete from ${sql.id(table)} where ${sql.id(key)} in (
+        select ${sql.id(key)} from ${sql.id(table)} where message_id >= ${ids.from.toString()} and message_id < ${ids.to.toString()} limit ${partsBatch})`.execute(
+      db,
+    );
+    if (Number(gone.numAffectedRows ?? 0n) < partsBatch || stopping()) return;
+  }
 }
 
 /** The rows of the droppable check; none (keep the partition) when it ran past the statement bound. */

@@ -8,6 +8,7 @@
 import { sql } from 'kysely';
 import type { LimitHit, Usage, UsageRequest } from '../../../domain/request-limits.js';
 import type { Executor } from '../executor.js';
+import type { KeyUsageTable } from '../schema.js';
 import { answersFrom, byKey, usageOf } from '../request-counts.js';
 
 /** Null when a key's requests of the batch differ in limits or windows (a limit changed, an hour began): the transaction decides those. Keys without a usage row yet get one first. */
@@ -68,15 +69,7 @@ async function raiseCounts(
   const left = (limit: string, count: string): string =>
     `(case when r.${limit} > 0 then r.${limit} - ${count} else r.n end)`;
   const admitted = sql.raw(`greatest(0, least(r.n, ${left('hl', h)}, ${left('dl', d)}, ${left('ml', m)}))`);
-  const { rows } = await sql<{
-    key_id: number;
-    hour_bucket: string;
-    hour_count: number;
-    day_bucket: string;
-    day_count: number;
-    month_bucket: string;
-    month_count: number;
-  }>`
+  const { rows } = await sql<KeyUsageTable>`
     update key_usage u set
       hour_bucket = r.hb, hour_count = ${sql.raw(h)} + ${admitted},
       day_bucket = r.db, day_count = ${sql.raw(d)} + ${admitted},

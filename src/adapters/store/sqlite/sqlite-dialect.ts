@@ -1,10 +1,6 @@
-import type BetterSqlite3 from 'better-sqlite3';
 import { SqliteAdapter, SqliteDialect } from 'kysely';
 import type { DialectAdapter, Driver } from 'kysely';
 import { ImmediateSqliteDriver } from './immediate-driver.js';
-import type { WriteFaults } from './immediate-driver.js';
-import type { StatementCache } from './statement-cache.js';
-import type { ThreadWriteLock } from './thread-write-lock.js';
 
 /**
  * SQLite runs DDL inside transactions, but Kysely's SQLite adapter says it cannot, so its
@@ -22,17 +18,16 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
 
 /** Kysely's SQLite dialect with BEGIN IMMEDIATE behind the threads' lock, and transactional DDL. */
 export class ImmediateSqliteDialect extends SqliteDialect {
-  constructor(
-    private readonly statements: StatementCache,
-    private readonly sqlite: BetterSqlite3.Database,
-    private readonly threads: ThreadWriteLock,
-    private readonly faults: WriteFaults,
-  ) {
-    super({ database: statements });
+  /** What its driver is made of: the statement cache (the database Kysely sees), the connection, the threads' lock, the write faults. */
+  private readonly driverParts: ConstructorParameters<typeof ImmediateSqliteDriver>;
+
+  constructor(...driverParts: ConstructorParameters<typeof ImmediateSqliteDriver>) {
+    super({ database: driverParts[0] });
+    this.driverParts = driverParts;
   }
 
   override createDriver(): Driver {
-    return new ImmediateSqliteDriver(this.statements, this.sqlite, this.threads, this.faults);
+    return new ImmediateSqliteDriver(...this.driverParts);
   }
 
   override createAdapter(): DialectAdapter {
