@@ -81,7 +81,7 @@ export const smsIdField = z.preprocess(
   integerField('TS-1052').refine((n) => n > 0, 'TS-1052'),
 );
 
-/** The OTP endpoints' refusals before any charge, not in the spec's table. */
+/** The OTP endpoints' refusals made before a charge, not in the spec's table. */
 export const otpGuardStatuses: StatusMap = {
   // The OTP guard.
   'TS-1094': 403,

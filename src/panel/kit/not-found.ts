@@ -14,8 +14,8 @@ export class NotFound extends Error {}
 
 /**
  * A service's answer on a page that shows no refusal: its value. Not there or not the
- * caller's is "Page not found"; any other failure is a fault of the page (it checks its
- * fields first), answered as any error.
+ * caller's is "Page not found"; another failure is a fault of the page (it checks its
+ * fields first), answered as an error is.
  */
 export async function found<T>(result: AdminResult<T> | Promise<AdminResult<T>>): Promise<T> {
   const settled = await orRefused(result);

@@ -84,6 +84,25 @@ describe('panel in a browser: API keys and webhooks', { skip: chromiumSkip }, ()
     assert.equal(await balanceCode(apiKey), 'TS-1040');
   });
 
+  it('a stale page’s action the key’s state refuses is a notice; a key not the account’s is Page not found', async () => {
+    const keyUrl = page.url();
+    const other = await context.newPage();
+    await other.goto(keyUrl);
+    await other.getByRole('button', { name: 'Pause key' }).click();
+    await other.getByText('The key is paused').waitFor();
+    // This page still offers Pause: the service refuses it (ADM-REFUSED), the page says so.
+    await page.getByRole('button', { name: 'Pause key' }).click();
+    await page.getByText('That cannot be done to this key in its current state.').waitFor();
+    assert.equal(await balanceCode(apiKey), 'TS-1035');
+    await page.getByRole('button', { name: 'Reactivate key' }).click();
+    await page.getByText('The key is active again.').waitFor();
+    // No key of this account has that id (ADM-NOT-FOUND): the panel's Page not found.
+    const missing = await other.goto(keyUrl.replace(/\/keys\/\d+/, '/keys/999999'));
+    assert.equal(missing?.status(), 404);
+    await other.getByRole('heading', { name: 'Page not found' }).waitFor();
+    await other.close();
+  });
+
   it('sets a webhook, sends a test event that reaches the receiver and shows in the delivery log, and delivers it again', async () => {
     await page.getByLabel('Webhook URL').fill(`${receiver.url}/panel-hook`);
     await page.getByLabel('Webhook secret').fill('browser-secret');

@@ -91,7 +91,7 @@ export class CustomerOtp {
     return { days, prefixes, holds: holds.map(otpHoldView), blocked, keys, accountCountries };
   }
 
-  /** One of the account's issued keys' OTP settings; ADM-NOT-FOUND for any other key. */
+  /** One of the account's issued keys' OTP settings; ADM-NOT-FOUND for another account's key. */
   async settings(keyId: number): Promise<AdminResult<OtpKeySettings>> {
     const key = await this.ownKey(keyId, this.deps.store);
     if (!key.ok) return key;
