@@ -29,11 +29,11 @@ describe('panel sender IDs and account', () => {
     assert.equal(made?.status, 'pending');
     assert.equal(await h.runtime.store.senderIds.hasApprovedSender(user.accountId, 'NEWBRAND'), false);
     const review = new SenderIdReview(h.runtime.store, h.clock);
-    await review.approve(made?.id ?? 0);
+    await valueOf(review.approve(made?.id ?? 0));
     assert.equal(await h.runtime.store.senderIds.hasApprovedSender(user.accountId, 'NEWBRAND'), true);
     await browser.post('/panel/sender-ids', { title: 'OTHERONE' });
     const other = (await h.runtime.store.senderIds.listOf(user.accountId)).find((s) => s.title === 'OTHERONE');
-    await review.reject(other?.id ?? 0, 'The brand is not yours');
+    await valueOf(review.reject(other?.id ?? 0, 'The brand is not yours'));
     page = await browser.get('/panel/sender-ids');
     assert.match(page.body, /<th scope="row">NEWBRAND<\/th><td class="state">Approved<\/td>/);
     assert.match(
