@@ -12,9 +12,9 @@
  *   balances (SQLite's trigger of 0010, PostgreSQL's of 0021, made again with it): a cached
  *   account of another connection must not keep an old weight.
  */
-import { sql } from 'kysely';
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../store-location.js';
+import { watchAccountLookups } from './account-lookup-triggers.js';
 
 const watched = 'id, name, status, per_minute_limit, otp_brand, ip_allow, global_sending, created_at, send_weight';
 
@@ -30,21 +30,7 @@ export function migration(dialect: Dialect): Migration {
         .alterTable('accounts')
         .addColumn('send_weight', 'integer', (c) => c.notNull().defaultTo(1))
         .execute();
-      if (dialect === 'sqlite') {
-        await sql`drop trigger accounts_update_lookup_version`.execute(db);
-        await sql
-          .raw(
-            `create trigger accounts_update_lookup_version after update of ${watched} on accounts begin update lookup_version set n = n + 1 where id = 1; end`,
-          )
-          .execute(db);
-      } else {
-        await sql`drop trigger accounts_lookups_changed on accounts`.execute(db);
-        await sql
-          .raw(
-            `create trigger accounts_lookups_changed after insert or delete or update of ${watched} on accounts for each statement execute function haberci_lookups_changed('lookups')`,
-          )
-          .execute(db);
-      }
+      await watchAccountLookups(db, dialect, watched);
     },
   };
 }

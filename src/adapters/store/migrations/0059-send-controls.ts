@@ -13,9 +13,9 @@
  *   hold it, so the triggers that tell other connections of a change of the account's
  *   looked-up columns watch it too (as 0033 did for `send_weight`).
  */
-import { sql } from 'kysely';
 import type { Kysely, Migration } from 'kysely';
 import type { Dialect } from '../store-location.js';
+import { watchAccountLookups } from './account-lookup-triggers.js';
 
 const watched =
   'id, name, status, per_minute_limit, otp_brand, ip_allow, global_sending, created_at, send_weight, send_defaults';
@@ -28,21 +28,7 @@ export function migration(dialect: Dialect): Migration {
       await db.schema.alterTable('sends').addColumn('valid_until', 'bigint').execute();
       await db.schema.alterTable('sends').addColumn('pace_next_at', 'bigint').execute();
       await db.schema.alterTable('accounts').addColumn('send_defaults', 'text').execute();
-      if (dialect === 'sqlite') {
-        await sql`drop trigger accounts_update_lookup_version`.execute(db);
-        await sql
-          .raw(
-            `create trigger accounts_update_lookup_version after update of ${watched} on accounts begin update lookup_version set n = n + 1 where id = 1; end`,
-          )
-          .execute(db);
-      } else {
-        await sql`drop trigger accounts_lookups_changed on accounts`.execute(db);
-        await sql
-          .raw(
-            `create trigger accounts_lookups_changed after insert or delete or update of ${watched} on accounts for each statement execute function haberci_lookups_changed('lookups')`,
-          )
-          .execute(db);
-      }
+      await watchAccountLookups(db, dialect, watched);
     },
   };
 }
