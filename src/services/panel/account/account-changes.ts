@@ -5,6 +5,7 @@
  * suspended account's users read and change nothing of the account (docs/decisions.md,
  * "A suspended account in the panel").
  */
+import type { Clock } from '../../../ports/clock.js';
 import type { Store } from '../../../ports/store.js';
 import type { AuditFact, AuditLog, UserActor } from '../../audit-log.js';
 
@@ -59,4 +60,16 @@ export class AccountChanges {
   private ofAccount(fact: CustomerFact | null): AuditFact | null {
     return fact === null ? null : { ...fact, accountId: this.customer.accountId };
   }
+}
+
+/**
+ * A part of the customer's services that reads the store and makes its changes through
+ * AccountChanges (sender IDs, groups, blocking list, consents, OTP, templates).
+ */
+export abstract class CustomerPart {
+  constructor(
+    protected readonly deps: { store: Store; clock: Clock },
+    protected readonly customer: Customer,
+    protected readonly changes: AccountChanges,
+  ) {}
 }

@@ -2,22 +2,15 @@
  * The customer's number blocking list, which panel sends skip: the rules are the API's
  * BlocklistService; this adds search, pages and a report per imported row.
  */
-import type { Clock } from '../../../ports/clock.js';
 import type { Store } from '../../../ports/store.js';
 import type { BlockedRow } from '../../../ports/panel-queries.js';
 import { BlocklistService } from '../../blocklist-service.js';
 import type { CsvEntry, ImportReport } from './csv-import.js';
-import type { AccountChanges, Customer } from './account-changes.js';
+import { CustomerPart } from './account-changes.js';
 
 export const blockedPageSize = 100;
 
-export class CustomerBlocklist {
-  constructor(
-    private readonly deps: { store: Store; clock: Clock },
-    private readonly customer: Customer,
-    private readonly changes: AccountChanges,
-  ) {}
-
+export class CustomerBlocklist extends CustomerPart {
   private list(store: Store): BlocklistService {
     return new BlocklistService(store.directory, this.deps.clock);
   }

@@ -7,8 +7,6 @@
  */
 import { Readable } from 'node:stream';
 import { parse } from 'csv-parse';
-import type { Clock } from '../../../ports/clock.js';
-import type { Store } from '../../../ports/store.js';
 import type { ConsentEntry, ConsentKey, SyncSummary } from '../../../ports/consent-store.js';
 import type { Consent } from '../../../domain/iys.js';
 import { turkishMobile } from '../../../domain/recipients.js';
@@ -16,7 +14,7 @@ import { localDateTime } from '../../../domain/istanbul-time.js';
 import { consentOf } from '../../consent-service.js';
 import type { ConsentProblem } from '../../consent-service.js';
 import { maxCsvRows } from './csv-import.js';
-import type { AccountChanges, Customer } from './account-changes.js';
+import { CustomerPart } from './account-changes.js';
 
 /** Records read from the store per page of an export: the most an export holds at once. */
 const exportPageSize = 1000;
@@ -73,13 +71,7 @@ const defaultOrder: readonly (keyof ConsentForm)[] = [
   'consent_date',
 ];
 
-export class CustomerConsents {
-  constructor(
-    private readonly deps: { store: Store; clock: Clock },
-    private readonly customer: Customer,
-    private readonly changes: AccountChanges,
-  ) {}
-
+export class CustomerConsents extends CustomerPart {
   private get accountId(): number {
     return this.customer.accountId;
   }

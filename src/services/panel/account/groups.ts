@@ -2,14 +2,13 @@
  * The customer's groups and contacts: the rules are those of the API's GroupService; this
  * adds lists, pages, per-row import reports and exports.
  */
-import type { Clock } from '../../../ports/clock.js';
 import type { Store } from '../../../ports/store.js';
 import type { ContactRow, GroupRow } from '../../../ports/panel-queries.js';
 import { GroupService } from '../../group-service.js';
 import { isPlausibleNumber, normaliseNumber } from '../../../domain/recipients.js';
 import { groupName, maxGroupNameLength } from '../../../domain/contacts.js';
 import type { CsvEntry, ImportReport } from './csv-import.js';
-import type { AccountChanges, Customer } from './account-changes.js';
+import { CustomerPart } from './account-changes.js';
 
 export const contactPageSize = 100;
 /** Contacts fetched from the store per page of an export: the most an export holds at once. */
@@ -26,13 +25,7 @@ function nameError(raw: string): NameError | null {
 /** A group id the store can hold: anything else names no group. */
 const groupIdOk = (id: number): boolean => Number.isSafeInteger(id) && id > 0;
 
-export class CustomerGroups {
-  constructor(
-    private readonly deps: { store: Store; clock: Clock },
-    private readonly customer: Customer,
-    private readonly changes: AccountChanges,
-  ) {}
-
+export class CustomerGroups extends CustomerPart {
   private get accountId(): number {
     return this.customer.accountId;
   }

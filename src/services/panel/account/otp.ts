@@ -5,7 +5,6 @@
  * The conversion watch's thresholds are shown but stay the provider's (`haberci admin key
  * otp`): they protect the provider's carriers as much as the customer's balance.
  */
-import type { Clock } from '../../../ports/clock.js';
 import type { Store } from '../../../ports/store.js';
 import type { OtpCount, OtpRefusalRow } from '../../../ports/otp-store.js';
 import { panelKeyHint } from '../../../ports/panel-queries.js';
@@ -15,7 +14,7 @@ import { otpHoldView, otpSettingsView } from '../../otp-settings.js';
 import type { OtpHoldView, OtpSettingsView } from '../../otp-settings.js';
 import { ok } from '../../../domain/result.js';
 import { notFound, type AdminResult } from '../../admin-result.js';
-import type { AccountChanges, Customer } from './account-changes.js';
+import { CustomerPart } from './account-changes.js';
 
 const dayMs = 86_400_000;
 
@@ -57,13 +56,7 @@ export const otpPageDays = 14;
 export const otpPagePrefixes = 20;
 export const otpPageBlocked = 50;
 
-export class CustomerOtp {
-  constructor(
-    private readonly deps: { store: Store; clock: Clock },
-    private readonly customer: Customer,
-    private readonly changes: AccountChanges,
-  ) {}
-
+export class CustomerOtp extends CustomerPart {
   async page(): Promise<OtpPageData> {
     const { store, clock } = this.deps;
     const accountId = this.customer.accountId;

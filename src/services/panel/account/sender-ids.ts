@@ -1,22 +1,14 @@
 /** The customer's sender IDs, with the provider's reason for a rejected one, and requests for new ones. */
-import type { Clock } from '../../../ports/clock.js';
-import type { Store } from '../../../ports/store.js';
 import { SenderIdAdmin, senderIdView } from '../../sender-id-admin.js';
 import type { SenderIdView } from '../../sender-id-admin.js';
-import type { AccountChanges, Customer } from './account-changes.js';
+import { CustomerPart } from './account-changes.js';
 import type { AdminResult } from '../../admin-result.js';
 
 export interface PanelSenderIdView extends SenderIdView {
   reason: string | null;
 }
 
-export class CustomerSenderIds {
-  constructor(
-    private readonly deps: { store: Store; clock: Clock },
-    private readonly customer: Customer,
-    private readonly changes: AccountChanges,
-  ) {}
-
+export class CustomerSenderIds extends CustomerPart {
   async list(): Promise<PanelSenderIdView[]> {
     const { store } = this.deps;
     const reasons = await store.users.rejectionReasons(this.customer.accountId);

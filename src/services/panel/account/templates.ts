@@ -2,26 +2,19 @@
  * The customer's templates (docs/panel.md, "Templates"): the API's templates
  * (/templates/create|list|delete) on the panel, each change with its audit row.
  */
-import type { Clock } from '../../../ports/clock.js';
 import type { Store } from '../../../ports/store.js';
 import { TemplateService } from '../../template-service.js';
 import type { TemplateView } from '../../template-service.js';
 import { maxTemplateNameLength, templateTextIssue } from '../../../domain/templates.js';
 import { textTooLong } from '../../../domain/sms-count.js';
-import type { AccountChanges, Customer } from './account-changes.js';
+import { CustomerPart } from './account-changes.js';
 
 export type TemplateError =
   'name-required' | 'name-long' | 'text-required' | 'text-long' | 'placeholder' | 'duplicate' | 'full';
 
 export type TemplateCreated = { ok: true; templateId: number } | { ok: false; error: TemplateError };
 
-export class CustomerTemplates {
-  constructor(
-    private readonly deps: { store: Store; clock: Clock },
-    private readonly customer: Customer,
-    private readonly changes: AccountChanges,
-  ) {}
-
+export class CustomerTemplates extends CustomerPart {
   private on(store: Store): TemplateService {
     return new TemplateService(store.templates, this.deps.clock);
   }
