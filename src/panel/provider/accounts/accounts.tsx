@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProviderArea, ProviderDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
 import { InputField } from '../../kit/fields.js';
+import { SubmitRow } from '../../kit/form-rows.js';
 import { PostForm } from '../../kit/post-form.js';
 import { Table } from '../../kit/table.js';
 import { Pager } from '../../kit/pager.js';
@@ -51,9 +52,7 @@ function CreateForm(props: { request: FastifyRequest; form: ListForm }) {
           state={state}
           attributes={{ inputMode: 'numeric' }}
         />
-        <div>
-          <button type="submit">{t.create}</button>
-        </div>
+        <SubmitRow label={t.create} />
       </PostForm>
     </>
   );
@@ -86,9 +85,7 @@ async function listPage(
               {t.searchHint}
             </p>
           </div>
-          <div>
-            <button type="submit">{t.search}</button>
-          </div>
+          <SubmitRow label={t.search} />
         </form>
         <Table<AccountView>
           rows={page.items}

@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { InputField } from '../../kit/fields.js';
 import { PostForm } from '../../kit/post-form.js';
+import { Choice, SubmitRow } from '../../kit/form-rows.js';
 import { providerAccountMessages } from './catalogue.js';
 
 /** A refused top-up or debit: the errors by field, and what was typed. */
@@ -57,13 +58,8 @@ export function MoveForm(props: {
             attributes={{ maxLength: 500, required: true }}
           />
         )}
-        <div>
-          <input id={`${move}-international`} name="international" type="checkbox" value="1" />
-          <label for={`${move}-international`}>{text.international}</label>
-        </div>
-        <div>
-          <button type="submit">{text.button}</button>
-        </div>
+        <Choice id={`${move}-international`} name="international" label={text.international} />
+        <SubmitRow label={text.button} />
       </PostForm>
     </>
   );

@@ -11,6 +11,7 @@ import type { PanelArea } from '../../context.js';
 import { accountIdOf, actorOf } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { InputField, Notice } from '../../kit/fields.js';
+import { SubmitRow } from '../../kit/form-rows.js';
 import { Csrf } from '../../kit/post-form.js';
 import { field } from '../../kit/forms.js';
 import { brandMessages } from './catalogue.js';
@@ -133,9 +134,7 @@ function brandPage(
             error={errors.logo}
             attributes={{ accept: 'image/png,image/jpeg,image/svg+xml' }}
           />
-          <div>
-            <button type="submit">{t.save}</button>
-          </div>
+          <SubmitRow label={t.save} />
         </form>
       </>
     ),
