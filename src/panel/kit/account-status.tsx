@@ -17,7 +17,7 @@ export interface StatusTexts {
   reactivate: string;
 }
 
-/** The section of the page at `base`: its button posts to `<base>/suspend` or `<base>/reactivate`. */
+/** The section of the page at `base`: its button posts to `${base}/suspend` or `${base}/reactivate`. */
 export function StatusSection(props: { state: PanelState; base: string; active: boolean; texts: StatusTexts }) {
   const { active, texts: t } = props;
   return (
@@ -36,7 +36,7 @@ export function StatusSection(props: { state: PanelState; base: string; active: 
 }
 
 /**
- * `<path>/:id/suspend` and `<path>/:id/reactivate`: the status set by `setStatus` (which
+ * `${path}/:id/suspend` and `${path}/:id/reactivate`: the status set by `setStatus` (which
  * answers "not found" for an id not the user's), then back to the page with its notice.
  */
 export function statusRoutes(

@@ -24,7 +24,7 @@ export interface QueueTexts extends DecisionTexts {
 }
 
 export interface SenderIdQueue {
-  /** The queue's path: its pages, and its forms' `<base>/<id>/approve|reject`. */
+  /** The queue's path: its pages, and its forms' `${base}/${id}/approve` and `/reject`. */
   base: string;
   texts: QueueTexts;
   /** The column of the account that asked, and the page of that account. */

@@ -1,5 +1,5 @@
 /**
- * The part of a live console page that htmx fetches again every 3 s (from `<path>/live`) and
+ * The part of a live console page that htmx fetches again every 3 s (from its path and `/live`) and
  * puts in its own place, headed by the time of its figures; screen readers hear it change.
  */
 import type { ComponentChildren } from 'preact';
@@ -7,7 +7,7 @@ import type { Lang } from '../catalogue.js';
 import { dateTime } from '../kit/format.js';
 
 export function LiveSection(props: {
-  /** The page's name: its path is `/panel/provider/<name>`, its ids start `<name>-`. */
+  /** The page's name: its path is `/panel/provider/${name}`, its ids start `${name}-`. */
   name: string;
   lang: Lang;
   /** The figures' time (epoch ms). */
