@@ -13,6 +13,7 @@ import type { DecisionTexts, RefusedRejection } from './sender-id-decision.js';
 import { cursorOf, queryOf } from './forms.js';
 import { dateTime } from './format.js';
 import type { PendingSenderId } from '../../ports/console-queries.js';
+import type { Paged } from '../../services/panel/paged.js';
 
 export interface QueueTexts extends DecisionTexts {
   title: string;
@@ -30,7 +31,7 @@ export interface SenderIdQueue {
   /** The column of the account that asked, and the page of that account. */
   account: { header: string; href: (s: PendingSenderId) => string };
   /** The requests after the cursor (none: the first page), and the next page's cursor. */
-  load(after: number | undefined): Promise<{ items: PendingSenderId[]; next: number | null }>;
+  load(after: number | undefined): Promise<Paged<PendingSenderId>>;
   /** The notices the queue shows, by the `done` of its query (the query at hand). */
   notices(query: Record<string, string | undefined>): Record<string, string>;
 }
