@@ -1,6 +1,7 @@
 /** The console's forms that move an account's credit: top up, and debit with a reason. */
 import type { FastifyRequest } from 'fastify';
 import { InputField } from '../../kit/fields.js';
+import { AmountField } from '../../kit/amount-field.js';
 import { PostForm } from '../../kit/post-form.js';
 import { Choice, SubmitRow } from '../../kit/form-rows.js';
 import { providerAccountMessages } from './catalogue.js';
@@ -38,14 +39,12 @@ export function MoveForm(props: {
     <>
       <h2 id={`${move}-heading`}>{text.heading}</h2>
       <PostForm action={`${base}/${move}`} state={state} class="stack" labelledBy={`${move}-heading`}>
-        <InputField
+        <AmountField
           id={`${move}-amount`}
-          name="amount"
           label={text.amount}
-          value={amount.value ?? ''}
+          value={amount.value}
           error={amount.error}
           state={state}
-          attributes={{ inputMode: 'numeric', required: true }}
         />
         {move === 'debit' && (
           <InputField

@@ -9,7 +9,8 @@ import type { Lang } from '../../catalogue.js';
 import type { ResellerDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
 import { kitText } from '../../kit/text.js';
-import { InputField, Notice } from '../../kit/fields.js';
+import { Notice } from '../../kit/fields.js';
+import { AmountField } from '../../kit/amount-field.js';
 import { PostForm } from '../../kit/post-form.js';
 import { StatusSection, statusRoutes } from '../../kit/account-status.js';
 import { Choice, SubmitRow } from '../../kit/form-rows.js';
@@ -118,14 +119,13 @@ async function customerPage(
             <Choice id="fund-give" name="direction" type="radio" value={give} checked={!taking} label={t.give} />
             <Choice id="fund-take" name="direction" type="radio" value={take} checked={taking} label={t.takeBack} />
           </fieldset>
-          <InputField
+          <AmountField
             id="fund-amount"
-            name="amount"
             label={t.amount}
-            value={errors.values?.amount ?? ''}
+            value={errors.values?.amount}
             error={errors.amount}
             state={state}
-            attributes={{ inputMode: 'numeric', required: true, maxLength: 13 }}
+            maxLength={13}
           />
           <Choice
             id="fund-international"
