@@ -7,7 +7,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ProviderDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
 import { Notice } from '../../kit/fields.js';
-import { RowAction } from '../../kit/post-form.js';
+import { StatusSection, statusRoutes } from '../../kit/account-status.js';
 import { Table } from '../../kit/table.js';
 import { Pager } from '../../kit/pager.js';
 import { cursorOf, field, idOf, queryOf, ticked } from '../../kit/forms.js';
@@ -72,7 +72,6 @@ async function accountPage(
   };
   const failed = errors.topup !== undefined || errors.debitAmount !== undefined || errors.debitReason !== undefined;
   const base = `/panel/provider/accounts/${id}`;
-  const active = account.status === 'Active';
   return sendPage(request, reply, {
     title: t.accountTitle(account.name),
     status: failed ? 400 : 200,
@@ -98,14 +97,11 @@ async function accountPage(
           </ul>
         )}
 
-        <h2>{t.suspendHeading}</h2>
-        <p class="muted">{t.suspendText}</p>
-        <RowAction
-          action={`${base}/${active ? 'suspend' : 'reactivate'}`}
+        <StatusSection
           state={state}
-          label={active ? t.suspend : t.reactivate}
-          formClass="stack"
-          {...(active ? { buttonClass: 'danger' } : {})}
+          base={base}
+          active={account.status === 'Active'}
+          texts={{ heading: t.suspendHeading, text: t.suspendText, suspend: t.suspend, reactivate: t.reactivate }}
         />
 
         <MoveForm request={request} base={base} move="topup" errors={errors} />
@@ -141,16 +137,9 @@ export function accountPageRoutes(app: FastifyInstance, door: ProviderDoor): voi
     accountPage(request, reply, door, idOf(request.params.id)),
   );
 
-  for (const [verb, status, done] of [
-    ['suspend', 'Suspended', 'suspended'],
-    ['reactivate', 'Active', 'reactivated'],
-  ] as const) {
-    app.post<IdParams>(`/provider/accounts/:id/${verb}`, async (request, reply) => {
-      const id = idOf(request.params.id);
-      await found(door.of(request).console.setStatus(id, status));
-      return reply.redirect(`/panel/provider/accounts/${id}?done=${done}`, 303);
-    });
-  }
+  statusRoutes(app, '/provider/accounts', (request, id, status) =>
+    found(door.of(request).console.setStatus(id, status)),
+  );
 
   app.post<IdParams>('/provider/accounts/:id/topup', async (request, reply) => {
     const t = providerAccountMessages[request.panel.lang];

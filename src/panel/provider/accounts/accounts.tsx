@@ -8,6 +8,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProviderArea, ProviderDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
 import { InputField } from '../../kit/fields.js';
+import { SubmitRow } from '../../kit/form-rows.js';
 import { PostForm } from '../../kit/post-form.js';
 import { Table } from '../../kit/table.js';
 import { Pager } from '../../kit/pager.js';
@@ -29,31 +30,24 @@ function CreateForm(props: { request: FastifyRequest; form: ListForm }) {
   const { form } = props;
   const state = props.request.panel;
   const t = providerAccountMessages[state.lang];
+  const field = (name: 'name' | 'balance', label: string, attributes: Record<string, string | number | boolean>) => (
+    <InputField
+      id={`account-${name}`}
+      name={name}
+      label={label}
+      value={form[name]}
+      error={form.errors?.[name]}
+      state={state}
+      attributes={attributes}
+    />
+  );
   return (
     <>
       <h2 id="create-account-heading">{t.createHeading}</h2>
       <PostForm action="/panel/provider/accounts" state={state} class="stack" labelledBy="create-account-heading">
-        <InputField
-          id="account-name"
-          name="name"
-          label={t.nameField}
-          value={form.name}
-          error={form.errors?.name}
-          state={state}
-          attributes={{ maxLength: 200, required: true }}
-        />
-        <InputField
-          id="account-balance"
-          name="balance"
-          label={t.balanceField}
-          value={form.balance}
-          error={form.errors?.balance}
-          state={state}
-          attributes={{ inputMode: 'numeric' }}
-        />
-        <div>
-          <button type="submit">{t.create}</button>
-        </div>
+        {field('name', t.nameField, { maxLength: 200, required: true })}
+        {field('balance', t.balanceField, { inputMode: 'numeric' })}
+        <SubmitRow label={t.create} />
       </PostForm>
     </>
   );
@@ -86,9 +80,7 @@ async function listPage(
               {t.searchHint}
             </p>
           </div>
-          <div>
-            <button type="submit">{t.search}</button>
-          </div>
+          <SubmitRow label={t.search} />
         </form>
         <Table<AccountView>
           rows={page.items}

@@ -1,7 +1,9 @@
 /** The console's forms that move an account's credit: top up, and debit with a reason. */
 import type { FastifyRequest } from 'fastify';
 import { InputField } from '../../kit/fields.js';
+import { AmountField } from '../../kit/amount-field.js';
 import { PostForm } from '../../kit/post-form.js';
+import { Choice, SubmitRow } from '../../kit/form-rows.js';
 import { providerAccountMessages } from './catalogue.js';
 
 /** A refused top-up or debit: the errors by field, and what was typed. */
@@ -37,14 +39,12 @@ export function MoveForm(props: {
     <>
       <h2 id={`${move}-heading`}>{text.heading}</h2>
       <PostForm action={`${base}/${move}`} state={state} class="stack" labelledBy={`${move}-heading`}>
-        <InputField
+        <AmountField
           id={`${move}-amount`}
-          name="amount"
           label={text.amount}
-          value={amount.value ?? ''}
+          value={amount.value}
           error={amount.error}
           state={state}
-          attributes={{ inputMode: 'numeric', required: true }}
         />
         {move === 'debit' && (
           <InputField
@@ -57,13 +57,8 @@ export function MoveForm(props: {
             attributes={{ maxLength: 500, required: true }}
           />
         )}
-        <div>
-          <input id={`${move}-international`} name="international" type="checkbox" value="1" />
-          <label for={`${move}-international`}>{text.international}</label>
-        </div>
-        <div>
-          <button type="submit">{text.button}</button>
-        </div>
+        <Choice id={`${move}-international`} name="international" label={text.international} />
+        <SubmitRow label={text.button} />
       </PostForm>
     </>
   );

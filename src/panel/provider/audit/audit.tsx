@@ -7,6 +7,7 @@ import type { ProviderArea, ProviderDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
 import type { Lang } from '../../catalogue.js';
 import { InputField } from '../../kit/fields.js';
+import { SubmitRow } from '../../kit/form-rows.js';
 import { Pager } from '../../kit/pager.js';
 import { queryOf } from '../../kit/forms.js';
 import { AuditTable } from '../../kit/audit-table.js';
@@ -81,9 +82,7 @@ async function auditPage(request: FastifyRequest, reply: FastifyReply, door: Pro
           {field('action', t.actionField, 'text')}
           {field('from', t.fromField, 'date')}
           {field('to', t.toField, 'date')}
-          <div>
-            <button type="submit">{t.search}</button>
-          </div>
+          <SubmitRow label={t.search} />
         </form>
         {page.entries.length === 0 ? (
           <p>{t.none}</p>

@@ -10,13 +10,12 @@ import { sendPage } from '../../layout.js';
 import type { Lang } from '../../catalogue.js';
 import { Table } from '../../kit/table.js';
 import { dateTime } from '../../kit/format.js';
+import { LiveSection } from '../live-section.js';
 import { providerCarriersMessages } from './catalogue.js';
 import type { ConnectionView } from '../../../services/panel/provider/provider-live.js';
 import type { Backlog } from '../../../ports/metrics.js';
 
 type Lanes = NonNullable<Backlog['lanes']>;
-
-const livePath = '/panel/provider/carriers/live';
 
 function Errors(props: { lang: Lang; c: ConnectionView }) {
   const t = providerCarriersMessages[props.lang];
@@ -82,20 +81,12 @@ function LaneBacklog(props: { lang: Lang; lanes: Lanes | null; at: number }) {
   );
 }
 
-/** The table, with the htmx attributes that fetch it again every 3 s and put it in its own place. */
+/** The connections' table and the lanes' backlog: the part htmx fetches again every 3 s. */
 function Connections(props: { lang: Lang; connections: readonly ConnectionView[]; lanes: Lanes | null; at: number }) {
   const { lang } = props;
   const t = providerCarriersMessages[lang];
   return (
-    <section
-      id="carriers-live"
-      aria-labelledby="carriers-now"
-      aria-live="polite"
-      hx-get={livePath}
-      hx-trigger="every 3s"
-      hx-swap="outerHTML"
-    >
-      <h2 id="carriers-now">{t.refreshed(dateTime(props.at, lang, 'second'))}</h2>
+    <LiveSection name="carriers" lang={lang} at={props.at} heading={t.refreshed}>
       <Table<ConnectionView>
         rows={props.connections}
         rowKey={(c) => c.name}
@@ -116,7 +107,7 @@ function Connections(props: { lang: Lang; connections: readonly ConnectionView[]
         ]}
       />
       <LaneBacklog lang={lang} lanes={props.lanes} at={props.at} />
-    </section>
+    </LiveSection>
   );
 }
 

@@ -4,84 +4,39 @@
  * admin sender-id approve|reject`, with the audit row in the same transaction.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { PanelState } from '../../context.js';
 import type { ProviderArea, ProviderDoor } from '../door.js';
-import { sendPage } from '../../layout.js';
-import { Notice } from '../../kit/fields.js';
-import { Table } from '../../kit/table.js';
-import { SenderIdDecision } from '../../kit/sender-id-decision.js';
 import type { RefusedRejection } from '../../kit/sender-id-decision.js';
-import { Pager } from '../../kit/pager.js';
-import { cursorOf, field, idOf, queryOf } from '../../kit/forms.js';
-import { dateTime } from '../../kit/format.js';
+import { sendPage } from '../../layout.js';
+import { senderIdQueuePage } from '../../kit/sender-id-queue.js';
+import type { SenderIdQueue } from '../../kit/sender-id-queue.js';
+import { field, idOf } from '../../kit/forms.js';
 import { providerSenderIdMessages } from './catalogue.js';
-import type { PendingSenderId } from '../../../ports/console-queries.js';
 import type { AdminResult } from '../../../services/admin-result.js';
 import { orRefused } from '../../kit/not-found.js';
 
 type IdParams = { Params: { id: string } };
 
-type Refused = RefusedRejection;
-
-function Decision(props: { state: PanelState; s: PendingSenderId; refused: Refused | undefined }) {
-  return (
-    <SenderIdDecision
-      state={props.state}
-      base="/panel/provider/sender-ids"
-      request={props.s}
-      texts={providerSenderIdMessages[props.state.lang]}
-      refused={props.refused}
-    />
-  );
+/** This side's queue, for the request's user and language. */
+function queueOf(request: FastifyRequest, door: ProviderDoor): SenderIdQueue {
+  const t = providerSenderIdMessages[request.panel.lang];
+  return {
+    base: '/panel/provider/sender-ids',
+    texts: t,
+    account: { header: t.colAccount, href: (s) => `/panel/provider/accounts/${s.accountId}` },
+    load: (after) => door.of(request).console.pendingSenderIds(after),
+    notices: (query) => {
+      const title = (query.title ?? '').slice(0, 22);
+      return { approved: t.doneApproved(title), rejected: t.doneRejected(title), already: t.alreadyReviewed };
+    },
+  };
 }
 
-async function queuePage(
+const queuePage = async (
   request: FastifyRequest,
   reply: FastifyReply,
   door: ProviderDoor,
-  refused?: Refused,
-): Promise<FastifyReply> {
-  const state = request.panel;
-  const lang = state.lang;
-  const t = providerSenderIdMessages[lang];
-  const query = queryOf(request.query);
-  const page = await door.of(request).console.pendingSenderIds(cursorOf(query.after));
-  const title = (query.title ?? '').slice(0, 22);
-  const notices: Record<string, string> = {
-    approved: t.doneApproved(title),
-    rejected: t.doneRejected(title),
-    already: t.alreadyReviewed,
-  };
-  return sendPage(request, reply, {
-    title: t.title,
-    status: refused ? 400 : 200,
-    body: (
-      <>
-        <Notice text={query.done === undefined ? undefined : notices[query.done]} />
-        <p>{t.intro}</p>
-        <Table<PendingSenderId>
-          rows={page.items}
-          rowKey={(s) => s.id}
-          empty={t.none}
-          columns={[
-            { header: t.colTitle, rowHeader: true, cell: (s) => s.title },
-            {
-              header: t.colAccount,
-              cell: (s) => <a href={`/panel/provider/accounts/${s.accountId}`}>{s.accountName}</a>,
-            },
-            { header: t.colRequested, cell: (s) => dateTime(s.createdAt, lang) },
-            { header: t.colDecision, cell: (s) => <Decision state={state} s={s} refused={refused} /> },
-          ]}
-        />
-        <Pager
-          lang={lang}
-          label={t.title}
-          next={page.next === null ? null : `/panel/provider/sender-ids?after=${page.next}`}
-        />
-      </>
-    ),
-  });
-}
+  refused?: RefusedRejection,
+) => sendPage(request, reply, await senderIdQueuePage(request, queueOf(request, door), refused));
 
 /** A request decided meanwhile (another member of staff, a page left open): the queue says so. */
 const alreadyDecided = '/panel/provider/sender-ids?done=already';

@@ -11,24 +11,15 @@ import { sendPage } from '../../layout.js';
 import type { Lang } from '../../catalogue.js';
 import { Table } from '../../kit/table.js';
 import { dateTime } from '../../kit/format.js';
+import { LiveSection } from '../live-section.js';
 import { providerSmppSessionsMessages } from './catalogue.js';
 import type { SmppSessionView } from '../../../services/panel/provider/provider-live.js';
-
-const livePath = '/panel/provider/smpp-sessions/live';
 
 function Sessions(props: { lang: Lang; sessions: readonly SmppSessionView[] | null; at: number }) {
   const { lang } = props;
   const t = providerSmppSessionsMessages[lang];
   return (
-    <section
-      id="smpp-sessions-live"
-      aria-labelledby="smpp-sessions-now"
-      aria-live="polite"
-      hx-get={livePath}
-      hx-trigger="every 3s"
-      hx-swap="outerHTML"
-    >
-      <h2 id="smpp-sessions-now">{t.refreshed(dateTime(props.at, lang, 'second'))}</h2>
+    <LiveSection name="smpp-sessions" lang={lang} at={props.at} heading={t.refreshed}>
       {props.sessions === null ? (
         <p>{t.off}</p>
       ) : (
@@ -58,7 +49,7 @@ function Sessions(props: { lang: Lang; sessions: readonly SmppSessionView[] | nu
           ]}
         />
       )}
-    </section>
+    </LiveSection>
   );
 }
 

@@ -11,6 +11,7 @@ import type { PanelArea } from '../../context.js';
 import { accountIdOf, actorOf } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { InputField, Notice } from '../../kit/fields.js';
+import { SubmitRow } from '../../kit/form-rows.js';
 import { Csrf } from '../../kit/post-form.js';
 import { field } from '../../kit/forms.js';
 import { brandMessages } from './catalogue.js';
@@ -67,6 +68,23 @@ function brandPage(
   const t = brandMessages[state.lang];
   const errors = notes.errors ?? {};
   const values = notes.values ?? {};
+  // The brand's text fields: what was typed (refused), else the brand's, else empty.
+  const textField = (
+    name: 'name' | 'color' | 'support',
+    hint: string | undefined,
+    attributes: Record<string, string | number | boolean>,
+  ) => (
+    <InputField
+      id={`brand-${name}`}
+      name={name}
+      label={t[name]}
+      hint={hint}
+      state={state}
+      value={values[name] ?? brand?.[name] ?? ''}
+      error={errors[name]}
+      attributes={attributes}
+    />
+  );
   return sendPage(request, reply, {
     title: t.title,
     status: notes.status ?? 200,
@@ -81,35 +99,9 @@ function brandPage(
         <p class="help">{t.hostHint}</p>
         <form method="post" action="/panel/reseller/brand" enctype="multipart/form-data" class="stack">
           <Csrf state={state} />
-          <InputField
-            id="brand-name"
-            name="name"
-            label={t.name}
-            state={state}
-            value={values.name ?? brand?.name ?? ''}
-            error={errors.name}
-            attributes={{ required: true, maxLength: maxBrandName }}
-          />
-          <InputField
-            id="brand-color"
-            name="color"
-            label={t.color}
-            hint={t.colorHint}
-            state={state}
-            value={values.color ?? brand?.color ?? ''}
-            error={errors.color}
-            attributes={{ maxLength: 7, pattern: '#[0-9a-fA-F]{6}' }}
-          />
-          <InputField
-            id="brand-support"
-            name="support"
-            label={t.support}
-            hint={t.supportHint}
-            state={state}
-            value={values.support ?? brand?.support ?? ''}
-            error={errors.support}
-            attributes={{ maxLength: maxSupportText }}
-          />
+          {textField('name', undefined, { required: true, maxLength: maxBrandName })}
+          {textField('color', t.colorHint, { maxLength: 7, pattern: '#[0-9a-fA-F]{6}' })}
+          {textField('support', t.supportHint, { maxLength: maxSupportText })}
           {brand?.logoType && (
             <div>
               <p>{t.currentLogo}</p>
@@ -133,9 +125,7 @@ function brandPage(
             error={errors.logo}
             attributes={{ accept: 'image/png,image/jpeg,image/svg+xml' }}
           />
-          <div>
-            <button type="submit">{t.save}</button>
-          </div>
+          <SubmitRow label={t.save} />
         </form>
       </>
     ),

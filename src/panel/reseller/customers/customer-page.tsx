@@ -9,8 +9,11 @@ import type { Lang } from '../../catalogue.js';
 import type { ResellerDoor } from '../door.js';
 import { sendPage } from '../../layout.js';
 import { kitText } from '../../kit/text.js';
-import { InputField, Notice } from '../../kit/fields.js';
-import { PostForm, RowAction } from '../../kit/post-form.js';
+import { Notice } from '../../kit/fields.js';
+import { AmountField } from '../../kit/amount-field.js';
+import { PostForm } from '../../kit/post-form.js';
+import { StatusSection, statusRoutes } from '../../kit/account-status.js';
+import { Choice, SubmitRow } from '../../kit/form-rows.js';
 import { Table } from '../../kit/table.js';
 import { field, idOf, queryOf, ticked } from '../../kit/forms.js';
 import { resellerCustomerMessages } from './catalogue.js';
@@ -113,59 +116,38 @@ async function customerPage(
         <PostForm action={`${base}/fund/review`} state={state} class="stack" labelledBy="fund-heading">
           <fieldset>
             <legend>{t.direction}</legend>
-            <div>
-              <input id="fund-give" name="direction" type="radio" value={give} checked={!taking} />
-              <label for="fund-give">{t.give}</label>
-            </div>
-            <div>
-              <input id="fund-take" name="direction" type="radio" value={take} checked={taking} />
-              <label for="fund-take">{t.takeBack}</label>
-            </div>
+            <Choice id="fund-give" name="direction" type="radio" value={give} checked={!taking} label={t.give} />
+            <Choice id="fund-take" name="direction" type="radio" value={take} checked={taking} label={t.takeBack} />
           </fieldset>
-          <InputField
+          <AmountField
             id="fund-amount"
-            name="amount"
             label={t.amount}
-            value={errors.values?.amount ?? ''}
+            value={errors.values?.amount}
             error={errors.amount}
             state={state}
-            attributes={{ inputMode: 'numeric', required: true, maxLength: 13 }}
+            maxLength={13}
           />
-          <div>
-            <input
-              id="fund-international"
-              name="international"
-              type="checkbox"
-              value="1"
-              checked={errors.values?.international === true}
-            />
-            <label for="fund-international">{t.international}</label>
-          </div>
-          <div>
-            <button type="submit">{t.review}</button>
-          </div>
+          <Choice
+            id="fund-international"
+            name="international"
+            checked={errors.values?.international === true}
+            label={t.international}
+          />
+          <SubmitRow label={t.review} />
         </PostForm>
 
-        <h2>{t.statusHeading}</h2>
-        <p class="muted">{t.statusText}</p>
-        <RowAction
-          action={`${base}/${active ? 'suspend' : 'reactivate'}`}
+        <StatusSection
           state={state}
-          label={active ? t.suspend : t.reactivate}
-          formClass="stack"
-          {...(active ? { buttonClass: 'danger' } : {})}
+          base={base}
+          active={active}
+          texts={{ heading: t.statusHeading, text: t.statusText, suspend: t.suspend, reactivate: t.reactivate }}
         />
 
         <h2 id="policy-heading">{t.policyHeading}</h2>
         <p class="muted">{t.policyText}</p>
         <PostForm action={`${base}/refund-policy`} state={state} class="stack" labelledBy="policy-heading">
-          <div>
-            <input id="refund-on" name="refund" type="checkbox" value="1" checked={customer.refund_undelivered} />
-            <label for="refund-on">{t.policyOn}</label>
-          </div>
-          <div>
-            <button type="submit">{t.save}</button>
-          </div>
+          <Choice id="refund-on" name="refund" checked={customer.refund_undelivered} label={t.policyOn} />
+          <SubmitRow label={t.save} />
         </PostForm>
 
         <h2>{t.sendersHeading}</h2>
@@ -278,16 +260,7 @@ export function customerPageRoutes(app: FastifyInstance, door: ResellerDoor): vo
     return reply.redirect(`/panel/reseller/customers/${id}?done=funded`, 303);
   });
 
-  for (const [verb, status, done] of [
-    ['suspend', 'Suspended', 'suspended'],
-    ['reactivate', 'Active', 'reactivated'],
-  ] as const) {
-    app.post<IdParams>(`/reseller/customers/:id/${verb}`, async (request, reply) => {
-      const id = idOf(request.params.id);
-      await found(door.of(request).setStatus(id, status));
-      return reply.redirect(`/panel/reseller/customers/${id}?done=${done}`, 303);
-    });
-  }
+  statusRoutes(app, '/reseller/customers', (request, id, status) => found(door.of(request).setStatus(id, status)));
 
   app.post<IdParams>('/reseller/customers/:id/refund-policy', async (request, reply) => {
     const id = idOf(request.params.id);

@@ -5,78 +5,35 @@
  * another account, or one no longer waiting, is not found.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { PanelState } from '../../context.js';
 import type { ResellerArea, ResellerDoor } from '../door.js';
-import { sendPage } from '../../layout.js';
-import { Notice } from '../../kit/fields.js';
-import { Table } from '../../kit/table.js';
-import { SenderIdDecision } from '../../kit/sender-id-decision.js';
 import type { RefusedRejection } from '../../kit/sender-id-decision.js';
-import { Pager } from '../../kit/pager.js';
-import { cursorOf, field, idOf, queryOf } from '../../kit/forms.js';
-import { dateTime } from '../../kit/format.js';
+import { sendPage } from '../../layout.js';
+import { senderIdQueuePage } from '../../kit/sender-id-queue.js';
+import type { SenderIdQueue } from '../../kit/sender-id-queue.js';
+import { field, idOf } from '../../kit/forms.js';
 import { resellerSenderIdMessages } from './catalogue.js';
-import type { PendingSenderId } from '../../../ports/console-queries.js';
 import { found } from '../../kit/not-found.js';
 
 type IdParams = { Params: { id: string } };
 
-type Refused = RefusedRejection;
-
-function Decision(props: { state: PanelState; s: PendingSenderId; refused: Refused | undefined }) {
-  return (
-    <SenderIdDecision
-      state={props.state}
-      base="/panel/reseller/sender-ids"
-      request={props.s}
-      texts={resellerSenderIdMessages[props.state.lang]}
-      refused={props.refused}
-    />
-  );
+/** This side's queue, for the request's user and language. */
+function queueOf(request: FastifyRequest, door: ResellerDoor): SenderIdQueue {
+  const t = resellerSenderIdMessages[request.panel.lang];
+  return {
+    base: '/panel/reseller/sender-ids',
+    texts: t,
+    account: { header: t.colCustomer, href: (s) => `/panel/reseller/customers/${s.accountId}` },
+    load: (after) => door.of(request).awaitingSenderIds(after),
+    notices: () => ({ approved: t.doneApproved, rejected: t.doneRejected }),
+  };
 }
 
-async function queuePage(
+const queuePage = async (
   request: FastifyRequest,
   reply: FastifyReply,
   door: ResellerDoor,
-  refused?: Refused,
-): Promise<FastifyReply> {
-  const state = request.panel;
-  const lang = state.lang;
-  const t = resellerSenderIdMessages[lang];
-  const query = queryOf(request.query);
-  const page = await door.of(request).awaitingSenderIds(cursorOf(query.after));
-  const notices: Record<string, string> = { approved: t.doneApproved, rejected: t.doneRejected };
-  return sendPage(request, reply, {
-    title: t.title,
-    status: refused ? 400 : 200,
-    body: (
-      <>
-        <Notice text={query.done === undefined ? undefined : notices[query.done]} />
-        <p>{t.intro}</p>
-        <Table<PendingSenderId>
-          rows={page.items}
-          rowKey={(s) => s.id}
-          empty={t.none}
-          columns={[
-            { header: t.colTitle, rowHeader: true, cell: (s) => s.title },
-            {
-              header: t.colCustomer,
-              cell: (s) => <a href={`/panel/reseller/customers/${s.accountId}`}>{s.accountName}</a>,
-            },
-            { header: t.colRequested, cell: (s) => dateTime(s.createdAt, lang) },
-            { header: t.colDecision, cell: (s) => <Decision state={state} s={s} refused={refused} /> },
-          ]}
-        />
-        <Pager
-          lang={lang}
-          label={t.title}
-          next={page.next === null ? null : `/panel/reseller/sender-ids?after=${page.next}`}
-        />
-      </>
-    ),
-  });
-}
+  refused?: RefusedRejection,
+) => sendPage(request, reply, await senderIdQueuePage(request, queueOf(request, door), refused));
 
 export const resellerSenderIdsArea: ResellerArea = {
   name: 'reseller-sender-ids',

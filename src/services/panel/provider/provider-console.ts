@@ -22,22 +22,12 @@ import { userView } from '../users.js';
 import type { UserView } from '../users.js';
 import { otpHoldView } from '../../otp-settings.js';
 import type { OtpHoldView } from '../../otp-settings.js';
+import { paged } from '../paged.js';
+import type { Paged } from '../paged.js';
 
 export const accountPageSize = 50;
 export const ledgerPageSize = 50;
 export const pendingPageSize = 50;
-
-export interface Paged<T> {
-  items: T[];
-  /** The cursor of the next page, or null when this one is the last. */
-  next: number | null;
-}
-
-function paged<T>(rows: T[], limit: number, cursor: (row: T) => number): Paged<T> {
-  const items = rows.slice(0, limit);
-  const last = items[items.length - 1];
-  return { items, next: rows.length > limit && last !== undefined ? cursor(last) : null };
-}
 
 const accountFact = (action: string, id: number, detail?: AuditFact['detail']): AuditFact => ({
   action,

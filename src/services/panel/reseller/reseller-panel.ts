@@ -25,6 +25,8 @@ import { ok } from '../../../domain/result.js';
 import { notFound, type AdminFailure, type AdminResult } from '../../admin-result.js';
 import type { SenderId } from '../../../ports/sender-ids.js';
 import { AccountSuspended } from '../account/account-changes.js';
+import { paged } from '../paged.js';
+import type { Paged } from '../paged.js';
 
 export const customerPageSize = 50;
 export const awaitingPageSize = 50;
@@ -48,11 +50,6 @@ export interface FundPreview {
   customer: { before: number; after: number };
   /** The giver's balance does not cover it: nothing would move. */
   insufficient: boolean;
-}
-
-export interface Paged<T> {
-  items: T[];
-  next: number | null;
 }
 
 export interface ResellerDeps {
@@ -130,9 +127,11 @@ export class ResellerDesk {
       ...(after !== undefined ? { after } : {}),
       limit: customerPageSize + 1,
     });
-    const shown = page.slice(0, customerPageSize);
-    const items = await Promise.all(shown.map(async (a) => ({ ...customerView(a), month: await this.month(a.id) })));
-    return { items, next: page.length > customerPageSize ? (shown[shown.length - 1]?.id ?? null) : null };
+    const shown = paged(page, customerPageSize, (a) => a.id);
+    const items = await Promise.all(
+      shown.items.map(async (a) => ({ ...customerView(a), month: await this.month(a.id) })),
+    );
+    return { items, next: shown.next };
   }
 
   async customer(id: number): Promise<AdminResult<CustomerDetail>> {
@@ -193,8 +192,7 @@ export class ResellerDesk {
   /** The customers' sender-ID requests waiting for this reseller, oldest first. */
   async awaitingSenderIds(after: number | undefined): Promise<Paged<PendingSenderId>> {
     const rows = await this.deps.store.console.pendingSenderIds(after, awaitingPageSize + 1, this.caller.accountId);
-    const items = rows.slice(0, awaitingPageSize);
-    return { items, next: rows.length > awaitingPageSize ? (items[items.length - 1]?.id ?? null) : null };
+    return paged(rows, awaitingPageSize, (s) => s.id);
   }
 
   /**
