@@ -114,26 +114,20 @@ export class SqlOutboxStore extends StorePart implements OutboxStore {
       .orderBy('o.id')
       .limit(limit)
       .execute();
-    const taken = await this.take(
-      rows.map((r) => Number(r.id)),
-      lease,
-    );
-    return rows
-      .filter((r) => taken.has(Number(r.id)))
-      .map((r) => {
-        const part = r.kind === 'smpp.part-receipt';
-        const failed = r.failed_at !== null;
-        return {
-          id: Number(r.id),
-          messageId: r.subject,
-          sourceAddr: r.source_addr ?? '',
-          recipient: (part ? r.recipient : r.message_recipient) ?? '',
-          state: failed ? 'rejected' : (r.state as FinalState),
-          detail: failed ? null : r.detail,
-          submittedAt: Number(part || r.message_created_at === null ? r.created_at : r.message_created_at),
-          doneAt: failed ? Number(r.failed_at) : r.done_at === null ? null : Number(r.done_at),
-        };
-      });
+    return (await this.take(rows, (r) => Number(r.id), lease)).map((r) => {
+      const part = r.kind === 'smpp.part-receipt';
+      const failed = r.failed_at !== null;
+      return {
+        id: Number(r.id),
+        messageId: r.subject,
+        sourceAddr: r.source_addr ?? '',
+        recipient: (part ? r.recipient : r.message_recipient) ?? '',
+        state: failed ? 'rejected' : (r.state as FinalState),
+        detail: failed ? null : r.detail,
+        submittedAt: Number(part || r.message_created_at === null ? r.created_at : r.message_created_at),
+        doneAt: failed ? Number(r.failed_at) : r.done_at === null ? null : Number(r.done_at),
+      };
+    });
   }
 
   async claimMo(accountId: number, lease: OutboxLease, limit: number): Promise<DueMo[]> {
@@ -147,29 +141,27 @@ export class SqlOutboxStore extends StorePart implements OutboxStore {
       .orderBy('o.id')
       .limit(limit)
       .execute();
-    const taken = await this.take(
-      rows.map((r) => Number(r.outbox_id)),
-      lease,
-    );
-    return rows
-      .filter((r) => taken.has(Number(r.outbox_id)))
-      .map((r) => ({
-        id: Number(r.outbox_id),
-        message: toInbound(r),
-      }));
+    return (await this.take(rows, (r) => Number(r.outbox_id), lease)).map((r) => ({
+      id: Number(r.outbox_id),
+      message: toInbound(r),
+    }));
   }
 
-  /** Takes the rows whose lease still ran out (another process may have taken some meanwhile). */
-  private async take(ids: readonly number[], lease: OutboxLease): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
+  /**
+   * Takes the rows (each outbox row's id by `idOf`) whose lease still ran out: those taken, in
+   * their order (another process may have taken some meanwhile).
+   */
+  private async take<R>(rows: R[], idOf: (row: R) => number, lease: OutboxLease): Promise<R[]> {
+    if (rows.length === 0) return [];
     const taken = await this.db
       .updateTable('outbox')
       .set({ holder: lease.holder, lease_until: lease.until })
-      .where('id', 'in', [...ids])
+      .where('id', 'in', rows.map(idOf))
       .where('lease_until', '<=', lease.now)
       .returning('id')
       .execute();
-    return new Set(taken.map((t) => Number(t.id)));
+    const ids = new Set(taken.map((t) => Number(t.id)));
+    return rows.filter((r) => ids.has(idOf(r)));
   }
 
   async done(ids: readonly number[]): Promise<void> {
