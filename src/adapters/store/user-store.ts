@@ -6,6 +6,7 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import { StorePart } from './store-part.js';
+import { rowById, rowsOfAccount } from './account-rows.js';
 import type { PanelUsersTable } from './schema-panel.js';
 import type { PanelSession, PanelUser, UserStore } from '../../ports/user-store.js';
 import type { SenderId } from '../../ports/sender-ids.js';
@@ -44,7 +45,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async getUser(id: number): Promise<PanelUser | null> {
-    const row = await this.db.selectFrom('panel_users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await rowById(this.db, 'panel_users', id);
     return row ? toUser(row) : null;
   }
 
@@ -58,13 +59,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async usersOf(accountId: number): Promise<PanelUser[]> {
-    const rows = await this.db
-      .selectFrom('panel_users')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('id')
-      .execute();
-    return rows.map(toUser);
+    return (await rowsOfAccount(this.db, 'panel_users', accountId)).map(toUser);
   }
 
   async setPasswordHash(userId: number, hash: string | null, now: number): Promise<void> {
