@@ -6,7 +6,7 @@ import { StorePart } from './store-part.js';
 import { preparedQuery } from './prepared-query.js';
 import { rowById, rowsOfAccount } from './account-rows.js';
 
-function toSenderId(row: Selectable<SenderIdsTable>): SenderId {
+export function toSenderId(row: Selectable<SenderIdsTable>): SenderId {
   return {
     id: row.id,
     accountId: row.account_id,

@@ -7,6 +7,7 @@ import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import { StorePart } from './store-part.js';
 import { rowById, rowsOfAccount } from './account-rows.js';
+import { toSenderId } from './sender-ids-store.js';
 import type { PanelUsersTable } from './schema-panel.js';
 import type { PanelSession, PanelUser, UserStore } from '../../ports/user-store.js';
 import type { SenderId } from '../../ports/sender-ids.js';
@@ -226,13 +227,7 @@ export class SqlUserStore extends StorePart implements UserStore {
       await self.db.deleteFrom('sender_id_reviews').where('sender_id', '=', id).execute();
       if (reason !== null)
         await self.db.insertInto('sender_id_reviews').values({ sender_id: id, reason, decided_at: now }).execute();
-      return {
-        id: row.id,
-        accountId: row.account_id,
-        title: row.title,
-        status: row.status,
-        createdAt: Number(row.created_at),
-      };
+      return toSenderId(row);
     });
   }
 
