@@ -1,4 +1,5 @@
 import { StorePart } from './store-part.js';
+import { removeAccountRow } from './account-rows.js';
 import type { Selectable } from 'kysely';
 import type { ContactGroupsTable } from './schema.js';
 import type { BlockedNumber, DirectoryStore, Group } from '../../ports/directory-store.js';
@@ -46,12 +47,7 @@ export class SqlDirectoryStore extends StorePart implements DirectoryStore {
 
   async deleteGroup(accountId: number, groupId: number): Promise<boolean> {
     // Contacts go with their group (ON DELETE CASCADE).
-    const result = await this.db
-      .deleteFrom('contact_groups')
-      .where('id', '=', groupId)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return removeAccountRow(this.db, 'contact_groups', accountId, groupId);
   }
 
   async listGroups(accountId: number): Promise<Group[]> {

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import { StorePart } from './store-part.js';
+import { newestOfAccount } from './account-rows.js';
 import type { InboundMessagesTable } from './schema.js';
 import { takesEvent, webhookEventsFromText } from '../../domain/webhook.js';
 import type { InboundRecord, InboundRoute, InboundStore } from '../../ports/inbound-store.js';
@@ -81,13 +82,6 @@ export class SqlInboundStore extends StorePart implements InboundStore {
   }
 
   async recent(accountId: number, limit: number): Promise<InboundRecord[]> {
-    const rows = await this.db
-      .selectFrom('inbound_messages')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('id', 'desc')
-      .limit(limit)
-      .execute();
-    return rows.map(toInbound);
+    return (await newestOfAccount(this.db, 'inbound_messages', accountId, limit)).map(toInbound);
   }
 }

@@ -23,6 +23,7 @@ import type { PrefixRate } from '../../domain/otp-prefix-rate.js';
 import { sql } from 'kysely';
 import type { StoredOtp } from '../../domain/otp-check.js';
 import { StorePart } from './store-part.js';
+import { newestOfAccount } from './account-rows.js';
 import { hasUrl, newEventRow, resolveTargets } from './event-outbox.js';
 import {
   copyPrefixRates,
@@ -160,14 +161,8 @@ export class SqlOtpStore extends StorePart implements OtpStore {
     return readGuard(this.db, keyId, accountId, prefix);
   }
 
-  velocityReads(
-    keyId: number,
-    destination: string,
-    prefix: string,
-    now: number,
-    prefixMinute: boolean,
-  ): Promise<OtpVelocityRead> {
-    return readVelocity(this.db, keyId, destination, prefix, now, prefixMinute);
+  velocityReads(...read: Parameters<OtpStore['velocityReads']>): Promise<OtpVelocityRead> {
+    return readVelocity(this.db, ...read);
   }
 
   countPrefixCode(keyId: number, prefix: string, rate: PrefixRate): Promise<void> {
@@ -196,13 +191,7 @@ export class SqlOtpStore extends StorePart implements OtpStore {
   }
 
   async refusals(accountId: number, limit: number): Promise<OtpRefusalRow[]> {
-    const rows = await this.db
-      .selectFrom('otp_refusals')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('at', 'desc')
-      .limit(limit)
-      .execute();
+    const rows = await newestOfAccount(this.db, 'otp_refusals', accountId, limit);
     return rows.map((r) => ({
       keyId: r.key_id,
       accountId: r.account_id,

@@ -4,7 +4,9 @@
  * each by an update that checks the lease again: of two processes claiming one row at once,
  * one takes it (PostgreSQL re-reads the row the other updated; SQLite writes one at a time).
  */
+import type { Insertable } from 'kysely';
 import { StorePart } from './store-part.js';
+import type { OutboxTable } from './schema.js';
 import { toInbound } from './inbound-store.js';
 import type { FinalState } from '../../domain/delivery-state.js';
 import type {
@@ -22,43 +24,43 @@ const receiptKinds: readonly OutboxKind[] = ['smpp.receipt', 'smpp.part-receipt'
 
 export class SqlOutboxStore extends StorePart implements OutboxStore {
   async oweReceipts(receipts: readonly OwedSmppReceipt[]): Promise<void> {
-    if (receipts.length === 0) return;
-    await this.db
-      .insertInto('outbox')
-      .values(
-        receipts.map((r) => ({
-          kind: 'smpp.receipt',
-          owner_id: r.smppUserId,
-          subject: String(r.messageId),
-          ref_id: r.messageId,
-          source_addr: r.sourceAddr,
-          recipient: null,
-          failed_at: null,
-          created_at: r.createdAt,
-          holder: null,
-        })),
-      )
-      .onConflict((oc) => oc.columns(['kind', 'subject']).doNothing())
-      .execute();
+    await this.owe(
+      receipts.map((r) => ({
+        kind: 'smpp.receipt',
+        owner_id: r.smppUserId,
+        subject: String(r.messageId),
+        ref_id: r.messageId,
+        source_addr: r.sourceAddr,
+        recipient: null,
+        failed_at: null,
+        created_at: r.createdAt,
+        holder: null,
+      })),
+    );
   }
 
   async owePartReceipts(parts: readonly OwedSmppPartReceipt[], now: number): Promise<void> {
-    if (parts.length === 0) return;
+    await this.owe(
+      parts.map((p) => ({
+        kind: 'smpp.part-receipt',
+        owner_id: p.smppUserId,
+        subject: p.partId,
+        ref_id: p.messageId,
+        source_addr: p.sourceAddr,
+        recipient: p.recipient,
+        failed_at: p.messageId === null ? now : null,
+        created_at: p.submittedAt,
+        holder: null,
+      })),
+    );
+  }
+
+  /** Writes what is owed, a row each, once: a row already owed (same kind and subject) stays as it is. */
+  private async owe(rows: readonly Insertable<OutboxTable>[]): Promise<void> {
+    if (rows.length === 0) return;
     await this.db
       .insertInto('outbox')
-      .values(
-        parts.map((p) => ({
-          kind: 'smpp.part-receipt',
-          owner_id: p.smppUserId,
-          subject: p.partId,
-          ref_id: p.messageId,
-          source_addr: p.sourceAddr,
-          recipient: p.recipient,
-          failed_at: p.messageId === null ? now : null,
-          created_at: p.submittedAt,
-          holder: null,
-        })),
-      )
+      .values(rows)
       .onConflict((oc) => oc.columns(['kind', 'subject']).doNothing())
       .execute();
   }
@@ -72,9 +74,8 @@ export class SqlOutboxStore extends StorePart implements OutboxStore {
       .limit(1)
       .executeTakeFirst();
     if (!user) return;
-    await this.db
-      .insertInto('outbox')
-      .values({
+    await this.owe([
+      {
         kind: 'smpp.mo',
         owner_id: m.accountId,
         subject: String(m.id),
@@ -84,9 +85,8 @@ export class SqlOutboxStore extends StorePart implements OutboxStore {
         failed_at: null,
         created_at: m.receivedAt,
         holder: null,
-      })
-      .onConflict((oc) => oc.columns(['kind', 'subject']).doNothing())
-      .execute();
+      },
+    ]);
   }
 
   async claimReceipts(smppUserId: number, lease: OutboxLease, limit: number): Promise<DueReceipt[]> {
@@ -114,26 +114,20 @@ export class SqlOutboxStore extends StorePart implements OutboxStore {
       .orderBy('o.id')
       .limit(limit)
       .execute();
-    const taken = await this.take(
-      rows.map((r) => Number(r.id)),
-      lease,
-    );
-    return rows
-      .filter((r) => taken.has(Number(r.id)))
-      .map((r) => {
-        const part = r.kind === 'smpp.part-receipt';
-        const failed = r.failed_at !== null;
-        return {
-          id: Number(r.id),
-          messageId: r.subject,
-          sourceAddr: r.source_addr ?? '',
-          recipient: (part ? r.recipient : r.message_recipient) ?? '',
-          state: failed ? 'rejected' : (r.state as FinalState),
-          detail: failed ? null : r.detail,
-          submittedAt: Number(part || r.message_created_at === null ? r.created_at : r.message_created_at),
-          doneAt: failed ? Number(r.failed_at) : r.done_at === null ? null : Number(r.done_at),
-        };
-      });
+    return (await this.take(rows, (r) => Number(r.id), lease)).map((r) => {
+      const part = r.kind === 'smpp.part-receipt';
+      const failed = r.failed_at !== null;
+      return {
+        id: Number(r.id),
+        messageId: r.subject,
+        sourceAddr: r.source_addr ?? '',
+        recipient: (part ? r.recipient : r.message_recipient) ?? '',
+        state: failed ? 'rejected' : (r.state as FinalState),
+        detail: failed ? null : r.detail,
+        submittedAt: Number(part || r.message_created_at === null ? r.created_at : r.message_created_at),
+        doneAt: failed ? Number(r.failed_at) : r.done_at === null ? null : Number(r.done_at),
+      };
+    });
   }
 
   async claimMo(accountId: number, lease: OutboxLease, limit: number): Promise<DueMo[]> {
@@ -147,29 +141,27 @@ export class SqlOutboxStore extends StorePart implements OutboxStore {
       .orderBy('o.id')
       .limit(limit)
       .execute();
-    const taken = await this.take(
-      rows.map((r) => Number(r.outbox_id)),
-      lease,
-    );
-    return rows
-      .filter((r) => taken.has(Number(r.outbox_id)))
-      .map((r) => ({
-        id: Number(r.outbox_id),
-        message: toInbound(r),
-      }));
+    return (await this.take(rows, (r) => Number(r.outbox_id), lease)).map((r) => ({
+      id: Number(r.outbox_id),
+      message: toInbound(r),
+    }));
   }
 
-  /** Takes the rows whose lease still ran out (another process may have taken some meanwhile). */
-  private async take(ids: readonly number[], lease: OutboxLease): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
+  /**
+   * Takes the rows (each outbox row's id by `idOf`) whose lease still ran out: those taken, in
+   * their order (another process may have taken some meanwhile).
+   */
+  private async take<R>(rows: R[], idOf: (row: R) => number, lease: OutboxLease): Promise<R[]> {
+    if (rows.length === 0) return [];
     const taken = await this.db
       .updateTable('outbox')
       .set({ holder: lease.holder, lease_until: lease.until })
-      .where('id', 'in', [...ids])
+      .where('id', 'in', rows.map(idOf))
       .where('lease_until', '<=', lease.now)
       .returning('id')
       .execute();
-    return new Set(taken.map((t) => Number(t.id)));
+    const ids = new Set(taken.map((t) => Number(t.id)));
+    return rows.filter((r) => ids.has(idOf(r)));
   }
 
   async done(ids: readonly number[]): Promise<void> {

@@ -4,8 +4,9 @@ import type { SenderIdsTable } from './schema.js';
 import type { SenderId, SenderIdStore } from '../../ports/sender-ids.js';
 import { StorePart } from './store-part.js';
 import { preparedQuery } from './prepared-query.js';
+import { rowById, rowsOfAccount } from './account-rows.js';
 
-function toSenderId(row: Selectable<SenderIdsTable>): SenderId {
+export function toSenderId(row: Selectable<SenderIdsTable>): SenderId {
   return {
     id: row.id,
     accountId: row.account_id,
@@ -46,18 +47,12 @@ export class SqlSenderIdStore extends StorePart implements SenderIdStore {
   }
 
   async getSenderId(id: number): Promise<SenderId | null> {
-    const row = await this.db.selectFrom('sender_ids').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await rowById(this.db, 'sender_ids', id);
     return row ? toSenderId(row) : null;
   }
 
   async listOf(accountId: number): Promise<SenderId[]> {
-    const rows = await this.db
-      .selectFrom('sender_ids')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('id')
-      .execute();
-    return rows.map(toSenderId);
+    return (await rowsOfAccount(this.db, 'sender_ids', accountId)).map(toSenderId);
   }
 
   async removeSenderId(id: number): Promise<boolean> {

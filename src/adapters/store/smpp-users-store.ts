@@ -1,5 +1,6 @@
 /** The SMPP users of customers (src/ports/smpp-users.ts, migration 0025): one row each, with its key's hash for a bind's credentials. */
 import { StorePart } from './store-part.js';
+import { rowById, rowsOfAccount } from './account-rows.js';
 import type { SmppUsersTable } from './schema.js';
 import type { NewSmppUser, SmppCredentials, SmppUser, SmppUserStore } from '../../ports/smpp-users.js';
 
@@ -51,18 +52,12 @@ export class SqlSmppUserStore extends StorePart implements SmppUserStore {
   }
 
   async getUser(id: number): Promise<SmppUser | null> {
-    const row = await this.db.selectFrom('smpp_users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await rowById(this.db, 'smpp_users', id);
     return row ? userOf(row) : null;
   }
 
   async users(accountId: number): Promise<SmppUser[]> {
-    const rows = await this.db
-      .selectFrom('smpp_users')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('id')
-      .execute();
-    return rows.map(userOf);
+    return (await rowsOfAccount(this.db, 'smpp_users', accountId)).map(userOf);
   }
 
   async disableUser(id: number, now: number): Promise<SmppUser | null> {

@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely';
 import { StorePart } from './store-part.js';
+import { accountRow, removeAccountRow } from './account-rows.js';
 import type { TemplatesTable } from './schema.js';
 import type { Template, TemplateStore } from '../../ports/template-store.js';
 
@@ -60,22 +61,12 @@ export class SqlTemplateStore extends StorePart implements TemplateStore {
   }
 
   async find(accountId: number, templateId: number): Promise<Template | null> {
-    const row = await this.db
-      .selectFrom('templates')
-      .selectAll()
-      .where('id', '=', templateId)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
+    const row = await accountRow(this.db, 'templates', accountId, templateId);
     return row ? toTemplate(row) : null;
   }
 
   async remove(accountId: number, templateId: number): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom('templates')
-      .where('id', '=', templateId)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
-    return Number(result.numDeletedRows) > 0;
+    return removeAccountRow(this.db, 'templates', accountId, templateId);
   }
 
   async setContactFields(

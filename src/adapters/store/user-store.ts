@@ -6,6 +6,8 @@
 import { sql } from 'kysely';
 import type { Selectable } from 'kysely';
 import { StorePart } from './store-part.js';
+import { rowById, rowsOfAccount } from './account-rows.js';
+import { toSenderId } from './sender-ids-store.js';
 import type { PanelUsersTable } from './schema-panel.js';
 import type { PanelSession, PanelUser, UserStore } from '../../ports/user-store.js';
 import type { SenderId } from '../../ports/sender-ids.js';
@@ -44,7 +46,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async getUser(id: number): Promise<PanelUser | null> {
-    const row = await this.db.selectFrom('panel_users').selectAll().where('id', '=', id).executeTakeFirst();
+    const row = await rowById(this.db, 'panel_users', id);
     return row ? toUser(row) : null;
   }
 
@@ -58,13 +60,7 @@ export class SqlUserStore extends StorePart implements UserStore {
   }
 
   async usersOf(accountId: number): Promise<PanelUser[]> {
-    const rows = await this.db
-      .selectFrom('panel_users')
-      .selectAll()
-      .where('account_id', '=', accountId)
-      .orderBy('id')
-      .execute();
-    return rows.map(toUser);
+    return (await rowsOfAccount(this.db, 'panel_users', accountId)).map(toUser);
   }
 
   async setPasswordHash(userId: number, hash: string | null, now: number): Promise<void> {
@@ -231,13 +227,7 @@ export class SqlUserStore extends StorePart implements UserStore {
       await self.db.deleteFrom('sender_id_reviews').where('sender_id', '=', id).execute();
       if (reason !== null)
         await self.db.insertInto('sender_id_reviews').values({ sender_id: id, reason, decided_at: now }).execute();
-      return {
-        id: row.id,
-        accountId: row.account_id,
-        title: row.title,
-        status: row.status,
-        createdAt: Number(row.created_at),
-      };
+      return toSenderId(row);
     });
   }
 

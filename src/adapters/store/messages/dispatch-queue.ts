@@ -13,7 +13,6 @@ import type {
   WriteOut,
 } from '../../../ports/dispatch-queue.js';
 import { sql } from 'kysely';
-import type { NewMessage } from '../../../ports/messages.js';
 import { SqlExpansion } from './expansion.js';
 import { SqlCancelWork } from './cancel-work.js';
 import type { CarrierReceipt, SmsLang } from '../../../ports/carrier.js';
@@ -58,14 +57,8 @@ export class SqlDispatchQueue extends StorePart implements DispatchQueue {
     return new SqlCancelWork(this.context).settleCancels(now, writeOut, limit);
   }
 
-  expandChunk(
-    send: DueExpansion,
-    from: number,
-    messages: readonly NewMessage[],
-    done: boolean,
-    now: number,
-  ): Promise<boolean> {
-    return new SqlExpansion(this.context).expandChunk(send, from, messages, done, now);
+  expandChunk(...chunk: Parameters<DispatchQueue['expandChunk']>): Promise<boolean> {
+    return new SqlExpansion(this.context).expandChunk(...chunk);
   }
 
   async claimDue(now: number, limit: number, leaseUntil: number, share?: LaneShare): Promise<ClaimedMessage[]> {

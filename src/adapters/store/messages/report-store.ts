@@ -10,6 +10,7 @@ import type {
   StateCount,
 } from '../../../ports/reports.js';
 import { StorePart } from '../store-part.js';
+import { accountRow } from '../account-rows.js';
 import type { Executor } from '../executor.js';
 
 /** One message of the account, with its send, for the caller to select from: /sms/status's read, and the panel's. */
@@ -93,12 +94,7 @@ export class SqlReportStore extends StorePart implements ReportStore {
   }
 
   async findSend(id: number, accountId: number): Promise<SendRecord | null> {
-    const r = await this.db
-      .selectFrom('sends')
-      .selectAll()
-      .where('id', '=', id)
-      .where('account_id', '=', accountId)
-      .executeTakeFirst();
+    const r = await accountRow(this.db, 'sends', accountId, id);
     if (!r) return null;
     return {
       id: Number(r.id),
