@@ -7,7 +7,7 @@ import { simulatorCommand } from './simulator-command.js';
 
 /** `haberci smsc-sim`: an SMPP 3.4 SMSC on 127.0.0.1 for trying the SMPP carrier locally. */
 
-/** The parsed options: those the simulator takes as they are, then the flags it takes reshaped. */
+/** The parsed options: those the simulator takes as they are, then those it takes reshaped. */
 interface Raw extends Pick<
   SmscSimulatorOptions,
   'port' | 'systemId' | 'password' | 'receiptDelayMs' | 'throttleShare' | 'dropEvery' | 'statsPort'
@@ -37,19 +37,13 @@ function share(raw: string): number {
 }
 
 function toOptions(raw: Raw): SmscSimulatorOptions {
+  const { inboundEveryMs, inboundFrom, inboundTo, inboundText, receiptTlv, ...asTaken } = raw;
   return {
-    port: raw.port,
-    systemId: raw.systemId,
-    password: raw.password,
-    receiptDelayMs: raw.receiptDelayMs,
-    throttleShare: raw.throttleShare,
-    dropEvery: raw.dropEvery,
-    inbound: raw.inboundEveryMs
-      ? { everyMs: raw.inboundEveryMs, from: raw.inboundFrom, to: raw.inboundTo, text: raw.inboundText }
+    ...asTaken,
+    inbound: inboundEveryMs
+      ? { everyMs: inboundEveryMs, from: inboundFrom, to: inboundTo, text: inboundText }
       : undefined,
-    receiptTlvs: raw.receiptTlv,
-    statsPort: raw.statsPort,
-    submitRespDelayMs: raw.submitRespDelayMs,
+    receiptTlvs: receiptTlv,
     print: (line) => process.stdout.write(`${line}\n`),
   };
 }
