@@ -1,15 +1,7 @@
 import type { Command } from 'commander';
-import type { Config } from '../config.js';
-import type { AppContainer } from '../main.js';
 import { parse } from './option-parsers.js';
 import { must } from './must.js';
-
-type Options = Record<string, unknown>;
-type Leaf = (parent: Command, name: string, description: string) => Command;
-type Run = (
-  options: Options,
-  action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>,
-) => Promise<void>;
+import type { Leaf, Options, Run } from './admin-types.js';
 
 /** `inbound-route add|remove|list` and `inbound list`. */
 export function inboundCommands(admin: Command, leaf: Leaf, run: Run): void {

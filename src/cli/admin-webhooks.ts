@@ -4,13 +4,7 @@ import { eventRef, webhookAdmin } from '../main.js';
 import type { AppContainer, WebhookAdmin } from '../main.js';
 import { CommandFailed, must } from './must.js';
 import { parse } from './option-parsers.js';
-
-type Options = Record<string, unknown>;
-type Leaf = (parent: Command, name: string, description: string) => Command;
-type Run = (
-  options: Options,
-  action: (container: AppContainer, o: Options, config: Config) => Promise<unknown>,
-) => Promise<void>;
+import type { Leaf, Options, Run } from './admin-types.js';
 
 /** Commands that make an attempt take the sending options of `serve` (also from HABERCI_*). */
 function sendingOptions(cmd: Command): Command {

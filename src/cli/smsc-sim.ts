@@ -1,23 +1,22 @@
-import { Command, InvalidArgumentError } from 'commander';
+import { InvalidArgumentError } from 'commander';
+import type { Command } from 'commander';
 import { smscSimulator } from '../main.js';
 import type { SmscSimulatorOptions } from '../main.js';
 import { parse } from './option-parsers.js';
+import { simulatorCommand } from './simulator-command.js';
 
 /** `haberci smsc-sim`: an SMPP 3.4 SMSC on 127.0.0.1 for trying the SMPP carrier locally. */
 
-interface Raw {
-  port: number;
-  systemId?: string;
-  password?: string;
-  receiptDelayMs: { min: number; max: number };
-  throttleShare: number;
-  dropEvery: number;
+/** The parsed options: those the simulator takes as they are, then those it takes reshaped. */
+interface Raw extends Pick<
+  SmscSimulatorOptions,
+  'port' | 'systemId' | 'password' | 'receiptDelayMs' | 'throttleShare' | 'dropEvery' | 'statsPort'
+> {
   inboundEveryMs?: number;
   inboundFrom: string;
   inboundTo: string;
   inboundText: string;
   receiptTlv: boolean;
-  statsPort?: number;
   submitRespDelayMs: number;
 }
 
@@ -38,28 +37,23 @@ function share(raw: string): number {
 }
 
 function toOptions(raw: Raw): SmscSimulatorOptions {
+  const { inboundEveryMs, inboundFrom, inboundTo, inboundText, receiptTlv, ...asTaken } = raw;
   return {
-    port: raw.port,
-    systemId: raw.systemId,
-    password: raw.password,
-    receiptDelayMs: raw.receiptDelayMs,
-    throttleShare: raw.throttleShare,
-    dropEvery: raw.dropEvery,
-    inbound: raw.inboundEveryMs
-      ? { everyMs: raw.inboundEveryMs, from: raw.inboundFrom, to: raw.inboundTo, text: raw.inboundText }
+    ...asTaken,
+    inbound: inboundEveryMs
+      ? { everyMs: inboundEveryMs, from: inboundFrom, to: inboundTo, text: inboundText }
       : undefined,
-    receiptTlvs: raw.receiptTlv,
-    statsPort: raw.statsPort,
-    submitRespDelayMs: raw.submitRespDelayMs,
+    receiptTlvs: receiptTlv,
     print: (line) => process.stdout.write(`${line}\n`),
   };
 }
 
 export function smscSimCommand(): Command {
-  return new Command('smsc-sim')
-    .description(
-      'run an SMPP 3.4 SMSC simulator on 127.0.0.1 (outcome by the last four digits: 0000 UNDELIV, 0001 EXPIRED, 0002 no receipt, else DELIVRD)',
-    )
+  return simulatorCommand(
+    'smsc-sim',
+    'run an SMPP 3.4 SMSC simulator on 127.0.0.1 (outcome by the last four digits: 0000 UNDELIV, 0001 EXPIRED, 0002 no receipt, else DELIVRD)',
+    (raw: Raw) => smscSimulator(toOptions(raw)),
+  )
     .option('--port <n>', 'SMPP port', parse.integer(0, 65535), 2775)
     .option('--system-id <id>', 'require this system_id on bind (default: every system_id is accepted)')
     .option('--password <pw>', 'require this password on bind (default: every password is accepted)')
@@ -93,15 +87,5 @@ export function smscSimCommand(): Command {
       '--stats-port <n>',
       'serve GET /stats (JSON counters) and GET /submits?to=NUMBER (the latest submits, as received) on 127.0.0.1:N',
       parse.integer(0, 65535),
-    )
-    .action(async (raw: Raw) => {
-      const simulator = await smscSimulator(toOptions(raw));
-      await simulator.start();
-      await new Promise<void>((resolve) => {
-        process.once('SIGINT', () => resolve());
-        process.once('SIGTERM', () => resolve());
-      });
-      await simulator.stop();
-      process.stdout.write(`[smsc-sim] totals ${JSON.stringify(simulator.stats)}\n`);
-    });
+    );
 }

@@ -1,4 +1,4 @@
-import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { commonStatuses, defineEndpoint, smsSendKey, smsSendRules } from './endpoint.js';
 import { balanceReply } from './replies.js';
 import { noFields } from './fields.js';
 import { ok } from '../domain/result.js';
@@ -8,12 +8,9 @@ export const balance = defineEndpoint({
   path: '/balance/',
   summary: 'Read the SMS credit of the account',
   reply: balanceReply,
-  envelope: 'result',
-  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1025' },
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
+  key: { ...smsSendKey, malformed: 'TS-1025' },
   permissions: ['check_balance'],
-  limited: true,
   statuses: {
     ...commonStatuses,
     'TS-1033': 400,

@@ -1,7 +1,6 @@
 import { defineEndpoint } from './endpoint.js';
 import { blacklistStatusReply } from './replies.js';
 import { blacklistEndpoint } from './blacklist-fields.js';
-import { ok } from '../domain/result.js';
 
 /** POST /blacklist/post/status: whether a number is on the account's blocking list, and since when. */
 export const blacklistPostStatus = defineEndpoint({
@@ -9,8 +8,8 @@ export const blacklistPostStatus = defineEndpoint({
   summary: 'Ask whether a number is on the blocking list',
   reply: blacklistStatusReply,
   ...blacklistEndpoint,
-  async handle({ body, caller, services }) {
-    const found = await services.blocklist.status(caller.account.id, body.number);
-    return found.ok ? ok({ code: found.value.code, fields: found.value.fields }) : found;
+  // The answer is the use case's: its code (blocked or not) and fields.
+  handle({ body, caller, services }) {
+    return services.blocklist.status(caller.account.id, body.number);
   },
 });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { coded, codedDetail, integerField, storableText, unstorableText } from './fields.js';
-import { commonStatuses } from './endpoint.js';
+import { coded, codedDetail, fieldAlias, integerField, storableText, unstorableText } from './fields.js';
+import { answered, commonStatuses } from './endpoint.js';
 import type { HandlerContext, Reply, StatusMap } from './endpoint.js';
 import { bulkRecipients, bulkSend } from '../services/bulk-send.js';
 import type { Caller } from '../services/auth.js';
@@ -8,7 +8,7 @@ import type { Services } from '../services/services.js';
 import { commercialFields, commercialType } from './iys-fields.js';
 import { bulkSendReply } from './replies.js';
 import { sendControlFields } from './send-control-fields.js';
-import { sendTemplateIdField, shortLinksField } from './template-fields.js';
+import { oneTextSource, sendTemplateIdField, shortLinksField } from './template-fields.js';
 import type { SmsLang } from '../domain/labels.js';
 import { textTooLong, toLineBreaks } from '../domain/sms-count.js';
 import { shaped, shapedTexts } from './template-sends.js';
@@ -56,10 +56,7 @@ export const groupSendCommon = {
 export const bulkTitle = z.string(coded('TS-1029')).min(1, 'TS-1029').superRefine(storableText('TS-1029', 'title'));
 
 /** `sentto` may also be sent as `numbers`. */
-export function withNumbersAlias(body: unknown): unknown {
-  if (typeof body !== 'object' || body === null || 'sentto' in body || !('numbers' in body)) return body;
-  return { ...body, sentto: (body as { numbers: unknown }).numbers };
-}
+const withNumbersAlias = fieldAlias('sentto', 'numbers');
 
 const isNumberLike = (v: unknown): v is string | number =>
   typeof v === 'string' || (typeof v === 'number' && Number.isSafeInteger(v));
@@ -98,18 +95,32 @@ export const scheduleFields = {
   scheduled_time: z.string(coded('TS-1071')).optional(),
 };
 
-/** The fields of a group send's body, `text` as the endpoint takes it (one, or one per number). */
-export function groupSendFields<Text extends z.ZodTypeAny>(text: Text) {
-  return {
-    title: bulkTitle,
-    sentto: numbersField,
-    text,
-    template_id: sendTemplateIdField,
-    short_links: shortLinksField,
-    ...scheduleFields,
-    ...commercialFields,
-    ...sendControlFields,
-  };
+/**
+ * A group send's body, `text` as the endpoint takes it (one, or one per number): `numbers`
+ * taken for `sentto`, its text from `text` or `template_id` (exactly one).
+ */
+export function groupSendRequest<Text extends z.ZodTypeAny>(text: Text) {
+  return z.preprocess(
+    withNumbersAlias,
+    z
+      .object({
+        title: bulkTitle,
+        sentto: numbersField,
+        text,
+        template_id: sendTemplateIdField,
+        short_links: shortLinksField,
+        ...scheduleFields,
+        ...commercialFields,
+        ...sendControlFields,
+      })
+      .superRefine(oneTextSource('TS-1033'))
+      .refine(textsMatchNumbers, 'TS-1033'),
+  );
+}
+
+/** Texts given one per number are as many as the numbers (one text stands for them all). */
+function textsMatchNumbers(body: { text?: unknown; sentto: readonly string[] }): boolean {
+  return !Array.isArray(body.text) || body.text.length === body.sentto.length;
 }
 
 /**
@@ -146,8 +157,7 @@ export function bulkHandler(kind: 'group' | 'mixed') {
       commercial: commercialType(body),
       ...requestedControls(body),
     });
-    if (!sent.ok) return sent;
-    return ok({ code: 'TS-1024', fields: { ...sent.value } });
+    return answered('TS-1024', sent);
   };
 }
 

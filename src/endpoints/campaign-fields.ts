@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { answered, commonStatuses, defineEndpoint } from './endpoint.js';
 import type { Endpoint, KeyRule, StatusMap } from './endpoint.js';
 import { integerField } from './fields.js';
 import type { ReplyShape } from './replies.js';
 import type { Services } from '../services/services.js';
-import { ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
 
 /**
@@ -52,10 +51,7 @@ export function groupControl<F extends object>(endpoint: {
     statuses: groupControlStatuses,
     request: groupControlRequest,
     async handle({ body, caller, services }) {
-      const outcome = await endpoint.run(services, caller.account.id, body.rapor_id);
-      if (!outcome.ok) return outcome;
-      const fields: Record<string, unknown> = Object.fromEntries(Object.entries(outcome.value));
-      return ok({ code: 'TS-1064', fields });
+      return answered('TS-1064', await endpoint.run(services, caller.account.id, body.rapor_id));
     },
   });
 }

@@ -1,11 +1,10 @@
 import { z } from 'zod';
 import { numbersBodyLimit } from './body-limits.js';
-import { defineEndpoint } from './endpoint.js';
+import { answered, defineEndpoint, smsSendRules } from './endpoint.js';
 import { contactsAddReply } from './replies.js';
-import { codedDetail, coded } from './fields.js';
-import { groupIdField, groupKey, groupStatuses } from './group-fields.js';
+import { codedDetail, coded, fieldAlias } from './fields.js';
+import { groupIdField, groupStatuses } from './group-fields.js';
 import { contactEntries, maxContactEntries } from '../domain/contacts.js';
-import { ok } from '../domain/result.js';
 import { contactFieldsIssue, maxFieldedContacts } from '../domain/templates.js';
 import { numberText } from './fields.js';
 
@@ -34,10 +33,7 @@ const contactsField = z
 /** Field order is check order: group_id (TS-1029), mobile (TS-1025, TS-1060), contacts. */
 const request = z.preprocess(
   // `numbers` is accepted for `mobile`, as the group send endpoints accept it for `sentto`.
-  (body) =>
-    typeof body === 'object' && body !== null && !('mobile' in body) && 'numbers' in body
-      ? { ...body, mobile: (body as { numbers: unknown }).numbers }
-      : body,
+  fieldAlias('mobile', 'numbers'),
   z
     .object({
       group_id: groupIdField,
@@ -63,12 +59,8 @@ export const contactsAdd = defineEndpoint({
   path: '/contacts/add',
   summary: 'Add numbers to a contact group',
   reply: contactsAddReply,
-  envelope: 'result',
-  key: groupKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
   permissions: ['add_contact'],
-  limited: true,
   // The numbers' bound, or 10,000 contacts with a few short fields each, whichever is larger.
   bodyLimit: Math.max(numbersBodyLimit(maxContactEntries), maxFieldedContacts * 1024),
   statuses: { ...groupStatuses, 'TS-1025': 400, 'TS-1060': 400, 'TS-1065': 403 },
@@ -80,6 +72,6 @@ export const contactsAdd = defineEndpoint({
       body.mobile ?? [],
       body.contacts ?? [],
     );
-    return added.ok ? ok({ code: 'TS-1064', fields: { ...added.value } }) : added;
+    return answered('TS-1064', added);
   },
 });

@@ -1,6 +1,7 @@
 import type { z } from 'zod';
 import type { ResultCode } from '../domain/result-codes.js';
 import type { Permission } from '../domain/permissions.js';
+import { ok } from '../domain/result.js';
 import type { Result } from '../domain/result.js';
 import type { Caller } from '../services/auth.js';
 import type { Services } from '../services/services.js';
@@ -76,6 +77,18 @@ export interface Endpoint<S extends z.ZodTypeAny = z.ZodTypeAny> {
 /** The key rule of /sms/send, which most endpoints have too: 30 to 128 characters, TS-1050 when missing or off. */
 export const smsSendKey: KeyRule = { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1050' };
 
+/**
+ * The rules of /sms/send that most endpoints have too: the result envelope, its key rule,
+ * TS-1033 for a body that is no object, SRV-ERR for an unexpected error, the request limits.
+ */
+export const smsSendRules = {
+  envelope: 'result',
+  key: smsSendKey,
+  invalidBody: 'TS-1033',
+  serverError: 'SRV-ERR',
+  limited: true,
+} as const;
+
 /** Codes every endpoint but the key check can answer with (spec, Errors). */
 export const commonStatuses: StatusMap = {
   'TS-1035': 403,
@@ -87,6 +100,24 @@ export const commonStatuses: StatusMap = {
   'SRV-ERR': 500,
 };
 
+/**
+ * The rows the endpoints that are ours rather than the spec's (groups, templates, İYS,
+ * resellers, /sms/cancel) start from, modelled on /sms/send: a bad body 400, the key 401,
+ * the key's account 403. Each adds its own codes.
+ */
+export const ourStatuses: StatusMap = {
+  ...commonStatuses,
+  'TS-1033': 400,
+  'TS-1050': 401,
+  'TS-1031': 401,
+  'TS-1030': 403,
+};
+
 export function defineEndpoint<S extends z.ZodTypeAny>(endpoint: Endpoint<S>): Endpoint<S> {
   return endpoint;
+}
+
+/** A use case's result as the endpoint's answer: on success `code`, with the value's fields. */
+export function answered(code: ResultCode, result: Result<object>): Result<Reply> {
+  return result.ok ? ok({ code, fields: { ...result.value } }) : result;
 }

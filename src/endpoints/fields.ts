@@ -82,13 +82,33 @@ export const smsIdField = z.preprocess(
 );
 
 /** The OTP endpoints' refusals made before a charge, not in the spec's table. */
-export const otpGuardStatuses: StatusMap = {
+const otpGuardStatuses: StatusMap = {
   // The OTP guard.
   'TS-1094': 403,
   'TS-1095': 429,
   // The conversion watch's hold: refused until the provider releases it.
   'TS-1096': 403,
 };
+
+/** What both OTP sends refuse alike once their fields pass: the key's account, the balance, the OTP guard. */
+export const otpSendStatuses: StatusMap = {
+  'TS-1031': 403,
+  'TS-1030': 403,
+  'TS-1027': 403,
+  'TS-5000': 403,
+  ...otpGuardStatuses,
+};
+
+/**
+ * A body's preprocessing where `alias` is another name of `field` (an older name, or one
+ * that published clients send): taken when `field` is not sent; `field` wins when both are.
+ */
+export function fieldAlias(field: string, alias: string): (body: unknown) => unknown {
+  return (body) =>
+    typeof body === 'object' && body !== null && !(field in body) && alias in body
+      ? { ...body, [field]: (body as Record<string, unknown>)[alias] }
+      : body;
+}
 
 /** The empty request of endpoints that read only api_key. */
 export const noFields = z.object({});

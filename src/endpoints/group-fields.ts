@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { commonStatuses, smsSendKey } from './endpoint.js';
-import type { KeyRule, StatusMap } from './endpoint.js';
+import { ourStatuses } from './endpoint.js';
+import type { StatusMap } from './endpoint.js';
 import { codedDetail, coded, integerField, storableText } from './fields.js';
 import { groupName, maxGroupNameLength } from '../domain/contacts.js';
 
@@ -11,17 +11,11 @@ import { groupName, maxGroupNameLength } from '../domain/contacts.js';
  * and permission 403, and a failed result with HTTP 200 for a duplicate name or a group
  * the account does not have.
  */
-export const groupKey: KeyRule = smsSendKey;
-
 export const groupStatuses: StatusMap = {
-  ...commonStatuses,
-  'TS-1033': 400,
+  ...ourStatuses,
   'TS-1033:duplicate': 200,
   'TS-1029': 400,
   'TS-1029:not-found': 200,
-  'TS-1050': 401,
-  'TS-1031': 401,
-  'TS-1030': 403,
 };
 
 /** `group_id`: the `id` of /groups/create and /groups/list; missing or not a positive integer is TS-1029. */

@@ -1,15 +1,6 @@
-import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
-import {
-  bulkHandler,
-  bulkText,
-  groupSendCommon,
-  groupSendFields,
-  maxBulkNumbers,
-  withNumbersAlias,
-} from './bulk-fields.js';
+import { bulkHandler, bulkText, groupSendCommon, groupSendRequest, maxBulkNumbers } from './bulk-fields.js';
 import { numbersBodyLimit } from './body-limits.js';
-import { oneTextSource } from './template-fields.js';
 
 /** POST /group/send: one text to up to 50,000 numbers, queued first. */
 export const groupSend = defineEndpoint({
@@ -17,9 +8,6 @@ export const groupSend = defineEndpoint({
   summary: 'Send one text to up to 50,000 numbers',
   ...groupSendCommon,
   bodyLimit: numbersBodyLimit(maxBulkNumbers),
-  request: z.preprocess(
-    withNumbersAlias,
-    z.object(groupSendFields(bulkText.optional())).superRefine(oneTextSource('TS-1033')),
-  ),
+  request: groupSendRequest(bulkText.optional()),
   handle: bulkHandler('group'),
 });

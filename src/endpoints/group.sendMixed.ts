@@ -1,15 +1,7 @@
 import { z } from 'zod';
 import { defineEndpoint } from './endpoint.js';
 import { coded } from './fields.js';
-import { oneTextSource } from './template-fields.js';
-import {
-  bulkHandler,
-  bulkText,
-  groupSendCommon,
-  groupSendFields,
-  maxBulkNumbers,
-  withNumbersAlias,
-} from './bulk-fields.js';
+import { bulkHandler, bulkText, groupSendCommon, groupSendRequest, maxBulkNumbers } from './bulk-fields.js';
 
 /** POST /group/sendMixed: text[i] to sentto[i], up to 50,000 pairs, queued first. */
 export const groupSendMixed = defineEndpoint({
@@ -27,12 +19,6 @@ export const groupSendMixed = defineEndpoint({
     maxKeys: 32,
     fieldCodes: { sentto: 'TS-1026', numbers: 'TS-1026' },
   },
-  request: z.preprocess(
-    withNumbersAlias,
-    z
-      .object(groupSendFields(z.array(bulkText, coded('TS-1033')).optional()))
-      .superRefine(oneTextSource('TS-1033'))
-      .refine((b) => b.text === undefined || b.text.length === b.sentto.length, 'TS-1033'),
-  ),
+  request: groupSendRequest(z.array(bulkText, coded('TS-1033')).optional()),
   handle: bulkHandler('mixed'),
 });

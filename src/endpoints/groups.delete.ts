@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint.js';
+import { defineEndpoint, smsSendRules } from './endpoint.js';
 import { groupDeleteReply } from './replies.js';
-import { groupIdField, groupKey, groupStatuses } from './group-fields.js';
+import { groupIdField, groupStatuses } from './group-fields.js';
 import { ok } from '../domain/result.js';
 
 /** POST /groups/delete: deletes one of the account's groups and its contacts. */
@@ -9,12 +9,8 @@ export const groupsDelete = defineEndpoint({
   path: '/groups/delete',
   summary: 'Delete a contact group with its contacts',
   reply: groupDeleteReply,
-  envelope: 'result',
-  key: groupKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
   permissions: ['delete_group'],
-  limited: true,
   statuses: { ...groupStatuses, 'TS-1085': 403 },
   request: z.object({ group_id: groupIdField }),
   async handle({ body, caller, services }) {

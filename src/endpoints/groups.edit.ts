@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint.js';
+import { defineEndpoint, smsSendRules } from './endpoint.js';
 import { groupEditReply } from './replies.js';
-import { groupIdField, groupKey, groupNameField, groupStatuses } from './group-fields.js';
+import { groupIdField, groupNameField, groupStatuses } from './group-fields.js';
 import { ok } from '../domain/result.js';
 
 /** POST /groups/edit: renames one of the account's groups. */
@@ -9,12 +9,8 @@ export const groupsEdit = defineEndpoint({
   path: '/groups/edit',
   summary: 'Rename a contact group',
   reply: groupEditReply,
-  envelope: 'result',
-  key: groupKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
   permissions: ['edit_group'],
-  limited: true,
   statuses: { ...groupStatuses, 'TS-1084': 403 },
   request: z.object({ group_id: groupIdField, name: groupNameField }),
   async handle({ body, caller, services }) {

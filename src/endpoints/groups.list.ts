@@ -1,7 +1,7 @@
-import { defineEndpoint } from './endpoint.js';
+import { defineEndpoint, smsSendRules } from './endpoint.js';
 import { groupListReply } from './replies.js';
 import { noFields } from './fields.js';
-import { groupKey, groupStatuses } from './group-fields.js';
+import { groupStatuses } from './group-fields.js';
 import { ok } from '../domain/result.js';
 
 /** POST /groups/list: the account's groups, newest first. */
@@ -9,12 +9,8 @@ export const groupsList = defineEndpoint({
   path: '/groups/list',
   summary: 'List the contact groups of the account',
   reply: groupListReply,
-  envelope: 'result',
-  key: groupKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
   permissions: ['list_groups'],
-  limited: true,
   statuses: { ...groupStatuses, 'TS-1089': 403 },
   request: noFields,
   async handle({ caller, services }) {

@@ -1,28 +1,20 @@
 import { z } from 'zod';
-import { commonStatuses, smsSendKey } from './endpoint.js';
+import { ourStatuses, smsSendRules } from './endpoint.js';
 import type { StatusMap } from './endpoint.js';
 import { coded, integerField } from './fields.js';
 import { recipientTypes } from '../domain/iys.js';
 
 const iysStatuses: StatusMap = {
-  ...commonStatuses,
+  ...ourStatuses,
   'TS-1025': 400,
-  'TS-1033': 400,
   'TS-1060': 400,
-  'TS-1050': 401,
-  'TS-1031': 401,
-  'TS-1030': 403,
   'TS-1065': 403,
 };
 
 /** What the İYS endpoints declare alike: envelope, key rule, codes, the permission. */
 export const iysCommon = {
-  envelope: 'result',
-  key: smsSendKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
   permissions: ['manage_iys'],
-  limited: true,
   statuses: iysStatuses,
 } as const;
 

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
+import { answered, commonStatuses, defineEndpoint, smsSendRules } from './endpoint.js';
 import { otpDetailedReply } from './replies.js';
 import {
   codedDetail,
   coded,
   langField,
   numberText,
-  otpGuardStatuses,
+  otpSendStatuses,
   otpValidityField,
   storableText,
 } from './fields.js';
@@ -15,7 +15,6 @@ import { containsCodeToken, otpDigits } from '../domain/otp.js';
 import { isReservedOtpSender, titleTooLong } from '../domain/sender-title.js';
 import { textTooLong } from '../domain/sms-count.js';
 import type { SmsLang } from '../domain/labels.js';
-import { ok } from '../domain/result.js';
 
 /**
  * Field order is check order (docs/decisions.md): mobile, title, text, lang; then the
@@ -54,12 +53,8 @@ export const otpDetailed = defineEndpoint({
   path: '/otp/detailed',
   summary: 'Send a generated one-time code in your own text from your approved sender ID',
   reply: otpDetailedReply,
-  envelope: 'result',
-  key: smsSendKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
   permissions: ['post_request', 'send_otp_advanced'],
-  limited: true,
   // Validation errors 400, account and permission errors 403 (spec); the codes are ours.
   statuses: {
     ...commonStatuses,
@@ -72,17 +67,12 @@ export const otpDetailed = defineEndpoint({
     'TS-1026': 400,
     // The spec's 401 column is empty here: a missing key is a validation error.
     'TS-1050': 400,
-    'TS-1031': 403,
     'TS-1061': 403,
     'TS-1037': 403,
-    'TS-1030': 403,
-    'TS-1027': 403,
-    'TS-5000': 403,
-    ...otpGuardStatuses,
+    ...otpSendStatuses,
   },
   request,
   async handle({ body, caller, services }) {
-    const sent = await services.otp.sendDetailed(caller, { ...body, lang: (body.lang ?? 2) as SmsLang });
-    return sent.ok ? ok({ code: 'TS-1024', fields: { ...sent.value } }) : sent;
+    return answered('TS-1024', await services.otp.sendDetailed(caller, { ...body, lang: (body.lang ?? 2) as SmsLang }));
   },
 });

@@ -1,19 +1,15 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
+import { answered, commonStatuses, defineEndpoint, smsSendRules } from './endpoint.js';
 import { otpSendReply } from './replies.js';
-import { langField, numberText, otpGuardStatuses, otpValidityField } from './fields.js';
+import { fieldAlias, langField, numberText, otpSendStatuses, otpValidityField } from './fields.js';
 import { otpMobile } from '../domain/recipients.js';
 import { otpDigits } from '../domain/otp.js';
 import type { SmsLang } from '../domain/labels.js';
-import { ok } from '../domain/result.js';
 
 /** Field order is check order: mobile (TS-1025, TS-1034), then sms_lang and validity (TS-1033). */
 const request = z.preprocess(
   // `lang` is the old name of `sms_lang` (spec, Versioning); `sms_lang` wins when both are sent.
-  (body) =>
-    typeof body === 'object' && body !== null && !('sms_lang' in body) && 'lang' in body
-      ? { ...body, sms_lang: (body as { lang: unknown }).lang }
-      : body,
+  fieldAlias('sms_lang', 'lang'),
   z.object({
     mobile: numberText.transform((raw, ctx) => {
       const number = otpMobile(raw);
@@ -33,24 +29,16 @@ export const otpSend = defineEndpoint({
   path: '/otp/send',
   summary: 'Send a generated one-time code to one number with the fixed template',
   reply: otpSendReply,
-  envelope: 'result',
-  key: smsSendKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
   permissions: ['send_otp'],
-  limited: true,
   statuses: {
     ...commonStatuses,
     'TS-1033': 400,
     'TS-1025': 400,
     'TS-1050': 401,
     'TS-1034': 403,
-    'TS-1031': 403,
     'TS-1036': 403,
-    'TS-1030': 403,
-    'TS-1027': 403,
-    'TS-5000': 403,
-    ...otpGuardStatuses,
+    ...otpSendStatuses,
   },
   request,
   async handle({ body, caller, services }) {
@@ -61,6 +49,6 @@ export const otpSend = defineEndpoint({
       (body.sms_lang ?? 2) as SmsLang,
       body.validity,
     );
-    return sent.ok ? ok({ code: 'TS-1024', fields: { ...sent.value } }) : sent;
+    return answered('TS-1024', sent);
   },
 });

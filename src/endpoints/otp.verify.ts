@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
+import { commonStatuses, defineEndpoint, smsSendRules } from './endpoint.js';
 import { otpVerifyReply } from './replies.js';
 import { codedDetail, smsIdField } from './fields.js';
 import { offeredCode } from '../domain/otp-check.js';
@@ -28,12 +28,8 @@ export const otpVerify = defineEndpoint({
   path: '/otp/verify',
   summary: 'Check a one-time code sent with this account (verified true or false)',
   reply: otpVerifyReply,
-  envelope: 'result',
-  key: smsSendKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
   permissions: [],
-  limited: true,
   statuses: {
     ...commonStatuses,
     'TS-1033': 400,

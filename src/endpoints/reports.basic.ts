@@ -1,8 +1,7 @@
 import { z } from 'zod';
-import { defineEndpoint } from './endpoint.js';
+import { answered, defineEndpoint } from './endpoint.js';
 import { reportSummaryReply } from './replies.js';
 import { raporIdField, reportCommon } from './reports-common.js';
-import { ok } from '../domain/result.js';
 
 /** POST /reports/basic: the summary of a group send or a scheduled /sms/send. */
 export const reportsBasic = defineEndpoint({
@@ -12,8 +11,6 @@ export const reportsBasic = defineEndpoint({
   ...reportCommon,
   request: z.object({ raporid: raporIdField }),
   async handle({ body, caller, services }) {
-    const summary = await services.reports.summary(caller.account.id, body.raporid);
-    if (!summary.ok) return summary;
-    return ok({ code: 'TS-1064', fields: summary.value });
+    return answered('TS-1064', await services.reports.summary(caller.account.id, body.raporid));
   },
 });

@@ -1,4 +1,4 @@
-import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { commonStatuses, defineEndpoint, smsSendKey, smsSendRules } from './endpoint.js';
 import { senderIdsReply } from './replies.js';
 import { noFields } from './fields.js';
 import { ok } from '../domain/result.js';
@@ -8,12 +8,9 @@ export const senderidCheck = defineEndpoint({
   path: '/senderid/check',
   summary: 'List the approved sender IDs of the account',
   reply: senderIdsReply,
-  envelope: 'result',
-  key: { min: 30, max: 128, missing: 'TS-1050', malformed: 'TS-1031' },
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
+  key: { ...smsSendKey, malformed: 'TS-1031' },
   permissions: ['check_senderid'],
-  limited: true,
   statuses: {
     ...commonStatuses,
     'TS-1033': 400,

@@ -1,9 +1,8 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint } from './endpoint.js';
+import { answered, defineEndpoint, ourStatuses } from './endpoint.js';
 import { cancelReply } from './replies.js';
 import { smsIdField } from './fields.js';
 import { smsSendCommon } from './sms.send.js';
-import { ok } from '../domain/result.js';
 
 /**
  * POST /sms/cancel (../shared/interfaces.md, "Campaign controls"): a scheduled /sms/send by
@@ -17,20 +16,14 @@ export const smsCancel = defineEndpoint({
   reply: cancelReply,
   ...smsSendCommon,
   statuses: {
-    ...commonStatuses,
-    'TS-1033': 400,
+    ...ourStatuses,
     'TS-1052': 400,
-    'TS-1050': 401,
-    'TS-1031': 401,
     'TS-1061': 403,
     'TS-1062': 403,
-    'TS-1030': 403,
     'TS-1020': 403,
   },
   request: z.object({ sms_id: smsIdField }),
   async handle({ body, caller, services }) {
-    const outcome = await services.campaigns.cancelSms(caller.account.id, body.sms_id);
-    if (!outcome.ok) return outcome;
-    return ok({ code: 'TS-1064', fields: { ...outcome.value } });
+    return answered('TS-1064', await services.campaigns.cancelSms(caller.account.id, body.sms_id));
   },
 });

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { commonStatuses, defineEndpoint, smsSendKey } from './endpoint.js';
+import { commonStatuses, defineEndpoint, smsSendRules } from './endpoint.js';
 import { smsSendReply } from './replies.js';
 import { numbersBodyLimit } from './body-limits.js';
-import { coded, codedDetail, integerField, numberText, storableText } from './fields.js';
+import { coded, codedDetail, fieldAlias, integerField, numberText, storableText } from './fields.js';
 import { firstNonNumber, numberFieldTooShort, quotedEntry } from '../domain/recipients.js';
 import { titleTooLong } from '../domain/sender-title.js';
 import { textTooLong } from '../domain/sms-count.js';
@@ -29,10 +29,7 @@ function everyEntryANumber(sentto: string, ctx: z.RefinementCtx): void {
 /** Field order is check order (docs/decisions.md): the first failing field answers. */
 const request = z.preprocess(
   // `mobile` is accepted for `sentto`: the provider's published client libraries send it.
-  (body) =>
-    typeof body === 'object' && body !== null && !('sentto' in body) && 'mobile' in body
-      ? { ...body, sentto: (body as { mobile: unknown }).mobile }
-      : body,
+  fieldAlias('sentto', 'mobile'),
   z
     .object({
       sentto: numberText
@@ -74,12 +71,8 @@ const request = z.preprocess(
 
 /** What /sms/send and /sms/cancel declare alike: envelope, key rule, permissions (/sms/cancel takes /sms/send's). */
 export const smsSendCommon = {
-  envelope: 'result',
-  key: smsSendKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
   permissions: ['post_request', 'send_single_sms'],
-  limited: true,
 } as const;
 
 /** POST /sms/send: one text to one or more numbers, now or at a scheduled time. */

@@ -3,12 +3,14 @@
  * the key rule, the HTTP status of each code, the fields, the success answers.
  */
 import { z } from 'zod';
-import { commonStatuses, smsSendKey } from './endpoint.js';
-import type { StatusMap } from './endpoint.js';
+import { answered, defineEndpoint, ourStatuses, smsSendRules } from './endpoint.js';
+import type { Endpoint, StatusMap } from './endpoint.js';
 import { coded, codedDetail, integerField, storableText } from './fields.js';
 import { reply } from './replies.js';
+import type { ReplyShape } from './replies.js';
 import type { Caller } from '../services/auth.js';
-import type { ResellerCaller } from '../services/reseller-service.js';
+import type { ResellerCaller, ResellerService } from '../services/reseller-service.js';
+import type { Result } from '../domain/result.js';
 import { maxMoveAmount } from '../services/reseller-service.js';
 
 /**
@@ -17,25 +19,17 @@ import { maxMoveAmount } from '../services/reseller-service.js';
  * one answer for all). TS-1027: the giver's balance does not cover a move.
  */
 const subaccountStatuses: StatusMap = {
-  ...commonStatuses,
-  'TS-1033': 400,
+  ...ourStatuses,
   'TS-1060': 400,
-  'TS-1050': 401,
-  'TS-1031': 401,
-  'TS-1030': 403,
   'TS-1065': 403,
   'TS-1027': 403,
   'TS-1170': 403,
 };
 
-/** What the five endpoints declare alike: envelope, key rule, codes, the permission. */
-export const subaccountCommon = {
-  envelope: 'result',
-  key: smsSendKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+/** What the six endpoints declare alike: envelope, key rule, codes, the permission. */
+const subaccountCommon = {
+  ...smsSendRules,
   permissions: ['manage_subaccounts'],
-  limited: true,
   statuses: subaccountStatuses,
 } as const;
 
@@ -61,8 +55,29 @@ export const statusField = z.enum(['Active', 'Suspended'], coded('TS-1033'));
 export const dateField = z.string(coded('TS-1033')).regex(/^\d{4}-\d{2}-\d{2}$/, 'TS-1033');
 
 /** The reseller acting, from the request's caller. */
-export function resellerOf(caller: Caller): ResellerCaller {
+function resellerOf(caller: Caller): ResellerCaller {
   return { accountId: caller.account.id, keyId: caller.key.id, address: caller.clientIp };
+}
+
+/**
+ * One of the reseller endpoints: their shared rules, and `run`, its use case for the
+ * reseller acting, whose value is the fields of the TS-1064 answer.
+ */
+export function subaccountEndpoint<S extends z.ZodTypeAny>(endpoint: {
+  path: string;
+  summary: string;
+  reply: ReplyShape;
+  request: S;
+  run: (resellers: ResellerService, reseller: ResellerCaller, body: z.output<S>) => Promise<Result<object>>;
+}): Endpoint<S> {
+  const { run, ...described } = endpoint;
+  return defineEndpoint({
+    ...described,
+    ...subaccountCommon,
+    async handle({ body, caller, services }) {
+      return answered('TS-1064', await run(services.resellers, resellerOf(caller), body));
+    },
+  });
 }
 
 const int = z.int();

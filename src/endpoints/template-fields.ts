@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { coded, codedDetail, integerField, storableText } from './fields.js';
-import { groupKey, groupStatuses } from './group-fields.js';
+import { groupStatuses } from './group-fields.js';
+import { smsSendRules } from './endpoint.js';
 import type { Endpoint, StatusMap } from './endpoint.js';
 import type { ResultCode } from '../domain/result-codes.js';
 import { maxTemplateNameLength, templateTextIssue } from '../domain/templates.js';
@@ -20,12 +21,8 @@ export const templateStatuses: StatusMap = {
 
 /** The rules the three template endpoints share (key, codes, permission, limits). */
 export const templateEndpointRules = {
-  envelope: 'result',
-  key: groupKey,
-  invalidBody: 'TS-1033',
-  serverError: 'SRV-ERR',
+  ...smsSendRules,
   permissions: ['post_request'],
-  limited: true,
   statuses: templateStatuses,
 } as const satisfies Partial<Endpoint>;
 

@@ -6,7 +6,7 @@
  * other resellers' customers. Every change is written with its audit row in one
  * transaction (actor `key:<id>`).
  */
-import type { Account, Balances } from '../ports/accounts.js';
+import type { Account, AccountPatch, Balances } from '../ports/accounts.js';
 import type { Clock } from '../ports/clock.js';
 import type { Store } from '../ports/store.js';
 import { fail, ok } from '../domain/result.js';
@@ -239,19 +239,11 @@ export class ResellerService {
     customerId: number,
     status: Account['status'],
   ): Promise<Result<CustomerView>> {
-    return this.store.transaction(async (store) => {
-      const customer = await this.customer(store, caller, customerId);
-      if (!customer.ok) return customer;
-      const updated = await store.accounts.updateAccount(customerId, { status });
-      if (!updated) return notYours;
-      await this.record(store, caller, {
-        action: status === 'Suspended' ? 'subaccount.suspend' : 'subaccount.reactivate',
-        accountId: customerId,
-        object: { type: 'account', id: customerId },
-        detail: { status, before: customer.value.status, reseller_id: caller.accountId },
-      });
-      return ok(customerView(updated));
-    });
+    const changed = await this.changeCustomer(caller, customerId, { status }, (before) => ({
+      action: status === 'Suspended' ? 'subaccount.suspend' : 'subaccount.reactivate',
+      detail: { status, before: before.status, reseller_id: caller.accountId },
+    }));
+    return changed.ok ? ok(customerView(changed.value)) : changed;
   }
 
   /**
@@ -264,18 +256,37 @@ export class ResellerService {
     customerId: number,
     refundUndelivered: boolean,
   ): Promise<Result<CustomerView & { refund_undelivered: boolean }>> {
+    const changed = await this.changeCustomer(caller, customerId, { refundUndelivered }, () => ({
+      action: 'subaccount.refund-policy',
+      detail: { refund_undelivered: refundUndelivered, reseller_id: caller.accountId },
+    }));
+    if (!changed.ok) return changed;
+    return ok({ ...customerView(changed.value), refund_undelivered: changed.value.refundUndelivered === true });
+  }
+
+  /**
+   * Changes the reseller's customer and records it, in one transaction: `fact` gives the
+   * audit row's action and particulars, from the customer as it was.
+   */
+  private changeCustomer(
+    caller: ResellerCaller,
+    customerId: number,
+    patch: AccountPatch,
+    fact: (before: Account) => Pick<AuditFact, 'action' | 'detail'>,
+  ): Promise<Result<Account>> {
     return this.store.transaction(async (store) => {
       const customer = await this.customer(store, caller, customerId);
       if (!customer.ok) return customer;
-      const updated = await store.accounts.updateAccount(customerId, { refundUndelivered });
+      const updated = await store.accounts.updateAccount(customerId, patch);
       if (!updated) return notYours;
+      const { action, detail } = fact(customer.value);
       await this.record(store, caller, {
-        action: 'subaccount.refund-policy',
+        action,
         accountId: customerId,
         object: { type: 'account', id: customerId },
-        detail: { refund_undelivered: refundUndelivered, reseller_id: caller.accountId },
+        detail,
       });
-      return ok({ ...customerView(updated), refund_undelivered: updated.refundUndelivered === true });
+      return ok(updated);
     });
   }
 

@@ -64,15 +64,7 @@ export class WebhookDelivery {
       return result;
     }
     const startedAt = this.clock.now();
-    const { url, secret } = event.target;
-    const outcome =
-      url === null || url === ''
-        ? noUrl
-        : await this.sender.send({
-            url,
-            ...buildAttempt(toWebhookEvent(event), startedAt, secret),
-            timeoutMs: this.options.timeoutMs,
-          });
+    const outcome = await this.post(event.target, (secret) => buildAttempt(toWebhookEvent(event), startedAt, secret));
     return this.verdict(event, manual, startedAt, outcome, event.dueAt);
   }
 
@@ -87,15 +79,9 @@ export class WebhookDelivery {
     const first = events[0];
     if (first === undefined) return [];
     const startedAt = this.clock.now();
-    const { url, secret } = first.target;
-    const outcome =
-      url === null || url === ''
-        ? noUrl
-        : await this.sender.send({
-            url,
-            ...buildBucketAttempt(events.map(toWebhookEvent), startedAt, secret),
-            timeoutMs: this.options.timeoutMs,
-          });
+    const outcome = await this.post(first.target, (secret) =>
+      buildBucketAttempt(events.map(toWebhookEvent), startedAt, secret),
+    );
     let dueAt = first.dueAt;
     for (const e of events) dueAt = Math.max(dueAt, e.dueAt);
     const one = this.verdict(first, manual, startedAt, outcome, dueAt);
@@ -105,6 +91,16 @@ export class WebhookDelivery {
       leaseUntil: e.leaseUntil,
       ...(manual ? { state: outcome.ok ? 'delivered' : e.state, nextAttemptAt: e.dueAt } : {}),
     }));
+  }
+
+  /** Sends the request `signed` makes (its body and headers, signed with the key's secret) to the key's URL. */
+  private async post(
+    target: ClaimedEvent['target'],
+    signed: (secret: string | null) => { body: string; headers: Record<string, string> },
+  ): Promise<AttemptOutcome> {
+    const { url, secret } = target;
+    if (url === null || url === '') return noUrl;
+    return this.sender.send({ url, ...signed(secret), timeoutMs: this.options.timeoutMs });
   }
 
   /** What one attempt leaves the event in; `dueAt`: when the attempt was due. */
