@@ -1,6 +1,7 @@
 /** The account: its users, its IP allowlist, the user's password and sessions, and its latest activity. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { InputField, Notice, TextAreaField } from '../../kit/fields.js';
 import { PostForm } from '../../kit/post-form.js';
@@ -188,12 +189,13 @@ async function page(
   });
 }
 
-export const settingsArea: AccountArea = {
+export const settingsArea: AccountArea = pageArea({
   name: 'settings',
-  nav: [{ path: '/account', label: (lang) => accountMessages[lang].nav, order: 90 }],
+  path: '/account',
+  messages: accountMessages,
+  order: 90,
+  page,
   routes(app, door) {
-    app.get('/account', async (request, reply) => page(request, reply, door));
-
     app.post('/account/allowlist', async (request, reply) => {
       const raw = field(request.body, 'ip_allow');
       const parsed = allowlist(raw);
@@ -230,4 +232,4 @@ export const settingsArea: AccountArea = {
       return reply.redirect('/panel/account?done=password', 303);
     });
   },
-};
+});
