@@ -98,6 +98,28 @@ export function InputField(props: {
   );
 }
 
+/** A new password's input, as password managers know it: at least 10 characters, required. */
+export function NewPasswordField(props: {
+  name: string;
+  label: string;
+  state: PanelState;
+  hint?: string;
+  error?: string | undefined;
+}) {
+  return (
+    <InputField
+      id="new-password"
+      name={props.name}
+      type="password"
+      label={props.label}
+      hint={props.hint}
+      error={props.error}
+      state={props.state}
+      attributes={{ autocomplete: 'new-password', required: true, minLength: 10 }}
+    />
+  );
+}
+
 /** A labelled text area, described by its hint and its error. */
 export function TextAreaField(props: {
   id: string;

@@ -3,7 +3,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
 import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
-import { InputField, Notice, TextAreaField } from '../../kit/fields.js';
+import { InputField, NewPasswordField, Notice, TextAreaField } from '../../kit/fields.js';
 import { PostForm } from '../../kit/post-form.js';
 import { Table } from '../../kit/table.js';
 import { AuditTable } from '../../kit/audit-table.js';
@@ -40,15 +40,12 @@ function PasswordForm(props: { request: FastifyRequest; errors: AccountErrors })
         state={state}
         attributes={{ autocomplete: 'current-password', required: true }}
       />
-      <InputField
-        id="new-password"
+      <NewPasswordField
         name="new_password"
-        type="password"
         label={t.newPassword}
         hint={t.newPasswordHint}
         error={errors.next}
         state={state}
-        attributes={{ autocomplete: 'new-password', required: true, minLength: 10 }}
       />
       <div>
         <button type="submit">{t.changePassword}</button>
