@@ -5,7 +5,7 @@
  * catalogue, exporting a PanelArea; every area is listed once, in src/panel/areas.ts. An
  * area's routes are given its side's door to the services, and no other.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { PanelUser } from '../ports/user-store.js';
 import type { Brand } from '../ports/brand-store.js';
 import type { UserActor } from '../services/audit-log.js';
@@ -57,6 +57,28 @@ export interface PanelArea<D> {
   name: string;
   nav?: readonly NavEntry[];
   routes(app: FastifyInstance, door: D): void | Promise<void>;
+}
+
+/**
+ * The usual area: one entry in its side's menu, labelled by its catalogue's `nav`, whose path
+ * opens the area's page (`page` answers GET `path`); `routes` adds the area's other routes.
+ */
+export function pageArea<D>(area: {
+  name: string;
+  path: string;
+  messages: Readonly<Record<Lang, { nav: string }>>;
+  order: number;
+  page: (request: FastifyRequest, reply: FastifyReply, door: D) => Promise<FastifyReply>;
+  routes?: (app: FastifyInstance, door: D) => void;
+}): PanelArea<D> {
+  return {
+    name: area.name,
+    nav: [{ path: area.path, label: (lang) => area.messages[lang].nav, order: area.order }],
+    routes(app, door) {
+      app.get(area.path, async (request, reply) => area.page(request, reply, door));
+      area.routes?.(app, door);
+    },
+  };
 }
 
 declare module 'fastify' {

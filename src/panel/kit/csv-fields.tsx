@@ -25,7 +25,25 @@ export function CsvFields(props: { lang: Lang; id: string; value?: string }) {
   );
 }
 
-type Rejected = ImportReport['rejected'][number];
+/** The rows an import refused, by line: the value read and why it was refused. */
+export function RejectedTable<R extends { line: number; value: string }>(props: {
+  lang: Lang;
+  rows: readonly R[];
+  reason: (row: R) => string;
+}) {
+  const t = kitText[props.lang];
+  return (
+    <Table<R>
+      rows={props.rows}
+      rowKey={(r) => `${r.line}-${r.value}`}
+      columns={[
+        { header: t.colLine, cell: (r) => r.line },
+        { header: t.colValue, cell: (r) => r.value },
+        { header: t.colReason, cell: props.reason },
+      ]}
+    />
+  );
+}
 
 export function ImportResult(props: { lang: Lang; report: ImportReport | null }) {
   const { report } = props;
@@ -43,15 +61,7 @@ export function ImportResult(props: { lang: Lang; report: ImportReport | null })
       {report.rejected.length > 0 && (
         <>
           <p>{t.reportRejected(report.rejected.length)}</p>
-          <Table<Rejected>
-            rows={report.rejected}
-            rowKey={(r) => `${r.line}-${r.value}`}
-            columns={[
-              { header: t.colLine, cell: (r) => r.line },
-              { header: t.colValue, cell: (r) => r.value },
-              { header: t.colReason, cell: (r) => reason[r.reason] },
-            ]}
-          />
+          <RejectedTable lang={props.lang} rows={report.rejected} reason={(r) => reason[r.reason]} />
         </>
       )}
     </section>

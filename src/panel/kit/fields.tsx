@@ -71,56 +71,68 @@ export function Field(props: {
 /** What an input may say besides its id, name, value and ARIA wiring (autocomplete, required, limits). */
 type ControlAttributes = Record<string, string | number | boolean | undefined>;
 
-/** A labelled input (text unless `type` says otherwise), described by its hint and its error. */
-export function InputField(props: {
+/** What a labelled control is given: its id and name, its label, and the hint and error it is described by. */
+interface ControlProps {
   id: string;
   name: string;
   label: string;
   state: PanelState;
-  type?: string;
-  value?: string;
   hint?: string;
   error?: string | undefined;
-  attributes?: ControlAttributes;
-}) {
+}
+
+/** A control in its Field, described by its hint (when there is one) and its error. */
+function LabelledControl(props: ControlProps & { control: (aria: ReturnType<typeof described>) => ComponentChildren }) {
   const { id, hint, error } = props;
   return (
     <Field id={id} label={props.label} hint={hint} error={error} state={props.state}>
-      <input
-        id={id}
-        name={props.name}
-        type={props.type ?? 'text'}
-        value={props.value}
-        {...props.attributes}
-        {...described(id, error, hint === undefined ? undefined : `${id}-hint`)}
-      />
+      {props.control(described(id, error, hint === undefined ? undefined : `${id}-hint`))}
     </Field>
   );
 }
 
-/** A labelled text area, described by its hint and its error. */
-export function TextAreaField(props: {
-  id: string;
-  name: string;
-  label: string;
-  state: PanelState;
-  value: string;
-  rows: number;
-  hint?: string;
-  error?: string | undefined;
-}) {
-  const { id, hint, error } = props;
+/** A labelled input (text unless `type` says otherwise), described by its hint and its error. */
+export function InputField(props: ControlProps & { type?: string; value?: string; attributes?: ControlAttributes }) {
   return (
-    <Field id={id} label={props.label} hint={hint} error={error} state={props.state}>
-      <textarea
-        id={id}
-        name={props.name}
-        rows={props.rows}
-        {...described(id, error, hint === undefined ? undefined : `${id}-hint`)}
-      >
-        {props.value}
-      </textarea>
-    </Field>
+    <LabelledControl
+      {...props}
+      control={(aria) => (
+        <input
+          id={props.id}
+          name={props.name}
+          type={props.type ?? 'text'}
+          value={props.value}
+          {...props.attributes}
+          {...aria}
+        />
+      )}
+    />
+  );
+}
+
+/** A new password's input, as password managers know it: at least 10 characters, required. */
+export function NewPasswordField(props: Omit<ControlProps, 'id'>) {
+  return (
+    <InputField
+      id="new-password"
+      type="password"
+      {...props}
+      attributes={{ autocomplete: 'new-password', required: true, minLength: 10 }}
+    />
+  );
+}
+
+/** A labelled text area, described by its hint and its error. */
+export function TextAreaField(props: ControlProps & { value: string; rows: number }) {
+  return (
+    <LabelledControl
+      {...props}
+      control={(aria) => (
+        <textarea id={props.id} name={props.name} rows={props.rows} {...aria}>
+          {props.value}
+        </textarea>
+      )}
+    />
   );
 }
 

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import type { PanelArea } from '../context.js';
 import { actorOf } from '../context.js';
 import { sendPage } from '../layout.js';
-import { Field, FieldError, InputField, Notice, described } from '../kit/fields.js';
+import { Field, FieldError, NewPasswordField, Notice, described } from '../kit/fields.js';
 import { PostForm } from '../kit/post-form.js';
 import { signInMessages } from './catalogue.js';
 import { clearSessionCookie, setSessionCookie } from '../security.js';
@@ -71,15 +71,7 @@ function setPasswordPage(
     body: (
       <PostForm action="/panel/set-password" state={state} class="stack">
         <input type="hidden" name="token" value={token} />
-        <InputField
-          id="new-password"
-          name="password"
-          type="password"
-          label={t.newPassword}
-          error={error}
-          state={state}
-          attributes={{ autocomplete: 'new-password', required: true, minLength: 10 }}
-        />
+        <NewPasswordField name="password" label={t.newPassword} error={error} state={state} />
         <div>
           <button type="submit">{t.setPasswordSubmit}</button>
         </div>

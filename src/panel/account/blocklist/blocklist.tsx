@@ -1,6 +1,7 @@
 /** The blocking list: search, add (typed or CSV, with a per-row report), remove. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { Notice } from '../../kit/fields.js';
 import { removeNumberColumn } from '../remove-number.js';
@@ -90,12 +91,13 @@ async function listPage(
   });
 }
 
-export const blocklistArea: AccountArea = {
+export const blocklistArea: AccountArea = pageArea({
   name: 'blocklist',
-  nav: [{ path: '/blocklist', label: (lang) => blocklistMessages[lang].nav, order: 60 }],
+  path: '/blocklist',
+  messages: blocklistMessages,
+  order: 60,
+  page: (request, reply, door) => listPage(request, reply, door, { numbers: '', csv: '' }),
   routes(app, door) {
-    app.get('/blocklist', async (request, reply) => listPage(request, reply, door, { numbers: '', csv: '' }));
-
     app.post('/blocklist', { bodyLimit: importBodyLimit }, async (request, reply) => {
       const numbers = field(request.body, 'numbers');
       const csv = field(request.body, 'csv');
@@ -115,4 +117,4 @@ export const blocklistArea: AccountArea = {
       return reply.redirect('/panel/blocklist?done=unblocked', 303);
     });
   },
-};
+});

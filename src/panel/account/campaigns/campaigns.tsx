@@ -1,5 +1,7 @@
 /** Campaigns: every bulk and panel send with its counters and progress, its outcome chart and CSV export. */
-import type { AccountArea } from '../door.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import type { Lang } from '../../catalogue.js';
 import { kitText } from '../../kit/text.js';
@@ -122,29 +124,28 @@ function CampaignList(props: { lang: Lang; rows: readonly CampaignRow[] }) {
   );
 }
 
-export const campaignsArea: AccountArea = {
-  name: 'campaigns',
-  nav: [{ path: '/campaigns', label: (lang) => campaignMessages[lang].nav, order: 40 }],
-  routes(app, door) {
-    app.get('/campaigns', async (request, reply) => {
-      const lang = request.panel.lang;
-      const t = campaignMessages[lang];
-      const page = await door.of(request).campaigns.list(cursorOf(queryOf(request.query).before, true) ?? null);
-      return sendPage(request, reply, {
-        title: t.title,
-        body: (
-          <>
-            <CampaignList lang={lang} rows={page.rows} />
-            <Pager
-              lang={lang}
-              label={t.title}
-              next={page.next === null ? null : `/panel/campaigns?before=${page.next}`}
-            />
-          </>
-        ),
-      });
-    });
+async function listPage(request: FastifyRequest, reply: FastifyReply, door: AccountDoor): Promise<FastifyReply> {
+  const lang = request.panel.lang;
+  const t = campaignMessages[lang];
+  const page = await door.of(request).campaigns.list(cursorOf(queryOf(request.query).before, true) ?? null);
+  return sendPage(request, reply, {
+    title: t.title,
+    body: (
+      <>
+        <CampaignList lang={lang} rows={page.rows} />
+        <Pager lang={lang} label={t.title} next={page.next === null ? null : `/panel/campaigns?before=${page.next}`} />
+      </>
+    ),
+  });
+}
 
+export const campaignsArea: AccountArea = pageArea({
+  name: 'campaigns',
+  path: '/campaigns',
+  messages: campaignMessages,
+  order: 40,
+  page: listPage,
+  routes(app, door) {
     app.get<{ Params: { id: string } }>('/campaigns/:id', async (request, reply) => {
       const lang = request.panel.lang;
       const t = campaignMessages[lang];
@@ -276,4 +277,4 @@ export const campaignsArea: AccountArea = {
       }));
     });
   },
-};
+});

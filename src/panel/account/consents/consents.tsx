@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { Field, FieldError, InputField, Notice } from '../../kit/fields.js';
 import { PostForm } from '../../kit/post-form.js';
@@ -144,14 +145,13 @@ function blankForm(request: FastifyRequest, door: AccountDoor): ConsentForm {
   };
 }
 
-export const consentsArea: AccountArea = {
+export const consentsArea: AccountArea = pageArea({
   name: 'consents',
-  nav: [{ path: '/consents', label: (lang) => consentMessages[lang].nav, order: 65 }],
+  path: '/consents',
+  messages: consentMessages,
+  order: 65,
+  page: (request, reply, door) => consentsPage(request, reply, door, { form: blankForm(request, door), csv: '' }),
   routes(app, door) {
-    app.get('/consents', async (request, reply) =>
-      consentsPage(request, reply, door, { form: blankForm(request, door), csv: '' }),
-    );
-
     app.post('/consents/add', async (request, reply) => {
       const t = consentMessages[request.panel.lang];
       const form: ConsentForm = {
@@ -206,4 +206,4 @@ export const consentsArea: AccountArea = {
       ),
     );
   },
-};
+});

@@ -1,8 +1,8 @@
 /** The parts of the Consents page: a number's records, the import report, the sync state and the RETs by reply. */
 import type { Lang } from '../../catalogue.js';
 import { Table } from '../../kit/table.js';
+import { RejectedTable } from '../../kit/csv-fields.js';
 import { dateTime } from '../../kit/format.js';
-import { kitText } from '../../kit/text.js';
 import { consentMessages } from './catalogue.js';
 import type { ConsentEntry, SyncState } from '../../../ports/consent-store.js';
 import type {
@@ -55,27 +55,16 @@ export function NumberRecords(props: { lang: Lang; recipient: string; entries: r
   );
 }
 
-type Rejected = ConsentImportReport['rejected'][number];
-
 export function ImportReportView(props: { lang: Lang; report: ConsentImportReport }) {
   const { lang, report } = props;
   const t = consentMessages[lang];
-  const k = kitText[lang];
   return (
     <section aria-labelledby="consent-report" role="status">
       <h3 id="consent-report">{t.reportAdded(report.added)}</h3>
       {report.rejectedCount > 0 && (
         <>
           <p>{t.reportRejected(report.rejectedCount)}</p>
-          <Table<Rejected>
-            rows={report.rejected}
-            rowKey={(r) => `${r.line}-${r.value}`}
-            columns={[
-              { header: k.colLine, cell: (r) => r.line },
-              { header: k.colValue, cell: (r) => r.value },
-              { header: k.colReason, cell: (r) => reasonText(lang, r.reason) },
-            ]}
-          />
+          <RejectedTable lang={lang} rows={report.rejected} reason={(r) => reasonText(lang, r.reason)} />
           {report.rejectedCount > report.rejected.length && (
             <p>{t.reportMore(report.rejectedCount - report.rejected.length)}</p>
           )}

@@ -1,6 +1,7 @@
 /** Groups: the list and creation; a group's own page (rename, contacts, import, export, delete) is group-page.tsx. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { InputField, Notice } from '../../kit/fields.js';
 import { PostForm } from '../../kit/post-form.js';
@@ -55,12 +56,13 @@ async function listPage(
   });
 }
 
-export const groupsArea: AccountArea = {
+export const groupsArea: AccountArea = pageArea({
   name: 'groups',
-  nav: [{ path: '/groups', label: (lang) => groupMessages[lang].nav, order: 50 }],
+  path: '/groups',
+  messages: groupMessages,
+  order: 50,
+  page: (request, reply, door) => listPage(request, reply, door, { name: '' }),
   routes(app, door) {
-    app.get('/groups', async (request, reply) => listPage(request, reply, door, { name: '' }));
-
     app.post('/groups', async (request, reply) => {
       const name = field(request.body, 'name');
       const created = await door.of(request).groups.create(name);
@@ -70,4 +72,4 @@ export const groupsArea: AccountArea = {
 
     groupPageRoutes(app, door);
   },
-};
+});

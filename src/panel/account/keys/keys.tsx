@@ -1,6 +1,7 @@
 /** API keys: the list; a key's own pages are key-page.tsx (with its webhook) and key-create.tsx. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { keysMessages } from './catalogue.js';
 import { kitText } from '../../kit/text.js';
@@ -61,13 +62,15 @@ async function listPage(request: FastifyRequest, reply: FastifyReply, door: Acco
   });
 }
 
-export const keysArea: AccountArea = {
+export const keysArea: AccountArea = pageArea({
   name: 'keys',
-  nav: [{ path: '/keys', label: (lang) => keysMessages[lang].nav, order: 70 }],
+  path: '/keys',
+  messages: keysMessages,
+  order: 70,
+  page: listPage,
   routes(app, door) {
-    app.get('/keys', async (request, reply) => listPage(request, reply, door));
     keyCreateRoutes(app, door);
     keyPageRoutes(app, door);
     webhookRoutes(app, door, (request, reply, id, posted) => keyPage(request, reply, door, id, { webhook: posted }));
   },
-};
+});

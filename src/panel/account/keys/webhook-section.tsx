@@ -50,6 +50,40 @@ export interface PostedWebhook {
   batchWait: string;
 }
 
+/** The webhook's whole-number settings, in the form's order: each field's input, the key's value and its bounds. */
+const countSettings = {
+  attempts: { id: 'webhook-attempts', name: 'webhook_attempts', min: 1, max: 50 },
+  batch: { id: 'webhook-batch', name: 'webhook_batch', min: 1, max: 100 },
+  batchWait: { id: 'webhook-batch-wait', name: 'webhook_batch_wait_ms', min: 0, max: 60000 },
+} as const;
+type CountSetting = keyof typeof countSettings;
+const countFields: readonly CountSetting[] = ['attempts', 'batch', 'batchWait'];
+
+/** One whole-number setting: as posted when refused, else the key's. */
+function CountField(props: {
+  field: CountSetting;
+  keyView: PanelKeyView;
+  posted: PostedWebhook | undefined;
+  errors: WebhookErrors;
+  state: PanelState;
+}) {
+  const t = webhookMessages[props.state.lang];
+  const setting = countSettings[props.field];
+  return (
+    <InputField
+      id={setting.id}
+      name={setting.name}
+      type="number"
+      label={t[props.field]}
+      value={props.posted?.[props.field] ?? String(props.keyView[setting.name])}
+      hint={t[`${props.field}Hint`]}
+      error={props.errors[props.field]}
+      state={props.state}
+      attributes={{ min: setting.min, max: setting.max, step: 1, inputMode: 'numeric' }}
+    />
+  );
+}
+
 export function WebhookSection(props: {
   state: PanelState;
   keyView: PanelKeyView;
@@ -96,39 +130,9 @@ export function WebhookSection(props: {
               <input type="checkbox" name="remove_secret" value="1" /> {t.removeSecret}
             </label>
           )}
-          <InputField
-            id="webhook-attempts"
-            name="webhook_attempts"
-            type="number"
-            label={t.attempts}
-            value={props.posted?.attempts ?? String(key.webhook_attempts)}
-            hint={t.attemptsHint}
-            error={errors.attempts}
-            state={state}
-            attributes={{ min: 1, max: 50, step: 1, inputMode: 'numeric' }}
-          />
-          <InputField
-            id="webhook-batch"
-            name="webhook_batch"
-            type="number"
-            label={t.batch}
-            value={props.posted?.batch ?? String(key.webhook_batch)}
-            hint={t.batchHint}
-            error={errors.batch}
-            state={state}
-            attributes={{ min: 1, max: 100, step: 1, inputMode: 'numeric' }}
-          />
-          <InputField
-            id="webhook-batch-wait"
-            name="webhook_batch_wait_ms"
-            type="number"
-            label={t.batchWait}
-            value={props.posted?.batchWait ?? String(key.webhook_batch_wait_ms)}
-            hint={t.batchWaitHint}
-            error={errors.batchWait}
-            state={state}
-            attributes={{ min: 0, max: 60000, step: 1, inputMode: 'numeric' }}
-          />
+          {countFields.map((field) => (
+            <CountField key={field} field={field} keyView={key} posted={props.posted} errors={errors} state={state} />
+          ))}
           <fieldset>
             <legend>{t.events}</legend>
             <div class="checks">

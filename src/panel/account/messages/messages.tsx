@@ -1,5 +1,7 @@
 /** The message log (search, keyset pages) and a message's page with its timeline. */
-import type { AccountArea } from '../door.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import type { PanelState } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import type { Lang } from '../../catalogue.js';
@@ -112,43 +114,46 @@ function MessageFacts(props: { lang: Lang; m: MessageDetail }) {
   );
 }
 
-export const messagesArea: AccountArea = {
-  name: 'messages',
-  nav: [{ path: '/messages', label: (lang) => logMessages[lang].nav, order: 30 }],
-  routes(app, door) {
-    app.get('/messages', async (request, reply) => {
-      const lang = request.panel.lang;
-      const t = logMessages[lang];
-      const query = queryOf(request.query);
-      const q: LogQuery = {};
-      for (const name of [...queryFields, 'after'] as const) {
-        const v = query[name];
-        if (v !== undefined) q[name] = v;
-      }
-      const page = await door.of(request).messages.search(q);
-      const keep = new URLSearchParams(queryFields.flatMap((n) => (q[n] ? [[n, q[n] ?? '']] : [])));
-      return sendPage(request, reply, {
-        title: t.title,
-        body: (
-          <>
-            <PageScripts />
-            <SearchForm q={q} errors={page.errors} state={request.panel} />
-            {page.rows.length === 0 ? <p>{t.none}</p> : <LogTable lang={lang} rows={page.rows} />}
-            <Pager
-              lang={lang}
-              label={t.title}
-              first={q.after === undefined ? null : `/panel/messages?${keep.toString()}`}
-              next={
-                page.next === null
-                  ? null
-                  : `/panel/messages?${new URLSearchParams([...keep, ['after', page.next]]).toString()}`
-              }
-            />
-          </>
-        ),
-      });
-    });
+async function searchPage(request: FastifyRequest, reply: FastifyReply, door: AccountDoor): Promise<FastifyReply> {
+  const lang = request.panel.lang;
+  const t = logMessages[lang];
+  const query = queryOf(request.query);
+  const q: LogQuery = {};
+  for (const name of [...queryFields, 'after'] as const) {
+    const v = query[name];
+    if (v !== undefined) q[name] = v;
+  }
+  const page = await door.of(request).messages.search(q);
+  const keep = new URLSearchParams(queryFields.flatMap((n) => (q[n] ? [[n, q[n] ?? '']] : [])));
+  return sendPage(request, reply, {
+    title: t.title,
+    body: (
+      <>
+        <PageScripts />
+        <SearchForm q={q} errors={page.errors} state={request.panel} />
+        {page.rows.length === 0 ? <p>{t.none}</p> : <LogTable lang={lang} rows={page.rows} />}
+        <Pager
+          lang={lang}
+          label={t.title}
+          first={q.after === undefined ? null : `/panel/messages?${keep.toString()}`}
+          next={
+            page.next === null
+              ? null
+              : `/panel/messages?${new URLSearchParams([...keep, ['after', page.next]]).toString()}`
+          }
+        />
+      </>
+    ),
+  });
+}
 
+export const messagesArea: AccountArea = pageArea({
+  name: 'messages',
+  path: '/messages',
+  messages: logMessages,
+  order: 30,
+  page: searchPage,
+  routes(app, door) {
     app.get<{ Params: { id: string } }>('/messages/:id', async (request, reply) => {
       const lang = request.panel.lang;
       const t = logMessages[lang];
@@ -184,4 +189,4 @@ export const messagesArea: AccountArea = {
       });
     });
   },
-};
+});

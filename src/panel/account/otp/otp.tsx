@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import type { PanelState } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { InputField, Notice } from '../../kit/fields.js';
@@ -246,11 +247,13 @@ const settingNames: Record<string, string> = {
   cooldown: 'cooldown_seconds',
 };
 
-export const otpArea: AccountArea = {
+export const otpArea: AccountArea = pageArea({
   name: 'otp',
-  nav: [{ path: '/otp', label: (lang) => otpMessages[lang].nav, order: 75 }],
+  path: '/otp',
+  messages: otpMessages,
+  order: 75,
+  page: otpPage,
   routes(app, door) {
-    app.get('/otp', async (request, reply) => otpPage(request, reply, door));
     app.get<IdParams>('/otp/keys/:id', async (request, reply) =>
       editPage(request, reply, door, idOf(request.params.id)),
     );
@@ -262,4 +265,4 @@ export const otpArea: AccountArea = {
       return reply.redirect('/panel/otp?done=saved', 303);
     });
   },
-};
+});

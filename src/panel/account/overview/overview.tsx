@@ -1,5 +1,7 @@
 /** Overview: balances, today's and this month's counts, 30 days of sends, the latest messages. */
-import type { AccountArea } from '../door.js';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import type { Lang } from '../../catalogue.js';
 import { kitText } from '../../kit/text.js';
@@ -92,53 +94,53 @@ function SendsTable(props: { lang: Lang; sends: readonly CampaignRow[] }) {
   );
 }
 
-export const overviewArea: AccountArea = {
+async function overviewPage(request: FastifyRequest, reply: FastifyReply, door: AccountDoor): Promise<FastifyReply> {
+  const lang = request.panel.lang;
+  const t = overviewMessages[lang];
+  const data = await door.of(request).overview.overview();
+  if (!data) throw new NotFound('no account');
+  return sendPage(request, reply, {
+    title: t.title,
+    body: (
+      <>
+        <PageScripts chart />
+        <section aria-labelledby="balances" class="card">
+          <h2 id="balances">{t.balances}</h2>
+          <dl class="facts">
+            <dt>{t.balanceMain}</dt>
+            <dd>{data.balanceMain}</dd>
+            <dt>{t.balanceInternational}</dt>
+            <dd>{data.balanceInternational}</dd>
+          </dl>
+        </section>
+        <div class="cards">
+          <TallyList lang={lang} title={t.today} tally={data.today} id="today" />
+          <TallyList lang={lang} title={t.month} tally={data.month} id="month" />
+        </div>
+        <DailyChart lang={lang} series={data.chart} />
+        <section aria-labelledby="latest-sends">
+          <h2 id="latest-sends">{t.latestSends}</h2>
+          {data.latestSends.length === 0 ? <p>{t.noMessages}</p> : <SendsTable lang={lang} sends={data.latestSends} />}
+        </section>
+        <section aria-labelledby="latest">
+          <h2 id="latest">{t.latest}</h2>
+          {data.latest.length === 0 ? <p>{t.noMessages}</p> : <LogTable lang={lang} rows={data.latest} />}
+          <p>
+            <a href="/panel/messages">{t.allMessages}</a>
+          </p>
+        </section>
+      </>
+    ),
+  });
+}
+
+export const overviewArea: AccountArea = pageArea({
   name: 'overview',
-  nav: [{ path: '/overview', label: (lang) => overviewMessages[lang].nav, order: 10 }],
+  path: '/overview',
+  messages: overviewMessages,
+  order: 10,
+  page: overviewPage,
   routes(app, door) {
-    app.get('/overview', async (request, reply) => {
-      const lang = request.panel.lang;
-      const t = overviewMessages[lang];
-      const data = await door.of(request).overview.overview();
-      if (!data) throw new NotFound('no account');
-      return sendPage(request, reply, {
-        title: t.title,
-        body: (
-          <>
-            <PageScripts chart />
-            <section aria-labelledby="balances" class="card">
-              <h2 id="balances">{t.balances}</h2>
-              <dl class="facts">
-                <dt>{t.balanceMain}</dt>
-                <dd>{data.balanceMain}</dd>
-                <dt>{t.balanceInternational}</dt>
-                <dd>{data.balanceInternational}</dd>
-              </dl>
-            </section>
-            <div class="cards">
-              <TallyList lang={lang} title={t.today} tally={data.today} id="today" />
-              <TallyList lang={lang} title={t.month} tally={data.month} id="month" />
-            </div>
-            <DailyChart lang={lang} series={data.chart} />
-            <section aria-labelledby="latest-sends">
-              <h2 id="latest-sends">{t.latestSends}</h2>
-              {data.latestSends.length === 0 ? (
-                <p>{t.noMessages}</p>
-              ) : (
-                <SendsTable lang={lang} sends={data.latestSends} />
-              )}
-            </section>
-            <section aria-labelledby="latest">
-              <h2 id="latest">{t.latest}</h2>
-              {data.latest.length === 0 ? <p>{t.noMessages}</p> : <LogTable lang={lang} rows={data.latest} />}
-              <p>
-                <a href="/panel/messages">{t.allMessages}</a>
-              </p>
-            </section>
-          </>
-        ),
-      });
-    });
     app.get('/overview/chart.json', async (request) => door.of(request).overview.chart());
   },
-};
+});

@@ -46,6 +46,39 @@ export function controlsText(lang: Lang, c: SendControls): string {
   return parts.join('; ');
 }
 
+/** The whole-number controls, in the form's order: each one's form name and bounds. */
+const numberBounds = {
+  speed: { name: 'speed', min: '1', max: '100000' },
+  validity: { name: 'validity_minutes', min: '1', max: '2880' },
+} as const;
+const numberControls = ['speed', 'validity'] as const;
+
+function NumberControl(props: {
+  control: (typeof numberControls)[number];
+  value: ControlsInput;
+  errors: Partial<Record<ControlsField, string>>;
+  id: string;
+  state: PanelState;
+}) {
+  const { control } = props;
+  const error = props.errors[control];
+  const bounds = numberBounds[control];
+  const id = `${props.id}-${control}`;
+  return (
+    <Field id={id} label={sendMessages[props.state.lang][control]} error={error} state={props.state}>
+      <input
+        id={id}
+        name={bounds.name}
+        type="number"
+        min={bounds.min}
+        max={bounds.max}
+        value={props.value[control]}
+        {...described(id, error)}
+      />
+    </Field>
+  );
+}
+
 export function ControlsFieldset(props: {
   lang: Lang;
   state: PanelState;
@@ -84,28 +117,9 @@ export function ControlsFieldset(props: {
           </label>
         ))}
       </fieldset>
-      <Field id={`${id}-speed`} label={t.speed} error={errors.speed} state={state}>
-        <input
-          id={`${id}-speed`}
-          name="speed"
-          type="number"
-          min="1"
-          max="100000"
-          value={value.speed}
-          {...described(`${id}-speed`, errors.speed)}
-        />
-      </Field>
-      <Field id={`${id}-validity`} label={t.validity} error={errors.validity} state={state}>
-        <input
-          id={`${id}-validity`}
-          name="validity_minutes"
-          type="number"
-          min="1"
-          max="2880"
-          value={value.validity}
-          {...described(`${id}-validity`, errors.validity)}
-        />
-      </Field>
+      {numberControls.map((control) => (
+        <NumberControl key={control} control={control} value={value} errors={errors} id={id} state={state} />
+      ))}
     </fieldset>
   );
 }

@@ -5,6 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { Field, FieldError, described } from '../../kit/fields.js';
 import { PostForm } from '../../kit/post-form.js';
@@ -224,29 +225,29 @@ function inputOf(body: unknown): { input: PanelSendInput; csv: string } {
   };
 }
 
-export const sendArea: AccountArea = {
+export const sendArea: AccountArea = pageArea({
   name: 'send',
-  nav: [{ path: '/send', label: (lang) => sendMessages[lang].nav, order: 20 }],
+  path: '/send',
+  messages: sendMessages,
+  order: 20,
+  page: async (request, reply, door) =>
+    formPage(request, reply, door, {
+      input: {
+        sender: '',
+        numbers: '',
+        csvNumbers: [],
+        groupId: null,
+        text: '',
+        schedule: '',
+        commercial: null,
+        // The account's defaults, prefilled: a send takes them unless changed (or emptied) here.
+        controls: controlsInput(await door.of(request).send.defaults()),
+      },
+      csv: '',
+      errors: {},
+      preview: null,
+    }),
   routes(app, door) {
-    app.get('/send', async (request, reply) =>
-      formPage(request, reply, door, {
-        input: {
-          sender: '',
-          numbers: '',
-          csvNumbers: [],
-          groupId: null,
-          text: '',
-          schedule: '',
-          commercial: null,
-          // The account's defaults, prefilled: a send takes them unless changed (or emptied) here.
-          controls: controlsInput(await door.of(request).send.defaults()),
-        },
-        csv: '',
-        errors: {},
-        preview: null,
-      }),
-    );
-
     app.post('/send', { bodyLimit: importBodyLimit }, async (request, reply) => {
       const lang = request.panel.lang;
       const { input, csv } = inputOf(request.body);
@@ -271,4 +272,4 @@ export const sendArea: AccountArea = {
       return formPage(request, reply, door, { input, csv, errors, preview: outcome.preview }, status);
     });
   },
-};
+});

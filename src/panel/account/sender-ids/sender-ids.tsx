@@ -1,6 +1,7 @@
 /** The account's sender IDs, and requests for new ones (pending until the provider approves). */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { InputField, Notice } from '../../kit/fields.js';
 import { PostForm } from '../../kit/post-form.js';
@@ -67,11 +68,13 @@ async function page(
   });
 }
 
-export const senderIdsArea: AccountArea = {
+export const senderIdsArea: AccountArea = pageArea({
   name: 'sender-ids',
-  nav: [{ path: '/sender-ids', label: (lang) => senderIdMessages[lang].nav, order: 80 }],
+  path: '/sender-ids',
+  messages: senderIdMessages,
+  order: 80,
+  page,
   routes(app, door) {
-    app.get('/sender-ids', async (request, reply) => page(request, reply, door));
     app.post('/sender-ids', async (request, reply) => {
       const t = senderIdMessages[request.panel.lang];
       const title = field(request.body, 'title');
@@ -81,4 +84,4 @@ export const senderIdsArea: AccountArea = {
       return reply.redirect('/panel/sender-ids?done=requested', 303);
     });
   },
-};
+});

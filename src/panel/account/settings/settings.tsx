@@ -1,8 +1,9 @@
 /** The account: its users, its IP allowlist, the user's password and sessions, and its latest activity. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
-import { InputField, Notice, TextAreaField } from '../../kit/fields.js';
+import { InputField, NewPasswordField, Notice, TextAreaField } from '../../kit/fields.js';
 import { PostForm } from '../../kit/post-form.js';
 import { Table } from '../../kit/table.js';
 import { AuditTable } from '../../kit/audit-table.js';
@@ -39,15 +40,12 @@ function PasswordForm(props: { request: FastifyRequest; errors: AccountErrors })
         state={state}
         attributes={{ autocomplete: 'current-password', required: true }}
       />
-      <InputField
-        id="new-password"
+      <NewPasswordField
         name="new_password"
-        type="password"
         label={t.newPassword}
         hint={t.newPasswordHint}
         error={errors.next}
         state={state}
-        attributes={{ autocomplete: 'new-password', required: true, minLength: 10 }}
       />
       <div>
         <button type="submit">{t.changePassword}</button>
@@ -188,12 +186,13 @@ async function page(
   });
 }
 
-export const settingsArea: AccountArea = {
+export const settingsArea: AccountArea = pageArea({
   name: 'settings',
-  nav: [{ path: '/account', label: (lang) => accountMessages[lang].nav, order: 90 }],
+  path: '/account',
+  messages: accountMessages,
+  order: 90,
+  page,
   routes(app, door) {
-    app.get('/account', async (request, reply) => page(request, reply, door));
-
     app.post('/account/allowlist', async (request, reply) => {
       const raw = field(request.body, 'ip_allow');
       const parsed = allowlist(raw);
@@ -230,4 +229,4 @@ export const settingsArea: AccountArea = {
       return reply.redirect('/panel/account?done=password', 303);
     });
   },
-};
+});

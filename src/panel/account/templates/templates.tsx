@@ -1,6 +1,7 @@
 /** Templates: the account's saved texts with {{field}} placeholders; create and delete. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { AccountArea, AccountDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { InputField, Notice, TextAreaField } from '../../kit/fields.js';
 import { PostForm, RowAction } from '../../kit/post-form.js';
@@ -100,11 +101,13 @@ async function page(
   });
 }
 
-export const templatesArea: AccountArea = {
+export const templatesArea: AccountArea = pageArea({
   name: 'templates',
-  nav: [{ path: '/templates', label: (lang) => templateMessages[lang].nav, order: 25 }],
+  path: '/templates',
+  messages: templateMessages,
+  order: 25,
+  page,
   routes(app, door) {
-    app.get('/templates', async (request, reply) => page(request, reply, door));
     app.post('/templates', async (request, reply) => {
       const name = field(request.body, 'name').slice(0, 200);
       const text = field(request.body, 'text').slice(0, 4000);
@@ -119,4 +122,4 @@ export const templatesArea: AccountArea = {
       return reply.redirect('/panel/templates?done=removed', 303);
     });
   },
-};
+});

@@ -6,6 +6,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProviderArea, ProviderDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import { InputField } from '../../kit/fields.js';
 import { SubmitRow } from '../../kit/form-rows.js';
@@ -111,12 +112,13 @@ async function listPage(
   });
 }
 
-export const providerAccountsArea: ProviderArea = {
+export const providerAccountsArea: ProviderArea = pageArea({
   name: 'provider-accounts',
-  nav: [{ path: '/provider/accounts', label: (lang) => providerAccountMessages[lang].nav, order: 10 }],
+  path: '/provider/accounts',
+  messages: providerAccountMessages,
+  order: 10,
+  page: listPage,
   routes(app, door) {
-    app.get('/provider/accounts', async (request, reply) => listPage(request, reply, door));
-
     app.post('/provider/accounts', async (request, reply) => {
       const t = providerAccountMessages[request.panel.lang];
       const name = field(request.body, 'name').trim();
@@ -144,4 +146,4 @@ export const providerAccountsArea: ProviderArea = {
     accountPageRoutes(app, door);
     statementRoutes(app, door);
   },
-};
+});

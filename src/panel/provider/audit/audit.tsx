@@ -4,6 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { ProviderArea, ProviderDoor } from '../door.js';
+import { pageArea } from '../../context.js';
 import { sendPage } from '../../layout.js';
 import type { Lang } from '../../catalogue.js';
 import { InputField } from '../../kit/fields.js';
@@ -104,10 +105,10 @@ async function auditPage(request: FastifyRequest, reply: FastifyReply, door: Pro
   });
 }
 
-export const providerAuditArea: ProviderArea = {
+export const providerAuditArea: ProviderArea = pageArea({
   name: 'provider-audit',
-  nav: [{ path: '/provider/audit', label: (lang) => auditMessages[lang].nav, order: 90 }],
-  routes(app, door) {
-    app.get('/provider/audit', async (request, reply) => auditPage(request, reply, door));
-  },
-};
+  path: '/provider/audit',
+  messages: auditMessages,
+  order: 90,
+  page: auditPage,
+});
