@@ -147,6 +147,9 @@ describe('panel in a browser: data pages', { skip: chromiumSkip }, () => {
     await page.getByRole('button', { name: 'Add contacts' }).click();
     await page.getByRole('heading', { name: '2 added.' }).waitFor();
     await page.getByRole('cell', { name: 'not a phone number' }).waitFor();
+    // The refused row's line and value beside its reason (kit/csv-fields' RejectedTable).
+    const refused = page.getByRole('row').filter({ hasText: 'not a phone number' });
+    assert.match((await refused.innerText()).replace(/\s+/g, ' '), /^\d+ abc not a phone number$/);
     await page.getByRole('rowheader', { name: '905323330001' }).waitFor();
     await screenshot(page, 'group-import');
   });
